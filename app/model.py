@@ -1,0 +1,355 @@
+"""The parsed ledger, in GnuCash's words.
+
+Parsers turn QuickBooks files into these frozen dataclasses; everything after them (mapping,
+validation, preview, the GnuCash writer, verification) reads only these. QuickBooks vocabulary
+stays inside the parsers. Money is always ``Decimal``; every record keeps the file and line it
+came from.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, fields, is_dataclass
+from decimal import Decimal
+from enum import Enum
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Source:
+    """Where a record came from: the uploaded file's name (no directory) and its 1-based line."""
+
+    filename: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}"
+
+
+class AccountType(Enum):
+    """GnuCash account types (``ACCT_TYPE_*``) that a QuickBooks chart can map to."""
+
+    BANK = "BANK"
+    CASH = "CASH"
+    ASSET = "ASSET"
+    RECEIVABLE = "RECEIVABLE"
+    CREDIT = "CREDIT"
+    LIABILITY = "LIABILITY"
+    PAYABLE = "PAYABLE"
+    EQUITY = "EQUITY"
+    INCOME = "INCOME"
+    EXPENSE = "EXPENSE"
+
+    @property
+    def family(self) -> str:
+        """Top-level family: "asset", "liability", "equity", "income" or "expense"."""
+        return _FAMILY[self]
+
+    @property
+    def balance_sheet(self) -> bool:
+        return self.family in ("asset", "liability", "equity")
+
+
+_FAMILY = {
+    AccountType.BANK: "asset",
+    AccountType.CASH: "asset",
+    AccountType.ASSET: "asset",
+    AccountType.RECEIVABLE: "asset",
+    AccountType.CREDIT: "liability",
+    AccountType.LIABILITY: "liability",
+    AccountType.PAYABLE: "liability",
+    AccountType.EQUITY: "equity",
+    AccountType.INCOME: "income",
+    AccountType.EXPENSE: "expense",
+}
+
+
+class Role(Enum):
+    """Special accounts QuickBooks tags (EXTRA); GnuCash only knows OPENING_BALANCE as a flag."""
+
+    NONE = ""
+    OPENING_BALANCE = "opening_balance"
+    RETAINED_EARNINGS = "retained_earnings"
+    SALES_TAX = "sales_tax"
+    UNDEPOSITED = "undeposited"
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """One account. ``full_name`` uses ``:`` between levels; no level contains ``:``.
+
+    ``type`` is None when the source type is unknown: a problem the user resolves (retype).
+    ``kind_label`` is the source's own type label, shown beside the GnuCash type in the preview.
+    ``balance`` is the source's trial-balance figure on the export date, when it has one
+    (QuickBooks' OBAMOUNT): all time for balance-sheet accounts, fiscal year to date for income
+    and expense, credit-natured balances negative.
+    """
+
+    full_name: str
+    type: AccountType | None
+    source: Source
+    kind_label: str = ""
+    description: str = ""
+    code: str = ""
+    hidden: bool = False
+    placeholder: bool = False
+    role: Role = Role.NONE
+    balance: Decimal | None = None
+    notes: str = ""
+    origin: tuple[str, ...] = ()  # the source's full names behind it (several after a merge)
+
+    @property
+    def name(self) -> str:
+        return self.full_name.rsplit(":", 1)[-1]
+
+    @property
+    def parent_name(self) -> str:
+        return self.full_name.rpartition(":")[0]
+
+
+class Reconcile(Enum):
+    """GnuCash split reconcile states."""
+
+    NEW = "n"
+    CLEARED = "c"
+    RECONCILED = "y"
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """One posting. ``value`` is signed: debit positive, credit negative (GnuCash's convention).
+
+    ``account`` is the full name of a chart account once resolved; straight out of a report
+    parser it is the account label as printed in the report (see ``resolve``).
+    ``mark`` is the raw cleared mark found in the file (shown in summaries), ``reconcile`` what
+    it means.
+    """
+
+    account: str
+    value: Decimal
+    source: Source
+    memo: str = ""
+    reconcile: Reconcile = Reconcile.NEW
+    mark: str = ""
+    account_type_label: str = ""  # report's "Account Type" cell, when it has one
+
+
+@dataclass(frozen=True, slots=True)
+class Transaction:
+    """A balanced set of splits. ``ref`` is the source's own id (QuickBooks Trans #) if any;
+    ``kind_label`` its transaction type (Check, Invoice...). Both also go into ``notes``."""
+
+    date: dt.date
+    splits: tuple[Split, ...]
+    source: Source
+    num: str = ""
+    description: str = ""
+    notes: str = ""
+    ref: str = ""
+    kind_label: str = ""
+    voided: bool = False
+
+    @property
+    def total(self) -> Decimal:
+        return sum((s.value for s in self.splits), Decimal(0))
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    name: str = ""
+    lines: tuple[str, ...] = ()  # at most 4 are kept by GnuCash
+    phone: str = ""
+    fax: str = ""
+    email: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BillTerm:
+    """GnuCash bill term. kind "days": due/discount after N days; "proximo": due on a day of
+    the next month (``due_days`` is then the day of month, ``cutoff`` the cut-off day)."""
+
+    name: str
+    source: Source
+    kind: str = "days"
+    due_days: int = 0
+    discount_days: int = 0
+    discount: Decimal = Decimal(0)  # percent, e.g. Decimal("1.0") for 1 %
+    cutoff: int = 0
+    description: str = ""
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    name: str
+    source: Source
+    description: str = ""
+    notes: str = ""
+    active: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Customer:
+    name: str
+    source: Source
+    billing: Address = Address()
+    shipping: Address = Address()
+    notes: str = ""
+    active: bool = True
+    terms: str = ""  # BillTerm name
+    credit_limit: Decimal | None = None
+    taxable: bool | None = None
+    jobs: tuple[Job, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Vendor:
+    name: str
+    source: Source
+    address: Address = Address()
+    notes: str = ""
+    active: bool = True
+    terms: str = ""
+    tax_id: str = ""
+    eligible_1099: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Employee:
+    name: str
+    source: Source
+    address: Address = Address()
+    notes: str = ""
+    active: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class NotImported:
+    """A record GnuCash has no place for (other names, classes, items...), listed, not dropped."""
+
+    what: str  # human list name, e.g. "Other names", "Classes", "Items"
+    name: str
+    reason: str
+    source: Source
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A finding about the input. "error" blocks writing; "warning" is shown but does not."""
+
+    source: Source | None
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        return f"{where}{self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class FileInfo:
+    """What one input file held, for summaries and the upload step."""
+
+    filename: str
+    kind: str  # "IIF lists", "IIF transactions", "CSV Journal", ...
+    encoding: str = ""
+    date_order: str = ""  # "mdy" / "dmy" / "" when no dates
+    date_order_ambiguous: bool = False
+    counts: tuple[tuple[str, int], ...] = ()  # (("Accounts", 106), ("Customers", 45), ...)
+    first_date: dt.date | None = None
+    last_date: dt.date | None = None
+    marks: tuple[str, ...] = ()  # distinct cleared marks found
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """Everything read from one or more files. ``chart`` tells whether ``accounts`` came from a
+    real chart of accounts (IIF lists) rather than being inferred from report rows."""
+
+    accounts: tuple[Account, ...] = ()
+    transactions: tuple[Transaction, ...] = ()
+    customers: tuple[Customer, ...] = ()
+    vendors: tuple[Vendor, ...] = ()
+    employees: tuple[Employee, ...] = ()
+    terms: tuple[BillTerm, ...] = ()
+    not_imported: tuple[NotImported, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    files: tuple[FileInfo, ...] = ()
+    company: str = ""
+    chart: bool = False
+
+    def account(self, full_name: str) -> Account | None:
+        for a in self.accounts:
+            if a.full_name == full_name:
+                return a
+        return None
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "error")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How to read one file. ``date_order`` None = detect (M/D/Y unless the file proves D/M/Y);
+    ``columns`` maps a role ("ref", "kind", "date", "num", "name", "memo", "account", "mark",
+    "amount", "debit", "credit", "account_type") to a CSV header for a layout no reader knows."""
+
+    date_order: str | None = None
+    pivot: int = 80
+    columns: tuple[tuple[str, str], ...] = ()
+
+
+def to_text(ledger: Ledger) -> str:
+    """The canonical, readable dump of a ledger used by golden files: one record per line,
+    nested records indented, only fields that differ from their defaults, sources as file:line."""
+    out: list[str] = []
+    for f in fields(ledger):
+        value = getattr(ledger, f.name)
+        if isinstance(value, tuple):
+            out.append(f"# {f.name} ({len(value)})")
+            for item in value:
+                _dump(item, 0, out)
+        elif value != f.default:
+            out.append(f"# {f.name}: {_scalar(value)}")
+    return "\n".join(out) + "\n"
+
+
+def _scalar(value: object) -> str:
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_scalar(v) for v in value) + ")"
+    return str(value)
+
+
+def _dump(record: object, depth: int, out: list[str]) -> None:
+    head: list[str] = [type(record).__name__]
+    nested: list[object] = []
+    where = ""
+    for f in fields(record):  # type: ignore[arg-type]
+        value = getattr(record, f.name)
+        if f.name == "source":
+            where = f" @{value}" if value else ""
+            continue
+        if value == f.default and f.name not in ("full_name", "name", "account", "value", "date"):
+            continue
+        if isinstance(value, tuple) and value and is_dataclass(value[0]):
+            nested.extend(value)
+        elif is_dataclass(value):
+            head.append(f"{f.name}={_inline(value)}")
+        else:
+            head.append(f"{f.name}={_scalar(value)}")
+    out.append("  " * depth + " ".join(head) + where)
+    for item in nested:
+        _dump(item, depth + 1, out)
+
+
+def _inline(record: object) -> str:
+    parts = [
+        f"{f.name}={_scalar(getattr(record, f.name))}"
+        for f in fields(record)  # type: ignore[arg-type]
+        if getattr(record, f.name) != f.default
+    ]
+    return "{" + " ".join(parts) + "}"

@@ -1,0 +1,143 @@
+"""The user's edits as data: a plan saved as JSON, shared by the wizard and ``run.py convert --plan``.
+
+Rules name accounts by their source full name (as parsed, e.g. QuickBooks ``Utilities:Gas``), so a
+plan stays valid however the other rules change the tree:
+- ``rename``: target = the new leaf name (no ``:``);
+- ``move``: target = the new parent's full name in the resulting GnuCash tree ("" = top level);
+- ``merge``: target = the source full name of the account that receives this one's splits;
+- ``retype``: target = a GnuCash account type (``BANK``, ``EXPENSE``...).
+``account_map`` sends an unresolved report label (unknown or ambiguous account cell) to a source
+full name. ``files`` holds per-file reading options (date order, hand-mapped CSV columns).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+from app.errors import MappingError
+from app.model import AccountType, ReadOptions
+
+RULE_KINDS = ("rename", "move", "merge", "retype")
+FORMATS = ("xml", "sqlite")
+CUTOVER_MODES = ("full", "balances_only")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    kind: str
+    account: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cutover:
+    """``full``: all history (``opening_balances`` posts what history does not explain);
+    ``balances_only``: one opening transaction on ``date`` from the source trial balance
+    (``ytd_to_retained`` folds this year's income/expense into retained earnings)."""
+
+    mode: str = "full"
+    date: str = ""  # YYYY-MM-DD, balances_only
+    opening_balances: bool = False
+    fiscal_year_start: str = "01-01"  # MM-DD
+    ytd_to_retained: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileOptions:
+    date_order: str = ""  # "", "mdy", "dmy"
+    columns: dict[str, str] = field(default_factory=dict)
+
+    def read_options(self) -> ReadOptions:
+        return ReadOptions(
+            date_order=self.date_order or None, columns=tuple(sorted(self.columns.items()))
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    rules: tuple[Rule, ...] = ()
+    reparent: bool = False
+    currency: str = "USD"
+    format: str = "xml"
+    account_map: dict[str, str] = field(default_factory=dict)
+    files: dict[str, FileOptions] = field(default_factory=dict)
+    cutover: Cutover = Cutover()
+
+    def with_rule(self, rule: Rule) -> Plan:
+        """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
+        kept = tuple(r for r in self.rules if (r.kind, r.account) != (rule.kind, rule.account))
+        return replace(self, rules=(*kept, rule))
+
+    def without_rules(self, account: str) -> Plan:
+        return replace(self, rules=tuple(r for r in self.rules if r.account != account))
+
+    def file_options(self, filename: str) -> ReadOptions:
+        return self.files.get(filename, FileOptions()).read_options()
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["rules"] = [asdict(r) for r in self.rules]
+        return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def plan_from_json(text: str, origin: str = "plan") -> Plan:
+    """Parse and check a plan; errors name what is wrong."""
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError as exc:
+        raise MappingError(f"{origin}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise MappingError(f"{origin}: a plan is a JSON object")
+    try:
+        rules = tuple(Rule(str(r["kind"]), str(r["account"]), str(r["target"]))
+                      for r in data.get("rules", []))
+        files = {str(k): FileOptions(str(v.get("date_order", "")), dict(v.get("columns", {})))
+                 for k, v in data.get("files", {}).items()}
+        plan = Plan(
+            rules=rules,
+            reparent=bool(data.get("reparent", False)),
+            currency=str(data.get("currency", "USD")),
+            format=str(data.get("format", "xml")),
+            account_map={str(k): str(v) for k, v in data.get("account_map", {}).items()},
+            files=files,
+            cutover=Cutover(**data.get("cutover", {})),
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise MappingError(f"{origin}: unexpected plan layout ({exc})") from None
+    _check(plan, origin)
+    return plan
+
+
+def _check(plan: Plan, origin: str) -> None:
+    types = {t.value for t in AccountType}
+    for r in plan.rules:
+        if r.kind not in RULE_KINDS:
+            raise MappingError(f"{origin}: unknown rule kind {r.kind!r} (expected one of {RULE_KINDS})")
+        if r.kind == "retype" and r.target not in types:
+            raise MappingError(f"{origin}: unknown account type {r.target!r} for {r.account!r}")
+        if r.kind == "rename" and (":" in r.target or not r.target.strip()):
+            raise MappingError(f"{origin}: new name {r.target!r} for {r.account!r} must be non-empty, without ':'")
+    if plan.format not in FORMATS:
+        raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
+    if plan.cutover.mode not in CUTOVER_MODES:
+        raise MappingError(f"{origin}: cutover mode must be one of {CUTOVER_MODES}")
+    for name, fo in plan.files.items():
+        if fo.date_order not in ("", "mdy", "dmy"):
+            raise MappingError(f"{origin}: date order for {name} must be mdy or dmy")
+
+
+def load_plan(path: Path) -> Plan:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MappingError(f"{path}: cannot read the plan ({exc.strerror})") from None
+    return plan_from_json(text, str(path))
+
+
+def save_plan(plan: Plan, path: Path) -> None:
+    """Atomically: a crash never leaves half a plan."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(plan.to_json(), encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,114 @@
+"""Text, number, date and flag values as QuickBooks and spreadsheets write them.
+
+Shared by the IIF and CSV readers. Every function raises ``ValueError`` with a short
+description of what was expected; the caller adds file and line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import re
+from decimal import Decimal, InvalidOperation
+
+DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape's choice)
+
+_CURRENCY = re.compile(r"[$€£¥\s]|\bUSD\b|\bA\$")
+_NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """Bytes → (text, encoding name): BOM, then strict UTF-8, then Windows-1252."""
+    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+                      (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            return data.decode(name), name
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        # cp1252 leaves 5 bytes undefined; map them through latin-1 rather than fail.
+        return data.decode("cp1252", errors="replace").replace("\ufffd", "?"), "cp1252"
+
+
+def clean(text: str | None) -> str:
+    """Strip surrounding white space; a lone space (the kit's TRNSID " ") is empty."""
+    return (text or "").strip()
+
+
+def parse_amount(text: str) -> Decimal | None:
+    """An amount as QuickBooks or a spreadsheet wrote it; None for an empty cell.
+
+    Accepts quotes, thousands commas, currency symbols, a leading ``-`` or ``--``, parentheses,
+    a trailing ``-``, integers, and percentages (``6.5%`` → Decimal("6.5")).
+    """
+    s = clean(text).strip('"').strip()
+    if not s:
+        return None
+    negative = False
+    if s.startswith("(") and s.endswith(")"):
+        negative, s = True, s[1:-1].strip()
+    if s.endswith("-") and len(s) > 1:
+        negative, s = not negative, s[:-1].strip()
+    if s.endswith("%"):
+        s = s[:-1].strip()
+    if s.startswith("--"):  # Excel's "--3.00" means -3.00
+        negative, s = True, s[2:]
+    elif s.startswith("-"):
+        negative, s = not negative, s[1:]
+    elif s.startswith("+"):
+        s = s[1:]
+    s = _CURRENCY.sub("", s).replace(",", "")
+    if s.startswith("-"):
+        negative, s = True, s[1:]
+    if not _NUMBER.fullmatch(s):
+        raise ValueError(f"expected an amount like 1,234.56 (got {text!r})")
+    try:
+        value = Decimal(s)
+    except InvalidOperation as exc:  # pragma: no cover - guarded by the regex
+        raise ValueError(f"expected an amount (got {text!r})") from exc
+    return -value if negative else value
+
+
+_DATE_SLASH = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{1,4})")
+_DATE_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+
+
+def date_parts(text: str) -> tuple[int, int, int] | None:
+    """The three numbers of a slash date, or None when the cell is not one."""
+    m = _DATE_SLASH.fullmatch(clean(text))
+    return (int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+def parse_date(text: str, order: str = "mdy", pivot: int = DEFAULT_PIVOT) -> dt.date | None:
+    """A date: M/D/YYYY (or D/M/YYYY with ``order="dmy"``), M/D/YY with ``pivot``, ISO
+    YYYY-MM-DD. ``0/0/0`` and an empty cell are None."""
+    s = clean(text)
+    if not s or s in ("0/0/0", "0/0/00", "00/00/0000"):
+        return None
+    m = _DATE_ISO.fullmatch(s)
+    try:
+        if m:
+            return dt.date(int(m[1]), int(m[2]), int(m[3]))
+        parts = date_parts(s)
+        if parts is None:
+            raise ValueError
+        a, b, year = parts
+        month, day = (a, b) if order == "mdy" else (b, a)
+        if year < 100:
+            year += 2000 if year < pivot else 1900
+        return dt.date(year, month, day)
+    except ValueError:
+        want = "M/D/YYYY" if order == "mdy" else "D/M/YYYY"
+        raise ValueError(f"expected a date like {want} (got {text!r})") from None
+
+
+def parse_bool(text: str) -> bool | None:
+    """Y/N (also Yes/No, True/False, 1/0); None for an empty cell."""
+    s = clean(text).upper()
+    if not s:
+        return None
+    if s in ("Y", "YES", "T", "TRUE", "1"):
+        return True
+    if s in ("N", "NO", "F", "FALSE", "0"):
+        return False
+    raise ValueError(f"expected Y or N (got {text!r})")

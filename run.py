@@ -1,0 +1,19 @@
+"""qb2gnucash: `python run.py` starts the wizard; `python run.py convert FILE... -o BOOK` converts."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["convert"]:
+        from app.cli import main as convert
+
+        return convert(argv[1:])
+    from app.server import main as serve
+
+    return serve(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,58 @@
+"""Shared fixtures: paths, golden-file comparison (``--update-golden``), the shared samples."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+SAMPLES = ROOT.parent / "shared" / "samples"
+ENTERPRISE = SAMPLES / "Pewejekubam__qbd-to-gnucash__qbd-all-lists-sample.IIF"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite golden files (*.expected) from the current output; review the diff",
+    )
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture
+def samples_dir() -> Path:
+    if not SAMPLES.is_dir():
+        pytest.skip(f"real QuickBooks samples not found at {SAMPLES} (shared/ is beside the checkout)")
+    return SAMPLES
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest):
+    """``golden(path, text)``: compare ``text`` with the file ``path``, failing with a unified diff.
+    Only ``pytest --update-golden`` writes the file."""
+    update = request.config.getoption("--update-golden")
+
+    def check(path: Path, text: str) -> None:
+        if update:
+            path.write_text(text, encoding="utf-8")
+            return
+        if not path.exists():
+            pytest.fail(f"no golden file {path}; create it with pytest --update-golden and review it")
+        expected = path.read_text(encoding="utf-8")
+        if text != expected:
+            diff = difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                fromfile=str(path),
+                tofile="actual",
+            )
+            pytest.fail("golden file differs:\n" + "".join(diff), pytrace=False)
+
+    return check
