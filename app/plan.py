@@ -91,10 +91,13 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
     if not isinstance(data, dict):
         raise MappingError(f"{origin}: a plan is a JSON object")
     try:
-        rules = tuple(Rule(str(r["kind"]), str(r["account"]), str(r["target"]))
-                      for r in data.get("rules", []))
-        files = {str(k): FileOptions(str(v.get("date_order", "")), dict(v.get("columns", {})))
-                 for k, v in data.get("files", {}).items()}
+        rules = tuple(
+            Rule(str(r["kind"]), str(r["account"]), str(r["target"])) for r in data.get("rules", [])
+        )
+        files = {
+            str(k): FileOptions(str(v.get("date_order", "")), dict(v.get("columns", {})))
+            for k, v in data.get("files", {}).items()
+        }
         plan = Plan(
             rules=rules,
             reparent=bool(data.get("reparent", False)),
@@ -114,11 +117,15 @@ def _check(plan: Plan, origin: str) -> None:
     types = {t.value for t in AccountType}
     for r in plan.rules:
         if r.kind not in RULE_KINDS:
-            raise MappingError(f"{origin}: unknown rule kind {r.kind!r} (expected one of {RULE_KINDS})")
+            raise MappingError(
+                f"{origin}: unknown rule kind {r.kind!r} (expected one of {RULE_KINDS})"
+            )
         if r.kind == "retype" and r.target not in types:
             raise MappingError(f"{origin}: unknown account type {r.target!r} for {r.account!r}")
         if r.kind == "rename" and (":" in r.target or not r.target.strip()):
-            raise MappingError(f"{origin}: new name {r.target!r} for {r.account!r} must be non-empty, without ':'")
+            raise MappingError(
+                f"{origin}: new name {r.target!r} for {r.account!r} must be non-empty, without ':'"
+            )
     if plan.format not in FORMATS:
         raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
     if plan.cutover.mode not in CUTOVER_MODES:

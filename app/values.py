@@ -19,8 +19,11 @@ _NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
 
 def decode(data: bytes) -> tuple[str, str]:
     """Bytes → (text, encoding name): BOM, then strict UTF-8, then Windows-1252."""
-    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-                      (codecs.BOM_UTF16_BE, "utf-16")):
+    for bom, name in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
         if data.startswith(bom):
             return data.decode(name), name
     try:

@@ -1,0 +1,105 @@
+"""What a written GnuCash book holds, read back through the bindings (``gnc_writer.read_book``).
+
+Plain dataclasses, so verification and the web layer can use them without importing gnucash.
+Balances are the engine's own figures in the book's currency: credit-natured balances negative.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class BookAccount:
+    full_name: str
+    type: str  # GnuCash type name: "BANK", "EXPENSE"... (the root account is not listed)
+    code: str = ""
+    description: str = ""
+    notes: str = ""
+    hidden: bool = False
+    placeholder: bool = False
+    opening_balance: bool = False
+    commodity: str = ""
+    balance: Decimal = Decimal(0)  # this account's own splits, all time (children not included)
+    splits: int = 0
+    daily: tuple[tuple[dt.date, Decimal], ...] = ()  # own split values summed per posted date
+
+    def balance_between(self, start: dt.date | None, end: dt.date | None) -> Decimal:
+        """Sum of own splits posted in [start, end] (None = open-ended)."""
+        return sum(
+            (
+                v
+                for d, v in self.daily
+                if (start is None or d >= start) and (end is None or d <= end)
+            ),
+            Decimal(0),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BookSplit:
+    account: str
+    value: Decimal
+    memo: str = ""
+    reconcile: str = "n"
+
+
+@dataclass(frozen=True, slots=True)
+class BookTransaction:
+    date: dt.date
+    num: str
+    description: str
+    notes: str
+    splits: tuple[BookSplit, ...]
+    voided: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BookOwner:
+    """A customer, vendor or employee as stored: id, name, address lines, notes, terms, jobs."""
+
+    id: str
+    name: str
+    active: bool = True
+    notes: str = ""
+    terms: str = ""
+    address: tuple[str, ...] = ()  # name, addr1..4, phone, fax, email
+    ship_address: tuple[str, ...] = ()
+    credit_limit: Decimal | None = None
+    jobs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BookTerm:
+    name: str
+    kind: str  # "days" or "proximo"
+    due_days: int = 0
+    discount_days: int = 0
+    discount: Decimal = Decimal(0)
+    cutoff: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BookSnapshot:
+    currency: str
+    accounts: tuple[BookAccount, ...]
+    transactions: int
+    splits: int
+    reconcile: tuple[tuple[str, int], ...]  # (("n", 12), ("c", 3), ("y", 40))
+    first_date: dt.date | None
+    last_date: dt.date | None
+    customers: tuple[BookOwner, ...] = ()
+    vendors: tuple[BookOwner, ...] = ()
+    employees: tuple[BookOwner, ...] = ()
+    terms: tuple[BookTerm, ...] = ()
+    transaction_list: tuple[
+        BookTransaction, ...
+    ] = ()  # only with read_book(..., transactions=True)
+
+    def account(self, full_name: str) -> BookAccount | None:
+        for a in self.accounts:
+            if a.full_name == full_name:
+                return a
+        return None
