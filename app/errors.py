@@ -1,4 +1,4 @@
-"""Exceptions that carry the user's message. No HTTP here: statuses are attached in the web layer."""
+"""Exceptions that carry the user's message. No HTTP here: the web layer attaches statuses."""
 
 from __future__ import annotations
 

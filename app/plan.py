@@ -1,4 +1,4 @@
-"""The user's edits as data: a plan saved as JSON, shared by the wizard and ``run.py convert --plan``.
+"""The user's edits as data: a plan saved as JSON, used by the wizard and `run.py convert --plan`.
 
 Rules name accounts by their source full name (as parsed, e.g. QuickBooks ``Utilities:Gas``), so a
 plan stays valid however the other rules change the tree:
