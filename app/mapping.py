@@ -1,0 +1,377 @@
+"""The account plan applied to a resolved ledger: a pure function from (ledger, plan) to ledger.
+
+Order: retype rules, then the tree (QuickBooks' own tree with names unchanged, or with
+``plan.reparent`` every top-level account under GnuCash's standard parent for its QuickBooks
+type, sub-accounts following their parent), then renames, then moves, then merges.
+
+Decisions:
+- A ``move`` target is a full name in the tree as it stands after the renames and the earlier
+  moves; a parent that does not exist yet is created.
+- Every parent this module creates (standard parents, missing QuickBooks parents, new move
+  targets) is a placeholder: nothing posts to it. Its type is the standard one, else the
+  child's type.
+- When reparenting, a QuickBooks account whose name is the standard parent's own name (``Cost
+  of Goods Sold``, ``Equity``) becomes that parent, and a QuickBooks account that lands on a
+  standard parent's place (``Other Income`` under ``Income``) is used as that parent instead of
+  a second account with the same name.
+- Merging A into B: A's splits and children go to B, A disappears, B.origin gains A's origin,
+  the QuickBooks balances add up. Merging across type families is allowed, with a warning.
+- Rules naming accounts that do not exist are error problems, not exceptions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from app.model import Account, AccountType, Ledger, Problem, Role, Source
+from app.plan import Plan
+
+A = AccountType
+# Standard parents (GnuCash's usual top level) and their types.
+STANDARD: dict[str, AccountType] = {
+    "Assets": A.ASSET,
+    "Assets:Current Assets": A.ASSET,
+    "Assets:Fixed Assets": A.ASSET,
+    "Assets:Other Assets": A.ASSET,
+    "Liabilities": A.LIABILITY,
+    "Liabilities:Credit Cards": A.CREDIT,
+    "Liabilities:Current Liabilities": A.LIABILITY,
+    "Liabilities:Long-Term Liabilities": A.LIABILITY,
+    "Equity": A.EQUITY,
+    "Income": A.INCOME,
+    "Income:Other Income": A.INCOME,
+    "Expenses": A.EXPENSE,
+    "Expenses:Cost of Goods Sold": A.EXPENSE,
+    "Expenses:Other Expenses": A.EXPENSE,
+}
+# QuickBooks type code → (its usual GnuCash type, standard parent) per FORMATS.md §3.3.
+BY_LABEL: dict[str, tuple[AccountType, str]] = {
+    "BANK": (A.BANK, "Assets:Current Assets"),
+    "OCASSET": (A.ASSET, "Assets:Current Assets"),
+    "AR": (A.RECEIVABLE, "Assets"),
+    "FIXASSET": (A.ASSET, "Assets:Fixed Assets"),
+    "OASSET": (A.ASSET, "Assets:Other Assets"),
+    "AP": (A.PAYABLE, "Liabilities"),
+    "CCARD": (A.CREDIT, "Liabilities:Credit Cards"),
+    "OCLIAB": (A.LIABILITY, "Liabilities:Current Liabilities"),
+    "LTLIAB": (A.LIABILITY, "Liabilities:Long-Term Liabilities"),
+    "EQUITY": (A.EQUITY, "Equity"),
+    "INC": (A.INCOME, "Income"),
+    "EXINC": (A.INCOME, "Income:Other Income"),
+    "COGS": (A.EXPENSE, "Expenses:Cost of Goods Sold"),
+    "EXP": (A.EXPENSE, "Expenses"),
+    "EXEXP": (A.EXPENSE, "Expenses:Other Expenses"),
+}
+BY_TYPE: dict[AccountType, str] = {
+    A.BANK: "Assets:Current Assets",
+    A.CASH: "Assets:Current Assets",
+    A.ASSET: "Assets",
+    A.RECEIVABLE: "Assets",
+    A.CREDIT: "Liabilities:Credit Cards",
+    A.LIABILITY: "Liabilities",
+    A.PAYABLE: "Liabilities",
+    A.EQUITY: "Equity",
+    A.INCOME: "Income",
+    A.EXPENSE: "Expenses",
+}
+
+
+def standard_parent(account: Account, type_: AccountType | None) -> str:
+    """Where reparenting puts a top-level account: by its QuickBooks type when that still agrees
+    with its (possibly retyped) GnuCash type, else by the GnuCash type; "" when untyped."""
+    by_label = BY_LABEL.get(account.kind_label.upper())
+    if by_label and by_label[0] == type_:
+        return by_label[1]
+    return BY_TYPE.get(type_, "") if type_ else ""
+
+
+@dataclass
+class _Node:
+    """One account of the tree being built (local, mutable while ``apply`` runs)."""
+
+    key: str  # source full name; "+path" for a parent created here
+    name: str
+    type: AccountType | None
+    parent: str | None
+    source: Source
+    account: Account | None = None
+    origin: list[str] = field(default_factory=list)
+    balance: Decimal | None = None
+    role: Role = Role.NONE
+
+
+class _Tree:
+    def __init__(self) -> None:
+        self.nodes: dict[str, _Node] = {}
+
+    def path(self, key: str) -> str:
+        names: list[str] = []
+        seen: set[str] = set()
+        while key and key not in seen:
+            seen.add(key)
+            node = self.nodes[key]
+            names.append(node.name)
+            key = node.parent or ""
+        return ":".join(reversed(names))
+
+    def find(self, path: str) -> str | None:
+        """The key of the node at ``path`` (an account before a created parent)."""
+        hits = [k for k in self.nodes if self.path(k) == path]
+        hits.sort(key=lambda k: k.startswith("+"))
+        return hits[0] if hits else None
+
+    def ensure(self, path: str, child: _Node, placed: dict[str, str] | None = None) -> str | None:
+        """The key of the node at ``path``, creating placeholder parents level by level."""
+        if not path:
+            return None
+        parent: str | None = None
+        levels = path.split(":")
+        for i in range(len(levels)):
+            prefix = ":".join(levels[: i + 1])
+            if placed is None:
+                key = self.find(prefix)
+            else:  # reparenting: only accounts placed there or parents made for it
+                key = placed.get(prefix) or next(
+                    (k for k in self.nodes if k.startswith("+") and self.path(k) == prefix), None
+                )
+            if key is None:
+                key = "+" + prefix
+                while key in self.nodes:  # a parent made earlier has moved away
+                    key += "+"
+                self.nodes[key] = _Node(
+                    key, levels[i], STANDARD.get(prefix, child.type), parent, child.source
+                )
+            parent = key
+        return parent
+
+    def is_below(self, key: str, ancestor: str) -> bool:
+        while key:
+            if key == ancestor:
+                return True
+            key = self.nodes[key].parent or ""
+        return False
+
+
+def apply(ledger: Ledger, plan: Plan) -> Ledger:
+    """The ledger with the plan applied: final names, types, placeholders; splits rewritten."""
+    tree = _Tree()
+    problems: list[Problem] = []
+    known = {a.full_name for a in ledger.accounts}
+    for a in ledger.accounts:
+        tree.nodes[a.full_name] = _Node(
+            a.full_name,
+            a.name,
+            a.type,
+            a.parent_name or None,
+            a.source,
+            a,
+            list(a.origin or (a.full_name,)),
+            a.balance,
+            a.role,
+        )
+    for a in ledger.accounts:  # QuickBooks parents missing from the chart
+        node = tree.nodes[a.full_name]
+        if node.parent and node.parent not in known:
+            node.parent = tree.ensure(node.parent, node)
+    rules = [r for r in plan.rules if _exists(r, known, problems)]
+    for r in rules:
+        if r.kind == "retype":
+            tree.nodes[r.account].type = AccountType(r.target)
+    if plan.reparent:
+        _reparent(tree)
+    for r in rules:
+        if r.kind == "rename":
+            tree.nodes[r.account].name = r.target
+    for r in rules:
+        if r.kind == "move":
+            _move(tree, r.account, r.target.strip(), problems)
+    final_of = _merge(tree, [r for r in rules if r.kind == "merge"], problems)
+    accounts = _accounts(tree)
+    paths = {k: tree.path(k) for k in tree.nodes}
+    names = {src: paths[key] for src, key in final_of.items() if src != paths[key]}
+    transactions = tuple(
+        replace(
+            t, splits=tuple(replace(s, account=names.get(s.account, s.account)) for s in t.splits)
+        )
+        if any(s.account in names for s in t.splits)
+        else t
+        for t in ledger.transactions
+    )
+    return replace(
+        ledger,
+        accounts=accounts,
+        transactions=transactions,
+        problems=(*ledger.problems, *problems),
+    )
+
+
+def _exists(rule, known: set[str], problems: list[Problem]) -> bool:
+    missing = [n for n in (rule.account, rule.target if rule.kind == "merge" else "") if n]
+    missing = [n for n in missing if n not in known]
+    for name in missing:
+        problems.append(
+            Problem(
+                None,
+                f"plan: the {rule.kind} rule for {rule.account!r} names account {name!r}, "
+                "which is not in the chart of accounts",
+            )
+        )
+    return not missing
+
+
+def _reparent(tree: _Tree) -> None:
+    roots = [n for n in tree.nodes.values() if n.parent is None]
+    placed: dict[str, str] = {}  # final path → key, for QuickBooks accounts that become parents
+    targets: dict[str, str] = {}
+    for n in roots:
+        if n.account is not None:
+            parent = standard_parent(n.account, n.type)
+        else:
+            parent = BY_TYPE.get(n.type, "") if n.type else ""
+        if not parent:
+            continue
+        own = parent.rsplit(":", 1)[-1]
+        if n.name == own:
+            placed.setdefault(parent, n.key)
+            targets[n.key] = parent.rpartition(":")[0]
+        else:
+            placed.setdefault(f"{parent}:{n.name}", n.key)
+            targets[n.key] = parent
+    for key, parent in targets.items():
+        node = tree.nodes[key]
+        if parent and not tree.is_below(placed.get(parent, ""), key):
+            node.parent = tree.ensure(parent, node, placed)
+        else:
+            node.parent = None
+
+
+def _move(tree: _Tree, key: str, target: str, problems: list[Problem]) -> None:
+    node = tree.nodes[key]
+    where = tree.find(target) if target else None
+    if where is not None and tree.is_below(where, key):
+        problems.append(
+            Problem(
+                None,
+                f"plan: cannot move {key!r} under {target!r}, which is inside it",
+            )
+        )
+        return
+    node.parent = where if where is not None or not target else tree.ensure(target, node)
+
+
+def _merge(tree: _Tree, rules: list, problems: list[Problem]) -> dict[str, str]:
+    """Apply merges; return source full name → key of the node that now holds its splits."""
+    into = {r.account: r.target for r in rules}
+    final: dict[str, str] = {k: k for k in tree.nodes if not k.startswith("+")}
+    for start in into:
+        key, seen = start, [start]
+        while key in into:
+            key = into[key]
+            if key in seen:
+                problems.append(
+                    Problem(None, f"plan: merges go round in a circle ({' → '.join(seen)})")
+                )
+                break
+            seen.append(key)
+        else:
+            final[start] = key
+    for src, dst in final.items():
+        if src == dst:
+            continue
+        a, b = tree.nodes[src], tree.nodes[dst]
+        if a.type and b.type and a.type.family != b.type.family:
+            problems.append(
+                Problem(
+                    a.source,
+                    f"plan: merging {src!r} ({a.type.value}) into {dst!r} ({b.type.value}) "
+                    "mixes account families",
+                    "warning",
+                )
+            )
+        b.origin.extend(o for o in a.origin if o not in b.origin)
+        if b.role is Role.NONE:
+            b.role = a.role
+        if a.balance is not None:
+            b.balance = a.balance + (b.balance or Decimal(0))
+    for src, dst in final.items():
+        if src != dst:
+            if tree.is_below(dst, src):  # merging a parent into its own sub-account
+                tree.nodes[dst].parent = tree.nodes[src].parent
+            for n in tree.nodes.values():
+                if n.parent == src:
+                    n.parent = dst
+    for src, dst in final.items():
+        if src != dst:
+            del tree.nodes[src]
+    return final
+
+
+def _accounts(tree: _Tree) -> tuple[Account, ...]:
+    """Parents first (depth-first, siblings in their original order)."""
+    children: dict[str | None, list[str]] = {}
+    for key, node in tree.nodes.items():
+        children.setdefault(node.parent, []).append(key)
+    out: list[Account] = []
+
+    def walk(parent: str | None) -> None:
+        for key in children.get(parent, []):
+            node = tree.nodes[key]
+            full = tree.path(key)
+            if node.account is None:
+                out.append(
+                    Account(full_name=full, type=node.type, source=node.source, placeholder=True)
+                )
+            else:
+                out.append(
+                    replace(
+                        node.account,
+                        full_name=full,
+                        type=node.type,
+                        origin=tuple(node.origin),
+                        balance=node.balance,
+                        role=node.role,
+                    )
+                )
+            walk(key)
+
+    walk(None)
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeRow:
+    """One line of the resulting tree, for the wizard's live preview."""
+
+    full_name: str
+    name: str
+    depth: int
+    type: AccountType | None
+    kind_label: str
+    origin: tuple[str, ...]
+    placeholder: bool
+    created: bool  # a parent made by the plan, not a QuickBooks account
+    code: str = ""
+
+
+def rows(ledger: Ledger) -> list[TreeRow]:
+    """The tree of an applied ledger as rows (its accounts are already parents first)."""
+    return [
+        TreeRow(
+            full_name=a.full_name,
+            name=a.name,
+            depth=a.full_name.count(":"),
+            type=a.type,
+            kind_label=a.kind_label,
+            origin=a.origin,
+            placeholder=a.placeholder,
+            created=not a.origin,
+            code=a.code,
+        )
+        for a in ledger.accounts
+    ]
+
+
+def preview_tree(resolved: Ledger, plan: Plan) -> list[TreeRow]:
+    """The tree ``plan`` makes of a resolved ledger."""
+    return rows(apply(resolved, plan))

@@ -1,0 +1,102 @@
+"""The whole conversion as three calls shared by the wizard and the command line.
+
+``read`` (files → parsed ledger), ``prepare`` (resolve → plan → cutover → validate: the final
+ledger and every problem), ``write`` (book written, read back and verified). ``prepare`` never
+raises for bad input: problems are data. ``write`` refuses while any error remains.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app import mapping, resolve, sources, validate
+from app.errors import ProblemsError
+from app.model import Ledger, Problem
+from app.plan import Plan
+
+Progress = Callable[[str, int, int], None]
+
+
+def read(paths: Sequence[Path], plan: Plan) -> Ledger:
+    """Every file parsed and merged; unreadable files are error problems, never exceptions."""
+    return sources.read(paths, plan)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """``ledger`` is final: every account with its GnuCash full name, parents included."""
+
+    parsed: Ledger
+    ledger: Ledger
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity != "error")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    stats: Any  # gnc_writer.WriteStats
+    snapshot: Any  # book.BookSnapshot
+    report: Any  # verify.Report
+
+
+def _optional(name: str) -> Any | None:
+    """A module written in parallel that may not exist yet (its stage is then skipped)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+def prepare(parsed: Ledger, plan: Plan) -> Prepared:
+    """Plan applied and checked. Each stage adds its problems to the ledger's."""
+    resolved = resolve.resolve(parsed, plan.account_map)
+    chart = {a.full_name for a in resolved.accounts}
+    unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
+    ledger = mapping.apply(resolved, plan)
+    cutover = _optional("app.cutover")
+    if cutover is not None:
+        ledger = cutover.apply(ledger, plan.cutover)
+    found = validate.check(ledger, reported=unresolved)
+    return Prepared(parsed, ledger, order([*ledger.problems, *found]))
+
+
+def order(problems: Sequence[Problem]) -> tuple[Problem, ...]:
+    """Duplicates dropped; those without a place first, then by file and line (stable)."""
+    unique = list(dict.fromkeys(problems))
+    unique.sort(
+        key=lambda p: (
+            p.source is not None,
+            p.source.filename if p.source else "",
+            p.source.line if p.source else 0,
+        )
+    )
+    return tuple(unique)
+
+
+def write(
+    prepared: Prepared, out_path: Path, plan: Plan, on_progress: Progress | None = None
+) -> Outcome:
+    """Write the book, read it back through GnuCash and compare. Refuses while errors remain."""
+    if prepared.errors:
+        raise ProblemsError(prepared.errors)
+    gnc_writer = importlib.import_module("app.gnc_writer")
+    verify = importlib.import_module("app.verify")
+    stats = gnc_writer.write_book(
+        prepared.ledger, out_path, currency=plan.currency, fmt=plan.format, on_progress=on_progress
+    )
+    snapshot = gnc_writer.read_book(out_path, on_progress=on_progress)
+    report = verify.verify(prepared.ledger, snapshot, plan.cutover)
+    return Outcome(stats, snapshot, report)

@@ -1,0 +1,248 @@
+"""Account labels as printed in reports → full names of the chart of accounts.
+
+A report cell may hold ``Utilities:Gas``, ``7751 · Gas and Electric``, ``6200 - Automobile:6210 -
+Fuel``, a bare account number (IIF SPL rows can carry ACCNUM instead of a name), ``Checking (Main
+account)`` or just the leaf name. Each label is resolved once, in this order: the plan's
+``account_map``, exact full name, number prefix (by code, then by name), bare number (by code), a
+trailing ``(…)`` stripped, then a unique leaf or partial path. Ambiguous and unknown labels become
+one error per label: never a catch-all account.
+
+Without a chart of accounts (reports only), the accounts are created from the labels: number
+prefixes become codes, ``:`` the hierarchy (missing parents are created as placeholders), the type
+comes from the report's Account Type column, else stays None for the user to choose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import replace
+
+from app.model import Account, AccountType, Ledger, Problem, Split
+from app.validate import line_list
+
+_PREFIX = re.compile(r"\s*(\d[\w.]*)\s+(?:·|-|—|–)\s+(.+?)\s*")
+_NUMBER = re.compile(r"\s*\d[\d.]*\s*")
+_PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)\s*")
+
+# The report's "Account Type" words (and the IIF codes) → GnuCash type and QuickBooks code.
+TYPE_WORDS: dict[str, tuple[AccountType, str]] = {
+    "bank": (AccountType.BANK, "BANK"),
+    "accounts receivable": (AccountType.RECEIVABLE, "AR"),
+    "a/r": (AccountType.RECEIVABLE, "AR"),
+    "other current asset": (AccountType.ASSET, "OCASSET"),
+    "fixed asset": (AccountType.ASSET, "FIXASSET"),
+    "other asset": (AccountType.ASSET, "OASSET"),
+    "accounts payable": (AccountType.PAYABLE, "AP"),
+    "a/p": (AccountType.PAYABLE, "AP"),
+    "credit card": (AccountType.CREDIT, "CCARD"),
+    "other current liability": (AccountType.LIABILITY, "OCLIAB"),
+    "long term liability": (AccountType.LIABILITY, "LTLIAB"),
+    "long-term liability": (AccountType.LIABILITY, "LTLIAB"),
+    "equity": (AccountType.EQUITY, "EQUITY"),
+    "income": (AccountType.INCOME, "INC"),
+    "other income": (AccountType.INCOME, "EXINC"),
+    "cost of goods sold": (AccountType.EXPENSE, "COGS"),
+    "expense": (AccountType.EXPENSE, "EXP"),
+    "other expense": (AccountType.EXPENSE, "EXEXP"),
+}
+for _word, (_type, _code) in list(TYPE_WORDS.items()):
+    TYPE_WORDS.setdefault(_code.lower(), (_type, _code))
+del _word, _type, _code
+
+
+def split_prefix(level: str) -> tuple[str, str]:
+    """``"6210 · Fuel"`` → ``("6210", "Fuel")``; a level without a number → ``("", level)``."""
+    m = _PREFIX.fullmatch(level)
+    return (m[1], m[2]) if m else ("", level.strip())
+
+
+def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
+    """A new ledger whose splits name chart accounts; problems added for labels left alone."""
+    labels: dict[str, list[Split]] = defaultdict(list)
+    for t in ledger.transactions:
+        for s in t.splits:
+            labels[s.account].append(s)
+    if not ledger.chart:
+        return _infer(ledger, labels, account_map)
+    index = _Index(ledger.accounts)
+    names: dict[str, str] = {}
+    problems: list[Problem] = []
+    for label, splits in labels.items():
+        where = [s.source for s in splits]
+        if label in account_map:
+            target = account_map[label]
+            if target in index.full:
+                names[label] = target
+            else:
+                problems.append(
+                    Problem(
+                        where[0],
+                        f"account_map sends {label!r} to {target!r}, which is not in the chart "
+                        f"of accounts ({line_list(where)})",
+                    )
+                )
+            continue
+        found = index.find(label)
+        if len(found) == 1:
+            if found[0] != label:
+                names[label] = found[0]
+        elif found:
+            shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
+            problems.append(
+                Problem(
+                    where[0],
+                    f"account {label!r} ({line_list(where)}) is ambiguous ({shown}); "
+                    "map it on the Map step or with account_map in the plan",
+                )
+            )
+        else:
+            problems.append(
+                Problem(
+                    where[0],
+                    f"account {label!r} ({line_list(where)}) is not in the chart of accounts; "
+                    "map it on the Map step or with account_map in the plan",
+                )
+            )
+    return replace(
+        ledger,
+        transactions=_rename_splits(ledger, names),
+        problems=(*ledger.problems, *problems),
+    )
+
+
+class _Index:
+    """Lookups over a chart: full name, code, and every suffix path (leaf, ``Parent:Leaf``...)."""
+
+    def __init__(self, accounts: tuple[Account, ...]) -> None:
+        self.full = {a.full_name for a in accounts}
+        self.code: dict[str, list[str]] = defaultdict(list)
+        self.suffix: dict[str, list[str]] = defaultdict(list)
+        self.folded: dict[str, list[str]] = defaultdict(list)
+        for a in accounts:
+            if a.code:
+                self.code[a.code.strip()].append(a.full_name)
+            levels = a.full_name.split(":")
+            for i in range(len(levels)):
+                tail = ":".join(levels[i:])
+                self.suffix[tail].append(a.full_name)
+                self.folded[tail.casefold()].append(a.full_name)
+
+    def find(self, label: str) -> list[str]:
+        """Matches for ``label`` by the first rule that finds any (several = ambiguous)."""
+        label = label.strip()
+        if label in self.full:
+            return [label]
+        levels = [split_prefix(level) for level in label.split(":")]
+        if any(code for code, _ in levels):
+            code = levels[-1][0]
+            if code and self.code.get(code):
+                return self.code[code]
+            return self.by_name(":".join(name for _, name in levels))
+        if _NUMBER.fullmatch(label) and self.code.get(label):
+            return self.code[label]
+        found = self.by_name(label)
+        m = _PAREN.fullmatch(label)
+        if not found and m:
+            return self.find(m[1])
+        return found
+
+    def by_name(self, path: str) -> list[str]:
+        if path in self.full:
+            return [path]
+        return sorted(set(self.suffix.get(path) or self.folded.get(path.casefold(), [])))
+
+
+def _rename_splits(ledger: Ledger, names: dict[str, str]) -> tuple:
+    if not names:
+        return ledger.transactions
+    return tuple(
+        replace(
+            t, splits=tuple(replace(s, account=names.get(s.account, s.account)) for s in t.splits)
+        )
+        if any(s.account in names for s in t.splits)
+        else t
+        for t in ledger.transactions
+    )
+
+
+def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str, str]) -> Ledger:
+    """No chart: one account per distinct label (after the plan's account_map)."""
+    made: dict[str, Account] = {a.full_name: a for a in ledger.accounts}
+    names: dict[str, str] = {}
+    problems: list[Problem] = []
+    for label, splits in labels.items():
+        target = account_map.get(label)
+        if target is not None:
+            full, code, description = target.strip(), "", ""
+        else:
+            full, code, description = _parse_label(label)
+        names[label] = full
+        kinds = list(dict.fromkeys(s.account_type_label.strip() for s in splits))
+        kinds = [k for k in kinds if k]
+        known = list(dict.fromkeys(t for k in kinds if (t := TYPE_WORDS.get(k.casefold()))))
+        if len(known) > 1:
+            problems.append(
+                Problem(
+                    splits[0].source,
+                    f"account {label!r} has several account types in the report "
+                    f"({', '.join(kinds)}); the first is used",
+                    "warning",
+                )
+            )
+        kind_type, kind_label = known[0] if known else (None, kinds[0] if kinds else "")
+        old = made.get(full)
+        if old is None or old.placeholder:
+            made[full] = Account(
+                full_name=full,
+                type=kind_type,
+                source=splits[0].source,
+                kind_label=kind_label,
+                code=code,
+                description=description,
+            )
+        for parent, child in _parents(full):
+            if parent not in made:
+                made[parent] = Account(
+                    full_name=parent,
+                    type=made[child].type,
+                    source=made[child].source,
+                    kind_label=made[child].kind_label,
+                    placeholder=True,
+                    code=_prefix_code(label, parent),
+                )
+    accounts = tuple(sorted(made.values(), key=lambda a: a.full_name.split(":")))
+    renames = {k: v for k, v in names.items() if k != v}
+    return replace(
+        ledger,
+        accounts=accounts,
+        transactions=_rename_splits(ledger, renames),
+        problems=(*ledger.problems, *problems),
+    )
+
+
+def _parse_label(label: str) -> tuple[str, str, str]:
+    """(full name, code of the leaf, description) of a report label, numbers stripped."""
+    text, description = label.strip(), ""
+    m = _PAREN.fullmatch(text)
+    if m:
+        text, description = m[1], m[2].strip()
+    levels = [split_prefix(level) for level in text.split(":")]
+    code = levels[-1][0]
+    if _NUMBER.fullmatch(text):
+        code = text.strip()
+    return ":".join(name for _, name in levels), code, description
+
+
+def _prefix_code(label: str, parent: str) -> str:
+    depth = parent.count(":") + 1
+    levels = label.split(":")
+    return split_prefix(levels[depth - 1])[0] if len(levels) >= depth else ""
+
+
+def _parents(full: str) -> list[tuple[str, str]]:
+    """(parent, child) pairs from the leaf upwards: ``A:B:C`` → (A:B, A:B:C), (A, A:B)."""
+    levels = full.split(":")
+    return [
+        (":".join(levels[:i]), ":".join(levels[: i + 1])) for i in range(len(levels) - 1, 0, -1)
+    ]

@@ -1,0 +1,171 @@
+"""Which reader takes each file, and one ledger out of several files.
+
+Every file is claimed by exactly one reader (none or two is an error that says so). A file that
+cannot be read becomes an error problem naming it; the other files are still read, so the user
+sees every problem at once. Merging: accounts from the IIF chart(s), lists concatenated (first of
+a duplicate name kept, with a warning), transactions in date order, a transaction found in two
+files imported once.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from pathlib import Path
+from types import ModuleType
+
+from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
+from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Transaction
+from app.plan import Plan
+
+READERS = ("app.iif", "app.qbcsv")  # module names, imported when first needed
+
+UNKNOWN = (
+    "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "
+    "'!') or a QuickBooks CSV report with Date and Account columns; CSV reports with other "
+    "columns can be mapped by hand in the wizard"
+)
+
+
+def readers() -> tuple[ModuleType, ...]:
+    """The reader modules present (a missing one is simply not offered)."""
+    found = []
+    for name in READERS:
+        try:
+            found.append(importlib.import_module(name))
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return tuple(found)
+
+
+def identify(path: Path, options: ReadOptions) -> ModuleType:
+    """The one reader that claims ``path``."""
+    claims = [r for r in readers() if r.identify(path, options)]
+    if not claims:
+        raise UnknownFormatError(f"{path.name}: {UNKNOWN}")
+    if len(claims) > 1:
+        names = " and ".join(r.__name__.rsplit(".", 1)[-1] for r in claims)
+        raise AmbiguousFormatError(
+            f"{path.name}: more than one reader claims this file ({names}); "
+            "map its columns by hand in the wizard"
+        )
+    return claims[0]
+
+
+def read_one(path: Path, options: ReadOptions) -> Ledger:
+    """One file as a ledger; a file that cannot be read is a ledger holding that error."""
+    try:
+        return identify(path, options).parse(path, options)
+    except ParseError as exc:
+        prefix = f"{exc.source}: "
+        text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message
+        problem = Problem(exc.source, text)
+    except (UnknownFormatError, AmbiguousFormatError) as exc:
+        problem = Problem(Source(path.name, 1), exc.message.removeprefix(f"{path.name}: "))
+    except OSError as exc:
+        problem = Problem(Source(path.name, 0), f"cannot read the file ({exc.strerror})")
+    return Ledger(problems=(problem,), files=(FileInfo(path.name, "not read"),))
+
+
+def read(paths: Sequence[Path], plan: Plan) -> Ledger:
+    """Every file read with its own options from the plan, then merged."""
+    return merge([read_one(Path(p), plan.file_options(Path(p).name)) for p in paths])
+
+
+def merge(parts: Sequence[Ledger]) -> Ledger:
+    problems: list[Problem] = [p for part in parts for p in part.problems]
+    charts = [part for part in parts if part.chart] or list(parts)
+    accounts = _first_by_name(
+        ((a.full_name, a) for part in charts for a in part.accounts), "account", problems
+    )
+    lists = {
+        what: _first_by_name(
+            ((r.name, r) for part in parts for r in getattr(part, what)), word, problems
+        )
+        for what, word in (
+            ("customers", "customer"),
+            ("vendors", "vendor"),
+            ("employees", "employee"),
+            ("terms", "terms"),
+        )
+    }
+    return Ledger(
+        accounts=accounts,
+        transactions=_transactions(parts, problems),
+        customers=lists["customers"],
+        vendors=lists["vendors"],
+        employees=lists["employees"],
+        terms=lists["terms"],
+        not_imported=tuple(n for part in parts for n in part.not_imported),
+        problems=tuple(problems),
+        files=tuple(f for part in parts for f in part.files),
+        company=next((part.company for part in parts if part.company), ""),
+        chart=any(part.chart for part in parts),
+    )
+
+
+def _first_by_name(items: Iterable[tuple[str, object]], word: str, problems: list[Problem]):
+    kept: dict[str, object] = {}
+    for name, record in items:
+        if name in kept:
+            first = kept[name].source  # type: ignore[attr-defined]
+            problems.append(
+                Problem(
+                    record.source,  # type: ignore[attr-defined]
+                    f"{word} {name!r} appears again (first at {first}); the first is kept",
+                    "warning",
+                )
+            )
+            continue
+        kept[name] = record
+    return tuple(kept.values())
+
+
+def _key(t: Transaction) -> tuple:
+    values: dict[tuple[str, Decimal], int] = defaultdict(int)
+    for s in t.splits:
+        values[(s.account, s.value)] += 1
+    return (t.date, tuple(sorted(values.items())))
+
+
+def _transactions(parts: Sequence[Ledger], problems: list[Problem]) -> tuple[Transaction, ...]:
+    """All files' transactions in date order (stable); one present in two files (same date,
+    same lines, same Trans # when both have one) is kept from the first file only."""
+    seen: dict[tuple, list[Transaction]] = defaultdict(list)
+    kept: list[Transaction] = []
+    for part in parts:
+        used: set[int] = set()  # earlier transactions already matched by this file
+        mine: list[tuple[tuple, Transaction]] = []
+        for t in part.transactions:
+            key = _key(t)
+            twin = next(
+                (
+                    o
+                    for o in seen.get(key, ())
+                    if id(o) not in used
+                    and o.source.filename != t.source.filename
+                    and (not o.ref or not t.ref or o.ref == t.ref)
+                ),
+                None,
+            )
+            if twin is not None:
+                used.add(id(twin))
+                problems.append(
+                    Problem(
+                        t.source,
+                        f"transaction of {t.date.isoformat()}"
+                        + (f" (Trans # {t.ref})" if t.ref else "")
+                        + f" is also in {twin.source}; imported once",
+                        "warning",
+                    )
+                )
+                continue
+            kept.append(t)
+            mine.append((key, t))
+        for key, t in mine:
+            seen[key].append(t)
+    kept.sort(key=lambda t: t.date)
+    return tuple(kept)
