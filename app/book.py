@@ -103,3 +103,26 @@ class BookSnapshot:
             if a.full_name == full_name:
                 return a
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class WriteStats:
+    """What ``gnc_writer.write_book`` wrote and how long each phase took.
+
+    ``detached`` tells whether the 4.13 split-list detacher was used (see docs/ENGINE.md);
+    ``fallback`` why not, when it was wanted. ``not_written`` names ledger data that GnuCash has
+    no field for (e.g. employee notes), so the caller can show it instead of losing it silently.
+    """
+
+    accounts: int = 0
+    transactions: int = 0
+    splits: int = 0
+    customers: int = 0
+    jobs: int = 0
+    vendors: int = 0
+    employees: int = 0
+    terms: int = 0
+    detached: bool = False
+    fallback: str = ""
+    not_written: tuple[str, ...] = ()
+    seconds: tuple[tuple[str, float], ...] = ()  # (("accounts", 0.01), ("transactions", ...))

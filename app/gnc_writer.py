@@ -1,0 +1,620 @@
+"""Writes a final ledger into a GnuCash book and reads a book back: the only module that
+imports ``gnucash``.
+
+Engine facts behind this code are in docs/ENGINE.md. In short: the account separator is set to
+":" and the transaction journal and backup files are switched off once per process
+(``_engine``); a book is built under a temporary name beside its target, checked against the
+input (split count and balance of every account) and renamed into place only after a
+successful save. The transaction loop uses raw ``gnucash_core_c`` calls with every receiving
+account in ``BeginEdit`` and, on GnuCash 4.13, the split-list detacher that keeps it linear.
+Sessions are ended, never destroyed (destroy is quadratic in 4.13).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import logging
+import os
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+
+from gnucash import (
+    GncNumeric,
+    GnuCashBackendException,
+    Query,
+    Session,
+    SessionOpenMode,
+    _sw_core_utils,
+)
+from gnucash import gnucash_core_c as C
+from gnucash.gnucash_business import Address as GncAddress
+from gnucash.gnucash_business import BillTerm as GncBillTerm
+from gnucash.gnucash_business import Customer as GncCustomer
+from gnucash.gnucash_business import Employee as GncEmployee
+from gnucash.gnucash_business import Job as GncJob
+from gnucash.gnucash_business import Vendor as GncVendor
+from gnucash.gnucash_core import Account as GncAccount
+
+from app.book import (
+    BookAccount,
+    BookOwner,
+    BookSnapshot,
+    BookSplit,
+    BookTerm,
+    BookTransaction,
+    WriteStats,
+)
+from app.errors import BookWriteError
+from app.gnc_engine import Engine, LayoutError, SplitListDetacher, bill_terms
+from app.model import Address, Ledger, Role, Transaction
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, int, int], None]
+VOID_REASON = "Voided in QuickBooks"
+DETACH_EVERY = 1000  # keeps every account's live split list under ~1,000 nodes
+PROGRESS_EVERY = 500
+
+
+@functools.cache
+def _engine() -> Engine:
+    """Process-global engine settings, applied once per process (the module's only state,
+    cached because it cannot be undone): ":" separator, no journal, no backup files."""
+    C.gnc_set_account_separator(":")
+    _sw_core_utils.gnc_prefs_set_file_retention_policy(0)
+    engine = Engine()
+    engine.log_disable()
+    return engine
+
+
+def is_known_currency(code: str) -> bool:
+    """True when GnuCash's commodity table knows ``code`` as a currency (case-sensitive)."""
+    _engine()
+    session = Session()  # in memory: no backend, nothing on disk
+    try:
+        return session.book.get_table().lookup("CURRENCY", code) is not None
+    finally:
+        session.end()
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_book(
+    ledger: Ledger,
+    path: Path,
+    *,
+    currency: str = "USD",
+    fmt: str = "xml",
+    on_progress: Progress | None = None,
+    overwrite: bool = False,
+    detach: bool = True,
+) -> WriteStats:
+    """Write the final ``ledger`` to ``path`` (raises BookWriteError; then no file is left).
+
+    ``detach=False`` forces the plain path (quadratic on 4.13; for comparison tests).
+    """
+    path = Path(path)
+    if fmt not in ("xml", "sqlite"):
+        raise BookWriteError(f"unknown book format {fmt!r} (expected xml or sqlite)")
+    if path.exists() and not overwrite:
+        raise BookWriteError(f"{path} already exists; not overwritten")
+    if not path.parent.is_dir():
+        raise BookWriteError(f"folder {path.parent} does not exist")
+    engine = _engine()
+    tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
+    _remove_partials(tmp)
+    session = None
+    try:
+        if fmt == "xml":
+            session = Session("xml://" + str(tmp), SessionOpenMode.SESSION_NEW_STORE)
+        else:  # the save-as recipe: 4.13's constructor path loses SQLite data
+            session = Session()
+            session.begin("sqlite3://" + str(tmp), SessionOpenMode.SESSION_NEW_STORE)
+        stats = _Builder(session.book, engine, currency, on_progress).build(ledger, detach)
+        _progress(on_progress, "saving", 0, 1)
+        t0 = time.perf_counter()
+        session.save()
+        session.end()
+        session = None
+        os.replace(tmp, path)
+        _progress(on_progress, "saving", 1, 1)
+        return replace(stats, seconds=(*stats.seconds, ("save", _since(t0))))
+    except GnuCashBackendException as exc:
+        raise BookWriteError(f"GnuCash could not write {path.name}: {exc}") from exc
+    finally:
+        if session is not None:
+            session.end()  # without save(): discards the book and releases the lock
+        _remove_partials(tmp)
+
+
+def _remove_partials(tmp: Path) -> None:
+    """The temporary book and whatever the engine put beside it (lock, journal)."""
+    for p in tmp.parent.glob(tmp.name + "*"):
+        p.unlink(missing_ok=True)
+
+
+def _progress(cb: Progress | None, phase: str, done: int, total: int) -> None:
+    if cb is not None:
+        cb(phase, done, total)
+
+
+def _since(t0: float) -> float:
+    return round(time.perf_counter() - t0, 3)
+
+
+def _address(addr: GncAddress, a: Address, name: str | None = None) -> None:
+    lines = list(a.lines[:3])
+    if len(a.lines) > 3:  # GnuCash has four lines: keep the rest on the last one
+        lines.append(", ".join(a.lines[3:]))
+    addr.SetName(a.name if name is None else name)
+    for setter, text in zip(
+        (addr.SetAddr1, addr.SetAddr2, addr.SetAddr3, addr.SetAddr4), lines, strict=False
+    ):
+        setter(text)
+    addr.SetPhone(a.phone)
+    addr.SetFax(a.fax)
+    addr.SetEmail(a.email)
+
+
+def _join(*parts: str) -> str:
+    return "\n".join(p for p in parts if p)
+
+
+class _Builder:
+    """One book being built; every method raises BookWriteError on input it cannot write."""
+
+    def __init__(self, book, engine: Engine, currency: str, on_progress: Progress | None):
+        self.book, self.engine, self.on_progress = book, engine, on_progress
+        self.currency = book.get_table().lookup("CURRENCY", currency)
+        if self.currency is None:
+            raise BookWriteError(f"unknown currency {currency!r} (not in GnuCash's table)")
+        fraction = self.currency.get_fraction()
+        self.places = len(str(fraction)) - 1
+        if 10**self.places != fraction:
+            raise BookWriteError(f"currency {currency} has a non-decimal unit 1/{fraction}")
+        self.accounts: dict[str, GncAccount] = {}
+        self.times: list[tuple[str, float]] = []
+        self.not_written: list[str] = []
+
+    def numeric(self, value: Decimal, where: object) -> tuple[int, int]:
+        scaled = value.scaleb(self.places)
+        if scaled != scaled.to_integral_value():
+            raise BookWriteError(
+                f"{where}: amount {value} is finer than the currency's "
+                f"smallest unit (1/{10**self.places})"
+            )
+        return int(scaled), 10**self.places
+
+    def build(self, ledger: Ledger, detach: bool) -> WriteStats:
+        t0 = time.perf_counter()
+        self.write_accounts(ledger)
+        terms = self.write_terms(ledger)
+        owners = self.write_owners(ledger, terms)
+        self.times.append(("accounts", _since(t0)))
+        t0 = time.perf_counter()
+        detached, fallback, splits = self.write_transactions(ledger.transactions, detach)
+        self.times.append(("transactions", _since(t0)))
+        t0 = time.perf_counter()
+        self.self_check(ledger)
+        self.times.append(("check", _since(t0)))
+        return WriteStats(
+            accounts=len(self.accounts),
+            transactions=len(ledger.transactions),
+            splits=splits,
+            terms=len(terms),
+            detached=detached,
+            fallback=fallback,
+            not_written=tuple(self.not_written),
+            seconds=tuple(self.times),
+            **owners,
+        )
+
+    def write_accounts(self, ledger: Ledger) -> None:
+        root = self.book.get_root_account()
+        total = len(ledger.accounts)
+        ordered = sorted(ledger.accounts, key=lambda a: a.full_name.count(":"))
+        for done, acc in enumerate(ordered, 1):
+            if acc.type is None:
+                raise BookWriteError(f"{acc.source}: account {acc.full_name!r} has no type")
+            if acc.full_name in self.accounts:
+                raise BookWriteError(f"{acc.source}: account {acc.full_name!r} appears twice")
+            parent = self.accounts.get(acc.parent_name) if acc.parent_name else root
+            if parent is None:
+                raise BookWriteError(
+                    f"{acc.source}: parent {acc.parent_name!r} of {acc.full_name!r} is missing"
+                )
+            a = GncAccount(self.book)
+            a.BeginEdit()
+            a.SetName(acc.name)
+            a.SetType(getattr(C, "ACCT_TYPE_" + acc.type.value))
+            a.SetCommodity(self.currency)
+            a.SetCode(acc.code)
+            a.SetDescription(acc.description)
+            a.SetNotes(acc.notes)
+            a.SetHidden(acc.hidden)
+            a.SetPlaceholder(acc.placeholder)
+            if acc.role is Role.OPENING_BALANCE:
+                a.SetIsOpeningBalance(True)
+            parent.append_child(a)
+            a.CommitEdit()
+            self.accounts[acc.full_name] = a
+            if done % PROGRESS_EVERY == 0 or done == total:
+                _progress(self.on_progress, "accounts", done, total)
+
+    def write_terms(self, ledger: Ledger) -> dict[str, GncBillTerm]:
+        terms: dict[str, GncBillTerm] = {}
+        for term in ledger.terms:
+            if term.kind not in ("days", "proximo"):
+                raise BookWriteError(f"{term.source}: term {term.name!r} kind {term.kind!r}")
+            bt = GncBillTerm(self.book)
+            bt.BeginEdit()
+            bt.SetName(term.name)
+            bt.SetDescription(term.description or term.name)
+            proximo = term.kind == "proximo"
+            bt.SetType(C.GNC_TERM_TYPE_PROXIMO if proximo else C.GNC_TERM_TYPE_DAYS)
+            bt.SetDueDays(term.due_days)
+            bt.SetDiscountDays(term.discount_days)
+            bt.SetDiscount(GncNumeric(*_exact(term.discount)))
+            if proximo:
+                bt.SetCutoff(term.cutoff)
+            bt.CommitEdit()
+            if term.hidden:
+                self.not_written.append(f"term {term.name}: hidden flag (no such field)")
+            terms[term.name] = bt
+        return terms
+
+    def write_owners(self, ledger: Ledger, terms: dict[str, GncBillTerm]) -> dict[str, int]:
+        book, book_i = self.book, self.book.get_instance()
+
+        def term(name: str, where: object) -> GncBillTerm | None:
+            if name and name not in terms:
+                raise BookWriteError(f"{where}: terms {name!r} are not in the terms list")
+            return terms.get(name)
+
+        jobs = 0
+        for cust in ledger.customers:
+            c = GncCustomer(book, C.gncCustomerNextID(book_i), self.currency, cust.name)
+            c.BeginEdit()
+            _address(c.GetAddr(), cust.billing)
+            _address(c.GetShipAddr(), cust.shipping)
+            taxable = {None: "", True: "Taxable: yes", False: "Taxable: no"}[cust.taxable]
+            c.SetNotes(_join(cust.notes, taxable))
+            c.SetActive(cust.active)
+            if bt := term(cust.terms, cust.source):
+                c.SetTerms(bt)
+            if cust.credit_limit is not None:
+                c.SetCredit(GncNumeric(*self.numeric(cust.credit_limit, cust.source)))
+            c.CommitEdit()
+            for job in cust.jobs:
+                j = GncJob(book, self.engine.next_id(int(book_i), "gncJob"), c, job.name)
+                j.BeginEdit()
+                j.SetReference(job.description)
+                j.SetActive(job.active)
+                j.CommitEdit()
+                if job.notes:
+                    self.not_written.append(f"job {cust.name}:{job.name}: notes (no such field)")
+                jobs += 1
+        for vend in ledger.vendors:
+            v = GncVendor(book, C.gncVendorNextID(book_i), self.currency, vend.name)
+            v.BeginEdit()
+            _address(v.GetAddr(), vend.address)
+            v.SetNotes(
+                _join(
+                    vend.notes,
+                    f"Tax ID: {vend.tax_id}" if vend.tax_id else "",
+                    "Eligible for 1099: yes" if vend.eligible_1099 else "",
+                )
+            )
+            v.SetActive(vend.active)
+            if bt := term(vend.terms, vend.source):
+                v.SetTerms(bt)
+            v.CommitEdit()
+        for emp in ledger.employees:
+            e_id = self.engine.next_id(int(book_i), "gncEmployee")
+            e = GncEmployee(book, e_id, self.currency, emp.name)
+            e.BeginEdit()
+            _address(e.GetAddr(), emp.address, name=emp.name)  # the address name IS the name
+            e.SetActive(emp.active)
+            e.CommitEdit()
+            if emp.notes:
+                self.not_written.append(f"employee {emp.name}: notes (no such field)")
+        return {
+            "customers": len(ledger.customers),
+            "jobs": jobs,
+            "vendors": len(ledger.vendors),
+            "employees": len(ledger.employees),
+        }
+
+    def write_transactions(
+        self, txns: tuple[Transaction, ...], detach: bool
+    ) -> tuple[bool, str, int]:
+        """The hot loop (GNUCASH-SCALING §3). Returns (detached, why not, split count)."""
+        used = {s.account for t in txns for s in t.splits}
+        for t in txns:
+            for s in t.splits:
+                if s.account not in self.accounts:
+                    raise BookWriteError(f"{s.source}: account {s.account!r} is not in the chart")
+        receiving = [self.accounts[name] for name in sorted(used)]
+        book_i, cur_i = self.book.get_instance(), self.currency.get_instance()
+        inst = {name: a.get_instance() for name, a in self.accounts.items()}
+        for a in receiving:
+            a.BeginEdit()
+            C.gnc_account_set_defer_bal_computation(a.get_instance(), True)
+        self.engine.suspend_events()
+        detacher = None
+        fallback = "" if detach else "plain path requested"
+        if detach:
+            detacher = SplitListDetacher(self.engine, [int(a.get_instance()) for a in receiving])
+        total, splits = len(txns), 0
+        numeric = self.numeric
+        try:
+            for done, txn in enumerate(txns, 1):
+                if not txn.splits:
+                    raise BookWriteError(f"{txn.source}: transaction without splits")
+                values = [numeric(s.value, s.source)[0] for s in txn.splits]
+                if sum(values):
+                    raise BookWriteError(f"{txn.source}: transaction does not balance")
+                t = C.xaccMallocTransaction(book_i)
+                C.xaccTransBeginEdit(t)
+                C.xaccTransSetCurrency(t, cur_i)
+                C.xaccTransSetDate(t, txn.date.day, txn.date.month, txn.date.year)
+                if txn.num:
+                    C.xaccTransSetNum(t, txn.num)
+                if txn.description:
+                    C.xaccTransSetDescription(t, txn.description)
+                if txn.notes:
+                    C.xaccTransSetNotes(t, txn.notes)
+                for sp, v in zip(txn.splits, values, strict=True):
+                    s = C.xaccMallocSplit(book_i)
+                    C.xaccSplitSetParent(s, t)
+                    C.xaccSplitSetAccount(s, inst[sp.account])
+                    n = C.gnc_numeric_create(v, 10**self.places)
+                    C.xaccSplitSetValue(s, n)
+                    C.xaccSplitSetAmount(s, n)
+                    if sp.memo:
+                        C.xaccSplitSetMemo(s, sp.memo)
+                    if sp.reconcile.value != "n":
+                        C.xaccSplitSetReconcile(s, sp.reconcile.value)
+                splits += len(values)
+                C.xaccTransCommitEdit(t)
+                if txn.voided:
+                    C.xaccTransVoid(t, VOID_REASON)
+                if detacher is not None and done % DETACH_EVERY == 0:
+                    try:
+                        detacher.detach()
+                    except LayoutError as exc:  # raised before anything was moved
+                        fallback = str(exc)
+                        log.info("split-list detacher not used: %s", exc)
+                        detacher = None
+                if done % PROGRESS_EVERY == 0 or done == total:
+                    _progress(self.on_progress, "transactions", done, total)
+        finally:
+            if detacher is not None:
+                detacher.reattach()  # always, before anything reads or saves the accounts
+            for a in receiving:
+                C.gnc_account_set_defer_bal_computation(a.get_instance(), False)
+                a.CommitEdit()
+            self.engine.resume_events()
+        used_detacher = detacher is not None and detacher.detaches > 0
+        if detacher is not None and not used_detacher:
+            fallback = "fewer transactions than one detach interval"
+        return used_detacher, fallback, splits
+
+    def self_check(self, ledger: Ledger) -> None:
+        """Every account's split count and balance as the engine holds them must equal the
+        input before anything is saved; no engine-made account (Imbalance, Orphan) may exist."""
+        count: Counter[str] = Counter()
+        balance: dict[str, Decimal] = defaultdict(Decimal)
+        for t in ledger.transactions:
+            for s in t.splits:
+                count[s.account] += 1
+                if not t.voided:
+                    balance[s.account] += s.value
+        n_book = len(self.book.get_root_account().get_descendants())
+        if n_book != len(self.accounts):
+            raise BookWriteError(
+                f"GnuCash created {n_book - len(self.accounts)} account(s) of its own "
+                "(Imbalance/Orphan): the input does not balance"
+            )
+        for name, a in self.accounts.items():
+            got_n = len(C.xaccAccountGetSplitList(a.get_instance()))
+            got_b = _decimal(a.GetBalance())
+            if got_n != count[name] or got_b != balance[name]:
+                raise BookWriteError(
+                    f"self-check failed for {name}: {got_n} splits, balance {got_b}; "
+                    f"expected {count[name]} splits, balance {balance[name]}"
+                )
+
+
+def _exact(value: Decimal) -> tuple[int, int]:
+    """A Decimal as an exact (numerator, power-of-ten denominator)."""
+    exp = -value.as_tuple().exponent if value.as_tuple().exponent < 0 else 0  # type: ignore[operator]
+    return int(value.scaleb(exp)), 10**exp
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_book(
+    path: Path, *, transactions: bool = False, on_progress: Progress | None = None
+) -> BookSnapshot:
+    """What the book at ``path`` holds, read in a read-only session (ended, never destroyed).
+
+    ``transactions=True`` also lists every transaction (BookTransaction). Raises BookWriteError
+    when the file cannot be opened.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise BookWriteError(f"no book at {path}")
+    engine = _engine()
+    with path.open("rb") as f:
+        sqlite = f.read(16) == b"SQLite format 3\0"
+    uri = ("sqlite3://" if sqlite else "xml://") + str(path)
+    try:
+        session = Session(uri, SessionOpenMode.SESSION_READ_ONLY)
+    except GnuCashBackendException as exc:
+        raise BookWriteError(f"GnuCash could not open {path.name}: {exc}") from exc
+    try:
+        book = session.book
+        snap = _read_accounts(book, transactions, on_progress)
+        return replace(
+            snap,
+            customers=_read_owners(book, "gncCustomer", GncCustomer),
+            vendors=_read_owners(book, "gncVendor", GncVendor),
+            employees=_read_owners(book, "gncEmployee", GncEmployee),
+            terms=_read_terms(engine, book),
+        )
+    finally:
+        session.end()
+
+
+def _read_accounts(book, with_txns: bool, on_progress: Progress | None) -> BookSnapshot:
+    accounts: list[BookAccount] = []
+    txns: dict[int, object] = {}  # transaction pointer → instance, each once
+    reconcile: Counter[str] = Counter()
+    descendants = book.get_root_account().get_descendants()
+    names = {int(a.get_instance()): a.get_full_name() for a in descendants}
+    for done, a in enumerate(descendants, 1):
+        daily: dict[dt.date, Decimal] = defaultdict(Decimal)
+        splits = C.xaccAccountGetSplitList(a.get_instance())
+        for s in splits:
+            t = C.xaccSplitGetParent(s)
+            daily[C.xaccTransGetDate(t).date()] += _decimal(C.xaccSplitGetValue(s))
+            reconcile[C.xaccSplitGetReconcile(s)] += 1
+            txns.setdefault(int(t), t)
+        commodity = a.GetCommodity()
+        accounts.append(
+            BookAccount(
+                full_name=names[int(a.get_instance())],
+                type=C.xaccAccountTypeEnumAsString(a.GetType()),
+                code=a.GetCode() or "",
+                description=a.GetDescription() or "",
+                notes=a.GetNotes() or "",
+                hidden=bool(a.GetHidden()),
+                placeholder=bool(a.GetPlaceholder()),
+                opening_balance=bool(a.GetIsOpeningBalance()),
+                commodity=commodity.get_mnemonic() if commodity else "",
+                balance=sum(daily.values(), Decimal(0)),
+                splits=len(splits),
+                daily=tuple(sorted(daily.items())),
+            )
+        )
+        _progress(on_progress, "reading", done, len(descendants))
+    days = [d for a in accounts for d, _ in a.daily[:1] + a.daily[-1:]]
+    listed = [_transaction(t, names) for t in txns.values()] if with_txns else []
+    listed.sort(key=lambda t: (t.date, t.num, t.description))
+    return BookSnapshot(
+        currency=Counter(a.commodity for a in accounts).most_common(1)[0][0] if accounts else "",
+        accounts=tuple(accounts),
+        transactions=len(txns),
+        splits=sum(a.splits for a in accounts),
+        reconcile=tuple(sorted(reconcile.items())),
+        first_date=min(days, default=None),
+        last_date=max(days, default=None),
+        transaction_list=tuple(listed),
+    )
+
+
+def _transaction(t, names: dict[int, str]) -> BookTransaction:
+    return BookTransaction(
+        date=C.xaccTransGetDate(t).date(),
+        num=C.xaccTransGetNum(t) or "",
+        description=C.xaccTransGetDescription(t) or "",
+        notes=C.xaccTransGetNotes(t) or "",
+        splits=tuple(
+            BookSplit(
+                account=names[int(C.xaccSplitGetAccount(s))],
+                value=_decimal(C.xaccSplitGetValue(s)),
+                memo=C.xaccSplitGetMemo(s) or "",
+                reconcile=C.xaccSplitGetReconcile(s),
+            )
+            for s in C.xaccTransGetSplitList(t)
+        ),
+        voided=bool(C.xaccTransGetVoidStatus(t)),
+    )
+
+
+def _address_tuple(addr: GncAddress) -> tuple[str, ...]:
+    """(name, addr1..4, phone, fax, email), or () when all are empty."""
+    fields = tuple(
+        (getter() or "")
+        for getter in (
+            addr.GetName,
+            addr.GetAddr1,
+            addr.GetAddr2,
+            addr.GetAddr3,
+            addr.GetAddr4,
+            addr.GetPhone,
+            addr.GetFax,
+            addr.GetEmail,
+        )
+    )
+    return fields if any(fields) else ()
+
+
+def _read_owners(book, kind: str, cls) -> tuple[BookOwner, ...]:
+    query = Query()
+    query.search_for(kind)
+    query.set_book(book)
+    owners = []
+    for inst in query.run():
+        o = cls(instance=inst)
+        terms = o.GetTerms() if kind != "gncEmployee" else None
+        jobs = (
+            tuple(sorted(C.gncJobGetName(j) for j in C.gncCustomerGetJoblist(inst, True)))
+            if kind == "gncCustomer"
+            else ()
+        )
+        credit = o.GetCredit() if kind == "gncCustomer" else None
+        owners.append(
+            BookOwner(
+                id=o.GetID(),
+                name=o.GetName() or "",
+                active=bool(o.GetActive()),
+                notes=(o.GetNotes() or "") if kind != "gncEmployee" else "",
+                terms=(terms.GetName() or "") if terms else "",
+                address=_address_tuple(o.GetAddr()),
+                ship_address=_address_tuple(o.GetShipAddr()) if kind == "gncCustomer" else (),
+                credit_limit=_decimal(credit) if credit is not None else None,
+                jobs=jobs,
+            )
+        )
+    query.destroy()
+    return tuple(sorted(owners, key=lambda o: o.id))
+
+
+def _read_terms(engine: Engine, book) -> tuple[BookTerm, ...]:
+    out = []
+    for name, kind, due, disc_days, num, den, cutoff in bill_terms(
+        engine, int(book.get_instance())
+    ):
+        proximo = kind == C.GNC_TERM_TYPE_PROXIMO
+        out.append(
+            BookTerm(
+                name=name,
+                kind="proximo" if proximo else "days",
+                due_days=due,
+                discount_days=disc_days,
+                discount=Decimal(num) / Decimal(den) if den else Decimal(0),
+                cutoff=cutoff,
+            )
+        )
+    return tuple(sorted(out, key=lambda t: t.name))
+
+
+def _decimal(n) -> Decimal:
+    """A GncNumeric or raw gnc_numeric as Decimal (exact for power-of-ten denominators)."""
+    if isinstance(n, GncNumeric):
+        num, den = n.num(), n.denom()
+    else:
+        num, den = C.gnc_numeric_num(n), C.gnc_numeric_denom(n)
+    places = len(str(den)) - 1
+    if den > 0 and 10**places == den:
+        return Decimal(num).scaleb(-places)  # keeps the cents: -900.00, not -900
+    return Decimal(num) / Decimal(den)
