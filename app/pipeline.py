@@ -87,15 +87,26 @@ def order(problems: Sequence[Problem]) -> tuple[Problem, ...]:
 
 
 def write(
-    prepared: Prepared, out_path: Path, plan: Plan, on_progress: Progress | None = None
+    prepared: Prepared,
+    out_path: Path,
+    plan: Plan,
+    on_progress: Progress | None = None,
+    *,
+    overwrite: bool = False,
 ) -> Outcome:
-    """Write the book, read it back through GnuCash and compare. Refuses while errors remain."""
+    """Write the book, read it back through GnuCash and compare. Refuses while errors remain.
+    An existing ``out_path`` is replaced only with ``overwrite`` (and only on success)."""
     if prepared.errors:
         raise ProblemsError(prepared.errors)
     gnc_writer = importlib.import_module("app.gnc_writer")
     verify = importlib.import_module("app.verify")
     stats = gnc_writer.write_book(
-        prepared.ledger, out_path, currency=plan.currency, fmt=plan.format, on_progress=on_progress
+        prepared.ledger,
+        out_path,
+        currency=plan.currency,
+        fmt=plan.format,
+        on_progress=on_progress,
+        overwrite=overwrite,
     )
     snapshot = gnc_writer.read_book(out_path, on_progress=on_progress)
     report = verify.verify(prepared.ledger, snapshot, plan.cutover)

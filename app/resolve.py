@@ -201,6 +201,8 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
                 code=code,
                 description=description,
             )
+        elif old.type is None and kind_type:  # another label of the same account has a type
+            made[full] = replace(old, type=kind_type, kind_label=kind_label)
         for parent, child in _parents(full):
             if parent not in made:
                 made[parent] = Account(

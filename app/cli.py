@@ -1,0 +1,199 @@
+"""``run.py convert FILE... -o BOOK.gnucash``: the wizard's pipeline without a browser.
+
+Exit status: 0 written and verified; 1 problems in the input (each on stderr as
+``file:line: message``; no book is written) or a book GnuCash could not write; 2 usage errors
+(options, plan file, currency, an existing output without ``--force``); 3 with ``--strict`` when
+the verification finds a difference (the book is still written). A failed run never leaves a
+new file behind; an existing book given with ``--force`` is only replaced on success.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from app import pipeline
+from app.errors import BookWriteError, MappingError
+from app.model import FileInfo, Ledger
+from app.plan import FileOptions, Plan, load_plan
+
+ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
+
+
+def _date(text: str) -> str:
+    try:
+        return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD (got {text!r})") from None
+
+
+def _month_day(text: str) -> str:
+    try:
+        dt.date.fromisoformat(f"2000-{text}")  # a leap year: 02-29 is a valid year start
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected MM-DD, e.g. 07-01 (got {text!r})") from None
+    return text
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="run.py convert",
+        description="Convert QuickBooks Desktop exports (IIF, CSV reports) into a GnuCash book.",
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="IIF or CSV exports")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar="BOOK.gnucash")
+    p.add_argument("--format", choices=("xml", "sqlite"), help="book format (default xml)")
+    p.add_argument("--reparent", action="store_true", default=None, help="GnuCash's tree")
+    p.add_argument("--plan", type=Path, metavar="PLAN.json", help="a plan saved by the wizard")
+    p.add_argument("--currency", help="book currency, e.g. USD (default USD)")
+    p.add_argument("--force", action="store_true", help="replace an existing book")
+    p.add_argument("--date-order", choices=("mdy", "dmy"), help="how to read 03/04/2024")
+    p.add_argument("--opening-balances", action="store_true", default=None)
+    p.add_argument("--balances-only", type=_date, metavar="YYYY-MM-DD")
+    p.add_argument("--fiscal-year-start", type=_month_day, metavar="MM-DD")
+    p.add_argument("--ytd-to-retained", action="store_true", default=None)
+    p.add_argument("--report", type=Path, metavar="REPORT.csv", help="verification report")
+    p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
+    return p
+
+
+def build_plan(args: argparse.Namespace) -> Plan:
+    """The plan file (if any) with the command line's options on top."""
+    plan = load_plan(args.plan) if args.plan else Plan()
+    if args.format:
+        plan = replace(plan, format=args.format)
+    if args.reparent:
+        plan = replace(plan, reparent=True)
+    if args.currency:
+        plan = replace(plan, currency=args.currency.strip().upper())
+    if args.date_order:
+        files = {
+            f.name: replace(plan.files.get(f.name, FileOptions()), date_order=args.date_order)
+            for f in args.files
+        }
+        plan = replace(plan, files={**plan.files, **files})
+    cut = plan.cutover
+    if args.balances_only:
+        cut = replace(cut, mode="balances_only", date=args.balances_only)
+    if args.opening_balances:
+        cut = replace(cut, opening_balances=True)
+    if args.fiscal_year_start:
+        cut = replace(cut, fiscal_year_start=args.fiscal_year_start)
+    if args.ytd_to_retained:
+        cut = replace(cut, ytd_to_retained=True)
+    return replace(plan, cutover=cut)
+
+
+def main(argv: Sequence[str]) -> int:
+    p = parser()
+    try:
+        args = p.parse_args(list(argv))
+    except SystemExit as exc:  # argparse has printed its message
+        return int(exc.code or 0)
+
+    def usage(message: str) -> int:
+        p.print_usage(sys.stderr)
+        print(f"run.py convert: error: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        plan = build_plan(args)
+    except MappingError as exc:
+        return usage(exc.message)
+    out: Path = args.output
+    if out.exists() and not args.force:
+        return usage(f"{out} already exists; add --force to replace it")
+    if out.is_dir():
+        return usage(f"{out} is a folder")
+    if not out.parent.is_dir():
+        return usage(f"folder {out.parent} does not exist")
+    for f in args.files:
+        if not f.is_file():
+            return usage(f"{f}: no such file")
+    gnc_writer = importlib.import_module("app.gnc_writer")
+    if not gnc_writer.is_known_currency(plan.currency):
+        return usage(f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)")
+
+    parsed = pipeline.read(args.files, plan)
+    prepared = pipeline.prepare(parsed, plan)
+    summary(prepared, sys.stdout)
+    if prepared.errors:
+        for problem in prepared.errors:
+            print(problem, file=sys.stderr)
+        n = len(prepared.errors)
+        print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
+        return 1
+    try:
+        outcome = pipeline.write(prepared, out, plan, overwrite=args.force)
+    except BookWriteError as exc:
+        print(f"No book written: {exc.message}", file=sys.stderr)
+        return 1
+    report = outcome.report
+    print("Verification:")
+    for line in report.summary_lines():
+        print(f"  {line}")
+    if args.report:
+        args.report.write_text(report.to_csv(), encoding="utf-8")
+        print(f"Report written to {args.report}")
+    print(f"Book written to {out} ({plan.format}, {plan.currency})")
+    if args.strict and not report.ok:
+        print("Verification found differences (--strict).", file=sys.stderr)
+        return 3
+    return 0
+
+
+def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
+    """What was read, imported, left out, and the warnings: plain text for people."""
+    parsed, ledger = prepared.parsed, prepared.ledger
+    print(f"Read {len(parsed.files)} file{'s' * (len(parsed.files) != 1)}:", file=out)
+    for info in parsed.files:
+        print(f"  {info.filename}: {describe(info)}", file=out)
+    print("Imported:" if not prepared.errors else "Would import:", file=out)
+    for line in counts(ledger):
+        print(f"  {line}", file=out)
+    groups = Counter((n.what, n.reason) for n in ledger.not_imported)
+    if groups:
+        print("Not imported:", file=out)
+        for (what, reason), n in sorted(groups.items()):
+            print(f"  {what}: {n} ({reason})", file=out)
+    if prepared.warnings:
+        print(f"Warnings ({len(prepared.warnings)}):", file=out)
+        for w in prepared.warnings:
+            print(f"  {w}", file=out)
+
+
+def describe(info: FileInfo) -> str:
+    parts = [info.kind]
+    if info.encoding:
+        parts.append(info.encoding)
+    if info.date_order:
+        order = ORDER_WORDS.get(info.date_order, info.date_order)
+        parts.append(f"dates {order}" + (" (could be either)" if info.date_order_ambiguous else ""))
+    if info.first_date and info.last_date:
+        parts.append(f"{info.first_date.isoformat()} to {info.last_date.isoformat()}")
+    parts.extend(f"{what} {n:,}" for what, n in info.counts)
+    if info.marks:
+        parts.append("cleared marks " + " ".join(repr(m) for m in info.marks))
+    return ", ".join(parts)
+
+
+def counts(ledger: Ledger) -> list[str]:
+    made = sum(1 for a in ledger.accounts if not a.origin)
+    splits = sum(len(t.splits) for t in ledger.transactions)
+    jobs = sum(len(c.jobs) for c in ledger.customers)
+    return [
+        f"{len(ledger.accounts):,} accounts"
+        + (f" ({made} parent{'s' * (made != 1)} created)" if made else ""),
+        f"{len(ledger.transactions):,} transactions with {splits:,} splits",
+        f"{len(ledger.customers):,} customers with {jobs:,} jobs",
+        f"{len(ledger.vendors):,} vendors",
+        f"{len(ledger.employees):,} employees",
+        f"{len(ledger.terms):,} terms",
+    ]

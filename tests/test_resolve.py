@@ -1,0 +1,171 @@
+"""resolve: every label form against a chart, ambiguity, unknown labels, account_map, and the
+accounts inferred from a report without a chart."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal as D
+
+import pytest
+
+from app.model import Account, AccountType, Ledger, Source, Split, Transaction
+from app.resolve import resolve, split_prefix
+
+T = AccountType
+CHART = (
+    Account("Checking", T.BANK, Source("l.iif", 1), code="1000"),
+    Account("Utilities", T.EXPENSE, Source("l.iif", 2), code="7750"),
+    Account("Utilities:Gas and Electric", T.EXPENSE, Source("l.iif", 3), code="7751"),
+    Account("Utilities:Water", T.EXPENSE, Source("l.iif", 4)),
+    Account("Automobile", T.EXPENSE, Source("l.iif", 5), code="6200"),
+    Account("Automobile:Fuel", T.EXPENSE, Source("l.iif", 6), code="6210"),
+    Account("Job Expenses", T.EXPENSE, Source("l.iif", 7)),
+    Account("Job Expenses:Fuel", T.EXPENSE, Source("l.iif", 8)),
+    Account("Job Expenses:Job Materials", T.EXPENSE, Source("l.iif", 9)),
+    Account("Job Expenses:Job Materials:Decks", T.EXPENSE, Source("l.iif", 10)),
+)
+
+
+def ledger(*labels: str, chart: bool = True, types: tuple[str, ...] = ()) -> Ledger:
+    txns = []
+    for i, label in enumerate(labels):
+        kind = types[i] if i < len(types) else ""
+        src = Source("r.csv", 10 + 2 * i)
+        splits = (
+            Split(label, D("5"), src, account_type_label=kind),
+            Split("Checking" if chart else "1000 · Checking", D("-5"), Source("r.csv", 11 + 2 * i)),
+        )
+        txns.append(Transaction(dt.date(2024, 1, 1 + i), splits, src))
+    return Ledger(accounts=CHART if chart else (), transactions=tuple(txns), chart=chart)
+
+
+def resolved(label: str, account_map: dict[str, str] | None = None) -> str:
+    out = resolve(ledger(label), account_map or {})
+    assert out.problems == ()
+    return out.transactions[0].splits[0].account
+
+
+@pytest.mark.parametrize(
+    ("label", "full"),
+    [
+        ("Utilities:Water", "Utilities:Water"),  # full name
+        ("7751 · Gas and Electric", "Utilities:Gas and Electric"),  # number · name, by code
+        ("7751 - Gas and Electric", "Utilities:Gas and Electric"),
+        ("7751 — Gas and Electric", "Utilities:Gas and Electric"),
+        ("9999 · Water", "Utilities:Water"),  # unknown number: by name
+        ("6200 · Automobile:6210 · Fuel", "Automobile:Fuel"),  # prefix per level
+        ("Utilities:7751 · Gas and Electric", "Utilities:Gas and Electric"),
+        ("1000", "Checking"),  # bare number (IIF ACCNT may hold ACCNUM)
+        ("Checking (Great Statewide Bank)", "Checking"),  # trailing description
+        ("Water", "Utilities:Water"),  # unique leaf
+        ("Job Materials:Decks", "Job Expenses:Job Materials:Decks"),  # partial path
+        ("Decks", "Job Expenses:Job Materials:Decks"),
+        ("utilities:water", "Utilities:Water"),  # case differs
+    ],
+)
+def test_label_forms(label, full):
+    assert resolved(label) == full
+
+
+def test_ambiguous_leaf_is_an_error_listing_candidates():
+    out = resolve(ledger("Fuel", "Fuel"), {})
+    assert [str(p) for p in out.problems] == [
+        "r.csv:10: account 'Fuel' (lines 10, 12) is ambiguous (Automobile:Fuel, "
+        "Job Expenses:Fuel); map it on the Map step or with account_map in the plan"
+    ]
+    assert out.transactions[0].splits[0].account == "Fuel"  # left for the user, never guessed
+
+
+def test_unknown_label_is_one_error_per_label_never_a_catch_all():
+    out = resolve(ledger("Travel", "Travel", "Travel"), {})
+    assert [str(p) for p in out.problems] == [
+        "r.csv:10: account 'Travel' (lines 10, 12, 14) is not in the chart of accounts; "
+        "map it on the Map step or with account_map in the plan"
+    ]
+    assert {a.full_name for a in out.accounts} == {a.full_name for a in CHART}
+
+
+def test_account_map_resolves_unknown_and_ambiguous_labels():
+    assert resolved("Fuel", {"Fuel": "Automobile:Fuel"}) == "Automobile:Fuel"
+    assert resolved("Travel", {"Travel": "Automobile"}) == "Automobile"
+
+
+def test_account_map_to_an_account_outside_the_chart_is_an_error():
+    out = resolve(ledger("Travel"), {"Travel": "Trips"})
+    assert [p.message for p in out.problems] == [
+        "account_map sends 'Travel' to 'Trips', which is not in the chart of accounts (line 10)"
+    ]
+
+
+def test_split_prefix():
+    assert split_prefix("6210 · Fuel") == ("6210", "Fuel")
+    assert split_prefix("Fuel") == ("", "Fuel")
+    assert split_prefix("401 - K") == ("401", "K")
+
+
+def test_without_chart_accounts_come_from_the_labels():
+    out = resolve(
+        ledger(
+            "6200 · Automobile:6210 · Fuel",
+            "Utilities:Water",
+            "Checking (Main account)",
+            "4100",
+            "Mystery",
+            chart=False,
+            types=("Expense", "Expense", "Bank", "Income", ""),
+        ),
+        {},
+    )
+    assert out.problems == ()
+    got = {
+        a.full_name: (a.type, a.kind_label, a.code, a.placeholder, a.description)
+        for a in out.accounts
+    }
+    assert got["Automobile"] == (T.EXPENSE, "EXP", "6200", True, "")
+    assert got["Automobile:Fuel"] == (T.EXPENSE, "EXP", "6210", False, "")
+    assert got["Utilities"] == (T.EXPENSE, "EXP", "", True, "")
+    assert got["Checking"][:3] == (T.BANK, "BANK", "1000")
+    assert got["4100"] == (T.INCOME, "INC", "4100", False, "")
+    assert got["Mystery"] == (None, "", "", False, "")  # validate asks the user for a type
+    assert [s.account for t in out.transactions for s in t.splits][:2] == [
+        "Automobile:Fuel",
+        "Checking",
+    ]
+
+
+def test_without_chart_description_in_parentheses_is_kept():
+    out = resolve(ledger("Savings (Main account)", chart=False, types=("Bank",)), {})
+    savings = out.account("Savings")
+    assert savings is not None and savings.description == "Main account"
+
+
+@pytest.mark.parametrize(
+    ("word", "type_", "label"),
+    [
+        ("Bank", T.BANK, "BANK"),
+        ("Accounts Receivable", T.RECEIVABLE, "AR"),
+        ("Other Current Asset", T.ASSET, "OCASSET"),
+        ("Fixed Asset", T.ASSET, "FIXASSET"),
+        ("Other Asset", T.ASSET, "OASSET"),
+        ("Accounts Payable", T.PAYABLE, "AP"),
+        ("Credit Card", T.CREDIT, "CCARD"),
+        ("Other Current Liability", T.LIABILITY, "OCLIAB"),
+        ("Long Term Liability", T.LIABILITY, "LTLIAB"),
+        ("Equity", T.EQUITY, "EQUITY"),
+        ("Income", T.INCOME, "INC"),
+        ("Other Income", T.INCOME, "EXINC"),
+        ("Cost of Goods Sold", T.EXPENSE, "COGS"),
+        ("Expense", T.EXPENSE, "EXP"),
+        ("Other Expense", T.EXPENSE, "EXEXP"),
+    ],
+)
+def test_without_chart_type_words(word, type_, label):
+    out = resolve(ledger("X", chart=False, types=(word,)), {})
+    x = out.account("X")
+    assert x is not None and (x.type, x.kind_label) == (type_, label)
+
+
+def test_without_chart_conflicting_type_words_warn():
+    out = resolve(ledger("X", "X", chart=False, types=("Bank", "Expense")), {})
+    assert [p.severity for p in out.problems] == ["warning"]
+    assert out.account("X").type is T.BANK
