@@ -77,10 +77,10 @@ BY_TYPE: dict[AccountType, str] = {
 }
 
 
-def standard_parent(account: Account, type_: AccountType | None) -> str:
+def standard_parent(kind_label: str, type_: AccountType | None) -> str:
     """Where reparenting puts a top-level account: by its QuickBooks type when that still agrees
     with its (possibly retyped) GnuCash type, else by the GnuCash type; "" when untyped."""
-    by_label = BY_LABEL.get(account.kind_label.upper())
+    by_label = BY_LABEL.get(kind_label.upper())
     if by_label and by_label[0] == type_:
         return by_label[1]
     return BY_TYPE.get(type_, "") if type_ else ""
@@ -99,6 +99,7 @@ class _Node:
     origin: list[str] = field(default_factory=list)
     balance: Decimal | None = None
     role: Role = Role.NONE
+    label: str = ""  # QuickBooks type code (a created parent takes its first child's)
 
 
 class _Tree:
@@ -142,6 +143,8 @@ class _Tree:
                 self.nodes[key] = _Node(
                     key, levels[i], STANDARD.get(prefix, child.type), parent, child.source
                 )
+                if prefix not in STANDARD:
+                    self.nodes[key].label = child.label
             parent = key
         return parent
 
@@ -169,11 +172,13 @@ def apply(ledger: Ledger, plan: Plan) -> Ledger:
             list(a.origin or (a.full_name,)),
             a.balance,
             a.role,
+            a.kind_label,
         )
-    for a in ledger.accounts:  # QuickBooks parents missing from the chart
-        node = tree.nodes[a.full_name]
-        if node.parent and node.parent not in known:
-            node.parent = tree.ensure(node.parent, node)
+    missing = [a for a in ledger.accounts if a.parent_name and a.parent_name not in known]
+    for a in missing:
+        tree.nodes[a.full_name].parent = None
+    for a in missing:  # QuickBooks parents missing from the chart
+        tree.nodes[a.full_name].parent = tree.ensure(a.parent_name, tree.nodes[a.full_name])
     rules = [r for r in plan.rules if _exists(r, known, problems)]
     for r in rules:
         if r.kind == "retype":
@@ -207,17 +212,16 @@ def apply(ledger: Ledger, plan: Plan) -> Ledger:
 
 
 def _exists(rule, known: set[str], problems: list[Problem]) -> bool:
-    missing = [n for n in (rule.account, rule.target if rule.kind == "merge" else "") if n]
-    missing = [n for n in missing if n not in known]
-    for name in missing:
-        problems.append(
-            Problem(
-                None,
-                f"plan: the {rule.kind} rule for {rule.account!r} names account {name!r}, "
-                "which is not in the chart of accounts",
-            )
-        )
-    return not missing
+    if rule.account not in known:
+        what = f"names account {rule.account!r}"
+    elif rule.kind == "merge" and rule.target not in known:
+        what = f"for {rule.account!r} names account {rule.target!r}"
+    else:
+        return True
+    problems.append(
+        Problem(None, f"plan: the {rule.kind} rule {what}, which is not in the chart of accounts")
+    )
+    return False
 
 
 def _reparent(tree: _Tree) -> None:
@@ -225,10 +229,7 @@ def _reparent(tree: _Tree) -> None:
     placed: dict[str, str] = {}  # final path → key, for QuickBooks accounts that become parents
     targets: dict[str, str] = {}
     for n in roots:
-        if n.account is not None:
-            parent = standard_parent(n.account, n.type)
-        else:
-            parent = BY_TYPE.get(n.type, "") if n.type else ""
+        parent = standard_parent(n.label, n.type)
         if not parent:
             continue
         own = parent.rsplit(":", 1)[-1]
@@ -312,6 +313,9 @@ def _accounts(tree: _Tree) -> tuple[Account, ...]:
     children: dict[str | None, list[str]] = {}
     for key, node in tree.nodes.items():
         children.setdefault(node.parent, []).append(key)
+    top = ("Assets", "Liabilities", "Equity", "Income", "Expenses")
+    roots = children.get(None, [])
+    roots.sort(key=lambda k: top.index(tree.nodes[k].name) if tree.nodes[k].name in top else 5)
     out: list[Account] = []
 
     def walk(parent: str | None) -> None:

@@ -1,0 +1,189 @@
+"""mapping.apply: golden files (tests/data/mapping/NAME.txt → NAME.txt.expected: the applied
+ledger's to_text) and small behaviour tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal as D
+from pathlib import Path
+
+import pytest
+
+from app.mapping import BY_LABEL, apply, preview_tree
+from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction, to_text
+from app.plan import Plan, Rule, plan_from_json
+
+DATA = Path(__file__).parent / "data" / "mapping"
+T = AccountType
+
+
+def read_case(path: Path) -> tuple[Ledger, Plan]:
+    """``# INPUT`` lines (accounts ``NAME | QB type | k=v...``, ``txn DATE | ACCOUNT VALUE | ...``)
+    and a ``# PLAN`` JSON object."""
+    text = path.read_text(encoding="utf-8")
+    head, _, plan_text = text.partition("# PLAN\n")
+    lines = head.partition("# INPUT\n")[2].splitlines()
+    accounts, txns = [], []
+    for n, line in enumerate(lines, 1):
+        src = Source(path.name, n)
+        cells = [c.strip() for c in line.split("|")]
+        if line.startswith("txn "):
+            splits = tuple(
+                Split(c.rsplit(" ", 1)[0], D(c.rsplit(" ", 1)[1]), src) for c in cells[1:]
+            )
+            txns.append(Transaction(dt.date.fromisoformat(cells[0][4:]), splits, src))
+            continue
+        fields = dict(kv.split("=", 1) for kv in (cells[2].split() if len(cells) > 2 else []))
+        type_ = fields.pop("type", None)
+        kw: dict = {"kind_label": cells[1]}
+        if "balance" in fields:
+            kw["balance"] = D(fields.pop("balance"))
+        if "role" in fields:
+            kw["role"] = Role(fields.pop("role"))
+        kw.update(fields)
+        if type_ is None:
+            resolved = BY_LABEL[cells[1]][0]
+        else:
+            resolved = None if type_ == "NONE" else T(type_)
+        accounts.append(Account(cells[0], resolved, src, **kw))
+    ledger = Ledger(accounts=tuple(accounts), transactions=tuple(txns), chart=True)
+    return ledger, plan_from_json(plan_text, path.name)
+
+
+@pytest.mark.parametrize("case", sorted(DATA.glob("*.txt")), ids=lambda p: p.stem)
+def test_golden(case, golden):
+    ledger, plan = read_case(case)
+    golden(case.with_name(case.name + ".expected"), to_text(apply(ledger, plan)))
+
+
+def chart(*accounts: tuple[str, str]) -> Ledger:
+    return Ledger(
+        accounts=tuple(
+            Account(name, BY_LABEL[label][0], Source("c.iif", i), kind_label=label)
+            for i, (name, label) in enumerate(accounts, 1)
+        ),
+        chart=True,
+    )
+
+
+def names(ledger: Ledger) -> list[str]:
+    return [a.full_name for a in ledger.accounts]
+
+
+def test_default_keeps_quickbooks_tree_and_names():
+    ledger = chart(("Checking", "BANK"), ("Auto", "EXP"), ("Auto:Fuel", "EXP"))
+    out = apply(ledger, Plan())
+    assert names(out) == ["Checking", "Auto", "Auto:Fuel"]
+    assert [a.origin for a in out.accounts] == [("Checking",), ("Auto",), ("Auto:Fuel",)]
+
+
+@pytest.mark.parametrize(
+    ("label", "parent"),
+    [
+        ("BANK", "Assets:Current Assets"),
+        ("OCASSET", "Assets:Current Assets"),
+        ("AR", "Assets"),
+        ("FIXASSET", "Assets:Fixed Assets"),
+        ("OASSET", "Assets:Other Assets"),
+        ("AP", "Liabilities"),
+        ("CCARD", "Liabilities:Credit Cards"),
+        ("OCLIAB", "Liabilities:Current Liabilities"),
+        ("LTLIAB", "Liabilities:Long-Term Liabilities"),
+        ("EQUITY", "Equity"),
+        ("INC", "Income"),
+        ("EXINC", "Income:Other Income"),
+        ("COGS", "Expenses:Cost of Goods Sold"),
+        ("EXP", "Expenses"),
+        ("EXEXP", "Expenses:Other Expenses"),
+    ],
+)
+def test_reparent_standard_parent_per_quickbooks_type(label, parent):
+    out = apply(chart(("X", label), ("X:Y", label)), Plan(reparent=True))
+    assert names(out)[-2:] == [f"{parent}:X", f"{parent}:X:Y"]
+    created = [a for a in out.accounts if not a.origin]
+    assert all(a.placeholder for a in created)
+    assert [a.full_name for a in created] == names(out)[: parent.count(":") + 1]
+
+
+def test_reparent_follows_a_retype():
+    plan = Plan(reparent=True, rules=(Rule("retype", "X", "INCOME"),))
+    out = apply(chart(("X", "EXP")), plan)
+    assert names(out) == ["Income", "Income:X"]
+    assert out.accounts[1].type is T.INCOME
+
+
+def test_merge_moves_splits_children_origin_balance_and_role():
+    src = Source("c.iif", 1)
+    ledger = Ledger(
+        accounts=(
+            Account("OBE", T.EQUITY, src, balance=D("-10"), role=Role.OPENING_BALANCE),
+            Account("OBE:Sub", T.EQUITY, src),
+            Account("Capital", T.EQUITY, src, balance=D("-5")),
+            Account("Cash", T.BANK, src),
+        ),
+        transactions=(
+            Transaction(
+                dt.date(2024, 1, 1),
+                (Split("Cash", D("1"), src), Split("OBE", D("-1"), src)),
+                src,
+            ),
+        ),
+        chart=True,
+    )
+    out = apply(ledger, Plan(rules=(Rule("merge", "OBE", "Capital"),)))
+    capital = out.account("Capital")
+    assert capital is not None
+    assert capital.origin == ("Capital", "OBE")
+    assert capital.balance == D("-15")
+    assert capital.role is Role.OPENING_BALANCE
+    assert names(out) == ["Capital", "Capital:Sub", "Cash"]
+    assert [s.account for s in out.transactions[0].splits] == ["Cash", "Capital"]
+
+
+def test_merge_parent_into_its_own_child():
+    out = apply(
+        chart(("A", "EXP"), ("A:B", "EXP"), ("A:C", "EXP")),
+        Plan(rules=(Rule("merge", "A", "A:B"),)),
+    )
+    assert names(out) == ["B", "B:C"]
+
+
+def test_merge_across_families_warns():
+    out = apply(chart(("A", "EXP"), ("B", "BANK")), Plan(rules=(Rule("merge", "A", "B"),)))
+    assert [(p.severity, "mixes account families" in p.message) for p in out.problems] == [
+        ("warning", True)
+    ]
+
+
+def test_merge_circle_is_an_error():
+    plan = Plan(rules=(Rule("merge", "A", "B"), Rule("merge", "B", "A")))
+    out = apply(chart(("A", "EXP"), ("B", "EXP")), plan)
+    assert any("circle" in p.message and p.severity == "error" for p in out.problems)
+    assert names(out) == ["A", "B"]
+
+
+def test_move_to_top_level():
+    out = apply(chart(("A", "EXP"), ("A:B", "EXP")), Plan(rules=(Rule("move", "A:B", ""),)))
+    assert names(out) == ["A", "B"]
+
+
+def test_rename_applies_before_moves():
+    plan = Plan(rules=(Rule("rename", "A", "Cars"), Rule("move", "Fuel", "Cars")))
+    out = apply(chart(("A", "EXP"), ("Fuel", "EXP")), plan)
+    assert names(out) == ["Cars", "Cars:Fuel"]
+
+
+def test_apply_is_pure():
+    ledger = chart(("A", "EXP"))
+    before = to_text(ledger)
+    apply(ledger, Plan(reparent=True, rules=(Rule("rename", "A", "B"),)))
+    assert to_text(ledger) == before
+
+
+def test_preview_tree_rows():
+    rows = preview_tree(chart(("Checking", "BANK")), Plan(reparent=True))
+    assert [(r.full_name, r.depth, r.type, r.placeholder, r.created, r.origin) for r in rows] == [
+        ("Assets", 0, T.ASSET, True, True, ()),
+        ("Assets:Current Assets", 1, T.ASSET, True, True, ()),
+        ("Assets:Current Assets:Checking", 2, T.BANK, False, False, ("Checking",)),
+    ]
