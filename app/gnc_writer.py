@@ -109,6 +109,7 @@ def write_book(
     engine = _engine()
     tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
     _remove_partials(tmp)
+    engine.log_disable()  # again: every backend's load re-enables the journal
     session = None
     try:
         if fmt == "xml":
@@ -457,8 +458,15 @@ def read_book(
         sqlite = f.read(16) == b"SQLite format 3\0"
     uri = ("sqlite3://" if sqlite else "xml://") + str(path)
     try:
-        session = Session(uri, SessionOpenMode.SESSION_READ_ONLY)
+        # begin + load rather than the constructor: a loader re-enables the journal, and the
+        # constructor's SQLite path then writes a .log beside the book.
+        session = Session()
+        engine.log_disable()
+        session.begin(uri, SessionOpenMode.SESSION_READ_ONLY)
+        session.load()
+        engine.log_disable()
     except GnuCashBackendException as exc:
+        session.end()
         raise BookWriteError(f"GnuCash could not open {path.name}: {exc}") from exc
     try:
         book = session.book
