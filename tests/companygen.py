@@ -1,0 +1,520 @@
+"""A seeded generator of a realistic small QuickBooks company, and its exports.
+
+``make_company(...)`` builds the chart, the name lists and the transactions (always balanced,
+2-5 splits, some zero-amount and voided ones, some that touch a zero running balance mid-way);
+the ``Company`` knows the balances QuickBooks would report and writes every export layout the
+project reads (Lists IIF, the four CSV report layouts, an IIF TRNS/SPL file), see
+``tests/companygen_write.py``. Amounts are Decimal cents; the random source is only
+``random.Random(seed)`` so a seed always gives the same files.
+
+CLI: ``python -m tests.companygen --transactions N --seed S --out DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import itertools
+import random
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from tests import companygen_write as _w
+
+ZERO = Decimal(0)
+
+# (full name, QuickBooks type code, account number, EXTRA, hidden)
+CHART: tuple[tuple[str, str, str, str], ...] = (
+    ("Checking", "BANK", "1000", ""),
+    ("Savings", "BANK", "1010", ""),
+    ("Barter Account", "BANK", "1030", ""),
+    ("Accounts Receivable", "AR", "1200", ""),
+    ("Inventory Asset", "OCASSET", "1300", "INVENTORYASSET"),
+    ("Undeposited Funds", "OCASSET", "1400", "UNDEPOSIT"),
+    ("Prepaid Insurance", "OCASSET", "1450", ""),
+    ("Truck", "FIXASSET", "1500", ""),
+    ("Truck:Original Purchase", "FIXASSET", "1510", ""),
+    ("Truck:Accumulated Depreciation", "FIXASSET", "1520", ""),
+    ("Furniture and Equipment", "FIXASSET", "1600", ""),
+    ("Accounts Payable", "AP", "2000", ""),
+    ("CalOil Card", "CCARD", "2100", ""),
+    ("Payroll Liabilities", "OCLIAB", "2200", ""),
+    ("Payroll Liabilities:Federal Withholding", "OCLIAB", "2210", ""),
+    ("Payroll Liabilities:State Withholding", "OCLIAB", "2220", ""),
+    ("Sales Tax Payable", "OCLIAB", "2300", "SALESTAX"),
+    ("Bank Loan", "LTLIAB", "2700", ""),
+    ("Opening Balance Equity", "EQUITY", "3000", "OPENBAL"),
+    ("Owner's Equity", "EQUITY", "3100", ""),
+    ("Owner's Equity:Owner's Draw", "EQUITY", "3110", ""),
+    ("Retained Earnings", "EQUITY", "3900", "RETEARNINGS"),
+    ("Design Income", "INC", "4000", ""),
+    ("Landscaping Services", "INC", "4100", ""),
+    ("Landscaping Services:Job Materials", "INC", "4110", ""),
+    ("Landscaping Services:Labor", "INC", "4120", ""),
+    ("Retail Sales", "INC", "4200", ""),
+    ("Interest Income", "EXINC", "7000", ""),
+    ("Other Income", "EXINC", "7100", ""),
+    ("Cost of Goods Sold", "COGS", "5000", ""),
+    ("Materials Purchased", "COGS", "5100", ""),
+    ("Advertising", "EXP", "6000", ""),
+    ("Automobile", "EXP", "6100", ""),
+    ("Automobile:Fuel", "EXP", "6110", ""),
+    ("Automobile:Repairs and Maintenance", "EXP", "6120", ""),
+    ("Bank Service Charges", "EXP", "6200", ""),
+    ("Depreciation Expense", "EXP", "6300", ""),
+    ("Insurance", "EXP", "6400", ""),
+    ("Insurance:Liability Insurance", "EXP", "6410", ""),
+    ("Insurance:Work Comp", "EXP", "6420", ""),
+    ("Office Supplies", "EXP", "6500", ""),
+    ("Payroll Expenses", "EXP", "6560", ""),
+    ("Rent", "EXP", "6600", ""),
+    ("Repairs", "EXP", "6700", ""),
+    ("Telephone", "EXP", "6800", ""),
+    ("Utilities", "EXP", "6900", ""),
+    ("Utilities:Gas", "EXP", "6910", ""),
+    ("Utilities:Electric", "EXP", "6920", ""),
+    ("Utilities:Water", "EXP", "6930", ""),
+    ("Interest Expense", "EXEXP", "8000", ""),
+    ("Other Expenses", "EXEXP", "8100", ""),
+    ("Estimates", "NONPOSTING", "", ""),
+)
+HIDDEN = frozenset({"Barter Account"})
+BALANCE_SHEET = frozenset(
+    {"BANK", "AR", "OCASSET", "FIXASSET", "OASSET", "AP", "CCARD", "OCLIAB", "LTLIAB", "EQUITY"}
+)
+TYPE_WORDS = {
+    "BANK": "Bank",
+    "AR": "Accounts Receivable",
+    "OCASSET": "Other Current Asset",
+    "FIXASSET": "Fixed Asset",
+    "AP": "Accounts Payable",
+    "CCARD": "Credit Card",
+    "OCLIAB": "Other Current Liability",
+    "LTLIAB": "Long Term Liability",
+    "EQUITY": "Equity",
+    "INC": "Income",
+    "EXINC": "Other Income",
+    "COGS": "Cost of Goods Sold",
+    "EXP": "Expense",
+    "EXEXP": "Other Expense",
+    "NONPOSTING": "Non-Posting",
+}
+CUSTOMERS = (
+    "Adam's Candy Shop",
+    "Andres, Cristina",
+    "Balak, Mike",
+    "Balak, Mike:330 Main St",
+    "Cook, Brian",
+    "Cook, Brian:Kitchen",
+    "Cook, Brian:2nd story addition",
+    "Café Olé",
+    "Heldt, Bob",
+    "Lew Plumbing",
+    "Pretell Real Estate",
+    "Pretell Real Estate:155 Wilks Blvd.",
+    "Teschner, Anton",
+)
+VENDORS = (
+    "Bayshore CalOil Service",
+    "Bank of Anycity",
+    "Great Statewide Bank",
+    "Hopkins Construction Rentals",
+    "Kershaw Computer Services",
+    "Larson, Frank",
+    "Middlefield Drywall",
+    "PG&E",
+    "Sloan Roofing",
+    "State Fund",
+)
+EMPLOYEES = (
+    ("Duncan Fisher", "900-12-3456"),
+    ("Jenny Miller", "900-23-4567"),
+    ("Gregg O. Schneider", "900-34-5678"),
+)
+OTHER_NAMES = ("ATM Withdrawal", "Owner, Pat")
+TERMS = (
+    ("Net 30", "0.0%", 30, 0),
+    ("2% 10 Net 30", "2.0%", 30, 10),
+    ("Due on receipt", "0.0%", 0, 0),
+)
+CLASSES = ("Design", "Landscaping", "Landscaping:Residential")
+COMPANY_NAME = "Green Valley Landscaping, Inc."
+
+
+@dataclass(slots=True)
+class Txn:
+    """One QuickBooks transaction: splits are (account full name, amount debit+, memo, clr)."""
+
+    trans_no: int
+    type: str
+    date: dt.date
+    num: str
+    name: str
+    memo: str
+    splits: list[tuple[str, Decimal, str, str]]
+
+
+@dataclass
+class Company:
+    name: str
+    accounts: list[tuple[str, str, str, str]]
+    customers: list[str]
+    vendors: list[str]
+    employees: list[tuple[str, str]]
+    terms: list[tuple[str, str, int, int]]
+    classes: list[str]
+    other_names: list[str]
+    transactions: list[Txn]
+    fiscal_year_start: tuple[int, int] = (1, 1)
+    history_from: dt.date | None = None
+    hidden: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def export_date(self) -> dt.date:
+        return self.transactions[-1].date
+
+    @property
+    def history(self) -> list[Txn]:
+        """The transactions the history exports hold (from ``history_from`` on)."""
+        if self.history_from is None:
+            return self.transactions
+        return [t for t in self.transactions if t.date >= self.history_from]
+
+    def account_type(self, full_name: str) -> str:
+        return self._types()[full_name]
+
+    def _types(self) -> dict[str, str]:
+        return {a[0]: a[1] for a in self.accounts}
+
+    def label(self, full_name: str) -> str:
+        """Report label with account numbers on: ``NNNN · Leaf``."""
+        number = {a[0]: a[2] for a in self.accounts}[full_name]
+        leaf = full_name.rsplit(":", 1)[-1]
+        return f"{number} · {leaf}" if number else leaf
+
+    @staticmethod
+    def _sum(txns: list[Txn], names: list[str]) -> dict[str, Decimal]:
+        out = dict.fromkeys(names, ZERO)
+        for t in txns:
+            for account, amount, _memo, _clr in t.splits:
+                out[account] += amount
+        return out
+
+    def expected_balances(self) -> dict[str, Decimal]:
+        """All-time balance per account (debit positive) over all transactions."""
+        return self._sum(self.transactions, [a[0] for a in self.accounts])
+
+    def history_balances(self) -> dict[str, Decimal]:
+        """Per-account sums over the exported history only."""
+        return self._sum(self.history, [a[0] for a in self.accounts])
+
+    def fiscal_year_begin(self) -> dt.date:
+        """First day of the fiscal year holding the export date."""
+        month, day = self.fiscal_year_start
+        end = self.export_date
+        begin = dt.date(end.year, month, day)
+        return begin if begin <= end else dt.date(end.year - 1, month, day)
+
+    def trial_balance(self) -> dict[str, Decimal]:
+        """QuickBooks' OBAMOUNT on the export date: balance-sheet all time, income and expense
+        this fiscal year, earlier years' net income folded into Retained Earnings. Sums to 0."""
+        types = self._types()
+        begin = self.fiscal_year_begin()
+        out = dict.fromkeys(types, ZERO)
+        earlier = ZERO
+        retained = next(a[0] for a in self.accounts if a[3] == "RETEARNINGS")
+        for t in self.transactions:
+            this_year = t.date >= begin
+            for account, amount, _memo, _clr in t.splits:
+                if types[account] in BALANCE_SHEET or this_year:
+                    out[account] += amount
+                else:
+                    earlier += amount
+        out[retained] += earlier
+        return out
+
+    # Writers live in companygen_write to keep both modules small.
+    def write_lists_iif(self, path: Path) -> Path:
+        return _w.write_lists_iif(self, path)
+
+    def write_find_csv(self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"):
+        return _w.write_find_csv(self, path, date_order=date_order, encoding=encoding)
+
+    def write_journal_csv(self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"):
+        return _w.write_journal_csv(self, path, date_order=date_order, encoding=encoding)
+
+    def write_transaction_detail_csv(
+        self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"
+    ) -> Path:
+        return _w.write_transaction_detail_csv(self, path, date_order=date_order, encoding=encoding)
+
+    def write_general_ledger_csv(
+        self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"
+    ) -> Path:
+        return _w.write_general_ledger_csv(self, path, date_order=date_order, encoding=encoding)
+
+    def write_transactions_iif(
+        self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"
+    ) -> Path:
+        return _w.write_transactions_iif(self, path, date_order=date_order, encoding=encoding)
+
+    def write_all(self, directory: Path, **kw: str) -> dict[str, Path]:
+        """Every export into ``directory``: name → path."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        return {
+            "lists": self.write_lists_iif(directory / "lists.iif"),
+            "find": self.write_find_csv(directory / "find.csv", **kw),
+            "journal": self.write_journal_csv(directory / "journal.csv", **kw),
+            "transaction_detail": self.write_transaction_detail_csv(
+                directory / "transaction_detail.csv", **kw
+            ),
+            "general_ledger": self.write_general_ledger_csv(directory / "general_ledger.csv", **kw),
+            "transactions_iif": self.write_transactions_iif(directory / "transactions.iif", **kw),
+        }
+
+
+def _money(rng: random.Random, low: int, high: int) -> Decimal:
+    """A random amount between ``low`` and ``high`` dollars, in cents."""
+    return Decimal(rng.randint(low * 100, high * 100)).scaleb(-2)
+
+
+def _parts(rng: random.Random, total: Decimal, n: int) -> list[Decimal]:
+    """``total`` cut into ``n`` positive parts (in cents) that sum exactly to it."""
+    cents = int(total * 100)
+    if n == 1 or cents < n:
+        return [total]
+    cuts = sorted(rng.sample(range(1, cents), n - 1))
+    edges = [0, *cuts, cents]
+    return [Decimal(b - a).scaleb(-2) for a, b in itertools.pairwise(edges)]
+
+
+INCOME = ("Design Income", "Landscaping Services:Job Materials", "Landscaping Services:Labor")
+INCOME2 = ("Retail Sales", "Landscaping Services")
+EXPENSES = (
+    "Advertising",
+    "Automobile:Repairs and Maintenance",
+    "Insurance:Liability Insurance",
+    "Insurance:Work Comp",
+    "Office Supplies",
+    "Rent",
+    "Repairs",
+    "Telephone",
+    "Utilities:Gas",
+    "Utilities:Electric",
+    "Utilities:Water",
+    "Materials Purchased",
+    "Cost of Goods Sold",
+    "Other Expenses",
+)
+# (type, weight)
+KINDS = (
+    ("Invoice", 24),
+    ("Payment", 17),
+    ("Deposit", 9),
+    ("Bill", 14),
+    ("Bill Pmt -Check", 10),
+    ("Check", 10),
+    ("Credit Card Charge", 7),
+    ("Paycheck", 5),
+    ("General Journal", 2),
+    ("Transfer", 1),
+    ("Void", 1),
+)
+
+
+def _opening(start: dt.date) -> list[tuple[str, str, str, list[tuple[str, Decimal, str, str]]]]:
+    d = Decimal
+    return [
+        (
+            "General Journal",
+            "Opening balances",
+            "",
+            [
+                ("Checking", d("25000.00"), "Opening balance", "✓"),
+                ("Savings", d("8500.00"), "Opening balance", "✓"),
+                ("Truck:Original Purchase", d("13750.00"), "Opening balance", ""),
+                ("Bank Loan", d("-12000.00"), "Opening balance", ""),
+                ("Opening Balance Equity", d("-35250.00"), "Opening balance", ""),
+            ],
+        ),
+        (
+            "General Journal",
+            "Owner investment",
+            "",
+            [
+                ("Checking", d("5000.00"), "Owner investment", "✓"),
+                ("Owner's Equity", d("-5000.00"), "Owner investment", ""),
+            ],
+        ),
+    ]
+
+
+def make_company(  # noqa: PLR0917 - the documented positional API
+    transactions: int = 200,
+    seed: int = 1,
+    start: dt.date = dt.date(2019, 1, 1),
+    years: int = 3,
+    fiscal_year_start: tuple[int, int] = (1, 1),
+    history_from: dt.date | None = None,
+) -> Company:
+    """A company with ``transactions`` transactions spread over ``years`` years from ``start``."""
+    rng = random.Random(seed)
+    span = max(1, round(365.25 * years) - 1)
+    n = max(transactions, 2)
+    offsets = sorted(rng.randrange(1, span) for _ in range(n - 2))
+    dates = [start, start] + [start + dt.timedelta(days=o) for o in offsets]
+    end = dates[-1]
+    recent = end - dt.timedelta(days=45)
+    kinds = [k for k, _ in KINDS]
+    weights = [w for _, w in KINDS]
+    chosen = rng.choices(kinds, weights, k=n)
+    customers = list(CUSTOMERS)
+    vendors = list(VENDORS)
+    employees = [e[0] for e in EMPLOYEES]
+    out: list[Txn] = []
+    invoice_no = 1000
+    check_no = 2000
+    opening = _opening(start)
+    for i, day in enumerate(dates):
+        no = i + 1
+        if i < len(opening):
+            kind, memo, name, splits = opening[i]
+            out.append(Txn(no, kind, day, "", name, memo, splits))
+            continue
+        kind = chosen[i]
+        bank_clr = "✓" if day < recent else rng.choice(("", "*", "✓"))
+        num = ""
+        name = ""
+        memo = ""
+        splits: list[tuple[str, Decimal, str, str]]
+        if kind == "Invoice":
+            invoice_no += 1
+            num = str(invoice_no)
+            name = rng.choice(customers)
+            lines = rng.randint(1, 3)
+            amounts = [_money(rng, 40, 6000) for _ in range(lines)]
+            accounts = rng.sample(INCOME + INCOME2, lines)
+            splits = [
+                (a, -v, f"Line {j + 1}", "")
+                for j, (a, v) in enumerate(zip(accounts, amounts, strict=True))
+            ]
+            total = sum(amounts, ZERO)
+            if rng.random() < 0.3:
+                tax = (total * Decimal("0.0775")).quantize(Decimal("0.01"))
+                splits.append(("Sales Tax Payable", -tax, "Sales tax", ""))
+                total += tax
+            if len(splits) < 4 and rng.random() < 0.08:
+                splits.append(("Landscaping Services:Labor", ZERO, "No charge: warranty", ""))
+            splits.insert(0, ("Accounts Receivable", total, "", ""))
+        elif kind == "Payment":
+            name = rng.choice(customers)
+            num = str(rng.randint(100, 9999))
+            v = _money(rng, 50, 9000)
+            splits = [("Undeposited Funds", v, "", ""), ("Accounts Receivable", -v, "", "")]
+        elif kind == "Deposit":
+            parts = [_money(rng, 50, 4000) for _ in range(rng.randint(1, 3))]
+            total = sum(parts, ZERO)
+            memo = "Deposit"
+            splits = [("Checking", total, "Deposit", bank_clr)]
+            splits += [("Undeposited Funds", -p, "", "") for p in parts]
+        elif kind in ("Bill", "Check", "Credit Card Charge"):
+            name = rng.choice(vendors)
+            lines = rng.randint(1, 3 if kind == "Credit Card Charge" else 4)
+            accounts = rng.sample(EXPENSES, lines)
+            if kind == "Credit Card Charge":
+                accounts[0] = "Automobile:Fuel"
+            amounts = [_money(rng, 10, 2500) for _ in range(lines)]
+            total = sum(amounts, ZERO)
+            if kind == "Bill":
+                num = f"INV-{rng.randint(1000, 99999)}"
+                head = ("Accounts Payable", -total, "", "")
+            elif kind == "Check":
+                check_no += 1
+                num = str(check_no)
+                head = ("Checking", -total, "", bank_clr)
+            else:
+                head = ("CalOil Card", -total, "", bank_clr)
+            splits = [head] + [(a, v, "", "") for a, v in zip(accounts, amounts, strict=True)]
+        elif kind == "Bill Pmt -Check":
+            check_no += 1
+            num = str(check_no)
+            name = rng.choice(vendors)
+            v = _money(rng, 20, 7000)
+            splits = [("Checking", -v, "", bank_clr), ("Accounts Payable", v, "", "")]
+        elif kind == "Paycheck":
+            check_no += 1
+            num = str(check_no)
+            name = rng.choice(employees)
+            gross = _money(rng, 900, 3200)
+            fed = (gross * Decimal("0.12")).quantize(Decimal("0.01"))
+            state = (gross * Decimal("0.04")).quantize(Decimal("0.01"))
+            splits = [
+                ("Checking", -(gross - fed - state), "", bank_clr),
+                ("Payroll Expenses", gross, "Gross pay", ""),
+                ("Payroll Liabilities:Federal Withholding", -fed, "", ""),
+                ("Payroll Liabilities:State Withholding", -state, "", ""),
+            ]
+        elif kind == "General Journal":
+            num = str(rng.randint(1, 999))
+            a = _money(rng, 100, 1500)
+            b = _money(rng, 10, 300)
+            memo = "Depreciation and reclass"
+            # two self-balancing pairs: the running balance touches 0.00 half-way
+            splits = [
+                ("Depreciation Expense", a, memo, ""),
+                ("Truck:Accumulated Depreciation", -a, memo, ""),
+                ("Office Supplies", b, "Reclass", ""),
+                ("Repairs", -b, "Reclass", ""),
+            ]
+        elif kind == "Transfer":
+            v = _money(rng, 500, 5000)
+            memo = "Funds transfer"
+            splits = [("Savings", v, memo, bank_clr), ("Checking", -v, memo, bank_clr)]
+        else:  # a voided check: QuickBooks keeps it with zero amounts
+            kind = "Check"
+            check_no += 1
+            num = str(check_no)
+            name = rng.choice(vendors)
+            memo = "VOID: wrong amount"
+            splits = [("Checking", ZERO, memo, bank_clr), (rng.choice(EXPENSES), ZERO, "", "")]
+        if not memo:
+            memo = splits[0][2]
+        out.append(Txn(no, kind, day, num, name, memo, splits))
+    return Company(
+        name=COMPANY_NAME,
+        accounts=list(CHART),
+        customers=customers,
+        vendors=vendors,
+        employees=list(EMPLOYEES),
+        terms=list(TERMS),
+        classes=list(CLASSES),
+        other_names=list(OTHER_NAMES),
+        transactions=out,
+        fiscal_year_start=fiscal_year_start,
+        history_from=history_from,
+        hidden=HIDDEN,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--transactions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--years", type=int, default=3)
+    parser.add_argument("--history-from", type=dt.date.fromisoformat, default=None)
+    parser.add_argument("--date-order", choices=("mdy", "dmy"), default="mdy")
+    parser.add_argument("--encoding", choices=("utf-8", "cp1252"), default="utf-8")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    company = make_company(
+        args.transactions, args.seed, years=args.years, history_from=args.history_from
+    )
+    paths = company.write_all(args.out, date_order=args.date_order, encoding=args.encoding)
+    for name, path in paths.items():
+        print(f"{name}: {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,376 @@
+"""Writers for ``tests.companygen``: each reproduces one QuickBooks export as it looks on disk.
+
+CSV reports are QuickBooks' Excel/CSV exports (FORMATS.md §4): a leading unnamed column, title
+rows (company, report name, date range), a header row, amounts with thousands commas (quoted by
+the CSV quoting because of the comma), zero amounts as empty cells, Total/TOTAL rows. Account
+labels: full names in the Find export and IIF files, ``NNNN · Leaf`` in the Journal, Transaction
+Detail and General Ledger reports. In cp1252 files the ✓ mark (not in that code page) is
+written ``X``. IIF files quote a field holding a comma, as QuickBooks does.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tests.companygen import Company, Txn
+
+ZERO = Decimal(0)
+CREDIT_NATURED = frozenset({"AP", "CCARD", "OCLIAB", "LTLIAB", "EQUITY", "INC", "EXINC"})
+IIF_TYPES = {
+    "Invoice": "INVOICE",
+    "Payment": "PAYMENT",
+    "Deposit": "DEPOSIT",
+    "Bill": "BILL",
+    "Bill Pmt -Check": "CHECK",
+    "Check": "CHECK",
+    "Credit Card Charge": "CREDIT CARD",
+    "Paycheck": "CHECK",
+    "General Journal": "GENERAL JOURNAL",
+    "Transfer": "TRANSFER",
+}
+
+
+def money(v: Decimal) -> str:
+    return f"{v:,.2f}"
+
+
+def _cell(v: Decimal) -> str:
+    return f"{v:,.2f}" if v else ""
+
+
+def _dates(order: str, padded: bool = True):
+    """A memoised date formatter for ``order`` ("mdy"/"dmy")."""
+    cache: dict[dt.date, str] = {}
+    if padded:
+        pattern = "%m/%d/%Y" if order == "mdy" else "%d/%m/%Y"
+
+        def fmt(d: dt.date) -> str:
+            s = cache.get(d)
+            if s is None:
+                s = cache[d] = d.strftime(pattern)
+            return s
+    else:
+
+        def fmt(d: dt.date) -> str:
+            s = cache.get(d)
+            if s is None:
+                a, b = (d.month, d.day) if order == "mdy" else (d.day, d.month)
+                s = cache[d] = f"{a}/{b}/{d.year}"
+            return s
+
+    return fmt
+
+
+def _range(company: Company) -> str:
+    txns = company.history
+    first, last = txns[0].date, txns[-1].date
+    return f"{first:%B} {first.day}, {first.year} through {last:%B} {last.day}, {last.year}"
+
+
+def _marks(encoding: str) -> dict[str, str]:
+    return {"✓": "X"} if encoding.lower().replace("-", "") == "cp1252" else {}
+
+
+def _write_csv(path: Path, rows: list[list[str]], encoding: str) -> Path:
+    path = Path(path)
+    with path.open("w", encoding=encoding, newline="") as fh:
+        csv.writer(fh, lineterminator="\r\n").writerows(rows)
+    return path
+
+
+def _titles(company: Company, report: str, width: int) -> list[list[str]]:
+    pad = [""] * (width - 1)
+    return [[company.name, *pad], [report, *pad], [_range(company), *pad], [""] * width]
+
+
+def write_find_csv(company: Company, path: Path, *, date_order="mdy", encoding="utf-8") -> Path:
+    """Edit > Find > Advanced export: one row per split, running Balance back to 0.00."""
+    fmt = _dates(date_order, padded=False)
+    marks = _marks(encoding)
+    rows = [["", "Type", "Date", "Num", "Name", "Account", "Memo", "Clr", "Amount", "Balance"]]
+    add = rows.append
+    for t in company.history:
+        day = fmt(t.date)
+        balance = ZERO
+        for account, amount, memo, clr in t.splits:
+            balance += amount
+            add(["", t.type, day, t.num, t.name, account, memo, marks.get(clr, clr),
+                 _cell(amount), money(balance)])  # fmt: skip
+    return _write_csv(path, rows, encoding)
+
+
+def write_journal_csv(company: Company, path: Path, *, date_order="mdy", encoding="utf-8") -> Path:
+    """Reports > Journal: Debit/Credit, transaction fields on the first row, totals row per
+    transaction (both columns filled) then a blank row, a final TOTAL row. No Clr column."""
+    fmt = _dates(date_order)
+    label = _labels(company)
+    header = ["", "Trans #", "Type", "Date", "Num", "Adj", "Name", "Memo", "Account", "Debit",
+              "Credit"]  # fmt: skip
+    rows = _titles(company, "Journal", len(header))
+    rows.append(header)
+    add = rows.append
+    blank = [""] * len(header)
+    grand = ZERO
+    for t in company.history:
+        first = True
+        debit = ZERO
+        for account, amount, memo, _clr in t.splits:
+            d = _cell(amount) if amount > 0 else ""
+            c = _cell(-amount) if amount < 0 else ""
+            if amount > 0:
+                debit += amount
+            if first:
+                add(["", f"{t.trans_no:,}", t.type, fmt(t.date), t.num, "", t.name, memo,
+                     label[account], d, c])  # fmt: skip
+                first = False
+            else:
+                add(["", "", "", "", "", "", t.name, memo, label[account], d, c])
+        add(["", "", "", "", "", "", "", "", "", money(debit), money(debit)])
+        add(blank)
+        grand += debit
+    add(["TOTAL", "", "", "", "", "", "", "", "", money(grand), money(grand)])
+    return _write_csv(path, rows, encoding)
+
+
+def _labels(company: Company) -> dict[str, str]:
+    return {a[0]: company.label(a[0]) for a in company.accounts}
+
+
+def _other_side(t: Txn, i: int, label: dict[str, str]) -> str:
+    if len(t.splits) == 2:
+        return label[t.splits[1 - i][0]]
+    return "-SPLIT-"
+
+
+def write_transaction_detail_csv(
+    company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
+) -> Path:
+    """Custom Transaction Detail: one full row per split, Debit/Credit and signed Amount,
+    running Balance, Account Type words; a final TOTAL row."""
+    from tests.companygen import TYPE_WORDS
+
+    fmt = _dates(date_order)
+    marks = _marks(encoding)
+    label = _labels(company)
+    words = {a[0]: TYPE_WORDS[a[1]] for a in company.accounts}
+    header = ["", "Trans #", "Type", "Date", "Num", "Name", "Memo", "Account", "Class", "Clr",
+              "Split", "Debit", "Credit", "Amount", "Balance", "Account Type"]  # fmt: skip
+    rows = _titles(company, "Custom Transaction Detail Report", len(header))
+    rows.append(header)
+    add = rows.append
+    total = ZERO
+    for t in company.history:
+        no = f"{t.trans_no:,}"
+        day = fmt(t.date)
+        balance = ZERO
+        for i, (account, amount, memo, clr) in enumerate(t.splits):
+            balance += amount
+            if amount > 0:
+                total += amount
+            add(["", no, t.type, day, t.num, t.name, memo, label[account], "",
+                 marks.get(clr, clr), _other_side(t, i, label),
+                 _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
+                 _cell(amount), money(balance), words[account]])  # fmt: skip
+    add(["TOTAL", *[""] * 10, money(total), money(total), "0.00", "0.00", ""])
+    return _write_csv(path, rows, encoding)
+
+
+def write_general_ledger_csv(
+    company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
+) -> Path:
+    """General Ledger: grouped by account with nested account header rows (one indentation
+    column per level), each split once under its own account, Split = the other side or
+    -SPLIT-, Debit/Credit, running Balance (natural sign), Total rows, a final TOTAL row."""
+    fmt = _dates(date_order)
+    marks = _marks(encoding)
+    label = _labels(company)
+    types = {a[0]: a[1] for a in company.accounts}
+    depth = max(a[0].count(":") for a in company.accounts) + 1
+    cols = ["Trans #", "Type", "Date", "Num", "Adj", "Name", "Memo", "Clr", "Split", "Debit",
+            "Credit", "Balance"]  # fmt: skip
+    width = depth + len(cols)
+    rows = _titles(company, "General Ledger", width)
+    rows.append([""] * depth + cols)
+    start = company.history[0].date
+    opening: dict[str, Decimal] = dict.fromkeys(types, ZERO)
+    lines: dict[str, list[tuple[Txn, int]]] = {a: [] for a in types}
+    for t in company.transactions:
+        for i, s in enumerate(t.splits):
+            if t.date < start:
+                opening[s[0]] += s[1]
+            else:
+                lines[s[0]].append((t, i))
+
+    def sign(account: str) -> int:
+        return -1 if types[account] in CREDIT_NATURED else 1
+
+    def section(account: str) -> tuple[Decimal, Decimal, Decimal] | None:
+        """Rows for ``account`` and its children; (debits, credits, ending balance)."""
+        level = account.count(":")
+        children = [a for a in types if a.rpartition(":")[0] == account]
+        if not lines[account] and not opening[account] and not children:
+            return None
+        head = [""] * width
+        head[level] = label[account]
+        at = len(rows)
+        rows.append(head)
+        s = sign(account)
+        balance = opening[account] * s
+        if opening[account]:
+            head[-1] = money(balance)
+        debits = credits = ZERO
+        for t, i in lines[account]:
+            _acc, amount, memo, clr = t.splits[i]
+            balance += amount * s
+            if amount > 0:
+                debits += amount
+            else:
+                credits -= amount
+            rows.append([""] * depth + [f"{t.trans_no:,}", t.type, fmt(t.date), t.num, "",
+                         t.name, memo, marks.get(clr, clr), _other_side(t, i, label),
+                         _cell(amount) if amount > 0 else "",
+                         _cell(-amount) if amount < 0 else "", money(balance)])  # fmt: skip
+        for child in children:
+            sub = section(child)
+            if sub:
+                debits, credits, balance = debits + sub[0], credits + sub[1], balance + sub[2]
+        if len(rows) == at + 1 and not opening[account]:
+            del rows[at]  # a parent with nothing under it
+            return None
+        total = [""] * width
+        total[level] = f"Total {label[account]}"
+        total[-3:] = [money(debits), money(credits), money(balance)]
+        rows.append(total)
+        return debits, credits, balance
+
+    debit_sum = credit_sum = ZERO
+    for account in types:
+        if ":" not in account:
+            sub = section(account)
+            if sub:
+                debit_sum, credit_sum = debit_sum + sub[0], credit_sum + sub[1]
+    rows.append(["TOTAL", *[""] * (width - 4), money(debit_sum), money(credit_sum), ""])
+    return _write_csv(path, rows, encoding)
+
+
+def _iif_field(value: str) -> str:
+    if any(ch in value for ch in ',"\t'):
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def _iif(path: Path, rows: list[list[str]], encoding: str) -> Path:
+    path = Path(path)
+    out = []
+    for row in rows:
+        line = "\t".join(row)
+        if "," in line or '"' in line:  # rare: quote only the fields that need it
+            line = "\t".join(map(_iif_field, row))
+        out.append(line)
+    text = "\r\n".join(out) + "\r\n"
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def write_transactions_iif(
+    company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
+) -> Path:
+    """An IIF TRNS/SPL/ENDTRNS file of the history (CLEAR=Y only for reconciled ✓ splits)."""
+    fmt = _dates(date_order, padded=False)
+    cols = ["TRNSTYPE", "DATE", "ACCNT", "NAME", "CLASS", "AMOUNT", "DOCNUM", "MEMO", "CLEAR"]
+    rows = [["!TRNS", "TRNSID", *cols], ["!SPL", "SPLID", *cols], ["!ENDTRNS"]]
+    add = rows.append
+    for t in company.history:
+        kind = IIF_TYPES[t.type]
+        day = fmt(t.date)
+        for i, (account, amount, memo, clr) in enumerate(t.splits):
+            add(["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account, t.name,
+                 "", money(amount), t.num, memo, "Y" if clr == "✓" else "N"])  # fmt: skip
+        add(["ENDTRNS"])
+    return _iif(path, rows, encoding)
+
+
+ACCNT = (
+    "NAME REFNUM TIMESTAMP ACCNTTYPE OBAMOUNT DESC ACCNUM SCD BANKNUM EXTRA HIDDEN DELCOUNT USEID"
+)
+CUST = ("NAME REFNUM TIMESTAMP BADDR1 BADDR2 BADDR3 BADDR4 BADDR5 SADDR1 SADDR2 SADDR3 SADDR4 "
+        "SADDR5 PHONE1 PHONE2 FAXNUM EMAIL NOTE CONT1 CONT2 CTYPE TERMS TAXABLE SALESTAXCODE LIMIT "
+        "RESALENUM REP TAXITEM NOTEPAD SALUTATION COMPANYNAME FIRSTNAME MIDINIT LASTNAME JOBDESC "
+        " JOBTYPE JOBSTATUS JOBSTART JOBPROJEND JOBEND HIDDEN DELCOUNT PRICELEVEL")  # fmt: skip
+VEND = ("NAME REFNUM TIMESTAMP PRINTAS ADDR1 ADDR2 ADDR3 ADDR4 ADDR5 VTYPE CONT1 CONT2 PHONE1 "
+        "PHONE2 FAXNUM EMAIL NOTE TAXID LIMIT TERMS NOTEPAD SALUTATION COMPANYNAME FIRSTNAME "
+        "MIDINIT LASTNAME 1099 HIDDEN DELCOUNT")  # fmt: skip
+EMP = ("NAME REFNUM TIMESTAMP INIT ADDR1 ADDR2 ADDR3 ADDR4 ADDR5 CITY STATE ZIP SSNO PHONE1 "
+       "PHONE2 EMAIL NOTE NOTEPAD FIRSTNAME MIDINIT LASTNAME SALUTATION "
+       "HIDDEN DELCOUNT")  # fmt: skip
+OTHERNAME = ("NAME REFNUM TIMESTAMP BADDR1 BADDR2 BADDR3 BADDR4 BADDR5 PHONE1 PHONE2 FAXNUM "
+             "EMAIL NOTE CONT1 CONT2 NOTEPAD SALUTATION COMPANYNAME FIRSTNAME MIDINIT LASTNAME "
+             "HIDDEN DELCOUNT")  # fmt: skip
+TERMS = ("NAME REFNUM TIMESTAMP DISCPER STDDUEDAYS STDDISCDAYS DAYOFMONTHDUE DISCDAYOFMONTH "
+         "DATEMINDAYS TERMSTYPE HIDDEN")  # fmt: skip
+CLASS = "NAME REFNUM TIMESTAMP HIDDEN DELCOUNT"
+
+
+def _section(rows: list[list[str]], key: str, header: str, records: list[dict[str, str]]) -> None:
+    names = header.split()
+    rows.append([f"!{key}", *names])
+    for rec in records:
+        rows.append([key, *(rec.get(n, "") for n in names)])
+
+
+def write_lists_iif(company: Company, path: Path) -> Path:
+    """A "Lists to IIF" export: HDR, ACCNT (OBAMOUNT = trial balance), CUST, VEND, EMP (with a
+    fake SSNO that must never reach a book), OTHERNAME, TERMS, CLASS."""
+    stamp = "1546300800"
+    rows = [
+        ["!HDR", "PROD", "VER", "REL", "IIFVER", "DATE", "TIME", "ACCNTNT", "ACCNTNTSPLITTIME"],
+        ["HDR", "QuickBooks Pro", "Version 28.0D", "Release R9P", "1",
+         company.export_date.isoformat(), stamp, "N", "0"],
+    ]  # fmt: skip
+    tb = company.trial_balance()
+    ref = iter(range(1, 10**6))
+
+    def rec(name: str, **kw: str) -> dict[str, str]:
+        return {"NAME": name, "REFNUM": str(next(ref)), "TIMESTAMP": stamp, "HIDDEN": "N",
+                "DELCOUNT": "0", **kw}  # fmt: skip
+
+    _section(rows, "ACCNT", ACCNT, [
+        rec(n, ACCNTTYPE=t, OBAMOUNT=money(tb[n]), ACCNUM=num, SCD="0", EXTRA=extra,
+            HIDDEN="Y" if n in company.hidden else "N", USEID="N")
+        for n, t, num, extra in company.accounts
+    ])  # fmt: skip
+    terms = [t[0] for t in company.terms]
+    customers = []
+    for i, name in enumerate(company.customers):
+        top = name.split(":")[0]
+        last, _, first = top.partition(", ")
+        customers.append(rec(name, BADDR1=top, BADDR2=f"{100 + i} Oak St",
+                             BADDR3="Bayshore, CA 94326", PHONE1=f"415-555-{1000 + i}",
+                             TERMS=terms[i % len(terms)], TAXABLE="Y", FIRSTNAME=first,
+                             LASTNAME=last if first else "",
+                             JOBDESC="Job" if ":" in name else ""))  # fmt: skip
+    _section(rows, "CUST", CUST, customers)
+    _section(rows, "VEND", VEND, [
+        rec(v, PRINTAS=v, ADDR1=v, ADDR2=f"{20 + i} Main St", ADDR3="Middlefield, CA 94482",
+            TERMS=terms[i % len(terms)], TAXID=f"12-34567{i:02d}" if i % 3 == 0 else "",
+            **{"1099": "Y" if i % 4 == 0 else "N"})
+        for i, v in enumerate(company.vendors)
+    ])  # fmt: skip
+    _section(rows, "EMP", EMP, [
+        rec(n, ADDR1=n, ADDR2="331 Poplar Rd", CITY="Bayshore", STATE="CA", ZIP="94326",
+            SSNO=ssn, FIRSTNAME=n.split()[0], LASTNAME=n.split()[-1])
+        for n, ssn in company.employees
+    ])  # fmt: skip
+    _section(rows, "OTHERNAME", OTHERNAME, [rec(n) for n in company.other_names])
+    _section(rows, "TERMS", TERMS, [
+        rec(n, DISCPER=disc, STDDUEDAYS=str(due), STDDISCDAYS=str(dd), DAYOFMONTHDUE="31",
+            DISCDAYOFMONTH="10", DATEMINDAYS="5", TERMSTYPE="0")
+        for n, disc, due, dd in company.terms
+    ])  # fmt: skip
+    _section(rows, "CLASS", CLASS, [rec(n) for n in company.classes])
+    return _iif(path, rows, "utf-8")
