@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Transaction
@@ -41,13 +42,14 @@ def readers() -> tuple[ModuleType, ...]:
     return tuple(found)
 
 
-def identify(path: Path, options: ReadOptions) -> ModuleType:
-    """The one reader that claims ``path``."""
-    claims = [r for r in readers() if r.identify(path, options)]
+def identify(path: Path, options: ReadOptions, candidates: Sequence[Any] | None = None) -> Any:
+    """The one reader (of ``candidates``, default all) that claims ``path``."""
+    pool = readers() if candidates is None else candidates
+    claims = [r for r in pool if r.identify(path, options)]
     if not claims:
         raise UnknownFormatError(f"{path.name}: {UNKNOWN}")
     if len(claims) > 1:
-        names = " and ".join(r.__name__.rsplit(".", 1)[-1] for r in claims)
+        names = " and ".join(str(getattr(r, "__name__", r)).rsplit(".", 1)[-1] for r in claims)
         raise AmbiguousFormatError(
             f"{path.name}: more than one reader claims this file ({names}); "
             "map its columns by hand in the wizard"
@@ -55,10 +57,12 @@ def identify(path: Path, options: ReadOptions) -> ModuleType:
     return claims[0]
 
 
-def read_one(path: Path, options: ReadOptions) -> Ledger:
+def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None = None) -> Ledger:
     """One file as a ledger; a file that cannot be read is a ledger holding that error."""
     try:
-        return identify(path, options).parse(path, options)
+        with path.open("rb"):  # readers' identify says "no" to a file it cannot open
+            pass
+        return identify(path, options, candidates).parse(path, options)
     except ParseError as exc:
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message
@@ -70,9 +74,9 @@ def read_one(path: Path, options: ReadOptions) -> Ledger:
     return Ledger(problems=(problem,), files=(FileInfo(path.name, "not read"),))
 
 
-def read(paths: Sequence[Path], plan: Plan) -> Ledger:
+def read(paths: Sequence[Path], plan: Plan, candidates: Sequence[Any] | None = None) -> Ledger:
     """Every file read with its own options from the plan, then merged."""
-    return merge([read_one(Path(p), plan.file_options(Path(p).name)) for p in paths])
+    return merge([read_one(Path(p), plan.file_options(Path(p).name), candidates) for p in paths])
 
 
 def merge(parts: Sequence[Ledger]) -> Ledger:

@@ -1,0 +1,194 @@
+"""sources: the reader chooser (none / one / two claims), unreadable files as problems, and the
+merge of several files (chart, lists, transactions in date order, overlaps imported once)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal as D
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from app import sources
+from app.errors import AmbiguousFormatError, UnknownFormatError
+from app.model import (
+    Account,
+    AccountType,
+    Customer,
+    FileInfo,
+    Ledger,
+    NotImported,
+    ReadOptions,
+    Source,
+    Split,
+    Transaction,
+    Vendor,
+)
+from app.plan import FileOptions, Plan
+
+T = AccountType
+
+
+def reader(name: str, claims: bool) -> SimpleNamespace:
+    return SimpleNamespace(__name__=f"app.{name}", identify=lambda path, options: claims)
+
+
+def test_identify_picks_the_one_reader_that_claims(tmp_path):
+    f = tmp_path / "x.iif"
+    f.write_text("!ACCNT\tNAME\n")
+    chosen = sources.identify(f, ReadOptions(), [reader("iif", True), reader("qbcsv", False)])
+    assert chosen.__name__ == "app.iif"
+
+
+def test_identify_none_and_two_are_errors(tmp_path):
+    f = tmp_path / "x.txt"
+    f.write_text("hello\n")
+    with pytest.raises(UnknownFormatError) as none:
+        sources.identify(f, ReadOptions(), [reader("iif", False), reader("qbcsv", False)])
+    assert str(none.value) == f"x.txt: {sources.UNKNOWN}"
+    with pytest.raises(AmbiguousFormatError, match=r"x.txt: more than one reader .*iif and qbcsv"):
+        sources.identify(f, ReadOptions(), [reader("iif", True), reader("qbcsv", True)])
+
+
+def test_real_readers_claim_nothing_in_a_plain_text_file(tmp_path):
+    f = tmp_path / "notes.txt"
+    f.write_text("Dear diary,\nnothing to see here\n")
+    merged = sources.read([f], Plan())
+    assert [str(p) for p in merged.problems] == [f"notes.txt:1: {sources.UNKNOWN}"]
+    assert merged.files == (FileInfo("notes.txt", "not read"),)
+
+
+def test_every_file_is_reported_even_when_one_is_missing(tmp_path):
+    a, b = tmp_path / "a.iif", tmp_path / "b.txt"
+    b.write_text("hello\n")
+    merged = sources.read([a, b], Plan())
+    assert [p.source.filename for p in merged.problems] == ["a.iif", "b.txt"]
+    assert "cannot read the file" in merged.problems[0].message
+
+
+def src(name: str, line: int) -> Source:
+    return Source(name, line)
+
+
+def txn(file: str, line: int, day: int, *splits: tuple[str, str], ref: str = "") -> Transaction:
+    return Transaction(
+        dt.date(2024, 1, day),
+        tuple(Split(a, D(v), src(file, line)) for a, v in splits),
+        src(file, line),
+        ref=ref,
+    )
+
+
+RENT = (("Rent", "10.00"), ("Checking", "-10.00"))
+
+
+def test_merge_chart_lists_and_company():
+    lists = Ledger(
+        accounts=(Account("Checking", T.BANK, src("l.iif", 3)),),
+        customers=(Customer("Ann", src("l.iif", 9)),),
+        vendors=(Vendor("Bob", src("l.iif", 12)),),
+        not_imported=(NotImported("Items", "Nails", "no item list", src("l.iif", 20)),),
+        files=(FileInfo("l.iif", "IIF lists"),),
+        company="Rock Castle",
+        chart=True,
+    )
+    more = Ledger(
+        accounts=(
+            Account("Checking", T.BANK, src("m.iif", 2)),
+            Account("Savings", T.BANK, src("m.iif", 3)),
+        ),
+        customers=(Customer("Ann", src("m.iif", 5)), Customer("Cy", src("m.iif", 6))),
+        files=(FileInfo("m.iif", "IIF lists"),),
+        chart=True,
+    )
+    report = Ledger(
+        accounts=(Account("Inferred", T.BANK, src("r.csv", 2)),),
+        files=(FileInfo("r.csv", "CSV Journal"),),
+    )
+    merged = sources.merge([lists, more, report])
+    assert [a.full_name for a in merged.accounts] == ["Checking", "Savings"]
+    assert merged.accounts[0].source == src("l.iif", 3)
+    assert [c.name for c in merged.customers] == ["Ann", "Cy"]
+    assert [v.name for v in merged.vendors] == ["Bob"]
+    assert len(merged.not_imported) == 1
+    assert merged.chart and merged.company == "Rock Castle"
+    assert [f.filename for f in merged.files] == ["l.iif", "m.iif", "r.csv"]
+    assert [(str(p), p.severity) for p in merged.problems] == [
+        (
+            "m.iif:2: account 'Checking' appears again (first at l.iif:3); the first is kept",
+            "warning",
+        ),
+        ("m.iif:5: customer 'Ann' appears again (first at l.iif:9); the first is kept", "warning"),
+    ]
+
+
+def test_merge_transactions_in_date_order_stable():
+    a = Ledger(
+        transactions=(txn("a.csv", 2, 5, *RENT), txn("a.csv", 3, 1, ("X", "1"), ("Y", "-1")))
+    )
+    b = Ledger(transactions=(txn("b.csv", 2, 3, ("X", "2"), ("Y", "-2")),))
+    merged = sources.merge([a, b])
+    assert [(t.date.day, t.source.filename) for t in merged.transactions] == [
+        (1, "a.csv"),
+        (3, "b.csv"),
+        (5, "a.csv"),
+    ]
+
+
+def test_overlapping_files_import_a_transaction_once():
+    a = Ledger(transactions=(txn("a.csv", 10, 5, *RENT, ref="77"), txn("a.csv", 12, 6, *RENT)))
+    b = Ledger(
+        transactions=(
+            txn("b.csv", 4, 5, *reversed(RENT), ref="77"),  # same lines, other order
+            txn("b.csv", 6, 6, *RENT, ref="90"),  # a.csv:12 had no Trans #: still the same
+            txn("b.csv", 8, 7, *RENT),  # outside the overlap
+        )
+    )
+    merged = sources.merge([a, b])
+    assert [str(t.source) for t in merged.transactions] == ["a.csv:10", "a.csv:12", "b.csv:8"]
+    assert [str(p) for p in merged.problems] == [
+        "b.csv:4: transaction of 2024-01-05 (Trans # 77) is also in a.csv:10; imported once",
+        "b.csv:6: transaction of 2024-01-06 (Trans # 90) is also in a.csv:12; imported once",
+    ]
+
+
+def test_not_a_duplicate_when_trans_numbers_differ_or_within_one_file():
+    a = Ledger(
+        transactions=(txn("a.csv", 1, 5, *RENT, ref="1"), txn("a.csv", 2, 5, *RENT, ref="1"))
+    )
+    b = Ledger(transactions=(txn("b.csv", 1, 5, *RENT, ref="2"),))
+    merged = sources.merge([a, b])
+    assert len(merged.transactions) == 3
+    assert merged.problems == ()
+
+
+def test_two_identical_transactions_in_both_files_match_pairwise():
+    a = Ledger(transactions=(txn("a.csv", 1, 5, *RENT), txn("a.csv", 2, 5, *RENT)))
+    b = Ledger(
+        transactions=(
+            txn("b.csv", 1, 5, *RENT),
+            txn("b.csv", 2, 5, *RENT),
+            txn("b.csv", 3, 5, *RENT),
+        )
+    )
+    merged = sources.merge([a, b])
+    assert [str(t.source) for t in merged.transactions] == ["a.csv:1", "a.csv:2", "b.csv:3"]
+
+
+def test_plan_file_options_reach_the_reader(tmp_path):
+    seen = {}
+
+    def parse(path: Path, options: ReadOptions) -> Ledger:
+        seen[path.name] = options
+        return Ledger(files=(FileInfo(path.name, "CSV Journal"),))
+
+    fake = SimpleNamespace(__name__="app.fake", identify=lambda p, o: True, parse=parse)
+    for name in ("j.csv", "k.csv"):
+        (tmp_path / name).write_text("x")
+    plan = Plan(files={"j.csv": FileOptions(date_order="dmy", columns={"date": "When"})})
+    sources.read([tmp_path / "j.csv", tmp_path / "k.csv"], plan, [fake])
+    assert seen == {
+        "j.csv": ReadOptions(date_order="dmy", columns=(("date", "When"),)),
+        "k.csv": ReadOptions(),
+    }
