@@ -1,0 +1,410 @@
+"""QuickBooks IIF reader: lists (ACCNT, CUST, VEND, EMP, TERMS, ...) and TRNS/SPL/ENDTRNS.
+
+IIF is tab- (rarely comma-) separated text with CSV-style quotes: a ``!KEYWORD`` row names the
+columns of the ``KEYWORD`` rows that follow, so every cell is read by header name, never by
+position. This module does the file-level work (decoding, line ends, quoting, headers, ragged
+rows, transactions); ``app.iif_lists`` turns list rows into model records.
+
+Sensitive columns (employee SSNO, bank numbers, ``!QB ONLINE``) are blanked in ``Row`` as soon
+as a line is split, before anything else sees them.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from app import iif_lists
+from app.errors import ParseError
+from app.model import (
+    FileInfo,
+    Ledger,
+    Problem,
+    ReadOptions,
+    Reconcile,
+    Source,
+    Split,
+    Transaction,
+)
+from app.values import clean, date_parts, decode, parse_amount, parse_date
+
+_IDENTIFY = re.compile(r'^"?![A-Za-z][A-Za-z ]*"?(\t|,|\s*$)')
+# A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
+_BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
+_NAME_LISTS = ("CUST", "VEND", "EMP", "OTHERNAME")
+# Keywords whose unexpected extra cells are never quoted in a message (they may be sensitive).
+_QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
+
+
+@dataclass(slots=True)
+class Row:
+    """One data row, read through the latest ``!KEYWORD`` header. Duplicate header names keep
+    every cell (``all``); ``get`` returns the first."""
+
+    keyword: str
+    columns: tuple[str, ...]
+    cells: list[str]
+    source: Source
+
+    def get(self, name: str) -> str:
+        for i, col in enumerate(self.columns):
+            if col == name:
+                return clean(self.cells[i])
+        return ""
+
+    def has(self, name: str) -> bool:
+        return name in self.columns
+
+    def all(self, name: str) -> list[str]:
+        return [clean(self.cells[i]) for i, col in enumerate(self.columns) if col == name]
+
+    def text(self, name: str) -> str:
+        """A free-text cell: the two characters ``\\n`` become a real line break."""
+        return self.get(name).replace("\\n", "\n").strip()
+
+
+@dataclass(slots=True)
+class Reading:
+    """What one pass over the file collects."""
+
+    filename: str
+    options: ReadOptions
+    problems: list[Problem] = field(default_factory=list)
+
+    def warn(self, source: Source | None, message: str) -> None:
+        self.problems.append(Problem(source, message, "warning"))
+
+    def error(self, source: Source | None, message: str) -> None:
+        self.problems.append(Problem(source, message, "error"))
+
+
+def identify(path: Path, options: ReadOptions) -> bool:
+    """True when the first non-blank line (after a BOM) is a ``!KEYWORD`` header row."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    text, _ = decode(head)
+    for line in re.split(r"\r\n|\r|\n", text):
+        if line.strip():
+            return bool(_IDENTIFY.match(line.lstrip("\ufeff").strip()))
+    return False
+
+
+def parse(path: Path, options: ReadOptions) -> Ledger:
+    """Read one IIF file. Fatal file-level problems raise ``ParseError``; the rest are kept in
+    ``Ledger.problems`` and reading goes on."""
+    name = path.name
+    data = path.read_bytes()
+    if not data.strip():
+        raise ParseError(Source(name, 1), "the file is empty (expected an IIF export)")
+    text, encoding = decode(data)
+    if "\x00" in text:
+        raise ParseError(Source(name, 1), "this is a binary file, not an IIF text export")
+    reading = Reading(name, options)
+    rows = list(_rows(text, reading))
+    order, ambiguous = _date_order(rows, reading)
+    lists = iif_lists.Lists(reading)
+    transactions = _Transactions(reading, order)
+    for row in rows:
+        if row.keyword in ("TRNS", "SPL", "ENDTRNS"):
+            transactions.add(row)
+        else:
+            lists.add(row)
+    transactions.finish()
+    ledger_lists = lists.finish()
+    txns = tuple(transactions.done)
+    has_lists = any(r.keyword not in ("TRNS", "SPL", "ENDTRNS", "HDR") for r in rows)
+    if txns and has_lists:
+        kind = "IIF lists + transactions"
+    elif txns:
+        kind = "IIF transactions"
+    else:
+        kind = "IIF lists"
+    counts = [*ledger_lists.counts()]
+    if txns:
+        counts.append(("Transactions", len(txns)))
+        counts.append(("Splits", sum(len(t.splits) for t in txns)))
+    dates = [t.date for t in txns]
+    info = FileInfo(
+        filename=name,
+        kind=kind,
+        encoding=encoding,
+        date_order=order if txns else "",
+        date_order_ambiguous=ambiguous if txns else False,
+        counts=tuple(counts),
+        first_date=min(dates) if dates else None,
+        last_date=max(dates) if dates else None,
+        marks=tuple(sorted({s.mark for t in txns for s in t.splits if s.mark})),
+    )
+    return Ledger(
+        accounts=ledger_lists.accounts,
+        transactions=txns,
+        customers=ledger_lists.customers,
+        vendors=ledger_lists.vendors,
+        employees=ledger_lists.employees,
+        terms=ledger_lists.terms,
+        not_imported=ledger_lists.not_imported,
+        problems=tuple(reading.problems),
+        files=(info,),
+        chart=ledger_lists.chart,
+    )
+
+
+# --- lines, quotes, headers -------------------------------------------------------------------
+
+
+def _open_quote(text: str, delimiter: str) -> bool:
+    """Does ``text`` end inside a quoted field (csv's own rules: a quote opens a field only at
+    its start; ``""`` inside is a literal quote)?"""
+    in_quote, at_start, i = False, True, 0
+    while i < len(text):
+        c = text[i]
+        if in_quote:
+            if c == '"':
+                if text[i + 1 : i + 2] == '"':
+                    i += 1
+                else:
+                    in_quote = False
+        elif c == '"' and at_start:
+            in_quote, at_start = True, False
+        else:
+            at_start = c in (delimiter, "\n")
+        i += 1
+    return in_quote
+
+
+def _delimiter(lines: list[str]) -> str:
+    """Tab, unless the first ``!`` header line has commas and no tab (comma-delimited IIF)."""
+    for line in lines:
+        if line.strip():
+            if line.lstrip('"').startswith("!") and "\t" not in line and "," in line:
+                return ","
+            return "\t"
+    return "\t"
+
+
+def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
+    """(first line, last line, cells, delimiter) per record; CRLF, LF and bare CR all end a
+    line. A quoted field may run over lines; one never closed is fatal."""
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    delimiter = _delimiter(lines)
+    reader = csv.reader((line + "\n" for line in lines), delimiter=delimiter, strict=False)
+    while True:
+        start = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            if _open_quote("\n".join(lines[start - 1 :]), delimiter):
+                raise ParseError(Source(name, start), "a quoted field is never closed") from None
+            raise ParseError(Source(name, start), f"cannot split this line ({exc})") from None
+        end = reader.line_num
+        if (
+            end > start
+            and end == len(lines)
+            and _open_quote("\n".join(lines[start - 1 :]), delimiter)
+        ):
+            raise ParseError(
+                Source(name, start), 'a quoted field opened on this line is never closed (no ")'
+            )
+        yield start, end, cells, delimiter
+
+
+def _rows(text: str, reading: Reading) -> Iterator[Row]:
+    """Data rows, each read through the latest header of its keyword."""
+    name = reading.filename
+    headers: dict[str, tuple[str, ...]] = {}
+    seen_header = False
+    for start, end, cells, _ in _records(text, name):
+        if not any(c.strip() for c in cells):
+            continue
+        source = Source(name, start)
+        if end > start:
+            reading.warn(source, f"a quoted field runs over lines {start}-{end}")
+        first = cells[0].strip()
+        if first.startswith("!"):
+            seen_header = True
+            keyword = first[1:].strip().upper()
+            # A stray "!" on column names (seen in third-party files) is not part of the name.
+            headers[keyword] = tuple(c.strip().lstrip("!").strip().upper() for c in cells[1:])
+            continue
+        if not seen_header:
+            shown = first if len(first) <= 40 else first[:40] + "..."
+            raise ParseError(
+                source, f"expected a !KEYWORD header row before the first data row (got {shown!r})"
+            )
+        keyword = first.upper()
+        columns = headers.get(keyword)
+        if columns is None:
+            if keyword.startswith("END"):  # terminators (ENDGRP, ENDTAX, ENDTRNS...) need none
+                yield Row(keyword, (), [], source)
+            else:
+                reading.warn(
+                    source, f"a {keyword} row with no !{keyword} header above it (not imported)"
+                )
+            continue
+        yield _row(keyword, columns, cells[1:], source, reading)
+
+
+def _row(
+    keyword: str, columns: tuple[str, ...], cells: list[str], source: Source, reading: Reading
+) -> Row:
+    cells = cells + [""] * (len(columns) - len(cells))  # short rows are padded
+    for i, col in enumerate(columns):
+        sensitive = (
+            (keyword == "EMP" and col == "SSNO")
+            or (keyword == "ACCNT" and col == "BANKNUM")
+            or (keyword == "QB ONLINE" and col != "ACCNT")
+            or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)
+        )
+        if sensitive:
+            cells[i] = ""
+    stray = [c for i, c in enumerate(cells) if c.strip() and (i >= len(columns) or not columns[i])]
+    if stray:
+        what = "" if keyword in _QUIET else f" (got {clean(stray[0])!r})"
+        reading.warn(
+            source,
+            f"{len(stray)} cell(s) outside the !{keyword} header's named columns ignored{what}",
+        )
+    return Row(keyword, columns, cells[: len(columns)], source)
+
+
+# --- dates ------------------------------------------------------------------------------------
+
+
+def _date_order(rows: list[Row], reading: Reading) -> tuple[str, bool]:
+    """M/D/Y unless options say otherwise or a transaction date proves D/M/Y (first field over
+    12). Returns (order, ambiguous: no date proved it)."""
+    if reading.options.date_order in ("mdy", "dmy"):
+        return reading.options.date_order, False
+    mdy_proof: Row | None = None
+    dmy_proof: Row | None = None
+    for row in rows:
+        if row.keyword in ("TRNS", "SPL") and (parts := date_parts(row.get("DATE"))):
+            if parts[0] > 12 and dmy_proof is None:
+                dmy_proof = row
+            if parts[1] > 12 and mdy_proof is None:
+                mdy_proof = row
+    if mdy_proof and dmy_proof:
+        reading.error(
+            dmy_proof.source,
+            f"dates in two orders: {dmy_proof.get('DATE')!r} is D/M/Y but line "
+            f"{mdy_proof.source.line} has {mdy_proof.get('DATE')!r} (M/D/Y); set the date order",
+        )
+        return "mdy", False
+    if dmy_proof:
+        return "dmy", False
+    return "mdy", mdy_proof is None
+
+
+# --- transactions -----------------------------------------------------------------------------
+
+_RECONCILED = ("Y", "YES", "R", "X", "✓", "√")
+_CLEARED = ("C", "*")
+
+
+class _Transactions:
+    """TRNS + SPL... + ENDTRNS. Repeated ENDTRNS is ignored; a missing one is closed by the next
+    TRNS (warning). Balance is not checked here: validation does it for every reader."""
+
+    def __init__(self, reading: Reading, order: str) -> None:
+        self.reading = reading
+        self.order = order
+        self.head: Row | None = None
+        self.splits: list[Split] = []
+        self.done: list[Transaction] = []
+
+    def add(self, row: Row) -> None:
+        if row.keyword == "TRNS":
+            if self.head is not None:
+                self.reading.warn(
+                    row.source,
+                    f"TRNS without ENDTRNS before it: the transaction of line "
+                    f"{self.head.source.line} ends here",
+                )
+                self._close()
+            self.head, self.splits = row, []
+            self._split(row)
+        elif row.keyword == "SPL":
+            if self.head is None:
+                self.reading.error(row.source, "expected a TRNS row before this SPL row (got SPL)")
+                return
+            self._split(row)
+        else:  # ENDTRNS: a repeated one closes nothing
+            self._close()
+
+    def finish(self) -> None:
+        if self.head is not None:
+            self.reading.warn(
+                self.head.source, "transaction not closed by ENDTRNS before the end of the file"
+            )
+            self._close()
+
+    def _split(self, row: Row) -> None:
+        raw = row.get("AMOUNT")
+        try:
+            value = parse_amount(raw)
+        except ValueError as exc:
+            self.reading.error(row.source, str(exc))
+            return
+        if value is None:
+            self.reading.warn(row.source, "AMOUNT is empty: read as 0.00")
+            value = Decimal(0)
+        mark = row.get("CLEAR")
+        up = mark.upper()
+        if up in _RECONCILED:
+            reconcile = Reconcile.RECONCILED
+        elif up in _CLEARED:
+            reconcile = Reconcile.CLEARED
+        else:
+            reconcile = Reconcile.NEW
+            if up not in ("", "N", "NO"):
+                self.reading.warn(row.source, f"expected CLEAR Y or N (got {mark!r}): read as N")
+        self.splits.append(
+            Split(
+                account=row.get("ACCNT"),
+                value=value,
+                source=row.source,
+                memo=row.text("MEMO"),
+                reconcile=reconcile,
+                mark=mark,
+            )
+        )
+
+    def _close(self) -> None:
+        head, splits = self.head, self.splits
+        self.head, self.splits = None, []
+        if head is None:
+            return
+        try:
+            date = parse_date(head.get("DATE"), self.order, self.reading.options.pivot)
+        except ValueError as exc:
+            self.reading.error(head.source, f"{exc}; transaction not read")
+            return
+        if date is None:
+            self.reading.error(head.source, "the TRNS row has no DATE; transaction not read")
+            return
+        kind, ref = head.get("TRNSTYPE"), head.get("TRNSID")
+        self.done.append(
+            Transaction(
+                date=date,
+                splits=tuple(splits),
+                source=head.source,
+                num=head.get("DOCNUM"),
+                description=head.get("NAME"),
+                notes=" ".join(p for p in ("QuickBooks", kind, ref) if p),
+                ref=ref,
+                kind_label=kind,
+            )
+        )
