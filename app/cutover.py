@@ -1,0 +1,327 @@
+"""Cutover: what the GnuCash book starts from, applied to a mapped ledger (a pure function).
+
+QuickBooks' chart export carries its trial balance on the export date (``Account.balance``):
+balance-sheet accounts all time, income and expense the current fiscal year to date, Retained
+Earnings its own postings plus the net income of all earlier fiscal years. ``figures`` computes
+the same figures from dated sums (the ledger's lines here, the written book in ``verify``).
+
+Decisions:
+- The export date ("as of") is the cutover date in balances-only mode, else the last transaction
+  date; the fiscal year is the one (``Cutover.fiscal_year_start``) that contains it.
+- Voided transactions count zero, as in QuickBooks and in GnuCash once voided.
+- Full history: each account's QuickBooks figure minus what the history explains is its
+  difference. Balance-sheet accounts, equity included (owner's equity, Retained Earnings counted
+  QuickBooks' way, the opening-balance account's own figure), get theirs in the opening
+  transaction. Income and expense differences are this year's result before the history starts:
+  posted too when the opening date lies inside the current fiscal year, else only reported
+  (history that covers the whole year cannot be short of it). The opening-balance account takes
+  what balances the transaction; anything beyond its own figure is reported, never hidden.
+- Balances only: every account's figure on its own account (``ytd_to_retained``: income and
+  expense summed into Retained Earnings instead). A trial balance that does not sum to zero is an
+  error naming the difference; nothing is plugged.
+- Accounts created here (opening-balance or retained-earnings equity) go under a top-level
+  ``Equity`` account when the tree has one (reparented), else at the top level.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
+from decimal import Decimal
+
+from app.model import Account, AccountType, Ledger, Problem, Role, Source, Split, Transaction
+from app.plan import Cutover
+
+OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
+ZERO = Decimal(0)
+DAY = dt.timedelta(days=1)
+
+Daily = Iterable[tuple[dt.date, Decimal]]
+
+
+def money(value: Decimal) -> str:
+    """1234.5 → "1,234.50" (messages; the CSV report uses plain decimals)."""
+    return f"{value:,.2f}"
+
+
+def parse_date(text: str) -> dt.date:
+    """A YYYY-MM-DD cutover date; ValueError with what was expected."""
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"cutover date must be YYYY-MM-DD (got {text!r})") from None
+
+
+def fiscal_year_start(as_of: dt.date, mmdd: str) -> dt.date:
+    """The first day of the fiscal year containing ``as_of``; ``mmdd`` is "MM-DD".
+    February 29 means the last day of February in other years."""
+    try:
+        month, day = (int(p) for p in mmdd.strip().split("-"))
+        dt.date(2000, month, day)  # a leap year accepts every real MM-DD
+    except ValueError:
+        raise ValueError(f"fiscal year start must be MM-DD (got {mmdd!r})") from None
+
+    def start(year: int) -> dt.date:
+        short = month == 2 and day == 29 and not _leap(year)
+        return dt.date(year, month, 28 if short else day)
+
+    this = start(as_of.year)
+    return this if this <= as_of else start(as_of.year - 1)
+
+
+def _leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def export_date(ledger: Ledger, cutover: Cutover) -> dt.date | None:
+    """The date QuickBooks' figures are taken as of (see the module docstring)."""
+    if cutover.mode == "balances_only":
+        try:
+            return parse_date(cutover.date)
+        except ValueError:
+            return None
+    return max((t.date for t in ledger.transactions), default=None)
+
+
+def figures(
+    accounts: Iterable[tuple[str, AccountType | None, Daily]],
+    retained: str | None,
+    as_of: dt.date | None,
+    year_start: dt.date | None,
+) -> dict[str, Decimal]:
+    """QuickBooks' trial-balance figure per account from (name, type, per-date sums): all time
+    up to ``as_of``; income and expense from ``year_start``; earlier income and expense added
+    to ``retained``. Untyped accounts count as balance-sheet accounts."""
+    out: dict[str, Decimal] = {}
+    earlier = ZERO
+    for name, type_, daily in accounts:
+        pnl = type_ is not None and not type_.balance_sheet
+        total = ZERO
+        for day, value in daily:
+            if as_of is not None and day > as_of:
+                continue
+            if pnl and year_start is not None and day < year_start:
+                earlier += value
+            else:
+                total += value
+        out[name] = total
+    if retained is not None:
+        out[retained] = out.get(retained, ZERO) + earlier
+    return out
+
+
+def ledger_daily(ledger: Ledger) -> dict[str, dict[dt.date, Decimal]]:
+    """Per account, its lines summed per date (voided transactions left out)."""
+    out: dict[str, dict[dt.date, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for t in ledger.transactions:
+        if t.voided:
+            continue
+        for s in t.splits:
+            out[s.account][t.date] += s.value
+    return out
+
+
+def role_account(ledger: Ledger, role: Role) -> Account | None:
+    return next((a for a in ledger.accounts if a.role == role), None)
+
+
+def apply(ledger: Ledger, cutover: Cutover) -> Ledger:
+    """The ledger with the cutover applied; findings are added to ``ledger.problems``."""
+    problems: list[Problem] = []
+    try:
+        fiscal_year_start(dt.date(2000, 1, 1), cutover.fiscal_year_start)
+    except ValueError as exc:
+        return _with(ledger, [Problem(None, str(exc))])
+    if cutover.mode == "balances_only":
+        return _balances_only(ledger, cutover, problems)
+    return _full(ledger, cutover, problems)
+
+
+def _with(ledger: Ledger, problems: list[Problem], **changes: object) -> Ledger:
+    return replace(ledger, problems=(*ledger.problems, *problems), **changes)
+
+
+def _figured(ledger: Ledger) -> list[Account]:
+    return [a for a in ledger.accounts if a.balance is not None]
+
+
+def _equity_account(
+    ledger: Ledger, role: Role, leaf: str, source: Source
+) -> tuple[Account, tuple[Account, ...]]:
+    """The account with ``role``, else an equity account made for it: (account, accounts)."""
+    found = role_account(ledger, role)
+    if found is not None:
+        return found, ledger.accounts
+    top = ledger.account("Equity")
+    name = f"Equity:{leaf}" if top is not None and top.type == AccountType.EQUITY else leaf
+    same = ledger.account(name)
+    if same is not None and same.type == AccountType.EQUITY:
+        made = replace(same, role=role)
+        return made, tuple(made if a is same else a for a in ledger.accounts)
+    made = Account(full_name=name, type=AccountType.EQUITY, source=source, role=role)
+    return made, (*ledger.accounts, made)
+
+
+def _opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Transaction:
+    return Transaction(
+        date=day,
+        splits=tuple(lines),
+        source=source,
+        description="Opening balances",
+        notes=notes,
+        kind_label=OPENING_KIND,
+    )
+
+
+def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
+    figured = [a for a in _figured(ledger) if a.balance]
+    if not ledger.transactions:
+        if figured and cutover.opening_balances:
+            problems.append(
+                Problem(
+                    None,
+                    "no transactions to date the opening balances by; for a book from the "
+                    "QuickBooks balances alone use balances-only with a cutover date",
+                )
+            )
+        elif figured:
+            problems.append(
+                Problem(
+                    None,
+                    f"no transactions imported: the QuickBooks balances of {len(figured)} "
+                    "accounts are not in the book — use balances-only with a cutover date",
+                    "warning",
+                )
+            )
+        return _with(ledger, problems)
+    first = min(t.date for t in ledger.transactions)
+    as_of = max(t.date for t in ledger.transactions)
+    year_start = fiscal_year_start(as_of, cutover.fiscal_year_start)
+    opening_day = first - DAY
+    retained = role_account(ledger, Role.RETAINED_EARNINGS)
+    daily = ledger_daily(ledger)
+    explained = figures(
+        ((a.full_name, a.type, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
+        retained.full_name if retained else None,
+        as_of,
+        year_start,
+    )
+    lines: list[Split] = []
+    for a in _figured(ledger):
+        assert a.balance is not None
+        has = explained.get(a.full_name, ZERO)
+        diff = a.balance - has
+        if not diff:
+            continue
+        what = f"QuickBooks balance {money(a.balance)}, imported history explains {money(has)}"
+        pnl = a.type is not None and not a.type.balance_sheet
+        if pnl and opening_day < year_start:
+            problems.append(
+                Problem(
+                    a.source,
+                    f"{a.full_name}: {what} for the fiscal year from {year_start}; difference "
+                    f"{money(diff)} — the history covers the whole year, so it is not posted",
+                    "warning",
+                )
+            )
+            continue
+        if not cutover.opening_balances:
+            problems.append(
+                Problem(
+                    a.source,
+                    f"{a.full_name}: {what}; difference {money(diff)} — use "
+                    "--opening-balances / the Map step option",
+                    "warning",
+                )
+            )
+            continue
+        lines.append(Split(a.full_name, diff, a.source, memo=what))
+    if not lines:
+        return _with(ledger, problems)
+    equity, accounts = _equity_account(
+        ledger, Role.OPENING_BALANCE, "Opening Balances", lines[0].source
+    )
+    own = sum((s.value for s in lines if s.account == equity.full_name), ZERO)
+    lines = [s for s in lines if s.account != equity.full_name]
+    plug = -sum((s.value for s in lines), ZERO)
+    if plug != own:
+        problems.append(
+            Problem(
+                equity.source,
+                f"{equity.full_name}: the opening balances leave {money(plug - own)} beyond its "
+                f"own QuickBooks difference of {money(own)}; the QuickBooks figures and the "
+                "history do not agree (see the other warnings)",
+                "warning",
+            )
+        )
+    if plug:
+        lines.append(Split(equity.full_name, plug, equity.source, memo="Opening balances"))
+    txn = _opening(
+        opening_day,
+        lines,
+        lines[0].source,
+        f"What the imported history (from {first}) does not explain of QuickBooks' trial "
+        f"balance as of {as_of}",
+    )
+    return _with(ledger, problems, accounts=accounts, transactions=(txn, *ledger.transactions))
+
+
+def _balances_only(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
+    try:
+        day = parse_date(cutover.date)
+    except ValueError as exc:
+        return _with(ledger, [Problem(None, f"balances-only mode needs a date: {exc}")])
+    if ledger.transactions:
+        n = len(ledger.transactions)
+        problems.append(
+            Problem(
+                None,
+                f"balances-only mode: {n} transaction{'s' if n != 1 else ''} ignored; the book "
+                f"starts from QuickBooks' trial balance on {day}",
+                "warning",
+            )
+        )
+    figured = _figured(ledger)
+    if not figured:
+        problems.append(
+            Problem(
+                None,
+                "balances-only mode needs QuickBooks' chart of accounts with balances "
+                "(the IIF lists export)",
+            )
+        )
+        return _with(ledger, problems, transactions=())
+    lines: list[Split] = []
+    ytd = ZERO
+    for a in figured:
+        assert a.balance is not None
+        if cutover.ytd_to_retained and a.type is not None and not a.type.balance_sheet:
+            ytd += a.balance
+        elif a.balance:
+            lines.append(Split(a.full_name, a.balance, a.source, memo="QuickBooks balance"))
+    accounts = ledger.accounts
+    if ytd:
+        retained, accounts = _equity_account(
+            ledger, Role.RETAINED_EARNINGS, "Retained Earnings", figured[0].source
+        )
+        memo = f"incl. this year's income and expense to date ({money(ytd)})"
+        at = next((i for i, s in enumerate(lines) if s.account == retained.full_name), None)
+        if at is None:
+            lines.append(Split(retained.full_name, ytd, retained.source, memo=memo))
+        else:
+            lines[at] = replace(lines[at], value=lines[at].value + ytd, memo=memo)
+    off = sum((s.value for s in lines), ZERO)
+    if off:
+        problems.append(
+            Problem(
+                figured[0].source,
+                f"QuickBooks' trial balance does not sum to zero (off by {money(off)}); no "
+                "opening transaction is made — check the lists export",
+            )
+        )
+        return _with(ledger, problems, transactions=())
+    lines = [s for s in lines if s.value]
+    txn = _opening(day, lines, figured[0].source, f"QuickBooks' trial balance as of {day}")
+    return _with(ledger, problems, accounts=accounts, transactions=(txn,) if lines else ())

@@ -1,0 +1,263 @@
+"""Proof: the written book, read back through GnuCash, compared with what QuickBooks says.
+
+``verify`` is pure: the final ledger (what was meant to be written, opening transaction
+included), the ``BookSnapshot`` read back from the book, and the cutover settings.
+
+Per account (a ``Row``):
+- ``quickbooks_balance``: QuickBooks' trial-balance figure (``Account.balance``); for an account
+  without one (no chart, or an account made by the mapping or the cutover) the sum of its lines.
+  Balances-only with ``ytd_to_retained``: income and expense are expected at 0 and Retained
+  Earnings at its figure plus this year's result, which is what the user asked the book to hold.
+- ``gnucash_balance``: the same figure computed from the book (``cutover.figures``): balance-sheet
+  accounts all time, income and expense fiscal year to date as of the export date (cutover date
+  in balances-only mode, else the last transaction date), Retained Earnings plus every earlier
+  fiscal year's net income; accounts without a QuickBooks figure all time.
+- ``difference`` = gnucash_balance − quickbooks_balance.
+- ``lines`` / ``book_total``: the ledger's lines vs the book's own splits, all time.
+Book accounts the input does not have (Imbalance-*, Orphan-*) are rows expected at 0.
+Checks compare counts and dates, input vs book.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+
+from app.book import BookAccount, BookSnapshot
+from app.cutover import (
+    OPENING_KIND,
+    ZERO,
+    export_date,
+    figures,
+    fiscal_year_start,
+    ledger_daily,
+    money,
+    role_account,
+)
+from app.model import AccountType, Ledger, Role
+from app.plan import Cutover
+
+CSV_HEADER = "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference"
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    account: str  # GnuCash full name
+    quickbooks_account: str  # QuickBooks name(s), " + " between merged ones
+    quickbooks_balance: Decimal
+    gnucash_balance: Decimal
+    basis: str  # "all time", "year to date", "retained earnings", "history", "not in the input"
+    lines: Decimal = ZERO  # the ledger's lines, all time (opening transaction included)
+    opening: Decimal = ZERO  # of which from the opening transaction
+    book_total: Decimal = ZERO  # the book's own splits, all time
+    in_book: bool = True
+
+    @property
+    def difference(self) -> Decimal:
+        return self.gnucash_balance - self.quickbooks_balance
+
+    @property
+    def history_difference(self) -> Decimal:
+        return self.book_total - self.lines
+
+    @property
+    def ok(self) -> bool:
+        return self.in_book and not self.difference and not self.history_difference
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    input: object
+    book: object
+    ok: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    rows: tuple[Row, ...]
+    checks: tuple[Check, ...]
+    as_of: dt.date | None = None
+    year_start: dt.date | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def differences(self) -> tuple[Row, ...]:
+        return tuple(r for r in self.rows if not r.ok)
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences and all(c.ok for c in self.checks)
+
+    def to_csv(self) -> str:
+        """One row per account, nothing else; amounts as plain decimals (-1403.99, 0.00)."""
+        out = [CSV_HEADER]
+        for r in self.rows:
+            cells = (
+                r.account,
+                r.quickbooks_account,
+                _plain(r.quickbooks_balance),
+                _plain(r.gnucash_balance),
+                _plain(r.difference),
+            )
+            out.append(",".join(_cell(c) for c in cells))
+        return "\n".join(out) + "\n"
+
+    def summary_lines(self) -> list[str]:
+        """Differences first, then the trial-balance line, then failed and passed checks."""
+        out = [_describe(r) for r in self.differences]
+        matching = sum(1 for r in self.rows if r.ok)
+        out.append(f"Trial balance matches to the cent: {matching} of {len(self.rows)} accounts")
+        checks = sorted(self.checks, key=lambda c: c.ok)
+        for c in checks:
+            mark = "ok" if c.ok else "DIFFERS"
+            detail = f" ({c.detail})" if c.detail else ""
+            out.append(f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}")
+        out.extend(self.notes)
+        return out
+
+
+def _plain(value: Decimal) -> str:
+    """-1403.99, 0.00: at least two places, no exponent, no thousands separator, no "-0"."""
+    if value.as_tuple().exponent > -2:  # type: ignore[operator]
+        value = value.quantize(CENT)
+    return f"{abs(value) if not value else value:f}"
+
+
+def _cell(text: str) -> str:
+    if any(ch in text for ch in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _describe(r: Row) -> str:
+    if not r.in_book:
+        return f"{r.account}: missing from the book (expected {money(r.quickbooks_balance)})"
+    if r.difference:
+        return (
+            f"{r.account}: QuickBooks {money(r.quickbooks_balance)}, GnuCash "
+            f"{money(r.gnucash_balance)} ({r.basis}), difference {money(r.difference)}"
+        )
+    return (
+        f"{r.account}: lines {money(r.lines)}, GnuCash {money(r.book_total)}, "
+        f"difference {money(r.history_difference)}"
+    )
+
+
+def _type(book: BookAccount) -> AccountType | None:
+    try:
+        return AccountType(book.type)
+    except ValueError:
+        return None
+
+
+def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
+    """Compare the final ``ledger`` with the book read back; see the module docstring."""
+    as_of = export_date(ledger, cutover)
+    try:
+        year_start = fiscal_year_start(as_of, cutover.fiscal_year_start) if as_of else None
+    except ValueError:
+        year_start = None
+    retained = role_account(ledger, Role.RETAINED_EARNINGS)
+    re_name = retained.full_name if retained else None
+    book = {b.full_name: b for b in snapshot.accounts}
+    from_book = figures(
+        ((b.full_name, _type(b), b.daily) for b in snapshot.accounts), re_name, as_of, year_start
+    )
+    daily = ledger_daily(ledger)
+    opening = Counter[str]()
+    for t in ledger.transactions:
+        if t.kind_label == OPENING_KIND and not t.voided:
+            for s in t.splits:
+                opening[s.account] += s.value
+    folded = cutover.mode == "balances_only" and cutover.ytd_to_retained
+    ytd = sum((a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.type)), ZERO)
+    notes: list[str] = []
+    if folded and ytd:
+        notes.append(
+            f"This year's income and expense to date ({money(ytd)}) went into "
+            f"{re_name or 'Retained Earnings'}: income and expense accounts are expected at "
+            "0.00 and Retained Earnings at QuickBooks' figure plus that result."
+        )
+    rows: list[Row] = []
+    for a in ledger.accounts:
+        lines = sum(daily.get(a.full_name, {}).values(), ZERO)
+        b = book.get(a.full_name)
+        total = b.balance if b else ZERO
+        if a.balance is None and not (folded and a.full_name == re_name):
+            expected, got, basis = lines, total, "history"
+        else:
+            expected = a.balance if a.balance is not None else ZERO
+            got = from_book.get(a.full_name, ZERO)
+            basis = "all time"
+            if _pnl(a.type):
+                basis = "year to date"
+                expected = ZERO if folded else expected
+            elif a.full_name == re_name:
+                basis = "retained earnings"
+                expected += ytd if folded else ZERO
+        rows.append(
+            Row(
+                a.full_name,
+                " + ".join(a.origin),
+                expected,
+                got,
+                basis,
+                lines,
+                opening.get(a.full_name, ZERO),
+                total,
+                b is not None,
+            )
+        )
+    known = {a.full_name for a in ledger.accounts}
+    for b in snapshot.accounts:
+        if b.full_name not in known:
+            rows.append(
+                Row(b.full_name, "", ZERO, b.balance, "not in the input", ZERO, ZERO, b.balance)
+            )
+    return Report(tuple(rows), _checks(ledger, snapshot), as_of, year_start, tuple(notes))
+
+
+def _pnl(type_: AccountType | None) -> bool:
+    return type_ is not None and not type_.balance_sheet
+
+
+def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
+    splits = [(t, s) for t in ledger.transactions for s in t.splits]
+    states = Counter("v" if t.voided else s.reconcile.value for t, s in splits)
+    booked = dict(snap.reconcile)
+    dates = [t.date for t in ledger.transactions]
+    strays = sorted(
+        b.full_name
+        for b in snap.accounts
+        if b.full_name.split(":")[0].startswith(("Imbalance-", "Orphan-"))
+        and ledger.account(b.full_name) is None
+    )
+    labels = {"n": "not reconciled", "c": "cleared", "y": "reconciled", "v": "voided"}
+    out = [
+        Check("accounts", len(ledger.accounts), len(snap.accounts), False),
+        Check("transactions", len(ledger.transactions), snap.transactions, False),
+        Check("splits", len(splits), snap.splits, False),
+        *(
+            Check(f"splits {labels.get(k, k)}", states.get(k, 0), booked.get(k, 0), False)
+            for k in sorted(set(states) | set(booked))
+        ),
+        Check("customers", len(ledger.customers), len(snap.customers), False),
+        Check(
+            "jobs",
+            sum(len(c.jobs) for c in ledger.customers),
+            sum(len(c.jobs) for c in snap.customers),
+            False,
+        ),
+        Check("vendors", len(ledger.vendors), len(snap.vendors), False),
+        Check("employees", len(ledger.employees), len(snap.employees), False),
+        Check("terms", len(ledger.terms), len(snap.terms), False),
+        Check("Imbalance/Orphan accounts", 0, len(strays), False, ", ".join(strays)),
+        Check("first transaction date", min(dates, default=None), snap.first_date, False),
+        Check("last transaction date", max(dates, default=None), snap.last_date, False),
+    ]
+    return tuple(Check(c.name, c.input, c.book, c.input == c.book, c.detail) for c in out)
