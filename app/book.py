@@ -97,6 +97,7 @@ class BookSnapshot:
     transaction_list: tuple[
         BookTransaction, ...
     ] = ()  # only with read_book(..., transactions=True)
+    detached_load: bool = False  # loaded with the 4.13 split-list detacher (docs/ENGINE.md)
 
     def account(self, full_name: str) -> BookAccount | None:
         for a in self.accounts:

@@ -221,3 +221,80 @@ def engine_version() -> tuple[int, int]:
     lib.gnc_version.argtypes = []
     major, _, minor = lib.gnc_version().decode().partition(".")
     return int(major), int(minor.split(".")[0] or 0)
+
+
+_PERCENTAGE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_double)
+
+
+def load_xml_detached(engine: Engine, session: int, transactions: int) -> str:
+    """``qof_session_load`` of an XML book (session already begun) that stays linear on 4.13.
+
+    The XML loader reports progress after every parsed transaction; every 1,000 of them the
+    accounts' split lists are detached, and they are re-joined as soon as ``transactions`` (the
+    file's own count) are in — before the loader's scrub pass and the accounts' CommitEdit.
+    Returns "" when the detacher was used, else why not. Any detacher still holding chunks
+    after the load is re-joined and its accounts re-sorted and re-balanced.
+    """
+    lib = engine.lib
+    lib.qof_session_load.restype = None
+    lib.qof_session_load.argtypes = [_P, _PERCENTAGE_FUNC]
+    lib.qof_session_get_book.restype = _P
+    lib.qof_session_get_book.argtypes = [_P]
+    lib.qof_book_get_collection.restype = _P
+    lib.qof_book_get_collection.argtypes = [_P, ctypes.c_char_p]
+    lib.qof_collection_count.restype = ctypes.c_uint
+    lib.qof_collection_count.argtypes = [_P]
+    state: dict[str, object] = {"det": None, "last": 0, "why": "", "joined": False}
+
+    def accounts(book: int) -> list[int]:
+        lib.gnc_book_get_root_account.restype = _P
+        lib.gnc_book_get_root_account.argtypes = [_P]
+        lib.gnc_account_get_descendants.restype = ctypes.POINTER(_GList)
+        lib.gnc_account_get_descendants.argtypes = [_P]
+        lib.qof_instance_get_editlevel.restype = ctypes.c_int
+        lib.qof_instance_get_editlevel.argtypes = [_P]
+        head = lib.gnc_account_get_descendants(lib.gnc_book_get_root_account(book))
+        out, node = [], head
+        while node:
+            out.append(node.contents.data)
+            node = node.contents.next
+        engine.glib.g_list_free.argtypes = [ctypes.POINTER(_GList)]
+        engine.glib.g_list_free(head)
+        if any(lib.qof_instance_get_editlevel(a) <= 0 for a in out):
+            raise LayoutError("the loader does not hold every account in edit mode")
+        return out
+
+    def progress(_message: bytes | None, _percent: float) -> None:
+        try:
+            if state["why"] or state["joined"]:
+                return
+            book = lib.qof_session_get_book(session)
+            n = lib.qof_collection_count(lib.qof_book_get_collection(book, b"Trans"))
+            det = state["det"]
+            if n >= transactions and det is not None:
+                det.reattach()  # type: ignore[attr-defined]
+                state["joined"] = True
+            elif n - int(state["last"]) >= 1000 and n < transactions:  # type: ignore[call-overload]
+                if det is None:
+                    det = state["det"] = SplitListDetacher(engine, accounts(book))
+                det.detach()  # type: ignore[attr-defined]
+                state["last"] = n
+        except Exception as exc:  # a callback cannot raise into C: stop detaching, say why
+            state["why"] = f"{type(exc).__name__}: {exc}"
+            det = state["det"]
+            if det is not None:
+                det.reattach()  # type: ignore[attr-defined]
+
+    callback = _PERCENTAGE_FUNC(progress)
+    lib.qof_session_load(session, callback)
+    det = state["det"]
+    if det is not None and not state["joined"]:
+        det.reattach()  # type: ignore[attr-defined]
+        lib.xaccAccountSortSplits.argtypes = [_P, ctypes.c_int]
+        lib.xaccAccountRecomputeBalance.argtypes = [_P]
+        for acc in det._accounts:  # type: ignore[attr-defined]
+            lib.xaccAccountSortSplits(acc, 1)
+            lib.xaccAccountRecomputeBalance(acc)
+    if det is None and not state["why"]:
+        return "fewer transactions than one detach interval"
+    return str(state["why"])
