@@ -158,11 +158,15 @@ def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
     print("Imported:" if not prepared.errors else "Would import:", file=out)
     for line in counts(ledger):
         print(f"  {line}", file=out)
-    groups = Counter((n.what, n.reason) for n in ledger.not_imported)
+    groups: dict[str, Counter[str]] = {}
+    for n in ledger.not_imported:
+        groups.setdefault(n.what, Counter())[n.reason] += 1
     if groups:
         print("Not imported:", file=out)
-        for (what, reason), n in sorted(groups.items()):
-            print(f"  {what}: {n} ({reason})", file=out)
+        for what, reasons in sorted(groups.items()):
+            why = "; ".join(r for r, _ in reasons.most_common(2))
+            more = "; ..." if len(reasons) > 2 else ""
+            print(f"  {what}: {reasons.total():,} ({why}{more})", file=out)
     if prepared.warnings:
         print(f"Warnings ({len(prepared.warnings)}):", file=out)
         for w in prepared.warnings:
@@ -184,16 +188,19 @@ def describe(info: FileInfo) -> str:
     return ", ".join(parts)
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
 def counts(ledger: Ledger) -> list[str]:
     made = sum(1 for a in ledger.accounts if not a.origin)
     splits = sum(len(t.splits) for t in ledger.transactions)
     jobs = sum(len(c.jobs) for c in ledger.customers)
     return [
-        f"{len(ledger.accounts):,} accounts"
-        + (f" ({made} parent{'s' * (made != 1)} created)" if made else ""),
-        f"{len(ledger.transactions):,} transactions with {splits:,} splits",
-        f"{len(ledger.customers):,} customers with {jobs:,} jobs",
-        f"{len(ledger.vendors):,} vendors",
-        f"{len(ledger.employees):,} employees",
-        f"{len(ledger.terms):,} terms",
+        _n(len(ledger.accounts), "account") + (f" ({_n(made, 'parent')} created)" if made else ""),
+        f"{_n(len(ledger.transactions), 'transaction')} with {_n(splits, 'split')}",
+        f"{_n(len(ledger.customers), 'customer')} with {_n(jobs, 'job')}",
+        _n(len(ledger.vendors), "vendor"),
+        _n(len(ledger.employees), "employee"),
+        _n(len(ledger.terms), "bill term"),
     ]

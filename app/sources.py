@@ -60,8 +60,15 @@ def identify(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
 def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None = None) -> Ledger:
     """One file as a ledger; a file that cannot be read is a ledger holding that error."""
     try:
-        with path.open("rb"):  # readers' identify says "no" to a file it cannot open
-            pass
+        with path.open("rb") as f:  # readers' identify says "no" to a file it cannot open
+            head = f.read(4096)
+        if not head:
+            return _unread(path, Problem(Source(path.name, 1), "the file is empty"))
+        if b"\0" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):  # not UTF-16
+            return _unread(
+                path,
+                Problem(Source(path.name, 1), "a binary file, not a QuickBooks text export"),
+            )
         return identify(path, options, candidates).parse(path, options)
     except ParseError as exc:
         prefix = f"{exc.source}: "
@@ -71,6 +78,10 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
         problem = Problem(Source(path.name, 1), exc.message.removeprefix(f"{path.name}: "))
     except OSError as exc:
         problem = Problem(Source(path.name, 0), f"cannot read the file ({exc.strerror})")
+    return _unread(path, problem)
+
+
+def _unread(path: Path, problem: Problem) -> Ledger:
     return Ledger(problems=(problem,), files=(FileInfo(path.name, "not read"),))
 
 
