@@ -240,24 +240,29 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
         lines.append(Split(a.full_name, diff, a.source, memo=what))
     if not lines:
         return _with(ledger, problems)
-    equity, accounts = _equity_account(
-        ledger, Role.OPENING_BALANCE, "Opening Balances", lines[0].source
-    )
-    own = sum((s.value for s in lines if s.account == equity.full_name), ZERO)
-    lines = [s for s in lines if s.account != equity.full_name]
+    found = role_account(ledger, Role.OPENING_BALANCE)
+    own = sum((s.value for s in lines if found and s.account == found.full_name), ZERO)
+    lines = [s for s in lines if not found or s.account != found.full_name]
     plug = -sum((s.value for s in lines), ZERO)
+    accounts, name = ledger.accounts, found.full_name if found else "Opening Balances"
+    if plug:
+        equity, accounts = _equity_account(
+            ledger, Role.OPENING_BALANCE, "Opening Balances", lines[0].source
+        )
+        name = equity.full_name
+        lines.append(Split(name, plug, equity.source, memo="Opening balances"))
     if plug != own:
         problems.append(
             Problem(
-                equity.source,
-                f"{equity.full_name}: the opening balances leave {money(plug - own)} beyond its "
+                found.source if found else None,
+                f"{name}: the opening balances leave {money(plug - own)} beyond its "
                 f"own QuickBooks difference of {money(own)}; the QuickBooks figures and the "
                 "history do not agree (see the other warnings)",
                 "warning",
             )
         )
-    if plug:
-        lines.append(Split(equity.full_name, plug, equity.source, memo="Opening balances"))
+    if not lines:
+        return _with(ledger, problems)
     txn = _opening(
         opening_day,
         lines,

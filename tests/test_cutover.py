@@ -1,0 +1,340 @@
+"""Cutover modes on small hand-made ledgers: opening balances, balances-only, fiscal years."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from app import cutover
+from app.cutover import OPENING_KIND, apply, figures, fiscal_year_start
+from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction
+from app.plan import Cutover
+
+T = AccountType
+D = Decimal
+LISTS = "lists.iif"
+
+
+def acct(name: str, type_: AccountType, balance: str | None, role: Role = Role.NONE, line=1):
+    return Account(
+        name,
+        type_,
+        Source(LISTS, line),
+        role=role,
+        balance=None if balance is None else D(balance),
+        origin=(name,),
+    )
+
+
+def txn(day: str, *lines: tuple[str, str], voided: bool = False, line: int = 1) -> Transaction:
+    src = Source("trns.iif", line)
+    return Transaction(
+        dt.date.fromisoformat(day),
+        tuple(Split(a, D(v), src) for a, v in lines),
+        src,
+        voided=voided,
+    )
+
+
+def chart(**balances: str | None) -> tuple[Account, ...]:
+    """A small chart; keyword = balance (None = no QuickBooks figure)."""
+    spec = [
+        ("Checking", T.BANK, Role.NONE),
+        ("Accounts Payable", T.PAYABLE, Role.NONE),
+        ("Opening Balance Equity", T.EQUITY, Role.OPENING_BALANCE),
+        ("Owner's Equity", T.EQUITY, Role.NONE),
+        ("Retained Earnings", T.EQUITY, Role.RETAINED_EARNINGS),
+        ("Sales", T.INCOME, Role.NONE),
+        ("Rent", T.EXPENSE, Role.NONE),
+    ]
+    keys = {
+        "Checking": "checking",
+        "Accounts Payable": "ap",
+        "Opening Balance Equity": "obe",
+        "Owner's Equity": "owner",
+        "Retained Earnings": "re",
+        "Sales": "sales",
+        "Rent": "rent",
+    }
+    return tuple(
+        acct(name, type_, balances.get(keys[name], "0.00"), role, i + 1)
+        for i, (name, type_, role) in enumerate(spec)
+    )
+
+
+# A company started 2021: capital 10,000; 2021 sales 5,000 and rent 1,200 (paid);
+# 2022 sales 3,000, rent 600, a 400 bill unpaid. Export as of 2022-06-30, fiscal year = calendar.
+HISTORY = (
+    txn("2021-01-05", ("Checking", "10000.00"), ("Owner's Equity", "-10000.00"), line=1),
+    txn("2021-03-01", ("Checking", "5000.00"), ("Sales", "-5000.00"), line=5),
+    txn("2021-09-01", ("Rent", "1200.00"), ("Checking", "-1200.00"), line=9),
+    txn("2022-02-01", ("Checking", "3000.00"), ("Sales", "-3000.00"), line=13),
+    txn("2022-03-01", ("Rent", "600.00"), ("Checking", "-600.00"), line=17),
+    txn("2022-06-30", ("Rent", "400.00"), ("Accounts Payable", "-400.00"), line=21),
+)
+TB = {
+    "checking": "16200.00",
+    "ap": "-400.00",
+    "owner": "-10000.00",
+    "re": "-3800.00",  # 2021's net income (5,000 - 1,200), credit-natured
+    "sales": "-3000.00",
+    "rent": "1000.00",
+}
+
+
+def ledger(transactions=HISTORY, **balances: str | None) -> Ledger:
+    return Ledger(
+        accounts=chart(**{**TB, **balances}), transactions=tuple(transactions), chart=True
+    )
+
+
+def test_tb_sums_to_zero() -> None:
+    assert sum(a.balance for a in ledger().accounts) == 0
+
+
+def test_full_history_that_explains_everything_changes_nothing() -> None:
+    for option in (False, True):
+        before = ledger()
+        after = apply(before, Cutover(opening_balances=option))
+        assert after == before
+
+
+def test_history_from_mid_year_without_option_warns_per_account() -> None:
+    after = apply(ledger(HISTORY[3:]), Cutover())
+    assert after.transactions == HISTORY[3:]
+    messages = [(p.severity, str(p)) for p in after.problems]
+    assert (
+        "warning",
+        "lists.iif:1: Checking: QuickBooks balance 16,200.00, imported history explains "
+        "2,400.00; difference 13,800.00 — use --opening-balances / the Map step option",
+    ) in messages
+    assert {m.split(": ")[1] for _, m in messages} == {
+        "Checking",
+        "Owner's Equity",
+        "Retained Earnings",
+    }
+
+
+def test_opening_balances_post_only_what_history_does_not_explain() -> None:
+    after = apply(ledger(HISTORY[3:]), Cutover(opening_balances=True))
+    assert after.problems == ()
+    opening, *rest = after.transactions
+    assert tuple(rest) == HISTORY[3:]
+    assert opening.kind_label == OPENING_KIND
+    assert opening.date == dt.date(2022, 1, 31)
+    assert opening.total == 0
+    assert [(s.account, s.value) for s in opening.splits] == [
+        ("Checking", D("13800.00")),
+        ("Owner's Equity", D("-10000.00")),
+        ("Retained Earnings", D("-3800.00")),
+    ]
+
+
+def test_opening_balances_for_history_starting_mid_fiscal_year_include_pnl() -> None:
+    # History from 2022-03-01: January's and February's sales are this fiscal year's.
+    after = apply(ledger(HISTORY[4:]), Cutover(opening_balances=True))
+    assert after.problems == ()
+    opening = after.transactions[0]
+    assert opening.date == dt.date(2022, 2, 28)
+    got = {s.account: s.value for s in opening.splits}
+    assert got == {
+        "Checking": D("16800.00"),
+        "Owner's Equity": D("-10000.00"),
+        "Retained Earnings": D("-3800.00"),
+        "Sales": D("-3000.00"),
+    }
+
+
+def test_pnl_difference_with_history_covering_the_year_is_reported_not_posted() -> None:
+    # QuickBooks knows a 100.00 sale this year that the history (from 2021-09-01) lacks.
+    base = ledger(HISTORY[2:], sales="-3100.00", checking="16300.00")
+    after = apply(base, Cutover(opening_balances=True))
+    warnings = [str(p) for p in after.problems]
+    assert [p.severity for p in after.problems] == ["warning", "warning"]
+    assert warnings[0] == (
+        "lists.iif:6: Sales: QuickBooks balance -3,100.00, imported history explains -3,000.00 "
+        "for the fiscal year from 2022-01-01; difference -100.00 — the history covers the whole "
+        "year, so it is not posted"
+    )
+    assert warnings[1].startswith(
+        "lists.iif:3: Opening Balance Equity: the opening balances leave -100.00 beyond its own "
+        "QuickBooks difference of 0.00"
+    )
+    opening = after.transactions[0]
+    assert opening.total == 0
+    assert {s.account: s.value for s in opening.splits} == {
+        "Checking": D("15100.00"),
+        "Owner's Equity": D("-10000.00"),
+        "Retained Earnings": D("-5000.00"),
+        "Opening Balance Equity": D("-100.00"),
+    }
+
+
+def without(role: Role, **balances: str | None) -> tuple[Account, ...]:
+    return tuple(a for a in chart(**{**TB, **balances}) if a.role != role)
+
+
+def test_no_opening_balance_account_is_made_when_nothing_needs_it() -> None:
+    base = Ledger(accounts=without(Role.OPENING_BALANCE), transactions=HISTORY[3:])
+    after = apply(base, Cutover(opening_balances=True))
+    assert after.accounts == base.accounts and after.problems == ()
+    assert after.transactions[0].total == 0
+
+
+def test_opening_balance_account_is_made_when_the_chart_has_none() -> None:
+    # Owner's Equity without a QuickBooks figure: its 10,000 must come from somewhere.
+    base = Ledger(accounts=without(Role.OPENING_BALANCE, owner=None), transactions=HISTORY[3:])
+    after = apply(base, Cutover(opening_balances=True))
+    made = after.accounts[-1]
+    assert made.full_name == "Opening Balances"
+    assert (made.type, made.role) == (T.EQUITY, Role.OPENING_BALANCE)
+    opening = after.transactions[0]
+    assert {s.account: s.value for s in opening.splits} == {
+        "Checking": D("13800.00"),
+        "Retained Earnings": D("-3800.00"),
+        "Opening Balances": D("-10000.00"),
+    }
+    assert [p.severity for p in after.problems] == ["warning"]  # beyond its own figure (none)
+
+
+def test_made_account_goes_under_equity_when_reparented() -> None:
+    top = Account("Equity", T.EQUITY, Source(LISTS, 0), placeholder=True)
+    base = Ledger(
+        accounts=(top, *without(Role.OPENING_BALANCE, owner=None)), transactions=HISTORY[3:]
+    )
+    after = apply(base, Cutover(opening_balances=True))
+    assert after.accounts[-1].full_name == "Equity:Opening Balances"
+    assert after.account("Opening Balances") is None
+
+
+def test_voided_transactions_count_zero() -> None:
+    void = txn("2022-05-01", ("Checking", "50.00"), ("Sales", "-50.00"), voided=True)
+    after = apply(ledger((*HISTORY, void)), Cutover(opening_balances=True))
+    assert after.transactions == (*HISTORY, void)
+    assert after.problems == ()
+
+
+def test_full_mode_without_transactions() -> None:
+    lists_only = ledger(())
+    warned = apply(lists_only, Cutover())
+    assert [p.severity for p in warned.problems] == ["warning"]
+    assert "balances-only" in warned.problems[0].message
+    refused = apply(lists_only, Cutover(opening_balances=True))
+    assert [p.severity for p in refused.problems] == ["error"]
+
+
+def test_balances_only_needs_a_valid_date() -> None:
+    for bad in ("", "2022-13-01", "6/30/2022"):
+        after = apply(ledger(), Cutover(mode="balances_only", date=bad))
+        assert [p.severity for p in after.problems] == ["error"], bad
+        assert "YYYY-MM-DD" in after.problems[0].message
+
+
+def test_balances_only_posts_the_trial_balance_on_the_date() -> None:
+    after = apply(ledger(), Cutover(mode="balances_only", date="2022-06-30"))
+    assert [str(p) for p in after.problems] == [
+        "balances-only mode: 6 transactions ignored; the book starts from QuickBooks' trial "
+        "balance on 2022-06-30"
+    ]
+    (opening,) = after.transactions
+    assert opening.date == dt.date(2022, 6, 30) and opening.kind_label == OPENING_KIND
+    assert {s.account: s.value for s in opening.splits} == {
+        "Checking": D("16200.00"),
+        "Accounts Payable": D("-400.00"),
+        "Owner's Equity": D("-10000.00"),
+        "Retained Earnings": D("-3800.00"),
+        "Sales": D("-3000.00"),
+        "Rent": D("1000.00"),
+    }
+
+
+def test_balances_only_ytd_to_retained() -> None:
+    after = apply(
+        ledger(()), Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=True)
+    )
+    assert after.problems == ()
+    (opening,) = after.transactions
+    assert {s.account: s.value for s in opening.splits} == {
+        "Checking": D("16200.00"),
+        "Accounts Payable": D("-400.00"),
+        "Owner's Equity": D("-10000.00"),
+        "Retained Earnings": D("-5800.00"),
+    }
+
+
+def test_balances_only_ytd_to_retained_makes_the_account_when_missing() -> None:
+    base = Ledger(accounts=without(Role.RETAINED_EARNINGS, owner="-13800.00"), chart=True)
+    cut = Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=True)
+    after = apply(base, cut)
+    assert after.problems == ()
+    made = after.accounts[-1]
+    assert (made.full_name, made.type, made.role) == (
+        "Retained Earnings",
+        T.EQUITY,
+        Role.RETAINED_EARNINGS,
+    )
+    (opening,) = after.transactions
+    assert {s.account: s.value for s in opening.splits}["Retained Earnings"] == D("-2000.00")
+
+
+def test_balances_only_refuses_a_trial_balance_that_does_not_sum_to_zero() -> None:
+    after = apply(ledger(checking="16200.01"), Cutover(mode="balances_only", date="2022-06-30"))
+    errors = [str(p) for p in after.errors]
+    assert errors == [
+        "lists.iif:1: QuickBooks' trial balance does not sum to zero (off by 0.01); no opening "
+        "transaction is made — check the lists export"
+    ]
+    assert after.transactions == ()
+
+
+def test_balances_only_needs_balances() -> None:
+    bare = Ledger(accounts=tuple(Account(a.full_name, a.type, a.source) for a in chart()))
+    after = apply(bare, Cutover(mode="balances_only", date="2022-06-30"))
+    assert [p.severity for p in after.problems] == ["error"]
+
+
+@pytest.mark.parametrize(
+    ("as_of", "mmdd", "start"),
+    [
+        ("2022-06-30", "01-01", "2022-01-01"),
+        ("2022-06-30", "07-01", "2021-07-01"),
+        ("2022-07-01", "07-01", "2022-07-01"),
+        ("2023-03-01", "02-29", "2023-02-28"),
+        ("2024-03-01", "02-29", "2024-02-29"),
+    ],
+)
+def test_fiscal_year_start(as_of: str, mmdd: str, start: str) -> None:
+    assert fiscal_year_start(dt.date.fromisoformat(as_of), mmdd) == dt.date.fromisoformat(start)
+
+
+@pytest.mark.parametrize("bad", ["13-01", "7/1", "", "02-30"])
+def test_bad_fiscal_year_start_is_an_error(bad: str) -> None:
+    with pytest.raises(ValueError, match="MM-DD"):
+        fiscal_year_start(dt.date(2022, 1, 1), bad)
+    after = apply(ledger(), Cutover(fiscal_year_start=bad))
+    assert [p.severity for p in after.problems] == ["error"]
+
+
+def test_figures_fiscal_year_from_july() -> None:
+    daily = [
+        ("Sales", T.INCOME, [(dt.date(2022, 6, 30), D("-5")), (dt.date(2022, 7, 1), D("-7"))]),
+        ("RE", T.EQUITY, [(dt.date(2020, 1, 1), D("-1"))]),
+        (
+            "Cash",
+            T.BANK,
+            [
+                (dt.date(2022, 6, 30), D("5")),
+                (dt.date(2022, 7, 1), D("7")),
+                (dt.date(2022, 8, 1), D("100")),
+            ],
+        ),
+    ]
+    got = figures(daily, "RE", dt.date(2022, 7, 31), dt.date(2022, 7, 1))
+    assert got == {"Sales": D("-7"), "RE": D("-6"), "Cash": D("12")}
+
+
+def test_money() -> None:
+    assert cutover.money(D("-98250.025")) == "-98,250.02"
+    assert cutover.money(D("0")) == "0.00"
