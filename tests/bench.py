@@ -1,0 +1,285 @@
+"""``make bench``: speed and memory of the conversion, as ratios against baselines measured in
+the same run on the same machine. Prints one table. Not a test: nothing here asserts.
+
+Every measurement runs in a fresh child process (``python -m tests.bench _child KIND ...``), so
+GnuCash's process-global state and memory never carry over, and its peak RSS is its own.
+Sizes: BENCH_SMALL (default 10,000 transactions) and BENCH_LARGE (default 100,000).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_SIZE = 2_000  # the seed's writer is quadratic: measured at a size it finishes quickly
+CSV_TARGET_MB = 30
+
+
+def _child_result(seconds: dict[str, float]) -> None:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB → MiB
+    print(json.dumps({"seconds": seconds, "peak_mb": peak}))
+
+
+def _company_files(n: int, out: Path) -> dict[str, Path]:
+    from tests.companygen import make_company
+
+    company = make_company(transactions=n, seed=7, years=max(1, n // 10_000))
+    return {
+        "lists": company.write_lists_iif(out / "lists.iif"),
+        "detail": company.write_transaction_detail_csv(out / "transaction_detail.csv"),
+    }
+
+
+def _prepared(folder: Path):
+    from app import pipeline
+    from app.plan import Plan
+
+    plan = Plan()
+    parsed = pipeline.read([folder / "lists.iif", folder / "transaction_detail.csv"], plan)
+    prepared = pipeline.prepare(parsed, plan)
+    if prepared.errors:
+        raise SystemExit("bench input has problems:\n" + "\n".join(map(str, prepared.errors[:5])))
+    return plan, prepared
+
+
+def child(kind: str, folder: Path) -> None:
+    """One measurement in this (fresh) process."""
+    t: dict[str, float] = {}
+    if kind == "bare_write":  # the floor: only the GnuCash write of an already prepared ledger
+        from app import gnc_writer
+
+        _plan, prepared = _prepared(folder)
+        t0 = time.perf_counter()
+        gnc_writer.write_book(prepared.ledger, folder / "bare.gnucash", overwrite=True)
+        t["write"] = time.perf_counter() - t0
+    elif kind == "seed_write":  # how the seed wrote: wrapper objects, one commit per account insert
+        _plan, prepared = _prepared(folder)
+        t0 = time.perf_counter()
+        _seed_write(prepared.ledger, folder / "seed.gnucash")
+        t["write"] = time.perf_counter() - t0
+    elif kind == "convert":  # the whole pipeline, phase by phase, as run.py convert does it
+        from app import gnc_writer, verify
+
+        t0 = time.perf_counter()
+        plan, prepared = _prepared(folder)
+        t["read+prepare"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        gnc_writer.write_book(prepared.ledger, folder / "out.gnucash", overwrite=True)
+        t["write"] = time.perf_counter() - t1
+        t2 = time.perf_counter()
+        snapshot = gnc_writer.read_book(folder / "out.gnucash")
+        report = verify.verify(prepared.ledger, snapshot, plan.cutover)
+        t["readback+verify"] = time.perf_counter() - t2
+        if not report.ok:
+            raise SystemExit("bench book failed verification")
+        t["total"] = time.perf_counter() - t0
+    elif kind == "csv_reader":  # the floor for reading: decode + csv.reader, nothing else
+        path = folder / "big.csv"
+        t0 = time.perf_counter()
+        text = path.read_bytes().decode("utf-8")
+        rows = sum(1 for _ in csv.reader(text.splitlines()))
+        t["read"] = time.perf_counter() - t0
+        t["rows"] = rows
+    elif kind == "qbcsv":
+        from app import qbcsv
+        from app.model import ReadOptions
+
+        t0 = time.perf_counter()
+        ledger = qbcsv.parse(folder / "big.csv", ReadOptions())
+        t["read"] = time.perf_counter() - t0
+        t["rows"] = sum(len(x.splits) for x in ledger.transactions)
+    else:
+        raise SystemExit(f"unknown measurement {kind}")
+    _child_result(t)
+
+
+def _seed_write(ledger, path: Path) -> None:
+    """The seed's pattern: bindings wrapper objects, journal on, accounts not held in edit."""
+    from gnucash import GncNumeric, Session, SessionOpenMode, Split, Transaction
+    from gnucash import gnucash_core_c as C
+    from gnucash.gnucash_core import Account
+
+    C.gnc_set_account_separator(":")
+    session = Session("xml://" + str(path), SessionOpenMode.SESSION_NEW_OVERWRITE)
+    book = session.book
+    usd = book.get_table().lookup("CURRENCY", "USD")
+    root = book.get_root_account()
+    accounts = {}
+    for a in sorted(ledger.accounts, key=lambda a: a.full_name.count(":")):
+        acc = Account(book)
+        acc.BeginEdit()
+        acc.SetName(a.name)
+        acc.SetType(getattr(C, "ACCT_TYPE_" + a.type.value))
+        acc.SetCommodity(usd)
+        accounts.get(a.parent_name, root).append_child(acc)
+        acc.CommitEdit()
+        accounts[a.full_name] = acc
+    for txn in ledger.transactions:
+        t = Transaction(book)
+        t.BeginEdit()
+        t.SetCurrency(usd)
+        t.SetDate(txn.date.day, txn.date.month, txn.date.year)
+        t.SetNum(txn.num)
+        t.SetDescription(txn.description)
+        for s in txn.splits:
+            sp = Split(book)
+            sp.SetParent(t)
+            sp.SetAccount(accounts[s.account])
+            n, d = s.value.as_integer_ratio()
+            sp.SetValue(GncNumeric(n, d))
+            sp.SetAmount(GncNumeric(n, d))
+            sp.SetMemo(s.memo)
+        t.CommitEdit()
+    session.save()
+    session.end()
+
+
+def _run(kind: str, folder: Path) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "_child", kind, str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"{kind} in {folder} failed:\n{proc.stdout}\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _big_csv(folder: Path) -> tuple[Path, float]:
+    """A Transaction Detail CSV of about CSV_TARGET_MB megabytes."""
+    from tests.companygen import make_company
+
+    path = folder / "big.csv"
+    n = 60_000
+    for _ in range(4):
+        make_company(transactions=n, seed=11, years=8).write_transaction_detail_csv(path)
+        mb = path.stat().st_size / 2**20
+        if mb >= CSV_TARGET_MB * 0.9:
+            break
+        n = int(n * CSV_TARGET_MB / mb) + 1000
+    return path, path.stat().st_size / 2**20
+
+
+def main() -> None:
+    small = int(os.environ.get("BENCH_SMALL", "10000"))
+    large = int(os.environ.get("BENCH_LARGE", "100000"))
+    rows: list[tuple[str, str, str]] = []
+    with tempfile.TemporaryDirectory(prefix="qb2gnucash-bench-") as tmp:
+        base = Path(tmp)
+        folders = {}
+        for n in (SEED_SIZE, small, large):
+            folders[n] = base / f"n{n}"
+            folders[n].mkdir()
+            _company_files(n, folders[n])
+        r = {n: {k: _run(k, folders[n]) for k in ("bare_write", "convert")} for n in (small, large)}
+        seed = _run("seed_write", folders[SEED_SIZE])
+        bare_seed = _run("bare_write", folders[SEED_SIZE])
+        _big, mb = _big_csv(base)
+        reader = _run("csv_reader", base)
+        ours = _run("qbcsv", base)
+
+    def sec(x: dict, key: str = "total") -> float:
+        return x["seconds"][key]
+
+    for n in (small, large):
+        c, b = r[n]["convert"], r[n]["bare_write"]
+        rows.append(
+            (
+                f"convert {n:,} txns (parse + write + read-back + verify)",
+                f"{sec(c):.1f} s",
+                f"peak {c['peak_mb']:.0f} MiB",
+            )
+        )
+        for phase in ("read+prepare", "write", "readback+verify"):
+            rows.append((f"  of which {phase}", f"{sec(c, phase):.1f} s", ""))
+        rows.append(
+            (
+                f"bare linear write {n:,} txns (baseline)",
+                f"{sec(b, 'write'):.1f} s",
+                f"peak {b['peak_mb']:.0f} MiB",
+            )
+        )
+    c_large, c_small = r[large]["convert"], r[small]["convert"]
+    b_large = r[large]["bare_write"]
+    rows.append(
+        (
+            "RATIO convert / bare write at " + f"{large:,}",
+            f"{sec(c_large) / sec(b_large, 'write'):.2f}x",
+            "target <= 2x",
+        )
+    )
+    rows.append(
+        (
+            "RATIO (convert without read-back) / bare write at " + f"{large:,}",
+            f"{(sec(c_large) - sec(c_large, 'readback+verify')) / sec(b_large, 'write'):.2f}x",
+            "write side only",
+        )
+    )
+    rows.append(
+        (
+            f"RATIO convert {large:,} / convert {small:,}",
+            f"{sec(c_large) / sec(c_small):.2f}x",
+            f"linear = {large / small:.0f}x, target <= 11x",
+        )
+    )
+    rows.append(
+        (
+            f"RATIO read-back {large:,} / read-back {small:,}",
+            f"{sec(c_large, 'readback+verify') / sec(c_small, 'readback+verify'):.2f}x",
+            f"linear = {large / small:.0f}x",
+        )
+    )
+    rows.append(
+        (f"peak memory convert {large:,}", f"{c_large['peak_mb']:.0f} MiB", "target <= 1024 MiB")
+    )
+    rows.append((f"seed's writer {SEED_SIZE:,} txns", f"{sec(seed, 'write'):.2f} s", "quadratic"))
+    rows.append(
+        (
+            f"RATIO seed's writer / bare write at {SEED_SIZE:,}",
+            f"{sec(seed, 'write') / sec(bare_seed, 'write'):.1f}x",
+            "",
+        )
+    )
+    rows.append(
+        (
+            f"csv.reader alone on a {mb:.0f} MB Transaction Detail CSV (baseline)",
+            f"{sec(reader, 'read'):.2f} s",
+            f"{int(reader['seconds']['rows']):,} rows",
+        )
+    )
+    rows.append(
+        (
+            f"qbcsv.parse on the same {mb:.0f} MB file",
+            f"{sec(ours, 'read'):.2f} s",
+            f"{int(ours['seconds']['rows']):,} splits",
+        )
+    )
+    rows.append(
+        (
+            "RATIO qbcsv / csv.reader",
+            f"{sec(ours, 'read') / sec(reader, 'read'):.2f}x",
+            "target <= 2x",
+        )
+    )
+    width = max(len(a) for a, _, _ in rows)
+    print(f"{'measurement':<{width}}  {'value':>10}  note")
+    print("-" * (width + 40))
+    for a, b, c in rows:
+        print(f"{a:<{width}}  {b:>10}  {c}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["_child"]:
+        child(sys.argv[2], Path(sys.argv[3]))
+    else:
+        main()
