@@ -1,0 +1,277 @@
+"""verify on hand-made ledgers and book snapshots: figures, differences, checks, the CSV."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections import Counter, defaultdict
+from decimal import Decimal
+
+from app.book import BookAccount, BookOwner, BookSnapshot
+from app.cutover import apply
+from app.model import Account, AccountType, Customer, Job, Ledger, Reconcile, Role, Source
+from app.plan import Cutover
+from app.verify import CSV_HEADER, verify
+from tests.test_cutover import HISTORY, ledger, without
+
+D = Decimal
+T = AccountType
+
+
+def book_of(led: Ledger) -> BookSnapshot:
+    """What a faithful GnuCash book of ``led`` holds (voided transactions count zero)."""
+    daily: dict[str, dict[dt.date, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    counts: Counter[str] = Counter()
+    states: Counter[str] = Counter()
+    for t in led.transactions:
+        for s in t.splits:
+            daily[s.account][t.date] += D(0) if t.voided else s.value
+            counts[s.account] += 1
+            states["v" if t.voided else s.reconcile.value] += 1
+    accounts = tuple(
+        BookAccount(
+            a.full_name,
+            a.type.value if a.type else "ASSET",
+            balance=sum(daily[a.full_name].values(), D(0)),
+            splits=counts[a.full_name],
+            daily=tuple(sorted(daily[a.full_name].items())),
+        )
+        for a in led.accounts
+    )
+    dates = [t.date for t in led.transactions]
+    return BookSnapshot(
+        currency="USD",
+        accounts=accounts,
+        transactions=len(led.transactions),
+        splits=sum(counts.values()),
+        reconcile=tuple(sorted(states.items())),
+        first_date=min(dates, default=None),
+        last_date=max(dates, default=None),
+        customers=tuple(
+            BookOwner(str(i), c.name, jobs=tuple(j.name for j in c.jobs))
+            for i, c in enumerate(led.customers)
+        ),
+    )
+
+
+def damaged(book: BookSnapshot, account: str, day: dt.date, delta: str) -> BookSnapshot:
+    accounts = []
+    for b in book.accounts:
+        days = dict(b.daily)
+        if b.full_name == account:
+            days[day] = days.get(day, D(0)) + D(delta)
+        total = sum(days.values(), D(0))
+        accounts.append(dataclasses.replace(b, daily=tuple(sorted(days.items())), balance=total))
+    return dataclasses.replace(book, accounts=tuple(accounts))
+
+
+def test_full_history_matches_with_fiscal_year_figures() -> None:
+    led = apply(ledger(), Cutover())
+    report = verify(led, book_of(led), Cutover())
+    assert report.ok, report.summary_lines()
+    assert report.as_of == dt.date(2022, 6, 30) and report.year_start == dt.date(2022, 1, 1)
+    rows = {r.account: r for r in report.rows}
+    assert rows["Retained Earnings"].gnucash_balance == D("-3800.00")
+    assert rows["Retained Earnings"].book_total == 0
+    assert rows["Sales"].gnucash_balance == D("-3000.00")
+    assert rows["Sales"].book_total == D("-8000.00")
+    assert rows["Sales"].basis == "year to date"
+    assert report.summary_lines()[0] == "Trial balance matches to the cent: 7 of 7 accounts"
+
+
+def test_fiscal_year_from_july_moves_the_line() -> None:
+    # Fiscal years from July 1: as of 2022-06-30 the year began 2021-07-01.
+    tb = {"re": "-5000.00", "sales": "-3000.00", "rent": "2200.00"}
+    led = apply(ledger(**tb), Cutover(fiscal_year_start="07-01"))
+    assert led.problems == ()
+    cut = Cutover(fiscal_year_start="07-01")
+    assert verify(led, book_of(led), cut).ok
+    # the same book judged with a calendar fiscal year differs on exactly those three
+    report = verify(led, book_of(led), Cutover())
+    assert {r.account for r in report.differences} == {"Retained Earnings", "Rent"}
+
+
+def test_opening_balances_mid_history_match() -> None:
+    cut = Cutover(opening_balances=True)
+    led = apply(ledger(HISTORY[4:]), cut)
+    report = verify(led, book_of(led), cut)
+    assert report.ok, report.summary_lines()
+    rows = {r.account: r for r in report.rows}
+    assert rows["Checking"].opening == D("16800.00")
+    assert rows["Checking"].lines == D("16200.00")
+
+
+def test_without_opening_balances_the_report_names_the_gap() -> None:
+    led = apply(ledger(HISTORY[3:]), Cutover())
+    report = verify(led, book_of(led), Cutover())
+    assert not report.ok
+    assert [r.account for r in report.differences] == [
+        "Checking",
+        "Owner's Equity",
+        "Retained Earnings",
+    ]
+    lines = report.summary_lines()
+    assert lines[0] == (
+        "Checking: QuickBooks 16,200.00, GnuCash 2,400.00 (all time), difference -13,800.00"
+    )
+    assert lines[3] == "Trial balance matches to the cent: 4 of 7 accounts"
+
+
+def test_damaged_book_names_account_and_amount() -> None:
+    led = apply(ledger(), Cutover())
+    book = damaged(book_of(led), "Checking", dt.date(2022, 2, 1), "-10.00")
+    book = damaged(book, "Sales", dt.date(2022, 2, 1), "10.00")
+    report = verify(led, book, Cutover())
+    assert not report.ok
+    assert report.summary_lines()[:2] == [
+        "Checking: QuickBooks 16,200.00, GnuCash 16,190.00 (all time), difference -10.00",
+        "Sales: QuickBooks -3,000.00, GnuCash -2,990.00 (year to date), difference 10.00",
+    ]
+    rows = {r.account: r for r in report.differences}
+    assert rows["Checking"].history_difference == D("-10.00")
+
+
+def test_balances_only_with_and_without_ytd_to_retained() -> None:
+    for folded in (False, True):
+        cut = Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=folded)
+        led = apply(ledger(), cut)
+        report = verify(led, book_of(led), cut)
+        assert report.ok, report.summary_lines()
+        assert report.as_of == dt.date(2022, 6, 30)
+        rows = {r.account: r for r in report.rows}
+        assert rows["Sales"].quickbooks_balance == (0 if folded else D("-3000.00"))
+        assert rows["Retained Earnings"].quickbooks_balance == D("-5800.00" if folded else "-3800")
+        assert bool(report.notes) == folded
+
+
+def test_made_opening_balance_account_is_checked_on_history() -> None:
+    cut = Cutover(opening_balances=True)
+    led = apply(
+        Ledger(accounts=without(Role.OPENING_BALANCE, owner=None), transactions=HISTORY[3:]), cut
+    )
+    report = verify(led, book_of(led), cut)
+    assert report.ok
+    row = report.rows[-1]
+    assert (row.account, row.basis, row.quickbooks_balance) == (
+        "Opening Balances",
+        "history",
+        D("-10000.00"),
+    )
+
+
+def test_csv_exactly() -> None:
+    led = apply(ledger(), Cutover())
+    merged = dataclasses.replace(
+        led.accounts[0], origin=("Checking", "Checking, Main"), full_name="Assets:Checking"
+    )
+    led = dataclasses.replace(led, accounts=(merged, *led.accounts[1:]))
+    led = dataclasses.replace(
+        led,
+        transactions=tuple(
+            dataclasses.replace(
+                t,
+                splits=tuple(
+                    dataclasses.replace(s, account="Assets:Checking")
+                    if s.account == "Checking"
+                    else s
+                    for s in t.splits
+                ),
+            )
+            for t in led.transactions
+        ),
+    )
+    book = damaged(book_of(led), "Assets:Checking", dt.date(2022, 2, 1), "-1403.99")
+    book = damaged(book, "Accounts Payable", dt.date(2022, 2, 1), "1403.99")
+    book = dataclasses.replace(
+        book, accounts=(*book.accounts, BookAccount("Imbalance-USD", "BANK"))
+    )
+    assert verify(led, book, Cutover()).to_csv() == (
+        f"{CSV_HEADER}\n"
+        'Assets:Checking,"Checking + Checking, Main",16200.00,14796.01,-1403.99\n'
+        "Accounts Payable,Accounts Payable,-400.00,1003.99,1403.99\n"
+        "Opening Balance Equity,Opening Balance Equity,0.00,0.00,0.00\n"
+        "Owner's Equity,Owner's Equity,-10000.00,-10000.00,0.00\n"
+        "Retained Earnings,Retained Earnings,-3800.00,-3800.00,0.00\n"
+        "Sales,Sales,-3000.00,-3000.00,0.00\n"
+        "Rent,Rent,1000.00,1000.00,0.00\n"
+        "Imbalance-USD,,0.00,0.00,0.00\n"
+    )
+
+
+def test_checks_counts_states_and_strays() -> None:
+    led = apply(ledger(), Cutover())
+    first = led.transactions[0]
+    cleared = dataclasses.replace(
+        first,
+        splits=(
+            dataclasses.replace(first.splits[0], reconcile=Reconcile.RECONCILED),
+            first.splits[1],
+        ),
+    )
+    void = dataclasses.replace(led.transactions[3], voided=True)  # counts zero everywhere
+    led = dataclasses.replace(
+        led,
+        transactions=(cleared, *led.transactions[1:], void),
+        customers=(
+            Customer("Acme", Source("lists.iif", 50), jobs=(Job("Roof", Source("lists.iif", 51)),)),
+        ),
+    )
+    book = book_of(led)
+    assert {c.name: c.ok for c in verify(led, book, Cutover()).checks} == {
+        "accounts": True,
+        "transactions": True,
+        "splits": True,
+        "splits not reconciled": True,
+        "splits reconciled": True,
+        "splits voided": True,
+        "customers": True,
+        "jobs": True,
+        "vendors": True,
+        "employees": True,
+        "terms": True,
+        "Imbalance/Orphan accounts": True,
+        "first transaction date": True,
+        "last transaction date": True,
+    }
+    bad = dataclasses.replace(
+        book,
+        accounts=(*book.accounts, BookAccount("Orphan-USD", "BANK")),
+        reconcile=(("n", 12), ("v", 2)),
+        customers=(BookOwner("1", "Acme"),),
+        last_date=dt.date(2022, 7, 1),
+    )
+    report = verify(led, bad, Cutover())
+    failed = {c.name: (c.input, c.book) for c in report.checks if not c.ok}
+    assert failed == {
+        "accounts": (7, 8),
+        "splits not reconciled": (11, 12),
+        "splits reconciled": (1, 0),
+        "jobs": (1, 0),
+        "Imbalance/Orphan accounts": (0, 1),
+        "last transaction date": (dt.date(2022, 6, 30), dt.date(2022, 7, 1)),
+    }
+    assert not report.ok
+    lines = report.summary_lines()
+    assert lines[0] == "Trial balance matches to the cent: 8 of 8 accounts"
+    assert "Imbalance/Orphan accounts: input 0, book 1 — DIFFERS (Orphan-USD)" in lines
+
+
+def test_account_missing_from_the_book() -> None:
+    led = apply(ledger(), Cutover())
+    book = book_of(led)
+    book = dataclasses.replace(
+        book, accounts=tuple(b for b in book.accounts if b.full_name != "Rent")
+    )
+    report = verify(led, book, Cutover())
+    # Rent's 2021 lines are gone from the earlier years' net income as well
+    assert [r.account for r in report.differences] == ["Retained Earnings", "Rent"]
+    assert report.summary_lines()[1] == "Rent: missing from the book (expected 1,000.00)"
+
+
+def test_accounts_without_figures_compare_history() -> None:
+    accounts = tuple(Account(a.full_name, a.type, a.source) for a in ledger().accounts)
+    led = Ledger(accounts=accounts, transactions=HISTORY)
+    report = verify(led, book_of(led), Cutover())
+    assert report.ok
+    assert {r.basis for r in report.rows} == {"history"}
+    assert {r.account: r.quickbooks_balance for r in report.rows}["Sales"] == D("-8000.00")
