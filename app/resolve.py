@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 
 from app.model import Account, AccountType, Ledger, Problem, Split
@@ -109,6 +110,25 @@ def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
         transactions=_rename_splits(ledger, names),
         problems=(*ledger.problems, *problems),
     )
+
+
+def canonical(accounts: tuple[Account, ...]) -> Callable[[str], str]:
+    """A function giving the chart full name a label resolves to without a plan (the label
+    itself when unknown or ambiguous); without a chart, the label with numbers stripped. Used
+    to recognise one transaction exported twice with different account labels."""
+    index = _Index(accounts) if accounts else None
+    memo: dict[str, str] = {}
+
+    def name(label: str) -> str:
+        if label not in memo:
+            if index is None:
+                memo[label] = _parse_label(label)[0]
+            else:
+                found = index.find(label)
+                memo[label] = found[0] if len(found) == 1 else label
+        return memo[label]
+
+    return name
 
 
 class _Index:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +20,7 @@ from typing import Any
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Transaction
 from app.plan import Plan
+from app.resolve import canonical
 
 READERS = ("app.iif", "app.qbcsv")  # module names, imported when first needed
 
@@ -109,7 +110,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     }
     return Ledger(
         accounts=accounts,
-        transactions=_transactions(parts, problems),
+        transactions=_transactions(parts, canonical(accounts), problems),
         customers=lists["customers"],
         vendors=lists["vendors"],
         employees=lists["employees"],
@@ -139,23 +140,26 @@ def _first_by_name(items: Iterable[tuple[str, object]], word: str, problems: lis
     return tuple(kept.values())
 
 
-def _key(t: Transaction) -> tuple:
+def _key(t: Transaction, name: Callable[[str], str]) -> tuple:
     values: dict[tuple[str, Decimal], int] = defaultdict(int)
     for s in t.splits:
-        values[(s.account, s.value)] += 1
+        values[(name(s.account), s.value)] += 1
     return (t.date, tuple(sorted(values.items())))
 
 
-def _transactions(parts: Sequence[Ledger], problems: list[Problem]) -> tuple[Transaction, ...]:
+def _transactions(
+    parts: Sequence[Ledger], name: Callable[[str], str], problems: list[Problem]
+) -> tuple[Transaction, ...]:
     """All files' transactions in date order (stable); one present in two files (same date,
-    same lines, same Trans # when both have one) is kept from the first file only."""
+    same lines, same Trans # when both have one) is kept from the first file only. Lines
+    compare by account (``name`` maps each file's label to the chart name) and value."""
     seen: dict[tuple, list[Transaction]] = defaultdict(list)
     kept: list[Transaction] = []
     for part in parts:
         used: set[int] = set()  # earlier transactions already matched by this file
         mine: list[tuple[tuple, Transaction]] = []
         for t in part.transactions:
-            key = _key(t)
+            key = _key(t, name)
             twin = next(
                 (
                     o

@@ -192,3 +192,22 @@ def test_plan_file_options_reach_the_reader(tmp_path):
         "j.csv": ReadOptions(date_order="dmy", columns=(("date", "When"),)),
         "k.csv": ReadOptions(),
     }
+
+
+def test_overlap_found_when_files_label_accounts_differently():
+    chart = Ledger(
+        accounts=(
+            Account("Checking", T.BANK, src("l.iif", 1), code="1000"),
+            Account("Utilities:Gas", T.EXPENSE, src("l.iif", 2), code="7751"),
+        ),
+        chart=True,
+    )
+    iif = Ledger(
+        transactions=(txn("t.iif", 4, 5, ("Utilities:Gas", "25.00"), ("Checking", "-25")),)
+    )
+    report = Ledger(
+        transactions=(txn("r.csv", 9, 5, ("7751 · Gas", "25"), ("1000 · Checking", "-25.00")),)
+    )
+    merged = sources.merge([chart, iif, report])
+    assert [str(t.source) for t in merged.transactions] == ["t.iif:4"]
+    assert [p.source for p in merged.problems] == [src("r.csv", 9)]

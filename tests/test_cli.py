@@ -1,0 +1,348 @@
+"""``run.py convert`` end to end, as a user runs it: a subprocess, real files, the real GnuCash
+engine; every book written is reopened with gnc_writer.read_book and checked."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import gzip
+import json
+import subprocess
+import sys
+from decimal import Decimal as D
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA, ENTERPRISE, ROOT
+
+CLI = DATA / "cli"
+LISTS, TXNS = CLI / "lists.iif", CLI / "txns.iif"
+
+
+def convert(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "run.py"), "convert", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+
+
+def read_book(path: Path):
+    from app.gnc_writer import read_book as read
+
+    return read(path)
+
+
+def balances(book) -> dict[str, D]:
+    return {a.full_name: a.balance for a in book.accounts}
+
+
+def test_small_company_lists_and_transactions(tmp_path):
+    out, report = tmp_path / "Company.gnucash", tmp_path / "report.csv"
+    run = convert(LISTS, TXNS, "-o", out, "--report", report)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    for line in (
+        "  lists.iif: IIF lists, utf-8,",
+        "  txns.iif: IIF transactions,",
+        "  5 accounts",
+        "  2 transactions with 4 splits",
+        "  1 customer with 1 job",
+        "  1 vendor",
+        "  1 employee",
+        "  1 bill term",
+        "Not imported:\n  Classes: 1 (",
+        "Verification:\n  Trial balance matches to the cent: 5 of 5 accounts",
+        f"Book written to {out} (xml, USD)",
+    ):
+        assert line in run.stdout
+    book = read_book(out)
+    assert balances(book) == {
+        "Checking": D("75.00"),
+        "Utilities": D(0),
+        "Utilities:Gas": D("25.00"),
+        "Sales": D("-100.00"),
+        "Opening Bal Equity": D(0),
+    }
+    checking = book.account("Checking")
+    assert (checking.type, checking.code, checking.description) == ("BANK", "1000", "Main bank")
+    assert book.account("Opening Bal Equity").opening_balance
+    assert (book.transactions, book.splits) == (2, 4)
+    assert dict(book.reconcile).get("y") == 1
+    assert [(c.name, c.jobs, c.terms) for c in book.customers] == [
+        ("Ann Smith", ("Kitchen",), "Net 30")
+    ]
+    assert [v.name for v in book.vendors] == ["Gas Co"]
+    assert [e.name for e in book.employees] == ["Joe Worker"]
+    assert [t.name for t in book.terms] == ["Net 30"]
+    assert "987-65-4321" not in gzip.decompress(out.read_bytes()).decode("utf-8")
+    rows = list(csv.reader(report.read_text(encoding="utf-8").splitlines()))
+    assert rows[0] == [
+        "account",
+        "quickbooks_account",
+        "quickbooks_balance",
+        "gnucash_balance",
+        "difference",
+    ]
+    assert ["Checking", "Checking", "75.00", "75.00", "0.00"] in rows
+    assert list(tmp_path.iterdir()) == [out, report] or sorted(tmp_path.iterdir()) == sorted(
+        [out, report]
+    )
+
+
+def test_reparent_and_sqlite(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, TXNS, "-o", out, "--reparent", "--format", "sqlite", "--strict")
+    assert run.returncode == 0, run.stderr
+    assert out.read_bytes().startswith(b"SQLite format 3")
+    book = read_book(out)
+    assert book.account("Assets:Current Assets:Checking").balance == D("75.00")
+    assert book.account("Expenses:Utilities:Gas").balance == D("25.00")
+    assert book.account("Equity:Opening Bal Equity").opening_balance
+    for parent in ("Assets", "Assets:Current Assets", "Expenses", "Income", "Equity"):
+        assert book.account(parent).placeholder, parent
+
+
+def test_plan_file_and_options_on_top(tmp_path):
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        json.dumps(
+            {
+                "rules": [
+                    {"kind": "rename", "account": "Utilities:Gas", "target": "Gas and Electric"},
+                    {"kind": "move", "account": "Checking", "target": "Banks"},
+                ],
+                "currency": "EUR",
+            }
+        )
+    )
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, TXNS, "-o", out, "--plan", plan, "--currency", "cad")
+    assert run.returncode == 0, run.stderr
+    book = read_book(out)
+    assert book.currency == "CAD"
+    assert book.account("Utilities:Gas and Electric").balance == D("25.00")
+    assert book.account("Banks:Checking").balance == D("75.00")
+    assert book.account("Banks").placeholder
+
+
+def test_date_order_option(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, TXNS, "-o", out, "--date-order", "dmy")
+    assert run.returncode == 0, run.stderr
+    book = read_book(out)
+    assert (book.first_date, book.last_date) == (dt.date(2024, 1, 2), dt.date(2024, 2, 2))
+
+
+def test_input_problems_exit_1_with_file_line_and_no_book(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, CLI / "unbalanced.iif", "-o", out)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        "unbalanced.iif:4: transaction does not balance: debits 20.00, credits 25.00 "
+        "(difference -5.00); lines 4-5",
+        "unbalanced.iif:8: account 'Travel' (line 8) is not in the chart of accounts; "
+        "map it on the Map step or with account_map in the plan",
+        "No book written: 2 problems to resolve.",
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+BAD_FILES = {
+    "empty.iif": b"",
+    "binary.iif": b"\x00\x01\x02\x03GNU\xff\xfe\x00\x00" * 40,
+    "report.iif": b"Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit\n"
+    b"1,Check,1/2/2024,101,Gas Co,,Checking,,25.00\n"
+    b"1,Check,1/2/2024,101,Gas Co,,Utilities:Gas,25.00,\n",
+    "headerless.iif": b"TRNS\t1\tCHECK\t2/1/2024\tChecking\t-25.00\n"
+    b"SPL\t2\tCHECK\t2/1/2024\tUtilities:Gas\t25.00\nENDTRNS\n",
+    "truncated.iif": b'!ACCNT\tNAME\tACCNTTYPE\tDESC\nACCNT\tChecking\tBANK\t"Main bank\n'
+    b"ACCNT\tSavings\tBANK\t\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_files_exit_1_naming_file_and_line(tmp_path, name):
+    bad = tmp_path / name
+    bad.write_bytes(BAD_FILES[name])
+    out = tmp_path / "book.gnucash"
+    run = convert(bad, "-o", out)
+    assert run.returncode == 1, run.stdout + run.stderr
+    first = run.stderr.splitlines()[0]
+    assert first.startswith(f"{name}:"), first
+    assert first.split(":")[1].isdigit(), first
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+    if name == "truncated.iif":
+        assert "quote" in first, first  # the reader must say what is wrong, not guess a name
+
+
+def test_one_bad_file_among_good_ones_is_reported_and_nothing_written(tmp_path):
+    empty = tmp_path / "empty.iif"
+    empty.write_bytes(b"")
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, empty, TXNS, "-o", out)
+    assert run.returncode == 1
+    assert run.stderr.splitlines()[0] == "empty.iif:1: the file is empty"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((LISTS,), "the following arguments are required: -o"),
+        ((LISTS, "-o", "{out}", "--format", "pdf"), "invalid choice: 'pdf'"),
+        ((LISTS, "-o", "{out}", "--currency", "XYZ"), "unknown currency 'XYZ'"),
+        ((LISTS, "-o", "{out}", "--balances-only", "2024-13-01"), "expected a date YYYY-MM-DD"),
+        ((LISTS, "-o", "{out}", "--fiscal-year-start", "7/1"), "expected MM-DD"),
+        ((LISTS, "-o", "{out}", "--plan", "{bad_plan}"), "plan.json:1: not valid JSON"),
+        ((LISTS, "-o", "{out}", "--plan", "{odd_plan}"), "unknown rule kind 'explode'"),
+        ((CLI / "missing.iif", "-o", "{out}"), "missing.iif: no such file"),
+        ((LISTS, "-o", "{tmp}/nowhere/book.gnucash"), "does not exist"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, args, message):
+    (tmp_path / "plan.json").write_text("{not json")
+    (tmp_path / "odd.json").write_text(
+        '{"rules": [{"kind": "explode", "account": "A", "target": ""}]}'
+    )
+    where = {
+        "out": tmp_path / "book.gnucash",
+        "bad_plan": tmp_path / "plan.json",
+        "odd_plan": tmp_path / "odd.json",
+        "tmp": tmp_path,
+    }
+    run = convert(*(str(a).format(**where) for a in args))
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert not (tmp_path / "book.gnucash").exists()
+
+
+def test_existing_output_needs_force(tmp_path):
+    out = tmp_path / "book.gnucash"
+    out.write_text("an older book")
+    run = convert(LISTS, TXNS, "-o", out)
+    assert run.returncode == 2
+    assert "already exists; add --force" in run.stderr
+    assert out.read_text() == "an older book"
+    failed = convert(LISTS, CLI / "unbalanced.iif", "-o", out, "--force")
+    assert failed.returncode == 1
+    assert out.read_text() == "an older book"  # only replaced on success
+    run = convert(LISTS, TXNS, "-o", out, "--force")
+    assert run.returncode == 0, run.stderr
+    assert read_book(out).account("Checking").balance == D("75.00")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.gnucash"]
+
+
+def test_strict_exits_3_on_a_difference_and_still_writes(tmp_path):
+    out, report = tmp_path / "book.gnucash", tmp_path / "r.csv"
+    lenient = convert(CLI / "lists_differs.iif", TXNS, "-o", tmp_path / "lenient.gnucash")
+    assert lenient.returncode == 0, lenient.stderr
+    assert "Checking: QuickBooks balance 80.00" in lenient.stdout  # the warning says so
+    run = convert(CLI / "lists_differs.iif", TXNS, "-o", out, "--strict", "--report", report)
+    assert run.returncode == 3
+    assert "Verification found differences" in run.stderr
+    assert read_book(out).account("Checking").balance == D("75.00")
+    rows = list(csv.reader(report.read_text(encoding="utf-8").splitlines()))
+    assert ["Checking", "Checking", "80.00", "75.00", "-5.00"] in rows
+
+
+def test_opening_balances_option_closes_the_difference(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(CLI / "lists_differs.iif", TXNS, "-o", out, "--opening-balances", "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    book = read_book(out)
+    assert book.account("Checking").balance == D("80.00")
+    assert book.transactions == 3
+
+
+# ---------------------------------------------------------------- the real Enterprise sample
+
+
+def sample_ssns() -> list[str]:
+    lines = ENTERPRISE.read_text(encoding="utf-8").splitlines()
+    header = next(line.split("\t") for line in lines if line.startswith("!EMP\t"))
+    col = header.index("SSNO")
+    ssns = [line.split("\t")[col] for line in lines if line.startswith("EMP\t")]
+    return [s for s in ssns if s.strip()]
+
+
+@pytest.mark.samples
+def test_enterprise_sample_lists(samples_dir, tmp_path):
+    out = tmp_path / "Enterprise.gnucash"
+    run = convert(ENTERPRISE, "-o", out)
+    assert run.returncode == 0, run.stderr
+    lines = ENTERPRISE.read_text(encoding="utf-8").splitlines()
+    header = next(line.split("\t") for line in lines if line.startswith("!ACCNT\t"))
+    posting = [
+        line.split("\t")[1]
+        for line in lines
+        if line.startswith("ACCNT\t")
+        and line.split("\t")[header.index("ACCNTTYPE")] != "NONPOSTING"
+    ]
+    book = read_book(out)
+    assert len(posting) == 104
+    assert sorted(a.full_name for a in book.accounts) == sorted(posting)
+    assert len(book.customers) == 45
+    assert sum(len(c.jobs) for c in book.customers) == 20
+    assert (len(book.vendors), len(book.employees), len(book.terms)) == (38, 3, 7)
+    ssns = sample_ssns()
+    assert ssns  # the sample does carry SSNs: the check below is meaningful
+    text = gzip.decompress(out.read_bytes()).decode("utf-8")
+    for ssn in ssns:
+        assert ssn not in text
+        assert ssn not in run.stdout + run.stderr
+
+
+@pytest.mark.samples
+def test_enterprise_sample_balances_only_matches_its_trial_balance(samples_dir, tmp_path):
+    out, report = tmp_path / "Enterprise.gnucash", tmp_path / "r.csv"
+    run = convert(
+        ENTERPRISE, "-o", out, "--balances-only", "2026-12-15", "--reparent", "--strict",
+        "--report", report,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Trial balance matches to the cent" in run.stdout
+    book = read_book(out)
+    assert book.account("Assets:Current Assets:Checking").balance == D("99250.02")
+    rows = list(csv.DictReader(report.read_text(encoding="utf-8").splitlines()))
+    assert all(D(r["difference"]) == 0 for r in rows)
+
+
+# ---------------------------------------------------------------- the project's generated company
+
+
+@pytest.fixture(scope="module")
+def company(tmp_path_factory):
+    from tests.companygen import make_company
+
+    company = make_company(transactions=150, seed=7)
+    files = company.write_all(tmp_path_factory.mktemp("company"))
+    return company, files
+
+
+@pytest.mark.parametrize(
+    "layout", ["transactions_iif", "find", "journal", "transaction_detail", "general_ledger"]
+)
+def test_generated_company_every_layout(company, layout, tmp_path):
+    comp, files = company
+    out = tmp_path / "book.gnucash"
+    run = convert(files["lists"], files[layout], "-o", out, "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    book = read_book(out)
+    expected = comp.expected_balances()
+    got = balances(book)
+    assert {k: got.get(k, D(0)) for k in expected} == expected  # non-posting ones are left out
+    assert book.transactions == len(comp.transactions)
+
+
+def test_generated_company_overlapping_files_import_once(company, tmp_path):
+    comp, files = company
+    out = tmp_path / "book.gnucash"
+    run = convert(files["lists"], files["transactions_iif"], files["transaction_detail"], "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert read_book(out).transactions == len(comp.transactions)
+    assert "imported once" in run.stdout
