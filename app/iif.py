@@ -152,10 +152,14 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         employees=ledger_lists.employees,
         terms=ledger_lists.terms,
         not_imported=ledger_lists.not_imported,
-        problems=tuple(reading.problems),
+        problems=tuple(sorted(reading.problems, key=_line)),
         files=(info,),
         chart=ledger_lists.chart,
     )
+
+
+def _line(problem: Problem) -> int:
+    return problem.source.line if problem.source else 0
 
 
 # --- lines, quotes, headers -------------------------------------------------------------------
@@ -356,7 +360,7 @@ class _Transactions:
         try:
             value = parse_amount(raw)
         except ValueError as exc:
-            self.reading.error(row.source, str(exc))
+            self.reading.error(row.source, f"AMOUNT: {exc}")
             return
         if value is None:
             self.reading.warn(row.source, "AMOUNT is empty: read as 0.00")

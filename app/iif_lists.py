@@ -77,7 +77,7 @@ NOT_IMPORTED = {
     "TAXCODE": ("Tax codes", "NAME", "tax codes are not imported"),
     "SUPERFUND": ("Superannuation funds", "NAME", "GnuCash has no payroll"),
     "CUSTNAMEDICT": ("Custom field labels", "LABEL", "used to label custom fields in notes"),
-    "CUSTITEMDICT": ("Custom field labels", "LABEL", "GnuCash has no items"),
+    "CUSTITEMDICT": ("Custom field labels", "LABEL", "labels item fields; GnuCash has no items"),
     "QB ONLINE": ("Online banking settings", "ACCNT", "bank connection data is never imported"),
     "QBP EMPLOYEE": ("Employee payroll settings", "NAME", "GnuCash has no payroll"),
     "TIMEACT": ("Time tracking", "NAME", "GnuCash has no time tracking"),
@@ -129,7 +129,7 @@ class Lists:
         self.employees: list[Employee] = []
         self.terms: list[BillTerm] = []
         self.not_imported: list[NotImported] = []
-        self.labels: dict[str, str] = {}  # CUSTFLDn → label from CUSTNAMEDICT
+        self.labels: dict[tuple[str, int], str] = {}  # (CUST/VEND/EMP, n) → CUSTFLDn's label
         self.group: tuple[str, Source, int] | None = None  # open item group: name, source, members
         self.chart = False
 
@@ -246,7 +246,8 @@ class Lists:
         for i in range(1, 16):
             value = row.text(f"CUSTFLD{i}")
             if value:
-                out.append(f"{self.labels.get(f'CUSTFLD{i}', f'Custom field {i}')}: {value}")
+                label = self.labels.get((row.keyword, i), f"Custom field {i}")
+                out.append(f"{label}: {value}")
         return out
 
     def _customer_notes(self, row: Row) -> list[str]:
@@ -479,7 +480,10 @@ class Lists:
             if not label:
                 return  # an unused custom-field slot
             if kw == "CUSTNAMEDICT" and row.get("INDEX").isdigit():
-                self.labels[f"CUSTFLD{int(row.get('INDEX')) + 1}"] = label
+                # INDEX 0 labels CUSTFLD1, for the lists whose flag is Y [inferred, FORMATS 3.1]
+                for entity, col in (("CUST", "CUSTOMER"), ("VEND", "VENDOR"), ("EMP", "EMPLOYEE")):
+                    if self._bool(row, col):
+                        self.labels[entity, int(row.get("INDEX")) + 1] = label
         if kw in NOT_IMPORTED:
             _, col, _ = NOT_IMPORTED[kw]
             name = row.get(col) or row.get("NAME")
