@@ -224,6 +224,93 @@ def engine_version() -> tuple[int, int]:
 
 
 _PERCENTAGE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_double)
+_EVENT_HANDLER = ctypes.CFUNCTYPE(None, _P, ctypes.c_int, _P, _P)
+_ITEM_ADDED = 1 << 8  # GNC_EVENT_ITEM_ADDED = QOF_MAKE_EVENT(QOF_EVENT_BASE + 0)
+
+
+def _bind_load(lib: ctypes.CDLL) -> None:
+    lib.qof_session_load.restype = None
+    lib.qof_session_load.argtypes = [_P, _PERCENTAGE_FUNC]
+    lib.qof_session_get_book.restype = _P
+    lib.qof_session_get_book.argtypes = [_P]
+    lib.qof_book_get_collection.restype = _P
+    lib.qof_book_get_collection.argtypes = [_P, ctypes.c_char_p]
+    lib.qof_collection_count.restype = ctypes.c_uint
+    lib.qof_collection_count.argtypes = [_P]
+    lib.gnc_book_get_root_account.restype = _P
+    lib.gnc_book_get_root_account.argtypes = [_P]
+    lib.gnc_account_get_descendants.restype = ctypes.POINTER(_GList)
+    lib.gnc_account_get_descendants.argtypes = [_P]
+    lib.qof_instance_get_editlevel.restype = ctypes.c_int
+    lib.qof_instance_get_editlevel.argtypes = [_P]
+    lib.xaccAccountSortSplits.argtypes = [_P, ctypes.c_int]
+    lib.xaccAccountRecomputeBalance.argtypes = [_P]
+    lib.qof_event_register_handler.restype = ctypes.c_int
+    lib.qof_event_register_handler.argtypes = [_EVENT_HANDLER, _P]
+    lib.qof_event_unregister_handler.argtypes = [ctypes.c_int]
+
+
+def _edited_accounts(engine: Engine, book: int) -> list[int]:
+    """Every account of ``book``; LayoutError unless all are in edit mode (loader's doing)."""
+    lib = engine.lib
+    head = lib.gnc_account_get_descendants(lib.gnc_book_get_root_account(book))
+    out, node = [], head
+    while node:
+        out.append(node.contents.data)
+        node = node.contents.next
+    engine.glib.g_list_free.argtypes = [ctypes.POINTER(_GList)]
+    engine.glib.g_list_free(head)
+    if any(lib.qof_instance_get_editlevel(a) <= 0 for a in out):
+        raise LayoutError("the loader does not hold every account in edit mode")
+    return out
+
+
+def _rejoin(engine: Engine, det: SplitListDetacher) -> None:
+    """Re-join after the loader committed the accounts: sort and balance them again."""
+    det.reattach()
+    for acc in det._accounts:
+        engine.lib.xaccAccountSortSplits(acc, 1)
+        engine.lib.xaccAccountRecomputeBalance(acc)
+
+
+def load_sql_detached(engine: Engine, session: int) -> str:
+    """``qof_session_load`` of a SQL book that stays linear on 4.13: an event handler counts
+    split inserts (the SQL loader holds every account in edit mode while it loads
+    transactions) and detaches every ~1,000 transactions; after the load the lists are
+    re-joined, sorted and re-balanced. Returns "" when the detacher was used, else why not."""
+    lib = engine.lib
+    _bind_load(lib)
+    state: dict[str, object] = {"det": None, "n": 0, "why": ""}
+
+    def handler(_ent: int | None, event: int, _data: int | None, _evdata: int | None) -> None:
+        if event != _ITEM_ADDED or state["why"]:
+            return
+        try:
+            state["n"] = n = int(state["n"]) + 1  # type: ignore[call-overload]
+            if n % (3 * 1000) == 0:
+                det = state["det"]
+                if det is None:
+                    book = lib.qof_session_get_book(session)
+                    det = state["det"] = SplitListDetacher(engine, _edited_accounts(engine, book))
+                det.detach()  # type: ignore[attr-defined]
+        except Exception as exc:  # a callback cannot raise into C: stop detaching, say why
+            state["why"] = f"{type(exc).__name__}: {exc}"
+
+    callback = _EVENT_HANDLER(handler)
+    hid = lib.qof_event_register_handler(callback, None)
+    try:
+        lib.qof_session_load(session, _PERCENTAGE_FUNC())  # NULL: no progress
+    finally:
+        lib.qof_event_unregister_handler(hid)
+        det = state["det"]
+        if det is not None:
+            _rejoin(engine, det)  # type: ignore[arg-type]
+    if det is None or not det.detaches:  # type: ignore[attr-defined]
+        return str(state["why"]) or "no detach happened (small book or no load events)"
+    return str(state["why"])
+
+
+_PERCENTAGE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_double)
 
 
 def load_xml_detached(engine: Engine, session: int, transactions: int) -> str:
@@ -236,33 +323,8 @@ def load_xml_detached(engine: Engine, session: int, transactions: int) -> str:
     after the load is re-joined and its accounts re-sorted and re-balanced.
     """
     lib = engine.lib
-    lib.qof_session_load.restype = None
-    lib.qof_session_load.argtypes = [_P, _PERCENTAGE_FUNC]
-    lib.qof_session_get_book.restype = _P
-    lib.qof_session_get_book.argtypes = [_P]
-    lib.qof_book_get_collection.restype = _P
-    lib.qof_book_get_collection.argtypes = [_P, ctypes.c_char_p]
-    lib.qof_collection_count.restype = ctypes.c_uint
-    lib.qof_collection_count.argtypes = [_P]
+    _bind_load(lib)
     state: dict[str, object] = {"det": None, "last": 0, "why": "", "joined": False}
-
-    def accounts(book: int) -> list[int]:
-        lib.gnc_book_get_root_account.restype = _P
-        lib.gnc_book_get_root_account.argtypes = [_P]
-        lib.gnc_account_get_descendants.restype = ctypes.POINTER(_GList)
-        lib.gnc_account_get_descendants.argtypes = [_P]
-        lib.qof_instance_get_editlevel.restype = ctypes.c_int
-        lib.qof_instance_get_editlevel.argtypes = [_P]
-        head = lib.gnc_account_get_descendants(lib.gnc_book_get_root_account(book))
-        out, node = [], head
-        while node:
-            out.append(node.contents.data)
-            node = node.contents.next
-        engine.glib.g_list_free.argtypes = [ctypes.POINTER(_GList)]
-        engine.glib.g_list_free(head)
-        if any(lib.qof_instance_get_editlevel(a) <= 0 for a in out):
-            raise LayoutError("the loader does not hold every account in edit mode")
-        return out
 
     def progress(_message: bytes | None, _percent: float) -> None:
         try:
@@ -276,7 +338,7 @@ def load_xml_detached(engine: Engine, session: int, transactions: int) -> str:
                 state["joined"] = True
             elif n - int(state["last"]) >= 1000 and n < transactions:  # type: ignore[call-overload]
                 if det is None:
-                    det = state["det"] = SplitListDetacher(engine, accounts(book))
+                    det = state["det"] = SplitListDetacher(engine, _edited_accounts(engine, book))
                 det.detach()  # type: ignore[attr-defined]
                 state["last"] = n
         except Exception as exc:  # a callback cannot raise into C: stop detaching, say why
@@ -289,12 +351,7 @@ def load_xml_detached(engine: Engine, session: int, transactions: int) -> str:
     lib.qof_session_load(session, callback)
     det = state["det"]
     if det is not None and not state["joined"]:
-        det.reattach()  # type: ignore[attr-defined]
-        lib.xaccAccountSortSplits.argtypes = [_P, ctypes.c_int]
-        lib.xaccAccountRecomputeBalance.argtypes = [_P]
-        for acc in det._accounts:  # type: ignore[attr-defined]
-            lib.xaccAccountSortSplits(acc, 1)
-            lib.xaccAccountRecomputeBalance(acc)
+        _rejoin(engine, det)  # type: ignore[arg-type]
     if det is None and not state["why"]:
         return "fewer transactions than one detach interval"
     return str(state["why"])

@@ -57,6 +57,7 @@ from app.gnc_engine import (
     LayoutError,
     SplitListDetacher,
     bill_terms,
+    load_sql_detached,
     load_xml_detached,
 )
 from app.model import Address, Ledger, Role, Transaction
@@ -477,15 +478,18 @@ def read_book(
         engine.log_disable()
         session.begin(uri, SessionOpenMode.SESSION_READ_ONLY)
         total = 0 if sqlite or not detach else _xml_transaction_count(path)
-        detached = False
-        if total > DETACH_EVERY:
+        why = "plain load requested" if not detach else ""
+        if sqlite and detach:
+            why = load_sql_detached(engine, int(session.get_instance()))
+        elif total > DETACH_EVERY:
             why = load_xml_detached(engine, int(session.get_instance()), total)
-            session.raise_backend_errors("load")
-            detached = not why
-            if why:
-                log.info("read-back without the split-list detacher: %s", why)
         else:
             session.load()
+            why = why or "fewer transactions than one detach interval"
+        session.raise_backend_errors("load")
+        detached = not why
+        if why:
+            log.info("read-back without the split-list detacher: %s", why)
         engine.log_disable()
     except GnuCashBackendException as exc:
         session.end()

@@ -381,13 +381,14 @@ def _big_ledger(n: int) -> Ledger:
     return replace(ledger, transactions=tuple(txns))
 
 
-def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fmt", ["xml", "sqlite"])
+def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -> None:
     ledger = _big_ledger(2500)
     seen: list[tuple[str, int, int]] = []
     fast = gnc_writer.write_book(
-        ledger, tmp_path / "fast.gnucash", on_progress=lambda *p: seen.append(p)
+        ledger, tmp_path / "fast.gnucash", fmt=fmt, on_progress=lambda *p: seen.append(p)
     )
-    plain = gnc_writer.write_book(ledger, tmp_path / "plain.gnucash", detach=False)
+    plain = gnc_writer.write_book(ledger, tmp_path / "plain.gnucash", fmt=fmt, detach=False)
     if engine_version() < (5, 0):
         assert fast.detached and not fast.fallback
     else:  # newer engines keep split lists in vectors: the layout check refuses, plain is linear
