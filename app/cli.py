@@ -114,9 +114,13 @@ def main(argv: Sequence[str]) -> int:
         return usage(f"{out} is a folder")
     if not out.parent.is_dir():
         return usage(f"folder {out.parent} does not exist")
+    names: set[str] = set()
     for f in args.files:
         if not f.is_file():
             return usage(f"{f}: no such file")
+        if f.name in names:  # messages and plan options name files by their name alone
+            return usage(f"two input files are named {f.name}; rename one")
+        names.add(f.name)
     gnc_writer = importlib.import_module("app.gnc_writer")
     if not gnc_writer.is_known_currency(plan.currency):
         return usage(f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,8 @@ def _optional(name: str) -> Any | None:
 def prepare(parsed: Ledger, plan: Plan) -> Prepared:
     """Plan applied and checked. Each stage adds its problems to the ledger's."""
     resolved = resolve.resolve(parsed, plan.account_map)
+    if plan.cutover.mode == "balances_only":  # history is ignored: its labels do not matter
+        resolved = replace(resolved, problems=parsed.problems)
     chart = {a.full_name for a in resolved.accounts}
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
     ledger = mapping.apply(resolved, plan)

@@ -164,9 +164,7 @@ def _transactions(
                 (
                     o
                     for o in seen.get(key, ())
-                    if id(o) not in used
-                    and o.source.filename != t.source.filename
-                    and (not o.ref or not t.ref or o.ref == t.ref)
+                    if id(o) not in used and (not o.ref or not t.ref or o.ref == t.ref)
                 ),
                 None,
             )

@@ -89,9 +89,7 @@ def test_small_company_lists_and_transactions(tmp_path):
         "difference",
     ]
     assert ["Checking", "Checking", "75.00", "75.00", "0.00"] in rows
-    assert list(tmp_path.iterdir()) == [out, report] or sorted(tmp_path.iterdir()) == sorted(
-        [out, report]
-    )
+    assert sorted(tmp_path.iterdir()) == sorted([out, report])
 
 
 def test_reparent_and_sqlite(tmp_path):
@@ -202,6 +200,7 @@ def test_one_bad_file_among_good_ones_is_reported_and_nothing_written(tmp_path):
         ((LISTS, "-o", "{out}", "--plan", "{odd_plan}"), "unknown rule kind 'explode'"),
         ((CLI / "missing.iif", "-o", "{out}"), "missing.iif: no such file"),
         ((LISTS, "-o", "{tmp}/nowhere/book.gnucash"), "does not exist"),
+        ((LISTS, LISTS, "-o", "{out}"), "two input files are named lists.iif"),
     ],
 )
 def test_usage_errors_exit_2(tmp_path, args, message):

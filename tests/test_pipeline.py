@@ -11,7 +11,7 @@ import pytest
 from app import pipeline
 from app.errors import ProblemsError
 from app.model import Account, AccountType, Ledger, Problem, Source, Split, Transaction
-from app.plan import Plan, Rule
+from app.plan import Cutover, Plan, Rule
 
 T = AccountType
 CHART = (
@@ -112,3 +112,24 @@ def test_write_reads_back_and_verifies(tmp_path):
     assert (book.transactions, book.splits) == (2, 4)
     assert outcome.snapshot.splits == 4
     assert outcome.report.ok
+
+
+def test_balances_only_ignores_history_and_its_unknown_labels():
+    chart = (
+        Account("Checking", T.BANK, Source("l.iif", 3), balance=D("10.00")),
+        Account("Sales", T.INCOME, Source("l.iif", 4), balance=D("-10.00")),
+    )
+    ledger = Ledger(
+        accounts=chart,
+        transactions=(txn(10, ("Travel", "5"), ("Checking", "-5")),),
+        chart=True,
+    )
+    plan = Plan(cutover=Cutover(mode="balances_only", date="2024-03-31"))
+    prepared = pipeline.prepare(ledger, plan)
+    assert prepared.errors == ()
+    (opening,) = prepared.ledger.transactions
+    assert opening.date == dt.date(2024, 3, 31)
+    assert {s.account: s.value for s in opening.splits} == {
+        "Checking": D("10.00"),
+        "Sales": D("-10.00"),
+    }
