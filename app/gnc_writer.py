@@ -132,7 +132,12 @@ def write_book(
         session.save()
         session.end()
         session = None
-        os.replace(tmp, path)
+        if not tmp.is_file():  # an engine that skips saving an untouched book
+            raise BookWriteError(f"GnuCash saved nothing for {path.name} (empty book?)")
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise BookWriteError(f"cannot move the book into place at {path}: {exc}") from exc
         _progress(on_progress, "saving", 1, 1)
         return replace(stats, seconds=(*stats.seconds, ("save", _since(t0))))
     except GnuCashBackendException as exc:

@@ -409,3 +409,21 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
     for acc in a.accounts:
         assert (acc.splits, acc.balance) == (count[acc.full_name], balance[acc.full_name])
     assert (a.transactions, a.splits) == (2500, 7500)
+
+
+def test_read_book_refuses_what_is_not_a_book(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.gnucash"
+    junk.write_bytes(b"\x00\x01 not a book")
+    with pytest.raises(BookWriteError, match=re.escape("could not open junk.gnucash")):
+        gnc_writer.read_book(junk)
+    with pytest.raises(BookWriteError, match="no book at"):
+        gnc_writer.read_book(tmp_path / "missing.gnucash")
+    assert _files(tmp_path) == ["junk.gnucash"]
+
+
+def test_read_progress_counts_accounts(tmp_path: Path) -> None:
+    out = tmp_path / "book.gnucash"
+    gnc_writer.write_book(_ledger(), out)
+    seen: list[tuple[str, int, int]] = []
+    gnc_writer.read_book(out, on_progress=lambda *p: seen.append(p))
+    assert seen == [("reading", i, 9) for i in range(1, 10)]
