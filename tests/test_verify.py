@@ -6,12 +6,19 @@ import dataclasses
 import datetime as dt
 from collections import Counter, defaultdict
 from decimal import Decimal
+from pathlib import Path
 
+import pytest
+from gnucash import ACCT_TYPE_EXPENSE, ACCT_TYPE_INCOME, GncNumeric, Session, SessionOpenMode
+
+from app import gnc_writer, pipeline
 from app.book import BookAccount, BookOwner, BookSnapshot
-from app.cutover import apply
+from app.cutover import OPENING_KIND, ZERO, apply
 from app.model import Account, AccountType, Customer, Job, Ledger, Reconcile, Role, Source
-from app.plan import Cutover
-from app.verify import CSV_HEADER, verify
+from app.plan import Cutover, Plan
+from app.verify import CSV_HEADER, Report, verify
+from tests.companygen import BALANCE_SHEET, Company, make_company
+from tests.conftest import ENTERPRISE
 from tests.test_cutover import HISTORY, ledger, without
 
 D = Decimal
@@ -275,3 +282,194 @@ def test_accounts_without_figures_compare_history() -> None:
     assert report.ok
     assert {r.basis for r in report.rows} == {"history"}
     assert {r.account: r.quickbooks_balance for r in report.rows}["Sales"] == D("-8000.00")
+
+
+# ---------------------------------------------------------------- end to end, real engine
+
+START = dt.date(2019, 1, 1)
+
+
+def convert(tmp_path: Path, company: Company, plan: Plan, *, history: bool = True):
+    """The generator's lists IIF (+ its IIF transactions) through the whole pipeline; the book is
+    written, read back with the bindings and verified (pipeline.write)."""
+    files = company.write_all(tmp_path / "exports")
+    paths = [files["lists"], files["transactions_iif"]] if history else [files["lists"]]
+    prepared = pipeline.prepare(pipeline.read(paths, plan), plan)
+    assert not prepared.errors, prepared.errors
+    outcome = pipeline.write(prepared, tmp_path / "book.gnucash", plan)
+    return prepared, outcome
+
+
+def assert_known_answers(report: Report, expected: dict[str, Decimal]) -> None:
+    """Every account's figure from the book equals the generator's own answer."""
+    rows = [r for r in report.rows if r.quickbooks_account]
+    assert len(rows) == len([n for n in expected if n != "Estimates"])
+    for r in rows:
+        assert r.gnucash_balance == expected[r.quickbooks_account], r
+
+
+@pytest.mark.parametrize(
+    ("fiscal", "mmdd"), [((1, 1), "01-01"), ((7, 1), "07-01")], ids=["calendar", "july"]
+)
+def test_full_history_book_matches_quickbooks(tmp_path: Path, fiscal, mmdd: str) -> None:
+    company = make_company(240, seed=5, start=START, years=4, fiscal_year_start=fiscal)
+    plan = Plan(cutover=Cutover(fiscal_year_start=mmdd))
+    prepared, outcome = convert(tmp_path, company, plan)
+    assert prepared.warnings == ()
+    report = outcome.report
+    assert report.ok, report.summary_lines()
+    assert report.year_start == company.fiscal_year_begin()
+    assert_known_answers(report, company.trial_balance())
+    assert report.summary_lines()[0] == (
+        f"Trial balance matches to the cent: {len(report.rows)} of {len(report.rows)} accounts"
+    )
+    # the same book judged with the wrong fiscal year start differs (the check can fail)
+    wrong = Cutover(fiscal_year_start="04-01")
+    assert not verify(prepared.ledger, outcome.snapshot, wrong).ok
+
+
+@pytest.mark.parametrize(
+    "history_from", [dt.date(2020, 7, 1), dt.date(2022, 3, 15)], ids=["earlier-year", "this-year"]
+)
+def test_history_from_the_middle_with_opening_balances(tmp_path: Path, history_from) -> None:
+    company = make_company(240, seed=6, start=START, years=4, history_from=history_from)
+    assert company.fiscal_year_begin() == dt.date(2022, 1, 1)
+    plan = Plan(cutover=Cutover(opening_balances=True))
+    prepared, outcome = convert(tmp_path, company, plan)
+    assert prepared.warnings == ()
+    assert outcome.report.ok, outcome.report.summary_lines()
+    assert_known_answers(outcome.report, company.trial_balance())
+    first = company.history[0].date
+    opening = prepared.ledger.transactions[0]
+    assert (opening.kind_label, opening.date) == (OPENING_KIND, first - dt.timedelta(days=1))
+    assert outcome.snapshot.first_date == opening.date
+    # QuickBooks' balance is never added on top of what the history explains
+    tb, history = company.trial_balance(), company.history_balances()
+    this_year: dict[str, Decimal] = defaultdict(Decimal)
+    for t in company.history:
+        for name, value, _memo, _clr in t.splits:
+            this_year[name] += value if t.date >= company.fiscal_year_begin() else ZERO
+    assert opening.splits
+    for s in opening.splits:
+        if s.account != "Retained Earnings":  # with earlier years' net income: known answers
+            pnl = company.account_type(s.account) not in BALANCE_SHEET
+            explained = this_year[s.account] if pnl else history[s.account]
+            assert s.value == tb[s.account] - explained, s
+
+
+def test_history_from_the_middle_without_opening_balances(tmp_path: Path) -> None:
+    company = make_company(240, seed=6, start=START, years=4, history_from=dt.date(2020, 7, 1))
+    prepared, outcome = convert(tmp_path, company, Plan())
+    report = outcome.report
+    assert not report.ok
+    history = company.history_balances()
+    tb = company.trial_balance()
+    gaps = {r.account: r.difference for r in report.differences}
+    expected = {
+        name: history[name] - tb[name]
+        for name in tb
+        if company.account_type(name) in BALANCE_SHEET
+        and name != "Retained Earnings"
+        and history[name] != tb[name]
+    }
+    assert {k: v for k, v in gaps.items() if k != "Retained Earnings"} == expected
+    warned = {p.message.split(": QuickBooks balance ")[0] for p in prepared.warnings}
+    assert set(gaps) == warned
+    assert all(r.history_difference == 0 for r in report.rows)
+
+
+@pytest.mark.parametrize("folded", [False, True], ids=["own-accounts", "ytd-to-retained"])
+def test_balances_only_book_matches_the_trial_balance(tmp_path: Path, folded: bool) -> None:
+    company = make_company(240, seed=8, start=START, years=3, fiscal_year_start=(7, 1))
+    cut = Cutover(
+        mode="balances_only",
+        date=company.export_date.isoformat(),
+        fiscal_year_start="07-01",
+        ytd_to_retained=folded,
+    )
+    prepared, outcome = convert(tmp_path, company, Plan(cutover=cut))
+    (notice,) = prepared.warnings
+    assert notice.message.startswith("balances-only mode: 240 transactions ignored")
+    report = outcome.report
+    assert report.ok, report.summary_lines()
+    assert outcome.snapshot.transactions == 1
+    tb = company.trial_balance()
+    if folded:
+        ytd = sum(v for n, v in tb.items() if company.account_type(n) not in BALANCE_SHEET)
+        tb = {n: ZERO if company.account_type(n) not in BALANCE_SHEET else v for n, v in tb.items()}
+        tb["Retained Earnings"] += ytd
+    assert_known_answers(report, tb)
+
+
+def damage(path: Path, account: str, cents: int) -> str:
+    """Move ``cents`` within one two-split transaction of ``account`` whose other account is a
+    balance-sheet account, through the bindings; returns that other account's full name."""
+    session = Session("xml://" + str(path), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        root = session.book.get_root_account()
+        acc = root.lookup_by_full_name(account)
+        for split in acc.GetSplitList():
+            txn = split.GetParent()
+            pair = txn.GetSplitList()
+            other = next(s for s in pair if s.GetAccount().get_full_name() != account)
+            if (
+                len(pair) == 2
+                and other.GetAccount().GetType() not in (ACCT_TYPE_INCOME, ACCT_TYPE_EXPENSE)
+                and not split.GetValue().zero_p()
+            ):
+                break
+        txn.BeginEdit()
+        for s, delta in ((split, cents), (other, -cents)):
+            v = s.GetValue()
+            new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
+            s.SetValue(new)
+            s.SetAmount(new)
+        txn.CommitEdit()
+        session.save()
+        return other.GetAccount().get_full_name()
+    finally:
+        session.end()
+
+
+def test_damaged_book_is_caught(tmp_path: Path) -> None:
+    company = make_company(120, seed=9, start=START, years=2)
+    prepared, outcome = convert(tmp_path, company, Plan())
+    assert outcome.report.ok
+    book = tmp_path / "book.gnucash"
+    other = damage(book, "Checking", 1234)
+    report = verify(prepared.ledger, gnc_writer.read_book(book), Cutover())
+    assert not report.ok
+    assert {r.account: r.difference for r in report.differences} == {
+        "Checking": D("12.34"),
+        other: D("-12.34"),
+    }
+    lines = report.summary_lines()
+    assert any(
+        line.startswith("Checking: QuickBooks ") and line.endswith("difference 12.34")
+        for line in lines[:2]
+    )
+    assert (
+        f"Trial balance matches to the cent: {len(report.rows) - 2} of {len(report.rows)} accounts"
+        in lines
+    )
+    assert ",12.34\n" in report.to_csv() and ",-12.34\n" in report.to_csv()
+
+
+def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> None:
+    """The real Enterprise lists export alone becomes an opening book that matches its TB."""
+    sample = samples_dir / ENTERPRISE.name
+    for reparent in (False, True):
+        cut = Cutover(mode="balances_only", date="2024-06-30")
+        plan = Plan(reparent=reparent, cutover=cut)
+        prepared = pipeline.prepare(pipeline.read([sample], plan), plan)
+        assert prepared.errors == ()
+        out = tmp_path / f"book-{reparent}.gnucash"
+        outcome = pipeline.write(prepared, out, plan)
+        report = outcome.report
+        assert report.ok, report.summary_lines()
+        figured = [a for a in prepared.ledger.accounts if a.balance is not None]
+        assert sum(a.balance for a in figured) == 0
+        assert len(figured) >= 100
+        checking = next(r for r in report.rows if r.quickbooks_account == "Checking")
+        assert checking.gnucash_balance == D("99250.02")
+        assert outcome.snapshot.transactions == 1
