@@ -26,6 +26,7 @@ from decimal import Decimal
 
 from app.model import Account, AccountType, Ledger, Problem, Role, Source
 from app.plan import Plan
+from app.validate import check_accounts
 
 A = AccountType
 # Standard parents (GnuCash's usual top level) and their types.
@@ -379,3 +380,11 @@ def rows(ledger: Ledger) -> list[TreeRow]:
 def preview_tree(resolved: Ledger, plan: Plan) -> list[TreeRow]:
     """The tree ``plan`` makes of a resolved ledger."""
     return rows(apply(resolved, plan))
+
+
+def tree_problems(resolved: Ledger, plan: Plan) -> list[Problem]:
+    """What is wrong with the tree ``plan`` makes (rules naming no account, duplicate names,
+    untyped accounts, incompatible parent types): the Map step's inline validation."""
+    applied = apply(resolved, plan)
+    own = applied.problems[len(resolved.problems) :]
+    return [*own, *check_accounts(applied)]

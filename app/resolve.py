@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from app.model import Account, AccountType, Ledger, Problem, Split
+from app.model import Account, AccountType, Ledger, Problem, Source, Split
 from app.validate import line_list
 
 _PREFIX = re.compile(r"\s*(\d[\w.]*)\s+(?:·|-|—|–)\s+(.+?)\s*")
@@ -58,57 +58,87 @@ def split_prefix(level: str) -> tuple[str, str]:
     return (m[1], m[2]) if m else ("", level.strip())
 
 
-def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
-    """A new ledger whose splits name chart accounts; problems added for labels left alone."""
+@dataclass(frozen=True, slots=True)
+class Unresolved:
+    """A report label that names no single chart account: for the Map step."""
+
+    label: str
+    candidates: tuple[str, ...]  # chart accounts it could be (empty: unknown)
+    sources: tuple[Source, ...]  # every line using it
+    mapped_to: str = ""  # an account_map target that is not in the chart
+
+    @property
+    def problem(self) -> Problem:
+        where = line_list(self.sources)
+        if self.mapped_to:
+            text = (
+                f"account_map sends {self.label!r} to {self.mapped_to!r}, which is not in the "
+                f"chart of accounts ({where})"
+            )
+        elif self.candidates:
+            shown = ", ".join(self.candidates[:5]) + (", ..." if len(self.candidates) > 5 else "")
+            text = (
+                f"account {self.label!r} ({where}) is ambiguous ({shown}); "
+                "map it on the Map step or with account_map in the plan"
+            )
+        else:
+            text = (
+                f"account {self.label!r} ({where}) is not in the chart of accounts; "
+                "map it on the Map step or with account_map in the plan"
+            )
+        return Problem(self.sources[0], text)
+
+
+def _labels(ledger: Ledger) -> dict[str, list[Split]]:
     labels: dict[str, list[Split]] = defaultdict(list)
     for t in ledger.transactions:
         for s in t.splits:
             labels[s.account].append(s)
-    if not ledger.chart:
-        return _infer(ledger, labels, account_map)
+    return labels
+
+
+def _lookup(
+    ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str, str]
+) -> tuple[dict[str, str], list[Unresolved]]:
+    """Against the chart: label → full name where it differs, and the labels left open."""
     index = _Index(ledger.accounts)
     names: dict[str, str] = {}
-    problems: list[Problem] = []
+    open_: list[Unresolved] = []
     for label, splits in labels.items():
-        where = [s.source for s in splits]
+        where = tuple(s.source for s in splits)
         if label in account_map:
             target = account_map[label]
             if target in index.full:
                 names[label] = target
             else:
-                problems.append(
-                    Problem(
-                        where[0],
-                        f"account_map sends {label!r} to {target!r}, which is not in the chart "
-                        f"of accounts ({line_list(where)})",
-                    )
-                )
+                open_.append(Unresolved(label, (), where, mapped_to=target))
             continue
         found = index.find(label)
         if len(found) == 1:
             if found[0] != label:
                 names[label] = found[0]
-        elif found:
-            shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
-            problems.append(
-                Problem(
-                    where[0],
-                    f"account {label!r} ({line_list(where)}) is ambiguous ({shown}); "
-                    "map it on the Map step or with account_map in the plan",
-                )
-            )
         else:
-            problems.append(
-                Problem(
-                    where[0],
-                    f"account {label!r} ({line_list(where)}) is not in the chart of accounts; "
-                    "map it on the Map step or with account_map in the plan",
-                )
-            )
+            open_.append(Unresolved(label, tuple(found), where))
+    return names, open_
+
+
+def unresolved(ledger: Ledger, account_map: dict[str, str]) -> list[Unresolved]:
+    """The labels of a parsed ledger that ``resolve`` cannot place (none without a chart)."""
+    if not ledger.chart:
+        return []
+    return _lookup(ledger, _labels(ledger), account_map)[1]
+
+
+def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
+    """A new ledger whose splits name chart accounts; problems added for labels left alone."""
+    labels = _labels(ledger)
+    if not ledger.chart:
+        return _infer(ledger, labels, account_map)
+    names, open_ = _lookup(ledger, labels, account_map)
     return replace(
         ledger,
         transactions=_rename_splits(ledger, names),
-        problems=(*ledger.problems, *problems),
+        problems=(*ledger.problems, *(u.problem for u in open_)),
     )
 
 

@@ -32,10 +32,11 @@ def compatible(parent: AccountType, child: AccountType) -> bool:
 def check(ledger: Ledger, *, reported: Collection[str] = ()) -> list[Problem]:
     """Every problem that blocks writing ``ledger`` (plus warnings). ``reported``: account
     labels already reported as unresolved by ``resolve``, not reported a second time."""
-    return [*_check_accounts(ledger), *_check_transactions(ledger, set(reported))]
+    return [*check_accounts(ledger), *_check_transactions(ledger, set(reported))]
 
 
-def _check_accounts(ledger: Ledger) -> list[Problem]:
+def check_accounts(ledger: Ledger) -> list[Problem]:
+    """The account tree alone: names, types, parents, type families (the Map step's checks)."""
     out: list[Problem] = []
     by_name = {a.full_name: a for a in ledger.accounts}
     seen: dict[str, Source] = {}

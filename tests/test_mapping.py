@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.mapping import BY_LABEL, apply, preview_tree
+from app.mapping import BY_LABEL, apply, preview_tree, tree_problems
 from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction, to_text
 from app.plan import Plan, Rule, plan_from_json
 
@@ -186,4 +186,23 @@ def test_preview_tree_rows():
         ("Assets", 0, T.ASSET, True, True, ()),
         ("Assets:Current Assets", 1, T.ASSET, True, True, ()),
         ("Assets:Current Assets:Checking", 2, T.BANK, False, False, ("Checking",)),
+    ]
+
+
+def test_tree_problems_for_inline_validation():
+    ledger = chart(("A", "EXP"), ("B", "EXP"), ("Cash", "BANK"))
+    assert tree_problems(ledger, Plan()) == []
+    plan = Plan(
+        rules=(
+            Rule("rename", "A", "B"),
+            Rule("move", "Cash", "B"),
+            Rule("retype", "Ghost", "BANK"),
+        )
+    )
+    messages = [p.message for p in tree_problems(ledger, plan)]
+    assert sorted(messages) == [
+        "account 'B:Cash' of type BANK cannot sit under 'B' of type EXPENSE in GnuCash; "
+        "move it or change a type",
+        "plan: the retype rule names account 'Ghost', which is not in the chart of accounts",
+        "two accounts would be named 'B' (the other from c.iif:1); rename or merge one of them",
     ]

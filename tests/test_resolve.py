@@ -169,3 +169,15 @@ def test_without_chart_conflicting_type_words_warn():
     out = resolve(ledger("X", "X", chart=False, types=("Bank", "Expense")), {})
     assert [p.severity for p in out.problems] == ["warning"]
     assert out.account("X").type is T.BANK
+
+
+def test_unresolved_lists_labels_for_the_map_step():
+    from app.resolve import unresolved
+
+    open_ = unresolved(ledger("Fuel", "Travel", "Water", "Fuel"), {"Travel": "Trips"})
+    assert [(u.label, u.candidates, len(u.sources), u.mapped_to) for u in open_] == [
+        ("Fuel", ("Automobile:Fuel", "Job Expenses:Fuel"), 2, ""),
+        ("Travel", (), 1, "Trips"),
+    ]
+    assert unresolved(ledger("Fuel"), {"Fuel": "Automobile:Fuel"}) == []
+    assert unresolved(ledger("Anything", chart=False), {}) == []
