@@ -47,17 +47,16 @@ class Row:
 
     keyword: str
     columns: tuple[str, ...]
+    index: dict[str, int]  # column name → first position (shared by the rows of one header)
     cells: list[str]
     source: Source
 
     def get(self, name: str) -> str:
-        for i, col in enumerate(self.columns):
-            if col == name:
-                return clean(self.cells[i])
-        return ""
+        i = self.index.get(name)
+        return "" if i is None else clean(self.cells[i])
 
     def has(self, name: str) -> bool:
-        return name in self.columns
+        return name in self.index
 
     def all(self, name: str) -> list[str]:
         return [clean(self.cells[i]) for i, col in enumerate(self.columns) if col == name]
@@ -214,11 +213,7 @@ def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
                 raise ParseError(Source(name, start), "a quoted field is never closed") from None
             raise ParseError(Source(name, start), f"cannot split this line ({exc})") from None
         end = reader.line_num
-        if (
-            end > start
-            and end == len(lines)
-            and _open_quote("\n".join(lines[start - 1 :]), delimiter)
-        ):
+        if end == len(lines) and _open_quote("\n".join(lines[start - 1 :]), delimiter):
             raise ParseError(
                 Source(name, start), 'a quoted field opened on this line is never closed (no ")'
             )
@@ -228,7 +223,7 @@ def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
 def _rows(text: str, reading: Reading) -> Iterator[Row]:
     """Data rows, each read through the latest header of its keyword."""
     name = reading.filename
-    headers: dict[str, tuple[str, ...]] = {}
+    headers: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {}
     seen_header = False
     for start, end, cells, _ in _records(text, name):
         if not any(c.strip() for c in cells):
@@ -241,7 +236,11 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
             seen_header = True
             keyword = first[1:].strip().upper()
             # A stray "!" on column names (seen in third-party files) is not part of the name.
-            headers[keyword] = tuple(c.strip().lstrip("!").strip().upper() for c in cells[1:])
+            columns = tuple(c.strip().lstrip("!").strip().upper() for c in cells[1:])
+            index: dict[str, int] = {}
+            for i, col in enumerate(columns):
+                index.setdefault(col, i)
+            headers[keyword] = columns, index
             continue
         if not seen_header:
             shown = first if len(first) <= 40 else first[:40] + "..."
@@ -249,21 +248,26 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
                 source, f"expected a !KEYWORD header row before the first data row (got {shown!r})"
             )
         keyword = first.upper()
-        columns = headers.get(keyword)
-        if columns is None:
+        header = headers.get(keyword)
+        if header is None:
             if keyword.startswith("END"):  # terminators (ENDGRP, ENDTAX, ENDTRNS...) need none
-                yield Row(keyword, (), [], source)
+                yield Row(keyword, (), {}, [], source)
             else:
                 reading.warn(
                     source, f"a {keyword} row with no !{keyword} header above it (not imported)"
                 )
             continue
-        yield _row(keyword, columns, cells[1:], source, reading)
+        yield _row(keyword, header, cells[1:], source, reading)
 
 
 def _row(
-    keyword: str, columns: tuple[str, ...], cells: list[str], source: Source, reading: Reading
+    keyword: str,
+    header: tuple[tuple[str, ...], dict[str, int]],
+    cells: list[str],
+    source: Source,
+    reading: Reading,
 ) -> Row:
+    columns, index = header
     cells = cells + [""] * (len(columns) - len(cells))  # short rows are padded
     for i, col in enumerate(columns):
         sensitive = (
@@ -281,7 +285,7 @@ def _row(
             source,
             f"{len(stray)} cell(s) outside the !{keyword} header's named columns ignored{what}",
         )
-    return Row(keyword, columns, cells[: len(columns)], source)
+    return Row(keyword, columns, index, cells[: len(columns)], source)
 
 
 # --- dates ------------------------------------------------------------------------------------

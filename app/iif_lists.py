@@ -1,36 +1,28 @@
-"""IIF list rows → model records: accounts, customers (with jobs), vendors, employees, terms.
+"""IIF list rows → model records: accounts, terms, and the lists GnuCash has no place for.
 
-Every other list (other names, classes, items, ...) becomes a ``NotImported`` entry; a keyword
-nobody knows is listed under its own name. Composition rules (documented for the writer):
-
-- Address: ``name`` is the first address cell (BADDR1 / ADDR1; for vendors PRINTAS, else the
-  vendor name), ``lines`` the rest; ``\\n`` inside a cell starts a new line; more than 4 lines are
-  folded into the 4th with ", " (GnuCash keeps 4); a first line equal to the name is dropped.
-- Notes: one "Label: value" line per QuickBooks field GnuCash has no place for (NOTEPAD text first,
-  then account no., contacts, second phone, type, rep, tax code, custom fields named from
-  CUSTNAMEDICT). Sensitive columns never get here (blanked in ``iif.Row``).
+Every list other than ACCNT, CUST, VEND, EMP and TERMS (other names, classes, items, ...) becomes a
+``NotImported`` entry; a keyword nobody knows is listed under its own name. Name lists are
+composed in ``app.iif_names`` (see its docstring for how addresses and notes are built).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from app.iif_names import Names, amount, flag
 from app.model import (
     Account,
     AccountType,
-    Address,
     BillTerm,
     Customer,
     Employee,
-    Job,
     NotImported,
     Role,
     Source,
     Vendor,
 )
-from app.values import parse_amount, parse_bool
 
 if TYPE_CHECKING:
     from app.iif import Reading, Row
@@ -91,7 +83,6 @@ NOT_IMPORTED = {
 UNKNOWN_REASON = "not a QuickBooks list qb2gnucash knows"
 # Rows belonging to the record above them, not listed on their own.
 SUB_RECORDS = ("CUSTOMPI", "HOURLYPI", "LOCALPI")
-JOB_STATUS = {"1": "Pending", "2": "Awarded", "3": "In progress", "4": "Closed", "5": "Not awarded"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +123,7 @@ class Lists:
         self.labels: dict[tuple[str, int], str] = {}  # (CUST/VEND/EMP, n) → CUSTFLDn's label
         self.group: tuple[str, Source, int] | None = None  # open item group: name, source, members
         self.chart = False
+        self.names = Names(reading, self.labels)
 
     def add(self, row: Row) -> None:
         kw = row.keyword
@@ -146,10 +138,12 @@ class Lists:
             self._account(row)
         elif kw == "CUST":
             self.customer_rows.append(row)
+        elif kw in ("VEND", "EMP", "TERMS") and not row.get("NAME"):
+            self.reading.error(row.source, f"expected a NAME on this {kw} row (got '')")
         elif kw == "VEND":
-            self.vendors.append(self._vendor(row))
+            self.vendors.append(self.names.vendor(row))
         elif kw == "EMP":
-            self.employees.append(self._employee(row))
+            self.employees.append(self.names.employee(row))
         elif kw == "TERMS":
             self._term(row)
         elif kw == "INVITEM":
@@ -163,7 +157,7 @@ class Lists:
             self._close_group()
         return ListsResult(
             accounts=tuple(self.accounts),
-            customers=self._customers(),
+            customers=self.names.customers(self.customer_rows),
             vendors=tuple(self.vendors),
             employees=tuple(self.employees),
             terms=tuple(self.terms),
@@ -174,18 +168,10 @@ class Lists:
     # --- helpers ---
 
     def _bool(self, row: Row, col: str) -> bool | None:
-        try:
-            return parse_bool(row.get(col))
-        except ValueError as exc:
-            self.reading.warn(row.source, f"{col}: {exc}")
-            return None
+        return flag(self.reading, row, col)
 
     def _amount(self, row: Row, col: str) -> Decimal | None:
-        try:
-            return parse_amount(row.get(col))
-        except ValueError as exc:
-            self.reading.error(row.source, f"{col}: {exc}")
-            return None
+        return amount(self.reading, row, col)
 
     def _int(self, row: Row, *cols: str) -> int:
         for col in cols:
@@ -237,188 +223,6 @@ class Lists:
                 role=ROLES.get(row.get("EXTRA").upper(), Role.NONE),
                 balance=self._amount(row, "OBAMOUNT") if row.has("OBAMOUNT") else None,
             )
-        )
-
-    # --- names ---
-
-    def _custom(self, row: Row) -> list[str]:
-        out = []
-        for i in range(1, 16):
-            value = row.text(f"CUSTFLD{i}")
-            if value:
-                label = self.labels.get((row.keyword, i), f"Custom field {i}")
-                out.append(f"{label}: {value}")
-        return out
-
-    def _customer_notes(self, row: Row) -> list[str]:
-        rep = row.get("REP").split(":")[0]
-        return [
-            row.text("NOTEPAD"),
-            *_labelled(
-                ("Account no.", row.get("NOTE")),
-                ("Contact", row.get("CONT1")),
-                ("Alt. contact", row.get("CONT2")),
-                ("Alt. phone", row.get("PHONE2")),
-                ("Customer type", row.get("CTYPE")),
-                ("Sales rep", rep),
-                ("Sales tax code", row.get("SALESTAXCODE")),
-                ("Tax item", row.get("TAXITEM")),
-                ("Resale no.", row.get("RESALENUM")),
-                ("Price level", row.get("PRICELEVEL")),
-            ),
-            *self._custom(row),
-        ]
-
-    def _customers(self) -> tuple[Customer, ...]:
-        """Top-level CUST rows are customers; ``A:B`` rows are job ``B`` of customer ``A``
-        (deeper ``A:B:C`` is job ``B:C`` of ``A``: GnuCash jobs do not nest). A job's notes keep
-        only what differs from its customer's row."""
-        tops: dict[str, Customer] = {}
-        top_rows: dict[str, Row] = {}
-        job_rows: list[tuple[str, str, Row]] = []
-        for row in self.customer_rows:
-            name = row.get("NAME")
-            parent, _, job = (part.strip() for part in name.partition(":"))
-            if not parent or (":" in name and not job):
-                self.reading.error(row.source, f"expected a name like Customer:Job (got {name!r})")
-            elif job:
-                job_rows.append((parent, job, row))
-            elif parent in tops:
-                self.reading.warn(
-                    row.source, f"customer {parent!r} is listed twice; the first is kept"
-                )
-            else:
-                tops[parent], top_rows[parent] = self._customer(row, parent), row
-        jobs: dict[str, list[Job]] = {}
-        for parent, job, row in job_rows:
-            if parent not in tops:
-                self.reading.warn(
-                    row.source,
-                    f"job {job!r} of customer {parent!r}, which has no CUST row: "
-                    "customer created from the name",
-                )
-                tops[parent] = Customer(name=parent, source=row.source)
-            jobs.setdefault(parent, []).append(self._job(row, job, top_rows.get(parent)))
-        return tuple(replace(c, jobs=tuple(jobs.get(n, ()))) for n, c in tops.items())
-
-    def _customer(self, row: Row, name: str) -> Customer:
-        return Customer(
-            name=name,
-            source=row.source,
-            billing=_address(
-                row,
-                "BADDR",
-                row.get("BADDR1"),
-                name,
-                phone=row.get("PHONE1"),
-                fax=row.get("FAXNUM"),
-                email=row.get("EMAIL"),
-            ),
-            shipping=_address(row, "SADDR", row.get("SADDR1"), name),
-            notes=_join(self._customer_notes(row)),
-            active=not self._bool(row, "HIDDEN"),
-            terms=row.get("TERMS"),
-            credit_limit=self._amount(row, "LIMIT"),
-            taxable=self._bool(row, "TAXABLE"),
-        )
-
-    def _job_lines(self, row: Row) -> list[str]:
-        status = row.get("JOBSTATUS")
-        billing = _address(row, "BADDR", row.get("BADDR1"), "")
-        shipping = _address(row, "SADDR", row.get("SADDR1"), "")
-        return [
-            *_labelled(
-                ("Job type", row.get("JOBTYPE")),
-                ("Job status", f"{JOB_STATUS[status]} ({status})" if status in JOB_STATUS else ""),
-                ("Start", row.get("JOBSTART")),
-                ("Projected end", row.get("JOBPROJEND")),
-                ("End", row.get("JOBEND")),
-                ("Bill to", _flat(billing)),
-                ("Ship to", _flat(shipping)),
-                ("Phone", row.get("PHONE1")),
-                ("Fax", row.get("FAXNUM")),
-                ("Email", row.get("EMAIL")),
-                ("Terms", row.get("TERMS")),
-                ("Credit limit", row.get("LIMIT")),
-                ("Taxable", row.get("TAXABLE")),
-            ),
-            *self._customer_notes(row),
-        ]
-
-    def _job(self, row: Row, name: str, parent: Row | None) -> Job:
-        known = set(self._job_lines(parent)) if parent is not None else set()
-        return Job(
-            name=name,
-            source=row.source,
-            description=row.text("JOBDESC"),
-            notes=_join([line for line in self._job_lines(row) if line not in known]),
-            active=not self._bool(row, "HIDDEN"),
-        )
-
-    def _vendor(self, row: Row) -> Vendor:
-        name = row.get("NAME")
-        print_as = row.get("PRINTAS") or name
-        notes = [
-            row.text("NOTEPAD"),
-            *_labelled(
-                ("Account no.", row.get("NOTE")),
-                ("Contact", row.get("CONT1")),
-                ("Alt. contact", row.get("CONT2")),
-                ("Alt. phone", row.get("PHONE2")),
-                ("Vendor type", row.get("VTYPE")),
-                ("Credit limit", row.get("LIMIT")),
-                ("Tax ID", row.get("TAXID")),
-                ("1099", "Y" if self._bool(row, "1099") else ""),
-            ),
-            *self._custom(row),
-        ]
-        return Vendor(
-            name=name,
-            source=row.source,
-            address=_address(
-                row,
-                "ADDR",
-                print_as,
-                name,
-                phone=row.get("PHONE1"),
-                fax=row.get("FAXNUM"),
-                email=row.get("EMAIL"),
-            ),
-            notes=_join(notes),
-            active=not self._bool(row, "HIDDEN"),
-            terms=row.get("TERMS"),
-            tax_id=row.get("TAXID"),
-            eligible_1099=bool(self._bool(row, "1099")),
-        )
-
-    def _employee(self, row: Row) -> Employee:
-        name = row.get("NAME")
-        state_zip = " ".join(p for p in (row.get("STATE"), row.get("ZIP")) if p)
-        city = ", ".join(p for p in (row.get("CITY"), state_zip) if p)
-        address = _address(
-            row,
-            "ADDR",
-            row.get("ADDR1"),
-            name,
-            phone=row.get("PHONE1"),
-            email=row.get("EMAIL"),
-            extra=city,
-        )
-        notes = [
-            row.text("NOTEPAD"),
-            *_labelled(
-                ("Note", row.text("NOTE")),
-                ("Initials", row.get("INIT")),
-                ("Alt. phone", row.get("PHONE2")),
-            ),
-            *self._custom(row),
-        ]
-        return Employee(
-            name=name,
-            source=row.source,
-            address=address,
-            notes=_join(notes),
-            active=not self._bool(row, "HIDDEN"),
         )
 
     # --- terms ---
@@ -486,55 +290,16 @@ class Lists:
                         self.labels[entity, int(row.get("INDEX")) + 1] = label
         if kw in NOT_IMPORTED:
             _, col, _ = NOT_IMPORTED[kw]
-            name = row.get(col) or row.get("NAME")
+            name = row.get(col) or row.get("NAME") or _first(row)
             if kw == "BUD" and row.get("STARTDATE"):
                 name = (
                     f"{name} ({row.get('PERIOD').lower() or 'period'} from {row.get('STARTDATE')})"
                 )
             self._skip(kw, name, row.source)
             return
-        first = row.get("NAME") or next((v for v in row.cells if v.strip()), "").strip()
-        self.not_imported.append(NotImported(kw, first, UNKNOWN_REASON, row.source))
+        name = row.get("NAME") or _first(row)
+        self.not_imported.append(NotImported(kw, name, UNKNOWN_REASON, row.source))
 
 
-def _labelled(*pairs: tuple[str, str]) -> list[str]:
-    return [f"{label}: {value}" for label, value in pairs if value]
-
-
-def _join(parts: list[str]) -> str:
-    return "\n".join(p for p in parts if p)
-
-
-def _flat(address: Address) -> str:
-    return ", ".join(p for p in (address.name, *address.lines) if p)
-
-
-def _address(
-    row: Row,
-    prefix: str,
-    name: str,
-    fallback: str,
-    *,
-    phone: str = "",
-    fax: str = "",
-    email: str = "",
-    extra: str = "",
-) -> Address:
-    """Cells PREFIX1..PREFIX5 as lines; a first line repeating ``name`` is dropped; ``name``
-    empty → ``fallback``; ``extra`` (an employee's city line) is added unless already there."""
-    lines: list[str] = []
-    for i in range(1, 6):
-        lines.extend(part.strip() for part in row.text(f"{prefix}{i}").split("\n") if part.strip())
-    if extra and _norm(extra) not in {_norm(x) for x in lines}:
-        lines.append(extra)
-    if lines and _norm(lines[0]) == _norm(name):
-        lines.pop(0)
-    if not lines and not (phone or fax or email):
-        return Address()
-    if len(lines) > 4:  # GnuCash keeps 4 lines: fold the rest into the last, losing nothing
-        lines[3:] = [", ".join(lines[3:])]
-    return Address(name=name or fallback, lines=tuple(lines), phone=phone, fax=fax, email=email)
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.replace(",", " ").split()).casefold()
+def _first(row: Row) -> str:
+    return next((v.strip() for v in row.cells if v.strip()), "")

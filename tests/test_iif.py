@@ -144,6 +144,17 @@ def test_fatal_files(tmp_path: Path, content: str | bytes, message: str) -> None
     assert str(info.value).startswith(message)
 
 
+def test_quote_open_on_the_last_line_is_fatal(tmp_path: Path) -> None:
+    with pytest.raises(ParseError, match=r"^test\.iif:3: a quoted field"):
+        read(tmp_path, '!ACCNT\tNAME\tDESC\nACCNT\tA\tok\nACCNT\tB\t"open\n')
+
+
+def test_quoted_field_over_two_lines_is_kept_with_a_warning(tmp_path: Path) -> None:
+    ledger = read(tmp_path, '!CLASS\tNAME\nCLASS\t"two\nlines"\nCLASS\tC\n')
+    assert [(n.name, n.source.line) for n in ledger.not_imported] == [("two\nlines", 2), ("C", 4)]
+    assert [str(p) for p in ledger.problems] == ["test.iif:2: a quoted field runs over lines 2-3"]
+
+
 def test_tab_inside_quotes_stays_in_the_field(tmp_path: Path) -> None:
     ledger = read(tmp_path, '!EMP\tNAME\tNOTEPAD\tHIDDEN\nEMP\tAl\t"a\tb\tc"\tY\n')
     assert ledger.employees[0].notes == "a\tb\tc"
@@ -469,6 +480,14 @@ def test_qb_online_lists_only_the_account_name(tmp_path: Path) -> None:
 def test_sensitive_extra_cells_are_not_quoted(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!EMP\tNAME\nEMP\tAl\t123-45-6789\n")
     assert ledger.problems and "6789" not in str(ledger.problems)
+
+
+def test_vendor_without_name_is_an_error(tmp_path: Path) -> None:
+    ledger = read(tmp_path, "!VEND\tNAME\tADDR1\nVEND\t\tPO Box 1\n")
+    assert not ledger.vendors
+    assert [str(p) for p in ledger.errors] == [
+        "test.iif:2: expected a NAME on this VEND row (got '')"
+    ]
 
 
 def test_terms_proximo(tmp_path: Path) -> None:
