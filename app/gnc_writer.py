@@ -150,8 +150,9 @@ def write_book(
 
 def _remove_partials(tmp: Path) -> None:
     """The temporary book and whatever the engine put beside it (lock, journal)."""
-    for p in tmp.parent.glob(tmp.name + "*"):
-        p.unlink(missing_ok=True)
+    for p in tmp.parent.iterdir():
+        if p.name.startswith(tmp.name):
+            p.unlink(missing_ok=True)
 
 
 def _progress(cb: Progress | None, phase: str, done: int, total: int) -> None:

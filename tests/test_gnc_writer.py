@@ -163,7 +163,7 @@ def _files(folder: Path) -> list[str]:
 @pytest.mark.parametrize("fmt", ["xml", "sqlite"])
 def test_round_trip(tmp_path: Path, fmt: str) -> None:
     ledger = _ledger()
-    out = tmp_path / f"book.{fmt}.gnucash"
+    out = tmp_path / f"Café books #1 [{fmt}].gnucash"  # spaces, accents, URI characters
     stats = gnc_writer.write_book(ledger, out, fmt=fmt)
     assert _files(tmp_path) == [out.name]  # no lock, journal, backup or temporary file
     assert (stats.accounts, stats.transactions, stats.splits) == (9, 4, 9)
