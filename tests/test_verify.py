@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import html
+import os
+import re
+import subprocess
 from collections import Counter, defaultdict
 from decimal import Decimal
 from pathlib import Path
@@ -473,3 +477,35 @@ def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> N
         checking = next(r for r in report.rows if r.quickbooks_account == "Checking")
         assert checking.gnucash_balance == D("99250.02")
         assert outcome.snapshot.transactions == 1
+        # GnuCash's own Trial Balance report (gnucash-cli) agrees with QuickBooks' figures
+        debit = sum((a.balance for a in figured if a.balance > 0), ZERO)
+        totals, text = gnucash_trial_balance(out, tmp_path)
+        assert totals == [f"${debit:,.2f}", f"${debit:,.2f}"]
+        for a in figured:
+            if a.balance:
+                assert f" {a.name} ${abs(a.balance):,.2f} " in text, a
+
+
+def gnucash_trial_balance(book: Path, home: Path) -> tuple[list[str], str]:
+    """Runs ``gnucash-cli --report run --name "Trial Balance"``: (total cells, report text)."""
+    html_out = home / f"{book.stem}-tb.html"
+    subprocess.run(
+        [
+            "gnucash-cli",
+            "--report",
+            "run",
+            "--name",
+            "Trial Balance",
+            "--output-file",
+            str(html_out),
+            str(book),
+        ],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "HOME": str(home)},
+        timeout=120,
+    )
+    page = html_out.read_text(encoding="utf-8")
+    totals = re.findall(r'class="total-number-cell"[^>]*>([^<]*)<', page)
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    return totals, text
