@@ -103,7 +103,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     name = path.name
     data = path.read_bytes()
     if not data.strip():
-        raise ParseError(Source(name, 1), "the file is empty (expected an IIF export)")
+        raise ParseError(Source(name, 1), "the file is empty")
     text, encoding = decode(data)
     if "\x00" in text:
         raise ParseError(Source(name, 1), "this is a binary file, not an IIF text export")
