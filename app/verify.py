@@ -112,6 +112,11 @@ class Report:
         out = [_describe(r) for r in self.differences]
         matching = sum(1 for r in self.rows if r.ok)
         out.append(f"Trial balance matches to the cent: {matching} of {len(self.rows)} accounts")
+        if self.as_of is not None:
+            out.append(
+                f"QuickBooks' figures as of {self.as_of} (income and expense: fiscal year from "
+                f"{self.year_start})"
+            )
         checks = sorted(self.checks, key=lambda c: c.ok)
         for c in checks:
             mark = "ok" if c.ok else "DIFFERS"

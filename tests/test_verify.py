@@ -509,3 +509,32 @@ def gnucash_trial_balance(book: Path, home: Path) -> tuple[list[str], str]:
     totals = re.findall(r'class="total-number-cell"[^>]*>([^<]*)<', page)
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
     return totals, text
+
+
+GOLDEN_PLANS = (
+    ("full history", Plan()),
+    ("full history, opening balances", Plan(cutover=Cutover(opening_balances=True))),
+    (
+        "full history, opening balances, reparented",
+        Plan(reparent=True, cutover=Cutover(opening_balances=True)),
+    ),
+    ("balances only at 2022-06-30", Plan(cutover=Cutover(mode="balances_only", date="2022-06-30"))),
+    (
+        "balances only at 2022-06-30, year to date into Retained Earnings",
+        Plan(cutover=Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=True)),
+    ),
+)
+
+
+@pytest.mark.parametrize("name", ["mid-history.iif"])
+def test_golden_reports(tmp_path: Path, data_dir: Path, golden, name: str) -> None:
+    """A hand-written IIF (chart with OBAMOUNTs + history from February) in every cutover mode:
+    problems, summary and CSV report of the book written and read back."""
+    source = data_dir / "verify" / name
+    out: list[str] = []
+    for i, (title, plan) in enumerate(GOLDEN_PLANS):
+        prepared = pipeline.prepare(pipeline.read([source], plan), plan)
+        outcome = pipeline.write(prepared, tmp_path / f"book-{i}.gnucash", plan)
+        out += [f"## {title}", *(f"{p.severity}: {p}" for p in prepared.problems)]
+        out += [*outcome.report.summary_lines(), outcome.report.to_csv()]
+    golden(source.with_name(name + ".expected"), "\n".join(out))
