@@ -54,6 +54,12 @@ class Row:
     opening: Decimal = ZERO  # of which from the opening transaction
     book_total: Decimal = ZERO  # the book's own splits, all time
     in_book: bool = True
+    family: str = ""  # "asset", "liability", "equity", "income", "expense"; "" when untyped
+
+    @property
+    def uploaded(self) -> Decimal:
+        """The uploaded transaction lines alone (without the opening transaction)."""
+        return self.lines - self.opening
 
     @property
     def difference(self) -> Decimal:
@@ -216,13 +222,23 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
                 opening.get(a.full_name, ZERO),
                 total,
                 b is not None,
+                a.type.family if a.type else "",
             )
         )
     known = {a.full_name for a in ledger.accounts}
     for b in snapshot.accounts:
         if b.full_name not in known:
+            type_ = _type(b)
             rows.append(
-                Row(b.full_name, "", ZERO, b.balance, "not in the input", ZERO, ZERO, b.balance)
+                Row(
+                    b.full_name,
+                    "",
+                    ZERO,
+                    b.balance,
+                    "not in the input",
+                    book_total=b.balance,
+                    family=type_.family if type_ else "",
+                )
             )
     return Report(tuple(rows), _checks(ledger, snapshot), as_of, year_start, tuple(notes))
 

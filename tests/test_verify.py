@@ -110,6 +110,16 @@ def test_opening_balances_mid_history_match() -> None:
     rows = {r.account: r for r in report.rows}
     assert rows["Checking"].opening == D("16800.00")
     assert rows["Checking"].lines == D("16200.00")
+    assert rows["Checking"].uploaded == D("-600.00")
+    assert [r.family for r in report.rows] == [
+        "asset",
+        "liability",
+        "equity",
+        "equity",
+        "equity",
+        "income",
+        "expense",
+    ]
 
 
 def test_without_opening_balances_the_report_names_the_gap() -> None:
