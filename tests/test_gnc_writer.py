@@ -427,3 +427,17 @@ def test_read_progress_counts_accounts(tmp_path: Path) -> None:
     seen: list[tuple[str, int, int]] = []
     gnc_writer.read_book(out, on_progress=lambda *p: seen.append(p))
     assert seen == [("reading", i, 9) for i in range(1, 10)]
+
+
+@pytest.mark.skipif(engine_version() >= (5, 0), reason="the detacher only runs on GnuCash 4.x")
+def test_self_check_refuses_a_book_that_lost_splits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Our own guard, not the engine, is disabled: detached chunks are never re-joined, so the
+    # engine's accounts miss 2,000 transactions' splits. The count/balance check must refuse.
+    from app.gnc_engine import SplitListDetacher
+
+    monkeypatch.setattr(SplitListDetacher, "reattach", lambda self: None)
+    with pytest.raises(BookWriteError, match="self-check failed"):
+        gnc_writer.write_book(_big_ledger(2500), tmp_path / "book.gnucash")
+    assert _files(tmp_path) == []
