@@ -415,9 +415,10 @@ def test_balances_only_book_matches_the_trial_balance(tmp_path: Path, folded: bo
     assert_known_answers(report, tb)
 
 
-def damage(path: Path, account: str, cents: int) -> str:
-    """Move ``cents`` within one two-split transaction of ``account`` whose other account is a
-    balance-sheet account, through the bindings; returns that other account's full name."""
+def damage(path: Path, account: str, cents: int, *, pnl: bool = False, before=None) -> str:
+    """Move ``cents`` within one two-split transaction of ``account`` (dated before ``before``
+    when given) whose other account is an income/expense one (``pnl``) or not, through the
+    bindings, and save; returns that other account's full name."""
     session = Session("xml://" + str(path), SessionOpenMode.SESSION_NORMAL_OPEN)
     try:
         root = session.book.get_root_account()
@@ -426,12 +427,16 @@ def damage(path: Path, account: str, cents: int) -> str:
             txn = split.GetParent()
             pair = txn.GetSplitList()
             other = next(s for s in pair if s.GetAccount().get_full_name() != account)
+            kind = other.GetAccount().GetType() in (ACCT_TYPE_INCOME, ACCT_TYPE_EXPENSE)
             if (
                 len(pair) == 2
-                and other.GetAccount().GetType() not in (ACCT_TYPE_INCOME, ACCT_TYPE_EXPENSE)
+                and kind == pnl
                 and not split.GetValue().zero_p()
+                and (before is None or txn.GetDate().date() < before)
             ):
                 break
+        else:
+            raise AssertionError(f"no transaction of {account} to damage")
         txn.BeginEdit()
         for s, delta in ((split, cents), (other, -cents)):
             v = s.GetValue()
@@ -548,3 +553,30 @@ def test_golden_reports(tmp_path: Path, data_dir: Path, golden, name: str) -> No
         out += [f"## {title}", *(f"{p.severity}: {p}" for p in prepared.problems)]
         out += [*outcome.report.summary_lines(), outcome.report.to_csv()]
     golden(source.with_name(name + ".expected"), "\n".join(out))
+
+
+def test_damage_in_an_earlier_fiscal_year_shows_in_retained_earnings(tmp_path: Path) -> None:
+    company = make_company(160, seed=10, start=START, years=3, fiscal_year_start=(7, 1))
+    cut = Cutover(fiscal_year_start="07-01")
+    prepared, outcome = convert(tmp_path, company, Plan(cutover=cut))
+    assert outcome.report.ok, outcome.report.summary_lines()
+    book = tmp_path / "book.gnucash"
+    other = damage(book, "Checking", -500, pnl=True, before=company.fiscal_year_begin())
+    report = verify(prepared.ledger, gnc_writer.read_book(book), cut)
+    rows = {r.account: r for r in report.differences}
+    assert set(rows) == {"Checking", other, "Retained Earnings"}
+    assert rows["Checking"].difference == D("-5.00")
+    # the income/expense account's year to date is untouched; its history is not
+    assert (rows[other].difference, rows[other].history_difference) == (0, D("5.00"))
+    assert rows["Retained Earnings"].difference == D("5.00")
+    assert rows["Retained Earnings"].history_difference == 0
+    assert f"{other}: lines " in "\n".join(report.summary_lines())
+
+
+def test_sqlite_book_verifies(tmp_path: Path) -> None:
+    company = make_company(120, seed=11, start=START, years=2, history_from=dt.date(2020, 2, 1))
+    plan = Plan(format="sqlite", cutover=Cutover(opening_balances=True))
+    _prepared, outcome = convert(tmp_path, company, plan)
+    assert (tmp_path / "book.gnucash").read_bytes()[:16] == b"SQLite format 3\0"
+    assert outcome.report.ok, outcome.report.summary_lines()
+    assert_known_answers(outcome.report, company.trial_balance())
