@@ -53,7 +53,7 @@ class Row:
 
     def get(self, name: str) -> str:
         i = self.index.get(name)
-        return "" if i is None else clean(self.cells[i])
+        return "" if i is None else self.cells[i].strip()
 
     def has(self, name: str) -> bool:
         return name in self.index
@@ -223,24 +223,19 @@ def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
 def _rows(text: str, reading: Reading) -> Iterator[Row]:
     """Data rows, each read through the latest header of its keyword."""
     name = reading.filename
-    headers: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {}
+    headers: dict[str, _Header] = {}
     seen_header = False
     for start, end, cells, _ in _records(text, name):
-        if not any(c.strip() for c in cells):
+        first = cells[0].strip() if cells else ""
+        if not first and not any(c.strip() for c in cells):
             continue
         source = Source(name, start)
         if end > start:
             reading.warn(source, f"a quoted field runs over lines {start}-{end}")
-        first = cells[0].strip()
         if first.startswith("!"):
             seen_header = True
             keyword = first[1:].strip().upper()
-            # A stray "!" on column names (seen in third-party files) is not part of the name.
-            columns = tuple(c.strip().lstrip("!").strip().upper() for c in cells[1:])
-            index: dict[str, int] = {}
-            for i, col in enumerate(columns):
-                index.setdefault(col, i)
-            headers[keyword] = columns, index
+            headers[keyword] = _header(keyword, cells[1:])
             continue
         if not seen_header:
             shown = first if len(first) <= 40 else first[:40] + "..."
@@ -260,32 +255,49 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
         yield _row(keyword, header, cells[1:], source, reading)
 
 
-def _row(
-    keyword: str,
-    header: tuple[tuple[str, ...], dict[str, int]],
-    cells: list[str],
-    source: Source,
-    reading: Reading,
-) -> Row:
-    columns, index = header
-    cells = cells + [""] * (len(columns) - len(cells))  # short rows are padded
+@dataclass(frozen=True, slots=True)
+class _Header:
+    columns: tuple[str, ...]
+    index: dict[str, int]
+    sensitive: tuple[int, ...]  # positions blanked on every row
+    unnamed: tuple[int, ...]  # positions under an empty header cell
+
+
+def _header(keyword: str, cells: list[str]) -> _Header:
+    # A stray "!" on column names (seen in third-party files) is not part of the name.
+    columns = tuple(c.strip().lstrip("!").strip().upper() for c in cells)
+    index: dict[str, int] = {}
     for i, col in enumerate(columns):
-        sensitive = (
-            (keyword == "EMP" and col == "SSNO")
-            or (keyword == "ACCNT" and col == "BANKNUM")
-            or (keyword == "QB ONLINE" and col != "ACCNT")
-            or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)
-        )
-        if sensitive:
-            cells[i] = ""
-    stray = [c for i, c in enumerate(cells) if c.strip() and (i >= len(columns) or not columns[i])]
-    if stray:
-        what = "" if keyword in _QUIET else f" (got {clean(stray[0])!r})"
-        reading.warn(
-            source,
-            f"{len(stray)} cell(s) outside the !{keyword} header's named columns ignored{what}",
-        )
-    return Row(keyword, columns, index, cells[: len(columns)], source)
+        index.setdefault(col, i)
+    sensitive = tuple(
+        i
+        for i, col in enumerate(columns)
+        if (keyword == "EMP" and col == "SSNO")
+        or (keyword == "ACCNT" and col == "BANKNUM")
+        or (keyword == "QB ONLINE" and col != "ACCNT")
+        or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)
+    )
+    unnamed = tuple(i for i, col in enumerate(columns) if not col)
+    return _Header(columns, index, sensitive, unnamed)
+
+
+def _row(keyword: str, header: _Header, cells: list[str], source: Source, reading: Reading) -> Row:
+    width = len(header.columns)
+    if len(cells) < width:
+        cells.extend([""] * (width - len(cells)))  # short rows are padded
+    for i in header.sensitive:
+        cells[i] = ""
+    if len(cells) > width or header.unnamed:
+        stray = [c for c in cells[width:] if c.strip()]
+        stray += [cells[i] for i in header.unnamed if cells[i].strip()]
+        if stray:
+            what = "" if keyword in _QUIET else f" (got {clean(stray[0])!r})"
+            reading.warn(
+                source,
+                f"{len(stray)} cell(s) outside the !{keyword} header's named columns ignored{what}",
+            )
+        del cells[width:]
+    return Row(keyword, header.columns, header.index, cells, source)
 
 
 # --- dates ------------------------------------------------------------------------------------
