@@ -176,6 +176,15 @@ def _opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Tr
 
 
 def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
+    if cutover.opening_balances and not _figured(ledger):
+        problems.append(
+            Problem(
+                None,
+                "opening balances: no QuickBooks balances to take them from (they come with "
+                "the chart of accounts in the IIF lists export)",
+                "warning",
+            )
+        )
     figured = [a for a in _figured(ledger) if a.balance]
     if not ledger.transactions:
         if figured and cutover.opening_balances:

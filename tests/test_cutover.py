@@ -338,3 +338,15 @@ def test_figures_fiscal_year_from_july() -> None:
 def test_money() -> None:
     assert cutover.money(D("-98250.025")) == "-98,250.02"
     assert cutover.money(D("0")) == "0.00"
+
+
+def test_opening_balances_without_any_quickbooks_figure_warn() -> None:
+    bare = Ledger(
+        accounts=tuple(Account(a.full_name, a.type, a.source) for a in chart()),
+        transactions=HISTORY[3:],
+    )
+    after = apply(bare, Cutover(opening_balances=True))
+    assert after.transactions == HISTORY[3:]
+    assert [p.severity for p in after.problems] == ["warning"]
+    assert "IIF lists export" in after.problems[0].message
+    assert apply(bare, Cutover()) == bare
