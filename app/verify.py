@@ -148,14 +148,14 @@ def _cell(text: str) -> str:
 def _describe(r: Row) -> str:
     if not r.in_book:
         return f"{r.account}: missing from the book (expected {money(r.quickbooks_balance)})"
-    if r.difference:
+    if r.difference and r.basis != "history":
         return (
             f"{r.account}: QuickBooks {money(r.quickbooks_balance)}, GnuCash "
             f"{money(r.gnucash_balance)} ({r.basis}), difference {money(r.difference)}"
         )
     return (
-        f"{r.account}: lines {money(r.lines)}, GnuCash {money(r.book_total)}, "
-        f"difference {money(r.history_difference)}"
+        f"{r.account}: transaction lines {money(r.lines)}, GnuCash {money(r.book_total)} "
+        f"(all time), difference {money(r.history_difference)}"
     )
 
 

@@ -570,7 +570,7 @@ def test_damage_in_an_earlier_fiscal_year_shows_in_retained_earnings(tmp_path: P
     assert (rows[other].difference, rows[other].history_difference) == (0, D("5.00"))
     assert rows["Retained Earnings"].difference == D("5.00")
     assert rows["Retained Earnings"].history_difference == 0
-    assert f"{other}: lines " in "\n".join(report.summary_lines())
+    assert f"{other}: transaction lines " in "\n".join(report.summary_lines())
 
 
 def test_sqlite_book_verifies(tmp_path: Path) -> None:
@@ -580,3 +580,14 @@ def test_sqlite_book_verifies(tmp_path: Path) -> None:
     assert (tmp_path / "book.gnucash").read_bytes()[:16] == b"SQLite format 3\0"
     assert outcome.report.ok, outcome.report.summary_lines()
     assert_known_answers(outcome.report, company.trial_balance())
+
+
+def test_history_only_account_damage_is_described_by_its_lines() -> None:
+    accounts = tuple(Account(a.full_name, a.type, a.source) for a in ledger().accounts)
+    led = Ledger(accounts=accounts, transactions=HISTORY)
+    book = damaged(book_of(led), "Rent", dt.date(2022, 3, 1), "0.01")
+    report = verify(led, book, Cutover())
+    assert report.summary_lines()[0] == (
+        "Rent: transaction lines 2,200.00, GnuCash 2,200.01 (all time), difference 0.01"
+    )
+    assert report.to_csv().splitlines()[-1] == "Rent,,2200.00,2200.01,0.01"
