@@ -272,7 +272,7 @@ def _header(keyword: str, cells: list[str]) -> _Header:
     sensitive = tuple(
         i
         for i, col in enumerate(columns)
-        if (keyword == "EMP" and col == "SSNO")
+        if (keyword == "EMP" and col.startswith("SSN"))
         or (keyword == "ACCNT" and col == "BANKNUM")
         or (keyword == "QB ONLINE" and col != "ACCNT")
         or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)

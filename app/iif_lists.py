@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from app.iif_names import Names, amount, flag
@@ -27,59 +28,69 @@ from app.model import (
 if TYPE_CHECKING:
     from app.iif import Reading, Row
 
-ACCOUNT_TYPES = {
-    "BANK": AccountType.BANK,
-    "AR": AccountType.RECEIVABLE,
-    "CCARD": AccountType.CREDIT,
-    "AP": AccountType.PAYABLE,
-    "OCASSET": AccountType.ASSET,
-    "FIXASSET": AccountType.ASSET,
-    "OASSET": AccountType.ASSET,
-    "OCLIAB": AccountType.LIABILITY,
-    "LTLIAB": AccountType.LIABILITY,
-    "EQUITY": AccountType.EQUITY,
-    "INC": AccountType.INCOME,
-    "EXINC": AccountType.INCOME,
-    "COGS": AccountType.EXPENSE,
-    "EXP": AccountType.EXPENSE,
-    "EXEXP": AccountType.EXPENSE,
-}
-ROLES = {
-    "OPENBAL": Role.OPENING_BALANCE,
-    "RETEARNINGS": Role.RETAINED_EARNINGS,
-    "SALESTAX": Role.SALES_TAX,
-    "UNDEPOSIT": Role.UNDEPOSITED,
-}
+ACCOUNT_TYPES = MappingProxyType(
+    {
+        "BANK": AccountType.BANK,
+        "AR": AccountType.RECEIVABLE,
+        "CCARD": AccountType.CREDIT,
+        "AP": AccountType.PAYABLE,
+        "OCASSET": AccountType.ASSET,
+        "FIXASSET": AccountType.ASSET,
+        "OASSET": AccountType.ASSET,
+        "OCLIAB": AccountType.LIABILITY,
+        "LTLIAB": AccountType.LIABILITY,
+        "EQUITY": AccountType.EQUITY,
+        "INC": AccountType.INCOME,
+        "EXINC": AccountType.INCOME,
+        "COGS": AccountType.EXPENSE,
+        "EXP": AccountType.EXPENSE,
+        "EXEXP": AccountType.EXPENSE,
+    }
+)
+ROLES = MappingProxyType(
+    {
+        "OPENBAL": Role.OPENING_BALANCE,
+        "RETEARNINGS": Role.RETAINED_EARNINGS,
+        "SALESTAX": Role.SALES_TAX,
+        "UNDEPOSIT": Role.UNDEPOSITED,
+    }
+)
 # keyword → (list name, column holding the record's name, why GnuCash gets nothing)
-NOT_IMPORTED = {
-    "OTHERNAME": ("Other names", "NAME", "GnuCash has no other-name list (payees only)"),
-    "CLASS": ("Classes", "NAME", "GnuCash has no classes"),
-    "CTYPE": ("Customer types", "NAME", "GnuCash has no customer types (kept in notes)"),
-    "VTYPE": ("Vendor types", "NAME", "GnuCash has no vendor types (kept in notes)"),
-    "JOBTYPE": ("Job types", "NAME", "GnuCash has no job types (kept in job notes)"),
-    "INVITEM": ("Items", "NAME", "GnuCash has no item list"),
-    "INVMEMO": ("Customer messages", "NAME", "GnuCash has no customer messages"),
-    "PAYMETH": ("Payment methods", "NAME", "GnuCash has no payment methods"),
-    "SHIPMETH": ("Shipping methods", "NAME", "GnuCash has no shipping methods"),
-    "TODO": ("To-do notes", "DESC", "GnuCash has no to-do list"),
-    "BUD": ("Budgets", "ACCNT", "budgets are not imported"),
-    "SALESREP": ("Sales reps", "ASSOCIATEDNAME", "GnuCash has no sales reps (kept in notes)"),
-    "PRICELEVEL": ("Price levels", "NAME", "GnuCash has no price levels"),
-    "SALESTAXCODE": ("Sales tax codes", "CODE", "GnuCash has no sales tax codes"),
-    "TAXCODE": ("Tax codes", "NAME", "tax codes are not imported"),
-    "SUPERFUND": ("Superannuation funds", "NAME", "GnuCash has no payroll"),
-    "CUSTNAMEDICT": ("Custom field labels", "LABEL", "used to label custom fields in notes"),
-    "CUSTITEMDICT": ("Custom field labels", "LABEL", "labels item fields; GnuCash has no items"),
-    "QB ONLINE": ("Online banking settings", "ACCNT", "bank connection data is never imported"),
-    "QBP EMPLOYEE": ("Employee payroll settings", "NAME", "GnuCash has no payroll"),
-    "TIMEACT": ("Time tracking", "NAME", "GnuCash has no time tracking"),
-    "TIMERHDR": ("Time tracking", "COMPANYNAME", "GnuCash has no time tracking"),
-    "NONPOSTING": (
-        "Non-posting accounts",
-        "NAME",
-        "nothing posts to them (estimates, purchase orders)",
-    ),
-}
+NOT_IMPORTED = MappingProxyType(
+    {
+        "OTHERNAME": ("Other names", "NAME", "GnuCash has no other-name list (payees only)"),
+        "CLASS": ("Classes", "NAME", "GnuCash has no classes"),
+        "CTYPE": ("Customer types", "NAME", "GnuCash has no customer types (kept in notes)"),
+        "VTYPE": ("Vendor types", "NAME", "GnuCash has no vendor types (kept in notes)"),
+        "JOBTYPE": ("Job types", "NAME", "GnuCash has no job types (kept in job notes)"),
+        "INVITEM": ("Items", "NAME", "GnuCash has no item list"),
+        "INVMEMO": ("Customer messages", "NAME", "GnuCash has no customer messages"),
+        "PAYMETH": ("Payment methods", "NAME", "GnuCash has no payment methods"),
+        "SHIPMETH": ("Shipping methods", "NAME", "GnuCash has no shipping methods"),
+        "TODO": ("To-do notes", "DESC", "GnuCash has no to-do list"),
+        "BUD": ("Budgets", "ACCNT", "budgets are not imported"),
+        "SALESREP": ("Sales reps", "ASSOCIATEDNAME", "GnuCash has no sales reps (kept in notes)"),
+        "PRICELEVEL": ("Price levels", "NAME", "GnuCash has no price levels"),
+        "SALESTAXCODE": ("Sales tax codes", "CODE", "GnuCash has no sales tax codes"),
+        "TAXCODE": ("Tax codes", "NAME", "tax codes are not imported"),
+        "SUPERFUND": ("Superannuation funds", "NAME", "GnuCash has no payroll"),
+        "CUSTNAMEDICT": ("Custom field labels", "LABEL", "used to label custom fields in notes"),
+        "CUSTITEMDICT": (
+            "Custom field labels",
+            "LABEL",
+            "labels item fields; GnuCash has no items",
+        ),
+        "QB ONLINE": ("Online banking settings", "ACCNT", "bank connection data is never imported"),
+        "QBP EMPLOYEE": ("Employee payroll settings", "NAME", "GnuCash has no payroll"),
+        "TIMEACT": ("Time tracking", "NAME", "GnuCash has no time tracking"),
+        "TIMERHDR": ("Time tracking", "COMPANYNAME", "GnuCash has no time tracking"),
+        "NONPOSTING": (
+            "Non-posting accounts",
+            "NAME",
+            "nothing posts to them (estimates, purchase orders)",
+        ),
+    }
+)
 UNKNOWN_REASON = "not a QuickBooks list qb2gnucash knows"
 # Rows belonging to the record above them, not listed on their own.
 SUB_RECORDS = ("CUSTOMPI", "HOURLYPI", "LOCALPI")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from app.model import Address, Customer, Employee, Job, Vendor
@@ -28,7 +29,10 @@ from app.values import parse_amount, parse_bool
 if TYPE_CHECKING:
     from app.iif import Reading, Row
 
-JOB_STATUS = {"1": "Pending", "2": "Awarded", "3": "In progress", "4": "Closed", "5": "Not awarded"}
+# QuickBooks' job status list, in its order [inferred from Intuit's !CUST doc: 0 = none]
+JOB_STATUS = MappingProxyType(
+    {"1": "Pending", "2": "Awarded", "3": "In progress", "4": "Closed", "5": "Not awarded"}
+)
 
 
 def flag(reading: Reading, row: Row, col: str) -> bool | None:

@@ -362,6 +362,20 @@ def test_item_group_members_are_not_listed_twice(tmp_path: Path) -> None:
     ]
 
 
+def test_sub_records_and_terminators_belong_to_their_block(tmp_path: Path) -> None:
+    text = (
+        "!QBP EMPLOYEE\tNAME\tSALARY\n!CUSTOMPI\tPAYITEM\tAMOUNT\n!ENDQBPEMP\n"
+        "QBP EMPLOYEE\tAl\t50000\nCUSTOMPI\tBonus\t100\nENDQBPEMP\n"
+        "!INVITEM\tNAME\tINVITEMTYPE\nINVITEM\tCounty\tSTAX\nINVITEM\tState\tCOMPTAX\nENDTAX\n"
+    )
+    ledger = read(tmp_path, text)
+    assert [(n.what, n.name) for n in ledger.not_imported] == [
+        ("Employee payroll settings", "Al"),
+        ("Items", "County"),
+    ]
+    assert not ledger.problems and "50000" not in to_text(ledger)
+
+
 # --- accounts ---------------------------------------------------------------------------------
 
 
