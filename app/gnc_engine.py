@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 _P = ctypes.c_void_p
@@ -313,25 +314,34 @@ def load_sql_detached(engine: Engine, session: int) -> str:
 _PERCENTAGE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_double)
 
 
-def load_xml_detached(engine: Engine, session: int, transactions: int) -> str:
+def load_xml_detached(
+    engine: Engine,
+    session: int,
+    transactions: int,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> str:
     """``qof_session_load`` of an XML book (session already begun) that stays linear on 4.13.
 
     The XML loader reports progress after every parsed transaction; every 1,000 of them the
     accounts' split lists are detached, and they are re-joined as soon as ``transactions`` (the
     file's own count) are in — before the loader's scrub pass and the accounts' CommitEdit.
     Returns "" when the detacher was used, else why not. Any detacher still holding chunks
-    after the load is re-joined and its accounts re-sorted and re-balanced.
+    after the load is re-joined and its accounts re-sorted and re-balanced. ``on_progress``
+    gets ("loading", done, transactions) every 500 transactions.
     """
     lib = engine.lib
     _bind_load(lib)
-    state: dict[str, object] = {"det": None, "last": 0, "why": "", "joined": False}
+    state: dict[str, object] = {"det": None, "last": 0, "why": "", "joined": False, "shown": 0}
 
     def progress(_message: bytes | None, _percent: float) -> None:
+        book = lib.qof_session_get_book(session)
+        n = lib.qof_collection_count(lib.qof_book_get_collection(book, b"Trans"))
+        if on_progress is not None and n % 500 == 0 and n != state["shown"] and n < transactions:
+            state["shown"] = n
+            on_progress("loading", n, transactions)
+        if state["why"] or state["joined"]:
+            return
         try:
-            if state["why"] or state["joined"]:
-                return
-            book = lib.qof_session_get_book(session)
-            n = lib.qof_collection_count(lib.qof_book_get_collection(book, b"Trans"))
             det = state["det"]
             if n >= transactions and det is not None:
                 det.reattach()  # type: ignore[attr-defined]
@@ -349,6 +359,8 @@ def load_xml_detached(engine: Engine, session: int, transactions: int) -> str:
 
     callback = _PERCENTAGE_FUNC(progress)
     lib.qof_session_load(session, callback)
+    if on_progress is not None:
+        on_progress("loading", transactions, transactions)
     det = state["det"]
     if det is not None and not state["joined"]:
         _rejoin(engine, det)  # type: ignore[arg-type]

@@ -488,7 +488,7 @@ def read_book(
         if sqlite and detach:
             why = load_sql_detached(engine, int(session.get_instance()))
         elif total > DETACH_EVERY:
-            why = load_xml_detached(engine, int(session.get_instance()), total)
+            why = load_xml_detached(engine, int(session.get_instance()), total, on_progress)
         else:
             session.load()
             why = why or "fewer transactions than one detach interval"

@@ -401,7 +401,15 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
     assert [d for d, _ in trans] == sorted({d for d, _ in trans}) and trans[-1] == (2500, 2500)
     assert seen[-1] == ("saving", 1, 1)
 
-    a = gnc_writer.read_book(tmp_path / "fast.gnucash", transactions=True)
+    loading: list[tuple[str, int, int]] = []
+    a = gnc_writer.read_book(
+        tmp_path / "fast.gnucash", transactions=True, on_progress=lambda *p: loading.append(p)
+    )
+    if fmt == "xml":  # the XML loader reports each transaction; SQLite only the accounts
+        assert [p for p in loading if p[0] == "loading"] == [
+            ("loading", n, 2500) for n in (500, 1000, 1500, 2000, 2500)
+        ]
+    assert loading[-1][0] == "reading" and loading[-1][1] == loading[-1][2]
     b = gnc_writer.read_book(tmp_path / "plain.gnucash", transactions=True, detach=False)
     assert a.detached_load == (engine_version() < (5, 0)) and not b.detached_load
     assert replace(a, detached_load=False) == b  # same book, and the same reading of it
