@@ -183,6 +183,14 @@ def test_utf8_bom(tmp_path: Path) -> None:
     assert ledger.files[0].encoding == "utf-8-sig"
 
 
+def test_utf16_with_bom(tmp_path: Path) -> None:
+    path = tmp_path / "u16.iif"
+    path.write_bytes("!CLASS\tNAME\r\nCLASS\tCaf\u00e9\r\n".encode("utf-16"))
+    assert iif.identify(path, ReadOptions())
+    ledger = iif.parse(path, ReadOptions())
+    assert (ledger.not_imported[0].name, ledger.files[0].encoding) == ("Caf\u00e9", "utf-16")
+
+
 def test_columns_by_header_name_not_position(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!ACCNT\tACCNTTYPE\tACCNUM\tNAME\nACCNT\tBANK\t1000\tChecking\n")
     assert (ledger.accounts[0].full_name, ledger.accounts[0].code) == ("Checking", "1000")
