@@ -135,7 +135,13 @@ def main(argv: Sequence[str]) -> int:
         print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
         return 1
     try:
-        outcome = pipeline.write(prepared, out, plan, overwrite=args.force)
+        outcome = pipeline.write(
+            prepared,
+            out,
+            plan,
+            on_progress=_progress if sys.stderr.isatty() else None,
+            overwrite=args.force,
+        )
     except BookWriteError as exc:
         print(f"No book written: {exc.message}", file=sys.stderr)
         return 1
@@ -151,6 +157,12 @@ def main(argv: Sequence[str]) -> int:
         print("Verification found differences (--strict).", file=sys.stderr)
         return 3
     return 0
+
+
+def _progress(phase: str, done: int, total: int) -> None:
+    """A one-line progress display on a terminal (large books take a while)."""
+    end = "\n" if done >= total else ""
+    print(f"\r{phase}: {done:,} of {total:,}\033[K", end=end, file=sys.stderr, flush=True)
 
 
 def summary(prepared: pipeline.Prepared, out: TextIO) -> None:

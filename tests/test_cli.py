@@ -345,3 +345,20 @@ def test_generated_company_overlapping_files_import_once(company, tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert read_book(out).transactions == len(comp.transactions)
     assert "imported once" in run.stdout
+
+
+# ---------------------------------------------------------------- golden runs
+
+
+@pytest.mark.parametrize("case", sorted(CLI.glob("*.args")), ids=lambda p: p.stem)
+def test_golden_runs(case, tmp_path, golden):
+    """tests/data/cli/NAME.args: the arguments (files relative to that folder, {tmp} = a fresh
+    folder); NAME.args.expected: exit status, stdout and stderr, paths made neutral."""
+    args = case.read_text(encoding="utf-8").split()
+    argv = [str(CLI / a) if (CLI / a).is_file() else a.format(tmp=tmp_path) for a in args]
+    run = convert(*argv, "-o", tmp_path / "book.gnucash")
+    text = f"exit {run.returncode}\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
+    golden(case.with_name(case.name + ".expected"), text.replace(str(tmp_path), "TMP"))
+    assert (tmp_path / "book.gnucash").exists() == (run.returncode in (0, 3))
+    if run.returncode in (0, 3):
+        assert read_book(tmp_path / "book.gnucash").accounts
