@@ -247,6 +247,15 @@ def _pnl(type_: AccountType | None) -> bool:
     return type_ is not None and not type_.balance_sheet
 
 
+def _flag_check(ledger: Ledger, snap: BookSnapshot) -> list[Check]:
+    """GnuCash's opening-balance flag sits on the account with that role (if any)."""
+    want = role_account(ledger, Role.OPENING_BALANCE)
+    flagged = ", ".join(b.full_name for b in snap.accounts if b.opening_balance)
+    if want is None and not flagged:
+        return []
+    return [Check("opening-balance account", want.full_name if want else "", flagged, False)]
+
+
 def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
     splits = [(t, s) for t in ledger.transactions for s in t.splits]
     states = Counter("v" if t.voided else s.reconcile.value for t, s in splits)
@@ -278,6 +287,7 @@ def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
         Check("employees", len(ledger.employees), len(snap.employees), False),
         Check("terms", len(ledger.terms), len(snap.terms), False),
         Check("Imbalance/Orphan accounts", 0, len(strays), False, ", ".join(strays)),
+        *_flag_check(ledger, snap),
         Check("first transaction date", min(dates, default=None), snap.first_date, False),
         Check("last transaction date", max(dates, default=None), snap.last_date, False),
     ]

@@ -43,6 +43,7 @@ def book_of(led: Ledger) -> BookSnapshot:
         BookAccount(
             a.full_name,
             a.type.value if a.type else "ASSET",
+            opening_balance=a.role == Role.OPENING_BALANCE,
             balance=sum(daily[a.full_name].values(), D(0)),
             splits=counts[a.full_name],
             daily=tuple(sorted(daily[a.full_name].items())),
@@ -251,6 +252,7 @@ def test_checks_counts_states_and_strays() -> None:
         "employees": True,
         "terms": True,
         "Imbalance/Orphan accounts": True,
+        "opening-balance account": True,
         "first transaction date": True,
         "last transaction date": True,
     }
