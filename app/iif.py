@@ -3,7 +3,12 @@
 IIF is tab- (rarely comma-) separated text with CSV-style quotes: a ``!KEYWORD`` row names the
 columns of the ``KEYWORD`` rows that follow, so every cell is read by header name, never by
 position. This module does the file-level work (decoding, line ends, quoting, headers, ragged
-rows, transactions); ``app.iif_lists`` turns list rows into model records.
+rows, transactions); ``app.iif_lists`` turns list rows into accounts, terms and "not imported"
+entries, ``app.iif_names`` into customers (with jobs), vendors and employees.
+
+Transactions: the TRNS row is the first split, each SPL another; AMOUNT is signed (debit +);
+CLEAR Y → reconciled. Balance is not checked here (validation does it for every reader). Dates
+are M/D/Y unless ``ReadOptions.date_order`` says otherwise or a TRNS/SPL date proves D/M/Y.
 
 Sensitive columns (employee SSNO, bank numbers, ``!QB ONLINE``) are blanked in ``Row`` as soon
 as a line is split, before anything else sees them.
@@ -101,12 +106,11 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     """Read one IIF file. Fatal file-level problems raise ``ParseError``; the rest are kept in
     ``Ledger.problems`` and reading goes on."""
     name = path.name
-    data = path.read_bytes()
-    if not data.strip():
-        raise ParseError(Source(name, 1), "the file is empty")
-    text, encoding = decode(data)
+    text, encoding = decode(path.read_bytes())
     if "\x00" in text:
         raise ParseError(Source(name, 1), "this is a binary file, not an IIF text export")
+    if not text.replace("\ufeff", "").strip():
+        raise ParseError(Source(name, 1), "the file is empty")
     reading = Reading(name, options)
     rows = list(_rows(text, reading))
     order, ambiguous = _date_order(rows, reading)

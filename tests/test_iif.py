@@ -123,6 +123,7 @@ def test_identify_rejects_csv_and_binary(tmp_path: Path) -> None:
     ("content", "message"),
     [
         (b"", "test.iif:1: the file is empty"),
+        ("\ufeff\r\n \t\n".encode("utf-16"), "test.iif:1: the file is empty"),
         (b"!ACCNT\x00\tNAME", "test.iif:1: this is a binary file"),
         (
             "Date,Num\n1/1/24,5\n",
