@@ -1,0 +1,147 @@
+"""IIF TRNS/SPL/ENDTRNS rows → transactions, and the file's date order.
+
+The TRNS row is the first split and each SPL another; AMOUNT is signed (debit +); CLEAR Y →
+reconciled. A repeated ENDTRNS is ignored; a missing one is closed by the next TRNS (warning).
+Balance is not checked here: validation does it for every reader.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from app.model import Reconcile, Split, Transaction
+from app.values import date_parts, parse_amount, parse_date
+
+if TYPE_CHECKING:
+    from app.iif import Reading, Row
+
+
+# --- dates ------------------------------------------------------------------------------------
+
+
+def date_order(rows: list[Row], reading: Reading) -> tuple[str, bool]:
+    """M/D/Y unless options say otherwise or a transaction date proves D/M/Y (first field over
+    12). Returns (order, ambiguous: no date proved it)."""
+    if reading.options.date_order in ("mdy", "dmy"):
+        return reading.options.date_order, False
+    mdy_proof: Row | None = None
+    dmy_proof: Row | None = None
+    for row in rows:
+        if row.keyword in ("TRNS", "SPL") and (parts := date_parts(row.get("DATE"))):
+            if parts[0] > 12 and dmy_proof is None:
+                dmy_proof = row
+            if parts[1] > 12 and mdy_proof is None:
+                mdy_proof = row
+    if mdy_proof and dmy_proof:
+        reading.error(
+            dmy_proof.source,
+            f"dates in two orders: {dmy_proof.get('DATE')!r} is D/M/Y but line "
+            f"{mdy_proof.source.line} has {mdy_proof.get('DATE')!r} (M/D/Y); set the date order",
+        )
+        return "mdy", False
+    if dmy_proof:
+        return "dmy", False
+    return "mdy", mdy_proof is None
+
+
+# --- transactions -----------------------------------------------------------------------------
+
+_RECONCILED = ("Y", "YES", "R", "X", "✓", "√")
+_CLEARED = ("C", "*")
+
+
+class Transactions:
+    """TRNS + SPL... + ENDTRNS. Repeated ENDTRNS is ignored; a missing one is closed by the next
+    TRNS (warning). Balance is not checked here: validation does it for every reader."""
+
+    def __init__(self, reading: Reading, order: str) -> None:
+        self.reading = reading
+        self.order = order
+        self.head: Row | None = None
+        self.splits: list[Split] = []
+        self.done: list[Transaction] = []
+
+    def add(self, row: Row) -> None:
+        if row.keyword == "TRNS":
+            if self.head is not None:
+                self.reading.warn(
+                    row.source,
+                    f"TRNS without ENDTRNS before it: the transaction of line "
+                    f"{self.head.source.line} ends here",
+                )
+                self._close()
+            self.head, self.splits = row, []
+            self._split(row)
+        elif row.keyword == "SPL":
+            if self.head is None:
+                self.reading.error(row.source, "expected a TRNS row before this SPL row (got SPL)")
+                return
+            self._split(row)
+        else:  # ENDTRNS: a repeated one closes nothing
+            self._close()
+
+    def finish(self) -> None:
+        if self.head is not None:
+            self.reading.warn(
+                self.head.source, "transaction not closed by ENDTRNS before the end of the file"
+            )
+            self._close()
+
+    def _split(self, row: Row) -> None:
+        raw = row.get("AMOUNT")
+        try:
+            value = parse_amount(raw)
+        except ValueError as exc:
+            self.reading.error(row.source, f"AMOUNT: {exc}")
+            return
+        if value is None:
+            self.reading.warn(row.source, "AMOUNT is empty: read as 0.00")
+            value = Decimal(0)
+        mark = row.get("CLEAR")
+        up = mark.upper()
+        if up in _RECONCILED:
+            reconcile = Reconcile.RECONCILED
+        elif up in _CLEARED:
+            reconcile = Reconcile.CLEARED
+        else:
+            reconcile = Reconcile.NEW
+            if up not in ("", "N", "NO"):
+                self.reading.warn(row.source, f"expected CLEAR Y or N (got {mark!r}): read as N")
+        self.splits.append(
+            Split(
+                account=row.get("ACCNT"),
+                value=value,
+                source=row.source,
+                memo=row.text("MEMO"),
+                reconcile=reconcile,
+                mark=mark,
+            )
+        )
+
+    def _close(self) -> None:
+        head, splits = self.head, self.splits
+        self.head, self.splits = None, []
+        if head is None:
+            return
+        try:
+            date = parse_date(head.get("DATE"), self.order, self.reading.options.pivot)
+        except ValueError as exc:
+            self.reading.error(head.source, f"{exc}; transaction not read")
+            return
+        if date is None:
+            self.reading.error(head.source, "the TRNS row has no DATE; transaction not read")
+            return
+        kind, ref = head.get("TRNSTYPE"), head.get("TRNSID")
+        self.done.append(
+            Transaction(
+                date=date,
+                splits=tuple(splits),
+                source=head.source,
+                num=head.get("DOCNUM"),
+                description=head.get("NAME"),
+                notes=" ".join(p for p in ("QuickBooks", kind, ref) if p),
+                ref=ref,
+                kind_label=kind,
+            )
+        )
