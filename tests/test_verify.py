@@ -593,3 +593,19 @@ def test_history_only_account_damage_is_described_by_its_lines() -> None:
         "Rent: transaction lines 2,200.00, GnuCash 2,200.01 (all time), difference 0.01"
     )
     assert report.to_csv().splitlines()[-1] == "Rent,,2200.00,2200.01,0.01"
+
+
+def test_voided_transaction_through_the_engine(tmp_path: Path) -> None:
+    """GnuCash zeroes a voided transaction and marks its splits "v": verify expects exactly
+    that (QuickBooks' figures do not count voided transactions either)."""
+    void = dataclasses.replace(HISTORY[3], voided=True, source=Source("trns.iif", 30))
+    led = apply(ledger((*HISTORY, void)), Cutover())
+    assert led.problems == ()
+    path = tmp_path / "void.gnucash"
+    gnc_writer.write_book(led, path)
+    snapshot = gnc_writer.read_book(path)
+    report = verify(led, snapshot, Cutover())
+    assert report.ok, report.summary_lines()
+    checks = {c.name: (c.input, c.book) for c in report.checks}
+    assert checks["splits voided"] == (2, 2)
+    assert checks["transactions"] == (7, 7)
