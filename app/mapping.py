@@ -184,6 +184,7 @@ def apply(ledger: Ledger, plan: Plan) -> Ledger:
     for r in rules:
         if r.kind == "retype":
             tree.nodes[r.account].type = AccountType(r.target)
+    _type_empty_parents(tree)
     if plan.reparent:
         _reparent(tree)
     for r in rules:
@@ -223,6 +224,25 @@ def _exists(rule, known: set[str], problems: list[Problem]) -> bool:
         Problem(None, f"plan: the {rule.kind} rule {what}, which is not in the chart of accounts")
     )
     return False
+
+
+def _type_empty_parents(tree: _Tree) -> None:
+    """An untyped parent nothing posts to (created here, or a placeholder inferred from report
+    labels) takes its first typed sub-account's type, so retyping the child is enough."""
+    children: dict[str, list[_Node]] = {}
+    for n in tree.nodes.values():
+        if n.parent:
+            children.setdefault(n.parent, []).append(n)
+
+    def typed(node: _Node) -> AccountType | None:
+        if node.type is None and (node.account is None or node.account.placeholder):
+            node.type = next(
+                (t for c in children.get(node.key, []) if (t := typed(c)) is not None), None
+            )
+        return node.type
+
+    for n in list(tree.nodes.values()):
+        typed(n)
 
 
 def _reparent(tree: _Tree) -> None:

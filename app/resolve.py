@@ -227,6 +227,17 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
             full, code, description = target.strip(), "", ""
         else:
             full, code, description = _parse_label(label)
+        old = made.get(full)
+        if old is not None and code and old.code and code != old.code:
+            problems.append(  # two numbered accounts with one leaf name: never merged silently
+                Problem(
+                    splits[0].source,
+                    f"account {label!r} ({line_list(s.source for s in splits)}) and account "
+                    f"number {old.code} would both be {full!r} without a chart of accounts; "
+                    "add the IIF lists export or give one a name with account_map in the plan",
+                )
+            )
+            continue
         names[label] = full
         kinds = list(dict.fromkeys(s.account_type_label.strip() for s in splits))
         kinds = [k for k in kinds if k]
@@ -241,7 +252,6 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
                 )
             )
         kind_type, kind_label = known[0] if known else (None, kinds[0] if kinds else "")
-        old = made.get(full)
         if old is None or old.placeholder:
             made[full] = Account(
                 full_name=full,
@@ -251,8 +261,10 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
                 code=code,
                 description=description,
             )
-        elif old.type is None and kind_type:  # another label of the same account has a type
-            made[full] = replace(old, type=kind_type, kind_label=kind_label)
+        else:  # another label of the same account: fill in what it lacked
+            if old.type is None and kind_type:
+                old = replace(old, type=kind_type, kind_label=kind_label)
+            made[full] = replace(old, code=old.code or code)
         for parent, child in _parents(full):
             if parent not in made:
                 made[parent] = Account(

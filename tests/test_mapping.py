@@ -206,3 +206,19 @@ def test_tree_problems_for_inline_validation():
         "plan: the retype rule names account 'Ghost', which is not in the chart of accounts",
         "two accounts would be named 'B' (the other from c.iif:1); rename or merge one of them",
     ]
+
+
+def test_untyped_placeholder_parent_takes_its_retyped_childs_type():
+    src = Source("r.csv", 4)
+    ledger = Ledger(
+        accounts=(
+            Account("Truck", None, src, placeholder=True),
+            Account("Truck:Purchase", None, src),
+        )
+    )
+    out = apply(ledger, Plan(rules=(Rule("retype", "Truck:Purchase", "ASSET"),)))
+    assert [(a.full_name, a.type) for a in out.accounts] == [
+        ("Truck", T.ASSET),
+        ("Truck:Purchase", T.ASSET),
+    ]
+    assert apply(ledger, Plan()).accounts[0].type is None

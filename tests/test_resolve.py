@@ -181,3 +181,16 @@ def test_unresolved_lists_labels_for_the_map_step():
     ]
     assert unresolved(ledger("Fuel"), {"Fuel": "Automobile:Fuel"}) == []
     assert unresolved(ledger("Anything", chart=False), {}) == []
+
+
+def test_without_chart_two_numbered_accounts_with_one_leaf_name_are_not_merged():
+    out = resolve(ledger("6210 · Fuel", "7120 · Fuel", "6210 · Fuel", chart=False), {})
+    assert [str(p) for p in out.problems] == [
+        "r.csv:12: account '7120 · Fuel' (line 12) and account number 6210 would both be 'Fuel' "
+        "without a chart of accounts; add the IIF lists export or give one a name with "
+        "account_map in the plan"
+    ]
+    assert [t.splits[0].account for t in out.transactions] == ["Fuel", "7120 · Fuel", "Fuel"]
+    fixed = resolve(ledger("6210 · Fuel", "7120 · Fuel", chart=False), {"7120 · Fuel": "Job Fuel"})
+    assert fixed.problems == ()
+    assert {a.full_name for a in fixed.accounts} == {"Fuel", "Job Fuel", "Checking"}
