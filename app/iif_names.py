@@ -183,6 +183,7 @@ class Names:
     def vendor(self, row: Row) -> Vendor:
         name = row.get("NAME")
         print_as = row.get("PRINTAS") or name
+        eligible_1099 = bool(self._bool(row, "1099"))
         notes = [
             row.text("NOTEPAD"),
             *_labelled(
@@ -193,7 +194,7 @@ class Names:
                 ("Vendor type", row.get("VTYPE")),
                 ("Credit limit", row.get("LIMIT")),
                 ("Tax ID", row.get("TAXID")),
-                ("1099", "Y" if self._bool(row, "1099") else ""),
+                ("1099", "Y" if eligible_1099 else ""),
             ),
             *self._custom(row),
         ]
@@ -213,7 +214,7 @@ class Names:
             active=not self._bool(row, "HIDDEN"),
             terms=row.get("TERMS"),
             tax_id=row.get("TAXID"),
-            eligible_1099=bool(self._bool(row, "1099")),
+            eligible_1099=eligible_1099,
         )
 
     def employee(self, row: Row) -> Employee:

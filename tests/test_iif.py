@@ -342,6 +342,11 @@ def test_yn_booleans(tmp_path: Path) -> None:
     ]
 
 
+def test_invalid_flag_warns_once(tmp_path: Path) -> None:
+    ledger = read(tmp_path, "!VEND\tNAME\t1099\nVEND\tV\tMaybe\n")
+    assert [str(p) for p in ledger.problems] == ["test.iif:2: 1099: expected Y or N (got 'Maybe')"]
+
+
 def test_unknown_keyword_is_listed_not_fatal(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!ZZWIDGET\tNAME\tSIZE\nZZWIDGET\tSprocket\t12\n")
     item = ledger.not_imported[0]
