@@ -342,7 +342,7 @@ def _opening(start: dt.date) -> list[tuple[str, str, str, list[tuple[str, Decima
         (
             "General Journal",
             "Owner investment",
-            "",
+            "Owner, Pat",
             [
                 ("Checking", d("5000.00"), "Owner investment", "✓"),
                 ("Owner's Equity", d("-5000.00"), "Owner investment", ""),

@@ -1,0 +1,336 @@
+"""Split rows of a QuickBooks CSV report → transactions (used by app/qbcsv.py).
+
+Grouping modes:
+- ``ref``: consecutive runs of one Trans # (a new run when the Trans # or a filled-in date
+  changes); rows with an empty Trans # continue the run (the Journal leaves it blank after the
+  first row); a Journal totals row ends the run.
+- ``ledger``: General Ledger sections; rows gathered by Trans # across the whole file.
+- ``balance``: no Trans # (the Find export): the running sum of the amounts returning to 0.00 ends
+  a transaction, unless the next row still has the same type, date, num and name; every such
+  place is a warning with its lines. The file's own Balance column is only cross-checked (it may
+  be spoiled by a spreadsheet: ``#REF!``).
+Dates are kept as text until the whole file is read, then the date order is decided once (a first
+field over 12 proves D/M/Y, a second over 12 proves M/D/Y; both is an error) and every distinct
+date text is parsed once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+
+from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Split, Transaction
+from app.values import date_parts, parse_amount, parse_date
+
+ZERO = Decimal(0)
+EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
+PLAIN = "0123456789.,-"
+
+
+class Group:
+    """One transaction being rebuilt: fields from its first row, its splits."""
+
+    __slots__ = ("date", "kind", "line", "name", "num", "ref", "splits", "void")
+
+    def __init__(  # noqa: PLR0917 - positional for speed: one per transaction
+        self, line: int, ref: str, kind: str, date: str, num: str, name: str
+    ) -> None:
+        self.line = line
+        self.ref = ref
+        self.kind = kind
+        self.date = date
+        self.num = num
+        self.name = name
+        self.splits: list[Split] = []
+        self.void = False  # a split memo starts with VOID (QuickBooks' voided transactions)
+
+
+class Collector:
+    """Receives the split rows of one file and turns them into a Ledger."""
+
+    def __init__(self, filename: str, options: ReadOptions) -> None:
+        self.filename = filename
+        self.options = options
+        self.problems: list[Problem] = []
+        self.groups: list[Group] = []
+        self.by_ref: dict[str, Group] = {}
+        self.flat: list[tuple] = []  # balance mode: (line, kind, date, num, name, split, bal)
+        self.mode = "ref"
+        self.company = ""
+        self.marks: list[str] = []
+        self.header_line = 0
+        self.last_line = 0
+        self.rows = 0
+
+    def start(self, layout: str, header_line: int, has_ref: bool) -> None:
+        self.header_line = header_line
+        if layout == "ledger":
+            self.mode = "ledger"
+        elif has_ref or layout == "journal":
+            self.mode = "ref"
+        else:
+            self.mode = "balance"
+
+    # -- problems -------------------------------------------------------------------------
+    def error(self, line: int | None, message: str) -> None:
+        src = Source(self.filename, line) if line else None
+        self.problems.append(Problem(src, message, "error"))
+
+    def warn(self, line: int | None, message: str) -> None:
+        src = Source(self.filename, line) if line else None
+        self.problems.append(Problem(src, message, "warning"))
+
+    # -- values ---------------------------------------------------------------------------
+    def amount(self, text: str, line: int) -> Decimal | None:
+        """Decimal of an amount cell; None (and an error) when it is not a number."""
+        if not text.strip(PLAIN):  # fast path: digits, commas, dot, minus only
+            try:
+                return Decimal(text.replace(",", "") if "," in text else text)
+            except InvalidOperation:
+                pass  # "--3.00", "3.00-", "-": the full parser decides
+        try:
+            value = parse_amount(text)
+        except ValueError as exc:
+            self.error(
+                line, f"{exc}; the row's split is left out, so its transaction is incomplete"
+            )
+            return None
+        return ZERO if value is None else value
+
+    def debit_credit(self, debit: str, credit: str, line: int) -> Decimal | None:
+        d = self.amount(debit, line) if debit else ZERO
+        c = self.amount(credit, line) if credit else ZERO
+        if d is None or c is None:
+            return None
+        return d - c
+
+    # -- rows -----------------------------------------------------------------------------
+    def add_row(  # noqa: PLR0917 - the hot path: one call per row
+        self, line: int, ref: str, kind: str, date: str, num: str, name: str, split: Split, bal: str
+    ) -> None:
+        self.rows += 1
+        mode = self.mode
+        if mode == "balance":
+            self.flat.append((line, kind, date, num, name, split, bal))
+            return
+        if mode == "ledger":
+            if not ref:
+                self.error(line, "expected a Trans # on this General Ledger row (got '')")
+                return
+            g = self.by_ref.get(ref)
+            if g is None:
+                g = self.by_ref[ref] = Group(line, ref, kind, date, num, name)
+                self.groups.append(g)
+            elif date and date != g.date:
+                self.error(
+                    line,
+                    f"Trans # {ref} is dated {date!r} here but {g.date!r} on line {g.line}; "
+                    "one Trans # should be one transaction",
+                )
+            g.splits.append(split)
+            if split.memo[:4].upper() == "VOID":
+                g.void = True
+            return
+        raise AssertionError("ref mode is grouped in qbcsv._rows")
+
+    def totals(self, line: int, debit: str, credit: str, g: Group | None) -> None:
+        """A row with Debit and Credit but no account: a Journal transaction's totals row (or
+        the final TOTAL). It ends the transaction ``g``; its figures are cross-checked."""
+        if g is None:
+            return
+        d, c = self.amount(debit, line), self.amount(credit, line)
+        debits = sum((s.value for s in g.splits if s.value > 0), ZERO)
+        if d is not None and c is not None and not (d == c == debits):
+            self.warn(
+                line,
+                f"the totals row ({debit} / {credit}) does not match the debits of the "
+                f"transaction of line {g.line} ({debits:,.2f})",
+            )
+
+    def bad_row(self, line: int, account: str, value: Decimal | None) -> None:
+        if value is None:
+            return  # the amount's error is already reported
+        if not account:
+            if value:
+                self.error(line, f"expected an account on a row with an amount (got '{value}')")
+            else:
+                self.warn(line, "a row with neither account nor amount was skipped")
+
+    def noise(self, line: int, row: list[str]) -> None:
+        text = next((c.strip() for c in row if c.strip()), "")
+        if text and not text.startswith("Total") and text != "TOTAL":
+            self.warn(line, f"not a transaction row, skipped (got {text[:60]!r})")
+
+    # -- the end --------------------------------------------------------------------------
+    def ledger(self, kind: str, encoding: str) -> Ledger:
+        if self.mode == "balance":
+            self._group_by_balance()
+        if self.mode == "ledger":
+            self.groups.sort(key=lambda g: (g.date, _ref_key(g.ref)))
+        order, ambiguous, dates = self._dates()
+        txns = self._transactions(dates)
+        if self.mode == "ledger":
+            txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
+        data_lines = self.last_line - self.header_line
+        if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
+            self.warn(
+                None,
+                f"{self.filename} has exactly {data_lines:,} data lines: probably truncated by "
+                "QuickBooks' export cap; export by date range (a year at a time) and add the files",
+            )
+        days = [t.date for t in txns]
+        info = FileInfo(
+            filename=self.filename,
+            kind=kind,
+            encoding=encoding,
+            date_order=order if txns else "",
+            date_order_ambiguous=ambiguous,
+            counts=(("Transactions", len(txns)), ("Splits", sum(len(t.splits) for t in txns))),
+            first_date=min(days) if days else None,
+            last_date=max(days) if days else None,
+            marks=tuple(self.marks),
+        )
+        return Ledger(
+            transactions=tuple(txns),
+            problems=tuple(self.problems),
+            files=(info,),
+            company=self.company,
+        )
+
+    def _group_by_balance(self) -> None:
+        rows = self.flat
+        total = ZERO
+        g: Group | None = None
+        checked = False
+        for i, (line, kind, date, num, name, split, bal) in enumerate(rows):
+            if g is None:
+                g = Group(line, "", kind, date, num, name)
+                self.groups.append(g)
+                total = ZERO
+            g.splits.append(split)
+            if split.memo[:4].upper() == "VOID":
+                g.void = True
+            total += split.value
+            if not checked and bal:
+                checked = self._check_balance(line, bal, total)
+            if i + 1 == len(rows):
+                break
+            nxt = rows[i + 1]
+            same = nxt[1:5] == (kind, date, num, name)
+            if total == 0:
+                if same:
+                    self.warn(
+                        line,
+                        f"ambiguous grouping: the running balance is 0.00 at line {line}, but "
+                        f"line {nxt[0]} has the same type, date, num and name; kept in one "
+                        "transaction (check the lines)",
+                    )
+                    continue
+                g = None
+            elif nxt[1:4] != (kind, date, num):
+                self.warn(
+                    line,
+                    f"the running balance is {total:,.2f}, not 0.00, at line {line}, but line "
+                    f"{nxt[0]} starts another transaction (type, date or num change); the "
+                    f"transaction of line {g.line} ends here unbalanced",
+                )
+                g = None
+        self.flat = []
+
+    def _check_balance(self, line: int, bal: str, total: Decimal) -> bool:
+        """Cross-check the file's Balance column once; a mismatch is a warning, not fatal."""
+        try:
+            value = parse_amount(bal)
+        except ValueError:
+            self.warn(line, f"the Balance column is unreadable (got {bal!r}); amounts are used")
+            return True
+        if value != total:
+            self.warn(
+                line,
+                f"the Balance column ({bal}) is not the running sum of the amounts "
+                f"({total:,.2f}); grouping uses the amounts",
+            )
+            return True
+        return False
+
+    def _dates(self) -> tuple[str, bool, dict[str, dt.date | None]]:
+        """Decide the date order once, then parse each distinct date text once."""
+        first_seen: dict[str, int] = {}
+        for g in self.groups:
+            first_seen.setdefault(g.date, g.line)
+        dmy: tuple[str, int] | None = None
+        mdy: tuple[str, int] | None = None
+        for text, line in first_seen.items():
+            parts = date_parts(text)
+            if parts:
+                if parts[0] > 12 and dmy is None:
+                    dmy = (text, line)
+                elif parts[1] > 12 and mdy is None:
+                    mdy = (text, line)
+        order = self.options.date_order
+        ambiguous = False
+        if dmy and mdy:
+            self.error(
+                dmy[1],
+                f"this file mixes date orders: {dmy[0]!r} (line {dmy[1]}) is day/month/year but "
+                f"{mdy[0]!r} (line {mdy[1]}) is month/day/year; export it again with one date "
+                "format",
+            )
+        if not order:
+            order = "dmy" if dmy and not mdy else "mdy"
+            ambiguous = not dmy and not mdy
+        dates: dict[str, dt.date | None] = {}
+        for text in first_seen:
+            try:
+                dates[text] = parse_date(text, order, self.options.pivot)
+            except ValueError:
+                dates[text] = None
+        return order, ambiguous, dates
+
+    def _transactions(self, dates: dict[str, dt.date | None]) -> list[Transaction]:
+        """Groups → Transactions; a group whose date cannot be read is an error, not read."""
+        out: list[Transaction] = []
+        add = out.append
+        filename = self.filename
+        notes_of: dict[str, str] = {}
+        for g in self.groups:
+            date = dates.get(g.date)
+            if date is None:
+                want = "D/M/YYYY" if self.options.date_order == "dmy" else "M/D/YYYY"
+                self.error(
+                    g.line,
+                    f"expected a date like {want} (got {g.date!r}); this transaction "
+                    f"({len(g.splits)} split rows) is not read",
+                )
+                continue
+            ref = g.ref
+            if ref:
+                ref = ref.strip()
+                if "," in ref and ref.replace(",", "").isdigit():
+                    ref = ref.replace(",", "")  # "364,134" is Trans # 364134
+            kind = g.kind
+            prefix = notes_of.get(kind)
+            if prefix is None:
+                label = kind.strip()
+                prefix = notes_of[kind] = f"QuickBooks {label or 'Trans'}"
+            kind = kind.strip()
+            notes = (f"{prefix} #{ref}" if ref else prefix) if kind or ref else ""
+            add(
+                Transaction(
+                    date,
+                    tuple(g.splits),
+                    Source(filename, g.line),
+                    g.num.strip(),
+                    g.name.strip(),
+                    notes,
+                    ref,
+                    kind,
+                    g.void or "VOID" in kind.upper(),
+                )
+            )
+        return out
+
+
+def _ref_key(ref: str) -> tuple[int, str]:
+    digits = ref.replace(",", "")
+    return (int(digits), "") if digits.isdigit() else (1 << 62, ref)
