@@ -504,6 +504,16 @@ def test_qb_online_lists_only_the_account_name(tmp_path: Path) -> None:
     assert not re.search(r"112200049|0661001235", repr(ledger) + to_text(ledger))
 
 
+def test_sensitive_cells_are_blank_in_the_rows_themselves() -> None:
+    text = (
+        "!EMP\tNAME\tSSNO\n!VEND\tNAME\tBANKACCTNUM\n!ACCNT\tNAME\tBANKNUM\n"
+        "!QB ONLINE\tACCNT\tROUTNUM\nEMP\tAl\t123-45-6789\nVEND\tV\t5556667\n"
+        "ACCNT\tChecking\t1234-5678\nQB ONLINE\tChecking\t112200049\n"
+    )
+    rows = list(iif._rows(text, iif.Reading("t.iif", ReadOptions())))
+    assert [r.cells for r in rows] == [["Al", ""], ["V", ""], ["Checking", ""], ["Checking", ""]]
+
+
 def test_sensitive_extra_cells_are_not_quoted(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!EMP\tNAME\nEMP\tAl\t123-45-6789\n")
     assert ledger.problems and "6789" not in str(ledger.problems)
