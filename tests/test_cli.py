@@ -153,9 +153,7 @@ def test_input_problems_exit_1_with_file_line_and_no_book(tmp_path):
 BAD_FILES = {
     "empty.iif": b"",
     "binary.iif": b"\x00\x01\x02\x03GNU\xff\xfe\x00\x00" * 40,
-    "report.iif": b"Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit\n"
-    b"1,Check,1/2/2024,101,Gas Co,,Checking,,25.00\n"
-    b"1,Check,1/2/2024,101,Gas Co,,Utilities:Gas,25.00,\n",
+    "contacts.iif": b"Name,Phone,Email\nGas Co,555-0100,gas@example.com\n",  # a CSV, not IIF
     "headerless.iif": b"TRNS\t1\tCHECK\t2/1/2024\tChecking\t-25.00\n"
     b"SPL\t2\tCHECK\t2/1/2024\tUtilities:Gas\t25.00\nENDTRNS\n",
     "truncated.iif": b'!ACCNT\tNAME\tACCNTTYPE\tDESC\nACCNT\tChecking\tBANK\t"Main bank\n'
@@ -176,6 +174,20 @@ def test_bad_files_exit_1_naming_file_and_line(tmp_path, name):
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
     if name == "truncated.iif":
         assert "quote" in first, first  # the reader must say what is wrong, not guess a name
+
+
+def test_a_csv_report_named_iif_is_read_by_its_content(tmp_path):
+    report = tmp_path / "report.iif"
+    report.write_bytes(
+        b"Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit\n"
+        b"1,Check,2/1/2024,101,Gas Co,,Checking,,25.00\n"
+        b"1,Check,2/1/2024,101,Gas Co,,Utilities:Gas,25.00,\n"
+    )
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, report, "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "report.iif: CSV" in run.stdout
+    assert read_book(out).account("Utilities:Gas").balance == D("25.00")
 
 
 def test_one_bad_file_among_good_ones_is_reported_and_nothing_written(tmp_path):
