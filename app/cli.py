@@ -114,10 +114,12 @@ def main(argv: Sequence[str]) -> int:
         return usage(f"{out} is a folder")
     if not out.parent.is_dir():
         return usage(f"folder {out.parent} does not exist")
+    if args.report and not args.report.parent.is_dir():
+        return usage(f"folder {args.report.parent} for the report does not exist")
     names: set[str] = set()
     for f in args.files:
         if not f.is_file():
-            return usage(f"{f}: no such file")
+            return usage(f"{f}: " + ("a folder, not a file" if f.is_dir() else "no such file"))
         if f.name in names:  # messages and plan options name files by their name alone
             return usage(f"two input files are named {f.name}; rename one")
         names.add(f.name)

@@ -213,6 +213,8 @@ def test_one_bad_file_among_good_ones_is_reported_and_nothing_written(tmp_path):
         ((CLI / "missing.iif", "-o", "{out}"), "missing.iif: no such file"),
         ((LISTS, "-o", "{tmp}/nowhere/book.gnucash"), "does not exist"),
         ((LISTS, LISTS, "-o", "{out}"), "two input files are named lists.iif"),
+        ((CLI, "-o", "{out}"), "a folder, not a file"),
+        ((LISTS, "-o", "{out}", "--report", "{tmp}/no/r.csv"), "for the report does not exist"),
     ],
 )
 def test_usage_errors_exit_2(tmp_path, args, message):
