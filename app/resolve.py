@@ -186,12 +186,13 @@ class _Index:
         levels = [split_prefix(level) for level in label.split(":")]
         if any(code for code, _ in levels):
             code = levels[-1][0]
-            if code and self.code.get(code):
-                return self.code[code]
-            return self.by_name(":".join(name for _, name in levels))
+            found = self.code.get(code, []) if code else []
+            found = found or self.by_name(":".join(name for _, name in levels))
+            if found:
+                return found
         if _NUMBER.fullmatch(label) and self.code.get(label):
             return self.code[label]
-        found = self.by_name(label)
+        found = self.by_name(label)  # also a name that merely looks numbered ("401K - Match")
         m = _PAREN.fullmatch(label)
         if not found and m:
             return self.find(m[1])

@@ -23,6 +23,7 @@ CHART = (
     Account("Job Expenses:Fuel", T.EXPENSE, Source("l.iif", 8)),
     Account("Job Expenses:Job Materials", T.EXPENSE, Source("l.iif", 9)),
     Account("Job Expenses:Job Materials:Decks", T.EXPENSE, Source("l.iif", 10)),
+    Account("Payroll:401K - Match", T.EXPENSE, Source("l.iif", 11)),
 )
 
 
@@ -61,6 +62,7 @@ def resolved(label: str, account_map: dict[str, str] | None = None) -> str:
         ("Job Materials:Decks", "Job Expenses:Job Materials:Decks"),  # partial path
         ("Decks", "Job Expenses:Job Materials:Decks"),
         ("utilities:water", "Utilities:Water"),  # case differs
+        ("401K - Match", "Payroll:401K - Match"),  # looks numbered, is a name
     ],
 )
 def test_label_forms(label, full):
