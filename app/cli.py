@@ -25,6 +25,7 @@ from app.model import FileInfo, Ledger
 from app.plan import FileOptions, Plan, load_plan
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
+SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
 
 
 def _date(text: str) -> str:
@@ -187,8 +188,11 @@ def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
             print(f"  {what}: {reasons.total():,} ({why}{more})", file=out)
     if prepared.warnings:
         print(f"Warnings ({len(prepared.warnings)}):", file=out)
-        for w in prepared.warnings:
+        for w in prepared.warnings[:SHOWN_WARNINGS]:
             print(f"  {w}", file=out)
+        more = len(prepared.warnings) - SHOWN_WARNINGS
+        if more > 0:
+            print(f"  ... and {more:,} more (the wizard lists them all)", file=out)
 
 
 def describe(info: FileInfo) -> str:

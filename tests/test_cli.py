@@ -359,6 +359,8 @@ def test_generated_company_overlapping_files_import_once(company, tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert read_book(out).transactions == len(comp.transactions)
     assert "imported once" in run.stdout
+    assert f"Warnings ({len(comp.transactions)}):" in run.stdout
+    assert f"  ... and {len(comp.transactions) - 50} more (the wizard lists them all)" in run.stdout
 
 
 # ---------------------------------------------------------------- golden runs
