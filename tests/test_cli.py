@@ -378,3 +378,30 @@ def test_golden_runs(case, tmp_path, golden):
     assert (tmp_path / "book.gnucash").exists() == (run.returncode in (0, 3))
     if run.returncode in (0, 3):
         assert read_book(tmp_path / "book.gnucash").accounts
+
+
+def test_generated_journal_without_chart_needs_types_then_converts(company, tmp_path):
+    from app.mapping import BY_LABEL
+
+    comp, files = company
+    out = tmp_path / "book.gnucash"
+    run = convert(files["journal"], "-o", out)
+    assert run.returncode == 1
+    assert "journal.csv:" in run.stderr
+    assert "choose a GnuCash type for account 'Checking'" in run.stderr
+    assert not out.exists()
+    # the Journal shows leaf names only: the user types each account used (here from the chart)
+    used = {account.rsplit(":", 1)[-1] for t in comp.transactions for account, *_ in t.splits}
+    kinds = {name.rsplit(":", 1)[-1]: kind for name, kind, *_ in comp.accounts}
+    rules = [
+        {"kind": "retype", "account": leaf, "target": BY_LABEL[kinds[leaf]][0].value}
+        for leaf in sorted(used)
+    ]
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"rules": rules}))
+    run = convert(files["journal"], "-o", out, "--plan", plan)
+    assert run.returncode == 0, run.stdout + run.stderr
+    book = balances(read_book(out))
+    for full, value in comp.expected_balances().items():
+        if value:
+            assert book[full.rsplit(":", 1)[-1]] == value, full
