@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from app.model import Account, AccountType, Ledger, Problem, Role, Source
-from app.plan import Plan
+from app.plan import Plan, Rule
 from app.validate import check_accounts
 
 A = AccountType
@@ -213,7 +213,7 @@ def apply(ledger: Ledger, plan: Plan) -> Ledger:
     )
 
 
-def _exists(rule, known: set[str], problems: list[Problem]) -> bool:
+def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
     if rule.account not in known:
         what = f"names account {rule.account!r}"
     elif rule.kind == "merge" and rule.target not in known:
@@ -282,7 +282,7 @@ def _move(tree: _Tree, key: str, target: str, problems: list[Problem]) -> None:
     node.parent = where if where is not None or not target else tree.ensure(target, node)
 
 
-def _merge(tree: _Tree, rules: list, problems: list[Problem]) -> dict[str, str]:
+def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str, str]:
     """Apply merges; return source full name → key of the node that now holds its splits."""
     into = {r.account: r.target for r in rules}
     final: dict[str, str] = {k: k for k in tree.nodes if not k.startswith("+")}
