@@ -1,0 +1,367 @@
+"""The QuickBooks CSV report reader: golden files per layout and the rules one by one."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from app import qbcsv
+from app.errors import ParseError
+from app.model import ReadOptions, Reconcile, to_text
+from tests.companygen import make_company
+
+CSV_DIR = Path(__file__).parent / "data" / "csv"
+DEFAULT = ReadOptions()
+
+
+@pytest.mark.parametrize("path", sorted(CSV_DIR.glob("*.csv")), ids=lambda p: p.name)
+def test_golden(path: Path, golden) -> None:
+    assert qbcsv.identify(path, DEFAULT)
+    golden(path.with_name(path.name + ".expected"), to_text(qbcsv.parse(path, DEFAULT)))
+
+
+def write(tmp_path: Path, text: str, name: str = "report.csv", encoding: str = "utf-8") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+DETAIL_HEAD = ",Trans #,Type,Date,Num,Name,Memo,Account,Clr,Amount,Account Type\n"
+
+
+def detail(tmp_path: Path, rows: list[str], **kw) -> Path:
+    return write(tmp_path, "Company\nCustom Transaction Detail Report\n" + DETAIL_HEAD + "".join(
+        r + "\n" for r in rows
+    ), **kw)  # fmt: skip
+
+
+# --- layouts and their invariants against the generator's truth ----------------------------------
+
+LABEL = re.compile(r"(\d+) · ")
+
+
+def _by_number(company) -> dict[str, str]:
+    return {num: name for name, _t, num, _x in company.accounts if num}
+
+
+@pytest.mark.parametrize(
+    ("writer", "kind"),
+    [
+        ("write_find_csv", "CSV Find export"),
+        ("write_journal_csv", "CSV Journal"),
+        ("write_transaction_detail_csv", "CSV Transaction Detail"),
+        ("write_general_ledger_csv", "CSV General Ledger"),
+    ],
+)
+@pytest.mark.parametrize(("order", "encoding"), [("mdy", "utf-8"), ("dmy", "cp1252")])
+def test_every_layout_gives_back_the_companys_history(
+    tmp_path: Path, writer: str, kind: str, order: str, encoding: str
+) -> None:
+    company = make_company(400, seed=9, history_from=__import__("datetime").date(2019, 6, 1))
+    path = getattr(company, writer)(tmp_path / "x.csv", date_order=order, encoding=encoding)
+    assert qbcsv.identify(path, DEFAULT)
+    ledger = qbcsv.parse(path, DEFAULT)
+    info = ledger.files[0]
+    assert (info.kind, info.encoding, info.date_order) == (kind, encoding, order)
+    assert not ledger.errors, ledger.errors[:3]
+    numbers = _by_number(company)
+    sums: dict[str, Decimal] = defaultdict(Decimal)
+    marks: Counter = Counter()
+    for t in ledger.transactions:
+        assert t.total == 0, t
+        for s in t.splits:
+            last = LABEL.findall(s.account)
+            sums[numbers[last[-1]] if last else s.account] += s.value
+            marks[s.reconcile] += 1
+    want = {k: v for k, v in company.history_balances().items() if v}
+    assert {k: v for k, v in sums.items() if v} == want
+    splits = sum(len(t.splits) for t in company.history)
+    assert sum(len(t.splits) for t in ledger.transactions) == splits  # none twice, none lost
+    if kind != "CSV Find export":  # the Find export merges look-alike neighbours (warned)
+        assert len(ledger.transactions) == len(company.history)
+        assert [t.ref for t in ledger.transactions] == [str(t.trans_no) for t in company.history]
+    if kind != "CSV Journal":  # the Journal has no Clr column
+        want_marks = Counter(
+            {"": Reconcile.NEW, "*": Reconcile.CLEARED, "✓": Reconcile.RECONCILED}[s[3]]
+            for t in company.history
+            for s in t.splits
+        )
+        assert marks == want_marks
+    assert any(t.voided for t in ledger.transactions)
+
+
+def test_general_ledger_rebuilds_transactions_across_sections_once(tmp_path: Path) -> None:
+    company = make_company(300, seed=4)
+    path = company.write_general_ledger_csv(tmp_path / "gl.csv")
+    ledger = qbcsv.parse(path, DEFAULT)
+    by_ref = {t.ref: t for t in ledger.transactions}
+    for t in company.history:
+        got = by_ref[str(t.trans_no)]
+        assert sorted(s.value for s in got.splits) == sorted(s[1] for s in t.splits)
+        assert got.kind_label == t.type and got.notes == f"QuickBooks {t.type} #{t.trans_no}"
+    sources = [s.source for t in ledger.transactions for s in t.splits]
+    assert len(sources) == len(set(sources))  # one split per detail row, the Split column unused
+    nested = {s.account for t in ledger.transactions for s in t.splits if ":" in s.account}
+    assert "6900 · Utilities:6910 · Gas" in nested
+
+
+# --- grouping -------------------------------------------------------------------------------------
+
+
+def test_find_export_zero_crossing_is_not_split_and_is_warned() -> None:
+    ledger = qbcsv.parse(CSV_DIR / "find_zero_crossing.csv", DEFAULT)
+    assert [len(t.splits) for t in ledger.transactions] == [4, 2, 2, 2]
+    assert [t.voided for t in ledger.transactions] == [False, False, True, False]
+    warnings = [str(p) for p in ledger.problems if p.severity == "warning"]
+    assert len(warnings) == 2
+    assert warnings[0].startswith("find_zero_crossing.csv:3: ambiguous grouping")
+    assert "line 4" in warnings[0]
+
+
+def test_find_export_balance_spoiled_uses_amounts(tmp_path: Path) -> None:
+    text = (
+        ",Type,Date,Num,Name,Account,Memo,Clr,Amount,Balance\n"
+        ",Check,4/2/2021,1,A,Checking,,,-10.00,#REF!\n"
+        ",Check,4/2/2021,1,A,Rent,,,10.00,#REF!\n"
+        ",Check,4/3/2021,2,B,Checking,,,-5.00,#REF!\n"
+        ",Check,4/3/2021,2,B,Rent,,,5.00,#REF!\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert [t.num for t in ledger.transactions] == ["1", "2"]
+    assert [p.severity for p in ledger.problems] == ["warning"]
+    assert "#REF!" in ledger.problems[0].message
+
+
+def test_find_export_unbalanced_run_ends_at_a_new_transaction(tmp_path: Path) -> None:
+    text = (
+        ",Type,Date,Num,Name,Account,Memo,Clr,Amount,Balance\n"
+        ",Check,4/2/2021,1,A,Checking,,,-10.00,-10.00\n"
+        ",Check,4/2/2021,1,A,Rent,,,9.00,-1.00\n"
+        ",Deposit,4/3/2021,,,Checking,,,5.00,4.00\n"
+        ",Deposit,4/3/2021,,,Sales,,,-5.00,-1.00\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert [t.total for t in ledger.transactions] == [Decimal("-1.00"), 0]
+    assert "not 0.00, at line 3" in ledger.problems[0].message
+
+
+def test_trans_number_runs_are_consecutive(tmp_path: Path) -> None:
+    rows = [
+        ",7,Check,1/5/2021,1,A,,Checking,,-1.00,Bank",
+        ",7,Check,1/5/2021,1,A,,Rent,,1.00,Expense",
+        ",8,Check,1/6/2021,2,A,,Checking,,-2.00,Bank",
+        ",8,Check,1/6/2021,2,A,,Rent,,2.00,Expense",
+        ",7,Check,2/9/2021,3,B,,Checking,,-3.00,Bank",  # Trans # 7 again: another transaction
+        ",7,Check,2/9/2021,3,B,,Rent,,3.00,Expense",
+    ]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert [(t.ref, t.num) for t in ledger.transactions] == [("7", "1"), ("8", "2"), ("7", "3")]
+    assert ledger.transactions[0].splits[1].account_type_label == "Expense"
+
+
+# --- values -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "value"),
+    [
+        ("12.50", "12.50"),
+        ('"1,234.56"', "1234.56"),
+        ("-7.25", "-7.25"),
+        ('"-1,000.00"', "-1000.00"),
+        ("--3.00", "-3.00"),
+        ("(300.00)", "-300.00"),
+        ("300.00-", "-300.00"),
+        ("$45.10", "45.10"),
+        ('"$1,045.10"', "1045.10"),
+        ("-$5.00", "-5.00"),
+        ("€9.99", "9.99"),
+        ("17", "17"),
+        ('"2,000"', "2000"),
+        (".5", "0.5"),
+    ],
+)
+def test_every_amount_form(tmp_path: Path, cell: str, value: str) -> None:
+    rows = [
+        f",1,Check,1/5/2021,,,,Rent,,{cell},",
+        f",1,Check,1/5/2021,,,,Checking,,{-Decimal(value)},",
+    ]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert not ledger.problems
+    assert ledger.transactions[0].splits[0].value == Decimal(value)
+    assert ledger.transactions[0].total == 0
+
+
+def test_debit_credit_pairs(tmp_path: Path) -> None:
+    text = (
+        ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit\n"
+        ',1,General Journal,1/5/2021,,,,Rent,"1,000",\n'
+        ",,,,,,,Checking,,(5.00)\n"
+        ',,,,,,,Savings,,"1,005.00"\n'
+        ',,,,,,,,"1,005.00","1,005.00"\n'
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert [s.value for s in ledger.transactions[0].splits] == [1000, 5, Decimal("-1005.00")]
+
+
+def test_bad_amount_is_an_error_with_file_line_and_value(tmp_path: Path) -> None:
+    rows = [",1,Check,1/5/2021,,,,Rent,,12.x4,", ",1,Check,1/5/2021,,,,Checking,,-12.34,"]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert str(ledger.errors[0]).startswith("report.csv:4: expected an amount")
+    assert "'12.x4'" in ledger.errors[0].message
+    assert len(ledger.transactions) == 1  # kept, and it will not balance: nothing silent
+
+
+@pytest.mark.parametrize(
+    ("dates", "options", "want", "order"),
+    [
+        (["1/5/2021", "12/31/2021"], DEFAULT, ["2021-01-05", "2021-12-31"], "mdy"),
+        (["01/05/2021", "31/12/2021"], DEFAULT, ["2021-05-01", "2021-12-31"], "dmy"),
+        (["01/05/2021"], ReadOptions(date_order="dmy"), ["2021-05-01"], "dmy"),
+        (
+            ["1/5/21", "1/6/79", "1/7/80"],
+            DEFAULT,
+            ["2021-01-05", "2079-01-06", "1980-01-07"],
+            "mdy",
+        ),
+        (["1/5/21", "1/6/79"], ReadOptions(pivot=70), ["2021-01-05", "1979-01-06"], "mdy"),
+        (["2021-03-04"], DEFAULT, ["2021-03-04"], "mdy"),
+    ],
+)
+def test_date_forms(tmp_path: Path, dates, options, want, order) -> None:
+    rows = []
+    for i, d in enumerate(dates):
+        rows += [f",{i},Check,{d},,,,Rent,,1.00,", f",{i},Check,{d},,,,Checking,,-1.00,"]
+    ledger = qbcsv.parse(detail(tmp_path, rows), options)
+    assert [t.date.isoformat() for t in ledger.transactions] == want
+    assert ledger.files[0].date_order == order
+    assert not ledger.problems
+
+
+def test_ambiguous_date_order_is_flagged_and_mixed_orders_are_an_error(tmp_path: Path) -> None:
+    rows = [",1,Check,01/05/2021,,,,Rent,,1.00,", ",1,Check,01/05/2021,,,,Checking,,-1.00,"]
+    assert qbcsv.parse(detail(tmp_path, rows), DEFAULT).files[0].date_order_ambiguous
+    rows += [",2,Check,13/05/2021,,,,Rent,,1.00,", ",2,Check,13/05/2021,,,,Checking,,-1.00,"]
+    rows += [",3,Check,05/13/2021,,,,Rent,,1.00,", ",3,Check,05/13/2021,,,,Checking,,-1.00,"]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert any("mixes date orders" in p.message for p in ledger.errors)
+    assert any("'13/05/2021'" in str(p) and p.source.line == 6 for p in ledger.errors)
+
+
+def test_cp1252_input(tmp_path: Path) -> None:
+    rows = [",1,Check,1/5/2021,,Café Olé,,1000 · Checking,✓,-1.00,Bank"]
+    rows += [",1,Check,1/5/2021,,Café Olé,,6600 · Rent,,1.00,Expense"]
+    text = "".join(r + "\n" for r in rows).replace("✓", "X")
+    path = write(tmp_path, DETAIL_HEAD + text, encoding="cp1252")
+    assert b"\xb7" in path.read_bytes()
+    assert qbcsv.identify(path, DEFAULT)
+    ledger = qbcsv.parse(path, DEFAULT)
+    t = ledger.transactions[0]
+    assert (t.description, t.splits[0].account, t.splits[0].mark) == (
+        "Café Olé",
+        "1000 · Checking",
+        "X",
+    )
+    assert t.splits[0].reconcile is Reconcile.RECONCILED
+    assert ledger.files[0].encoding == "cp1252"
+
+
+@pytest.mark.parametrize(
+    ("mark", "state"),
+    [("", "n"), ("*", "c"), ("C", "c"), ("c", "c"), ("✓", "y"), ("√", "y"), ("X", "y"), ("R", "y")],
+)
+def test_cleared_marks(tmp_path: Path, mark: str, state: str) -> None:
+    rows = [f",1,Check,1/5/2021,,,,Checking,{mark},-1.00,", ",1,Check,1/5/2021,,,,Rent,,1.00,"]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    split = ledger.transactions[0].splits[0]
+    assert (split.reconcile.value, split.mark) == (state, mark)
+    assert ledger.files[0].marks == ((mark,) if mark else ())
+
+
+# --- files as a whole -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lines", [32767, 32768])
+def test_export_cap_warning(tmp_path: Path, lines: int) -> None:
+    rows = [",Type,Date,Num,Name,Account,Memo,Clr,Amount,Balance"]
+    for i in range(lines // 2):
+        rows += [
+            f",Check,1/5/2021,{i},,Checking,,,-1.00,-1.00",
+            f",Check,1/5/2021,{i},,Rent,,,1.00,0.00",
+        ]
+    if lines % 2:
+        rows[-1:] = [
+            f",Check,1/5/2021,{i},,Rent,,,0.50,-0.50",
+            f",Check,1/5/2021,{i},,Rent,,,0.50,0.00",
+        ]
+    ledger = qbcsv.parse(write(tmp_path, "\n".join(rows) + "\n"), DEFAULT)
+    assert sum(len(t.splits) for t in ledger.transactions) == lines
+    assert any("probably truncated" in p.message for p in ledger.problems)
+
+
+def test_no_cap_warning_otherwise(tmp_path: Path) -> None:
+    ledger = qbcsv.parse(CSV_DIR / "gen_find.csv", DEFAULT)
+    assert not any("truncated" in p.message for p in ledger.problems)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a,b,c\n1,2,3\n",
+        "Date,Account,Memo\n1/1/2021,Checking,x\n",  # no amount column
+        "!ACCNT\tNAME\tACCNTTYPE\nACCNT\tChecking\tBANK\n",
+        "Date,Name,Amount\n1/1/2021,A,1.00\n",  # no account, no split
+    ],
+)
+def test_unknown_layouts_are_not_claimed(tmp_path: Path, text: str) -> None:
+    assert not qbcsv.identify(write(tmp_path, text), DEFAULT)
+
+
+def test_binary_and_empty_files(tmp_path: Path) -> None:
+    assert not qbcsv.identify(write(tmp_path, "\x00\x01Date,Account"), DEFAULT)
+    with pytest.raises(ParseError, match=r"empty.csv:1: the file is empty"):
+        qbcsv.parse(write(tmp_path, "\n\n", "empty.csv"), DEFAULT)
+    with pytest.raises(ParseError, match=r"x.csv:1: expected a header row"):
+        qbcsv.parse(write(tmp_path, "a,b\n1,2\n", "x.csv"), DEFAULT)
+
+
+def test_general_ledger_without_trans_number_is_refused(tmp_path: Path) -> None:
+    text = ",Type,Date,Num,Name,Memo,Split,Debit,Credit,Balance\nChecking,,,,,,,,,\n"
+    with pytest.raises(ParseError, match=r"gl.csv:1: .*no Trans # column"):
+        qbcsv.parse(write(tmp_path, text, "gl.csv"), DEFAULT)
+
+
+def test_columns_mapped_by_hand(tmp_path: Path) -> None:
+    text = (
+        "Exported from somewhere\n"
+        "Id,When,Ledger,Value,Note\n"
+        "1,3/1/2021,Rent,500.00,March\n"
+        "1,3/1/2021,Checking,-500.00,March\n"
+        "2,3/2/2021,Checking,20.00,\n"
+        "2,3/2/2021,Sales,-20.00,\n"
+    )
+    path = write(tmp_path, text)
+    assert not qbcsv.identify(path, DEFAULT)
+    columns = (("ref", "Id"), ("date", "When"), ("account", "Ledger"), ("amount", "Value"))
+    options = ReadOptions(columns=(*columns, ("memo", "Note")))
+    assert qbcsv.identify(path, options)
+    ledger = qbcsv.parse(path, options)
+    assert ledger.files[0].kind == "CSV (columns mapped by hand)"
+    assert [len(t.splits) for t in ledger.transactions] == [2, 2]
+    assert ledger.transactions[0].splits[0].memo == "March"
+    with pytest.raises(ParseError, match="mapped columns"):
+        qbcsv.parse(path, ReadOptions(columns=(("date", "Nope"),)))
+
+
+def test_rows_without_account(tmp_path: Path) -> None:
+    rows = [
+        ",1,Check,1/5/2021,,,,Rent,,1.00,",
+        ",1,Check,1/5/2021,,,,,,-1.00,",  # an amount but no account: an error
+        ",1,Check,1/5/2021,,,note only,,,,",  # nothing at all: a warning
+    ]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert [(p.source.line, p.severity) for p in ledger.problems] == [(5, "error"), (6, "warning")]
