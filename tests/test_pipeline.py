@@ -133,3 +133,33 @@ def test_balances_only_ignores_history_and_its_unknown_labels():
         "Checking": D("10.00"),
         "Sales": D("-10.00"),
     }
+
+
+@pytest.mark.parametrize(
+    "layout", ["transactions_iif", "find", "journal", "transaction_detail", "general_ledger"]
+)
+def test_generated_company_every_layout_prepares_to_the_right_sums(layout, tmp_path):
+    """Real readers on the project's generated company, reparented with a merge and a rename:
+    every split lands on a final account and each account sums to what its origins hold."""
+    from tests.companygen import make_company
+
+    comp = make_company(transactions=120, seed=11)
+    history = comp.write_all(tmp_path / "exports")[layout]
+    plan = Plan(
+        reparent=True,
+        rules=(Rule("merge", "Savings", "Checking"), Rule("rename", "Checking", "Bank")),
+    )
+    lists = tmp_path / "exports" / "lists.iif"
+    prepared = pipeline.prepare(pipeline.read([lists, history], plan), plan)
+    assert prepared.errors == ()
+    final = prepared.ledger
+    by_name = {a.full_name: a for a in final.accounts}
+    sums: dict[str, D] = dict.fromkeys(by_name, D(0))
+    for t in final.transactions:
+        for s in t.splits:
+            sums[s.account] += s.value
+    expected = comp.expected_balances()
+    for name, account in by_name.items():
+        assert sums[name] == sum((expected[o] for o in account.origin), D(0)), name
+    assert by_name["Assets:Current Assets:Bank"].origin == ("Checking", "Savings")
+    assert len(final.transactions) == len(comp.transactions)
