@@ -351,6 +351,7 @@ def _opening(start: dt.date) -> list[tuple[str, str, str, list[tuple[str, Decima
     ]
 
 
+@_w.no_gc
 def make_company(  # noqa: PLR0917 - the documented positional API
     transactions: int = 200,
     seed: int = 1,

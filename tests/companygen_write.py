@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
+import gc
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +22,25 @@ if TYPE_CHECKING:
     from tests.companygen import Company, Txn
 
 ZERO = Decimal(0)
+
+
+def no_gc(func):
+    """Run ``func`` with the cyclic collector paused: hundreds of thousands of new lists and no
+    cycles, where the collector only costs time (halves the writers' time at 100k)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if collecting:
+                gc.enable()
+
+    return wrapper
+
+
 CREDIT_NATURED = frozenset({"AP", "CCARD", "OCLIAB", "LTLIAB", "EQUITY", "INC", "EXINC"})
 IIF_TYPES = {
     "Invoice": "INVOICE",
@@ -88,6 +109,7 @@ def _titles(company: Company, report: str, width: int) -> list[list[str]]:
     return [[company.name, *pad], [report, *pad], [_range(company), *pad], [""] * width]
 
 
+@no_gc
 def write_find_csv(company: Company, path: Path, *, date_order="mdy", encoding="utf-8") -> Path:
     """Edit > Find > Advanced export: one row per split, running Balance back to 0.00."""
     fmt = _dates(date_order, padded=False)
@@ -104,6 +126,7 @@ def write_find_csv(company: Company, path: Path, *, date_order="mdy", encoding="
     return _write_csv(path, rows, encoding)
 
 
+@no_gc
 def write_journal_csv(company: Company, path: Path, *, date_order="mdy", encoding="utf-8") -> Path:
     """Reports > Journal: Debit/Credit, transaction fields on the first row, totals row per
     transaction (both columns filled) then a blank row, a final TOTAL row. No Clr column."""
@@ -147,6 +170,7 @@ def _other_side(t: Txn, i: int, label: dict[str, str]) -> str:
     return "-SPLIT-"
 
 
+@no_gc
 def write_transaction_detail_csv(
     company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
 ) -> Path:
@@ -180,6 +204,7 @@ def write_transaction_detail_csv(
     return _write_csv(path, rows, encoding)
 
 
+@no_gc
 def write_general_ledger_csv(
     company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
 ) -> Path:
@@ -277,6 +302,7 @@ def _iif(path: Path, rows: list[list[str]], encoding: str) -> Path:
     return path
 
 
+@no_gc
 def write_transactions_iif(
     company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
 ) -> Path:
@@ -323,6 +349,7 @@ def _section(rows: list[list[str]], key: str, header: str, records: list[dict[st
         rows.append([key, *(rec.get(n, "") for n in names)])
 
 
+@no_gc
 def write_lists_iif(company: Company, path: Path) -> Path:
     """A "Lists to IIF" export: HDR, ACCNT (OBAMOUNT = trial balance), CUST, VEND, EMP (with a
     fake SSNO that must never reach a book), OTHERNAME, TERMS, CLASS."""
