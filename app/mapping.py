@@ -26,6 +26,7 @@ from decimal import Decimal
 
 from app.model import Account, AccountType, Ledger, Problem, Role, Source
 from app.plan import Plan, Rule
+from app.resolve import with_account
 from app.validate import check_accounts
 
 A = AccountType
@@ -198,9 +199,7 @@ def apply(ledger: Ledger, plan: Plan) -> Ledger:
     paths = {k: tree.path(k) for k in tree.nodes}
     names = {src: paths[key] for src, key in final_of.items() if src != paths[key]}
     transactions = tuple(
-        replace(
-            t, splits=tuple(replace(s, account=names.get(s.account, s.account)) for s in t.splits)
-        )
+        replace(t, splits=tuple(with_account(s, names.get(s.account, s.account)) for s in t.splits))
         if any(s.account in names for s in t.splits)
         else t
         for t in ledger.transactions

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from operator import attrgetter
 
 from app.model import Account, AccountType, Ledger, Problem, Source, Split
 from app.validate import line_list
@@ -50,6 +51,17 @@ TYPE_WORDS: dict[str, tuple[AccountType, str]] = {
 for _word, (_type, _code) in list(TYPE_WORDS.items()):
     TYPE_WORDS.setdefault(_code.lower(), (_type, _code))
 del _word, _type, _code
+
+
+_SPLIT_FIELDS = tuple(f.name for f in fields(Split))
+_SPLIT_REST = attrgetter(*_SPLIT_FIELDS[1:])  # every field after ``account``, in order
+
+
+def with_account(split: Split, account: str) -> Split:
+    """``replace(split, account=account)``, twice as fast (run on every split of a history)."""
+    if _SPLIT_FIELDS[0] != "account":  # pragma: no cover - the model's field order changed
+        return replace(split, account=account)
+    return Split(account, *_SPLIT_REST(split))
 
 
 def split_prefix(level: str) -> tuple[str, str]:
@@ -208,9 +220,7 @@ def _rename_splits(ledger: Ledger, names: dict[str, str]) -> tuple:
     if not names:
         return ledger.transactions
     return tuple(
-        replace(
-            t, splits=tuple(replace(s, account=names.get(s.account, s.account)) for s in t.splits)
-        )
+        replace(t, splits=tuple(with_account(s, names.get(s.account, s.account)) for s in t.splits))
         if any(s.account in names for s in t.splits)
         else t
         for t in ledger.transactions

@@ -196,3 +196,13 @@ def test_without_chart_two_numbered_accounts_with_one_leaf_name_are_not_merged()
     fixed = resolve(ledger("6210 · Fuel", "7120 · Fuel", chart=False), {"7120 · Fuel": "Job Fuel"})
     assert fixed.problems == ()
     assert {a.full_name for a in fixed.accounts} == {"Fuel", "Job Fuel", "Checking"}
+
+
+def test_with_account_keeps_every_other_field():
+    from dataclasses import replace
+
+    from app.model import Reconcile
+    from app.resolve import with_account
+
+    s = Split("A", D("1.50"), Source("r.csv", 3), "memo", Reconcile.CLEARED, "*", "Bank")
+    assert with_account(s, "B") == replace(s, account="B")
