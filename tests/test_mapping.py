@@ -222,3 +222,28 @@ def test_untyped_placeholder_parent_takes_its_retyped_childs_type():
         ("Truck:Purchase", T.ASSET),
     ]
     assert apply(ledger, Plan()).accounts[0].type is None
+
+
+@pytest.mark.samples
+def test_enterprise_sample_reparented_tree(samples_dir, golden):
+    """The real Enterprise chart under GnuCash's standard tree, one row per account (review the
+    golden: type, placeholder flag, QuickBooks type, origin)."""
+    from app import pipeline, resolve
+    from tests.conftest import ENTERPRISE
+
+    plan = Plan(reparent=True)
+    parsed = pipeline.read([ENTERPRISE], plan)
+    resolved = resolve.resolve(parsed, {})
+    out = apply(resolved, plan)
+    lines = [
+        "  " * r.depth
+        + f"{r.name}  [{r.type.value if r.type else '?'}"
+        + (" placeholder" if r.placeholder else "")
+        + (f" {r.kind_label}" if r.kind_label else "")
+        + (f" {r.code}" if r.code else "")
+        + "]"
+        + (f" <- {', '.join(r.origin)}" if r.origin and r.origin != (r.full_name,) else "")
+        for r in preview_tree(resolved, plan)
+    ]
+    assert [p for p in out.problems if p not in parsed.problems] == []
+    golden(DATA / "enterprise_reparent.expected", "\n".join(lines) + "\n")
