@@ -1,0 +1,68 @@
+"""qb2gnucash: QuickBooks Desktop exports → a verified GnuCash book; ``create_app`` is the wizard.
+
+Flask is imported inside ``create_app`` only: the import worker and the CLI import this package
+too and have no use for it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+MB = 1024 * 1024
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The wizard. ``QB2GNUCASH_INSTANCE`` (or ``instance_path`` in ``test_config``) moves the
+    folder holding the migrations; the default is ``instance/`` beside the code."""
+    from flask import Flask  # noqa: PLC0415 - see the module docstring
+
+    from app import web  # noqa: PLC0415
+    from app.jobs import JobRunner  # noqa: PLC0415
+    from app.store import Store  # noqa: PLC0415
+
+    config = dict(test_config or {})
+    instance = config.pop("INSTANCE_PATH", None) or os.environ.get("QB2GNUCASH_INSTANCE")
+    app = Flask(
+        __name__,
+        instance_path=str(Path(instance).resolve()) if instance else None,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    app.config.from_mapping(
+        MIGRATIONS_DIR=str(Path(app.instance_path) / "migrations"),
+        MAX_CONTENT_LENGTH=500 * MB,  # a 100,000-transaction CSV report is about 30 MB
+        TRANSACTIONS_PER_PAGE=50,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    app.config.update(config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
+
+    store = Store(Path(app.config["MIGRATIONS_DIR"]))
+    app.extensions["store"] = store
+    app.extensions["jobs"] = JobRunner()
+    web.register(app)
+    return app
+
+
+def _secret_key(path: Path) -> str:
+    """One key per instance folder, kept across restarts so open pages stay valid."""
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(key, encoding="ascii")
+        tmp.chmod(0o600)
+        tmp.replace(path)
+        return key

@@ -1,0 +1,66 @@
+"""``python run.py [--host H] [--port P] [--no-open] [--debug] [--instance DIR]``: the wizard."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import os
+import sys
+import threading
+import webbrowser
+from collections.abc import Sequence
+
+from app import create_app
+
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="run.py",
+        description="Start the qb2gnucash wizard in your browser. "
+        "(`run.py convert --help` for the command-line conversion.)",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    p.add_argument("--no-open", action="store_true", help="do not open the browser")
+    p.add_argument("--debug", action="store_true", help="Flask debug mode (reloads on changes)")
+    p.add_argument(
+        "--instance",
+        default=os.environ.get("QB2GNUCASH_INSTANCE"),
+        help="folder for the migrations (default: instance/ beside the code; "
+        "env QB2GNUCASH_INSTANCE)",
+    )
+    return p
+
+
+def is_local(host: str) -> bool:
+    if host in LOCAL_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parser().parse_args(list(argv))
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = create_app({"INSTANCE_PATH": args.instance} if args.instance else None)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
+    if not is_local(args.host):
+        print(
+            "\n" + "!" * 78 + f"\n  WARNING: listening on {args.host}, not only on this computer.\n"
+            "  Anyone who can reach this address can read and change the company's books.\n"
+            "  qb2gnucash has no passwords. Use --host 127.0.0.1 unless you really mean it.\n"
+            + "!" * 78
+            + "\n",
+            file=sys.stderr,
+        )
+    print(f"qb2gnucash is running at {url}  (Ctrl+C stops it)", flush=True)
+    if not args.no_open and not os.environ.get("WERKZEUG_RUN_MAIN"):
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    app.run(host=args.host, port=args.port, debug=args.debug, threaded=True)
+    return 0

@@ -1,0 +1,116 @@
+"""Step 1, Files: upload (several at once), what each file holds, date order, remove, and the
+hand mapping of a CSV's columns when no known layout claims it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from app import preview
+from app.errors import MigrationError
+from app.plan import FileOptions, Plan, plan_from_json
+from app.store import UploadError
+from app.web import is_htmx, migration, render, store
+
+bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
+
+
+class NoFileChosen(UploadError):
+    """Choose one or more QuickBooks export files first (or drop them on the box)."""
+
+
+def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) -> dict:
+    m = migration()
+    plan = m.plan()
+    paths = m.files()
+    parsed = store().parsed(m, plan)
+    return {
+        "m": m,
+        "cards": preview.file_cards(paths, parsed),
+        "plan": plan,
+        "messages": messages,
+        "added": added,
+    }
+
+
+@bp.get("/files")
+def page() -> tuple[str, int]:
+    return render("steps/files.html", "partials/_files.html", **_files_context())
+
+
+@bp.post("/files")
+def upload() -> tuple[str, int] | Response:
+    uploads = [f for f in request.files.getlist("files") if f.filename]
+    if not uploads:
+        raise NoFileChosen()
+    added: list[str] = []
+    failed: list[MigrationError] = []
+    for f in uploads:
+        try:
+            added.append(migration().save_upload(f.filename or "", f.stream))
+        except MigrationError as exc:
+            failed.append(exc)
+    if failed and not added:
+        raise failed[0]
+    if not is_htmx():
+        return redirect(url_for("files.page"), 303)
+    context = _files_context(tuple(e.message for e in failed), tuple(added))
+    return render("steps/files.html", "partials/_files.html", **context)
+
+
+@bp.post("/files/<name>/delete")
+def remove(name: str) -> tuple[str, int] | Response:
+    migration().remove_upload(name)
+    if not is_htmx():
+        return redirect(url_for("files.page"), 303)
+    return render("steps/files.html", "partials/_files.html", **_files_context())
+
+
+@bp.post("/files/<name>/options")
+def options(name: str) -> tuple[str, int] | Response:
+    m = migration()
+    m.file(name)  # 404 for a name that is not an upload
+    order = request.form.get("date_order", "")
+    plan = m.plan()
+    current = plan.files.get(name, FileOptions())
+    files = {**plan.files, name: replace(current, date_order=order)}
+    m.save_plan(_checked(replace(plan, files=files)))
+    if not is_htmx():
+        return redirect(url_for("files.page"), 303)
+    return render("steps/files.html", "partials/_files.html", **_files_context())
+
+
+@bp.route("/files/<name>/columns", methods=["GET", "POST"])
+def columns(name: str) -> tuple[str, int] | Response:
+    """Hand mapping: each role → a header; GET with values previews the rows live."""
+    m = migration()
+    path = m.file(name)
+    plan = m.plan()
+    saved = plan.files.get(name, FileOptions())
+    chosen = saved.columns
+    if request.method == "POST" or request.args.get("preview"):
+        form = request.form if request.method == "POST" else request.args
+        chosen = {role: form[role] for role, _, _ in preview.COLUMN_ROLES if form.get(role)}
+    sample = preview.column_sample(path, chosen, saved.date_order)
+    if request.method == "POST" and not sample.complaint:
+        files = {**plan.files, name: replace(saved, columns=chosen)}
+        m.save_plan(_checked(replace(plan, files=files)))
+        return redirect(url_for("files.page"), 303)
+    status = 422 if request.method == "POST" else 200
+    context = {
+        "m": m,
+        "name": name,
+        "sample": sample,
+        "chosen": chosen,
+        "roles": preview.COLUMN_ROLES,
+    }
+    if is_htmx():
+        return render_template("partials/_column_sample.html", **context), status
+    return render_template("steps/columns.html", **context), status
+
+
+def _checked(plan: Plan) -> Plan:
+    """Through JSON and back: the plan file's own checks apply to the wizard's edits too."""
+    return plan_from_json(plan.to_json(), "plan")

@@ -1,0 +1,110 @@
+"""Steps 4 and 5, Import and Download: refuse while problems remain, run the import in a worker
+process with a live progress panel and a cancel button, then offer the finished book, the
+verification report and its CSV. Only a job in state "done" has a book to offer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, send_file
+from werkzeug.exceptions import NotFound
+from werkzeug.utils import secure_filename
+
+from app.jobs import Job, JobRunner
+from app.store import Migration, read_json
+from app.web import migration, render, store
+
+bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
+LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
+
+
+def runner() -> JobRunner:
+    return current_app.extensions["jobs"]
+
+
+def _context(job: Job | None = None) -> dict:
+    m = migration()
+    view = store().view(m)
+    plan = m.plan()
+    return {
+        "m": m,
+        "plan": plan,
+        "view": view,
+        "errors": view.prepared.errors,
+        "job": job or runner().get(m),
+        "files": m.files(),
+        "large": len(view.prepared.ledger.transactions) > LARGE_HISTORY,
+    }
+
+
+@bp.get("/import")
+def page() -> tuple[str, int]:
+    return render("steps/import.html", "partials/_job.html", **_context())
+
+
+@bp.post("/import")
+def start() -> tuple[str, int]:
+    m = migration()
+    context = _context()
+    if not m.files():
+        context["errors"] = ()
+        return render("steps/import.html", "partials/_nothing.html", 422, **context)
+    if context["errors"]:
+        return render("steps/import.html", "partials/_refused.html", 422, **context)
+    context["job"] = runner().submit(m)
+    return render("steps/import.html", "partials/_job.html", **context)
+
+
+@bp.get("/job")
+def panel() -> tuple[str, int]:
+    """The job panel; it polls itself only while the job is queued or running."""
+    return render("steps/import.html", "partials/_job.html", job=runner().get(migration()))
+
+
+@bp.post("/job/cancel")
+def cancel() -> tuple[str, int]:
+    return render("steps/import.html", "partials/_job.html", job=runner().cancel(migration()))
+
+
+def _finished(m: Migration) -> tuple[Job, Path]:
+    job = runner().get(m)
+    if job is None or job.state != "done" or not job.book:
+        raise NotFound("There is no finished book yet. Run the import on the Import step first.")
+    name = secure_filename(job.book)
+    path = m.out_dir / name
+    if name != job.book or not path.is_file():
+        raise NotFound("The book of the last import is missing; run the import again.")
+    return job, path
+
+
+@bp.get("/download")
+def result() -> tuple[str, int]:
+    m = migration()
+    job = runner().get(m)
+    done = job is not None and job.state == "done"
+    data = read_json(m.out_dir / "result.json") if done else {}
+    return render(
+        "steps/download.html",
+        "steps/download.html",
+        m=m,
+        job=job,
+        result=data,
+        large=data.get("counts", {}).get("transactions", 0) > LARGE_HISTORY,
+        differences=[r for r in data.get("rows", []) if not r["ok"]],
+    )
+
+
+@bp.get("/download/book")
+def book() -> Response:
+    job, path = _finished(migration())
+    return send_file(path, as_attachment=True, download_name=job.book, max_age=0)
+
+
+@bp.get("/download/report.csv")
+def report() -> Response:
+    job, _ = _finished(migration())
+    path = migration().out_dir / "report.csv"
+    if not path.is_file():
+        raise NotFound("The verification report is missing; run the import again.")
+    name = Path(job.book).stem + "-verification.csv"
+    return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)

@@ -1,0 +1,180 @@
+"""Step 3, Map: the account plan (rules, reparenting, report accounts to resolve, currency,
+format, cutover) edited as data; every change re-renders the map region with the resulting
+GnuCash tree. The plan downloads and uploads as the JSON file ``run.py convert --plan`` takes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from flask import Blueprint, Response, request
+
+from app import mapping, preview, resolve
+from app.errors import MappingError
+from app.plan import Cutover, Plan, Rule, plan_from_json
+from app.web import migration, render, store
+
+bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
+CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+def _context(plan: Plan | None = None, status_message: str = "") -> dict:
+    m = migration()
+    plan = plan or m.plan()
+    view = store().view(m, plan)
+    chart_only = replace(view.resolved, transactions=())
+    return {
+        "m": m,
+        "plan": plan,
+        "view": view,
+        "tree": mapping.rows(view.prepared.ledger),
+        "tree_problems": mapping.tree_problems(chart_only, plan),
+        "errors": view.prepared.errors,
+        "accounts": preview.account_rows(chart_only),
+        "unresolved": resolve.unresolved(view.parsed, plan.account_map),
+        "chart": [a.full_name for a in view.resolved.accounts],
+        "status_message": status_message,
+        "describe": describe,
+    }
+
+
+def _show(plan: Plan | None = None, message: str = "", status: int = 200) -> tuple[str, int]:
+    return render("steps/mapping.html", "partials/_map.html", status, **_context(plan, message))
+
+
+def _save(plan: Plan, message: str) -> tuple[str, int]:
+    plan = plan_from_json(plan.to_json(), "plan")  # the plan file's own checks
+    migration().save_plan(plan)
+    return _show(plan, message)
+
+
+@bp.get("/map")
+def page() -> tuple[str, int]:
+    return _show()
+
+
+def _rule_from_form() -> Rule:
+    kind = request.form.get("kind", "")
+    account = request.form.get("account", "")
+    target = request.form.get("target", "").strip()
+    if kind == "move" and target == "(top level)":
+        target = ""
+    return Rule(kind, account, target)
+
+
+@bp.post("/map/rules")
+def add_rule() -> tuple[str, int]:
+    m = migration()
+    rule = _rule_from_form()
+    if rule.account not in {a.full_name for a in store().view(m).resolved.accounts}:
+        raise MappingError("Choose the QuickBooks account to change from the list.")
+    return _save(m.plan().with_rule(rule), f"Saved: {describe(rule)}.")
+
+
+@bp.post("/map/rules/<int:index>/delete")
+def delete_rule(index: int) -> tuple[str, int]:
+    plan = migration().plan()
+    rules = list(plan.rules)
+    if not 0 <= index < len(rules):
+        raise MappingError("That change is no longer in the plan; the page was out of date.")
+    gone = rules.pop(index)
+    return _save(replace(plan, rules=tuple(rules)), f"Undone: {describe(gone)}.")
+
+
+@bp.post("/map/check")
+def check_rule() -> str:
+    """Inline validation of the rule being typed: what it would break in the tree."""
+    m = migration()
+    rule = _rule_from_form()
+    messages: list[str] = []
+    if rule.kind == "rename" and ":" in rule.target:
+        messages.append("A name cannot contain ':' (GnuCash uses it between levels).")
+    elif rule.account and rule.target:
+        plan = m.plan()
+        chart_only = replace(store().view(m, plan).resolved, transactions=())
+        before = {p.message for p in mapping.tree_problems(chart_only, plan)}
+        try:
+            after = mapping.tree_problems(chart_only, plan.with_rule(rule))
+            messages = [p.message for p in after if p.message not in before]
+        except MappingError as exc:
+            messages.append(exc.message)
+    return render("steps/mapping.html", "partials/_rule_check.html", messages=messages)[0]
+
+
+@bp.post("/map/settings")
+def settings() -> tuple[str, int]:
+    f = request.form
+    currency = f.get("currency", "USD").strip().upper()
+    if not CURRENCY.fullmatch(currency):
+        raise MappingError(
+            f"The currency must be a three-letter ISO code like USD (got {currency!r})."
+        )
+    cutover = Cutover(
+        mode=f.get("mode", "full"),
+        date=f.get("date", "") if f.get("mode") == "balances_only" else "",
+        opening_balances=bool(f.get("opening_balances")),
+        fiscal_year_start=_month_day(f.get("fiscal_year_start", "01-01")),
+        ytd_to_retained=bool(f.get("ytd_to_retained")),
+    )
+    if cutover.mode == "balances_only" and not cutover.date:
+        raise MappingError("Balances only needs a cutover date: the day the GnuCash book starts.")
+    plan = replace(
+        migration().plan(),
+        reparent=bool(f.get("reparent")),
+        currency=currency,
+        format=f.get("format", "xml"),
+        cutover=cutover,
+    )
+    return _save(plan, "Settings saved.")
+
+
+def _month_day(text: str) -> str:
+    m = re.fullmatch(r"\s*(\d{1,2})[-/](\d{1,2})\s*", text)
+    if not m or not (1 <= int(m[1]) <= 12 and 1 <= int(m[2]) <= 31):
+        raise MappingError(
+            f"The fiscal year start is a month and day like 01-01 or 07-01 (got {text!r})."
+        )
+    return f"{int(m[1]):02d}-{int(m[2]):02d}"
+
+
+@bp.post("/map/resolve")
+def resolve_label() -> tuple[str, int]:
+    m = migration()
+    label, target = request.form.get("label", ""), request.form.get("target", "")
+    plan = m.plan()
+    if target:
+        account_map = {**plan.account_map, label: target}
+        message = f"{label!r} goes to {target!r}."
+    else:
+        account_map = {k: v for k, v in plan.account_map.items() if k != label}
+        message = f"{label!r} is open again."
+    return _save(replace(plan, account_map=account_map), message)
+
+
+@bp.get("/plan.json")
+def download_plan() -> Response:
+    return Response(
+        migration().plan().to_json(),
+        mimetype="application/json",
+        headers={"Content-Disposition": "attachment; filename=qb2gnucash-plan.json"},
+    )
+
+
+@bp.post("/plan")
+def upload_plan() -> tuple[str, int]:
+    f = request.files.get("plan")
+    if f is None or not f.filename:
+        raise MappingError("Choose a plan file (.json, saved from this page) to upload.")
+    text = f.stream.read(2 * 1024 * 1024).decode("utf-8", errors="replace")
+    plan = plan_from_json(text, f.filename)
+    return _save(plan, f"Plan loaded from {f.filename}.")
+
+
+def describe(rule: Rule) -> str:
+    if rule.kind == "rename":
+        return f"rename {rule.account!r} to {rule.target!r}"
+    if rule.kind == "move":
+        return f"move {rule.account!r} under {rule.target or 'the top level'!r}"
+    if rule.kind == "merge":
+        return f"merge {rule.account!r} into {rule.target!r}"
+    return f"make {rule.account!r} a {rule.target} account"

@@ -1,0 +1,50 @@
+"""Step 2, Preview: the chart, the transactions (searched and paginated here, on the server),
+the name lists, what is not imported, and every problem linked to its rows."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, request, url_for
+from werkzeug.wrappers import Response
+
+from app import preview
+from app.web import is_htmx, migration, render, store
+
+bp = Blueprint("preview", __name__, url_prefix="/m/<mid>")
+
+
+def _page_number() -> int:
+    try:
+        return max(1, int(request.args.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+@bp.get("/preview")
+def page() -> tuple[str, int]:
+    m = migration()
+    view = store().view(m)
+    txns = preview.txn_page(view.search, request.args.get("q", ""), _page_number())
+    ledger = view.resolved
+    return render(
+        "steps/preview.html",
+        "partials/_transactions.html",
+        m=m,
+        view=view,
+        ledger=ledger,
+        accounts=preview.account_rows(ledger),
+        txns=txns,
+        problems=preview.problem_rows(view.prepared.problems, ledger, view.search),
+        not_imported=preview.not_imported(ledger),
+        counts=preview.counts(ledger),
+    )
+
+
+@bp.get("/transactions")
+def transactions() -> tuple[str, int] | Response:
+    """The transactions region alone (active search and page links)."""
+    if not is_htmx():
+        args = {"q": request.args.get("q", ""), "page": _page_number()}
+        return redirect(url_for("preview.page", **args, _anchor="transactions"))
+    view = store().view(migration())
+    txns = preview.txn_page(view.search, request.args.get("q", ""), _page_number())
+    return render("steps/preview.html", "partials/_transactions.html", txns=txns)
