@@ -292,10 +292,15 @@ class _Reader:
         """The hot loop: every row after the header becomes a split or is skipped. Kept flat
         (one function, locals, no per-row calls but the Split) for speed; see the module doc."""
         roles = header.roles
-        hw = len(header.cells)  # a missing role reads the cell at index hw, always ""
-        pick = itemgetter(*[roles.get(r, hw) for r in (*_ROW_ROLES, *_VALUE_ROLES)])
-        pad = [""] * (hw + 1)
+        hw = len(header.cells)
         lead = header.lead
+        # A missing role reads a cell that is always "": the leading unnamed column (rows with
+        # text there are noise, skipped before reading), else a padding cell at index hw.
+        blank = 0 if lead else hw
+        indexes = [roles.get(r, blank) for r in (*_ROW_ROLES, *_VALUE_ROLES)]
+        pick = itemgetter(*indexes)
+        need = max(indexes) + 1  # shorter rows are padded
+        pad = [""] * (need + 1)
         ledger = header.layout == "ledger"
         by_ref = self.out.mode == "ref"  # consecutive Trans # runs handled inline
         name = self.name
@@ -312,22 +317,22 @@ class _Reader:
         section = ""
         stack: list[str] = []
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
+        last = reader.line_num
         for cells in reader:
-            line = reader.line_num
+            line = last + 1  # a record's first line (a quoted cell can hold line breaks)
+            last = reader.line_num
             row = cells
             n = len(row)
-            if n == hw:
-                row.append("")
-            elif n < hw:
+            if n < need:
                 if not any(row):
                     continue
-                row += pad[n:]
-            else:
-                row = row[:hw]
+                row += pad[n:need]
+            elif not lead and n > hw:
+                row = row[:hw]  # a ragged row: cells beyond the header are not read
                 row.append("")
             if lead and (row[0] or (lead > 1 and any(row[1:lead]))):
                 if not ledger:
-                    out.noise(line, row)
+                    out.heading(line, row[:lead])
                     continue
                 level, text = next((i, c.strip()) for i, c in enumerate(row[:lead]) if c)
                 del stack[level:]
@@ -355,6 +360,9 @@ class _Reader:
                 value = out.debit_credit(de, cr, line)
             else:
                 value = zero
+            if ledger and not ref and not date and not value:
+                out.noise(line, row)  # e.g. a Beginning Balance row: not a split
+                continue
             if not account or value is None:
                 if value is None or date or ref or value:
                     out.bad_row(line, account, value)

@@ -25,6 +25,7 @@ from app.values import date_parts, parse_amount, parse_date
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
 PLAIN = "0123456789.,-"
+_QUIET = frozenset({"Beginning Balance", "Opening Balance", "Balance Forward"})
 
 
 class Group:
@@ -61,6 +62,7 @@ class Collector:
         self.header_line = 0
         self.last_line = 0
         self.rows = 0
+        self.sectioned = False
 
     def start(self, layout: str, header_line: int, has_ref: bool) -> None:
         self.header_line = header_line
@@ -158,18 +160,34 @@ class Collector:
 
     def noise(self, line: int, row: list[str]) -> None:
         text = next((c.strip() for c in row if c.strip()), "")
-        if text and not text.startswith("Total") and text != "TOTAL":
+        if text and not text.startswith("Total") and text != "TOTAL" and text not in _QUIET:
             self.warn(line, f"not a transaction row, skipped (got {text[:60]!r})")
+
+    def heading(self, line: int, lead: list[str]) -> None:
+        """Text in the leading columns of a report with an Account column: a Total row, or an
+        account header of a report grouped by account (Transaction Detail by Account)."""
+        text = next((c.strip() for c in lead if c.strip()), "")
+        if text.startswith("Total ") or text == "TOTAL":
+            return
+        if self.mode == "ref":
+            self.sectioned = True  # the same Trans # shows up under several accounts
+        elif not self.sectioned:
+            self.sectioned = True
+            self.warn(
+                line,
+                f"this report is grouped by account ({text[:60]!r}) but has no Trans # column, "
+                "so its transactions cannot be rebuilt safely: add Trans # and export again",
+            )
 
     # -- the end --------------------------------------------------------------------------
     def ledger(self, kind: str, encoding: str) -> Ledger:
         if self.mode == "balance":
             self._group_by_balance()
-        if self.mode == "ledger":
-            self.groups.sort(key=lambda g: (g.date, _ref_key(g.ref)))
+        if self.mode == "ref" and self.sectioned:
+            self._merge_sections()
         order, ambiguous, dates = self._dates()
         txns = self._transactions(dates)
-        if self.mode == "ledger":
+        if self.mode == "ledger" or self.sectioned:
             txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
         data_lines = self.last_line - self.header_line
         if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
@@ -196,6 +214,22 @@ class Collector:
             files=(info,),
             company=self.company,
         )
+
+    def _merge_sections(self) -> None:
+        """Grouped by account: the runs of one Trans # found in several sections are one
+        transaction (each split is still counted once: one row, one split)."""
+        merged: dict[tuple[str, str], Group] = {}
+        keep: list[Group] = []
+        for g in self.groups:
+            first = merged.get((g.ref, g.date)) if g.ref else None
+            if first is None:
+                if g.ref:
+                    merged[(g.ref, g.date)] = g
+                keep.append(g)
+            else:
+                first.splits.extend(g.splits)
+                first.void = first.void or g.void
+        self.groups = keep
 
     def _group_by_balance(self) -> None:
         rows = self.flat

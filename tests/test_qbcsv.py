@@ -365,3 +365,76 @@ def test_rows_without_account(tmp_path: Path) -> None:
     ]
     ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
     assert [(p.source.line, p.severity) for p in ledger.problems] == [(5, "error"), (6, "warning")]
+
+
+def test_tab_delimited_print_to_file(tmp_path: Path) -> None:
+    text = DETAIL_HEAD.replace(",", "\t") + (
+        "\t1\tCheck\t1/5/2021\t\tA\t\tRent\t\t1,000.00\tExpense\n"
+        "\t1\tCheck\t1/5/2021\t\tA\t\tChecking\t\t-1,000.00\tBank\n"
+    )
+    path = write(tmp_path, text)
+    assert qbcsv.identify(path, DEFAULT)
+    assert [s.value for s in qbcsv.parse(path, DEFAULT).transactions[0].splits] == [1000, -1000]
+
+
+def test_journal_without_trans_number_groups_by_totals_rows(tmp_path: Path) -> None:
+    text = (
+        ",Type,Date,Num,Name,Memo,Account,Debit,Credit\n"
+        ",Check,1/5/2021,1,A,,Rent,10.00,\n"
+        ",,,,A,,Checking,,10.00\n"
+        ",,,,,,,10.00,10.00\n"
+        ",Check,1/5/2021,1,A,,Rent,5.00,\n"  # same look: only the totals row tells them apart
+        ",,,,A,,Checking,,5.00\n"
+        ",,,,,,,5.00,5.00\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert ledger.files[0].kind == "CSV Journal"
+    assert [t.total for t in ledger.transactions] == [0, 0]
+    assert [len(t.splits) for t in ledger.transactions] == [2, 2]
+    assert not ledger.problems
+
+
+def test_transaction_detail_by_account_merges_sections(tmp_path: Path) -> None:
+    text = (
+        ",,Trans #,Type,Date,Num,Name,Memo,Account,Clr,Split,Amount,Balance\n"
+        "1000 · Checking,,,,,,,,,,,,\n"
+        ",,5,Check,1/5/2021,1,A,,1000 · Checking,,6600 · Rent,-10.00,-10.00\n"
+        ",,6,Deposit,1/6/2021,,,,1000 · Checking,,4000 · Sales,4.00,-6.00\n"
+        "Total 1000 · Checking,,,,,,,,,,,-6.00,-6.00\n"
+        "4000 · Sales,,,,,,,,,,,,\n"
+        ",,6,Deposit,1/6/2021,,,,4000 · Sales,,1000 · Checking,-4.00,-4.00\n"
+        "Total 4000 · Sales,,,,,,,,,,,-4.00,-4.00\n"
+        "6600 · Rent,,,,,,,,,,,,\n"
+        ",,5,Check,1/5/2021,1,A,,6600 · Rent,,1000 · Checking,10.00,10.00\n"
+        "Total 6600 · Rent,,,,,,,,,,,10.00,10.00\n"
+        "TOTAL,,,,,,,,,,,0.00,0.00\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert [(t.ref, len(t.splits), t.total) for t in ledger.transactions] == [
+        ("5", 2, 0),
+        ("6", 2, 0),
+    ]
+    assert not ledger.problems
+
+
+def test_quoted_line_breaks_keep_first_line_numbers(tmp_path: Path) -> None:
+    rows = [',1,Check,1/5/2021,,,"two\nlines",Rent,,1.00,', ",1,Check,1/5/2021,,,,Checking,,-1.00,"]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert [s.source.line for s in ledger.transactions[0].splits] == [4, 6]
+    assert ledger.transactions[0].splits[0].memo == "two\nlines"
+
+
+def test_general_ledger_beginning_balance_rows_are_quiet(tmp_path: Path) -> None:
+    text = (
+        ",Trans #,Type,Date,Num,Name,Memo,Split,Debit,Credit,Balance\n"
+        "Checking,,,,,,,,,,\n"
+        ",,,,,,Beginning Balance,,,,500.00\n"
+        ",9,Check,1/5/2021,1,A,,Rent,,10.00,490.00\n"
+        "Total Checking,,,,,,,,,10.00,490.00\n"
+        "Rent,,,,,,,,,,\n"
+        ",9,Check,1/5/2021,1,A,,Checking,10.00,,10.00\n"
+        "Total Rent,,,,,,,,10.00,,10.00\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert not ledger.problems
+    assert [s.account for s in ledger.transactions[0].splits] == ["Checking", "Rent"]
