@@ -305,11 +305,12 @@ def test_accounts_without_figures_compare_history() -> None:
 START = dt.date(2019, 1, 1)
 
 
-def convert(tmp_path: Path, company: Company, plan: Plan, *, history: bool = True):
-    """The generator's lists IIF (+ its IIF transactions) through the whole pipeline; the book is
-    written, read back with the bindings and verified (pipeline.write)."""
+def convert(tmp_path: Path, company: Company, plan: Plan, *, layout: str = "transactions_iif"):
+    """The generator's lists IIF + one history export (``layout``: a key of ``write_all``)
+    through the whole pipeline; the book is written, read back with the bindings and verified
+    (pipeline.write)."""
     files = company.write_all(tmp_path / "exports")
-    paths = [files["lists"], files["transactions_iif"]] if history else [files["lists"]]
+    paths = [files["lists"], files[layout]]
     prepared = pipeline.prepare(pipeline.read(paths, plan), plan)
     assert not prepared.errors, prepared.errors
     outcome = pipeline.write(prepared, tmp_path / "book.gnucash", plan)
@@ -609,3 +610,18 @@ def test_voided_transaction_through_the_engine(tmp_path: Path) -> None:
     checks = {c.name: (c.input, c.book) for c in report.checks}
     assert checks["splits voided"] == (2, 2)
     assert checks["transactions"] == (7, 7)
+
+
+@pytest.mark.parametrize("layout", ["find", "journal", "transaction_detail", "general_ledger"])
+def test_csv_history_from_the_middle_with_opening_balances(tmp_path: Path, layout: str) -> None:
+    company = make_company(150, seed=12, start=START, years=3, history_from=dt.date(2020, 9, 1))
+    plan = Plan(reparent=True, cutover=Cutover(opening_balances=True))
+    prepared, outcome = convert(tmp_path, company, plan, layout=layout)
+    report = outcome.report
+    assert report.ok, report.summary_lines()
+    rows = [r for r in report.rows if r.quickbooks_account]
+    tb = company.trial_balance()
+    assert {r.quickbooks_account: r.gnucash_balance for r in rows} == {
+        n: v for n, v in tb.items() if n != "Estimates"
+    }
+    assert prepared.ledger.transactions[0].kind_label == OPENING_KIND
