@@ -176,6 +176,15 @@ def _opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Tr
 
 
 def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
+    if cutover.ytd_to_retained:
+        problems.append(
+            Problem(
+                None,
+                "year to date into retained earnings applies to balances-only mode; ignored "
+                "with full history (this year's transactions are in the book)",
+                "warning",
+            )
+        )
     if cutover.opening_balances and not _figured(ledger):
         problems.append(
             Problem(

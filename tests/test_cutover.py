@@ -350,3 +350,10 @@ def test_opening_balances_without_any_quickbooks_figure_warn() -> None:
     assert [p.severity for p in after.problems] == ["warning"]
     assert "IIF lists export" in after.problems[0].message
     assert apply(bare, Cutover()) == bare
+
+
+def test_ytd_to_retained_is_ignored_with_a_warning_in_full_mode() -> None:
+    after = apply(ledger(), Cutover(ytd_to_retained=True))
+    assert after.transactions == HISTORY
+    assert [p.severity for p in after.problems] == ["warning"]
+    assert "balances-only" in after.problems[0].message
