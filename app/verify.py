@@ -41,6 +41,7 @@ from app.plan import Cutover
 
 CSV_HEADER = "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference"
 CENT = Decimal("0.01")
+FAMILIES = ("asset", "liability", "equity", "income", "expense")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,16 @@ class Report:
     @property
     def ok(self) -> bool:
         return not self.differences and all(c.ok for c in self.checks)
+
+    def by_family(self) -> list[tuple[str, Decimal, Decimal]]:
+        """(family, QuickBooks total, GnuCash total) for asset, liability, equity, income and
+        expense (then untyped, if any): the picture of the balances by account type."""
+        totals: dict[str, list[Decimal]] = {f: [ZERO, ZERO] for f in FAMILIES}
+        for r in self.rows:
+            pair = totals.setdefault(r.family, [ZERO, ZERO])
+            pair[0] += r.quickbooks_balance
+            pair[1] += r.gnucash_balance
+        return [(f, q, g) for f, (q, g) in totals.items()]
 
     def to_csv(self) -> str:
         """One row per account, nothing else; amounts as plain decimals (-1403.99, 0.00)."""

@@ -89,6 +89,13 @@ def test_full_history_matches_with_fiscal_year_figures() -> None:
     assert rows["Sales"].book_total == D("-8000.00")
     assert rows["Sales"].basis == "year to date"
     assert report.summary_lines()[0] == "Trial balance matches to the cent: 7 of 7 accounts"
+    assert report.by_family() == [
+        ("asset", D("16200.00"), D("16200.00")),
+        ("liability", D("-400.00"), D("-400.00")),
+        ("equity", D("-13800.00"), D("-13800.00")),
+        ("income", D("-3000.00"), D("-3000.00")),
+        ("expense", D("1000.00"), D("1000.00")),
+    ]
 
 
 def test_fiscal_year_from_july_moves_the_line() -> None:
