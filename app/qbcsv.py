@@ -236,14 +236,18 @@ class _Reader:
         self.options = options
         self.out = grouping.Collector(name, options)
         self.line = 0
+        self.spans: list[int] = []  # first lines of records that span several lines
 
     def run(self, text: str, delimiter: str) -> Ledger:
         sample = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         rows: list[tuple[int, list[str]]] = []
-        for row in sample:
-            rows.append((sample.line_num, row))
-            if len(rows) >= HEADER_SCAN:
-                break
+        try:
+            for row in sample:
+                rows.append((sample.line_num, row))
+                if len(rows) >= HEADER_SCAN:
+                    break
+        finally:
+            self.line = sample.line_num
         header = find_header(rows, self.options)
         if header is None:
             raise ParseError(Source(self.name, 1), self._no_header())
@@ -261,6 +265,12 @@ class _Reader:
         finally:
             self.line = reader.line_num
         self.out.last_line = reader.line_num
+        if self.spans and text.count('"') % 2:  # the csv module ends an open quote at EOF
+            raise ParseError(
+                Source(self.name, self.spans[-1]),
+                "a quoted field opens on this line and is never closed: the file is "
+                "probably truncated or damaged",
+            )
         return self.out.ledger(KINDS[layout], self.encoding)
 
     def _no_header(self) -> str:
@@ -314,6 +324,7 @@ class _Reader:
         decimal = Decimal
         g = None
         count = 0
+        spans = self.spans
         section = ""
         stack: list[str] = []
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
@@ -321,6 +332,8 @@ class _Reader:
         for cells in reader:
             line = last + 1  # a record's first line (a quoted cell can hold line breaks)
             last = reader.line_num
+            if last != line:
+                spans.append(line)  # a record over several lines: see run()
             row = cells
             n = len(row)
             if n < need:
@@ -364,10 +377,7 @@ class _Reader:
                 out.noise(line, row)  # e.g. a Beginning Balance row: not a split
                 continue
             if not account or value is None:
-                if value is None or date or ref or value:
-                    out.bad_row(line, account, value)
-                else:
-                    out.noise(line, row)
+                out.bad_row(line, row, value)
                 continue
             reconcile = marks.get(mark)
             if reconcile is None:

@@ -149,14 +149,17 @@ class Collector:
                 f"transaction of line {g.line} ({debits:,.2f})",
             )
 
-    def bad_row(self, line: int, account: str, value: Decimal | None) -> None:
+    def bad_row(self, line: int, row: list[str], value: Decimal | None) -> None:
+        """A row without an account (or with an unreadable amount, already reported)."""
         if value is None:
-            return  # the amount's error is already reported
-        if not account:
-            if value:
-                self.error(line, f"expected an account on a row with an amount (got '{value}')")
-            else:
-                self.warn(line, "a row with neither account nor amount was skipped")
+            return
+        text = next((c.strip() for c in row if c.strip()), "")
+        if not text or text.startswith("Total") or text == "TOTAL" or text in _QUIET:
+            return
+        if value:
+            self.error(line, f"expected an account on a row with an amount (got '{value}')")
+        else:
+            self.warn(line, f"a row with neither account nor amount was skipped (got {text!r})")
 
     def noise(self, line: int, row: list[str]) -> None:
         text = next((c.strip() for c in row if c.strip()), "")

@@ -438,3 +438,9 @@ def test_general_ledger_beginning_balance_rows_are_quiet(tmp_path: Path) -> None
     ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
     assert not ledger.problems
     assert [s.account for s in ledger.transactions[0].splits] == ["Checking", "Rent"]
+
+
+def test_unclosed_quote_is_fatal_with_its_line(tmp_path: Path) -> None:
+    rows = [',1,Check,1/5/2021,,,"open quote,Rent,,1.00,', ",1,Check,1/5/2021,,,,Checking,,-1.00,"]
+    with pytest.raises(ParseError, match=r"report.csv:4: a quoted field opens on this line"):
+        qbcsv.parse(detail(tmp_path, rows), DEFAULT)
