@@ -632,3 +632,22 @@ def test_csv_history_from_the_middle_with_opening_balances(tmp_path: Path, layou
         n: v for n, v in tb.items() if n != "Estimates"
     }
     assert prepared.ledger.transactions[0].kind_label == OPENING_KIND
+
+
+@pytest.mark.parametrize(
+    ("seed", "fiscal", "shift"),
+    [(21, (1, 1), 0), (22, (1, 1), 1), (23, (7, 1), 0), (24, (7, 1), 1), (25, (10, 1), -1)],
+)
+def test_history_starting_at_the_fiscal_year_boundary(tmp_path: Path, seed, fiscal, shift) -> None:
+    """History that starts on the fiscal year's first day (or one day off either way): the
+    opening transaction falls on either side of the boundary and the proof still holds."""
+    base = make_company(200, seed=seed, start=START, years=3, fiscal_year_start=fiscal)
+    begin = base.fiscal_year_begin() + dt.timedelta(days=shift)
+    company = dataclasses.replace(base, history_from=begin)
+    assert company.history and company.history[0].date >= begin
+    mmdd = f"{fiscal[0]:02d}-{fiscal[1]:02d}"
+    plan = Plan(cutover=Cutover(opening_balances=True, fiscal_year_start=mmdd))
+    prepared, outcome = convert(tmp_path, company, plan)
+    assert prepared.warnings == ()
+    assert outcome.report.ok, outcome.report.summary_lines()
+    assert_known_answers(outcome.report, company.trial_balance())
