@@ -328,7 +328,6 @@ class Collector:
         """Groups → Transactions; a group whose date cannot be read is an error, not read."""
         out: list[Transaction] = []
         add = out.append
-        filename = self.filename
         notes_of: dict[str, str] = {}
         for g in self.groups:
             date = dates.get(g.date)
@@ -356,7 +355,7 @@ class Collector:
                 Transaction(
                     date,
                     tuple(g.splits),
-                    Source(filename, g.line),
+                    g.splits[0].source,  # the first row (one Source less per transaction)
                     g.num.strip(),
                     g.name.strip(),
                     notes,
