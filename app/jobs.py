@@ -101,6 +101,8 @@ class JobRunner:
     def get(self, m: Migration) -> Job | None:
         """The migration's latest job, "interrupted" if its worker is gone."""
         job = load(m.job_path)
+        if job is not None and not job.active:
+            self._reap(job.id)
         if job is None or not job.active or self._alive(job):
             return job
         job = load(m.job_path)  # the worker may have finished between the two reads
@@ -114,6 +116,25 @@ class JobRunner:
             )
             save(m.job_path, job)
         return job
+
+    def _reap(self, job_id: str) -> None:
+        """A finished job's worker exits right after its last write: collect it."""
+        with self._lock:
+            proc = self._procs.pop(job_id, None)
+        if proc is not None:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def shutdown(self) -> None:
+        """Stop this server's workers (their jobs then show as interrupted)."""
+        with self._lock:
+            procs, self._procs = list(self._procs.values()), {}
+        for proc in procs:
+            proc.kill()
+            proc.wait()
 
     def _alive(self, job: Job) -> bool:
         with self._lock:

@@ -38,6 +38,10 @@ class UnknownMigration(LookupError):
     """No migration with this id (or not a valid id at all)."""
 
 
+class UnknownUpload(LookupError):
+    """No uploaded file with this name in the migration."""
+
+
 class UploadError(MigrationError):
     """The file could not be added."""
 
@@ -103,7 +107,7 @@ class Migration:
         for p in self.files():
             if p.name == name:
                 return p
-        raise UnknownMigration(f"no file {name!r} in this migration")
+        raise UnknownUpload(name)
 
     def save_upload(self, filename: str, stream: BinaryIO) -> str:
         """Store one upload under its sanitised name; refuses odd names, types, twins, empties."""

@@ -21,7 +21,14 @@ from app.errors import (
     ProblemsError,
     UnknownFormatError,
 )
-from app.store import DuplicateUpload, Migration, Store, UnknownMigration, UploadError
+from app.store import (
+    DuplicateUpload,
+    Migration,
+    Store,
+    UnknownMigration,
+    UnknownUpload,
+    UploadError,
+)
 
 log = logging.getLogger(__name__)
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
@@ -161,6 +168,14 @@ def register(app: Flask) -> None:
     @app.errorhandler(MigrationError)
     def migration_error(exc: MigrationError):
         return _error_page(exc.message, _status(exc), getattr(exc, "problems", ()))
+
+    @app.errorhandler(UnknownUpload)
+    def unknown_upload(exc: UnknownUpload):
+        return _error_page(
+            f"There is no uploaded file named {exc.args[0]!r} in this migration; the page may be "
+            "out of date. Go back to the Files step.",
+            404,
+        )
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge):

@@ -172,9 +172,9 @@ def upload_plan() -> tuple[str, int]:
 
 def describe(rule: Rule) -> str:
     if rule.kind == "rename":
-        return f"rename {rule.account!r} to {rule.target!r}"
+        return f"Rename “{rule.account}” to “{rule.target}”"
     if rule.kind == "move":
-        return f"move {rule.account!r} under {rule.target or 'the top level'!r}"
+        return f"Move “{rule.account}” under “{rule.target or 'the top level'}”"
     if rule.kind == "merge":
-        return f"merge {rule.account!r} into {rule.target!r}"
-    return f"make {rule.account!r} a {rule.target} account"
+        return f"Merge “{rule.account}” into “{rule.target}”"
+    return f"Make “{rule.account}” a {rule.target.lower()} account"

@@ -1,0 +1,171 @@
+"""The whole wizard in a real Chromium, against ``python run.py`` started as a user would.
+
+Upload a generated company's lists and transaction report, check the preview, rename an account
+and turn reparenting on, import, wait for the progress bar, download the book, reopen it with the
+GnuCash bindings. A screenshot of every step lands in the test's tmp folder (kept on failure).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``run.py --no-open`` on a free port with its own instance folder."""
+    port = free_port()
+    log = (tmp_path / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "run.py", "--no-open", "--port", str(port)],
+        cwd=ROOT,
+        env={**os.environ, "QB2GNUCASH_INSTANCE": str(tmp_path / "instance")},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url + "/", timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("run.py did not start:\n" + (tmp_path / "server.log").read_text())
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture
+def browser_page(tmp_path: Path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (make setup installs it)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(
+            accept_downloads=True, viewport={"width": 1280, "height": 900}
+        )
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
+
+
+def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    from app.gnc_writer import read_book
+    from tests.companygen import make_company
+
+    company = make_company(transactions=400, seed=7)
+    lists = company.write_lists_iif(tmp_path / "lists.IIF")
+    report = company.write_transaction_detail_csv(tmp_path / "Transaction Detail.csv")
+    page = browser_page
+    shots = tmp_path / "screens"
+    shots.mkdir()
+
+    def shot(name: str) -> None:
+        page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(server + "/")
+        shot("0-home")
+        page.click("#new-migration")
+        expect(page.locator(".steps .current")).to_contain_text("Files")
+
+        page.set_input_files("#file-input", [str(lists), str(report)])
+        cards = page.locator("#files article.file")
+        expect(cards).to_have_count(2)
+        expect(cards.nth(0)).to_contain_text("IIF lists")
+        expect(cards.nth(1)).to_contain_text("CSV Transaction Detail")
+        expect(cards.nth(1)).to_contain_text("400")
+        shot("1-files")
+
+        page.click("#to-preview")
+        expect(page.locator("#account-table tr[data-account='Checking']")).to_be_visible()
+        expect(page.locator("#txn-table tbody.txn")).to_have_count(50)
+        page.fill("#txn-search", "Checking")
+        expect(page.locator("#txn-region")).to_contain_text("match “Checking”")
+        expect(page.locator("#problem-list li.error")).to_have_count(0)
+        shot("2-preview")
+
+        page.click("#to-map")
+        page.select_option("#rule-account", "Checking")
+        page.select_option("#rule-kind", "rename")
+        page.fill("#rule-target", "Main Checking")
+        page.click("#add-rule")
+        expect(page.locator("#tree-table tr[data-account='Main Checking']")).to_be_visible()
+        page.check("#reparent")
+        main = "Assets:Current Assets:Main Checking"
+        expect(page.locator(f"#tree-table tr[data-account='{main}']")).to_be_visible()
+        shot("3-map")
+
+        page.click("#to-import")
+        page.click("#start-import")
+        expect(page.locator("#job .progress-bar, #to-download").first).to_be_visible()
+        shot("4-import")
+        page.locator("#to-download").wait_for(timeout=180_000)
+        page.click("#to-download")
+        expect(page.locator("#summary-line")).to_contain_text("Trial balance matches to the cent")
+        shot("5-download")
+        with page.expect_download() as info:
+            page.click("#download-book")
+        download = info.value
+        assert download.suggested_filename.endswith(".gnucash")
+        book_path = tmp_path / download.suggested_filename
+        download.save_as(book_path)
+    except Exception:
+        shot("failure")
+        print(f"screenshots in {shots}")
+        raise
+    assert errors == []
+
+    book = read_book(book_path)
+    expected = company.expected_balances()
+    checking = book.account(main)
+    assert checking is not None
+    assert checking.type == "BANK"
+    assert book.account("Checking") is None
+    assert checking.balance == expected["Checking"]
+    assert book.account("Assets:Current Assets:Savings").balance == expected["Savings"]
+    assert book.transactions == len(company.transactions)
