@@ -197,29 +197,37 @@ def identify(path: Path, options: ReadOptions) -> bool:
 
 
 def parse(path: Path, options: ReadOptions) -> Ledger:
-    """Read a CSV report. File-level failures raise ParseError; the rest become problems."""
+    """Read a CSV report. File-level failures raise ParseError; the rest become problems.
+    UTF-8 (the common case) is decoded while reading, as csv.reader on an open file does;
+    anything else goes through values.decode (BOM, UTF-8, else cp1252)."""
     name = path.name
-    data = path.read_bytes()
-    if not data.strip():
+    with path.open("rb") as f:
+        head = f.read(65536)
+    if not head.strip() and not path.read_bytes().strip():
         raise ParseError(Source(name, 1), "the file is empty")
-    if b"\x00" in data[:65536] and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    utf16 = head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    if b"\x00" in head and not utf16:
         raise ParseError(Source(name, 1), "this is a binary file, not a CSV report")
-    try:  # the common case first, without a second pass over the bytes
-        if data.startswith(codecs.BOM_UTF8):
-            text, encoding = data[3:].decode("utf-8"), "utf-8-sig"
-        elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            text, encoding = decode(data)
-        else:
-            text, encoding = data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        text, encoding = decode(data)
-    del data
-    delimiter = _delimiter(text[:65536].splitlines(keepends=True)[: HEADER_SCAN + 2])
+    delimiter = _delimiter(decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
+    if not utf16:
+        encoding = "utf-8-sig" if head.startswith(codecs.BOM_UTF8) else "utf-8"
+        try:
+            with path.open(encoding=encoding, newline="") as stream:
+                return _read(name, encoding, options, stream, delimiter, path)
+        except UnicodeDecodeError:
+            pass  # not UTF-8 after all: read again, decoded as a whole
+    text, encoding = decode(path.read_bytes())
+    return _read(name, encoding, options, io.StringIO(text, newline=""), delimiter, path)
+
+
+def _read(  # noqa: PLR0917 - one internal call site
+    name: str, encoding: str, options: ReadOptions, stream, delimiter: str, path: Path
+) -> Ledger:
     reader = _Reader(name, encoding, options)
     collecting = gc.isenabled()
     gc.disable()  # hundreds of thousands of new objects, no cycles: the collector only slows it
     try:
-        return reader.run(text, delimiter)
+        return reader.run(stream, delimiter, path)
     except csv.Error as exc:
         raise ParseError(Source(name, reader.line), f"not a readable CSV file ({exc})") from None
     finally:
@@ -238,34 +246,33 @@ class _Reader:
         self.line = 0
         self.spans: list[int] = []  # first lines of records that span several lines
 
-    def run(self, text: str, delimiter: str) -> Ledger:
-        sample = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    def run(self, stream, delimiter: str, path: Path) -> Ledger:
+        reader = csv.reader(stream, delimiter=delimiter)
         rows: list[tuple[int, list[str]]] = []
-        try:
-            for row in sample:
-                rows.append((sample.line_num, row))
-                if len(rows) >= HEADER_SCAN:
+        header = None
+        try:  # read up to the header row only: the hot loop goes on with the same reader
+            for row in reader:
+                rows.append((reader.line_num, row))
+                header = find_header(rows[-1:], self.options)
+                if header is not None or len(rows) >= HEADER_SCAN:
                     break
         finally:
-            self.line = sample.line_num
-        header = find_header(rows, self.options)
+            self.line = reader.line_num
         if header is None:
             raise ParseError(Source(self.name, 1), self._no_header())
+        header.index = len(rows) - 1
         self.out.company = next(
             (c.strip() for _, cells in rows[: header.index] for c in cells if c.strip()), ""
         )
         self._check(header)
         layout = header.layout or "hand"
         self.out.start(layout, header.line, "ref" in header.roles)
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-        for _ in range(header.index + 1):
-            next(reader)
         try:
             self._rows(header, reader)
         finally:
             self.line = reader.line_num
         self.out.last_line = reader.line_num
-        if self.spans and text.count('"') % 2:  # the csv module ends an open quote at EOF
+        if self.spans and path.read_bytes().count(b'"') % 2:  # csv ends an open quote at EOF
             raise ParseError(
                 Source(self.name, self.spans[-1]),
                 "a quoted field opens on this line and is never closed: the file is "
