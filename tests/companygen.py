@@ -182,16 +182,24 @@ class Company:
         return [t for t in self.transactions if t.date >= self.history_from]
 
     def account_type(self, full_name: str) -> str:
+        """The QuickBooks type code (BANK, AR, EXP...) of an account."""
         return self._types()[full_name]
 
     def _types(self) -> dict[str, str]:
         return {a[0]: a[1] for a in self.accounts}
 
+    def labels(self) -> dict[str, str]:
+        """Full name → report label with account numbers on (``NNNN · Leaf``), as the Journal,
+        Transaction Detail and General Ledger reports print it (the GL nests them: the parser
+        joins the section headers, ``6900 · Utilities:6910 · Gas``)."""
+        out = {}
+        for name, _type, number, _extra in self.accounts:
+            leaf = name.rsplit(":", 1)[-1]
+            out[name] = f"{number} · {leaf}" if number else leaf
+        return out
+
     def label(self, full_name: str) -> str:
-        """Report label with account numbers on: ``NNNN · Leaf``."""
-        number = {a[0]: a[2] for a in self.accounts}[full_name]
-        leaf = full_name.rsplit(":", 1)[-1]
-        return f"{number} · {leaf}" if number else leaf
+        return self.labels()[full_name]
 
     @staticmethod
     def _sum(txns: list[Txn], names: list[str]) -> dict[str, Decimal]:

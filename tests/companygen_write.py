@@ -161,7 +161,7 @@ def write_journal_csv(company: Company, path: Path, *, date_order="mdy", encodin
 
 
 def _labels(company: Company) -> dict[str, str]:
-    return {a[0]: company.label(a[0]) for a in company.accounts}
+    return company.labels()
 
 
 def _other_side(t: Txn, i: int, label: dict[str, str]) -> str:
