@@ -80,7 +80,7 @@ def test_home_new_reopen_delete(client):
     assert soup(client.get("/")).select_one("#migrations") is None
 
 
-def test_every_change_needs_the_csrf_token(client):
+def test_every_change_needs_the_csrf_token(client, tmp_path):
     prefix, csrf = new_migration(client)
     for url in ("/m", f"{prefix}/files", f"{prefix}/import", f"{prefix}/map/settings"):
         r = client.post(url, data={})
@@ -90,7 +90,7 @@ def test_every_change_needs_the_csrf_token(client):
         assert r.status_code == 400
         assert r.headers["HX-Retarget"] == "#messages"
     assert client.delete(f"{prefix}/files/x.iif/delete").status_code in (400, 405)
-    fresh = create_app({"TESTING": True, "INSTANCE_PATH": str(Path(prefix).name)}).test_client()
+    fresh = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "other")}).test_client()
     assert fresh.post("/m", headers=csrf).status_code == 400  # a token of another session
 
 

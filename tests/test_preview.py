@@ -1,0 +1,126 @@
+"""View models: tree order and depth, transaction search and pages, problem links, columns."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from decimal import Decimal as D
+
+from app import preview
+from app.model import Account, AccountType, Ledger, Problem, Reconcile, Source, Split, Transaction
+from tests.conftest import DATA
+
+
+def src(line: int, name: str = "t.csv") -> Source:
+    return Source(name, line)
+
+
+def txn(i: int, account: str = "Checking", memo: str = "") -> Transaction:
+    return Transaction(
+        date=dt.date(2024, 1, 1) + dt.timedelta(days=i % 300),
+        splits=(
+            Split(account, D(i) + D("0.25"), src(3 * i + 2), memo, Reconcile.CLEARED),
+            Split("Sales", -(D(i) + D("0.25")), src(3 * i + 3)),
+        ),
+        source=src(3 * i + 2),
+        num=str(1000 + i),
+        description=f"Customer {i % 7}",
+    )
+
+
+def test_account_rows_are_a_tree_with_split_counts():
+    A = AccountType
+    ledger = Ledger(
+        accounts=(
+            Account("Utilities:Gas", A.EXPENSE, src(4, "l.iif"), "EXP", code="7751"),
+            Account("Checking", A.BANK, src(2, "l.iif"), "BANK", balance=D("75.00")),
+            Account("Utilities", A.EXPENSE, src(3, "l.iif"), "EXP", hidden=True),
+            Account("utilities b", None, src(5, "l.iif"), "WEIRD"),
+        ),
+        transactions=(txn(1, "Utilities:Gas"), txn(2)),
+    )
+    rows = preview.account_rows(ledger)
+    assert [(r.full_name, r.depth) for r in rows] == [
+        ("Checking", 0),
+        ("Utilities", 0),
+        ("Utilities:Gas", 1),
+        ("utilities b", 0),
+    ]
+    assert [r.splits for r in rows] == [1, 0, 1, 0]
+    assert rows[0].balance == D("75.00") and rows[0].type == "BANK"
+    assert rows[1].hidden and rows[3].type == "unknown"
+    assert rows[2].anchor == "src-l_iif-4"
+
+
+def test_search_and_pages():
+    index = preview.SearchIndex([txn(i, memo="rent" if i % 10 == 0 else "") for i in range(120)])
+    first = preview.txn_page(index)
+    assert (first.page, first.pages, first.matches, len(first.groups)) == (1, 3, 120, 50)
+    last = preview.txn_page(index, page=7)
+    assert last.page == 3 and len(last.groups) == 20 and last.first == 101
+    rent = preview.txn_page(index, "RENT")
+    assert rent.matches == 12
+    both = preview.txn_page(index, "rent 108")  # every word must match
+    assert [g.num for g in both.groups] == ["1080"]
+    assert [g.num for g in preview.txn_page(index, "15.25").groups] == ["1015", "1115"]
+    assert [g.num for g in preview.txn_page(index, "t.csv:33").groups] == ["1010"]  # split line
+    assert preview.txn_page(index, "nothing like this").groups == ()
+    group = rent.groups[0]
+    assert group.total == D("0.25")
+    assert [(s.account, s.reconcile) for s in group.splits] == [
+        ("Checking", "cleared"),
+        ("Sales", ""),
+    ]
+
+
+def test_search_stays_fast_with_100000_transactions():
+    index = preview.SearchIndex([txn(i) for i in range(100_000)])
+    start = time.perf_counter()
+    page = preview.txn_page(index, "customer 3 99")
+    elapsed = time.perf_counter() - start
+    assert page.matches > 0
+    assert elapsed < 2.0, f"search took {elapsed:.2f} s"
+
+
+def test_problem_rows_link_to_transactions_or_accounts():
+    ledger = Ledger(
+        accounts=(Account("Checking", AccountType.BANK, src(2, "l.iif")),),
+        transactions=(txn(0),),
+    )
+    index = preview.SearchIndex(ledger.transactions)
+    rows = preview.problem_rows(
+        [
+            Problem(src(3), "split problem"),
+            Problem(src(2, "l.iif"), "account problem", "warning"),
+            Problem(None, "general"),
+            Problem(src(99), "a line with no row"),
+        ],
+        ledger,
+        index,
+    )
+    assert [(r.page, r.link) for r in rows] == [
+        ("transactions", "t.csv:3"),
+        ("accounts", "src-l_iif-2"),
+        ("", ""),
+        ("", ""),
+    ]
+
+
+def test_column_sample_reads_the_chosen_columns():
+    path = DATA / "web" / "odd_columns.csv"
+    raw = preview.column_sample(path, {})
+    assert raw.headers == ("Posted On", "Ref No", "Ledger", "Note", "Value")
+    assert raw.rows[0] == ("02/01/2024", "7", "Checking", "February gas", "-25.00")
+    assert raw.complaint.startswith("Still to choose: Date, Account, Amount")
+    chosen = preview.column_sample(
+        path, {"date": "Posted On", "account": "Ledger", "amount": "Value"}, "dmy"
+    )
+    assert chosen.complaint == ""
+    assert chosen.parsed[0] == (
+        ("Date", "2024-01-02", True),
+        ("Account", "Checking", True),
+        ("Amount", "-25.00", True),
+    )
+    wrong = preview.column_sample(path, {"date": "Note", "account": "Ledger", "amount": "Ledger"})
+    assert wrong.parsed[0][0][2] is False and "expected a date" in wrong.parsed[0][0][1]
+    assert wrong.parsed[0][2][2] is False

@@ -1,0 +1,135 @@
+"""Migrations on disk and the parse cache."""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.errors import UnknownFormatError
+from app.plan import FileOptions, Rule
+from app.store import DuplicateUpload, Store, UnknownMigration, UnknownUpload, UploadError
+from tests.conftest import DATA
+
+WEB = DATA / "web"
+
+
+def add(m, name: str, data: bytes | None = None) -> str:
+    return m.save_upload(name, io.BytesIO(data if data is not None else (WEB / name).read_bytes()))
+
+
+def test_create_open_list_delete(tmp_path):
+    store = Store(tmp_path / "migrations")
+    a = store.create()
+    b = store.create()
+    assert a.id != b.id and len(a.id) == 32
+    assert sorted(p.name for p in a.path.iterdir()) == ["meta.json", "out", "uploads"]
+    assert store.open(a.id).path == a.path
+    assert {m.id for m in store.all()} == {a.id, b.id}
+    store.delete(a)
+    assert not a.path.exists()
+    with pytest.raises(UnknownMigration):
+        store.open(a.id)
+
+
+@pytest.mark.parametrize("mid", ["", "..", "../x", "a" * 19, "a/b" * 10, "A" * 65, "x" * 20 + "."])
+def test_invalid_or_unknown_ids(tmp_path, mid):
+    store = Store(tmp_path)
+    (tmp_path / ("a" * 19)).mkdir(exist_ok=True)
+    with pytest.raises(UnknownMigration):
+        store.open(mid)
+
+
+def test_a_folder_without_meta_is_not_a_migration(tmp_path):
+    store = Store(tmp_path)
+    (tmp_path / ("b" * 32)).mkdir()
+    with pytest.raises(UnknownMigration):
+        store.open("b" * 32)
+    assert store.all() == []
+
+
+def test_uploads_keep_their_order_and_are_sanitised(tmp_path):
+    m = Store(tmp_path).create()
+    assert add(m, "txns.iif") == "txns.iif"
+    assert add(m, "../../lists.iif", (WEB / "lists.iif").read_bytes()) == "lists.iif"
+    assert add(m, "My Report (2024).csv", b"Date,Account\n") == "My_Report_2024.csv"
+    assert [p.name for p in m.files()] == ["txns.iif", "lists.iif", "My_Report_2024.csv"]
+    assert all(p.parent == m.uploads_dir for p in m.files())
+    m.remove_upload("lists.iif")
+    assert [p.name for p in m.files()] == ["txns.iif", "My_Report_2024.csv"]
+    with pytest.raises(UnknownUpload):
+        m.remove_upload("../meta.json")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "error", "words"),
+    [
+        ("", b"x", UploadError, "no usable file name"),
+        ("/", b"x", UploadError, "no usable file name"),
+        ("book.gnucash", b"x", UnknownFormatError, "only QuickBooks exports"),
+        ("lists", b"x", UnknownFormatError, "only QuickBooks exports"),
+        ("empty.csv", b"", UploadError, "is empty"),
+    ],
+)
+def test_refused_uploads(tmp_path, name, data, error, words):
+    m = Store(tmp_path).create()
+    with pytest.raises(error, match=words):
+        add(m, name, data)
+    assert list(m.uploads_dir.iterdir()) == []
+
+
+def test_duplicates_never_overwrite(tmp_path):
+    m = Store(tmp_path).create()
+    add(m, "lists.iif")
+    with pytest.raises(DuplicateUpload):
+        add(m, "lists.iif", b"other")
+    with pytest.raises(DuplicateUpload):
+        add(m, "../lists.iif", b"other")
+    assert (m.uploads_dir / "lists.iif").read_bytes() == (WEB / "lists.iif").read_bytes()
+
+
+def test_plan_saved_and_file_options_dropped_with_the_file(tmp_path):
+    m = Store(tmp_path).create()
+    add(m, "txns.iif")
+    plan = m.plan()
+    m.save_plan(replace(plan, files={"txns.iif": FileOptions("dmy")}, reparent=True))
+    assert m.plan().reparent and m.plan().files["txns.iif"].date_order == "dmy"
+    m.remove_upload("txns.iif")
+    assert m.plan().files == {} and m.plan().reparent
+
+
+def test_parsed_results_are_cached_on_files_and_plan(tmp_path):
+    store = Store(tmp_path)
+    m = store.create()
+    add(m, "lists.iif")
+    add(m, "txns.iif")
+    first = store.view(m)
+    assert store.view(m) is first
+    assert len(first.prepared.ledger.transactions) == 2
+    m.save_plan(m.plan().with_rule(Rule("rename", "Checking", "Bank")))
+    renamed = store.view(m)
+    assert renamed is not first
+    assert renamed.parsed is first.parsed  # a plan edit does not re-read the files
+    assert renamed.prepared.ledger.account("Bank") is not None
+    path = m.uploads_dir / "txns.iif"
+    path.write_bytes(
+        path.read_bytes().replace(b"-25.00", b"-26.00").replace(b"\t25.00", b"\t26.00")
+    )
+    os.utime(path, ns=(1, 1))
+    changed = store.view(m)
+    assert changed.parsed is not first.parsed
+    assert changed.prepared.ledger.transactions[0].splits[0].value == -26
+
+
+def test_restart_loses_nothing(tmp_path):
+    m = Store(tmp_path).create()
+    add(m, "lists.iif")
+    m.save_plan(replace(m.plan(), currency="EUR"))
+    again = Store(tmp_path).open(m.id)
+    assert [p.name for p in again.files()] == ["lists.iif"]
+    assert again.plan().currency == "EUR"
+    assert again.created == m.created
+    assert isinstance(again.path, Path)
