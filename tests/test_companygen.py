@@ -83,3 +83,22 @@ def test_exports_are_written_and_ssn_only_in_lists(tmp_path) -> None:
         rows = list(csv.reader(fh))
     ends = sum(1 for r in rows[1:] if r[-1] == "0.00")
     assert ends >= len(company.history)
+
+
+def test_committed_golden_inputs_are_what_the_generator_writes(tmp_path) -> None:
+    """tests/data/csv/gen_* were written by this generator: same seed, same bytes."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "csv"
+    company = make_company(14, seed=11, years=1)
+    written = {
+        "gen_find.csv": company.write_find_csv(tmp_path / "a"),
+        "gen_journal.csv": company.write_journal_csv(tmp_path / "b"),
+        "gen_transaction_detail.csv": company.write_transaction_detail_csv(tmp_path / "c"),
+        "gen_general_ledger.csv": company.write_general_ledger_csv(tmp_path / "d"),
+        "gen_transaction_detail_dmy_cp1252.csv": company.write_transaction_detail_csv(
+            tmp_path / "e", date_order="dmy", encoding="cp1252"
+        ),
+    }
+    for name, path in written.items():
+        assert path.read_bytes() == (data / name).read_bytes(), name
