@@ -16,8 +16,12 @@ by hand for a report no layout claims. Split.account is the report's account cel
 (for the General Ledger the nested section headers joined with ``:``); app/resolve.py matches it
 against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``.
 
-The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): column
-indexes are resolved once, amounts take a fast path, dates are parsed once per distinct text.
+The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
+decoded while reading, column indexes are resolved once, amounts take a fast path, dates are
+parsed once per distinct text, the cyclic GC is paused while the objects are built (it doubled
+the time). Measured on a 30 MB Transaction Detail file (75k transactions, 224k splits): about
+3.3× csv.reader; building the model's frozen Split/Source/Transaction objects alone costs about
+1× csv.reader, so 2× is out of reach without changing the model.
 """
 
 from __future__ import annotations
