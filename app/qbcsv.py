@@ -113,9 +113,8 @@ def layout_of(roles: dict[str, int]) -> str | None:
             return "journal"
         if has("ref"):
             return "detail"
-        if has("balance"):
-            plain = not has("split") and not has("debit")
-            return "find" if plain else "detail"
+        if has("balance"):  # no Trans #: grouped by the running balance either way
+            return "find" if has("amount") and not has("debit") else "detail"
         return None
     if has("split"):
         return "ledger"
