@@ -1,9 +1,14 @@
 """ctypes access to the GnuCash engine library that ``import gnucash`` already loaded.
 
-GnuCash 4.13's bindings do not wrap a few calls the writer needs (``xaccLogDisable``,
-``qof_event_suspend``/``resume``, book counters), and 4.13 inserts every split into its
-account with a full ``g_list_find`` of the account's split list (quadratic; see
-docs/ENGINE.md). ``SplitListDetacher`` keeps those lists short during a bulk load.
+The bindings do not wrap a few calls the writer needs (``xaccLogDisable``,
+``qof_event_suspend``/``resume``, book counters). GnuCash 4.x also inserts every split into its
+account with a full ``g_list_find`` of the account's split list (quadratic; see docs/ENGINE.md);
+``SplitListDetacher`` keeps those lists short during a bulk load. GnuCash 5.x keeps split lists
+in a vector with a hash set (linear already), so the detacher refuses to run there.
+
+Nothing here assumes a version: every symbol is looked up (``Engine.missing``), the detacher
+runs only on a 4.x engine whose account layout passes a run-time check, and every caller has a
+plain public-API path for when something is refused.
 
 This module never imports ``gnucash``: it finds ``libgnc-engine.so`` in ``/proc/self/maps``,
 so it only works once the caller (app.gnc_writer) has imported the bindings.
@@ -12,12 +17,12 @@ so it only works once the caller (app.gnc_writer) has imported the bindings.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 _P = ctypes.c_void_p
+_INT = ctypes.c_int
 
 
 def _loaded(name: str) -> str:
@@ -29,44 +34,156 @@ def _loaded(name: str) -> str:
     return m.group(1)
 
 
+def engine_version() -> tuple[int, int]:
+    """(major, minor) of the loaded GnuCash libraries, e.g. (4, 13); (0, 0) when unknown."""
+    try:
+        fn = ctypes.CDLL(_loaded("libgnc-core-utils.so")).gnc_version
+    except (OSError, AttributeError):
+        return (0, 0)
+    fn.restype = ctypes.c_char_p
+    fn.argtypes = []
+    m = re.match(rb"(\d+)\.(\d+)", fn() or b"")
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+class _GList(ctypes.Structure):
+    pass
+
+
+_GList._fields_ = (("data", _P), ("next", ctypes.POINTER(_GList)), ("prev", _P))
+_LIST = ctypes.POINTER(_GList)
+
+
+class _Numeric(ctypes.Structure):
+    _fields_ = (("num", ctypes.c_int64), ("denom", ctypes.c_int64))
+
+
+_PERCENTAGE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_double)
+_EVENT_HANDLER = ctypes.CFUNCTYPE(None, _P, _INT, _P, _P)
+_ITEM_ADDED = 1 << 8  # GNC_EVENT_ITEM_ADDED = QOF_MAKE_EVENT(QOF_EVENT_BASE + 0)
+
+# (library, name, restype, argtypes): every C function used here, all public API (headers of
+# 4.13 and 5.x: TransLog.h, qofevent.h, qofbook.h, qofsession.h, qofid.h, qofinstance.h,
+# Account.h, gncBillTerm.h; GObject/GLib). A name the library does not export is recorded in
+# Engine.missing and its feature falls back.
+_SIGNATURES: tuple[tuple[str, str, object, list], ...] = (
+    ("lib", "xaccLogDisable", None, []),
+    ("lib", "qof_event_suspend", None, []),
+    ("lib", "qof_event_resume", None, []),
+    ("lib", "qof_book_increment_and_format_counter", _P, [_P, ctypes.c_char_p]),
+    ("lib", "xaccAccountGetSplitList", _P, [_P]),
+    ("lib", "xaccAccountGetSplitsSize", ctypes.c_size_t, [_P]),  # 5.x only
+    ("lib", "gnc_account_get_type", ctypes.c_size_t, []),
+    ("lib", "gnc_account_set_sort_dirty", None, [_P]),
+    ("lib", "xaccAccountSortSplits", None, [_P, _INT]),
+    ("lib", "xaccAccountRecomputeBalance", None, [_P]),
+    ("lib", "qof_session_load", None, [_P, _PERCENTAGE_FUNC]),
+    ("lib", "qof_session_get_book", _P, [_P]),
+    ("lib", "qof_book_get_collection", _P, [_P, ctypes.c_char_p]),
+    ("lib", "qof_collection_count", ctypes.c_uint, [_P]),
+    ("lib", "gnc_book_get_root_account", _P, [_P]),
+    ("lib", "gnc_account_get_descendants", _LIST, [_P]),
+    ("lib", "qof_instance_get_editlevel", _INT, [_P]),
+    ("lib", "qof_event_register_handler", _INT, [_EVENT_HANDLER, _P]),
+    ("lib", "qof_event_unregister_handler", None, [_INT]),
+    ("lib", "gncBillTermGetTerms", _LIST, [_P]),
+    ("lib", "gncBillTermGetName", ctypes.c_char_p, [_P]),
+    ("lib", "gncBillTermGetDiscount", _Numeric, [_P]),
+    ("lib", "gncBillTermGetType", _INT, [_P]),
+    ("lib", "gncBillTermGetDueDays", _INT, [_P]),
+    ("lib", "gncBillTermGetDiscountDays", _INT, [_P]),
+    ("lib", "gncBillTermGetCutoff", _INT, [_P]),
+    ("gobject", "g_type_class_ref", _P, [ctypes.c_size_t]),
+    ("gobject", "g_type_class_get_instance_private_offset", _INT, [_P]),
+    ("glib", "g_list_concat", _P, [_P, _P]),
+    ("glib", "g_list_free", None, [_P]),
+    ("glib", "g_free", None, [_P]),
+)
+_DETACH_SYMBOLS = (
+    "xaccAccountGetSplitList",
+    "gnc_account_get_type",
+    "gnc_account_set_sort_dirty",
+    "xaccAccountSortSplits",
+    "xaccAccountRecomputeBalance",
+    "g_type_class_ref",
+    "g_type_class_get_instance_private_offset",
+    "g_list_concat",
+)
+_LOAD_SYMBOLS = (
+    "qof_session_load",
+    "qof_session_get_book",
+    "qof_book_get_collection",
+    "qof_collection_count",
+    "gnc_book_get_root_account",
+    "gnc_account_get_descendants",
+    "qof_instance_get_editlevel",
+    "qof_event_register_handler",
+    "qof_event_unregister_handler",
+)
+_TERM_SYMBOLS = tuple(s[1] for s in _SIGNATURES if s[1].startswith("gncBillTerm"))
+_DETACHER_MAJOR = 4  # _AccountPrivate4 mirrors GnuCash 4.x; 5.x keeps splits in a vector
+
+
 class Engine:
-    """Typed handles on libgnc-engine and libgobject. Create it after ``import gnucash``."""
+    """Typed handles on libgnc-engine, libgobject and libglib. Create it after
+    ``import gnucash``. ``missing`` names the functions this engine does not export."""
 
     def __init__(self) -> None:
-        self.lib = lib = ctypes.CDLL(_loaded("libgnc-engine.so"))
-        self.gobject = gob = ctypes.CDLL(_loaded("libgobject-2.0.so"))
-        self.glib = glib = ctypes.CDLL(_loaded("libglib-2.0.so"))
-        for fn in ("xaccLogDisable", "qof_event_suspend", "qof_event_resume"):
-            getattr(lib, fn).restype = None
-            getattr(lib, fn).argtypes = []
-        lib.xaccAccountGetSplitList.restype = _P
-        lib.xaccAccountGetSplitList.argtypes = [_P]
-        lib.gnc_account_get_type.restype = ctypes.c_size_t
-        lib.gnc_account_get_type.argtypes = []
-        lib.qof_book_increment_and_format_counter.restype = _P
-        lib.qof_book_increment_and_format_counter.argtypes = [_P, ctypes.c_char_p]
-        gob.g_type_class_ref.restype = _P
-        gob.g_type_class_ref.argtypes = [ctypes.c_size_t]
-        gob.g_type_class_get_instance_private_offset.restype = ctypes.c_int
-        gob.g_type_class_get_instance_private_offset.argtypes = [_P]
-        glib.g_list_concat.restype = _P
-        glib.g_list_concat.argtypes = [_P, _P]
-        glib.g_free.restype = None
-        glib.g_free.argtypes = [_P]
+        self.lib = ctypes.CDLL(_loaded("libgnc-engine.so"))
+        self.gobject = ctypes.CDLL(_loaded("libgobject-2.0.so"))
+        self.glib = ctypes.CDLL(_loaded("libglib-2.0.so"))
+        self.version = engine_version()
+        missing = []
+        for where, name, restype, argtypes in _SIGNATURES:
+            try:
+                fn = getattr(getattr(self, where), name)
+            except AttributeError:
+                missing.append(name)
+                continue
+            fn.restype = restype
+            fn.argtypes = argtypes
+        self.missing = tuple(missing)
 
-    def log_disable(self) -> None:
-        """No ``.log`` transaction journal beside the book (process-global)."""
+    @property
+    def name(self) -> str:
+        """ "5.10", or "of unknown version"."""
+        major, minor = self.version
+        return f"{major}.{minor}" if self.version != (0, 0) else "of unknown version"
+
+    def has(self, *names: str) -> bool:
+        return not set(names) & set(self.missing)
+
+    def detacher_refusal(self) -> str:
+        """Why the split-list detacher must not run on this engine ("" when it may)."""
+        if self.version[0] != _DETACHER_MAJOR:
+            return f"GnuCash {self.name}: the split-list detacher is for GnuCash 4.x only"
+        if not self.has(*_DETACH_SYMBOLS):
+            gone = ", ".join(n for n in _DETACH_SYMBOLS if n in self.missing)
+            return f"the engine does not export {gone}"
+        return ""
+
+    def log_disable(self) -> bool:
+        """No ``.log`` transaction journal beside the book (process-global). False when the
+        engine does not export ``xaccLogDisable``."""
+        if not self.has("xaccLogDisable"):
+            return False
         self.lib.xaccLogDisable()
+        return True
 
     def suspend_events(self) -> None:
-        self.lib.qof_event_suspend()
+        if self.has("qof_event_suspend", "qof_event_resume"):
+            self.lib.qof_event_suspend()
 
     def resume_events(self) -> None:
-        self.lib.qof_event_resume()
+        if self.has("qof_event_suspend", "qof_event_resume"):
+            self.lib.qof_event_resume()
 
-    def next_id(self, book: int, counter: str) -> str:
+    def next_id(self, book: int, counter: str) -> str | None:
         """The book's next formatted id for ``counter`` ("gncEmployee", "gncJob"...), as
-        GnuCash's own dialogs would assign it, so later ids made in GnuCash do not collide."""
+        GnuCash's own dialogs would assign it, so later ids made in GnuCash do not collide.
+        None when the engine does not export the counter function."""
+        if not self.has("qof_book_increment_and_format_counter"):
+            return None
         ptr = self.lib.qof_book_increment_and_format_counter(book, counter.encode())
         if not ptr:
             raise RuntimeError(f"no counter {counter}")
@@ -75,50 +192,63 @@ class Engine:
         finally:
             self.glib.g_free(ptr)
 
+    def split_count(self, account: int) -> int | None:
+        """Splits in ``account`` via ``xaccAccountGetSplitsSize`` (5.x, no list copy), or None
+        where the engine lacks it (4.x, whose split list is the account's own, not a copy)."""
+        if not self.has("xaccAccountGetSplitsSize"):
+            return None
+        return int(self.lib.xaccAccountGetSplitsSize(account))
 
-class _AccountPrivate413(ctypes.Structure):
-    """Mirror of ``AccountPrivate`` (libgnucash/engine/AccountP.h) in GnuCash 4.13, up to
-    ``sort_dirty``. Only ``splits`` and ``sort_dirty`` are used; the layout is verified at run
-    time against ``xaccAccountGetSplitList`` before anything is written."""
+
+class _AccountPrivate4(ctypes.Structure):
+    """Mirror of ``AccountPrivate`` (libgnucash/engine/AccountP.h) in GnuCash 4.x (read from
+    4.13), up to ``sort_dirty``. Only ``splits`` and ``sort_dirty`` are used; both offsets are
+    verified at run time (``SplitListDetacher.check``) before anything is written. In 5.x
+    ``children`` and ``splits`` are std::vectors and a hash set follows ``splits``."""
 
     _fields_ = (
         ("accountName", _P),
         ("accountCode", _P),
         ("description", _P),
-        ("type", ctypes.c_int),
+        ("type", _INT),
         ("commodity", _P),
-        ("commodity_scu", ctypes.c_int),
-        ("non_standard_scu", ctypes.c_int),
+        ("commodity_scu", _INT),
+        ("non_standard_scu", _INT),
         ("parent", _P),
         ("children", _P),
         ("numerics", ctypes.c_int64 * 16),  # 8 gnc_numeric: starting_* and cached balances
-        ("balance_dirty", ctypes.c_int),
+        ("balance_dirty", _INT),
         ("splits", _P),
-        ("sort_dirty", ctypes.c_int),
+        ("sort_dirty", _INT),
     )
 
 
 class LayoutError(Exception):
-    """The engine's account layout is not the one the detacher knows (e.g. GnuCash ≥ 5.x)."""
+    """The detacher may not run here: another engine version, a missing symbol or an account
+    layout other than the one it mirrors. Raised before anything was written."""
 
 
 class SplitListDetacher:
-    """Keeps each account's split list short during a bulk load (GnuCash 4.13 only).
+    """Keeps each account's split list short during a bulk load (GnuCash 4.x only).
 
     Every account must be in ``BeginEdit`` for the whole load (inserts are then prepends and
     the sort is deferred). ``detach()`` moves each list aside and leaves an empty one;
     ``reattach()`` joins the chunks back (linear), marks the list unsorted and must run before
-    anything reads, commits or saves the accounts. ``check()`` raises LayoutError unless the
-    pointer at the mirrored offset equals ``xaccAccountGetSplitList`` for every non-empty
-    account; ``detach()`` calls it before it first writes anything.
+    anything reads, commits or saves the accounts. The constructor raises LayoutError unless
+    ``Engine.detacher_refusal()`` is empty; ``check()`` raises it unless the pointer at the
+    mirrored ``splits`` offset equals ``xaccAccountGetSplitList`` for every non-empty account
+    and the mirrored ``sort_dirty`` follows the public sort calls; ``detach()`` calls it before
+    it first writes anything.
     """
 
     def __init__(self, engine: Engine, accounts: list[int]) -> None:
+        if why := engine.detacher_refusal():
+            raise LayoutError(why)
         self.eng = engine
         cls = engine.gobject.g_type_class_ref(engine.lib.gnc_account_get_type())
         base = engine.gobject.g_type_class_get_instance_private_offset(cls)
-        self._splits_at = [a + base + _AccountPrivate413.splits.offset for a in accounts]
-        self._dirty_at = [a + base + _AccountPrivate413.sort_dirty.offset for a in accounts]
+        self._splits_at = [a + base + _AccountPrivate4.splits.offset for a in accounts]
+        self._dirty_at = [a + base + _AccountPrivate4.sort_dirty.offset for a in accounts]
         self._accounts = accounts
         self._chunks: list[list[int]] = [[] for _ in accounts]
         self.checked = False
@@ -126,18 +256,26 @@ class SplitListDetacher:
 
     def check(self) -> bool:
         """True when verified on at least one non-empty account; False when all are empty
-        (nothing to verify yet). Raises LayoutError on any mismatch."""
-        seen = False
-        for acc, at in zip(self._accounts, self._splits_at, strict=True):
-            head = self.eng.lib.xaccAccountGetSplitList(acc)
+        (nothing to verify yet). Raises LayoutError on any mismatch; reads only, except for
+        the public sort calls on one account (a forced sort, then marked unsorted again)."""
+        lib, first = self.eng.lib, None
+        for i, (acc, at) in enumerate(zip(self._accounts, self._splits_at, strict=True)):
+            head = lib.xaccAccountGetSplitList(acc)
             if head:
-                seen = True
+                first = i if first is None else first
                 if _P.from_address(at).value != head:
                     raise LayoutError(
-                        "account split list is not where GnuCash 4.13 keeps it "
-                        "(newer engine layout)"
+                        "account split list is not where GnuCash 4.x keeps it (other engine layout)"
                     )
-        return seen
+        if first is None:
+            return False
+        acc, dirty = self._accounts[first], _INT.from_address(self._dirty_at[first])
+        lib.xaccAccountSortSplits(acc, 1)  # forced: sort_dirty becomes FALSE
+        was = dirty.value
+        lib.gnc_account_set_sort_dirty(acc)  # TRUE again: the commit sorts as it would have
+        if (was, dirty.value) != (0, 1):
+            raise LayoutError("account sort flag is not where GnuCash 4.x keeps it")
+        return True
 
     def detach(self) -> None:
         if not self.checked:
@@ -164,39 +302,19 @@ class SplitListDetacher:
             if cell.value:
                 joined = concat(cell.value, joined)
             cell.value = joined
-            ctypes.c_int.from_address(self._dirty_at[i]).value = 1
+            _INT.from_address(self._dirty_at[i]).value = 1
             self._chunks[i] = []
-
-
-class _GList(ctypes.Structure):
-    pass
-
-
-_GList._fields_ = (("data", _P), ("next", ctypes.POINTER(_GList)), ("prev", _P))
-
-
-class _Numeric(ctypes.Structure):
-    _fields_ = (("num", ctypes.c_int64), ("denom", ctypes.c_int64))
 
 
 def bill_terms(engine: Engine, book: int) -> list[tuple[str, int, int, int, int, int, int]]:
     """Every bill term of ``book`` as (name, type, due_days, discount_days, discount numerator,
-    discount denominator, cutoff). The 4.13 bindings return this list with the wrong SWIG
-    type, so it is walked here."""
+    discount denominator, cutoff). The bindings (4.13 and 5.x alike) return this list as
+    untyped pointers, so it is walked here. LayoutError when the engine lacks a function."""
+    if not engine.has(*_TERM_SYMBOLS):
+        raise LayoutError("the engine does not export the gncBillTerm getters")
     lib = engine.lib
-    lib.gncBillTermGetTerms.restype = ctypes.POINTER(_GList)
-    lib.gncBillTermGetTerms.argtypes = [_P]
-    lib.gncBillTermGetName.restype = ctypes.c_char_p
-    lib.gncBillTermGetDiscount.restype = _Numeric
-    for fn in ("gncBillTermGetName", "gncBillTermGetDiscount"):
-        getattr(lib, fn).argtypes = [_P]
-    for fn in ("gncBillTermGetType", "gncBillTermGetDueDays", "gncBillTermGetDiscountDays"):
-        getattr(lib, fn).restype = ctypes.c_int
-        getattr(lib, fn).argtypes = [_P]
-    lib.gncBillTermGetCutoff.restype = ctypes.c_int
-    lib.gncBillTermGetCutoff.argtypes = [_P]
     out = []
-    node = lib.gncBillTermGetTerms(book)
+    node = lib.gncBillTermGetTerms(book)  # the book's own list: not freed
     while node:
         t = node.contents.data
         disc = lib.gncBillTermGetDiscount(t)
@@ -215,42 +333,6 @@ def bill_terms(engine: Engine, book: int) -> list[tuple[str, int, int, int, int,
     return out
 
 
-def engine_version() -> tuple[int, int]:
-    """(major, minor) of the loaded GnuCash libraries, e.g. (4, 13)."""
-    lib = ctypes.CDLL(_loaded("libgnc-core-utils.so"))
-    lib.gnc_version.restype = ctypes.c_char_p
-    lib.gnc_version.argtypes = []
-    major, _, minor = lib.gnc_version().decode().partition(".")
-    return int(major), int(minor.split(".")[0] or 0)
-
-
-_PERCENTAGE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_double)
-_EVENT_HANDLER = ctypes.CFUNCTYPE(None, _P, ctypes.c_int, _P, _P)
-_ITEM_ADDED = 1 << 8  # GNC_EVENT_ITEM_ADDED = QOF_MAKE_EVENT(QOF_EVENT_BASE + 0)
-
-
-def _bind_load(lib: ctypes.CDLL) -> None:
-    lib.qof_session_load.restype = None
-    lib.qof_session_load.argtypes = [_P, _PERCENTAGE_FUNC]
-    lib.qof_session_get_book.restype = _P
-    lib.qof_session_get_book.argtypes = [_P]
-    lib.qof_book_get_collection.restype = _P
-    lib.qof_book_get_collection.argtypes = [_P, ctypes.c_char_p]
-    lib.qof_collection_count.restype = ctypes.c_uint
-    lib.qof_collection_count.argtypes = [_P]
-    lib.gnc_book_get_root_account.restype = _P
-    lib.gnc_book_get_root_account.argtypes = [_P]
-    lib.gnc_account_get_descendants.restype = ctypes.POINTER(_GList)
-    lib.gnc_account_get_descendants.argtypes = [_P]
-    lib.qof_instance_get_editlevel.restype = ctypes.c_int
-    lib.qof_instance_get_editlevel.argtypes = [_P]
-    lib.xaccAccountSortSplits.argtypes = [_P, ctypes.c_int]
-    lib.xaccAccountRecomputeBalance.argtypes = [_P]
-    lib.qof_event_register_handler.restype = ctypes.c_int
-    lib.qof_event_register_handler.argtypes = [_EVENT_HANDLER, _P]
-    lib.qof_event_unregister_handler.argtypes = [ctypes.c_int]
-
-
 def _edited_accounts(engine: Engine, book: int) -> list[int]:
     """Every account of ``book``; LayoutError unless all are in edit mode (loader's doing)."""
     lib = engine.lib
@@ -259,8 +341,7 @@ def _edited_accounts(engine: Engine, book: int) -> list[int]:
     while node:
         out.append(node.contents.data)
         node = node.contents.next
-    engine.glib.g_list_free.argtypes = [ctypes.POINTER(_GList)]
-    engine.glib.g_list_free(head)
+    engine.glib.g_list_free(ctypes.cast(head, _P))
     if any(lib.qof_instance_get_editlevel(a) <= 0 for a in out):
         raise LayoutError("the loader does not hold every account in edit mode")
     return out
@@ -274,13 +355,21 @@ def _rejoin(engine: Engine, det: SplitListDetacher) -> None:
         engine.lib.xaccAccountRecomputeBalance(acc)
 
 
+def can_load(engine: Engine) -> bool:
+    """True when the ctypes loaders below may be used (else: the bindings' plain load)."""
+    return engine.has(*_LOAD_SYMBOLS)
+
+
 def load_sql_detached(engine: Engine, session: int) -> str:
-    """``qof_session_load`` of a SQL book that stays linear on 4.13: an event handler counts
+    """``qof_session_load`` of a SQL book that stays linear on 4.x: an event handler counts
     split inserts (the SQL loader holds every account in edit mode while it loads
     transactions) and detaches every ~1,000 transactions; after the load the lists are
-    re-joined, sorted and re-balanced. Returns "" when the detacher was used, else why not."""
+    re-joined, sorted and re-balanced. Returns "" when the detacher was used, else why not
+    (on an engine the detacher refuses, this is the plain load)."""
     lib = engine.lib
-    _bind_load(lib)
+    if refusal := engine.detacher_refusal():
+        lib.qof_session_load(session, _PERCENTAGE_FUNC())
+        return refusal
     state: dict[str, object] = {"det": None, "n": 0, "why": ""}
 
     def handler(_ent: int | None, event: int, _data: int | None, _evdata: int | None) -> None:
@@ -311,27 +400,31 @@ def load_sql_detached(engine: Engine, session: int) -> str:
     return str(state["why"])
 
 
-_PERCENTAGE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_double)
-
-
 def load_xml_detached(
     engine: Engine,
     session: int,
     transactions: int,
     on_progress: Callable[[str, int, int], None] | None = None,
 ) -> str:
-    """``qof_session_load`` of an XML book (session already begun) that stays linear on 4.13.
+    """``qof_session_load`` of an XML book (session already begun) that stays linear on 4.x.
 
     The XML loader reports progress after every parsed transaction; every 1,000 of them the
     accounts' split lists are detached, and they are re-joined as soon as ``transactions`` (the
     file's own count) are in — before the loader's scrub pass and the accounts' CommitEdit.
     Returns "" when the detacher was used, else why not. Any detacher still holding chunks
     after the load is re-joined and its accounts re-sorted and re-balanced. ``on_progress``
-    gets ("loading", done, transactions) every 500 transactions.
+    gets ("loading", done, transactions) every 500 transactions — also on an engine the
+    detacher refuses, where the load is otherwise the plain one.
     """
     lib = engine.lib
-    _bind_load(lib)
-    state: dict[str, object] = {"det": None, "last": 0, "why": "", "joined": False, "shown": 0}
+    refusal = engine.detacher_refusal()
+    state: dict[str, object] = {
+        "det": None,
+        "last": 0,
+        "why": refusal,
+        "joined": False,
+        "shown": 0,
+    }
 
     def progress(_message: bytes | None, _percent: float) -> None:
         book = lib.qof_session_get_book(session)

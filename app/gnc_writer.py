@@ -19,28 +19,33 @@ import logging
 import os
 import re
 import time
+import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
-from gnucash import (
-    GncNumeric,
-    GnuCashBackendException,
-    Query,
-    Session,
-    SessionOpenMode,
-    _sw_core_utils,
-)
-from gnucash import gnucash_core_c as C
-from gnucash.gnucash_business import Address as GncAddress
-from gnucash.gnucash_business import BillTerm as GncBillTerm
-from gnucash.gnucash_business import Customer as GncCustomer
-from gnucash.gnucash_business import Employee as GncEmployee
-from gnucash.gnucash_business import Job as GncJob
-from gnucash.gnucash_business import Vendor as GncVendor
-from gnucash.gnucash_core import Account as GncAccount
+with warnings.catch_warnings():
+    # Bindings built with SWIG < 4.4 warn on Python >= 3.12 at import ("builtin type
+    # SwigPyPacked has no __module__ attribute"); harmless, and fatal under -W error.
+    warnings.filterwarnings("ignore", r"builtin type \w+ has no __module__", DeprecationWarning)
+    from gnucash import (
+        GncNumeric,
+        GnuCashBackendException,
+        Query,
+        Session,
+        SessionOpenMode,
+        _sw_core_utils,
+    )
+    from gnucash import gnucash_core_c as C
+    from gnucash.gnucash_business import Address as GncAddress
+    from gnucash.gnucash_business import BillTerm as GncBillTerm
+    from gnucash.gnucash_business import Customer as GncCustomer
+    from gnucash.gnucash_business import Employee as GncEmployee
+    from gnucash.gnucash_business import Job as GncJob
+    from gnucash.gnucash_business import Vendor as GncVendor
+    from gnucash.gnucash_core import Account as GncAccount
 
 from app.book import (
     BookAccount,
@@ -57,6 +62,7 @@ from app.gnc_engine import (
     LayoutError,
     SplitListDetacher,
     bill_terms,
+    can_load,
     load_sql_detached,
     load_xml_detached,
 )
@@ -73,11 +79,23 @@ PROGRESS_EVERY = 500
 @functools.cache
 def _engine() -> Engine:
     """Process-global engine settings, applied once per process (the module's only state,
-    cached because it cannot be undone): ":" separator, no journal, no backup files."""
+    cached because it cannot be undone): ":" separator, no journal, no backup files. What
+    this engine cannot do (another GnuCash version) is logged here, once."""
     C.gnc_set_account_separator(":")
-    _sw_core_utils.gnc_prefs_set_file_retention_policy(0)
+    retention = getattr(_sw_core_utils, "gnc_prefs_set_file_retention_policy", None)
+    if retention is not None:
+        retention(0)
     engine = Engine()
-    engine.log_disable()
+    if not engine.log_disable():
+        log.warning("GnuCash %s: no xaccLogDisable; a .log journal may be left", engine.name)
+    if retention is None:
+        log.warning("GnuCash %s: no file-retention setting; backups may be kept", engine.name)
+    if why := engine.detacher_refusal():
+        log.info("split-list detacher off (plain public-API path): %s", why)
+    if not hasattr(C, "gnc_account_set_defer_bal_computation"):
+        log.info("GnuCash %s: no deferred balances (slower, same book)", engine.name)
+    if engine.missing:
+        log.info("GnuCash %s does not export %s", engine.name, ", ".join(engine.missing))
     return engine
 
 
@@ -197,6 +215,16 @@ class _Builder:
         self.accounts: dict[str, GncAccount] = {}
         self.times: list[tuple[str, float]] = []
         self.not_written: list[str] = []
+        self.own_ids: Counter[str] = Counter()
+
+    def next_id(self, book_i: int, counter: str) -> str:
+        """The book counter's next id; numbered here ("000001"...) on an engine without the
+        counter function (GnuCash's own next id may then repeat one)."""
+        got = self.engine.next_id(book_i, counter)
+        if got is None:
+            self.own_ids[counter] += 1
+            got = f"{self.own_ids[counter]:06d}"
+        return got
 
     def numeric(self, value: Decimal, where: object) -> tuple[int, int]:
         scaled = value.scaleb(self.places)
@@ -308,7 +336,7 @@ class _Builder:
                 c.SetCredit(GncNumeric(*self.numeric(cust.credit_limit, cust.source)))
             c.CommitEdit()
             for job in cust.jobs:
-                j = GncJob(book, self.engine.next_id(int(book_i), "gncJob"), c, job.name)
+                j = GncJob(book, self.next_id(int(book_i), "gncJob"), c, job.name)
                 j.BeginEdit()
                 j.SetReference(job.description)
                 j.SetActive(job.active)
@@ -332,7 +360,7 @@ class _Builder:
                 v.SetTerms(bt)
             v.CommitEdit()
         for emp in ledger.employees:
-            e_id = self.engine.next_id(int(book_i), "gncEmployee")
+            e_id = self.next_id(int(book_i), "gncEmployee")
             e = GncEmployee(book, e_id, self.currency, emp.name)
             e.BeginEdit()
             _address(e.GetAddr(), emp.address, name=emp.name)  # the address name IS the name
@@ -359,14 +387,21 @@ class _Builder:
         receiving = [self.accounts[name] for name in sorted(used)]
         book_i, cur_i = self.book.get_instance(), self.currency.get_instance()
         inst = {name: a.get_instance() for name, a in self.accounts.items()}
+        defer = getattr(C, "gnc_account_set_defer_bal_computation", None)
         for a in receiving:
             a.BeginEdit()
-            C.gnc_account_set_defer_bal_computation(a.get_instance(), True)
+            if defer is not None:
+                defer(a.get_instance(), True)
         self.engine.suspend_events()
         detacher = None
         fallback = "" if detach else "plain path requested"
         if detach:
-            detacher = SplitListDetacher(self.engine, [int(a.get_instance()) for a in receiving])
+            try:
+                detacher = SplitListDetacher(
+                    self.engine, [int(a.get_instance()) for a in receiving]
+                )
+            except LayoutError as exc:  # another engine: the plain path (docs/ENGINE.md)
+                fallback = str(exc)
         total, splits = len(txns), 0
         numeric = self.numeric
         try:
@@ -414,7 +449,8 @@ class _Builder:
             if detacher is not None:
                 detacher.reattach()  # always, before anything reads or saves the accounts
             for a in receiving:
-                C.gnc_account_set_defer_bal_computation(a.get_instance(), False)
+                if defer is not None:
+                    defer(a.get_instance(), False)
                 a.CommitEdit()
             self.engine.resume_events()
         used_detacher = detacher is not None and detacher.detaches > 0
@@ -439,7 +475,9 @@ class _Builder:
                 "(Imbalance/Orphan): the input does not balance"
             )
         for name, a in self.accounts.items():
-            got_n = len(C.xaccAccountGetSplitList(a.get_instance()))
+            got_n = self.engine.split_count(int(a.get_instance()))
+            if got_n is None:  # 4.x: the account's own list, nothing copied
+                got_n = len(C.xaccAccountGetSplitList(a.get_instance()))
             got_b = _decimal(a.GetBalance())
             if got_n != count[name] or got_b != balance[name]:
                 raise BookWriteError(
@@ -483,9 +521,10 @@ def read_book(
         session = Session()
         engine.log_disable()
         session.begin(uri, SessionOpenMode.SESSION_READ_ONLY)
-        total = 0 if sqlite or not detach else _xml_transaction_count(path)
-        why = "plain load requested" if not detach else ""
-        if sqlite and detach:
+        ctypes_load = detach and can_load(engine)
+        total = 0 if sqlite or not ctypes_load else _xml_transaction_count(path)
+        why = "" if ctypes_load else "plain load requested" if not detach else "no ctypes load"
+        if sqlite and ctypes_load:
             why = load_sql_detached(engine, int(session.get_instance()))
         elif total > DETACH_EVERY:
             why = load_xml_detached(engine, int(session.get_instance()), total, on_progress)
@@ -641,10 +680,13 @@ def _read_owners(book, kind: str, cls) -> tuple[BookOwner, ...]:
 
 
 def _read_terms(engine: Engine, book) -> tuple[BookTerm, ...]:
+    try:
+        rows = bill_terms(engine, int(book.get_instance()))
+    except LayoutError as exc:  # the bindings' own path only reaches terms in use
+        log.warning("bill terms read through customers and vendors only: %s", exc)
+        rows = _terms_in_use(book)
     out = []
-    for name, kind, due, disc_days, num, den, cutoff in bill_terms(
-        engine, int(book.get_instance())
-    ):
+    for name, kind, due, disc_days, num, den, cutoff in rows:
         proximo = kind == C.GNC_TERM_TYPE_PROXIMO
         out.append(
             BookTerm(
@@ -657,6 +699,31 @@ def _read_terms(engine: Engine, book) -> tuple[BookTerm, ...]:
             )
         )
     return tuple(sorted(out, key=lambda t: t.name))
+
+
+def _terms_in_use(book) -> list[tuple[str, int, int, int, int, int, int]]:
+    """``bill_terms`` rows for the terms that customers and vendors refer to (typed objects
+    from the bindings; a term nobody uses is not reachable this way)."""
+    seen: dict[str, tuple[str, int, int, int, int, int, int]] = {}
+    for kind, cls in (("gncCustomer", GncCustomer), ("gncVendor", GncVendor)):
+        query = Query()
+        query.search_for(kind)
+        query.set_book(book)
+        for inst in query.run():
+            t = cls(instance=inst).GetTerms()
+            if t is not None and t.GetName() not in seen:
+                d = t.GetDiscount()
+                seen[t.GetName()] = (
+                    t.GetName() or "",
+                    t.GetType(),
+                    t.GetDueDays(),
+                    t.GetDiscountDays(),
+                    d.num(),
+                    d.denom(),
+                    t.GetCutoff(),
+                )
+        query.destroy()
+    return list(seen.values())
 
 
 def _decimal(n) -> Decimal:

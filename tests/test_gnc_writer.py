@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from app import gnc_writer
+from app.book import BookSnapshot
 from app.errors import BookWriteError
-from app.gnc_engine import engine_version
+from app.gnc_engine import Engine, SplitListDetacher, engine_version
 from app.model import (
     Account,
     AccountType,
@@ -443,9 +444,73 @@ def test_self_check_refuses_a_book_that_lost_splits(
 ) -> None:
     # Our own guard, not the engine, is disabled: detached chunks are never re-joined, so the
     # engine's accounts miss 2,000 transactions' splits. The count/balance check must refuse.
-    from app.gnc_engine import SplitListDetacher
-
     monkeypatch.setattr(SplitListDetacher, "reattach", lambda self: None)
     with pytest.raises(BookWriteError, match="self-check failed"):
         gnc_writer.write_book(_big_ledger(2500), tmp_path / "book.gnucash")
     assert _files(tmp_path) == []
+
+
+def _snapshot_without_flags(path: Path) -> BookSnapshot:
+    return replace(gnc_writer.read_book(path, transactions=True), detached_load=False)
+
+
+@pytest.mark.parametrize("fmt", ["xml", "sqlite"])
+def test_an_engine_without_the_tricks_writes_the_same_book(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    # What a GnuCash 5.x (or a build lacking optional exports) does here: our version check
+    # and symbol table say "no", the writer and reader take the public-API paths, and the
+    # book is the same. The engine is the real one; only what it reports is changed.
+    ledger = _big_ledger(1500)
+    normal = gnc_writer.write_book(ledger, tmp_path / "normal.gnucash", fmt=fmt)
+    engine = gnc_writer._engine()
+    monkeypatch.setattr(engine, "version", (5, 10))
+    optional = ("qof_book_increment_and_format_counter", "gncBillTermGetTerms", "qof_event_suspend")
+    monkeypatch.setattr(engine, "missing", (*engine.missing, *optional))
+    seen: list[tuple[str, int, int]] = []
+    other = gnc_writer.write_book(ledger, tmp_path / "other.gnucash", fmt=fmt)
+    assert not other.detached and other.fallback.startswith("GnuCash 5.10:")
+    assert replace(other, seconds=(), detached=normal.detached, fallback="") == replace(
+        normal, seconds=()
+    )
+    book = gnc_writer.read_book(
+        tmp_path / "other.gnucash", transactions=True, on_progress=lambda *p: seen.append(p)
+    )
+    assert not book.detached_load
+    if fmt == "xml":  # progress still comes from the loader, without the detacher
+        assert [p for p in seen if p[0] == "loading"][-1] == ("loading", 1500, 1500)
+    monkeypatch.undo()
+    assert replace(book, detached_load=False) == _snapshot_without_flags(
+        tmp_path / "normal.gnucash"
+    )
+    # ids numbered by the writer equal the book counter's on a fresh book; terms in use are
+    # found through their customers and vendors
+    assert [e.id for e in book.employees] == ["000001", "000002"]
+    assert {t.name for t in book.terms} == {"Net 30", "10th next month"}
+
+
+@pytest.mark.skipif(engine_version() >= (5, 0), reason="the detacher only runs on GnuCash 4.x")
+@pytest.mark.parametrize(
+    ("field", "message"), [("_splits_at", "split list"), ("_dirty_at", "sort flag")]
+)
+def test_layout_check_refuses_a_shifted_field_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: str, message: str
+) -> None:
+    # A newer layout puts another field where 4.x keeps `splits` or `sort_dirty` (5.x has a
+    # hash set right after the splits): simulated by shifting our own mirror by 8 bytes. The
+    # check must refuse before anything is written, and the plain path writes the book.
+    init = SplitListDetacher.__init__
+
+    def shifted(self: SplitListDetacher, engine: Engine, accounts: list[int]) -> None:
+        init(self, engine, accounts)
+        setattr(self, field, [at + 8 for at in getattr(self, field)])
+
+    monkeypatch.setattr(SplitListDetacher, "__init__", shifted)
+    ledger = _big_ledger(2500)
+    stats = gnc_writer.write_book(ledger, tmp_path / "book.gnucash")
+    assert not stats.detached and message in stats.fallback
+    monkeypatch.undo()
+    book = gnc_writer.read_book(tmp_path / "book.gnucash")
+    count, balance = _sums(ledger)
+    for acc in book.accounts:
+        assert (acc.splits, acc.balance) == (count[acc.full_name], balance[acc.full_name])
