@@ -336,7 +336,8 @@ class _Reader:
         count = 0
         spans = self.spans
         section = ""
-        stack: list[str] = []
+        stack: list[str] = []  # the open sections' accounts (full label paths)
+        heads: list[str] = []  # their header texts, to match "Total <header>"
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
         last = reader.line_num
         for cells in reader:
@@ -358,10 +359,15 @@ class _Reader:
                     out.heading(line, row[:lead])
                     continue
                 level, text = next((i, c.strip()) for i, c in enumerate(row[:lead]) if c)
-                del stack[level:]
-                if not text.startswith("Total ") and text != "TOTAL":
+                # "Total X" closes the section X opened (an account may be named "Total …")
+                closing = text == "TOTAL" or (
+                    level < len(heads) and text.startswith("Total ") and text[6:] == heads[level]
+                )
+                del stack[level:], heads[level:]
+                if not closing:
                     parent = stack[-1] if stack else ""
                     stack.append(f"{parent}:{text}" if parent and ":" not in text else text)
+                    heads.append(text)
                 section = stack[-1] if stack else ""
                 continue
             ref, kind, date, num, who, memo, account, mark, am, de, cr, bal, atype = pick(row)

@@ -444,3 +444,19 @@ def test_unclosed_quote_is_fatal_with_its_line(tmp_path: Path) -> None:
     rows = [',1,Check,1/5/2021,,,"open quote,Rent,,1.00,', ",1,Check,1/5/2021,,,,Checking,,-1.00,"]
     with pytest.raises(ParseError, match=r"report.csv:4: a quoted field opens on this line"):
         qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+
+
+def test_general_ledger_account_named_total(tmp_path: Path) -> None:
+    text = (
+        ",Trans #,Type,Date,Num,Name,Memo,Split,Debit,Credit,Balance\n"
+        "Checking,,,,,,,,,,\n"
+        ",9,Check,1/5/2021,1,A,,Total Wine,,10.00,-10.00\n"
+        "Total Checking,,,,,,,,,10.00,-10.00\n"
+        "Total Wine,,,,,,,,,,\n"
+        ",9,Check,1/5/2021,1,A,,Checking,10.00,,10.00\n"
+        "Total Total Wine,,,,,,,,10.00,,10.00\n"
+        "TOTAL,,,,,,,,10.00,10.00,\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert not ledger.problems
+    assert [s.account for s in ledger.transactions[0].splits] == ["Checking", "Total Wine"]
