@@ -302,6 +302,10 @@ class _Reader:
                 "be rebuilt: add Trans # (Customize Report > Display) and export again",
             )
         if header.layout == "hand":
+            unknown = sorted(set(roles) - set(_ROW_ROLES) - set(_VALUE_ROLES))
+            if unknown:
+                known = ", ".join((*_ROW_ROLES, *_VALUE_ROLES))
+                raise ParseError(src, f"unknown column roles {unknown} (known: {known})")
             missing = [r for r in ("date", "account") if r not in roles]
             if "amount" not in roles and not ("debit" in roles and "credit" in roles):
                 missing.append("amount (or debit and credit)")

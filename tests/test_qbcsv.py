@@ -355,6 +355,10 @@ def test_columns_mapped_by_hand(tmp_path: Path) -> None:
     assert ledger.transactions[0].splits[0].memo == "March"
     with pytest.raises(ParseError, match="mapped columns"):
         qbcsv.parse(path, ReadOptions(columns=(("date", "Nope"),)))
+    with pytest.raises(ParseError, match=r"report.csv:2: the column mapping needs account"):
+        qbcsv.parse(path, ReadOptions(columns=(("date", "When"), ("amount", "Value"))))
+    with pytest.raises(ParseError, match=r"unknown column roles \['amout'\]"):
+        qbcsv.parse(path, ReadOptions(columns=(*columns, ("amout", "Value"))))
 
 
 def test_rows_without_account(tmp_path: Path) -> None:
