@@ -37,41 +37,18 @@ from pathlib import Path
 from app import qbcsv_group as grouping
 from app.errors import ParseError
 from app.model import Ledger, ReadOptions, Reconcile, Source, Split
+from app.qbcsv_header import (
+    HEADER_SCAN,
+    ROW_ROLES,
+    VALUE_ROLES,
+    Header,
+    delimiter_of,
+    find_header,
+    head_text,
+    sample_rows,
+)
 from app.values import decode
 
-HEADER_SCAN = 15  # rows searched for the header row
-
-# Header words (lower case, single spaces) → column role.
-ROLES = {
-    "trans #": "ref",
-    "trans. #": "ref",
-    "trans no": "ref",
-    "trans no.": "ref",
-    "trans num": "ref",
-    "transaction #": "ref",
-    "type": "kind",
-    "trans type": "kind",
-    "transaction type": "kind",
-    "date": "date",
-    "num": "num",
-    "no.": "num",
-    "number": "num",
-    "name": "name",
-    "payee": "name",
-    "memo": "memo",
-    "description": "memo",
-    "memo/description": "memo",
-    "account": "account",
-    "account name": "account",
-    "clr": "mark",
-    "cleared": "mark",
-    "split": "split",
-    "debit": "debit",
-    "credit": "credit",
-    "amount": "amount",
-    "balance": "balance",
-    "account type": "account_type",
-}
 KINDS = {
     "find": "CSV Find export",
     "journal": "CSV Journal",
@@ -79,124 +56,16 @@ KINDS = {
     "ledger": "CSV General Ledger",
     "hand": "CSV (columns mapped by hand)",
 }
-_ROW_ROLES = ("ref", "kind", "date", "num", "name", "memo", "account", "mark")
-_VALUE_ROLES = ("amount", "debit", "credit", "balance", "account_type")
 _CLEARED_MARKS = frozenset({"*", "C", "c"})
-
-
-class Header:
-    """The header row: its line, column roles → indexes, leading unnamed columns, layout."""
-
-    def __init__(self, index: int, line: int, cells: list[str], roles: dict[str, int]) -> None:
-        self.index = index  # row number (0-based) among the file's rows
-        self.line = line
-        self.cells = cells
-        self.roles = roles
-        named = [i for i, c in enumerate(cells) if c.strip()]
-        self.lead = named[0] if named else 0
-        self.layout = layout_of(roles)
-
-
-def layout_of(roles: dict[str, int]) -> str | None:
-    """The layout a column set belongs to, or None when no layout claims it."""
-    has = roles.__contains__
-    money = has("amount") or (has("debit") and has("credit"))
-    if not has("date") or not money:
-        return None
-    if has("account"):
-        journal = (
-            has("debit")
-            and has("credit")
-            and not any(has(r) for r in ("split", "balance", "mark", "amount"))
-        )
-        if journal:
-            return "journal"
-        if has("ref"):
-            return "detail"
-        if has("balance"):  # no Trans #: grouped by the running balance either way
-            return "find" if has("amount") and not has("debit") else "detail"
-        return None
-    if has("split"):
-        return "ledger"
-    return None
-
-
-def _roles(cells: list[str]) -> dict[str, int]:
-    roles: dict[str, int] = {}
-    for i, cell in enumerate(cells):
-        role = ROLES.get(" ".join(cell.split()).lower())
-        if role and role not in roles:
-            roles[role] = i
-    return roles
-
-
-def _mapped_roles(cells: list[str], columns: tuple[tuple[str, str], ...]) -> dict[str, int] | None:
-    """Roles from a hand mapping (role → header text), or None when a header is missing."""
-    where = {" ".join(c.split()).lower(): i for i, c in reversed(list(enumerate(cells)))}
-    roles = {}
-    for role, name in columns:
-        i = where.get(" ".join(name.split()).lower())
-        if i is None:
-            return None
-        roles[role] = i
-    return roles
-
-
-def find_header(rows: list[tuple[int, list[str]]], options: ReadOptions) -> Header | None:
-    """The header row among the first rows: hand-mapped headers when given, else the first row
-    with Date and Account / Trans # / Split whose column set a layout claims."""
-    for index, (line, cells) in enumerate(rows[:HEADER_SCAN]):
-        if options.columns:
-            roles = _mapped_roles(cells, options.columns)
-            if roles is not None:
-                header = Header(index, line, cells, roles)
-                header.layout = "hand"
-                return header
-            continue
-        roles = _roles(cells)
-        if "date" in roles and ({"account", "ref", "split"} & roles.keys()):
-            header = Header(index, line, cells, roles)
-            if header.layout:
-                return header
-    return None
-
-
-def _head_text(path: Path, size: int = 65536) -> str | None:
-    try:
-        with path.open("rb") as f:
-            data = f.read(size)
-    except OSError:
-        return None
-    if b"\x00" in data and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return None
-    text, _ = decode(data)
-    return text.lstrip("\ufeff")
-
-
-def _sample_rows(text: str) -> list[tuple[int, list[str]]]:
-    lines = text.splitlines(keepends=True)[: HEADER_SCAN + 2]
-    reader = csv.reader(
-        lines[:-1] if len(lines) > HEADER_SCAN else lines, delimiter=_delimiter(lines)
-    )
-    try:
-        return [(reader.line_num, row) for row in reader]
-    except csv.Error:
-        return []
-
-
-def _delimiter(lines: list[str]) -> str:
-    """Comma, unless the lines are plainly tab-delimited (QuickBooks' Print → File)."""
-    tabs = sum(line.count("\t") for line in lines)
-    return "\t" if tabs > sum(line.count(",") for line in lines) else ","
 
 
 def identify(path: Path, options: ReadOptions) -> bool:
     """True when one of the first rows is a header row a CSV layout (or the hand mapping) claims.
     IIF files (first line ``!…``) are never claimed."""
-    text = _head_text(path)
+    text = head_text(path)
     if not text or text.lstrip().startswith("!"):
         return False
-    return find_header(_sample_rows(text), options) is not None
+    return find_header(sample_rows(text), options) is not None
 
 
 def parse(path: Path, options: ReadOptions) -> Ledger:
@@ -211,7 +80,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     utf16 = head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
     if b"\x00" in head and not utf16:
         raise ParseError(Source(name, 1), "this is a binary file, not a CSV report")
-    delimiter = _delimiter(decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
+    delimiter = delimiter_of(decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
     if not utf16:
         encoding = "utf-8-sig" if head.startswith(codecs.BOM_UTF8) else "utf-8"
         try:
@@ -302,9 +171,9 @@ class _Reader:
                 "be rebuilt: add Trans # (Customize Report > Display) and export again",
             )
         if header.layout == "hand":
-            unknown = sorted(set(roles) - set(_ROW_ROLES) - set(_VALUE_ROLES))
+            unknown = sorted(set(roles) - set(ROW_ROLES) - set(VALUE_ROLES))
             if unknown:
-                known = ", ".join((*_ROW_ROLES, *_VALUE_ROLES))
+                known = ", ".join((*ROW_ROLES, *VALUE_ROLES))
                 raise ParseError(src, f"unknown column roles {unknown} (known: {known})")
             missing = [r for r in ("date", "account") if r not in roles]
             if "amount" not in roles and not ("debit" in roles and "credit" in roles):
@@ -321,7 +190,7 @@ class _Reader:
         # A missing role reads a cell that is always "": the leading unnamed column (rows with
         # text there are noise, skipped before reading), else a padding cell at index hw.
         blank = 0 if lead else hw
-        indexes = [roles.get(r, blank) for r in (*_ROW_ROLES, *_VALUE_ROLES)]
+        indexes = [roles.get(r, blank) for r in (*ROW_ROLES, *VALUE_ROLES)]
         pick = itemgetter(*indexes)
         need = max(indexes) + 1  # shorter rows are padded
         pad = [""] * (need + 1)

@@ -1,0 +1,156 @@
+"""Finding a QuickBooks CSV report's header row and telling its layout (used by app/qbcsv.py).
+
+A header row has Date plus Account, Trans # or Split; its column set decides the layout (see
+``layout_of``). ``ReadOptions.columns`` maps columns by hand instead (layout "hand").
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+from pathlib import Path
+
+from app.model import ReadOptions
+from app.values import decode
+
+HEADER_SCAN = 15  # rows searched for the header row
+
+# Header words (lower case, single spaces) → column role.
+ROLES = {
+    "trans #": "ref",
+    "trans. #": "ref",
+    "trans no": "ref",
+    "trans no.": "ref",
+    "trans num": "ref",
+    "transaction #": "ref",
+    "type": "kind",
+    "trans type": "kind",
+    "transaction type": "kind",
+    "date": "date",
+    "num": "num",
+    "no.": "num",
+    "number": "num",
+    "name": "name",
+    "payee": "name",
+    "memo": "memo",
+    "description": "memo",
+    "memo/description": "memo",
+    "account": "account",
+    "account name": "account",
+    "clr": "mark",
+    "cleared": "mark",
+    "split": "split",
+    "debit": "debit",
+    "credit": "credit",
+    "amount": "amount",
+    "balance": "balance",
+    "account type": "account_type",
+}
+ROW_ROLES = ("ref", "kind", "date", "num", "name", "memo", "account", "mark")
+VALUE_ROLES = ("amount", "debit", "credit", "balance", "account_type")
+
+
+class Header:
+    """The header row: its line, column roles → indexes, leading unnamed columns, layout."""
+
+    def __init__(self, index: int, line: int, cells: list[str], roles: dict[str, int]) -> None:
+        self.index = index  # row number (0-based) among the file's rows
+        self.line = line
+        self.cells = cells
+        self.roles = roles
+        named = [i for i, c in enumerate(cells) if c.strip()]
+        self.lead = named[0] if named else 0
+        self.layout = layout_of(roles)
+
+
+def layout_of(roles: dict[str, int]) -> str | None:
+    """The layout a column set belongs to, or None when no layout claims it."""
+    has = roles.__contains__
+    money = has("amount") or (has("debit") and has("credit"))
+    if not has("date") or not money:
+        return None
+    if has("account"):
+        journal = (
+            has("debit")
+            and has("credit")
+            and not any(has(r) for r in ("split", "balance", "mark", "amount"))
+        )
+        if journal:
+            return "journal"
+        if has("ref"):
+            return "detail"
+        if has("balance"):  # no Trans #: grouped by the running balance either way
+            return "find" if has("amount") and not has("debit") else "detail"
+        return None
+    if has("split"):
+        return "ledger"
+    return None
+
+
+def roles_of(cells: list[str]) -> dict[str, int]:
+    roles: dict[str, int] = {}
+    for i, cell in enumerate(cells):
+        role = ROLES.get(" ".join(cell.split()).lower())
+        if role and role not in roles:
+            roles[role] = i
+    return roles
+
+
+def mapped_roles(cells: list[str], columns: tuple[tuple[str, str], ...]) -> dict[str, int] | None:
+    """Roles from a hand mapping (role → header text), or None when a header is missing."""
+    where = {" ".join(c.split()).lower(): i for i, c in reversed(list(enumerate(cells)))}
+    roles = {}
+    for role, name in columns:
+        i = where.get(" ".join(name.split()).lower())
+        if i is None:
+            return None
+        roles[role] = i
+    return roles
+
+
+def find_header(rows: list[tuple[int, list[str]]], options: ReadOptions) -> Header | None:
+    """The header row among the first rows: hand-mapped headers when given, else the first row
+    with Date and Account / Trans # / Split whose column set a layout claims."""
+    for index, (line, cells) in enumerate(rows[:HEADER_SCAN]):
+        if options.columns:
+            roles = mapped_roles(cells, options.columns)
+            if roles is not None:
+                header = Header(index, line, cells, roles)
+                header.layout = "hand"
+                return header
+            continue
+        roles = roles_of(cells)
+        if "date" in roles and ({"account", "ref", "split"} & roles.keys()):
+            header = Header(index, line, cells, roles)
+            if header.layout:
+                return header
+    return None
+
+
+def head_text(path: Path, size: int = 65536) -> str | None:
+    try:
+        with path.open("rb") as f:
+            data = f.read(size)
+    except OSError:
+        return None
+    if b"\x00" in data and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    text, _ = decode(data)
+    return text.lstrip("\ufeff")
+
+
+def sample_rows(text: str) -> list[tuple[int, list[str]]]:
+    lines = text.splitlines(keepends=True)[: HEADER_SCAN + 2]
+    reader = csv.reader(
+        lines[:-1] if len(lines) > HEADER_SCAN else lines, delimiter=delimiter_of(lines)
+    )
+    try:
+        return [(reader.line_num, row) for row in reader]
+    except csv.Error:
+        return []
+
+
+def delimiter_of(lines: list[str]) -> str:
+    """Comma, unless the lines are plainly tab-delimited (QuickBooks' Print → File)."""
+    tabs = sum(line.count("\t") for line in lines)
+    return "\t" if tabs > sum(line.count(",") for line in lines) else ","
