@@ -213,18 +213,28 @@ class Store:
 
     def parsed(self, m: Migration, plan: Plan | None = None) -> Ledger:
         plan = plan or m.plan()
-        files = json.dumps({k: v.columns | {"": v.date_order} for k, v in plan.files.items()})
-        key = (m.id, "parsed", m.signature(), files)
+        key = (m.id, "parsed", m.signature(), _read_options(plan))
         return self._cached(key, lambda: pipeline.read(m.files(), plan))
 
     def view(self, m: Migration, plan: Plan | None = None) -> View:
         plan = plan or m.plan()
         parsed = self.parsed(m, plan)
-        key = (m.id, "view", m.signature(), plan.to_json())
+        sig = m.signature()
+        mapped = json.dumps(plan.account_map, sort_keys=True)
 
-        def make() -> View:
+        def make_resolved() -> tuple[Ledger, SearchIndex]:
             resolved = resolve.resolve(parsed, plan.account_map)
-            prepared = pipeline.prepare(parsed, plan)
-            return View(parsed, resolved, prepared, SearchIndex(resolved.transactions))
+            return resolved, SearchIndex(resolved.transactions)
 
-        return self._cached(key, make)
+        # the preview's part depends only on the files and the report-account choices
+        key = (m.id, "resolved", sig, _read_options(plan), mapped)
+        resolved, search = self._cached(key, make_resolved)
+        key = (m.id, "view", sig, plan.to_json())
+        return self._cached(
+            key, lambda: View(parsed, resolved, pipeline.prepare(parsed, plan), search)
+        )
+
+
+def _read_options(plan: Plan) -> str:
+    """The part of a plan that changes how files are read."""
+    return json.dumps({k: [v.date_order, v.columns] for k, v in plan.files.items()}, sort_keys=True)

@@ -7,6 +7,23 @@
     if (text && !window.confirm(text)) { e.preventDefault(); e.stopPropagation(); }
   }, true);
 
+  // "change" beside an account of the resulting tree: pick it in the form on the left.
+  document.addEventListener("click", function (e) {
+    var pick = e.target.closest && e.target.closest("button.pick");
+    if (!pick) { return; }
+    var select = document.getElementById("rule-account");
+    select.value = pick.getAttribute("data-pick");
+    document.getElementById("rules").scrollIntoView({ behavior: "smooth" });
+    document.getElementById("rule-target").focus();
+  });
+
+  // A message from an earlier failed action goes away once an action succeeds.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var box = document.getElementById("messages");
+    var verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
+    if (box && e.detail.xhr.status < 400 && verb !== "get") { box.innerHTML = ""; }
+  });
+
   function uploadForm() { return document.getElementById("upload-form"); }
 
   document.addEventListener("dragover", function (e) {

@@ -2,7 +2,9 @@
 
 Upload a generated company's lists and transaction report, check the preview, rename an account
 and turn reparenting on, import, wait for the progress bar, download the book, reopen it with the
-GnuCash bindings. A screenshot of every step lands in the test's tmp folder (kept on failure).
+GnuCash bindings. A second walk takes the real Enterprise lists export alone: refused in full
+history mode, then written in balances-only mode. A screenshot of every step lands in the test's
+tmp folder (kept on failure).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -169,3 +172,53 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
     assert checking.balance == expected["Checking"]
     assert book.account("Assets:Current Assets:Savings").balance == expected["Savings"]
     assert book.transactions == len(company.transactions)
+
+
+@pytest.mark.samples
+def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Path, samples_dir):
+    from playwright.sync_api import expect
+
+    from app.gnc_writer import read_book
+    from tests.conftest import ENTERPRISE
+
+    page = browser_page
+    shots = tmp_path / "screens"
+    shots.mkdir()
+    try:
+        page.goto(server + "/")
+        page.click("#new-migration")
+        page.set_input_files("#file-input", str(ENTERPRISE))
+        card = page.locator("#files article.file")
+        expect(card).to_contain_text("IIF lists")
+        expect(card).to_contain_text("Accounts")
+        page.click("#to-preview")
+        expect(page.locator("#account-table tr[data-account='Checking']")).to_contain_text(
+            "99,250.02"
+        )
+        page.click("#to-map")
+        page.click("#to-import")
+        expect(page.locator("#lists-only")).to_contain_text("Only the balances")
+        page.screenshot(path=str(shots / "lists-only.png"), full_page=True)
+        page.click("#lists-only a")
+        page.check("input[name=mode][value=balances_only]")
+        expect(page.locator("#messages")).to_contain_text("cutover date")
+        page.fill("input[name=date]", "2026-12-15")
+        expect(page.locator("#map-status")).to_contain_text("Settings saved")
+        page.click("#to-import")
+        page.click("#start-import")
+        page.locator("#to-download").wait_for(timeout=180_000)
+        page.click("#to-download")
+        expect(page.locator("#summary-line")).to_contain_text("Trial balance matches to the cent")
+        page.screenshot(path=str(shots / "download.png"), full_page=True)
+        with page.expect_download() as info:
+            page.click("#download-book")
+        book_path = tmp_path / info.value.suggested_filename
+        info.value.save_as(book_path)
+    except Exception:
+        page.screenshot(path=str(shots / "failure.png"), full_page=True)
+        print(f"screenshots in {shots}")
+        raise
+    book = read_book(book_path)
+    assert book.account("Checking").balance == Decimal("99250.02")
+    assert book.account("Savings").balance == Decimal("5987.50")
+    assert book.transactions == 1

@@ -569,3 +569,47 @@ def test_enterprise_sample_pages_hide_ssns(client, samples_dir):
         d for d in page.select("#not-imported details") if "Non-posting accounts" in d.summary.text
     )
     assert len(rows) + len(skipped.select("tbody tr")) == raw.count(b"\nACCNT\t")
+
+
+def test_large_history_note(client, monkeypatch):
+    from app.web import jobs as job_views
+
+    monkeypatch.setattr(job_views, "LARGE_HISTORY", 1)
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    assert "large history" in soup(client.get(f"{prefix}/import")).text
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    wait_done(client, prefix)
+    note = soup(client.get(f"{prefix}/download")).select_one("#large-note").text
+    assert "GnuCash 4.x needs a long time to open" in note and "GnuCash 5" in note
+
+
+# ------------------------------------------------------------------ run.py (server options)
+
+
+@pytest.fixture
+def no_serving(monkeypatch):
+    calls: list[dict] = []
+    monkeypatch.setattr("flask.Flask.run", lambda self, **kw: calls.append(kw))
+    return calls
+
+
+def test_server_binds_locally_by_default(no_serving, tmp_path, capsys):
+    from app.server import main
+
+    assert main(["--no-open", "--instance", str(tmp_path)]) == 0
+    assert no_serving == [{"host": "127.0.0.1", "port": 5000, "debug": False, "threaded": True}]
+    out, err = capsys.readouterr()
+    assert "http://127.0.0.1:5000/" in out and err == ""
+    assert (tmp_path / "migrations").is_dir()
+
+
+def test_server_warns_loudly_on_a_public_host(no_serving, tmp_path, capsys):
+    from app.server import main
+
+    assert (
+        main(["--no-open", "--host", "0.0.0.0", "--port", "8080", "--instance", str(tmp_path)]) == 0
+    )
+    assert no_serving[0]["host"] == "0.0.0.0"
+    out, err = capsys.readouterr()
+    assert "WARNING: listening on 0.0.0.0" in err and "http://127.0.0.1:8080/" in out
