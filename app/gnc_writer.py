@@ -533,7 +533,7 @@ def read_book(
             why = why or "fewer transactions than one detach interval"
         session.raise_backend_errors("load")
         detached = not why
-        if why:
+        if why and why != engine.detacher_refusal():  # that one is logged once, in _engine
             log.info("read-back without the split-list detacher: %s", why)
         engine.log_disable()
     except GnuCashBackendException as exc:
