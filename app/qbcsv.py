@@ -45,9 +45,9 @@ from app.qbcsv_header import (
     delimiter_of,
     find_header,
     head_text,
+    safe_decode,
     sample_rows,
 )
-from app.values import decode
 
 KINDS = {
     "find": "CSV Find export",
@@ -80,7 +80,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     utf16 = head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
     if b"\x00" in head and not utf16:
         raise ParseError(Source(name, 1), "this is a binary file, not a CSV report")
-    delimiter = delimiter_of(decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
+    delimiter = delimiter_of(safe_decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
     if not utf16:
         encoding = "utf-8-sig" if head.startswith(codecs.BOM_UTF8) else "utf-8"
         try:
@@ -88,7 +88,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
                 return _read(name, encoding, options, stream, delimiter, path)
         except UnicodeDecodeError:
             pass  # not UTF-8 after all: read again, decoded as a whole
-    text, encoding = decode(path.read_bytes())
+    text, encoding = safe_decode(path.read_bytes())
     return _read(name, encoding, options, io.StringIO(text, newline=""), delimiter, path)
 
 

@@ -127,6 +127,15 @@ def find_header(rows: list[tuple[int, list[str]]], options: ReadOptions) -> Head
     return None
 
 
+def safe_decode(data: bytes) -> tuple[str, str]:
+    """values.decode, with cp1252 also when a UTF-8 BOM sits on a file that is not UTF-8."""
+    try:
+        return decode(data)
+    except UnicodeDecodeError:
+        body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
+        return body.decode("cp1252", errors="replace"), "cp1252"
+
+
 def head_text(path: Path, size: int = 65536) -> str | None:
     try:
         with path.open("rb") as f:
@@ -135,7 +144,7 @@ def head_text(path: Path, size: int = 65536) -> str | None:
         return None
     if b"\x00" in data and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None
-    text, _ = decode(data)
+    text, _ = safe_decode(data)
     return text.lstrip("\ufeff")
 
 

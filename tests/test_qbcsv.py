@@ -464,3 +464,15 @@ def test_general_ledger_account_named_total(tmp_path: Path) -> None:
     ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
     assert not ledger.problems
     assert [s.account for s in ledger.transactions[0].splits] == ["Checking", "Total Wine"]
+
+
+def test_utf8_bom_and_a_bad_byte_still_reads(tmp_path: Path) -> None:
+    rows = [",1,Check,1/5/2021,,Caf\xe9,,Rent,,1.00,", ",1,Check,1/5/2021,,,,Checking,,-1.00,"]
+    data = b"\xef\xbb\xbf" + (DETAIL_HEAD + "\n".join(rows) + "\n").encode("cp1252")
+    path = tmp_path / "bom.csv"
+    path.write_bytes(data)
+    ledger = qbcsv.parse(path, DEFAULT)
+    assert ledger.files[0].encoding == "cp1252"
+    assert ledger.transactions[0].total == 0
+    assert ledger.transactions[0].description == "Café"
+    assert qbcsv.identify(path, DEFAULT)
