@@ -21,7 +21,7 @@ from pathlib import Path
 
 from werkzeug.utils import secure_filename
 
-from app import jobs, pipeline
+from app import jobs, pipeline, preview
 from app.errors import MigrationError, ProblemsError
 from app.model import Ledger
 from app.store import Migration, write_json
@@ -99,16 +99,8 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
             for c in report.checks
         ],
         "notes": list(report.notes),
-        "counts": {
-            "accounts": len(ledger.accounts),
-            "transactions": len(ledger.transactions),
-            "splits": sum(len(t.splits) for t in ledger.transactions),
-            "customers": len(ledger.customers),
-            "jobs": sum(len(c.jobs) for c in ledger.customers),
-            "vendors": len(ledger.vendors),
-            "employees": len(ledger.employees),
-            "terms": len(ledger.terms),
-        },
+        "transactions": len(ledger.transactions),
+        "counts": preview.counts(ledger),
         "not_imported": [
             {
                 "what": what,

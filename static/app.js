@@ -7,6 +7,10 @@
     if (text && !window.confirm(text)) { e.preventDefault(); e.stopPropagation(); }
   }, true);
 
+  document.addEventListener("click", function (e) {
+    if (e.target.hasAttribute && e.target.hasAttribute("data-back")) { history.back(); }
+  });
+
   // "change" beside an account of the resulting tree: pick it in the form on the left.
   document.addEventListener("click", function (e) {
     var pick = e.target.closest && e.target.closest("button.pick");

@@ -89,7 +89,7 @@ def result() -> tuple[str, int]:
         m=m,
         job=job,
         result=data,
-        large=data.get("counts", {}).get("transactions", 0) > LARGE_HISTORY,
+        large=data.get("transactions", 0) > LARGE_HISTORY,
         differences=[r for r in data.get("rows", []) if not r["ok"]],
     )
 
