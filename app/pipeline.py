@@ -64,7 +64,7 @@ def prepare(parsed: Ledger, plan: Plan) -> Prepared:
     """Plan applied and checked. Each stage adds its problems to the ledger's."""
     resolved = resolve.resolve(parsed, plan.account_map)
     if plan.cutover.mode == "balances_only":  # history is ignored: its labels do not matter
-        resolved = replace(resolved, problems=parsed.problems)
+        resolved = replace(resolved, problems=_history_ignored(parsed))
     chart = {a.full_name for a in resolved.accounts}
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
     ledger = mapping.apply(resolved, plan)
@@ -73,6 +73,30 @@ def prepare(parsed: Ledger, plan: Plan) -> Prepared:
         ledger = cutover.apply(ledger, plan.cutover)
     found = validate.check(ledger, reported=unresolved)
     return Prepared(parsed, ledger, order([*ledger.problems, *found]))
+
+
+HISTORY_KINDS = frozenset(
+    (
+        "IIF transactions",
+        "CSV Find export",
+        "CSV Journal",
+        "CSV Transaction Detail",
+        "CSV General Ledger",
+        "CSV (columns mapped by hand)",
+    )
+)
+
+
+def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:
+    """Balances-only mode: errors inside pure transaction files no longer block (the files are
+    not used); they stay listed as warnings."""
+    history = {f.filename for f in parsed.files if f.kind in HISTORY_KINDS}
+    return tuple(
+        replace(p, severity="warning", message=f"{p.message} (file not used: balances only)")
+        if p.severity == "error" and p.source and p.source.filename in history
+        else p
+        for p in parsed.problems
+    )
 
 
 def order(problems: Sequence[Problem]) -> tuple[Problem, ...]:

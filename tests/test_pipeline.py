@@ -10,7 +10,16 @@ import pytest
 
 from app import pipeline
 from app.errors import ProblemsError
-from app.model import Account, AccountType, Ledger, Problem, Source, Split, Transaction
+from app.model import (
+    Account,
+    AccountType,
+    FileInfo,
+    Ledger,
+    Problem,
+    Source,
+    Split,
+    Transaction,
+)
 from app.plan import Cutover, Plan, Rule
 
 T = AccountType
@@ -163,3 +172,31 @@ def test_generated_company_every_layout_prepares_to_the_right_sums(layout, tmp_p
         assert sums[name] == sum((expected[o] for o in account.origin), D(0)), name
     assert by_name["Assets:Current Assets:Bank"].origin == ("Checking", "Savings")
     assert len(final.transactions) == len(comp.transactions)
+
+
+def test_balances_only_turns_errors_in_transaction_files_into_warnings():
+    chart = (
+        Account("Checking", T.BANK, Source("l.iif", 3), balance=D("10.00")),
+        Account("Sales", T.INCOME, Source("l.iif", 4), balance=D("-10.00")),
+    )
+    ledger = Ledger(
+        accounts=chart,
+        problems=(
+            Problem(Source("r.csv", 7), "expected a date like M/D/YYYY (got '31/02/2024')"),
+            Problem(Source("l.iif", 9), "a list error stays an error"),
+        ),
+        files=(FileInfo("l.iif", "IIF lists"), FileInfo("r.csv", "CSV Journal")),
+        chart=True,
+    )
+    plan = Plan(cutover=Cutover(mode="balances_only", date="2024-03-31"))
+    prepared = pipeline.prepare(ledger, plan)
+    assert [(str(p), p.severity) for p in prepared.problems if p.source] == [
+        ("l.iif:9: a list error stays an error", "error"),
+        (
+            "r.csv:7: expected a date like M/D/YYYY (got '31/02/2024') "
+            "(file not used: balances only)",
+            "warning",
+        ),
+    ]
+    full = pipeline.prepare(ledger, Plan())
+    assert len([p for p in full.errors if p.source]) == 2
