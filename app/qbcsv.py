@@ -228,21 +228,26 @@ class _Reader:
                 row = row[:hw]  # a ragged row: cells beyond the header are not read
                 row.append("")
             if lead and (row[0] or (lead > 1 and any(row[1:lead]))):
-                if not ledger:
-                    out.heading(line, row[:lead])
+                head = next(((i, c.strip()) for i, c in enumerate(row[:lead]) if c.strip()), None)
+                if head is not None:  # (a lone space there is not a heading)
+                    if not ledger:
+                        out.heading(line, row[:lead])
+                        continue
+                    level, text = head
+                    # "Total X" closes the section X opened (an account may be named "Total …")
+                    closing = text == "TOTAL" or (
+                        level < len(heads)
+                        and text.startswith("Total ")
+                        and text[6:] == heads[level]
+                    )
+                    del stack[level:], heads[level:]
+                    if not closing:
+                        parent = stack[-1] if stack else ""
+                        stack.append(f"{parent}:{text}" if parent and ":" not in text else text)
+                        heads.append(text)
+                    section = stack[-1] if stack else ""
                     continue
-                level, text = next((i, c.strip()) for i, c in enumerate(row[:lead]) if c)
-                # "Total X" closes the section X opened (an account may be named "Total …")
-                closing = text == "TOTAL" or (
-                    level < len(heads) and text.startswith("Total ") and text[6:] == heads[level]
-                )
-                del stack[level:], heads[level:]
-                if not closing:
-                    parent = stack[-1] if stack else ""
-                    stack.append(f"{parent}:{text}" if parent and ":" not in text else text)
-                    heads.append(text)
-                section = stack[-1] if stack else ""
-                continue
+                row[:lead] = [""] * lead  # missing roles read cell 0: keep it empty
             ref, kind, date, num, who, memo, account, mark, am, de, cr, bal, atype = pick(row)
             account = section if ledger else account.strip()
             if am:

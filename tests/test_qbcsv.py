@@ -476,3 +476,14 @@ def test_utf8_bom_and_a_bad_byte_still_reads(tmp_path: Path) -> None:
     assert ledger.transactions[0].total == 0
     assert ledger.transactions[0].description == "Café"
     assert qbcsv.identify(path, DEFAULT)
+
+
+def test_a_lone_space_in_the_leading_column_is_not_a_heading(tmp_path: Path) -> None:
+    text = (
+        ",Type,Date,Num,Name,Account,Memo,Clr,Amount,Balance\n"
+        " ,Check,4/2/2021,1,A,Checking,,,-10.00,-10.00\n"
+        " ,Check,4/2/2021,1,A,Rent,,,10.00,0.00\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert [len(t.splits) for t in ledger.transactions] == [2]
+    assert not ledger.problems
