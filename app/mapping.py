@@ -217,6 +217,15 @@ def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
         what = f"names account {rule.account!r}"
     elif rule.kind == "merge" and rule.target not in known:
         what = f"for {rule.account!r} names account {rule.target!r}"
+    elif rule.kind == "rename" and (":" in rule.target or not rule.target.strip()):
+        problems.append(
+            Problem(
+                None,
+                f"plan: new name {rule.target!r} for {rule.account!r} must be non-empty, "
+                "without ':' (':' separates levels)",
+            )
+        )
+        return False
     else:
         return True
     problems.append(

@@ -247,3 +247,11 @@ def test_enterprise_sample_reparented_tree(samples_dir, golden):
     ]
     assert [p for p in out.problems if p not in parsed.problems] == []
     golden(DATA / "enterprise_reparent.expected", "\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("new", ["Gas:Electric", "  "])
+def test_rename_to_a_name_with_a_colon_or_blank_is_a_problem(new):
+    problems = tree_problems(chart(("Gas", "EXP")), Plan(rules=(Rule("rename", "Gas", new),)))
+    assert [p.message for p in problems] == [
+        f"plan: new name {new!r} for 'Gas' must be non-empty, without ':' (':' separates levels)"
+    ]
