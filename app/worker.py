@@ -70,7 +70,7 @@ def book_name(parsed: Ledger, files: list[Path]) -> str:
 
 
 def _plain(value: Decimal) -> str:
-    return f"{value:.2f}"
+    return f"{abs(value) if not value else value:.2f}"  # never "-0.00"
 
 
 def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[str, object]:
@@ -99,6 +99,7 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
             for c in report.checks
         ],
         "notes": list(report.notes),
+        "families": families(ledger, report.rows),
         "transactions": len(ledger.transactions),
         "counts": preview.counts(ledger),
         "not_imported": [
@@ -111,6 +112,42 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         ],
         "warnings": [str(p) for p in prepared.warnings],
     }
+
+
+FAMILIES = (
+    ("asset", "Assets"),
+    ("liability", "Liabilities"),
+    ("equity", "Equity"),
+    ("income", "Income (this fiscal year)"),
+    ("expense", "Expenses (this fiscal year)"),
+)
+
+
+def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
+    """The compared balances summed by kind of account: the picture beside the table.
+    Credit-natured families are shown positive; ``width`` is a percentage of the largest."""
+    sums = {f: [Decimal(0), Decimal(0)] for f, _ in FAMILIES}
+    for r in rows:  # type: ignore[attr-defined]
+        account = ledger.account(r.account)
+        if account is not None and account.type is not None:
+            sums[account.type.family][0] += r.quickbooks_balance
+            sums[account.type.family][1] += r.gnucash_balance
+    sign = {"asset": 1, "expense": 1}
+    biggest = max((abs(v) for pair in sums.values() for v in pair), default=Decimal(0)) or 1
+    out = []
+    for family, label in FAMILIES:
+        qb, gnc = (v * sign.get(family, -1) for v in sums[family])
+        out.append(
+            {
+                "label": label,
+                "quickbooks": _plain(qb),
+                "gnucash": _plain(gnc),
+                "qb_width": round(100 * abs(qb) / biggest),
+                "gnc_width": round(100 * abs(gnc) / biggest),
+                "ok": qb == gnc,
+            }
+        )
+    return out
 
 
 def run(m: Migration, job_id: str) -> int:

@@ -613,3 +613,20 @@ def test_server_warns_loudly_on_a_public_host(no_serving, tmp_path, capsys):
     assert no_serving[0]["host"] == "0.0.0.0"
     out, err = capsys.readouterr()
     assert "WARNING: listening on 0.0.0.0" in err and "http://127.0.0.1:8080/" in out
+
+
+def test_balances_by_kind_picture(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    wait_done(client, prefix)
+    rows = soup(client.get(f"{prefix}/download")).select("#families tbody tr")
+    cells = [[td.text for td in tr.select("td")[:3]] for tr in rows]
+    assert cells == [
+        ["Assets", "75.00", "75.00"],
+        ["Liabilities", "0.00", "0.00"],
+        ["Equity", "0.00", "0.00"],
+        ["Income (this fiscal year)", "100.00", "100.00"],
+        ["Expenses (this fiscal year)", "25.00", "25.00"],
+    ]
+    assert rows[0].select_one(".bar.qb")["style"] == "width: 75%"
