@@ -204,6 +204,7 @@ class _Reader:
         new_group = grouping.Group
         zero = grouping.ZERO
         plain = grouping.PLAIN
+        grouped = grouping.GROUPED_PLAIN
         decimal = Decimal
         g = None
         count = 0
@@ -252,7 +253,7 @@ class _Reader:
             account = section if ledger else account.strip()
             if am:
                 value = None
-                if not am.strip(plain):  # fast path: digits, commas, dot, minus only
+                if not am.strip(plain) and ("," not in am or grouped(am)):  # the fast path
                     try:
                         value = decimal(am.replace(",", "") if "," in am else am)
                     except InvalidOperation:

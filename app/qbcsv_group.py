@@ -17,6 +17,7 @@ date text is parsed once.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal, InvalidOperation
 
 from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Split, Transaction
@@ -25,6 +26,9 @@ from app.values import date_parts, parse_amount, parse_date
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
 PLAIN = "0123456789.,-"
+GROUPED_PLAIN = re.compile(r"-?\d{1,3}(?:,\d{3})*(?:\.\d*)?").fullmatch  # "-1,234.56"
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})*(?:\.\d*)?|\.\d+").fullmatch
+_NOT_DIGITS = re.compile(r"[^\d,.]").sub
 _QUIET = frozenset({"Beginning Balance", "Opening Balance", "Balance Forward"})
 
 
@@ -84,7 +88,15 @@ class Collector:
 
     # -- values ---------------------------------------------------------------------------
     def amount(self, text: str, line: int) -> Decimal | None:
-        """Decimal of an amount cell; None (and an error) when it is not a number."""
+        """Decimal of an amount cell; None (and an error) when it is not a number. Commas must
+        group thousands: "12,34" or "1.234,56" (a decimal comma) is refused, never misread."""
+        if "," in text and not _GROUPED(_NOT_DIGITS("", text)):
+            self.error(
+                line,
+                f"expected an amount like 1,234.56 (got {text!r}): commas must group "
+                "thousands; the row's split is left out, so its transaction is incomplete",
+            )
+            return None
         if not text.strip(PLAIN):  # fast path: digits, commas, dot, minus only
             try:
                 return Decimal(text.replace(",", "") if "," in text else text)

@@ -487,3 +487,12 @@ def test_a_lone_space_in_the_leading_column_is_not_a_heading(tmp_path: Path) -> 
     ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
     assert [len(t.splits) for t in ledger.transactions] == [2]
     assert not ledger.problems
+
+
+@pytest.mark.parametrize("cell", ['"12,34"', '"1.234,56"', '"1,2345.00"', '"$1,23"'])
+def test_decimal_commas_are_refused_not_misread(tmp_path: Path, cell: str) -> None:
+    rows = [f",1,Check,1/5/2021,,,,Rent,,{cell},", ",1,Check,1/5/2021,,,,Checking,,-12.34,"]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert len(ledger.errors) == 1
+    assert str(ledger.errors[0]).startswith("report.csv:4: expected an amount like 1,234.56")
+    assert "commas must group thousands" in ledger.errors[0].message
