@@ -42,6 +42,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TRANSACTIONS_PER_PAGE=50,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
+        # Pages answer only to local names, so a web page elsewhere cannot reach the books by
+        # pointing its own host name at 127.0.0.1 (DNS rebinding). server.py lifts it for --host.
+        TRUSTED_HOSTS=["127.0.0.1", "localhost"],
     )
     app.config.update(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)

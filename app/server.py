@@ -47,7 +47,11 @@ def is_local(host: str) -> bool:
 def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(list(argv))
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app({"INSTANCE_PATH": args.instance} if args.instance else None)
+    config: dict[str, object] = {"INSTANCE_PATH": args.instance} if args.instance else {}
+    if args.host not in ("127.0.0.1", "localhost"):
+        # reached by other names on purpose (werkzeug cannot list an IPv6 address as trusted)
+        config["TRUSTED_HOSTS"] = None
+    app = create_app(config)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
     if not is_local(args.host):

@@ -630,3 +630,11 @@ def test_balances_by_kind_picture(client):
         ["Expenses (this fiscal year)", "25.00", "25.00"],
     ]
     assert rows[0].select_one(".bar.qb")["style"] == "width: 75%"
+
+
+def test_only_local_host_names_are_served(client):
+    """DNS rebinding: a page on another site that resolves its name to 127.0.0.1."""
+    r = client.get("/", headers={"Host": "evil.example:5000"})
+    assert r.status_code == 400 and "only on this computer" in r.get_data(as_text=True)
+    for base in ("http://127.0.0.1:5000", "http://localhost"):
+        assert client.get("/", base_url=base).status_code == 200, base

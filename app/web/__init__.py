@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from flask import Flask, current_app, g, render_template, request, session
-from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge, SecurityError
 
 from app.errors import (
     AmbiguousFormatError,
@@ -176,6 +176,12 @@ def register(app: Flask) -> None:
             "out of date. Go back to the Files step.",
             404,
         )
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(exc: SecurityError):
+        # No page: URLs cannot be built for a host we do not serve (DNS rebinding attempts).
+        text = "qb2gnucash answers only on this computer's own address (127.0.0.1).\n"
+        return text, 400, {"Content-Type": "text/plain; charset=utf-8"}
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge):
