@@ -638,3 +638,27 @@ def test_only_local_host_names_are_served(client):
     assert r.status_code == 400 and "only on this computer" in r.get_data(as_text=True)
     for base in ("http://127.0.0.1:5000", "http://localhost"):
         assert client.get("/", base_url=base).status_code == 200, base
+
+
+def test_inline_validation_of_type_families_and_merges(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    form = {"account": "Utilities:Gas", "kind": "retype", "target": "BANK"}
+    r = client.post(f"{prefix}/map/check", data=form, headers=csrf | HX)
+    assert r.status_code == 200 and "field-error" in soup(r).select_one("#rule-check")["class"]
+    assert "cannot sit under 'Utilities'" in soup(r).text
+    ok = client.post(f"{prefix}/map/check", data=form | {"target": "EXPENSE"}, headers=csrf | HX)
+    assert soup(ok).select_one("#rule-check")["class"] == ["field-ok"]
+    merge = {"account": "Utilities:Gas", "kind": "merge", "target": "Utilities"}
+    r = client.post(f"{prefix}/map/rules", data=merge, headers=csrf | HX)
+    tree = {
+        tr["data-account"]: tr.select("td")[2].text
+        for tr in soup(r).select("#tree-table tr[data-account]")
+    }
+    assert "Utilities:Gas" not in tree and tree["Utilities"] == "Utilities + Utilities:Gas"
+    assert (
+        client.post(
+            f"{prefix}/map/rules", data=merge | {"account": "Nope"}, headers=csrf | HX
+        ).status_code
+        == 422
+    )
