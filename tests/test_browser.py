@@ -2,14 +2,18 @@
 
 Upload a generated company's lists and transaction report, check the preview, rename an account
 and turn reparenting on, import, wait for the progress bar, download the book, reopen it with the
-GnuCash bindings. A second walk takes the real Enterprise lists export alone: refused in full
-history mode, then written in balances-only mode. A screenshot of every step lands in the test's
-tmp folder (kept on failure).
+GnuCash bindings. Two walks with the real Enterprise lists export: with a generated history of
+transfers between its accounts (opening balances for what the history does not explain), and
+alone in balances-only mode. A screenshot of every step lands in the test's tmp folder (kept on
+failure).
 """
 
 from __future__ import annotations
 
+import csv
+import datetime as dt
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -222,3 +226,78 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
     assert book.account("Checking").balance == Decimal("99250.02")
     assert book.account("Savings").balance == Decimal("5987.50")
     assert book.transactions == 1
+
+
+def enterprise_history(path: Path, n: int = 40, seed: int = 11) -> Path:
+    """A seeded Transaction Detail export of transfers between the Enterprise sample's own
+    balance-sheet accounts, dated in its last fiscal year."""
+    rng = random.Random(seed)
+    pairs = [
+        ("Savings", "Checking"),
+        ("Checking", "Undeposited Funds"),
+        ("Accounts Payable", "Checking"),
+        ("CalOil Card", "Checking"),
+    ]
+    rows = [
+        ["", "Trans #", "Type", "Date", "Num", "Name", "Memo", "Account", "Clr", "Split", "Amount"]
+    ]
+    day = dt.date(2026, 6, 1)
+    for i in range(1, n + 1):
+        debit, credit = rng.choice(pairs)
+        amount = Decimal(rng.randrange(1000, 90000)) / 100
+        day += dt.timedelta(days=rng.randrange(0, 4))
+        d, memo = day.strftime("%m/%d/%Y"), f"transfer {i}"
+        rows.append(["", str(i), "Transfer", d, "", "", memo, debit, "", credit, f"{amount:,.2f}"])
+        rows.append(["", str(i), "Transfer", d, "", "", memo, credit, "", debit, f"{-amount:,.2f}"])
+    with path.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+@pytest.mark.samples
+def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Path, samples_dir):
+    from playwright.sync_api import expect
+
+    from app.gnc_writer import read_book
+    from tests.conftest import ENTERPRISE
+
+    history = enterprise_history(tmp_path / "Transfers.csv")
+    page = browser_page
+    shots = tmp_path / "screens"
+    shots.mkdir()
+    try:
+        page.goto(server + "/")
+        page.click("#new-migration")
+        page.set_input_files("#file-input", [str(ENTERPRISE), str(history)])
+        expect(page.locator("#files article.file")).to_have_count(2)
+        expect(page.locator("#files article.file").nth(1)).to_contain_text("CSV Transaction Detail")
+        page.click("#to-preview")
+        expect(page.locator("#txn-table tbody.txn")).to_have_count(40)
+        page.click("#to-map")
+        page.select_option("#rule-account", "Checking")
+        page.fill("#rule-target", "Operating Account")
+        page.click("#add-rule")
+        expect(page.locator("#tree-table tr[data-account='Operating Account']")).to_be_visible()
+        page.check("#reparent")
+        page.check("input[name=opening_balances]")
+        new = "Assets:Current Assets:Operating Account"
+        expect(page.locator(f"#tree-table tr[data-account='{new}']")).to_be_visible()
+        page.click("#to-import")
+        page.click("#start-import")
+        page.locator("#to-download").wait_for(timeout=180_000)
+        page.click("#to-download")
+        expect(page.locator("#summary-line")).to_contain_text("Trial balance matches to the cent")
+        page.screenshot(path=str(shots / "download.png"), full_page=True)
+        with page.expect_download() as info:
+            page.click("#download-book")
+        book_path = tmp_path / info.value.suggested_filename
+        info.value.save_as(book_path)
+    except Exception:
+        page.screenshot(path=str(shots / "failure.png"), full_page=True)
+        print(f"screenshots in {shots}")
+        raise
+    book = read_book(book_path)
+    assert book.account(new).balance == Decimal("99250.02")  # QuickBooks' own figure
+    assert book.account("Assets:Current Assets:Savings").balance == Decimal("5987.50")
+    assert book.account("Checking") is None
+    assert book.transactions == 41  # the history and one opening-balance transaction
