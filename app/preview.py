@@ -11,7 +11,7 @@ import datetime as dt
 import io
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -69,6 +69,7 @@ class SplitRow:
     amount: Decimal
     reconcile: str
     anchor: str
+    known: bool = True  # False: the account is not (yet) one of the chart's
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,16 +103,24 @@ class TxnPage:
 PER_PAGE = 50
 
 
-def txn_page(index: SearchIndex, q: str = "", page: int = 1, per_page: int = PER_PAGE) -> TxnPage:
+def txn_page(
+    index: SearchIndex,
+    q: str = "",
+    page: int = 1,
+    per_page: int = PER_PAGE,
+    chart: Collection[str] | None = None,
+) -> TxnPage:
+    """One page of the transactions matching ``q``; with ``chart``, split accounts outside it
+    are flagged."""
     found = index.find(q)
     pages = max(1, -(-len(found) // per_page))
     page = min(max(1, page), pages)
     chosen = found[(page - 1) * per_page : page * per_page]
-    groups = tuple(_group(index.transactions[i]) for i in chosen)
+    groups = tuple(_group(index.transactions[i], chart) for i in chosen)
     return TxnPage(groups, q, page, pages, len(found), len(index.transactions))
 
 
-def _group(t: Transaction) -> TxnGroup:
+def _group(t: Transaction, chart: Collection[str] | None) -> TxnGroup:
     return TxnGroup(
         date=t.date,
         num=t.num,
@@ -124,7 +133,12 @@ def _group(t: Transaction) -> TxnGroup:
         total=sum((s.value for s in t.splits if s.value > 0), Decimal(0)),
         splits=tuple(
             SplitRow(
-                s.account, s.memo, s.value, RECONCILE_WORDS[s.reconcile.value], anchor(s.source)
+                s.account,
+                s.memo,
+                s.value,
+                RECONCILE_WORDS[s.reconcile.value],
+                anchor(s.source),
+                known=chart is None or s.account in chart,
             )
             for s in t.splits
         ),

@@ -124,3 +124,10 @@ def test_column_sample_reads_the_chosen_columns():
     wrong = preview.column_sample(path, {"date": "Note", "account": "Ledger", "amount": "Ledger"})
     assert wrong.parsed[0][0][2] is False and "expected a date" in wrong.parsed[0][0][1]
     assert wrong.parsed[0][2][2] is False
+
+
+def test_split_accounts_outside_the_chart_are_flagged():
+    index = preview.SearchIndex([txn(1, "Heating Oil")])
+    split = preview.txn_page(index, chart={"Sales", "Checking"}).groups[0].splits
+    assert [(s.account, s.known) for s in split] == [("Heating Oil", False), ("Sales", True)]
+    assert all(s.known for s in preview.txn_page(index).groups[0].splits)

@@ -662,3 +662,10 @@ def test_inline_validation_of_type_families_and_merges(client):
         ).status_code
         == 422
     )
+
+
+def test_unknown_split_accounts_are_marked_in_the_preview(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "unknown_account.iif")
+    cells = soup(client.get(f"{prefix}/preview")).select("#txn-table td.account.bad")
+    assert [c.text.split()[0:2] for c in cells] == [["Heating", "Oil"]]

@@ -7,6 +7,7 @@ from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from app import preview
+from app.store import View
 from app.web import is_htmx, migration, render, store
 
 bp = Blueprint("preview", __name__, url_prefix="/m/<mid>")
@@ -23,8 +24,8 @@ def _page_number() -> int:
 def page() -> tuple[str, int]:
     m = migration()
     view = store().view(m)
-    txns = preview.txn_page(view.search, request.args.get("q", ""), _page_number())
     ledger = view.resolved
+    txns = _txns(view)
     return render(
         "steps/preview.html",
         "partials/_transactions.html",
@@ -46,5 +47,9 @@ def transactions() -> tuple[str, int] | Response:
         args = {"q": request.args.get("q", ""), "page": _page_number()}
         return redirect(url_for("preview.page", **args, _anchor="transactions"))
     view = store().view(migration())
-    txns = preview.txn_page(view.search, request.args.get("q", ""), _page_number())
-    return render("steps/preview.html", "partials/_transactions.html", txns=txns)
+    return render("steps/preview.html", "partials/_transactions.html", txns=_txns(view))
+
+
+def _txns(view: View) -> preview.TxnPage:
+    chart = {a.full_name for a in view.resolved.accounts} if view.resolved.chart else None
+    return preview.txn_page(view.search, request.args.get("q", ""), _page_number(), chart=chart)
