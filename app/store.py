@@ -168,6 +168,7 @@ class Store:
         root.mkdir(parents=True, exist_ok=True)
         self._cache: OrderedDict[tuple, Any] = OrderedDict()
         self._lock = threading.Lock()
+        self._pending: dict[tuple, threading.Lock] = {}
 
     def create(self) -> Migration:
         mid = secrets.token_urlsafe(24)
@@ -200,15 +201,26 @@ class Store:
     # ------------------------------------------------------------------ parsed results
 
     def _cached(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """The cached value, else ``make()`` once: concurrent requests for the same key wait
+        for the first one instead of parsing the same files again."""
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        value = make()  # outside the lock: another migration's page need not wait
-        with self._lock:
-            self._cache[key] = value
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
+            pending = self._pending.setdefault(key, threading.Lock())
+        with pending:  # other keys (other migrations) are not held up
+            with self._lock:
+                if key in self._cache:
+                    return self._cache[key]
+            try:
+                value = make()
+                with self._lock:
+                    self._cache[key] = value
+                    while len(self._cache) > CACHE_SIZE:
+                        self._cache.popitem(last=False)
+            finally:
+                with self._lock:
+                    self._pending.pop(key, None)
         return value
 
     def parsed(self, m: Migration, plan: Plan | None = None) -> Ledger:

@@ -133,3 +133,30 @@ def test_restart_loses_nothing(tmp_path):
     assert again.plan().currency == "EUR"
     assert again.created == m.created
     assert isinstance(again.path, Path)
+
+
+def test_concurrent_requests_parse_once(tmp_path, monkeypatch):
+    import threading
+
+    from app import pipeline
+
+    store = Store(tmp_path)
+    m = store.create()
+    add(m, "lists.iif")
+    calls = []
+    real = pipeline.read
+
+    def slow_read(paths, plan):
+        calls.append(1)
+        threading.Event().wait(0.3)
+        return real(paths, plan)
+
+    monkeypatch.setattr(pipeline, "read", slow_read)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(store.parsed(m))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1
+    assert all(r is results[0] for r in results)
