@@ -669,3 +669,16 @@ def test_unknown_split_accounts_are_marked_in_the_preview(client):
     upload(client, prefix, csrf, "lists.iif", "unknown_account.iif")
     cells = soup(client.get(f"{prefix}/preview")).select("#txn-table td.account.bad")
     assert [c.text.split()[0:2] for c in cells] == [["Heating", "Oil"]]
+
+
+def test_import_page_shows_warnings_before_writing(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "unknown_account.iif")
+    client.post(
+        f"{prefix}/map/resolve",
+        data={"label": "Heating Oil", "target": "Utilities:Gas"},
+        headers=csrf,
+    )
+    box = soup(client.get(f"{prefix}/import")).select_one("#import-warnings")
+    assert "Checking: QuickBooks balance 75.00" in box.text
+    assert soup(client.get(f"{prefix}/import")).select_one("#start-import") is not None
