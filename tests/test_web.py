@@ -682,3 +682,20 @@ def test_import_page_shows_warnings_before_writing(client):
     box = soup(client.get(f"{prefix}/import")).select_one("#import-warnings")
     assert "Checking: QuickBooks balance 75.00" in box.text
     assert soup(client.get(f"{prefix}/import")).select_one("#start-import") is not None
+
+
+def test_ssn_and_bank_numbers_reach_no_file_of_the_migration(client, app):
+    import gzip
+
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#to-download") is not None
+    folder = Path(app.config["MIGRATIONS_DIR"]) / prefix.rsplit("/", 1)[1]
+    written = [p for p in folder.rglob("*") if p.is_file() and p.parent.name != "uploads"]
+    assert {p.name for p in written} >= {"lists.gnucash", "result.json", "report.csv", "job.json"}
+    for p in written:
+        data = p.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        assert b"987-65-4321" not in data and b"000123456789" not in data, p.name
