@@ -137,10 +137,14 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         shot("2-preview")
 
         page.click("#to-map")
-        page.select_option("#rule-account", "Checking")
-        page.select_option("#rule-kind", "rename")
-        page.fill("#rule-target", "Main Checking")
-        page.click("#add-rule")
+        page.click("#tree-table tr[data-account='Checking'] button.edit")  # click to edit
+        name = page.locator("tr.editing input[name=name]")
+        page.wait_for_timeout(400)  # htmx wires the swapped-in row after its settle delay
+        name.fill("Main:Checking")
+        expect(page.locator("tr.editing .row-check")).to_contain_text("cannot contain ':'")
+        name.fill("Main Checking")
+        expect(page.locator("tr.editing .row-check")).to_be_empty()
+        page.click("tr.editing button:has-text('Save')")
         expect(page.locator("#tree-table tr[data-account='Main Checking']")).to_be_visible()
         page.check("#reparent")
         main = "Assets:Current Assets:Main Checking"

@@ -699,3 +699,31 @@ def test_ssn_and_bank_numbers_reach_no_file_of_the_migration(client, app):
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         assert b"987-65-4321" not in data and b"000123456789" not in data, p.name
+
+
+def test_click_to_edit_a_tree_row(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get(f"{prefix}/map"))
+    edit = page.select_one("#tree-table tr[data-account='Utilities:Gas'] button.edit")
+    r = client.get(edit["hx-get"], headers=HX)
+    assert is_fragment(r)
+    row = soup(r).select_one("tr.editing")
+    assert row["data-account"] == "Utilities:Gas"
+    assert row.select_one("input[name=name]")["value"] == "Gas"
+    assert row.select_one("select[name=type] option[selected]")["value"] == "EXPENSE"
+    account = row.select_one("input[name=account]")["value"]
+    r = client.post(
+        f"{prefix}/map/edit",
+        data={"account": account, "name": "Heating", "type": "EXPENSE"},
+        headers=csrf | HX,
+    )
+    tree = [tr["data-account"] for tr in soup(r).select("#tree-table tr[data-account]")]
+    assert "Utilities:Heating" in tree and "Utilities:Gas" not in tree
+    assert soup(r).select_one("#map-status").text == "Saved: Rename “Utilities:Gas” to “Heating”."
+    bad = client.post(
+        f"{prefix}/map/edit", data={"account": account, "name": "A:B"}, headers=csrf | HX
+    )
+    assert bad.status_code == 422
+    gone = client.get(f"{prefix}/map/edit", query_string={"account": "Nope"}, headers=HX)
+    assert gone.status_code == 422

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, render_template, request
 
 from app import mapping, preview, resolve
 from app.errors import MappingError
+from app.model import AccountType
 from app.plan import Cutover, Plan, Rule, plan_from_json
 from app.web import migration, render, store
 
@@ -56,7 +57,7 @@ def page() -> tuple[str, int]:
 def _rule_from_form() -> Rule:
     kind = request.form.get("kind", "")
     account = request.form.get("account", "")
-    target = request.form.get("target", "").strip()
+    target = (request.form.get("target") or request.form.get("name", "")).strip()
     if kind == "move" and target == "(top level)":
         target = ""
     return Rule(kind, account, target)
@@ -79,6 +80,44 @@ def delete_rule(index: int) -> tuple[str, int]:
         raise MappingError("That change is no longer in the plan; the page was out of date.")
     gone = rules.pop(index)
     return _save(replace(plan, rules=tuple(rules)), f"Undone: {describe(gone)}.")
+
+
+@bp.get("/map/edit")
+def edit_row() -> tuple[str, int]:
+    """Click to edit: one row of the resulting tree as a small form (name and type)."""
+    m = migration()
+    account = request.args.get("account", "")
+    row = next(
+        (r for r in mapping.rows(store().view(m).prepared.ledger) if account in r.origin), None
+    )
+    if row is None:
+        raise MappingError(
+            f"There is no account {account!r} in the tree any more; reload the page."
+        )
+    types = [t.value for t in AccountType]
+    html = render_template("partials/_tree_row_form.html", row=row, account=account, types=types)
+    return html, 200
+
+
+@bp.post("/map/edit")
+def save_row() -> tuple[str, int]:
+    m = migration()
+    account = request.form.get("account", "")
+    view = store().view(m)
+    row = next((r for r in mapping.rows(view.prepared.ledger) if account in r.origin), None)
+    if row is None:
+        raise MappingError(
+            f"There is no account {account!r} in the tree any more; reload the page."
+        )
+    plan, done = m.plan(), []
+    name, type_ = request.form.get("name", "").strip(), request.form.get("type", "")
+    if name and name != row.name:
+        plan = plan.with_rule(Rule("rename", account, name))
+        done.append(describe(Rule("rename", account, name)))
+    if type_ and (row.type is None or type_ != row.type.value):
+        plan = plan.with_rule(Rule("retype", account, type_))
+        done.append(describe(Rule("retype", account, type_)))
+    return _save(plan, ("Saved: " + "; ".join(done) + ".") if done else "Nothing changed.")
 
 
 @bp.post("/map/check")
