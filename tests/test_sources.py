@@ -211,3 +211,26 @@ def test_overlap_found_when_files_label_accounts_differently():
     merged = sources.merge([chart, iif, report])
     assert [str(t.source) for t in merged.transactions] == ["t.iif:4"]
     assert [p.source for p in merged.problems] == [src("r.csv", 9)]
+
+
+def test_every_generated_export_is_claimed_by_exactly_one_real_reader(tmp_path):
+    from tests.companygen import make_company
+
+    files = make_company(transactions=30, seed=5).write_all(tmp_path)
+    chosen = {name: sources.identify(path, ReadOptions()).__name__ for name, path in files.items()}
+    assert chosen == {
+        "lists": "app.iif",
+        "transactions_iif": "app.iif",
+        "find": "app.qbcsv",
+        "journal": "app.qbcsv",
+        "transaction_detail": "app.qbcsv",
+        "general_ledger": "app.qbcsv",
+    }
+
+
+@pytest.mark.samples
+def test_every_real_sample_is_claimed_by_the_iif_reader_alone(samples_dir):
+    samples = sorted(p for p in samples_dir.iterdir() if p.suffix.lower() == ".iif")
+    assert len(samples) == 5
+    for path in samples:
+        assert sources.identify(path, ReadOptions()).__name__ == "app.iif", path.name
