@@ -23,7 +23,7 @@ from operator import attrgetter
 from app.model import Account, AccountType, Ledger, Problem, Source, Split
 from app.validate import line_list
 
-_PREFIX = re.compile(r"\s*(\d[\w.]*)\s+(?:·|-|—|–)\s+(.+?)\s*")
+_PREFIX = re.compile(r"\s*(\d[\w.]*)(?:\s*[·—–]\s*|\s+-\s+)(.+?)\s*")
 _NUMBER = re.compile(r"\s*\d[\d.]*\s*")
 _PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)\s*")
 

@@ -53,6 +53,7 @@ def resolved(label: str, account_map: dict[str, str] | None = None) -> str:
         ("7751 · Gas and Electric", "Utilities:Gas and Electric"),  # number · name, by code
         ("7751 - Gas and Electric", "Utilities:Gas and Electric"),
         ("7751 — Gas and Electric", "Utilities:Gas and Electric"),
+        ("7751·Gas and Electric", "Utilities:Gas and Electric"),  # no spaces round the dot
         ("9999 · Water", "Utilities:Water"),  # unknown number: by name
         ("6200 · Automobile:6210 · Fuel", "Automobile:Fuel"),  # prefix per level
         ("Utilities:7751 · Gas and Electric", "Utilities:Gas and Electric"),
@@ -103,6 +104,7 @@ def test_split_prefix():
     assert split_prefix("6210 · Fuel") == ("6210", "Fuel")
     assert split_prefix("Fuel") == ("", "Fuel")
     assert split_prefix("401 - K") == ("401", "K")
+    assert split_prefix("401-K") == ("", "401-K")  # a hyphen needs spaces to be a separator
 
 
 def test_without_chart_accounts_come_from_the_labels():
