@@ -1,4 +1,4 @@
-"""qb2gnucash: `python run.py` starts the wizard; `python run.py convert FILE... -o BOOK` converts."""
+"""qb2gnucash: `run.py` starts the wizard; `run.py convert FILE... -o BOOK` converts."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape'
 
 _CURRENCY = re.compile(r"[$€£¥\s]|\bUSD\b|\bA\$")
 _NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
+_GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?")  # commas only as thousands separators
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -60,7 +61,11 @@ def parse_amount(text: str) -> Decimal | None:
         negative, s = not negative, s[1:]
     elif s.startswith("+"):
         s = s[1:]
-    s = _CURRENCY.sub("", s).replace(",", "")
+    s = _CURRENCY.sub("", s)
+    if "," in s:
+        if not _GROUPED.fullmatch(s.lstrip("-")):  # "12,34" is a decimal comma: never misread
+            raise ValueError(f"expected an amount like 1,234.56 (got {text!r})")
+        s = s.replace(",", "")
     if s.startswith("-"):
         negative, s = True, s[1:]
     if not _NUMBER.fullmatch(s):

@@ -29,7 +29,7 @@ def data_dir() -> Path:
 @pytest.fixture
 def samples_dir() -> Path:
     if not SAMPLES.is_dir():
-        pytest.skip(f"real QuickBooks samples not found at {SAMPLES} (shared/ is beside the checkout)")
+        pytest.skip(f"real QuickBooks samples not found at {SAMPLES} (shared/ beside the checkout)")
     return SAMPLES
 
 
@@ -44,7 +44,7 @@ def golden(request: pytest.FixtureRequest):
             path.write_text(text, encoding="utf-8")
             return
         if not path.exists():
-            pytest.fail(f"no golden file {path}; create it with pytest --update-golden and review it")
+            pytest.fail(f"no golden file {path}; create it with pytest --update-golden, review it")
         expected = path.read_text(encoding="utf-8")
         if text != expected:
             diff = difflib.unified_diff(

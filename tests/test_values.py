@@ -1,0 +1,96 @@
+"""Number, date and flag forms as QuickBooks and spreadsheets write them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from app.values import decode, parse_amount, parse_bool, parse_date
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('"1,234.56"', "1234.56"),
+        ("3,999.50", "3999.50"),
+        ("-35", "-35"),
+        ("-869.5", "-869.5"),
+        ("(300.00)", "-300.00"),
+        ("300.00-", "-300.00"),
+        ("--3.00", "-3.00"),
+        ("$1,000", "1000"),
+        ("-$1,000.25", "-1000.25"),
+        ("$-1,000", "-1000"),
+        ("6.5%", "6.5"),
+        ("-10.0%", "-10.0"),
+        ("12", "12"),
+        (" 0.00 ", "0.00"),
+        ("1,000,000", "1000000"),
+    ],
+)
+def test_amount_forms(text: str, expected: str) -> None:
+    value = parse_amount(text)
+    assert isinstance(value, Decimal)
+    assert value == Decimal(expected)
+    assert str(value) == expected  # the scale written is kept: no float on the way
+
+
+@pytest.mark.parametrize("text", ["", " ", '""'])
+def test_empty_amount_is_none(text: str) -> None:
+    assert parse_amount(text) is None
+
+
+@pytest.mark.parametrize("text", ["abc", "12,34", "1.234,56", "1,2345.00", "1..2", "#REF!"])
+def test_bad_amounts_say_what_was_expected(text: str) -> None:
+    with pytest.raises(ValueError, match=r"expected an amount like 1,234.56 \(got "):
+        parse_amount(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "expected"),
+    [
+        ("7/16/1998", "mdy", dt.date(1998, 7, 16)),
+        ("7/16/98", "mdy", dt.date(1998, 7, 16)),
+        ("01/05/2024", "mdy", dt.date(2024, 1, 5)),
+        ("1/11/6", "mdy", dt.date(2006, 1, 11)),
+        ("2026-12-15", "mdy", dt.date(2026, 12, 15)),
+        ("25/12/2024", "dmy", dt.date(2024, 12, 25)),
+        ("01/05/2024", "dmy", dt.date(2024, 5, 1)),
+        ("4-20-92", "mdy", dt.date(1992, 4, 20)),
+    ],
+)
+def test_date_forms(text: str, order: str, expected: dt.date) -> None:
+    assert parse_date(text, order) == expected
+
+
+def test_two_digit_year_pivot() -> None:
+    assert parse_date("1/1/79") == dt.date(2079, 1, 1)
+    assert parse_date("1/1/80") == dt.date(1980, 1, 1)
+    assert parse_date("1/1/79", pivot=70) == dt.date(1979, 1, 1)
+
+
+@pytest.mark.parametrize("text", ["", "0/0/0"])
+def test_no_date(text: str) -> None:
+    assert parse_date(text) is None
+
+
+@pytest.mark.parametrize("text", ["13/1/2024", "2/30/2024", "yesterday"])
+def test_bad_dates(text: str) -> None:
+    with pytest.raises(ValueError, match=r"expected a date like M/D/YYYY \(got "):
+        parse_date(text)
+
+
+def test_booleans() -> None:
+    assert parse_bool("Y") is True
+    assert parse_bool("n") is False
+    assert parse_bool("") is None
+    with pytest.raises(ValueError, match="expected Y or N"):
+        parse_bool("maybe")
+
+
+def test_decode_order() -> None:
+    assert decode("\ufeffcafé".encode()) == ("café", "utf-8-sig")
+    assert decode("café".encode()) == ("café", "utf-8")
+    assert decode(b"\x93quoted\x94 1000 \xb7 Checking") == ("“quoted” 1000 · Checking", "cp1252")
