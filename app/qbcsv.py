@@ -36,7 +36,8 @@ from pathlib import Path
 
 from app import qbcsv_group as grouping
 from app.errors import ParseError
-from app.model import Ledger, ReadOptions, Reconcile, Source, Split
+from app.model import Ledger, ReadOptions, Reconcile, Source
+from app.qbcsv_build import split_maker
 from app.qbcsv_header import (
     HEADER_SCAN,
     ROW_ROLES,
@@ -196,15 +197,14 @@ class _Reader:
         pad = [""] * (need + 1)
         ledger = header.layout == "ledger"
         by_ref = self.out.mode == "ref"  # consecutive Trans # runs handled inline
-        name = self.name
+        make_split = split_maker(self.name)
         out = self.out
         add = out.add_row
         amount = out.amount
         groups = out.groups
         new_group = grouping.Group
         zero = grouping.ZERO
-        plain = grouping.PLAIN
-        grouped = grouping.GROUPED_PLAIN
+        plain = grouping.PLAIN_AMOUNT
         decimal = Decimal
         g = None
         count = 0
@@ -253,10 +253,10 @@ class _Reader:
             account = section if ledger else account.strip()
             if am:
                 value = None
-                if not am.strip(plain) and ("," not in am or grouped(am)):  # the fast path
+                if plain(am):  # the fast path: "-1,234.56", "1234.5"
                     try:
-                        value = decimal(am.replace(",", "") if "," in am else am)
-                    except InvalidOperation:
+                        value = decimal(am.replace(",", ""))
+                    except InvalidOperation:  # "-", "."
                         pass
                 if value is None:
                     value = amount(am, line)
@@ -288,9 +288,9 @@ class _Reader:
             void = False
             if memo:
                 memo = memo.strip()
-                void = memo[:4].upper() == "VOID"
-            split = Split(
-                account, value, Source(name, line), memo, reconcile[0], reconcile[1],
+                void = memo[:1] in "Vv" and memo[:4].upper() == "VOID"
+            split = make_split(
+                account, value, line, memo, reconcile[0], reconcile[1],
                 atype.strip() if atype else "",
             )  # fmt: skip
             if by_ref:

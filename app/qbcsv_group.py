@@ -21,12 +21,14 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Split, Transaction
+from app.qbcsv_build import transaction_maker
 from app.values import date_parts, parse_amount, parse_date
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
 PLAIN = "0123456789.,-"
-GROUPED_PLAIN = re.compile(r"-?\d{1,3}(?:,\d{3})*(?:\.\d*)?").fullmatch  # "-1,234.56"
+# An amount the hot loop may hand to Decimal directly: ASCII digits, commas grouping thousands
+PLAIN_AMOUNT = re.compile(r"-?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]*)(?:\.[0-9]*)?").fullmatch
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})*(?:\.\d*)?|\.\d+").fullmatch
 _NOT_DIGITS = re.compile(r"[^\d,.]").sub
 _QUIET = frozenset({"Beginning Balance", "Opening Balance", "Balance Forward"})
@@ -340,6 +342,7 @@ class Collector:
         """Groups → Transactions; a group whose date cannot be read is an error, not read."""
         out: list[Transaction] = []
         add = out.append
+        make = transaction_maker()
         notes_of: dict[str, str] = {}
         for g in self.groups:
             date = dates.get(g.date)
@@ -364,7 +367,7 @@ class Collector:
             kind = kind.strip()
             notes = (f"{prefix} #{ref}" if ref else prefix) if kind or ref else ""
             add(
-                Transaction(
+                make(
                     date,
                     tuple(g.splits),
                     g.splits[0].source,  # the first row (one Source less per transaction)
