@@ -207,7 +207,8 @@ class _Reader:
         plain = grouping.PLAIN_AMOUNT
         decimal = Decimal
         g = None
-        count = 0
+        g_ref = g_date = ""  # the open group's Trans # and date
+        put = None  # its splits.append
         spans = self.spans
         section = ""
         stack: list[str] = []  # the open sections' accounts (full label paths)
@@ -294,14 +295,15 @@ class _Reader:
                 atype.strip() if atype else "",
             )  # fmt: skip
             if by_ref:
-                count += 1
-                if g is None or (ref and ref != g.ref) or (date and date != g.date):
+                if g is None or (ref and ref != g_ref) or (date and date != g_date):
                     g = new_group(line, ref, kind, date, num, who)
                     groups.append(g)
-                g.splits.append(split)
+                    g_ref, g_date, put = ref, date, g.splits.append
+                put(split)
                 if void:
                     g.void = True
             else:
                 add(line, ref, kind, date, num, who, split, bal)
-        out.rows += count
+        if by_ref:  # every split of this loop went into a group
+            out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})

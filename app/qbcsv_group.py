@@ -343,7 +343,7 @@ class Collector:
         out: list[Transaction] = []
         add = out.append
         make = transaction_maker()
-        notes_of: dict[str, str] = {}
+        kinds: dict[str, tuple[str, str, bool]] = {}  # raw Type → notes prefix, label, void
         for g in self.groups:
             date = dates.get(g.date)
             if date is None:
@@ -359,24 +359,26 @@ class Collector:
                 ref = ref.strip()
                 if "," in ref and ref.replace(",", "").isdigit():
                     ref = ref.replace(",", "")  # "364,134" is Trans # 364134
-            kind = g.kind
-            prefix = notes_of.get(kind)
-            if prefix is None:
-                label = kind.strip()
-                prefix = notes_of[kind] = f"QuickBooks {label or 'Trans'}"
-            kind = kind.strip()
+            of_kind = kinds.get(g.kind)
+            if of_kind is None:
+                label = g.kind.strip()
+                of_kind = kinds[g.kind] = (
+                    f"QuickBooks {label or 'Trans'}", label, "VOID" in label.upper()
+                )  # fmt: skip
+            prefix, kind, void_kind = of_kind
             notes = (f"{prefix} #{ref}" if ref else prefix) if kind or ref else ""
+            splits = g.splits
             add(
                 make(
                     date,
-                    tuple(g.splits),
-                    g.splits[0].source,  # the first row (one Source less per transaction)
+                    tuple(splits),
+                    splits[0].source,  # the first row (one Source less per transaction)
                     g.num.strip(),
                     g.name.strip(),
                     notes,
                     ref,
                     kind,
-                    g.void or "VOID" in kind.upper(),
+                    g.void or void_kind,
                 )
             )
         return out
