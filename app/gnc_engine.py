@@ -86,6 +86,10 @@ _SIGNATURES: tuple[tuple[str, str, object, list], ...] = (
     ("lib", "qof_instance_get_editlevel", _INT, [_P]),
     ("lib", "qof_event_register_handler", _INT, [_EVENT_HANDLER, _P]),
     ("lib", "qof_event_unregister_handler", None, [_INT]),
+    ("lib", "xaccSplitGetParent", _P, [_P]),
+    ("lib", "xaccSplitGetValue", _Numeric, [_P]),
+    ("lib", "xaccSplitGetReconcile", ctypes.c_char, [_P]),
+    ("lib", "xaccTransGetDate", ctypes.c_int64, [_P]),
     ("lib", "gncBillTermGetTerms", _LIST, [_P]),
     ("lib", "gncBillTermGetName", ctypes.c_char_p, [_P]),
     ("lib", "gncBillTermGetDiscount", _Numeric, [_P]),
@@ -120,7 +124,16 @@ _LOAD_SYMBOLS = (
     "qof_event_register_handler",
     "qof_event_unregister_handler",
 )
+_SPLIT_SYMBOLS = (
+    "xaccSplitGetParent",
+    "xaccSplitGetValue",
+    "xaccSplitGetReconcile",
+    "xaccTransGetDate",
+)
 _TERM_SYMBOLS = tuple(s[1] for s in _SIGNATURES if s[1].startswith("gncBillTerm"))
+# XML read-back: detach every 250 transactions (100k book: ~1.5 s faster than every 1,000;
+# each detach costs one pass over the accounts, the lists it spares are walked per insert)
+_LOAD_DETACH_EVERY = 250
 _DETACHER_MAJOR = 4  # _AccountPrivate4 mirrors GnuCash 4.x; 5.x keeps splits in a vector
 
 
@@ -306,6 +319,39 @@ class SplitListDetacher:
             self._chunks[i] = []
 
 
+def sum_splits(
+    engine: Engine,
+    splits: list[int],
+    txn_day: dict[int, object],
+    day_of: Callable[[int], object],
+    flags: dict[bytes, int],
+) -> tuple[dict[tuple[object, int], int], list[int]]:
+    """Sums the value numerators of ``splits`` (Split pointers) per (day, denominator) and
+    counts their reconcile flags in ``flags``. A transaction's day is ``day_of(posted time64)``,
+    looked up once per transaction and kept in ``txn_day`` (transaction pointer → day). Returns
+    the sums and the positions in ``splits`` whose transaction was new. Raw calls: no wrapper
+    object or Decimal per split."""
+    if not engine.has(*_SPLIT_SYMBOLS):
+        raise LayoutError("the engine does not export the split getters")
+    lib = engine.lib
+    parent, value = lib.xaccSplitGetParent, lib.xaccSplitGetValue
+    flag, posted = lib.xaccSplitGetReconcile, lib.xaccTransGetDate
+    sums: dict[tuple[object, int], int] = {}
+    new = []
+    for i, s in enumerate(splits):
+        t = parent(s)
+        day = txn_day.get(t)
+        if day is None:
+            day = txn_day[t] = day_of(posted(t))
+            new.append(i)
+        v = value(s)
+        key = (day, v.denom)
+        sums[key] = sums.get(key, 0) + v.num
+        f = flag(s)
+        flags[f] = flags.get(f, 0) + 1
+    return sums, new
+
+
 def bill_terms(engine: Engine, book: int) -> list[tuple[str, int, int, int, int, int, int]]:
     """Every bill term of ``book`` as (name, type, due_days, discount_days, discount numerator,
     discount denominator, cutoff). The bindings (4.13 and 5.x alike) return this list as
@@ -408,7 +454,7 @@ def load_xml_detached(
 ) -> str:
     """``qof_session_load`` of an XML book (session already begun) that stays linear on 4.x.
 
-    The XML loader reports progress after every parsed transaction; every 1,000 of them the
+    The XML loader reports progress after every parsed transaction; every 250 of them the
     accounts' split lists are detached, and they are re-joined as soon as ``transactions`` (the
     file's own count) are in — before the loader's scrub pass and the accounts' CommitEdit.
     Returns "" when the detacher was used, else why not. Any detacher still holding chunks
@@ -426,9 +472,13 @@ def load_xml_detached(
         "shown": 0,
     }
 
+    trans: list[int] = []  # the book's transaction collection, looked up once
+
     def progress(_message: bytes | None, _percent: float) -> None:
-        book = lib.qof_session_get_book(session)
-        n = lib.qof_collection_count(lib.qof_book_get_collection(book, b"Trans"))
+        if not trans:
+            book = lib.qof_session_get_book(session)
+            trans.append(lib.qof_book_get_collection(book, b"Trans"))
+        n = lib.qof_collection_count(trans[0])
         if on_progress is not None and n % 500 == 0 and n != state["shown"] and n < transactions:
             state["shown"] = n
             on_progress("loading", n, transactions)
@@ -439,8 +489,9 @@ def load_xml_detached(
             if n >= transactions and det is not None:
                 det.reattach()  # type: ignore[attr-defined]
                 state["joined"] = True
-            elif n - int(state["last"]) >= 1000 and n < transactions:  # type: ignore[call-overload]
+            elif n - int(state["last"]) >= _LOAD_DETACH_EVERY and n < transactions:  # type: ignore[call-overload]
                 if det is None:
+                    book = lib.qof_session_get_book(session)
                     det = state["det"] = SplitListDetacher(engine, _edited_accounts(engine, book))
                 det.detach()  # type: ignore[attr-defined]
                 state["last"] = n

@@ -65,6 +65,7 @@ from app.gnc_engine import (
     can_load,
     load_sql_detached,
     load_xml_detached,
+    sum_splits,
 )
 from app.model import Address, Ledger, Role, Transaction
 
@@ -541,7 +542,7 @@ def read_book(
         raise BookWriteError(f"GnuCash could not open {path.name}: {exc}") from exc
     try:
         book = session.book
-        snap = _read_accounts(book, transactions, on_progress)
+        snap = _read_accounts(engine, book, transactions, on_progress)
         return replace(
             snap,
             customers=_read_owners(book, "gncCustomer", GncCustomer),
@@ -564,20 +565,28 @@ def _xml_transaction_count(path: Path) -> int:
     return int(m.group(1)) if m else 0
 
 
-def _read_accounts(book, with_txns: bool, on_progress: Progress | None) -> BookSnapshot:
+def _read_accounts(
+    engine: Engine, book, with_txns: bool, on_progress: Progress | None
+) -> BookSnapshot:
     accounts: list[BookAccount] = []
-    txns: dict[int, object] = {}  # transaction pointer → instance, each once
-    reconcile: Counter[str] = Counter()
+    txn_day: dict[int, object] = {}  # transaction pointer → posted date, each once
+    txns: list[object] = []  # transaction objects in first-seen order (with_txns only)
+    flags: dict[bytes, int] = {}
+    # the bindings' own time64 → datetime conversion (local time), once per distinct time
+    day_of = functools.cache(lambda t: dt.datetime.fromtimestamp(t).date())
     descendants = book.get_root_account().get_descendants()
     names = {int(a.get_instance()): a.get_full_name() for a in descendants}
     for done, a in enumerate(descendants, 1):
-        daily: dict[dt.date, Decimal] = defaultdict(Decimal)
         splits = C.xaccAccountGetSplitList(a.get_instance())
-        for s in splits:
-            t = C.xaccSplitGetParent(s)
-            daily[C.xaccTransGetDate(t).date()] += _decimal(C.xaccSplitGetValue(s))
-            reconcile[C.xaccSplitGetReconcile(s)] += 1
-            txns.setdefault(int(t), t)
+        try:  # sums: (date, denominator) → numerator sum
+            sums, new = sum_splits(engine, [int(s) for s in splits], txn_day, day_of, flags)
+        except LayoutError as exc:
+            raise BookWriteError(f"cannot read the book's splits: {exc}") from exc
+        if with_txns:
+            txns.extend(C.xaccSplitGetParent(splits[i]) for i in new)
+        daily: dict[dt.date, Decimal] = defaultdict(Decimal)
+        for (day, den), num in sums.items():
+            daily[day] += _from_parts(num, den)  # type: ignore[index]
         commodity = a.GetCommodity()
         accounts.append(
             BookAccount(
@@ -596,13 +605,14 @@ def _read_accounts(book, with_txns: bool, on_progress: Progress | None) -> BookS
             )
         )
         _progress(on_progress, "reading", done, len(descendants))
+    reconcile = Counter({f.decode("latin-1"): n for f, n in flags.items()})
     days = [d for a in accounts for d, _ in a.daily[:1] + a.daily[-1:]]
-    listed = [_transaction(t, names) for t in txns.values()] if with_txns else []
+    listed = [_transaction(t, names) for t in txns]
     listed.sort(key=lambda t: (t.date, t.num, t.description))
     return BookSnapshot(
         currency=Counter(a.commodity for a in accounts).most_common(1)[0][0] if accounts else "",
         accounts=tuple(accounts),
-        transactions=len(txns),
+        transactions=len(txn_day),
         splits=sum(a.splits for a in accounts),
         reconcile=tuple(sorted(reconcile.items())),
         first_date=min(days, default=None),
@@ -732,6 +742,11 @@ def _decimal(n) -> Decimal:
         num, den = n.num(), n.denom()
     else:
         num, den = C.gnc_numeric_num(n), C.gnc_numeric_denom(n)
+    return _from_parts(num, den)
+
+
+def _from_parts(num: int, den: int) -> Decimal:
+    """num/den as Decimal: exact (keeping the cents) for power-of-ten denominators."""
     places = len(str(den)) - 1
     if den > 0 and 10**places == den:
         return Decimal(num).scaleb(-places)  # keeps the cents: -900.00, not -900
