@@ -214,6 +214,7 @@ class _Reader:
         stack: list[str] = []  # the open sections' accounts (full label paths)
         heads: list[str] = []  # their header texts, to match "Total <header>"
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
+        labels: dict[str, str] = {}  # account and account type cells → stripped
         last = reader.line_num
         for cells in reader:
             line = last + 1  # a record's first line (a quoted cell can hold line breaks)
@@ -251,7 +252,13 @@ class _Reader:
                     continue
                 row[:lead] = [""] * lead  # missing roles read cell 0: keep it empty
             ref, kind, date, num, who, memo, account, mark, am, de, cr, bal, atype = pick(row)
-            account = section if ledger else account.strip()
+            if ledger:
+                account = section
+            else:  # one shared string per distinct label, not one per row
+                label = labels.get(account)
+                if label is None:
+                    label = labels[account] = account.strip()
+                account = label
             if am:
                 value = None
                 if plain(am):  # the fast path: "-1,234.56", "1234.5"
@@ -292,7 +299,7 @@ class _Reader:
                 void = memo[:1] in "Vv" and memo[:4].upper() == "VOID"
             split = make_split(
                 account, value, line, memo, reconcile[0], reconcile[1],
-                atype.strip() if atype else "",
+                (labels.get(atype) or labels.setdefault(atype, atype.strip())) if atype else "",
             )  # fmt: skip
             if by_ref:
                 if g is None or (ref and ref != g_ref) or (date and date != g_date):
