@@ -215,6 +215,7 @@ class _Reader:
         heads: list[str] = []  # their header texts, to match "Total <header>"
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
         labels: dict[str, str] = {}  # account and account type cells → stripped
+        memos: dict[str, tuple[str, bool]] = {}  # memo cell → stripped, starts with VOID
         last = reader.line_num
         for cells in reader:
             line = last + 1  # a record's first line (a quoted cell can hold line breaks)
@@ -294,9 +295,12 @@ class _Reader:
                 )
                 reconcile = marks[mark] = (state, m)
             void = False
-            if memo:
-                memo = memo.strip()
-                void = memo[:1] in "Vv" and memo[:4].upper() == "VOID"
+            if memo:  # memos repeat too: one string (and VOID check) per distinct text
+                known = memos.get(memo)
+                if known is None:
+                    text = memo.strip()
+                    known = memos[memo] = (text, text[:4].upper() == "VOID")
+                memo, void = known
             split = make_split(
                 account, value, line, memo, reconcile[0], reconcile[1],
                 (labels.get(atype) or labels.setdefault(atype, atype.strip())) if atype else "",
