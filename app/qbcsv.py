@@ -17,11 +17,13 @@ by hand for a report no layout claims. Split.account is the report's account cel
 against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``.
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
-decoded while reading, column indexes are resolved once, amounts take a fast path, dates are
-parsed once per distinct text, the cyclic GC is paused while the objects are built (it doubled
-the time). Measured on a 30 MB Transaction Detail file (75k transactions, 224k splits): about
-3.3× csv.reader; building the model's frozen Split/Source/Transaction objects alone costs about
-1× csv.reader, so 2× is out of reach without changing the model.
+decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
+labels, memos and dates are handled once per distinct text (and share one string), Split/Source/
+Transaction are built through their slots (app/qbcsv_build.py), the cyclic GC is paused while the
+objects are built (it doubled the time). Measured on a 30 MB Transaction Detail file (75k
+transactions, 224k splits) on a loaded 2-core machine: about 2.3-2.6× csv.reader (was 2.9-3.3×
+measured the same way). What is left is mostly the objects themselves: a Decimal, a Source and a
+Split per row kept in memory, which 2× leaves no room for without changing the model.
 """
 
 from __future__ import annotations

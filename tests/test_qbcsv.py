@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter, defaultdict
 from decimal import Decimal
@@ -9,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from app import qbcsv
+from app import qbcsv, qbcsv_build
 from app.errors import ParseError
-from app.model import ReadOptions, Reconcile, to_text
+from app.model import ReadOptions, Reconcile, Source, Split, Transaction, to_text
 from tests.companygen import make_company
 
 CSV_DIR = Path(__file__).parent / "data" / "csv"
@@ -496,3 +497,21 @@ def test_decimal_commas_are_refused_not_misread(tmp_path: Path, cell: str) -> No
     assert len(ledger.errors) == 1
     assert str(ledger.errors[0]).startswith("report.csv:4: expected an amount like 1,234.56")
     assert "commas must group thousands" in ledger.errors[0].message
+
+
+def test_fast_builders_make_the_same_objects_as_the_constructors() -> None:
+    """The hot loop builds Split/Source/Transaction through their slots; the objects must be
+    indistinguishable from the dataclass constructors' (equal, same hash, same repr, frozen)."""
+    split = qbcsv_build.split_maker("a.csv")(
+        "1000 · Checking", Decimal("-1.50"), 7, "memo", Reconcile.CLEARED, "*", "Bank"
+    )
+    want = Split(
+        "1000 · Checking", Decimal("-1.50"), Source("a.csv", 7), "memo", Reconcile.CLEARED,
+        "*", "Bank",
+    )  # fmt: skip
+    assert (split, hash(split), repr(split)) == (want, hash(want), repr(want))
+    with pytest.raises(AttributeError):
+        split.memo = "x"  # type: ignore[misc]
+    args = (dt.date(2024, 1, 2), (want,), Source("a.csv", 7), "12", "Acme", "n", "9", "Check", True)
+    txn = qbcsv_build.transaction_maker()(*args)
+    assert (txn, repr(txn)) == (Transaction(*args), repr(Transaction(*args)))
