@@ -418,6 +418,29 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
     for acc in a.accounts:
         assert (acc.splits, acc.balance) == (count[acc.full_name], balance[acc.full_name])
     assert (a.transactions, a.splits) == (2500, 7500)
+    # the per-day sums, flags and dates are the input's, summed here without the reader
+    day_sums: dict[tuple[str, dt.date], Decimal] = defaultdict(Decimal)
+    flags: Counter[str] = Counter()
+    for t in ledger.transactions:
+        for s in t.splits:
+            day_sums[s.account, t.date] += Decimal(0) if t.voided else s.value
+            flags["v" if t.voided else s.reconcile.value] += 1
+    got = {(acc.full_name, d): v for acc in a.accounts for d, v in acc.daily}
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in day_sums.items() if v}
+    assert set(got) == set(day_sums) and dict(a.reconcile) == flags
+    assert {v.as_tuple().exponent for v in got.values()} == {-2}  # cents kept, even on 0.00
+    dates = sorted(t.date for t in ledger.transactions)
+    assert (a.first_date, a.last_date) == (dates[0], dates[-1])
+    assert [t.date for t in a.transaction_list] == dates
+
+
+def test_read_book_needs_the_split_getters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "book.gnucash"
+    gnc_writer.write_book(_ledger(), out)
+    engine = gnc_writer._engine()
+    monkeypatch.setattr(engine, "missing", (*engine.missing, "xaccSplitGetValue"))
+    with pytest.raises(BookWriteError, match="cannot read the book's splits"):
+        gnc_writer.read_book(out)
 
 
 def test_read_book_refuses_what_is_not_a_book(tmp_path: Path) -> None:
