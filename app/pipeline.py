@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from app import mapping, resolve, sources, validate
+from app import cutover, mapping, resolve, sources, validate
 from app.errors import ProblemsError
+from app.gc_pause import paused
 from app.model import Ledger, Problem
 from app.plan import Plan
 
@@ -23,7 +24,8 @@ Progress = Callable[[str, int, int], None]
 
 def read(paths: Sequence[Path], plan: Plan) -> Ledger:
     """Every file parsed and merged; unreadable files are error problems, never exceptions."""
-    return sources.read(paths, plan)
+    with paused():
+        return sources.read(paths, plan)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,27 +52,28 @@ class Outcome:
     report: Any  # verify.Report
 
 
-def _optional(name: str) -> Any | None:
-    """A module written in parallel that may not exist yet (its stage is then skipped)."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
+def resolve_accounts(parsed: Ledger, plan: Plan) -> Ledger:
+    """The report's account labels matched against the chart (the first stage of ``prepare``;
+    the wizard keeps it, since only the report-account choices change it)."""
+    with paused():
+        return resolve.resolve(parsed, plan.account_map)
 
 
-def prepare(parsed: Ledger, plan: Plan) -> Prepared:
-    """Plan applied and checked. Each stage adds its problems to the ledger's."""
-    resolved = resolve.resolve(parsed, plan.account_map)
+def prepare(parsed: Ledger, plan: Plan, resolved: Ledger | None = None) -> Prepared:
+    """Plan applied and checked. Each stage adds its problems to the ledger's. ``resolved``:
+    ``resolve_accounts(parsed, plan)`` when the caller already has it."""
+    with paused():
+        if resolved is None:
+            resolved = resolve.resolve(parsed, plan.account_map)
+        return _prepare(parsed, plan, resolved)
+
+
+def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger) -> Prepared:
     if plan.cutover.mode == "balances_only":  # history is ignored: its labels do not matter
         resolved = replace(resolved, problems=_history_ignored(parsed))
     chart = {a.full_name for a in resolved.accounts}
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
-    ledger = mapping.apply(resolved, plan)
-    cutover = _optional("app.cutover")
-    if cutover is not None:
-        ledger = cutover.apply(ledger, plan.cutover)
+    ledger = cutover.apply(mapping.apply(resolved, plan), plan.cutover)
     found = validate.check(ledger, reported=unresolved)
     return Prepared(parsed, ledger, order([*ledger.problems, *found]))
 
@@ -135,5 +138,6 @@ def write(
         overwrite=overwrite,
     )
     snapshot = gnc_writer.read_book(out_path, on_progress=on_progress)
-    report = verify.verify(prepared.ledger, snapshot, plan.cutover)
+    with paused():
+        report = verify.verify(prepared.ledger, snapshot, plan.cutover)
     return Outcome(stats, snapshot, report)

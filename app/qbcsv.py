@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import gc
 import io
 from decimal import Decimal, InvalidOperation
 from operator import itemgetter
@@ -38,6 +37,7 @@ from pathlib import Path
 
 from app import qbcsv_group as grouping
 from app.errors import ParseError
+from app.gc_pause import paused
 from app.model import Ledger, ReadOptions, Reconcile, Source
 from app.qbcsv_build import split_maker
 from app.qbcsv_header import (
@@ -99,15 +99,11 @@ def _read(  # noqa: PLR0917 - one internal call site
     name: str, encoding: str, options: ReadOptions, stream, delimiter: str, path: Path
 ) -> Ledger:
     reader = _Reader(name, encoding, options)
-    collecting = gc.isenabled()
-    gc.disable()  # hundreds of thousands of new objects, no cycles: the collector only slows it
     try:
-        return reader.run(stream, delimiter, path)
+        with paused():  # hundreds of thousands of new objects, no cycles
+            return reader.run(stream, delimiter, path)
     except csv.Error as exc:
         raise ParseError(Source(name, reader.line), f"not a readable CSV file ({exc})") from None
-    finally:
-        if collecting:
-            gc.enable()
 
 
 class _Reader:

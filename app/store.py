@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from werkzeug.utils import secure_filename
 
-from app import pipeline, resolve
+from app import pipeline
 from app.errors import MigrationError, UnknownFormatError
 from app.model import Ledger
 from app.plan import Plan, load_plan, save_plan
@@ -235,7 +235,7 @@ class Store:
         mapped = json.dumps(plan.account_map, sort_keys=True)
 
         def make_resolved() -> tuple[Ledger, SearchIndex]:
-            resolved = resolve.resolve(parsed, plan.account_map)
+            resolved = pipeline.resolve_accounts(parsed, plan)
             return resolved, SearchIndex(resolved.transactions)
 
         # the preview's part depends only on the files and the report-account choices
@@ -243,7 +243,7 @@ class Store:
         resolved, search = self._cached(key, make_resolved)
         key = (m.id, "view", sig, plan.to_json())
         return self._cached(
-            key, lambda: View(parsed, resolved, pipeline.prepare(parsed, plan), search)
+            key, lambda: View(parsed, resolved, pipeline.prepare(parsed, plan, resolved), search)
         )
 
 

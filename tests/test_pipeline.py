@@ -81,6 +81,17 @@ def test_account_map_in_the_plan_resolves_it():
     assert prepared.ledger.transactions[0].splits[0].account == "Utilities"
 
 
+def test_prepare_from_an_already_resolved_ledger_gives_the_same_result():
+    ledger = parsed(
+        txn(10, ("Travel", "5"), ("Checking", "-5")),
+        txn(12, ("7751 · Gas", "1"), ("Checking", "-1")),
+    )
+    plan = Plan(account_map={"Travel": "Utilities"}, reparent=True)
+    resolved = pipeline.resolve_accounts(ledger, plan)
+    assert resolved.transactions[0].splits[0].account == "Utilities"  # the map applied
+    assert pipeline.prepare(ledger, plan, resolved) == pipeline.prepare(ledger, plan)
+
+
 def test_problems_from_every_stage_sorted_and_deduplicated():
     warn = Problem(Source("r.csv", 30), "odd row", "warning")
     ledger = parsed(
