@@ -183,6 +183,23 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
 
 
 @pytest.mark.samples
+def import_and_download(page, tmp_path: Path, shots: Path) -> Path:
+    """From the Map step: import, wait for the job, check the verification line, download."""
+    from playwright.sync_api import expect
+
+    page.click("#to-import")
+    page.click("#start-import")
+    page.locator("#to-download").wait_for(timeout=180_000)
+    page.click("#to-download")
+    expect(page.locator("#summary-line")).to_contain_text("Trial balance matches to the cent")
+    page.screenshot(path=str(shots / "download.png"), full_page=True)
+    with page.expect_download() as info:
+        page.click("#download-book")
+    book_path = tmp_path / info.value.suggested_filename
+    info.value.save_as(book_path)
+    return book_path
+
+
 def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Path, samples_dir):
     from playwright.sync_api import expect
 
@@ -212,16 +229,7 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
         expect(page.locator("#messages")).to_contain_text("cutover date")
         page.fill("input[name=date]", "2026-12-15")
         expect(page.locator("#map-status")).to_contain_text("Settings saved")
-        page.click("#to-import")
-        page.click("#start-import")
-        page.locator("#to-download").wait_for(timeout=180_000)
-        page.click("#to-download")
-        expect(page.locator("#summary-line")).to_contain_text("Trial balance matches to the cent")
-        page.screenshot(path=str(shots / "download.png"), full_page=True)
-        with page.expect_download() as info:
-            page.click("#download-book")
-        book_path = tmp_path / info.value.suggested_filename
-        info.value.save_as(book_path)
+        book_path = import_and_download(page, tmp_path, shots)
     except Exception:
         page.screenshot(path=str(shots / "failure.png"), full_page=True)
         print(f"screenshots in {shots}")
@@ -286,16 +294,7 @@ def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Pa
         page.check("input[name=opening_balances]")
         new = "Assets:Current Assets:Operating Account"
         expect(page.locator(f"#tree-table tr[data-account='{new}']")).to_be_visible()
-        page.click("#to-import")
-        page.click("#start-import")
-        page.locator("#to-download").wait_for(timeout=180_000)
-        page.click("#to-download")
-        expect(page.locator("#summary-line")).to_contain_text("Trial balance matches to the cent")
-        page.screenshot(path=str(shots / "download.png"), full_page=True)
-        with page.expect_download() as info:
-            page.click("#download-book")
-        book_path = tmp_path / info.value.suggested_filename
-        info.value.save_as(book_path)
+        book_path = import_and_download(page, tmp_path, shots)
     except Exception:
         page.screenshot(path=str(shots / "failure.png"), full_page=True)
         print(f"screenshots in {shots}")
