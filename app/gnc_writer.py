@@ -26,6 +26,11 @@ from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
+# GnuCash 5.x's bindings write GSettings when imported: on a desktop that would change the
+# user's own GnuCash preferences, elsewhere dconf prints a warning on stderr (seen on Debian 13,
+# 5.10). An in-memory backend keeps every preference GnuCash touches inside this process.
+os.environ["GSETTINGS_BACKEND"] = "memory"
+
 with warnings.catch_warnings():
     # Bindings built with SWIG < 4.4 warn on Python >= 3.12 at import ("builtin type
     # SwigPyPacked has no __module__ attribute"); harmless, and fatal under -W error.
