@@ -23,9 +23,9 @@ SEED_SIZE = 2_000  # the seed's writer is quadratic: measured at a size it finis
 CSV_TARGET_MB = 30
 
 
-def _child_result(seconds: dict[str, float]) -> None:
+def _child_result(seconds: dict[str, float], about: str = "") -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB → MiB
-    print(json.dumps({"seconds": seconds, "peak_mb": peak}))
+    print(json.dumps({"seconds": seconds, "peak_mb": peak, "about": about}))
 
 
 def _company_files(n: int, out: Path) -> dict[str, Path]:
@@ -53,6 +53,7 @@ def _prepared(folder: Path):
 def child(kind: str, folder: Path) -> None:
     """One measurement in this (fresh) process."""
     t: dict[str, float] = {}
+    about = ""
     if kind == "bare_write":  # the floor: only the GnuCash write of an already prepared ledger
         from app import gnc_writer
 
@@ -67,6 +68,7 @@ def child(kind: str, folder: Path) -> None:
         t["write"] = time.perf_counter() - t0
     elif kind == "convert":  # the whole pipeline, as run.py convert runs it
         from app import pipeline
+        from app.gnc_engine import engine_version
 
         t0 = time.perf_counter()
         plan, prepared = _prepared(folder)
@@ -85,6 +87,12 @@ def child(kind: str, folder: Path) -> None:
         t["readback+verify"] = t2 - back
         if not outcome.report.ok:
             raise SystemExit("bench book failed verification")
+        stats, snap = outcome.stats, outcome.snapshot
+        about = (
+            f"GnuCash {'.'.join(map(str, engine_version()))}, Python {sys.version.split()[0]}; "
+            f"split-list detacher: write {'on' if stats.detached else 'off'}, "
+            f"read-back {'on' if snap.detached_load else 'off'}"
+        )
         t["total"] = time.perf_counter() - t0
     elif kind == "csv_reader":  # the floor for reading: decode + csv.reader, nothing else
         path = folder / "big.csv"
@@ -103,7 +111,7 @@ def child(kind: str, folder: Path) -> None:
         t["rows"] = sum(len(x.splits) for x in ledger.transactions)
     else:
         raise SystemExit(f"unknown measurement {kind}")
-    _child_result(t)
+    _child_result(t, about)
 
 
 def _seed_write(ledger, path: Path) -> None:
@@ -277,6 +285,7 @@ def main() -> None:
         )
     )
     width = max(len(a) for a, _, _ in rows)
+    print(r[large]["convert"]["about"])
     print(f"{'measurement':<{width}}  {'value':>10}  note")
     print("-" * (width + 40))
     for a, b, c in rows:
