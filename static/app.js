@@ -21,6 +21,28 @@
     document.getElementById("rule-target").focus();
   });
 
+  // Settings and rules are saved as soon as they change. A link followed while such a save is
+  // still on its way waits for it: otherwise the next page (and the import started there) could
+  // miss what was just chosen, or the browser could abort the save.
+  var saving = 0;
+  var next = null;
+  document.addEventListener("htmx:beforeSend", function () { saving += 1; });
+  document.addEventListener("htmx:afterRequest", function () {
+    saving = Math.max(0, saving - 1);
+    if (!saving && next) { var href = next; next = null; window.location.assign(href); }
+  });
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("a[href]");
+    if (!saving || !link || e.defaultPrevented || link.target || link.hasAttribute("download") ||
+        e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey ||
+        link.origin !== window.location.origin || link.hash && link.pathname === window.location.pathname) {
+      return;
+    }
+    e.preventDefault();
+    next = link.href;
+    document.body.classList.add("waiting");
+  });
+
   // A message from an earlier failed action goes away once an action succeeds.
   document.addEventListener("htmx:beforeSwap", function (e) {
     var box = document.getElementById("messages");
