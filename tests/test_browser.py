@@ -139,9 +139,14 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         shot("2-preview")
 
         page.click("#to-map")
+        # the row's form is swapped in; htmx wires its inputs when the swap settles
+        page.evaluate(  # a function returning nothing: evaluate would await a returned promise
+            "() => { window.settled = new Promise(r => document.addEventListener("
+            "'htmx:afterSettle', () => r(true), {once: true})); }"
+        )
         page.click("#tree-table tr[data-account='Checking'] button.edit")  # click to edit
+        assert page.evaluate("window.settled")
         name = page.locator("tr.editing input[name=name]")
-        page.wait_for_timeout(400)  # htmx wires the swapped-in row after its settle delay
         name.fill("Main:Checking")
         expect(page.locator("tr.editing .row-check")).to_contain_text("cannot contain ':'")
         name.fill("Main Checking")
@@ -184,7 +189,6 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
     assert book.transactions == len(company.transactions)
 
 
-@pytest.mark.samples
 def import_and_download(page, tmp_path: Path, shots: Path, *expect_on_import: str) -> Path:
     """On the Import step: its summary must name ``expect_on_import``; import, wait for the job,
     check that every account matches, download."""
@@ -206,6 +210,7 @@ def import_and_download(page, tmp_path: Path, shots: Path, *expect_on_import: st
     return book_path
 
 
+@pytest.mark.samples
 def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Path, samples_dir):
     from playwright.sync_api import expect
 
