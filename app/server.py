@@ -11,6 +11,8 @@ import threading
 import webbrowser
 from collections.abc import Sequence
 
+from werkzeug.serving import make_server
+
 from app import create_app
 
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -63,8 +65,16 @@ def main(argv: Sequence[str]) -> int:
             + "\n",
             file=sys.stderr,
         )
+    if args.debug:  # Flask's reloader and debugger
+        print(f"qb2gnucash (debug) at {url}", flush=True)
+        app.run(host=args.host, port=args.port, debug=True, threaded=True)
+        return 0
+    # werkzeug's server without app.run()'s "development server, not for production" banner:
+    # the person reading this terminal is a bookkeeper, and this server only ever serves them.
+    # A port in use: werkzeug says so on stderr and exits with 1.
+    server = make_server(args.host, args.port, app, threaded=True)
     print(f"qb2gnucash is running at {url}  (Ctrl+C stops it)", flush=True)
-    if not args.no_open and not os.environ.get("WERKZEUG_RUN_MAIN"):
+    if not args.no_open:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    app.run(host=args.host, port=args.port, debug=args.debug, threaded=True)
+    server.serve_forever()  # returns on Ctrl+C, socket closed
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import socket
 import time
 from pathlib import Path
 
@@ -587,10 +588,20 @@ def test_large_history_note(client, monkeypatch):
 # ------------------------------------------------------------------ run.py (server options)
 
 
+class _NotServing:
+    """Stands in for werkzeug's server: records where it was asked to listen."""
+
+    def __init__(self, calls: list[dict], host: str, port: int, app, threaded: bool) -> None:
+        calls.append({"host": host, "port": port, "threaded": threaded})
+
+    def serve_forever(self) -> None:
+        pass
+
+
 @pytest.fixture
 def no_serving(monkeypatch):
     calls: list[dict] = []
-    monkeypatch.setattr("flask.Flask.run", lambda self, **kw: calls.append(kw))
+    monkeypatch.setattr("app.server.make_server", lambda *a, **kw: _NotServing(calls, *a, **kw))
     return calls
 
 
@@ -598,10 +609,25 @@ def test_server_binds_locally_by_default(no_serving, tmp_path, capsys):
     from app.server import main
 
     assert main(["--no-open", "--instance", str(tmp_path)]) == 0
-    assert no_serving == [{"host": "127.0.0.1", "port": 5000, "debug": False, "threaded": True}]
+    assert no_serving == [{"host": "127.0.0.1", "port": 5000, "threaded": True}]
     out, err = capsys.readouterr()
     assert "http://127.0.0.1:5000/" in out and err == ""
     assert (tmp_path / "migrations").is_dir()
+
+
+def test_server_says_when_its_port_is_taken(tmp_path, capsys):
+    from app.server import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as stop:
+            main(["--no-open", "--port", str(port), "--instance", str(tmp_path)])
+    assert stop.value.code == 1
+    out, err = capsys.readouterr()
+    assert f"Port {port} is in use" in err and "different port" in err
+    assert "running" not in out
 
 
 def test_server_warns_loudly_on_a_public_host(no_serving, tmp_path, capsys):
