@@ -132,7 +132,7 @@ def write_book(
 
     ``detach=False`` forces the plain path (quadratic on 4.13; for comparison tests).
     """
-    path = Path(path)
+    path = Path(path).absolute()  # GnuCash reads a relative URI as under its own data folder
     if fmt not in ("xml", "sqlite"):
         raise BookWriteError(f"unknown book format {fmt!r} (expected xml or sqlite)")
     if path.exists() and not overwrite:
@@ -514,7 +514,7 @@ def read_book(
     with the split-list detacher (linear on 4.13; ``detach=False`` for the plain load).
     Raises BookWriteError when the file cannot be opened.
     """
-    path = Path(path)
+    path = Path(path).absolute()  # (a relative one would be under GnuCash's data folder)
     if not path.is_file():
         raise BookWriteError(f"no book at {path}")
     engine = _engine()

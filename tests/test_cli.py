@@ -7,6 +7,8 @@ import csv
 import datetime as dt
 import gzip
 import json
+import os
+import shutil
 import subprocess
 import sys
 from decimal import Decimal as D
@@ -20,12 +22,12 @@ CLI = DATA / "cli"
 LISTS, TXNS = CLI / "lists.iif", CLI / "txns.iif"
 
 
-def convert(*args: object) -> subprocess.CompletedProcess[str]:
+def convert(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "run.py"), "convert", *map(str, args)],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         timeout=300,
         check=False,
     )
@@ -39,6 +41,23 @@ def read_book(path: Path):
 
 def balances(book) -> dict[str, D]:
     return {a.full_name: a.balance for a in book.accounts}
+
+
+def test_relative_paths_are_taken_from_the_current_folder(tmp_path):
+    """As typed in a terminal: ``convert lists.iif txns.iif -o Company.gnucash``."""
+    shutil.copy(LISTS, tmp_path / "lists.iif")
+    shutil.copy(TXNS, tmp_path / "txns.iif")
+    run = convert(
+        "lists.iif", "txns.iif", "-o", "Company.gnucash", "--report", "r.csv", cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "Company.gnucash",
+        "lists.iif",
+        "r.csv",
+        "txns.iif",
+    ]
+    assert read_book(Path(os.path.relpath(tmp_path / "Company.gnucash"))).transactions == 2
 
 
 def test_small_company_lists_and_transactions(tmp_path):
