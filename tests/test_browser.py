@@ -156,9 +156,14 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         page.check("#reparent")
         main = "Assets:Current Assets:Main Checking"
         expect(page.locator(f"#tree-table tr[data-account='{main}']")).to_be_visible()
+        page.uncheck("#reparent")
+        expect(page.locator("#tree-table tr[data-account='Main Checking']")).to_be_visible()
         shot("3-map")
 
-        page.click("#to-import")
+        tick_and_continue(page, "#reparent", "input[name=opening_balances]")
+        summary = page.locator("#import-summary")
+        expect(summary).to_contain_text("standard account tree")
+        expect(summary).to_contain_text("opening-balance transaction")
         page.click("#start-import")
         expect(page.locator("#job .progress-bar, #to-download").first).to_be_visible()
         shot("4-import")
@@ -187,6 +192,27 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
     assert checking.balance == expected["Checking"]
     assert book.account("Assets:Current Assets:Savings").balance == expected["Savings"]
     assert book.transactions == len(company.transactions)
+
+
+def tick_and_continue(page, *boxes: str) -> None:
+    """On the Map step: tick ``boxes`` and go straight on to Import while the saves are still
+    unanswered (held back, as on a slow machine). No choice may be lost (each save supersedes
+    the one on its way) and the link must wait for the last save to land."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    held: list = []
+
+    def hold(route) -> None:  # a function: Playwright tags it, a bound method can't be
+        held.append(route)
+
+    page.route("**/map/settings", hold)
+    for box in boxes:
+        page.check(box)
+    page.click("#to-import")
+    page.unroute("**/map/settings")
+    for route in held:
+        with contextlib.suppress(PlaywrightError):  # a superseded save, already aborted
+            route.continue_()
 
 
 def import_and_download(page, tmp_path: Path, shots: Path, *expect_on_import: str) -> Path:
@@ -280,7 +306,6 @@ def enterprise_history(path: Path, n: int = 40, seed: int = 11) -> Path:
 
 @pytest.mark.samples
 def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Path, samples_dir):
-    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect
 
     from app.gnc_writer import read_book
@@ -303,21 +328,7 @@ def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Pa
         page.fill("#rule-target", "Operating Account")
         page.click("#add-rule")
         expect(page.locator("#tree-table tr[data-account='Operating Account']")).to_be_visible()
-        # Two boxes ticked and straight on, while the saves are still unanswered (held here, as
-        # on a slow machine): neither choice may be lost, and the link must wait for the save.
-        held: list = []
-
-        def hold(route) -> None:  # a function: Playwright tags it, a bound method can't be
-            held.append(route)
-
-        page.route("**/map/settings", hold)
-        page.check("#reparent")
-        page.check("input[name=opening_balances]")
-        page.click("#to-import")
-        page.unroute("**/map/settings")
-        for route in held:
-            with contextlib.suppress(PlaywrightError):  # the first save, superseded, is gone
-                route.continue_()
+        tick_and_continue(page, "#reparent", "input[name=opening_balances]")
         new = "Assets:Current Assets:Operating Account"
         book_path = import_and_download(
             page, tmp_path, shots, "standard account tree", "opening-balance transaction"
