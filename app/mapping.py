@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from app.iif_lists import ACCOUNT_TYPES
 from app.model import Account, AccountType, Ledger, Problem, Role, Source
 from app.plan import Plan, Rule
 from app.resolve import with_account
@@ -47,23 +48,23 @@ STANDARD: dict[str, AccountType] = {
     "Expenses:Cost of Goods Sold": A.EXPENSE,
     "Expenses:Other Expenses": A.EXPENSE,
 }
-# QuickBooks type code → (its usual GnuCash type, standard parent) per FORMATS.md §3.3.
-BY_LABEL: dict[str, tuple[AccountType, str]] = {
-    "BANK": (A.BANK, "Assets:Current Assets"),
-    "OCASSET": (A.ASSET, "Assets:Current Assets"),
-    "AR": (A.RECEIVABLE, "Assets"),
-    "FIXASSET": (A.ASSET, "Assets:Fixed Assets"),
-    "OASSET": (A.ASSET, "Assets:Other Assets"),
-    "AP": (A.PAYABLE, "Liabilities"),
-    "CCARD": (A.CREDIT, "Liabilities:Credit Cards"),
-    "OCLIAB": (A.LIABILITY, "Liabilities:Current Liabilities"),
-    "LTLIAB": (A.LIABILITY, "Liabilities:Long-Term Liabilities"),
-    "EQUITY": (A.EQUITY, "Equity"),
-    "INC": (A.INCOME, "Income"),
-    "EXINC": (A.INCOME, "Income:Other Income"),
-    "COGS": (A.EXPENSE, "Expenses:Cost of Goods Sold"),
-    "EXP": (A.EXPENSE, "Expenses"),
-    "EXEXP": (A.EXPENSE, "Expenses:Other Expenses"),
+# QuickBooks type code → its standard parent (its GnuCash type: the IIF reader's ACCOUNT_TYPES).
+BY_LABEL: dict[str, str] = {
+    "BANK": "Assets:Current Assets",
+    "OCASSET": "Assets:Current Assets",
+    "AR": "Assets",
+    "FIXASSET": "Assets:Fixed Assets",
+    "OASSET": "Assets:Other Assets",
+    "AP": "Liabilities",
+    "CCARD": "Liabilities:Credit Cards",
+    "OCLIAB": "Liabilities:Current Liabilities",
+    "LTLIAB": "Liabilities:Long-Term Liabilities",
+    "EQUITY": "Equity",
+    "INC": "Income",
+    "EXINC": "Income:Other Income",
+    "COGS": "Expenses:Cost of Goods Sold",
+    "EXP": "Expenses",
+    "EXEXP": "Expenses:Other Expenses",
 }
 BY_TYPE: dict[AccountType, str] = {
     A.BANK: "Assets:Current Assets",
@@ -82,9 +83,9 @@ BY_TYPE: dict[AccountType, str] = {
 def standard_parent(kind_label: str, type_: AccountType | None) -> str:
     """Where reparenting puts a top-level account: by its QuickBooks type when that still agrees
     with its (possibly retyped) GnuCash type, else by the GnuCash type; "" when untyped."""
-    by_label = BY_LABEL.get(kind_label.upper())
-    if by_label and by_label[0] == type_:
-        return by_label[1]
+    code = kind_label.upper()
+    if code in BY_LABEL and ACCOUNT_TYPES.get(code) == type_:
+        return BY_LABEL[code]
     return BY_TYPE.get(type_, "") if type_ else ""
 
 

@@ -20,37 +20,36 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 
-from app.model import Account, AccountType, Ledger, Problem, Source, Split
+from app.iif_lists import ACCOUNT_TYPES
+from app.model import Account, Ledger, Problem, Source, Split
 from app.validate import line_list
 
 _PREFIX = re.compile(r"\s*(\d[\w.]*)(?:\s*[·—–]\s*|\s+-\s+)(.+?)\s*")
 _NUMBER = re.compile(r"\s*\d[\d.]*\s*")
 _PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)\s*")
 
-# The report's "Account Type" words (and the IIF codes) → GnuCash type and QuickBooks code.
-TYPE_WORDS: dict[str, tuple[AccountType, str]] = {
-    "bank": (AccountType.BANK, "BANK"),
-    "accounts receivable": (AccountType.RECEIVABLE, "AR"),
-    "a/r": (AccountType.RECEIVABLE, "AR"),
-    "other current asset": (AccountType.ASSET, "OCASSET"),
-    "fixed asset": (AccountType.ASSET, "FIXASSET"),
-    "other asset": (AccountType.ASSET, "OASSET"),
-    "accounts payable": (AccountType.PAYABLE, "AP"),
-    "a/p": (AccountType.PAYABLE, "AP"),
-    "credit card": (AccountType.CREDIT, "CCARD"),
-    "other current liability": (AccountType.LIABILITY, "OCLIAB"),
-    "long term liability": (AccountType.LIABILITY, "LTLIAB"),
-    "long-term liability": (AccountType.LIABILITY, "LTLIAB"),
-    "equity": (AccountType.EQUITY, "EQUITY"),
-    "income": (AccountType.INCOME, "INC"),
-    "other income": (AccountType.INCOME, "EXINC"),
-    "cost of goods sold": (AccountType.EXPENSE, "COGS"),
-    "expense": (AccountType.EXPENSE, "EXP"),
-    "other expense": (AccountType.EXPENSE, "EXEXP"),
-}
-for _word, (_type, _code) in list(TYPE_WORDS.items()):
-    TYPE_WORDS.setdefault(_code.lower(), (_type, _code))
-del _word, _type, _code
+# The report's "Account Type" words → QuickBooks type code (the IIF codes stand for themselves);
+# the code's GnuCash type is the IIF reader's ACCOUNT_TYPES.
+TYPE_WORDS: dict[str, str] = {
+    "bank": "BANK",
+    "accounts receivable": "AR",
+    "a/r": "AR",
+    "other current asset": "OCASSET",
+    "fixed asset": "FIXASSET",
+    "other asset": "OASSET",
+    "accounts payable": "AP",
+    "a/p": "AP",
+    "credit card": "CCARD",
+    "other current liability": "OCLIAB",
+    "long term liability": "LTLIAB",
+    "long-term liability": "LTLIAB",
+    "equity": "EQUITY",
+    "income": "INC",
+    "other income": "EXINC",
+    "cost of goods sold": "COGS",
+    "expense": "EXP",
+    "other expense": "EXEXP",
+} | {code.lower(): code for code in ACCOUNT_TYPES}
 
 
 _SPLIT_FIELDS = tuple(f.name for f in fields(Split))
@@ -252,7 +251,8 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
         names[label] = full
         kinds = list(dict.fromkeys(s.account_type_label.strip() for s in splits))
         kinds = [k for k in kinds if k]
-        known = list(dict.fromkeys(t for k in kinds if (t := TYPE_WORDS.get(k.casefold()))))
+        codes = (c for k in kinds if (c := TYPE_WORDS.get(k.casefold())))
+        known = list(dict.fromkeys((ACCOUNT_TYPES[c], c) for c in codes))
         if len(known) > 1:
             problems.append(
                 Problem(

@@ -400,7 +400,7 @@ def test_golden_runs(case, tmp_path, golden):
 
 
 def test_generated_journal_without_chart_needs_types_then_converts(company, tmp_path):
-    from app.mapping import BY_LABEL
+    from app.iif_lists import ACCOUNT_TYPES
 
     comp, files = company
     out = tmp_path / "book.gnucash"
@@ -413,7 +413,7 @@ def test_generated_journal_without_chart_needs_types_then_converts(company, tmp_
     used = {account.rsplit(":", 1)[-1] for t in comp.transactions for account, *_ in t.splits}
     kinds = {name.rsplit(":", 1)[-1]: kind for name, kind, *_ in comp.accounts}
     rules = [
-        {"kind": "retype", "account": leaf, "target": BY_LABEL[kinds[leaf]][0].value}
+        {"kind": "retype", "account": leaf, "target": ACCOUNT_TYPES[kinds[leaf]].value}
         for leaf in sorted(used)
     ]
     plan = tmp_path / "plan.json"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.mapping import BY_LABEL, apply, preview_tree, tree_problems
+from app.iif_lists import ACCOUNT_TYPES
+from app.mapping import apply, preview_tree, tree_problems
 from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction, to_text
 from app.plan import Plan, Rule, plan_from_json
 
@@ -42,7 +43,7 @@ def read_case(path: Path) -> tuple[Ledger, Plan]:
             kw["role"] = Role(fields.pop("role"))
         kw.update(fields)
         if type_ is None:
-            resolved = BY_LABEL[cells[1]][0]
+            resolved = ACCOUNT_TYPES[cells[1]]
         else:
             resolved = None if type_ == "NONE" else T(type_)
         accounts.append(Account(cells[0], resolved, src, **kw))
@@ -59,7 +60,7 @@ def test_golden(case, golden):
 def chart(*accounts: tuple[str, str]) -> Ledger:
     return Ledger(
         accounts=tuple(
-            Account(name, BY_LABEL[label][0], Source("c.iif", i), kind_label=label)
+            Account(name, ACCOUNT_TYPES[label], Source("c.iif", i), kind_label=label)
             for i, (name, label) in enumerate(accounts, 1)
         ),
         chart=True,
