@@ -11,9 +11,9 @@ import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
-from app import cutover, mapping, resolve, sources, validate
+from app import cutover, mapping, resolve, sources, validate, verify
+from app.book import BookSnapshot, WriteStats
 from app.errors import ProblemsError
 from app.gc_pause import paused
 from app.model import Ledger, Problem
@@ -47,9 +47,9 @@ class Prepared:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    stats: Any  # gnc_writer.WriteStats
-    snapshot: Any  # book.BookSnapshot
-    report: Any  # verify.Report
+    stats: WriteStats
+    snapshot: BookSnapshot
+    report: verify.Report
 
 
 def resolve_accounts(parsed: Ledger, plan: Plan) -> Ledger:
@@ -127,8 +127,7 @@ def write(
     An existing ``out_path`` is replaced only with ``overwrite`` (and only on success)."""
     if prepared.errors:
         raise ProblemsError(prepared.errors)
-    gnc_writer = importlib.import_module("app.gnc_writer")
-    verify = importlib.import_module("app.verify")
+    gnc_writer = importlib.import_module("app.gnc_writer")  # the core imports without GnuCash
     stats = gnc_writer.write_book(
         prepared.ledger,
         out_path,
