@@ -258,6 +258,10 @@ class FileInfo:
     first_date: dt.date | None = None
     last_date: dt.date | None = None
     marks: tuple[str, ...] = ()  # distinct cleared marks found
+    # The day the file's figures (balances) are taken as of, when the file says it: an IIF
+    # export's HDR DATE, a report's "As of ..." title. ``exported_at``: where that was read.
+    exported_on: dt.date | None = None
+    exported_at: Source | None = None
 
 
 @dataclass(frozen=True, slots=True)
