@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import TextIO
 
 from app import pipeline
+from app.cutover import as_of_words
 from app.errors import BookWriteError, MappingError
+from app.fixes import with_fix
 from app.model import FileInfo, Ledger
 from app.plan import FileOptions, Plan, load_plan
 
@@ -58,7 +60,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--date-order", choices=("mdy", "dmy"), help="how to read 03/04/2024")
     p.add_argument("--opening-balances", action="store_true", default=None)
     p.add_argument("--balances-only", type=_date, metavar="YYYY-MM-DD")
-    p.add_argument("--fiscal-year-start", type=_month_day, metavar="MM-DD")
+    p.add_argument(
+        "--fiscal-year-start",
+        type=_month_day,
+        metavar="MM-DD",
+        help="first day of the fiscal year (default: read from QuickBooks' figures)",
+    )
+    p.add_argument(
+        "--export-date",
+        type=_date,
+        metavar="YYYY-MM-DD",
+        help="the day the lists were exported, when the files do not say (no IIF HDR date)",
+    )
     p.add_argument("--ytd-to-retained", action="store_true", default=None)
     p.add_argument("--report", type=Path, metavar="REPORT.csv", help="verification report")
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
@@ -89,6 +102,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, fiscal_year_start=args.fiscal_year_start)
     if args.ytd_to_retained:
         cut = replace(cut, ytd_to_retained=True)
+    if args.export_date:
+        cut = replace(cut, export_date=args.export_date)
     return replace(plan, cutover=cut)
 
 
@@ -177,6 +192,8 @@ def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
     print("Imported:" if not prepared.errors else "Would import:", file=out)
     for line in counts(ledger):
         print(f"  {line}", file=out)
+    for line in as_of_words(ledger.as_of):
+        print(f"  {line}", file=out)
     groups: dict[str, Counter[str]] = {}
     for n in ledger.not_imported:
         groups.setdefault(n.what, Counter())[n.reason] += 1
@@ -189,7 +206,7 @@ def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
     if prepared.warnings:
         print(f"Warnings ({len(prepared.warnings)}):", file=out)
         for w in prepared.warnings[:SHOWN_WARNINGS]:
-            print(f"  {w}", file=out)
+            print(f"  {with_fix(str(w), w.fix, 'cli')}", file=out)
         more = len(prepared.warnings) - SHOWN_WARNINGS
         if more > 0:
             print(f"  ... and {more:,} more (the wizard lists them all)", file=out)

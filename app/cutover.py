@@ -6,8 +6,13 @@ Earnings its own postings plus the net income of all earlier fiscal years. ``fig
 the same figures from dated sums (the ledger's lines here, the written book in ``verify``).
 
 Decisions:
-- The export date ("as of") is the cutover date in balances-only mode, else the last transaction
-  date; the fiscal year is the one (``Cutover.fiscal_year_start``) that contains it.
+- The day QuickBooks' figures are taken as of (``AsOf``, stored in ``Ledger.as_of``): the cutover
+  date in balances-only mode; else the export date the user gives, else the one the files carrying
+  the figures say (an IIF ``HDR`` row, a report title), else the last transaction's date, a guess
+  the user is asked to confirm. Transactions after it are outside the figures (counted, said).
+- The fiscal year is the one containing that day. Its start is given, or read from the figures:
+  the one month start (of twelve) for which the history explains every income and expense figure;
+  when several or none fit, January 1st, said. A given start the figures contradict is warned.
 - Voided transactions count zero, as in QuickBooks and in GnuCash once voided.
 - Full history: each account's QuickBooks figure minus what the history explains is its
   difference. Balance-sheet accounts, equity included (owner's equity, Retained Earnings counted
@@ -31,12 +36,27 @@ from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
 
-from app.model import Account, AccountType, Ledger, Problem, Role, Source, Split, Transaction
+from app.model import (
+    Account,
+    AccountType,
+    AsOf,
+    Fix,
+    Ledger,
+    Problem,
+    Role,
+    Source,
+    Split,
+    Transaction,
+)
 from app.plan import Cutover
 
 OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
+JANUARY = "01-01"
+MONTH_STARTS = tuple(f"{m:02d}-01" for m in range(1, 13))
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
 
 Daily = Iterable[tuple[dt.date, Decimal]]
 
@@ -75,14 +95,178 @@ def _leap(year: int) -> bool:
     return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
 
 
-def export_date(ledger: Ledger, cutover: Cutover) -> dt.date | None:
-    """The date QuickBooks' figures are taken as of (see the module docstring)."""
+def month_day_words(mmdd: str) -> str:
+    """ "07-01" → "1 July"."""
+    month, day = (int(p) for p in mmdd.split("-"))
+    return f"{day} {MONTHS[month - 1]}"
+
+
+def as_of(ledger: Ledger, cutover: Cutover) -> tuple[AsOf | None, list[Problem]]:
+    """The day QuickBooks' figures are taken as of and the fiscal year they count from, with
+    what the user should know about them (see the module docstring). None: no date at all."""
+    problems: list[Problem] = []
+    given_fy = cutover.fiscal_year_start.strip()
     if cutover.mode == "balances_only":
         try:
-            return parse_date(cutover.date)
+            day = parse_date(cutover.date)
         except ValueError:
-            return None
-    return max((t.date for t in ledger.transactions), default=None)
+            return None, problems
+        start = given_fy or JANUARY
+        return AsOf(
+            day, "cutover date", fiscal_year_start(day, start), "given" if given_fy else "default"
+        ), problems
+    found = _export_day(ledger, cutover, problems)
+    if found is None:
+        return None, problems
+    day, basis, where = found
+    after = sum(1 for t in ledger.transactions if t.date > day)
+    if after:
+        problems.append(
+            Problem(
+                None,
+                f"{after:,} transaction{'s are' if after != 1 else ' is'} dated after {day}, the "
+                "day QuickBooks' figures are taken as of: the book holds "
+                f"{'them' if after != 1 else 'it'}, and balances are compared as of {day}",
+                "warning",
+                "export_date",
+            )
+        )
+    fits = _fiscal_fits(ledger, day)
+    if given_fy:
+        used, fiscal = given_fy, "given"
+        if len(fits) == 1 and given_fy not in fits:
+            problems.append(
+                Problem(
+                    None,
+                    f"the fiscal year start given ({month_day_words(given_fy)}) does not explain "
+                    "QuickBooks' income and expense figures; a fiscal year starting "
+                    f"{month_day_words(fits[0])} does",
+                    "warning",
+                    "fiscal_year_start",
+                )
+            )
+    elif len(fits) == 1:
+        used, fiscal = fits[0], "read from figures"
+    else:
+        used, fiscal = JANUARY, "not told" if _pnl_figures(ledger) else "default"
+    asof = AsOf(day, basis, fiscal_year_start(day, used), fiscal, where, after, tuple(fits))
+    return asof, problems
+
+
+FISCAL_WORDS = {
+    "given": "as given",
+    "read from figures": "read from QuickBooks' figures",
+    "not told": "could not be told from QuickBooks' figures; January 1st assumed",
+    "default": "January 1st, nothing to read it from",
+}
+
+
+def as_of_words(asof: AsOf | None) -> list[str]:
+    """When QuickBooks' figures are from, the fiscal year they count, what lies after them."""
+    if asof is None:
+        return []
+    start = month_day_words(asof.year_start.strftime("%m-%d"))
+    out = [
+        f"QuickBooks' figures as of {asof.describe()}; income and expense from "
+        f"{asof.year_start}, the fiscal year starting {start} ({FISCAL_WORDS[asof.fiscal_basis]})"
+    ]
+    if asof.after:
+        out.append(
+            f"{asof.after:,} transaction{'s' * (asof.after != 1)} dated after {asof.date}: in "
+            "the book, outside QuickBooks' figures (compared as of that day)"
+        )
+    return out
+
+
+def _export_day(
+    ledger: Ledger, cutover: Cutover, problems: list[Problem]
+) -> tuple[dt.date, str, Source | None] | None:
+    if cutover.export_date.strip():
+        try:
+            return parse_date(cutover.export_date), "given", None
+        except ValueError:
+            problems.append(
+                Problem(None, f"export date must be YYYY-MM-DD (got {cutover.export_date!r})")
+            )
+    figured = {a.source.filename for a in ledger.accounts if a.balance is not None}
+    dated = [f for f in ledger.files if f.exported_on and f.filename in figured]
+    if dated:
+        latest = max(dated, key=lambda f: f.exported_on or dt.date.min)
+        others = sorted({str(f.exported_on) for f in dated} - {str(latest.exported_on)})
+        if others:
+            problems.append(
+                Problem(
+                    latest.exported_at,
+                    f"the files with QuickBooks' balances were exported on different days "
+                    f"({', '.join(others)} and {latest.exported_on}); the latest is used",
+                    "warning",
+                    "files",
+                )
+            )
+        assert latest.exported_on is not None
+        basis = "export header" if latest.kind.startswith("IIF") else "report title"
+        return latest.exported_on, basis, latest.exported_at
+    last = max((t.date for t in ledger.transactions), default=None)
+    if last is None:
+        return None
+    if figured:
+        problems.append(
+            Problem(
+                None,
+                "the files do not say on which day the lists were exported (QuickBooks takes "
+                f"its balances on that day); the last transaction's date, {last}, is used",
+                "warning",
+                "export_date",
+            )
+        )
+    return last, "last transaction", None
+
+
+def _likely_fix(asof: AsOf) -> Fix:
+    """What explains every difference at once: a fiscal year start the figures contradict, or
+    an export date guessed; "" when neither."""
+    if len(asof.fits) == 1 and asof.fits[0] != asof.year_start.strftime("%m-%d"):
+        return "fiscal_year_start"
+    return "export_date" if asof.guessed else ""
+
+
+def _opening_fix(account: Account, retained: Account | None, asof: AsOf, first: dt.date) -> Fix:
+    """A balance-sheet account short of its figure misses the years before the history; income,
+    expense and Retained Earnings (when the history covers the whole fiscal year) also move with
+    the fiscal year and the export date."""
+    pnl = account is retained or not (account.type and account.type.balance_sheet)
+    year_bound = pnl and first <= asof.year_start
+    likely = _likely_fix(asof)
+    if likely == "fiscal_year_start" or (likely and year_bound):
+        return likely
+    return "opening_balances"
+
+
+def _pnl_figures(ledger: Ledger) -> list[Account]:
+    return [
+        a
+        for a in ledger.accounts
+        if a.balance is not None and a.type is not None and not a.type.balance_sheet
+    ]
+
+
+def _fiscal_fits(ledger: Ledger, day: dt.date) -> list[str]:
+    """The month starts whose fiscal year (the one containing ``day``) makes the history explain
+    every income and expense figure; none without such figures or without history."""
+    pnl = _pnl_figures(ledger)
+    if not pnl or not ledger.transactions:
+        return []
+    daily = ledger_daily(ledger)
+    fits = []
+    for mmdd in MONTH_STARTS:
+        start = fiscal_year_start(day, mmdd)
+        if all(
+            sum((v for d, v in daily.get(a.full_name, {}).items() if start <= d <= day), ZERO)
+            == a.balance
+            for a in pnl
+        ):
+            fits.append(mmdd)
+    return fits
 
 
 def figures(
@@ -128,12 +312,15 @@ def role_account(ledger: Ledger, role: Role) -> Account | None:
 
 
 def apply(ledger: Ledger, cutover: Cutover) -> Ledger:
-    """The ledger with the cutover applied; findings are added to ``ledger.problems``."""
-    problems: list[Problem] = []
+    """The ledger with the cutover applied and its ``as_of`` decided; findings are added to
+    ``ledger.problems``."""
     try:
-        fiscal_year_start(dt.date(2000, 1, 1), cutover.fiscal_year_start)
+        if cutover.fiscal_year_start.strip():
+            fiscal_year_start(dt.date(2000, 1, 1), cutover.fiscal_year_start)
     except ValueError as exc:
         return _with(ledger, [Problem(None, str(exc))])
+    day, problems = as_of(ledger, cutover)
+    ledger = replace(ledger, as_of=day)
     if cutover.mode == "balances_only":
         return _balances_only(ledger, cutover, problems)
     return _full(ledger, cutover, problems)
@@ -214,16 +401,18 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
                 )
             )
         return _with(ledger, problems)
+    if ledger.as_of is None:  # a bad export date: its problem is already there
+        return _with(ledger, problems)
     first = min(t.date for t in ledger.transactions)
-    as_of = max(t.date for t in ledger.transactions)
-    year_start = fiscal_year_start(as_of, cutover.fiscal_year_start)
+    as_of_day, year_start = ledger.as_of.date, ledger.as_of.year_start
     opening_day = first - DAY
+    guess = _likely_fix(ledger.as_of)
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     daily = ledger_daily(ledger)
     explained = figures(
         ((a.full_name, a.type, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
         retained.full_name if retained else None,
-        as_of,
+        as_of_day,
         year_start,
     )
     lines: list[Split] = []
@@ -242,6 +431,7 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
                     f"{a.full_name}: {what} for the fiscal year from {year_start}; difference "
                     f"{money(diff)} — the history covers the whole year, so it is not posted",
                     "warning",
+                    guess or "files",
                 )
             )
             continue
@@ -249,9 +439,10 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
             problems.append(
                 Problem(
                     a.source,
-                    f"{a.full_name}: {what}; difference {money(diff)} — use "
-                    "--opening-balances / the Map step option",
+                    f"{a.full_name}: {what}; difference {money(diff)}: the history starts on "
+                    f"{first}, after this account's first activity",
                     "warning",
+                    _opening_fix(a, retained, ledger.as_of, first),
                 )
             )
             continue
@@ -286,7 +477,7 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
         lines,
         lines[0].source,
         f"What the imported history (from {first}) does not explain of QuickBooks' trial "
-        f"balance as of {as_of}",
+        f"balance as of {ledger.as_of.describe()}",
     )
     return _with(ledger, problems, accounts=accounts, transactions=(txn, *ledger.transactions))
 

@@ -15,6 +15,7 @@ as a line is split, before anything else sees them.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from app.model import (
     ReadOptions,
     Source,
 )
-from app.values import clean, decode
+from app.values import clean, decode, parse_date
 
 _IDENTIFY = re.compile(r'^"?![A-Za-z][A-Za-z ]*"?(\t|,|\s*$)')
 # A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
@@ -130,6 +131,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         counts.append(("Transactions", len(txns)))
         counts.append(("Splits", sum(len(t.splits) for t in txns)))
     dates = [t.date for t in txns]
+    exported_on, exported_at = _export_date(rows, order, reading)
     info = FileInfo(
         filename=name,
         kind=kind,
@@ -140,6 +142,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         first_date=min(dates) if dates else None,
         last_date=max(dates) if dates else None,
         marks=tuple(sorted({s.mark for t in txns for s in t.splits if s.mark})),
+        exported_on=exported_on,
+        exported_at=exported_at,
     )
     return Ledger(
         accounts=ledger_lists.accounts,
@@ -153,6 +157,27 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         files=(info,),
         chart=ledger_lists.chart,
     )
+
+
+def _export_date(
+    rows: list[Row], order: str, reading: Reading
+) -> tuple[dt.date | None, Source | None]:
+    """The day of the export from the ``HDR`` row: its DATE (in the file's date order), else
+    its TIME (seconds since 1970, UTC). QuickBooks computes OBAMOUNT on that day."""
+    hdr = next((r for r in rows if r.keyword == "HDR"), None)
+    if hdr is None:
+        return None, None
+    try:
+        day = parse_date(hdr.get("DATE"), order or "mdy")
+    except ValueError:
+        day = None
+    if day is None and hdr.get("TIME").isdigit():
+        day = dt.datetime.fromtimestamp(int(hdr.get("TIME")), dt.UTC).date()
+    if day is None:
+        if hdr.get("DATE"):
+            reading.warn(hdr.source, f"the HDR row's export DATE {hdr.get('DATE')!r} is unreadable")
+        return None, None
+    return day, hdr.source
 
 
 def _line(problem: Problem) -> int:

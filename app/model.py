@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass, fields, is_dataclass
 from decimal import Decimal
 from enum import Enum
+from typing import Literal
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -232,6 +233,9 @@ class NotImported:
     source: Source
 
 
+Fix = Literal["", "opening_balances", "fiscal_year_start", "export_date", "files"]
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """A finding about the input. "error" blocks writing; "warning" is shown but does not."""
@@ -239,6 +243,9 @@ class Problem:
     source: Source | None
     message: str
     severity: str = "error"
+    # The one setting that resolves it, named by each front end in its own words (the wizard's
+    # Map step, the CLI's flag): see ``FIXES`` in app/cli.py and the wizard's templates.
+    fix: Fix = ""
 
     def __str__(self) -> str:
         where = f"{self.source}: " if self.source else ""
@@ -264,6 +271,46 @@ class FileInfo:
     exported_at: Source | None = None
 
 
+AsOfBasis = Literal["export header", "report title", "given", "cutover date", "last transaction"]
+FiscalBasis = Literal["given", "read from figures", "not told", "default"]
+
+
+@dataclass(frozen=True, slots=True)
+class AsOf:
+    """The day QuickBooks' figures (``Account.balance``) are taken as of, and the fiscal year
+    they count income and expense from; decided by ``cutover.apply``, read by ``verify``.
+
+    ``basis`` says where the date came from (``where``: the file and line, when read from a
+    file); "last transaction" is a guess the user is asked to confirm. ``after``: transactions
+    dated after it (outside QuickBooks' figures). ``fiscal_basis``: the fiscal year start given,
+    read from the figures (the only month start that explains every income and expense figure),
+    not told (several or none fit: January 1st kept) or the default (nothing to read it from)."""
+
+    date: dt.date
+    basis: AsOfBasis
+    year_start: dt.date
+    fiscal_basis: FiscalBasis = "default"
+    where: Source | None = None
+    after: int = 0
+    fits: tuple[str, ...] = ()  # the fiscal year starts (MM-DD) that explain the figures
+
+    @property
+    def guessed(self) -> bool:
+        return self.basis == "last transaction"
+
+    def describe(self) -> str:
+        """ "2022-01-02 (the export date in lists.iif:2)": the date and where it came from."""
+        where = f" in {self.where}" if self.where else ""
+        words = {
+            "export header": f"the export date{where}",
+            "report title": f"the report's date{where}",
+            "given": "the export date given",
+            "cutover date": "the cutover date",
+            "last transaction": "the last transaction's date: a guess, no export date in the files",
+        }
+        return f"{self.date} ({words[self.basis]})"
+
+
 @dataclass(frozen=True, slots=True)
 class Ledger:
     """Everything read from one or more files. ``chart`` tells whether ``accounts`` came from a
@@ -280,6 +327,7 @@ class Ledger:
     files: tuple[FileInfo, ...] = ()
     company: str = ""
     chart: bool = False
+    as_of: AsOf | None = None  # set by the cutover: the day QuickBooks' figures are taken as of
 
     def account(self, full_name: str) -> Account | None:
         for a in self.accounts:
@@ -341,6 +389,8 @@ def _dump(record: object, depth: int, out: list[str]) -> None:
             continue
         if isinstance(value, tuple) and value and is_dataclass(value[0]):
             nested.extend(value)
+        elif isinstance(value, Source):
+            head.append(f"{f.name}={value}")
         elif is_dataclass(value):
             head.append(f"{f.name}={_inline(value)}")
         else:

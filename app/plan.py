@@ -40,8 +40,9 @@ class Cutover:
     mode: str = "full"
     date: str = ""  # YYYY-MM-DD, balances_only
     opening_balances: bool = False
-    fiscal_year_start: str = "01-01"  # MM-DD
+    fiscal_year_start: str = ""  # MM-DD; "" = read from QuickBooks' figures, else January 1st
     ytd_to_retained: bool = False
+    export_date: str = ""  # YYYY-MM-DD: the day of the lists export, when no file says it
 
 
 @dataclass(frozen=True, slots=True)

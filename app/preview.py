@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from app.fixes import with_fix
 from app.model import Account, FileInfo, Ledger, Problem, Source, Transaction
 from app.values import decode, parse_amount, parse_date
 
@@ -252,7 +253,8 @@ def problem_rows(
             link, page = anchor(p.source), "accounts"
         else:
             link, page = "", ""
-        rows.append(ProblemRow(p.severity, where, p.message, link, page))
+        message = with_fix(p.message, p.fix, "wizard")
+        rows.append(ProblemRow(p.severity, where, message, link, page))
     return rows
 
 

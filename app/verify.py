@@ -22,24 +22,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from app import cutover as cut
 from app.book import BookAccount, BookSnapshot
-from app.cutover import (
-    OPENING_KIND,
-    ZERO,
-    export_date,
-    figures,
-    fiscal_year_start,
-    ledger_daily,
-    money,
-    role_account,
-)
-from app.model import AccountType, Ledger, Role
+from app.cutover import OPENING_KIND, ZERO, figures, ledger_daily, money, role_account
+from app.fixes import Audience, with_fix
+from app.model import Account, AccountType, AsOf, Fix, Ledger, Role
 from app.plan import Cutover
 
-CSV_HEADER = "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference"
+CSV_HEADER = (
+    "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
+)
 CENT = Decimal("0.01")
 FAMILIES = ("asset", "liability", "equity", "income", "expense")
 
@@ -56,6 +51,8 @@ class Row:
     book_total: Decimal = ZERO  # the book's own splits, all time
     in_book: bool = True
     family: str = ""  # "asset", "liability", "equity", "income", "expense"; "" when untyped
+    cause: str = ""  # a difference's probable cause, in plain words
+    fix: Fix = ""  # the setting that resolves it (app.fixes words it per front end)
 
     @property
     def uploaded(self) -> Decimal:
@@ -88,9 +85,12 @@ class Check:
 class Report:
     rows: tuple[Row, ...]
     checks: tuple[Check, ...]
-    as_of: dt.date | None = None
-    year_start: dt.date | None = None
+    as_of: AsOf | None = None
     notes: tuple[str, ...] = ()
+
+    @property
+    def year_start(self) -> dt.date | None:
+        return self.as_of.year_start if self.as_of else None
 
     @property
     def differences(self) -> tuple[Row, ...]:
@@ -111,8 +111,11 @@ class Report:
         return [(f, q, g) for f, (q, g) in totals.items()]
 
     def to_csv(self) -> str:
-        """One row per account, nothing else; amounts as plain decimals (-1403.99, 0.00)."""
+        """One row per account, nothing else; amounts as plain decimals (-1403.99, 0.00). ``as_of``:
+        the day QuickBooks' figures are from and where that came from; ``cause``: a difference's
+        probable cause."""
         out = [CSV_HEADER]
+        as_of = self.as_of.describe() if self.as_of else ""
         for r in self.rows:
             cells = (
                 r.account,
@@ -120,20 +123,36 @@ class Report:
                 _plain(r.quickbooks_balance),
                 _plain(r.gnucash_balance),
                 _plain(r.difference),
+                r.basis,
+                as_of,
+                r.cause,
             )
             out.append(",".join(_cell(c) for c in cells))
         return "\n".join(out) + "\n"
 
-    def summary_lines(self) -> list[str]:
-        """Differences first, then the trial-balance line, then failed and passed checks."""
-        out = [_describe(r) for r in self.differences]
-        matching = sum(1 for r in self.rows if r.ok)
-        out.append(f"Trial balance matches to the cent: {matching} of {len(self.rows)} accounts")
-        if self.as_of is not None:
-            out.append(
-                f"QuickBooks' figures as of {self.as_of} (income and expense: fiscal year from "
-                f"{self.year_start})"
-            )
+    def headline(self) -> str:
+        """ "66 of 66 accounts match QuickBooks to the cent" only when every one does."""
+        differ = len(self.differences)
+        if not differ:
+            n = len(self.rows)
+            return f"{n} of {n} account{'s' * (n != 1)} match QuickBooks to the cent"
+        others = len(self.rows) - differ
+        verb = "differs" if differ == 1 else "differ"
+        return (
+            f"{differ} account{'s' * (differ != 1)} {verb} from QuickBooks "
+            f"({others} other{'s' * (others != 1)} match)"
+        )
+
+    def as_of_lines(self) -> list[str]:
+        """When QuickBooks' figures are from, and what lies after that day."""
+        return cut.as_of_words(self.as_of)
+
+    def summary_lines(self, audience: Audience = "cli") -> list[str]:
+        """The headline, each difference with its cause and fix, when the figures are from,
+        then failed and passed checks."""
+        out = [self.headline()]
+        out.extend(with_fix(_describe(r), r.fix, audience) for r in self.differences)
+        out.extend(self.as_of_lines())
         checks = sorted(self.checks, key=lambda c: c.ok)
         for c in checks:
             mark = "ok" if c.ok else "DIFFERS"
@@ -159,14 +178,15 @@ def _cell(text: str) -> str:
 def _describe(r: Row) -> str:
     if not r.in_book:
         return f"{r.account}: missing from the book (expected {money(r.quickbooks_balance)})"
+    cause = f" — {r.cause}" if r.cause else ""
     if r.difference and r.basis != "history":
         return (
             f"{r.account}: QuickBooks {money(r.quickbooks_balance)}, GnuCash "
-            f"{money(r.gnucash_balance)} ({r.basis}), difference {money(r.difference)}"
+            f"{money(r.gnucash_balance)} ({r.basis}), difference {money(r.difference)}{cause}"
         )
     return (
         f"{r.account}: transaction lines {money(r.lines)}, GnuCash {money(r.book_total)} "
-        f"(all time), difference {money(r.history_difference)}"
+        f"(all time), difference {money(r.history_difference)}{cause}"
     )
 
 
@@ -179,11 +199,8 @@ def _type(book: BookAccount) -> AccountType | None:
 
 def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
     """Compare the final ``ledger`` with the book read back; see the module docstring."""
-    as_of = export_date(ledger, cutover)
-    try:
-        year_start = fiscal_year_start(as_of, cutover.fiscal_year_start) if as_of else None
-    except ValueError:
-        year_start = None
+    asof = ledger.as_of if ledger.as_of is not None else cut.as_of(ledger, cutover)[0]
+    as_of, year_start = (asof.date, asof.year_start) if asof else (None, None)
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     re_name = retained.full_name if retained else None
     book = {b.full_name: b for b in snapshot.accounts}
@@ -222,20 +239,21 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
             elif a.full_name == re_name:
                 basis = "retained earnings"
                 expected += ytd if folded else ZERO
-        rows.append(
-            Row(
-                a.full_name,
-                " + ".join(a.origin),
-                expected,
-                got,
-                basis,
-                lines,
-                opening.get(a.full_name, ZERO),
-                total,
-                b is not None,
-                a.type.family if a.type else "",
-            )
+        row = Row(
+            a.full_name,
+            " + ".join(a.origin),
+            expected,
+            got,
+            basis,
+            lines,
+            opening.get(a.full_name, ZERO),
+            total,
+            b is not None,
+            a.type.family if a.type else "",
         )
+        if not row.ok:
+            row = _cause(row, a, ledger, cutover, asof=asof, re_name=re_name)
+        rows.append(row)
     known = {a.full_name for a in ledger.accounts}
     for b in snapshot.accounts:
         if b.full_name not in known:
@@ -251,7 +269,53 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
                     family=type_.family if type_ else "",
                 )
             )
-    return Report(tuple(rows), _checks(ledger, snapshot), as_of, year_start, tuple(notes))
+    return Report(tuple(rows), _checks(ledger, snapshot), asof, tuple(notes))
+
+
+def _cause(
+    row: Row,
+    account: Account,
+    ledger: Ledger,
+    cutover: Cutover,
+    *,
+    asof: AsOf | None,
+    re_name: str | None,
+) -> Row:
+    """The probable cause of a row's difference, in plain words, and the setting that fixes it."""
+    if not row.in_book or row.history_difference or row.basis == "history":
+        return replace(
+            row, cause="the book's transactions differ from the files' (please report this)"
+        )
+    first = min((t.date for t in ledger.transactions if t.kind_label != OPENING_KIND), default=None)
+    fits = asof.fits if asof else ()
+    used = asof.year_start.strftime("%m-%d") if asof else ""
+    if cutover.mode == "balances_only":
+        return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
+    if len(fits) == 1 and fits[0] != used:
+        words = cut.month_day_words(fits[0])
+        return replace(
+            row,
+            cause=f"the fiscal year start: QuickBooks' figures fit a fiscal year starting {words}",
+            fix="fiscal_year_start",
+        )
+    late = first is not None and not cutover.opening_balances
+    if late and not _pnl(account.type):
+        return replace(row, cause=_started_late(first), fix="opening_balances")
+    if asof is not None and asof.guessed:
+        return replace(
+            row,
+            cause="QuickBooks' figures are from the day of the export, which the files do not say",
+            fix="export_date",
+        )
+    if late and asof is not None and first is not None and first > asof.year_start:
+        return replace(row, cause=_started_late(first), fix="opening_balances")
+    return replace(
+        row, cause="the history does not explain it: a transaction file may be missing", fix="files"
+    )
+
+
+def _started_late(first: dt.date | None) -> str:
+    return f"the history starts on {first}, after the company did: what came before is missing"
 
 
 def _pnl(type_: AccountType | None) -> bool:

@@ -23,6 +23,7 @@ from werkzeug.utils import secure_filename
 
 from app import jobs, pipeline, preview
 from app.errors import MigrationError, ProblemsError
+from app.fixes import action, with_fix
 from app.model import Ledger
 from app.store import Migration, write_json
 
@@ -81,7 +82,9 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         not_imported.setdefault(n.what, Counter())[n.reason] += 1
     return {
         "ok": bool(report.ok),
-        "summary": list(report.summary_lines()),
+        "headline": report.headline(),
+        "as_of": report.as_of_lines(),
+        "summary": list(report.summary_lines("wizard")),
         "rows": [
             {
                 "account": r.account,
@@ -91,6 +94,8 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
                 "difference": _plain(r.difference),
                 "basis": r.basis,
                 "ok": bool(r.ok),
+                "cause": r.cause,
+                "action": action(r.fix, "wizard"),
             }
             for r in report.rows
         ],
@@ -110,7 +115,7 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
             }
             for what, reasons in sorted(not_imported.items())
         ],
-        "warnings": [str(p) for p in prepared.warnings],
+        "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
     }
 
 

@@ -89,10 +89,18 @@ class Company:
     fiscal_year_start: tuple[int, int] = (1, 1)
     history_from: dt.date | None = None
     hidden: frozenset[str] = field(default_factory=frozenset)
+    exported: dt.date | None = None  # the lists export's day (default: the last transaction's)
+    hdr: bool = True  # the lists export has its HDR row (with the export DATE)
 
     @property
     def export_date(self) -> dt.date:
-        return self.transactions[-1].date
+        """The day of the lists export: QuickBooks' OBAMOUNT figures are taken on it."""
+        return self.exported or self.transactions[-1].date
+
+    @property
+    def after_export(self) -> list[Txn]:
+        """Transactions dated after the export (in the history, not in the figures)."""
+        return [t for t in self.history if t.date > self.export_date]
 
     @property
     def history(self) -> list[Txn]:
@@ -146,13 +154,16 @@ class Company:
 
     def trial_balance(self) -> dict[str, Decimal]:
         """QuickBooks' OBAMOUNT on the export date: balance-sheet all time, income and expense
-        this fiscal year, earlier years' net income folded into Retained Earnings. Sums to 0."""
+        this fiscal year, earlier years' net income folded into Retained Earnings; transactions
+        after the export date left out. Sums to 0."""
         types = self._types()
         begin = self.fiscal_year_begin()
         out = dict.fromkeys(types, ZERO)
         earlier = ZERO
         retained = next(a[0] for a in self.accounts if a[3] == "RETEARNINGS")
         for t in self.transactions:
+            if t.date > self.export_date:
+                continue
             this_year = t.date >= begin
             for account, amount, _memo, _clr in t.splits:
                 if types[account] in BALANCE_SHEET or this_year:
@@ -243,8 +254,12 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     years: int = 3,
     fiscal_year_start: tuple[int, int] = (1, 1),
     history_from: dt.date | None = None,
+    exported: dt.date | None = None,
+    hdr: bool = True,
 ) -> Company:
-    """A company with ``transactions`` transactions spread over ``years`` years from ``start``."""
+    """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
+    its lists exported on ``exported`` (default: the last transaction's day), with or without
+    the IIF ``HDR`` row (``hdr``)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -380,6 +395,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         fiscal_year_start=fiscal_year_start,
         history_from=history_from,
         hidden=HIDDEN,
+        exported=exported,
+        hdr=hdr,
     )
 
 

@@ -359,6 +359,8 @@ def write_lists_iif(company: Company, path: Path) -> Path:
         ["HDR", "QuickBooks Pro", "Version 28.0D", "Release R9P", "1",
          company.export_date.isoformat(), stamp, "N", "0"],
     ]  # fmt: skip
+    if not company.hdr:
+        del rows[:]
     tb = company.trial_balance()
     ref = iter(range(1, 10**6))
 

@@ -170,7 +170,9 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         shot("4-import")
         page.locator("#to-download").wait_for(timeout=180_000)
         page.click("#to-download")
-        expect(page.locator("#summary-line")).to_contain_text("Trial balance matches to the cent")
+        expect(page.locator("#summary-line")).to_contain_text(
+            "accounts match QuickBooks to the cent"
+        )
         shot("5-download")
         with page.expect_download() as info:
             page.click("#download-book")
@@ -227,7 +229,7 @@ def import_and_download(page, tmp_path: Path, shots: Path, *expect_on_import: st
     page.locator("#to-download").wait_for(timeout=180_000)
     page.click("#to-download")
     expect(page.locator("#summary-line")).to_have_class(re.compile(r"\bok\b"))
-    every = re.compile(r"Trial balance matches to the cent: (\d+) of \1 accounts")
+    every = re.compile(r"(\d+) of \1 accounts match QuickBooks to the cent")
     expect(page.locator("#summary-line")).to_contain_text(every)
     page.screenshot(path=str(shots / "download.png"), full_page=True)
     with page.expect_download() as info:

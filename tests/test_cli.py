@@ -75,7 +75,7 @@ def test_small_company_lists_and_transactions(tmp_path):
         "  1 employee",
         "  1 bill term",
         "Not imported:\n  Classes: 1 (",
-        "Verification:\n  Trial balance matches to the cent: 5 of 5 accounts",
+        "Verification:\n  5 of 5 accounts match QuickBooks to the cent",
         f"Book written to {out} (xml, USD)",
     ):
         assert line in run.stdout
@@ -106,8 +106,13 @@ def test_small_company_lists_and_transactions(tmp_path):
         "quickbooks_balance",
         "gnucash_balance",
         "difference",
+        "basis",
+        "as_of",
+        "cause",
     ]
-    assert ["Checking", "Checking", "75.00", "75.00", "0.00"] in rows
+    assert [r[:6] for r in rows if r[0] == "Checking"] == [
+        ["Checking", "Checking", "75.00", "75.00", "0.00", "all time"]
+    ]
     assert sorted(tmp_path.iterdir()) == sorted([out, report])
 
 
@@ -279,7 +284,9 @@ def test_strict_exits_3_on_a_difference_and_still_writes(tmp_path):
     assert "Verification found differences" in run.stderr
     assert read_book(out).account("Checking").balance == D("75.00")
     rows = list(csv.reader(report.read_text(encoding="utf-8").splitlines()))
-    assert ["Checking", "Checking", "80.00", "75.00", "-5.00"] in rows
+    assert ["Checking", "Checking", "80.00", "75.00", "-5.00", "all time"] in [r[:6] for r in rows]
+    (checking,) = [r for r in rows if r[0] == "Checking"]
+    assert checking[7].startswith("the history starts on 2024-02-01")  # the probable cause
 
 
 def test_opening_balances_option_closes_the_difference(tmp_path):
@@ -337,7 +344,7 @@ def test_enterprise_sample_balances_only_matches_its_trial_balance(samples_dir, 
         "--report", report,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "Trial balance matches to the cent" in run.stdout
+    assert "accounts match QuickBooks to the cent" in run.stdout
     book = read_book(out)
     assert book.account("Assets:Current Assets:Checking").balance == D("99250.02")
     rows = list(csv.DictReader(report.read_text(encoding="utf-8").splitlines()))

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
 
 from app import cutover
 from app.cutover import OPENING_KIND, apply, figures, fiscal_year_start
-from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction
+from app.model import (
+    Account,
+    AccountType,
+    FileInfo,
+    Ledger,
+    Role,
+    Source,
+    Split,
+    Transaction,
+)
 from app.plan import Cutover
 
 T = AccountType
@@ -84,9 +94,16 @@ TB = {
 }
 
 
-def ledger(transactions=HISTORY, **balances: str | None) -> Ledger:
+EXPORTED = dt.date(2022, 6, 30)  # the lists' HDR date
+
+
+def ledger(transactions=HISTORY, exported=EXPORTED, **balances: str | None) -> Ledger:
+    info = FileInfo(LISTS, "IIF lists", exported_on=exported, exported_at=Source(LISTS, 2))
     return Ledger(
-        accounts=chart(**{**TB, **balances}), transactions=tuple(transactions), chart=True
+        accounts=chart(**{**TB, **balances}),
+        transactions=tuple(transactions),
+        chart=True,
+        files=(info,),
     )
 
 
@@ -98,7 +115,9 @@ def test_full_history_that_explains_everything_changes_nothing() -> None:
     for option in (False, True):
         before = ledger()
         after = apply(before, Cutover(opening_balances=option))
-        assert after == before
+        assert after.as_of is not None
+        assert (after.as_of.date, after.as_of.basis) == (EXPORTED, "export header")
+        assert replace(after, as_of=None) == before
 
 
 def test_history_from_mid_year_without_option_warns_per_account() -> None:
@@ -108,8 +127,10 @@ def test_history_from_mid_year_without_option_warns_per_account() -> None:
     assert (
         "warning",
         "lists.iif:1: Checking: QuickBooks balance 16,200.00, imported history explains "
-        "2,400.00; difference 13,800.00 — use --opening-balances / the Map step option",
+        "2,400.00; difference 13,800.00: the history starts on 2022-02-01, after this "
+        "account's first activity",
     ) in messages
+    assert {p.fix for p in after.problems} == {"opening_balances"}
     assert {m.split(": ")[1] for _, m in messages} == {
         "Checking",
         "Owner's Equity",
@@ -177,7 +198,9 @@ def without(role: Role, **balances: str | None) -> tuple[Account, ...]:
 
 
 def test_no_opening_balance_account_is_made_when_nothing_needs_it() -> None:
-    base = Ledger(accounts=without(Role.OPENING_BALANCE), transactions=HISTORY[3:])
+    base = Ledger(
+        accounts=without(Role.OPENING_BALANCE), transactions=HISTORY[3:], files=ledger().files
+    )
     after = apply(base, Cutover(opening_balances=True))
     assert after.accounts == base.accounts and after.problems == ()
     assert after.transactions[0].total == 0
@@ -185,7 +208,11 @@ def test_no_opening_balance_account_is_made_when_nothing_needs_it() -> None:
 
 def test_opening_balance_account_is_made_when_the_chart_has_none() -> None:
     # Owner's Equity without a QuickBooks figure: its 10,000 must come from somewhere.
-    base = Ledger(accounts=without(Role.OPENING_BALANCE, owner=None), transactions=HISTORY[3:])
+    base = Ledger(
+        accounts=without(Role.OPENING_BALANCE, owner=None),
+        transactions=HISTORY[3:],
+        files=ledger().files,
+    )
     after = apply(base, Cutover(opening_balances=True))
     made = after.accounts[-1]
     assert made.full_name == "Opening Balances"
@@ -309,7 +336,7 @@ def test_fiscal_year_start(as_of: str, mmdd: str, start: str) -> None:
     assert fiscal_year_start(dt.date.fromisoformat(as_of), mmdd) == dt.date.fromisoformat(start)
 
 
-@pytest.mark.parametrize("bad", ["13-01", "7/1", "", "02-30"])
+@pytest.mark.parametrize("bad", ["13-01", "7/1", "02-30"])
 def test_bad_fiscal_year_start_is_an_error(bad: str) -> None:
     with pytest.raises(ValueError, match="MM-DD"):
         fiscal_year_start(dt.date(2022, 1, 1), bad)
@@ -349,7 +376,7 @@ def test_opening_balances_without_any_quickbooks_figure_warn() -> None:
     assert after.transactions == HISTORY[3:]
     assert [p.severity for p in after.problems] == ["warning"]
     assert "IIF lists export" in after.problems[0].message
-    assert apply(bare, Cutover()) == bare
+    assert replace(apply(bare, Cutover()), as_of=None) == bare
 
 
 def test_ytd_to_retained_is_ignored_with_a_warning_in_full_mode() -> None:

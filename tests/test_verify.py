@@ -17,7 +17,8 @@ from gnucash import ACCT_TYPE_EXPENSE, ACCT_TYPE_INCOME, GncNumeric, Session, Se
 
 from app import gnc_writer, pipeline
 from app.book import BookAccount, BookOwner, BookSnapshot
-from app.cutover import OPENING_KIND, ZERO, apply
+from app.cutover import MONTHS, OPENING_KIND, ZERO, apply
+from app.fixes import with_fix
 from app.model import Account, AccountType, Customer, Job, Ledger, Reconcile, Role, Source
 from app.plan import Cutover, Plan
 from app.verify import CSV_HEADER, Report, verify
@@ -81,14 +82,14 @@ def test_full_history_matches_with_fiscal_year_figures() -> None:
     led = apply(ledger(), Cutover())
     report = verify(led, book_of(led), Cutover())
     assert report.ok, report.summary_lines()
-    assert report.as_of == dt.date(2022, 6, 30) and report.year_start == dt.date(2022, 1, 1)
+    assert report.as_of.date == dt.date(2022, 6, 30) and report.year_start == dt.date(2022, 1, 1)
     rows = {r.account: r for r in report.rows}
     assert rows["Retained Earnings"].gnucash_balance == D("-3800.00")
     assert rows["Retained Earnings"].book_total == 0
     assert rows["Sales"].gnucash_balance == D("-3000.00")
     assert rows["Sales"].book_total == D("-8000.00")
     assert rows["Sales"].basis == "year to date"
-    assert report.summary_lines()[0] == "Trial balance matches to the cent: 7 of 7 accounts"
+    assert report.summary_lines()[0] == "7 of 7 accounts match QuickBooks to the cent"
     assert report.by_family() == [
         ("asset", D("16200.00"), D("16200.00")),
         ("liability", D("-400.00"), D("-400.00")),
@@ -105,8 +106,10 @@ def test_fiscal_year_from_july_moves_the_line() -> None:
     assert led.problems == ()
     cut = Cutover(fiscal_year_start="07-01")
     assert verify(led, book_of(led), cut).ok
-    # the same book judged with a calendar fiscal year differs on exactly those three
-    report = verify(led, book_of(led), Cutover())
+    # the same figures converted with a calendar fiscal year differ on exactly those two
+    calendar = Cutover(fiscal_year_start="01-01")
+    led = apply(ledger(**tb), calendar)
+    report = verify(led, book_of(led), calendar)
     assert {r.account for r in report.differences} == {"Retained Earnings", "Rent"}
 
 
@@ -140,10 +143,15 @@ def test_without_opening_balances_the_report_names_the_gap() -> None:
         "Retained Earnings",
     ]
     lines = report.summary_lines()
-    assert lines[0] == (
+    assert lines[0] == "3 accounts differ from QuickBooks (4 others match)"
+    assert lines[1] == (
         "Checking: QuickBooks 16,200.00, GnuCash 2,400.00 (all time), difference -13,800.00"
+        " — the history starts on 2022-02-01, after the company did: what came before is "
+        "missing; to fix: add --opening-balances"
     )
-    assert lines[3] == "Trial balance matches to the cent: 4 of 7 accounts"
+    wizard = report.summary_lines("wizard")[1]
+    assert "--" not in wizard.replace(" — ", "")
+    assert wizard.endswith("tick “an opening-balance transaction” on the Map step")
 
 
 def test_damaged_book_names_account_and_amount() -> None:
@@ -152,9 +160,11 @@ def test_damaged_book_names_account_and_amount() -> None:
     book = damaged(book, "Sales", dt.date(2022, 2, 1), "10.00")
     report = verify(led, book, Cutover())
     assert not report.ok
-    assert report.summary_lines()[:2] == [
-        "Checking: QuickBooks 16,200.00, GnuCash 16,190.00 (all time), difference -10.00",
-        "Sales: QuickBooks -3,000.00, GnuCash -2,990.00 (year to date), difference 10.00",
+    damage = " — the book's transactions differ from the files' (please report this)"
+    assert report.summary_lines()[:3] == [
+        "2 accounts differ from QuickBooks (5 others match)",
+        f"Checking: QuickBooks 16,200.00, GnuCash 16,190.00 (all time), difference -10.00{damage}",
+        f"Sales: QuickBooks -3,000.00, GnuCash -2,990.00 (year to date), difference 10.00{damage}",
     ]
     rows = {r.account: r for r in report.differences}
     assert rows["Checking"].history_difference == D("-10.00")
@@ -166,7 +176,7 @@ def test_balances_only_with_and_without_ytd_to_retained() -> None:
         led = apply(ledger(), cut)
         report = verify(led, book_of(led), cut)
         assert report.ok, report.summary_lines()
-        assert report.as_of == dt.date(2022, 6, 30)
+        assert report.as_of.date == dt.date(2022, 6, 30)
         rows = {r.account: r for r in report.rows}
         assert rows["Sales"].quickbooks_balance == (0 if folded else D("-3000.00"))
         assert rows["Retained Earnings"].quickbooks_balance == D("-5800.00" if folded else "-3800")
@@ -214,16 +224,19 @@ def test_csv_exactly() -> None:
     book = dataclasses.replace(
         book, accounts=(*book.accounts, BookAccount("Imbalance-USD", "BANK"))
     )
+    at = "2022-06-30 (the export date in lists.iif:2)"
+    bad = "the book's transactions differ from the files' (please report this)"
     assert verify(led, book, Cutover()).to_csv() == (
         f"{CSV_HEADER}\n"
-        'Assets:Checking,"Checking + Checking, Main",16200.00,14796.01,-1403.99\n'
-        "Accounts Payable,Accounts Payable,-400.00,1003.99,1403.99\n"
-        "Opening Balance Equity,Opening Balance Equity,0.00,0.00,0.00\n"
-        "Owner's Equity,Owner's Equity,-10000.00,-10000.00,0.00\n"
-        "Retained Earnings,Retained Earnings,-3800.00,-3800.00,0.00\n"
-        "Sales,Sales,-3000.00,-3000.00,0.00\n"
-        "Rent,Rent,1000.00,1000.00,0.00\n"
-        "Imbalance-USD,,0.00,0.00,0.00\n"
+        'Assets:Checking,"Checking + Checking, Main",16200.00,14796.01,-1403.99,'
+        f"all time,{at},{bad}\n"
+        f"Accounts Payable,Accounts Payable,-400.00,1003.99,1403.99,all time,{at},{bad}\n"
+        f"Opening Balance Equity,Opening Balance Equity,0.00,0.00,0.00,all time,{at},\n"
+        f"Owner's Equity,Owner's Equity,-10000.00,-10000.00,0.00,all time,{at},\n"
+        f"Retained Earnings,Retained Earnings,-3800.00,-3800.00,0.00,retained earnings,{at},\n"
+        f"Sales,Sales,-3000.00,-3000.00,0.00,year to date,{at},\n"
+        f"Rent,Rent,1000.00,1000.00,0.00,year to date,{at},\n"
+        f"Imbalance-USD,,0.00,0.00,0.00,not in the input,{at},\n"
     )
 
 
@@ -282,7 +295,7 @@ def test_checks_counts_states_and_strays() -> None:
     }
     assert not report.ok
     lines = report.summary_lines()
-    assert lines[0] == "Trial balance matches to the cent: 8 of 8 accounts"
+    assert lines[0] == "8 of 8 accounts match QuickBooks to the cent"
     assert "Imbalance/Orphan accounts: input 0, book 1 — DIFFERS (Orphan-USD)" in lines
 
 
@@ -295,7 +308,7 @@ def test_account_missing_from_the_book() -> None:
     report = verify(led, book, Cutover())
     # Rent's 2021 lines are gone from the earlier years' net income as well
     assert [r.account for r in report.differences] == ["Retained Earnings", "Rent"]
-    assert report.summary_lines()[1] == "Rent: missing from the book (expected 1,000.00)"
+    assert report.summary_lines()[2] == "Rent: missing from the book (expected 1,000.00)"
 
 
 def test_accounts_without_figures_compare_history() -> None:
@@ -345,11 +358,18 @@ def test_full_history_book_matches_quickbooks(tmp_path: Path, fiscal, mmdd: str)
     assert report.year_start == company.fiscal_year_begin()
     assert_known_answers(report, company.trial_balance())
     assert report.summary_lines()[0] == (
-        f"Trial balance matches to the cent: {len(report.rows)} of {len(report.rows)} accounts"
+        f"{len(report.rows)} of {len(report.rows)} accounts match QuickBooks to the cent"
     )
-    # the same book judged with the wrong fiscal year start differs (the check can fail)
+    # the same book judged with the wrong fiscal year start differs (the check can fail), and
+    # the warning names the start that fits
     wrong = Cutover(fiscal_year_start="04-01")
-    assert not verify(prepared.ledger, outcome.snapshot, wrong).ok
+    again = pipeline.prepare(prepared.parsed, Plan(cutover=wrong))
+    assert not verify(again.ledger, outcome.snapshot, wrong).ok
+    day, month = company.fiscal_year_start[1], MONTHS[company.fiscal_year_start[0] - 1]
+    assert [p.message for p in again.warnings if p.fix == "fiscal_year_start" and not p.source] == [
+        "the fiscal year start given (1 April) does not explain QuickBooks' income and expense "
+        f"figures; a fiscal year starting {day} {month} does"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -474,14 +494,11 @@ def test_damaged_book_is_caught(tmp_path: Path) -> None:
     }
     lines = report.summary_lines()
     assert any(
-        line.startswith("Checking: QuickBooks ") and line.endswith("difference 12.34")
-        for line in lines[:2]
+        line.startswith("Checking: QuickBooks ") and "difference 12.34 — " in line
+        for line in lines[1:3]
     )
-    assert (
-        f"Trial balance matches to the cent: {len(report.rows) - 2} of {len(report.rows)} accounts"
-        in lines
-    )
-    assert ",12.34\n" in report.to_csv() and ",-12.34\n" in report.to_csv()
+    assert lines[0] == f"2 accounts differ from QuickBooks ({len(report.rows) - 2} others match)"
+    assert ",12.34,all time," in report.to_csv() and ",-12.34," in report.to_csv()
 
 
 def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> None:
@@ -560,7 +577,10 @@ def test_golden_reports(tmp_path: Path, data_dir: Path, golden, name: str) -> No
     for i, (title, plan) in enumerate(GOLDEN_PLANS):
         prepared = pipeline.prepare(pipeline.read([source], plan), plan)
         outcome = pipeline.write(prepared, tmp_path / f"book-{i}.gnucash", plan)
-        out += [f"## {title}", *(f"{p.severity}: {p}" for p in prepared.problems)]
+        out += [
+            f"## {title}",
+            *(f"{p.severity}: {with_fix(str(p), p.fix, 'cli')}" for p in prepared.problems),
+        ]
         out += [*outcome.report.summary_lines(), outcome.report.to_csv()]
     golden(source.with_name(name + ".expected"), "\n".join(out))
 
@@ -597,10 +617,11 @@ def test_history_only_account_damage_is_described_by_its_lines() -> None:
     led = Ledger(accounts=accounts, transactions=HISTORY)
     book = damaged(book_of(led), "Rent", dt.date(2022, 3, 1), "0.01")
     report = verify(led, book, Cutover())
-    assert report.summary_lines()[0] == (
+    assert report.summary_lines()[1] == (
         "Rent: transaction lines 2,200.00, GnuCash 2,200.01 (all time), difference 0.01"
+        " — the book's transactions differ from the files' (please report this)"
     )
-    assert report.to_csv().splitlines()[-1] == "Rent,,2200.00,2200.01,0.01"
+    assert report.to_csv().splitlines()[-1].startswith("Rent,,2200.00,2200.01,0.01,history,")
 
 
 def test_voided_transaction_through_the_engine(tmp_path: Path) -> None:

@@ -21,6 +21,8 @@ from app.errors import (
     ProblemsError,
     UnknownFormatError,
 )
+from app.fixes import with_fix
+from app.model import Problem
 from app.store import (
     DuplicateUpload,
     Migration,
@@ -117,6 +119,11 @@ def _add_migration(endpoint: str, values: dict[str, Any]) -> None:
         values["mid"] = g.migration.id
 
 
+def problem(p: Problem) -> str:
+    """A finding as the wizard says it: place, message and what to do on which step."""
+    return with_fix(str(p), p.fix, "wizard")
+
+
 def money(value: Decimal | str | None) -> str:
     if value is None or value == "":
         return ""
@@ -151,6 +158,7 @@ def register(app: Flask) -> None:
     app.url_defaults(_add_migration)
     app.before_request(_check_csrf)
     app.add_template_filter(money)
+    app.add_template_filter(problem)
     app.jinja_env.globals.update(csrf_token=csrf_token, STEPS=STEPS, step_index=step_index)
 
     @app.after_request

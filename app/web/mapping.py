@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from flask import Blueprint, Response, render_template, request
 
+from app import cutover as cutover_rules
 from app import mapping, preview, resolve
 from app.errors import MappingError
 from app.model import AccountType
@@ -36,6 +37,8 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "chart": [a.full_name for a in view.resolved.accounts],
         "status_message": status_message,
         "describe": describe,
+        "as_of": view.prepared.ledger.as_of,
+        "as_of_words": cutover_rules.as_of_words(view.prepared.ledger.as_of),
     }
 
 
@@ -152,8 +155,9 @@ def settings() -> tuple[str, int]:
         mode=f.get("mode", "full"),
         date=f.get("date", "") if f.get("mode") == "balances_only" else "",
         opening_balances=bool(f.get("opening_balances")),
-        fiscal_year_start=_month_day(f.get("fiscal_year_start", "01-01")),
+        fiscal_year_start=_month_day(f.get("fiscal_year_start", "")),
         ytd_to_retained=bool(f.get("ytd_to_retained")),
+        export_date=_export_date(f.get("export_date", ""), f.get("export_date_guess", "")),
     )
     if cutover.mode == "balances_only" and not cutover.date:
         raise MappingError("Balances only needs a cutover date: the day the GnuCash book starts.")
@@ -167,7 +171,20 @@ def settings() -> tuple[str, int]:
     return _save(plan, "Settings saved.")
 
 
+def _export_date(text: str, guess: str) -> str:
+    """The export date typed; the prefilled guess left as it was stays a guess ("")."""
+    text = text.strip()
+    if not text or text == guess.strip():
+        return ""
+    try:
+        return cutover_rules.parse_date(text).isoformat()
+    except ValueError:
+        raise MappingError(f"The export date is a date like 2024-01-02 (got {text!r}).") from None
+
+
 def _month_day(text: str) -> str:
+    if not text.strip():
+        return ""  # read from QuickBooks' figures
     m = re.fullmatch(r"\s*(\d{1,2})[-/](\d{1,2})\s*", text)
     if not m or not (1 <= int(m[1]) <= 12 and 1 <= int(m[2]) <= 31):
         raise MappingError(

@@ -1,0 +1,37 @@
+"""The one setting that resolves a finding (``Problem.fix``, ``Row.fix``), in each front end's
+words: the wizard names its Map step's options, the command line its flags. Nothing else words
+them, so a wizard user never reads a command-line flag."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from app.model import Fix
+
+Audience = Literal["cli", "wizard"]
+
+WORDS: dict[Audience, dict[Fix, str]] = {
+    "cli": {
+        "opening_balances": "add --opening-balances",
+        "fiscal_year_start": "give --fiscal-year-start MM-DD",
+        "export_date": "give --export-date YYYY-MM-DD, the day the lists were exported",
+        "files": "check that every transaction file is given",
+    },
+    "wizard": {
+        "opening_balances": "tick “an opening-balance transaction” on the Map step",
+        "fiscal_year_start": "set “Fiscal year starts” on the Map step",
+        "export_date": "set “Export date” on the Map step to the day the lists were exported",
+        "files": "check on the Files step that every transaction file is there",
+    },
+}
+
+
+def action(fix: Fix, audience: Audience) -> str:
+    """ "add --opening-balances"; "" when there is nothing to set."""
+    return WORDS[audience].get(fix, "") if fix else ""
+
+
+def with_fix(message: str, fix: Fix, audience: Audience) -> str:
+    """The message followed by what to do about it, if anything."""
+    what = action(fix, audience)
+    return f"{message}; to fix: {what}" if what else message
