@@ -222,24 +222,21 @@ def _export_day(
     return last, "last transaction", None
 
 
-def _likely_fix(asof: AsOf) -> Fix:
-    """What explains every difference at once: a fiscal year start the figures contradict, or
-    an export date guessed; "" when neither."""
+def likely_fix(
+    account: Account, retained: str | None, asof: AsOf, first: dt.date | None, *, opening: bool
+) -> Fix:
+    """The setting that most probably explains an account's difference from its QuickBooks
+    figure (``first``: the history's first day; ``opening``: opening balances asked for)."""
     if len(asof.fits) == 1 and asof.fits[0] != asof.year_start.strftime("%m-%d"):
-        return "fiscal_year_start"
-    return "export_date" if asof.guessed else ""
-
-
-def _opening_fix(account: Account, retained: Account | None, asof: AsOf, first: dt.date) -> Fix:
-    """A balance-sheet account short of its figure misses the years before the history; income,
-    expense and Retained Earnings (when the history covers the whole fiscal year) also move with
-    the fiscal year and the export date."""
-    pnl = account is retained or not (account.type and account.type.balance_sheet)
-    year_bound = pnl and first <= asof.year_start
-    likely = _likely_fix(asof)
-    if likely == "fiscal_year_start" or (likely and year_bound):
-        return likely
-    return "opening_balances"
+        return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
+    # income, expense and Retained Earnings move with the fiscal year and the export date
+    year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
+    covers_year = first is not None and first <= asof.year_start
+    if asof.guessed and year_bound and covers_year:
+        return "export_date"
+    if not opening and first is not None and not (year_bound and covers_year):
+        return "opening_balances"
+    return "export_date" if asof.guessed else "files"
 
 
 def _pnl_figures(ledger: Ledger) -> list[Account]:
@@ -406,8 +403,8 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
     first = min(t.date for t in ledger.transactions)
     as_of_day, year_start = ledger.as_of.date, ledger.as_of.year_start
     opening_day = first - DAY
-    guess = _likely_fix(ledger.as_of)
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
+    re_name = retained.full_name if retained else None
     daily = ledger_daily(ledger)
     explained = figures(
         ((a.full_name, a.type, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
@@ -431,7 +428,7 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
                     f"{a.full_name}: {what} for the fiscal year from {year_start}; difference "
                     f"{money(diff)} — the history covers the whole year, so it is not posted",
                     "warning",
-                    guess or "files",
+                    likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances),
                 )
             )
             continue
@@ -442,7 +439,7 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
                     f"{a.full_name}: {what}; difference {money(diff)}: the history starts on "
                     f"{first}, after this account's first activity",
                     "warning",
-                    _opening_fix(a, retained, ledger.as_of, first),
+                    likely_fix(a, re_name, ledger.as_of, first, opening=False),
                 )
             )
             continue

@@ -286,32 +286,19 @@ def _cause(
         return replace(
             row, cause="the book's transactions differ from the files' (please report this)"
         )
-    first = min((t.date for t in ledger.transactions if t.kind_label != OPENING_KIND), default=None)
-    fits = asof.fits if asof else ()
-    used = asof.year_start.strftime("%m-%d") if asof else ""
-    if cutover.mode == "balances_only":
+    if cutover.mode == "balances_only" or asof is None:
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
-    if len(fits) == 1 and fits[0] != used:
-        words = cut.month_day_words(fits[0])
-        return replace(
-            row,
-            cause=f"the fiscal year start: QuickBooks' figures fit a fiscal year starting {words}",
-            fix="fiscal_year_start",
-        )
-    late = first is not None and not cutover.opening_balances
-    if late and not _pnl(account.type):
-        return replace(row, cause=_started_late(first), fix="opening_balances")
-    if asof is not None and asof.guessed:
-        return replace(
-            row,
-            cause="QuickBooks' figures are from the day of the export, which the files do not say",
-            fix="export_date",
-        )
-    if late and asof is not None and first is not None and first > asof.year_start:
-        return replace(row, cause=_started_late(first), fix="opening_balances")
-    return replace(
-        row, cause="the history does not explain it: a transaction file may be missing", fix="files"
-    )
+    first = min((t.date for t in ledger.transactions if t.kind_label != OPENING_KIND), default=None)
+    fix = cut.likely_fix(account, re_name, asof, first, opening=cutover.opening_balances)
+    causes = {
+        "fiscal_year_start": "the fiscal year start: QuickBooks' figures fit a fiscal year "
+        f"starting {cut.month_day_words(asof.fits[0]) if asof.fits else ''}",
+        "export_date": "QuickBooks' figures are from the day of the export, which the files do "
+        "not say",
+        "opening_balances": _started_late(first),
+        "files": "the history does not explain it: a transaction file may be missing",
+    }
+    return replace(row, cause=causes[fix], fix=fix)
 
 
 def _started_late(first: dt.date | None) -> str:

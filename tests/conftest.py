@@ -56,3 +56,18 @@ def golden(request: pytest.FixtureRequest):
             pytest.fail("golden file differs:\n" + "".join(diff), pytrace=False)
 
     return check
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    """The real wizard app with its own instance folder (migrations, jobs)."""
+    from app import create_app
+
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
+    yield app
+    app.extensions["jobs"].shutdown()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

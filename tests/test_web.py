@@ -23,18 +23,6 @@ WEB = DATA / "web"
 HX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def app(tmp_path: Path):
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
-    yield app
-    app.extensions["jobs"].shutdown()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.get_data(as_text=True), "html.parser")
 

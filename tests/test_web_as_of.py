@@ -1,0 +1,90 @@
+"""The wizard's side of the as-of date (issue 9): the Map step says when QuickBooks' figures are
+from and asks for the export date when the files do not say it; the Download step names each
+difference's cause and the Map step option that fixes it, never a command-line flag."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from app.gnc_writer import read_book
+from tests.companygen import make_company
+from tests.test_web import HX, new_migration, soup, upload, wait_done
+
+NEW_YEAR = dt.date(2022, 1, 3)
+
+
+def company_files(tmp_path: Path, **kw) -> dict[str, Path]:
+    company = make_company(200, seed=21, start=dt.date(2019, 1, 1), years=3, **kw)
+    return company.write_all(tmp_path / "exports")
+
+
+def add(client, prefix: str, csrf: dict, *paths: Path) -> None:
+    for p in paths:
+        r = upload(client, prefix, csrf, p.name, data=p.read_bytes())
+        assert r.status_code == 200, r.get_data(as_text=True)
+
+
+def settings(client, prefix: str, csrf: dict, **form: str):
+    data = {"currency": "USD", "mode": "full", "format": "xml", **form}
+    r = client.post(f"{prefix}/map/settings", data=data, headers=csrf | HX)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    return soup(r)
+
+
+def import_and_download(client, prefix: str, csrf: dict):
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix).select_one("#to-download") is not None
+    return soup(client.get(f"{prefix}/download"))
+
+
+def test_map_step_asks_for_the_export_date_when_the_files_do_not_say(client, tmp_path):
+    files = company_files(tmp_path, exported=NEW_YEAR, hdr=False)
+    prefix, csrf = new_migration(client)
+    add(client, prefix, csrf, files["lists"], files["transactions_iif"])
+    page = soup(client.get(f"{prefix}/map"))
+    last = page.select_one("#export-date")["value"]
+    assert dt.date.fromisoformat(last) < NEW_YEAR
+    assert "the last transaction's date: a guess" in page.select_one("#as-of").text
+    # other settings saved with the prefilled guess untouched: still a guess, not "given"
+    page = settings(client, prefix, csrf, export_date=last, export_date_guess=last)
+    assert json.loads(client.get(f"{prefix}/plan.json").data)["cutover"]["export_date"] == ""
+    assert "a guess" in page.select_one("#as-of").text
+    # the day typed in is the export date
+    page = settings(client, prefix, csrf, export_date="2022-01-03", export_date_guess=last)
+    assert "as of 2022-01-03 (the export date given)" in page.select_one("#as-of").text
+    page = import_and_download(client, prefix, csrf)
+    line = page.select_one("#summary-line")
+    assert "ok" in line["class"] and line.text.endswith("accounts match QuickBooks to the cent")
+    assert "2022-01-03 (the export date given)" in page.select_one(".as-of").text
+
+
+def test_map_step_shows_the_export_header_date(client, tmp_path):
+    files = company_files(tmp_path, exported=NEW_YEAR, fiscal_year_start=(7, 1))
+    prefix, csrf = new_migration(client)
+    add(client, prefix, csrf, files["lists"], files["find"])
+    page = soup(client.get(f"{prefix}/map"))
+    assert page.select_one("#export-date") is None  # nothing to ask
+    said = page.select_one("#as-of").text
+    assert "as of 2022-01-03 (the export date in lists.iif:2)" in said
+    assert "fiscal year starting 1 July (read from QuickBooks' figures)" in said
+    assert page.select_one("input[name=fiscal_year_start]")["placeholder"] == "07-01"
+
+
+def test_download_names_causes_and_the_wizard_fix(client, tmp_path):
+    files = company_files(tmp_path, exported=NEW_YEAR, hdr=False)
+    prefix, csrf = new_migration(client)
+    add(client, prefix, csrf, files["lists"], files["transactions_iif"])
+    page = import_and_download(client, prefix, csrf)
+    line = page.select_one("#summary-line")
+    assert "error" in line["class"]
+    assert " differ from QuickBooks (" in line.text and "match to the cent" not in line.text
+    causes = [td.text for td in page.select("#differences td.cause")]
+    assert causes and all("set “Export date” on the Map step" in c for c in causes)
+    text = page.get_text()
+    assert "--export-date" not in text and "--opening-balances" not in text
+    book = tmp_path / "book.gnucash"
+    with client.get(f"{prefix}/download/book") as r:
+        book.write_bytes(r.data)
+    assert read_book(book).transactions == 200  # the book itself is whole
