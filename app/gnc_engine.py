@@ -3,12 +3,14 @@
 The bindings do not wrap a few calls the writer needs (``xaccLogDisable``,
 ``qof_event_suspend``/``resume``, book counters). GnuCash 4.x also inserts every split into its
 account with a full ``g_list_find`` of the account's split list (quadratic; see docs/ENGINE.md);
-``SplitListDetacher`` keeps those lists short during a bulk load. GnuCash 5.x keeps split lists
-in a vector with a hash set (linear already), so the detacher refuses to run there.
+``SplitListDetacher`` keeps those lists short during a bulk load. GnuCash 5.0-5.6 still do the
+same (a GList, with three cached balance-limit fields more before it); 5.7 and later keep split
+lists in a vector with a hash set (linear already), so the detacher refuses to run there.
 
 Nothing here assumes a version: every symbol is looked up (``Engine.missing``), the detacher
-runs only on a 4.x engine whose account layout passes a run-time check, and every caller has a
-plain public-API path for when something is refused.
+runs only on an engine whose version range has a mirrored account layout (``_LAYOUTS``) that
+passes a run-time check, and every caller has a plain public-API path for when something is
+refused.
 
 This module never imports ``gnucash``: it finds ``libgnc-engine.so`` in ``/proc/self/maps``,
 so it only works once the caller (app.gnc_writer) has imported the bindings.
@@ -134,7 +136,6 @@ _TERM_SYMBOLS = tuple(s[1] for s in _SIGNATURES if s[1].startswith("gncBillTerm"
 # XML read-back: detach every 250 transactions (100k book: ~1.5 s faster than every 1,000;
 # each detach costs one pass over the accounts, the lists it spares are walked per insert)
 _LOAD_DETACH_EVERY = 250
-_DETACHER_MAJOR = 4  # _AccountPrivate4 mirrors GnuCash 4.x; 5.x keeps splits in a vector
 
 
 class Engine:
@@ -168,8 +169,8 @@ class Engine:
 
     def detacher_refusal(self) -> str:
         """Why the split-list detacher must not run on this engine ("" when it may)."""
-        if self.version[0] != _DETACHER_MAJOR:
-            return f"GnuCash {self.name}: the split-list detacher is for GnuCash 4.x only"
+        if account_layout(self.version) is None:
+            return f"GnuCash {self.name}: the split-list detacher is for GnuCash 4.x-5.6 only"
         if not self.has(*_DETACH_SYMBOLS):
             gone = ", ".join(n for n in _DETACH_SYMBOLS if n in self.missing)
             return f"the engine does not export {gone}"
@@ -236,13 +237,51 @@ class _AccountPrivate4(ctypes.Structure):
     )
 
 
+class _AccountPrivate5(ctypes.Structure):
+    """Mirror of ``AccountPrivate`` in GnuCash 5.0-5.6, up to ``sort_dirty``: the 4.x layout
+    plus the cached balance limits (value, set flag) and the include-sub-accounts flag between
+    the cached balances and ``balance_dirty``. Offsets as the 5.6 engine's own accessors use
+    them (Debian 12 backports, docs/ENGINE.md): limits at 192/216, their flags at 208/232, the
+    sub-account flag at 236, ``balance_dirty`` 240, ``splits`` 248 (still a GList; 5.7 made it
+    a std::vector), ``sort_dirty`` 256. Verified at run time like the 4.x mirror."""
+
+    _fields_ = (
+        *_AccountPrivate4._fields_[:10],  # accountName … the 8 cached/starting numerics
+        ("higher_balance_limit", _Numeric),
+        ("higher_limit_set", _INT),
+        ("lower_balance_limit", _Numeric),
+        ("lower_limit_set", _INT),
+        ("include_sub_account_balances", _INT),
+        ("balance_dirty", _INT),
+        ("splits", _P),
+        ("sort_dirty", _INT),
+    )
+
+
+_Layout = type[_AccountPrivate4] | type[_AccountPrivate5]
+# (first version, last version, mirror): the engines whose split lists are GLists of a known
+# layout. A version outside every range gets the plain path.
+_LAYOUTS: tuple[tuple[tuple[int, int], tuple[int, int], _Layout], ...] = (
+    ((4, 0), (4, 999), _AccountPrivate4),
+    ((5, 0), (5, 6), _AccountPrivate5),
+)
+
+
+def account_layout(version: tuple[int, int]) -> _Layout | None:
+    """The mirrored ``AccountPrivate`` for an engine version, or None (no detacher there)."""
+    for first, last, layout in _LAYOUTS:
+        if first <= version <= last:
+            return layout
+    return None
+
+
 class LayoutError(Exception):
     """The detacher may not run here: another engine version, a missing symbol or an account
     layout other than the one it mirrors. Raised before anything was written."""
 
 
 class SplitListDetacher:
-    """Keeps each account's split list short during a bulk load (GnuCash 4.x only).
+    """Keeps each account's split list short during a bulk load (GnuCash 4.x-5.6 only).
 
     Every account must be in ``BeginEdit`` for the whole load (inserts are then prepends and
     the sort is deferred). ``detach()`` moves each list aside and leaves an empty one;
@@ -258,10 +297,13 @@ class SplitListDetacher:
         if why := engine.detacher_refusal():
             raise LayoutError(why)
         self.eng = engine
+        layout = account_layout(engine.version)
+        assert layout is not None  # detacher_refusal() said yes
+        self.where = f"GnuCash {engine.name}"
         cls = engine.gobject.g_type_class_ref(engine.lib.gnc_account_get_type())
         base = engine.gobject.g_type_class_get_instance_private_offset(cls)
-        self._splits_at = [a + base + _AccountPrivate4.splits.offset for a in accounts]
-        self._dirty_at = [a + base + _AccountPrivate4.sort_dirty.offset for a in accounts]
+        self._splits_at = [a + base + layout.splits.offset for a in accounts]
+        self._dirty_at = [a + base + layout.sort_dirty.offset for a in accounts]
         self._accounts = accounts
         self._chunks: list[list[int]] = [[] for _ in accounts]
         self.checked = False
@@ -278,7 +320,7 @@ class SplitListDetacher:
                 first = i if first is None else first
                 if _P.from_address(at).value != head:
                     raise LayoutError(
-                        "account split list is not where GnuCash 4.x keeps it (other engine layout)"
+                        f"account split list is not where {self.where} keeps it (other layout)"
                     )
         if first is None:
             return False
@@ -287,7 +329,7 @@ class SplitListDetacher:
         was = dirty.value
         lib.gnc_account_set_sort_dirty(acc)  # TRUE again: the commit sorts as it would have
         if (was, dirty.value) != (0, 1):
-            raise LayoutError("account sort flag is not where GnuCash 4.x keeps it")
+            raise LayoutError(f"account sort flag is not where {self.where} keeps it")
         return True
 
     def detach(self) -> None:

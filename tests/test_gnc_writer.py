@@ -19,7 +19,7 @@ import pytest
 from app import gnc_writer
 from app.book import BookSnapshot
 from app.errors import BookWriteError
-from app.gnc_engine import Engine, SplitListDetacher, engine_version
+from app.gnc_engine import Engine, SplitListDetacher, account_layout, engine_version
 from app.model import (
     Account,
     AccountType,
@@ -39,6 +39,8 @@ from app.model import (
 
 S = Source("lists.iif", 1)
 D = Decimal
+# GnuCash 4.x-5.6 keep split lists in GLists of a mirrored layout: the detacher runs there
+DETACHES = account_layout(engine_version()) is not None
 
 
 def _src(line: int) -> Source:
@@ -390,9 +392,9 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
         ledger, tmp_path / "fast.gnucash", fmt=fmt, on_progress=lambda *p: seen.append(p)
     )
     plain = gnc_writer.write_book(ledger, tmp_path / "plain.gnucash", fmt=fmt, detach=False)
-    if engine_version() < (5, 0):
+    if DETACHES:
         assert fast.detached and not fast.fallback
-    else:  # newer engines keep split lists in vectors: the layout check refuses, plain is linear
+    else:  # 5.7+ keep split lists in vectors: the version check refuses, plain is linear
         assert not fast.detached and fast.fallback
     assert not plain.detached and plain.fallback == "plain path requested"
 
@@ -412,7 +414,7 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
         ]
     assert loading[-1][0] == "reading" and loading[-1][1] == loading[-1][2]
     b = gnc_writer.read_book(tmp_path / "plain.gnucash", transactions=True, detach=False)
-    assert a.detached_load == (engine_version() < (5, 0)) and not b.detached_load
+    assert a.detached_load == DETACHES and not b.detached_load
     assert replace(a, detached_load=False) == b  # same book, and the same reading of it
     count, balance = _sums(ledger)
     for acc in a.accounts:
@@ -461,7 +463,7 @@ def test_read_progress_counts_accounts(tmp_path: Path) -> None:
     assert seen == [("reading", i, 9) for i in range(1, 10)]
 
 
-@pytest.mark.skipif(engine_version() >= (5, 0), reason="the detacher only runs on GnuCash 4.x")
+@pytest.mark.skipif(not DETACHES, reason="the detacher only runs on GnuCash 4.x-5.6")
 def test_self_check_refuses_a_book_that_lost_splits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -512,7 +514,40 @@ def test_an_engine_without_the_tricks_writes_the_same_book(
     assert {t.name for t in book.terms} == {"Net 30", "10th next month"}
 
 
-@pytest.mark.skipif(engine_version() >= (5, 0), reason="the detacher only runs on GnuCash 4.x")
+@pytest.mark.skipif(not DETACHES, reason="the detacher only runs on GnuCash 4.x-5.6")
+def test_the_other_version_ranges_layout_is_refused_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real engine claims the other GList version range (4.13 claims 5.6, 5.0-5.6 claim
+    # 4.13), so the detacher mirrors a layout that is not this engine's: splits at 248 instead
+    # of 200, or the reverse. The run-time check must see it and refuse before moving anything;
+    # the plain path writes and reads back the same book.
+    ledger = _big_ledger(2500)
+    normal = gnc_writer.write_book(ledger, tmp_path / "normal.gnucash")
+    engine = gnc_writer._engine()
+    other = (5, 6) if engine.version[0] == 4 else (4, 13)
+    assert account_layout(other) is not account_layout(engine.version)
+    monkeypatch.setattr(engine, "version", other)
+    stats = gnc_writer.write_book(ledger, tmp_path / "other.gnucash")
+    assert normal.detached and not stats.detached
+    assert f"split list is not where GnuCash {other[0]}.{other[1]} keeps it" in stats.fallback
+    book = gnc_writer.read_book(tmp_path / "other.gnucash", transactions=True)
+    assert not book.detached_load
+    monkeypatch.undo()
+    assert book == _snapshot_without_flags(tmp_path / "normal.gnucash")
+    count, balance = _sums(ledger)
+    for acc in book.accounts:
+        assert (acc.splits, acc.balance) == (count[acc.full_name], balance[acc.full_name])
+
+
+def test_version_ranges_of_the_detacher() -> None:
+    # GList split lists up to 5.6; 5.7 made them vectors (linear already): no detacher there
+    for version, detaches in [((4, 13), True), ((5, 0), True), ((5, 6), True), ((5, 7), False)]:
+        assert (account_layout(version) is not None) is detaches, version
+    assert account_layout((5, 10)) is None and account_layout((0, 0)) is None
+
+
+@pytest.mark.skipif(not DETACHES, reason="the detacher only runs on GnuCash 4.x-5.6")
 @pytest.mark.parametrize(
     ("field", "message"), [("_splits_at", "split list"), ("_dirty_at", "sort flag")]
 )
