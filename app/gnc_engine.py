@@ -4,8 +4,9 @@ The bindings do not wrap a few calls the writer needs (``xaccLogDisable``,
 ``qof_event_suspend``/``resume``, book counters). GnuCash 4.x also inserts every split into its
 account with a full ``g_list_find`` of the account's split list (quadratic; see docs/ENGINE.md);
 ``SplitListDetacher`` keeps those lists short during a bulk load. GnuCash 5.0-5.6 still do the
-same (a GList, with three cached balance-limit fields more before it); 5.7 and later keep split
-lists in a vector with a hash set (linear already), so the detacher refuses to run there.
+same (a GList, with the cached balance limits before it). 5.10 keeps split lists in a vector
+with a hash set (linear already); the detacher refuses every version outside 4.x-5.6 (5.7-5.9
+were not examined and get the plain path).
 
 Nothing here assumes a version: every symbol is looked up (``Engine.missing``), the detacher
 runs only on an engine whose version range has a mirrored account layout (``_LAYOUTS``) that
@@ -242,8 +243,8 @@ class _AccountPrivate5(ctypes.Structure):
     plus the cached balance limits (value, set flag) and the include-sub-accounts flag between
     the cached balances and ``balance_dirty``. Offsets as the 5.6 engine's own accessors use
     them (Debian 12 backports, docs/ENGINE.md): limits at 192/216, their flags at 208/232, the
-    sub-account flag at 236, ``balance_dirty`` 240, ``splits`` 248 (still a GList; 5.7 made it
-    a std::vector), ``sort_dirty`` 256. Verified at run time like the 4.x mirror."""
+    sub-account flag at 236, ``balance_dirty`` 240, ``splits`` 248 (still a GList; a std::vector
+    in 5.10), ``sort_dirty`` 256. Verified at run time like the 4.x mirror."""
 
     _fields_ = (
         *_AccountPrivate4._fields_[:10],  # accountName … the 8 cached/starting numerics

@@ -6,7 +6,7 @@ Engine facts behind this code are in docs/ENGINE.md. In short: the account separ
 (``_engine``); a book is built under a temporary name beside its target, checked against the
 input (split count and balance of every account) and renamed into place only after a
 successful save. The transaction loop uses raw ``gnucash_core_c`` calls with every receiving
-account in ``BeginEdit`` and, on GnuCash 4.13, the split-list detacher that keeps it linear.
+account in ``BeginEdit`` and, on GnuCash 4.x-5.6, the split-list detacher that keeps it linear.
 Sessions are ended, never destroyed (destroy is quadratic in 4.13).
 """
 
@@ -511,7 +511,7 @@ def read_book(
     """What the book at ``path`` holds, read in a read-only session (ended, never destroyed).
 
     ``transactions=True`` also lists every transaction (BookTransaction). XML books are loaded
-    with the split-list detacher (linear on 4.13; ``detach=False`` for the plain load).
+    with the split-list detacher (linear on 4.x-5.6; ``detach=False`` for the plain load).
     Raises BookWriteError when the file cannot be opened.
     """
     path = Path(path).absolute()  # (a relative one would be under GnuCash's data folder)
