@@ -4,7 +4,9 @@ Every file is claimed by exactly one reader (none or two is an error that says s
 cannot be read becomes an error problem naming it; the other files are still read, so the user
 sees every problem at once. Merging: accounts from the IIF chart(s), lists concatenated (first of
 a duplicate name kept, with a warning), transactions in date order, a transaction found in two
-files imported once.
+files imported once. A Trial Balance report's figures (app/qbcsv_tb.py) replace the chart's
+OBAMOUNT figures (every chart account it does not list counts zero, with a note); without a chart
+its rows are the accounts.
 """
 
 from __future__ import annotations
@@ -12,17 +14,20 @@ from __future__ import annotations
 import importlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
-from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Transaction
+from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source, Transaction
 from app.plan import Plan
 from app.resolve import canonical
 
-READERS = ("app.iif", "app.qbcsv")  # module names, imported when first needed
+TRIAL_BALANCE = "CSV Trial Balance"  # app.qbcsv_tb.KIND: its FileInfo.kind
+
+READERS = ("app.iif", "app.qbcsv", "app.qbcsv_tb")  # module names, imported when first needed
 
 UNKNOWN = (
     "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "
@@ -93,10 +98,13 @@ def read(paths: Sequence[Path], plan: Plan, candidates: Sequence[Any] | None = N
 
 def merge(parts: Sequence[Ledger]) -> Ledger:
     problems: list[Problem] = [p for part in parts for p in part.problems]
-    charts = [part for part in parts if part.chart] or list(parts)
+    charts = [part for part in parts if part.chart]
+    tbs = [part for part in parts if any(f.kind == TRIAL_BALANCE for f in part.files)]
     accounts = _first_by_name(
-        ((a.full_name, a) for part in charts for a in part.accounts), "account", problems
+        ((a.full_name, a) for part in charts or parts for a in part.accounts), "account", problems
     )
+    if charts and tbs:
+        accounts = _figures_from(tbs, accounts, problems)  # type: ignore[arg-type]
     lists = {
         what: _first_by_name(
             ((r.name, r) for part in parts for r in getattr(part, what)), word, problems
@@ -121,6 +129,63 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         company=next((part.company for part in parts if part.company), ""),
         chart=any(part.chart for part in parts),
     )
+
+
+def _figures_from(
+    tbs: Sequence[Ledger], chart: tuple[Account, ...], problems: list[Problem]
+) -> tuple[Account, ...]:
+    """The chart with the first trial balance's figures as its balances: each report row
+    matched to its chart account (app/resolve.py's rules), unlisted accounts zero."""
+    tb = tbs[0]
+    name = tb.files[0].filename
+    for other in tbs[1:]:
+        problems.append(
+            Problem(
+                Source(other.files[0].filename, 1),
+                f"a second trial balance; the figures of {name} are the ones used",
+                "warning",
+            )
+        )
+    match = canonical(chart)
+    names = {a.full_name for a in chart}
+    figures: dict[str, Decimal] = {}
+    for row in tb.accounts:
+        label = _numbered(row)
+        full = match(label)
+        if full not in names:
+            problems.append(
+                Problem(
+                    row.source,
+                    f"trial balance account {label!r} is not (or not only one account) in the "
+                    "chart of accounts; export the lists and the report from the same company "
+                    "file, or give only the trial balance",
+                )
+            )
+        elif full in figures:
+            problems.append(
+                Problem(row.source, f"trial balance lists account {full!r} twice; fix the report")
+            )
+        else:
+            figures[full] = row.balance or Decimal(0)
+    problems.append(
+        Problem(
+            Source(name, 1),
+            f"QuickBooks' balances are taken from this trial balance ({len(figures)} accounts"
+            + (f" as of {tb.files[0].exported_on.isoformat()}" if tb.files[0].exported_on else "")
+            + "), not from the chart's opening-balance figures (OBAMOUNT); accounts it does not "
+            "list count zero",
+            "warning",
+        )
+    )
+    return tuple(replace(a, balance=figures.get(a.full_name, Decimal(0))) for a in chart)
+
+
+def _numbered(row: Account) -> str:
+    """A trial-balance row's label again, with its leaf number, for matching to the chart."""
+    if not row.code:
+        return row.full_name
+    parent, _, leaf = row.full_name.rpartition(":")
+    return f"{parent}:{row.code} · {leaf}" if parent else f"{row.code} · {leaf}"
 
 
 def _first_by_name(items: Iterable[tuple[str, object]], word: str, problems: list[Problem]):

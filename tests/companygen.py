@@ -177,6 +177,9 @@ class Company:
     def write_lists_iif(self, path: Path) -> Path:
         return _w.write_lists_iif(self, path)
 
+    def write_trial_balance_csv(self, path: Path, *, encoding: str = "utf-8") -> Path:
+        return _w.write_trial_balance_csv(self, path, encoding=encoding)
+
     def write_find_csv(self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"):
         return _w.write_find_csv(self, path, date_order=date_order, encoding=encoding)
 
@@ -211,6 +214,9 @@ class Company:
             ),
             "general_ledger": self.write_general_ledger_csv(directory / "general_ledger.csv", **kw),
             "transactions_iif": self.write_transactions_iif(directory / "transactions.iif", **kw),
+            "trial_balance": self.write_trial_balance_csv(
+                directory / "trial_balance.csv", encoding=kw.get("encoding", "utf-8")
+            ),
         }
 
 

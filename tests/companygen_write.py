@@ -349,6 +349,38 @@ def _section(rows: list[list[str]], key: str, header: str, records: list[dict[st
         rows.append([key, *(rec.get(n, "") for n in names)])
 
 
+def write_trial_balance_csv(company: Company, path: Path, *, encoding: str = "utf-8") -> Path:
+    """Reports > Accountant & Taxes > Trial Balance as QuickBooks exports it: a leading unnamed
+    column holding the labels (``6900 · Utilities:6910 · Gas``), title rows with "As of <export
+    date>", Debit/Credit columns, zero rows left out, a TOTAL row. Figures: ``trial_balance()``."""
+    numbers = {a[0]: a[2] for a in company.accounts}
+
+    def label(full: str) -> str:
+        levels = full.split(":")
+        paths = (":".join(levels[: i + 1]) for i in range(len(levels)))
+        return ":".join(
+            f"{numbers[p]} · {leaf}" if numbers.get(p) else leaf
+            for p, leaf in zip(paths, levels, strict=True)
+        )
+
+    day = company.export_date
+    rows = [
+        ["", company.name, "", ""],
+        ["", "Trial Balance", "", ""],
+        ["", f"As of {day:%B} {day.day}, {day.year}", "", ""],
+        ["", "", "Debit", "Credit"],
+    ]
+    debits = credits = ZERO
+    for name, value in company.trial_balance().items():
+        if value:
+            rows.append(["", label(name), money(value) if value > 0 else "",
+                         money(-value) if value < 0 else ""])  # fmt: skip
+            debits += max(value, ZERO)
+            credits += max(-value, ZERO)
+    rows.append(["TOTAL", "", money(debits), money(credits)])
+    return _write_csv(path, rows, encoding)
+
+
 @no_gc
 def write_lists_iif(company: Company, path: Path) -> Path:
     """A "Lists to IIF" export: HDR, ACCNT (OBAMOUNT = trial balance), CUST, VEND, EMP (with a

@@ -71,6 +71,7 @@ def test_exports_are_written_and_ssn_only_in_lists(tmp_path) -> None:
         "transaction_detail",
         "general_ledger",
         "transactions_iif",
+        "trial_balance",
     }
     assert "900-12-3456" in paths["lists"].read_text(encoding="utf-8")
     detail = paths["transaction_detail"].read_bytes()

@@ -225,7 +225,27 @@ def test_every_generated_export_is_claimed_by_exactly_one_real_reader(tmp_path):
         "journal": "app.qbcsv",
         "transaction_detail": "app.qbcsv",
         "general_ledger": "app.qbcsv",
+        "trial_balance": "app.qbcsv_tb",
     }
+
+
+def test_each_report_fixture_is_claimed_by_exactly_one_real_reader(data_dir):
+    reports = sorted((data_dir / "reports").glob("*.csv"))
+    csv_reports = sorted((data_dir / "csv").glob("*.csv"))
+    assert reports and csv_reports
+    for path in reports:
+        want = "app.qbcsv_tb" if path.name.startswith("tb_") else "app.qbcsv_names"
+        assert sources.identify(path, ReadOptions()).__name__ == want, path.name
+    for path in csv_reports:
+        assert sources.identify(path, ReadOptions()).__name__ == "app.qbcsv", path.name
+
+
+def test_a_hand_mapped_file_is_never_taken_for_a_trial_balance(data_dir):
+    from app import qbcsv_tb
+
+    path = data_dir / "reports" / "tb_plain.csv"
+    assert qbcsv_tb.identify(path, ReadOptions())
+    assert not qbcsv_tb.identify(path, ReadOptions(columns=(("account", "Account"),)))
 
 
 @pytest.mark.samples
