@@ -27,7 +27,12 @@ from app.resolve import canonical
 
 TRIAL_BALANCE = "CSV Trial Balance"  # app.qbcsv_tb.KIND: its FileInfo.kind
 
-READERS = ("app.iif", "app.qbcsv", "app.qbcsv_tb")  # module names, imported when first needed
+READERS = (
+    "app.iif",
+    "app.qbcsv",
+    "app.qbcsv_tb",
+    "app.qbcsv_names",
+)  # module names, imported when first needed
 
 UNKNOWN = (
     "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "

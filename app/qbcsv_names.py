@@ -1,0 +1,141 @@
+"""Customer and vendor (supplier) lists exported as CSV → customers and vendors.
+
+QuickBooks' Customer / Vendor Contact List and Reckon's customer / supplier exports: a header row
+whose first named column is ``Customer`` or ``Vendor``/``Supplier`` (no Date, Debit or Account).
+Each known column is renamed to its IIF list column (``Bill to`` → BADDR1…, ``Main Phone`` →
+PHONE1...) and the row goes through app/iif_names.py, so a CSV list becomes exactly what the IIF
+path makes of the same data; any other column lands in the notes as "Header: value". Sensitive
+columns (bank account, BSB, routing, SSN, tax file number) are dropped while parsing; tax IDs
+are kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+from app.errors import ParseError
+from app.iif import Reading, Row
+from app.iif_names import Names
+from app.model import FileInfo, Ledger, ReadOptions, Source
+from app.qbcsv_header import delimiter_of, head_text, safe_decode, sample_rows
+
+SCAN = 15
+KINDS = {"CUST": "CSV customer list", "VEND": "CSV vendor list"}
+_NAME = {"customer": "CUST", "customer name": "CUST", "vendor": "VEND", "supplier": "VEND",
+         "vendor name": "VEND", "supplier name": "VEND"}  # fmt: skip
+_SENSITIVE = re.compile(r"bank|bsb|routing|iban|swift|ssn|ss no|social security|tax file|tfn")
+_NOT_A_LIST = frozenset({"date", "debit", "credit", "account", "amount", "trans #"})
+_COLUMNS = {
+    "company": "BADDR1", "company name": "BADDR1", "phone": "PHONE1", "main phone": "PHONE1",
+    "alt. phone": "PHONE2", "alt phone": "PHONE2", "fax": "FAXNUM", "email": "EMAIL",
+    "main email": "EMAIL", "e-mail": "EMAIL", "contact": "CONT1", "primary contact": "CONT1",
+    "alt. contact": "CONT2", "alt contact": "CONT2", "terms": "TERMS", "rep": "REP",
+    "customer type": "CTYPE", "vendor type": "VTYPE", "supplier type": "VTYPE",
+    "account no.": "NOTE", "account no": "NOTE", "credit limit": "LIMIT", "tax id": "TAXID",
+    "abn": "TAXID", "1099": "1099", "eligible for 1099": "1099", "sales tax code": "SALESTAXCODE",
+    "tax code": "SALESTAXCODE", "tax item": "TAXITEM", "resale num": "RESALENUM",
+    "resale no.": "RESALENUM", "price level": "PRICELEVEL", "note": "NOTEPAD", "notes": "NOTEPAD",
+    "taxable": "TAXABLE",
+}  # fmt: skip
+_ADDRESS = re.compile(r"(bill to|ship to|bill from|address)\s*(\d?)")
+
+
+def _norm(cell: str) -> str:
+    return " ".join(cell.split()).casefold()
+
+
+def _list_of(cells: list[str]) -> str | None:
+    words = [_norm(c) for c in cells]
+    if _NOT_A_LIST & set(words):
+        return None
+    first = next((w for w in words if w), "")
+    return _NAME.get(first)
+
+
+def identify(path: Path, options: ReadOptions) -> bool:
+    if options.columns:
+        return False
+    text = head_text(path)
+    if not text or text.lstrip().startswith("!"):
+        return False
+    return any(_list_of(cells) for _, cells in sample_rows(text)[:SCAN])
+
+
+def _columns(keyword: str, cells: list[str]) -> tuple[list[str], list[str]]:
+    """(IIF column per CSV column, "" = not read; the notes' labels for the others)."""
+    out: list[str] = []
+    extra: list[str] = []
+    used: set[str] = set()
+    lines = {"CUST": ("BADDR", "SADDR"), "VEND": ("ADDR", "ADDR")}[keyword]
+    next_line = {lines[0]: 1, lines[1]: 1}
+    for cell in cells:
+        word = _norm(cell)
+        col = ""
+        m = _ADDRESS.fullmatch(word)
+        if not word or _SENSITIVE.search(word):
+            col = ""
+        elif word in _NAME and "NAME" not in used:
+            col = "NAME"
+        elif m:
+            prefix = lines[1] if m[1] == "ship to" else lines[0]
+            n = next_line[prefix]
+            col, next_line[prefix] = f"{prefix}{n}", n + 1
+        elif word in _COLUMNS and _COLUMNS[word] not in used:
+            col = _COLUMNS[word]
+            if col == "BADDR1" and keyword == "VEND":
+                col = "PRINTAS"
+            if col == "BADDR1":
+                next_line["BADDR"] = 2
+        elif len(extra) < 15:
+            extra.append(cell.strip())
+            col = f"CUSTFLD{len(extra)}"
+        used.add(col)
+        out.append(col)
+    return out, extra
+
+
+def parse(path: Path, options: ReadOptions) -> Ledger:
+    name = path.name
+    text, encoding = safe_decode(path.read_bytes())
+    text = text.lstrip("\ufeff")
+    reader = csv.reader(
+        io.StringIO(text, newline=""), delimiter=delimiter_of(text.splitlines()[:SCAN])
+    )
+    rows: list[tuple[int, list[str]]] = []
+    try:
+        for row in reader:  # a record's first line (a quoted address spans several)
+            rows.append((rows[-1][2] + 1 if rows else 1, row, reader.line_num))  # type: ignore[arg-type]
+    except csv.Error as exc:
+        raise ParseError(
+            Source(name, reader.line_num), f"not a readable CSV file ({exc})"
+        ) from None
+    rows = [(first, row) for first, row, _ in rows]  # type: ignore[misc]
+    at = next((i for i, (_, cells) in enumerate(rows[:SCAN]) if _list_of(cells)), None)
+    if at is None:
+        raise ParseError(Source(name, 1), "expected a Customer or Vendor header row (got none)")
+    header = rows[at][1]
+    keyword = _list_of(header)
+    assert keyword is not None
+    columns, extra = _columns(keyword, header)
+    index = {c: i for i, c in reversed(list(enumerate(columns))) if c}
+    reading = Reading(name, options)
+    labels = {(keyword, i + 1): label for i, label in enumerate(extra)}
+    records: list[Row] = []
+    width = len(columns)
+    for line, raw in rows[at + 1 :]:
+        kept = [c if columns[i] else "" for i, c in enumerate(raw[:width])]  # sensitive: gone
+        kept += [""] * (width - len(kept))
+        if not any(c.strip() for c in kept) or not kept[index["NAME"]].strip():
+            continue
+        records.append(Row(keyword, tuple(columns), index, kept, Source(name, line)))
+    names = Names(reading, labels)
+    customers = names.customers(records) if keyword == "CUST" else ()
+    vendors = tuple(names.vendor(r) for r in records) if keyword == "VEND" else ()
+    what = "Customers" if keyword == "CUST" else "Vendors"
+    info = FileInfo(name, KINDS[keyword], encoding, counts=((what, len(records)),))
+    return Ledger(
+        customers=customers, vendors=vendors, problems=tuple(reading.problems), files=(info,)
+    )
