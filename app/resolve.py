@@ -20,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 
+from app.builtin import builtin_account, created_warning
 from app.iif_lists import ACCOUNT_TYPES
-from app.model import Account, Ledger, Problem, Source, Split
+from app.model import Account, AccountType, Ledger, Problem, Role, Source, Split
 from app.validate import line_list
 
 _PREFIX = re.compile(r"\s*(\d[\w.]*)(?:\s*[·—–]\s*|\s+-\s+)(.+?)\s*")
@@ -50,6 +51,16 @@ TYPE_WORDS: dict[str, str] = {
     "expense": "EXP",
     "other expense": "EXEXP",
 } | {code.lower(): code for code in ACCOUNT_TYPES}
+
+
+def account_type(word: str) -> AccountType | None:
+    """A GnuCash type (``BANK``, ``expense``) or a QuickBooks type word or code (``Other Current
+    Asset``, ``OCASSET``) as a GnuCash type; None for anything else."""
+    folded = word.strip().casefold()
+    code = TYPE_WORDS.get(folded)
+    if code:
+        return ACCOUNT_TYPES[code]
+    return next((t for t in AccountType if t.value.casefold() == folded), None)
 
 
 _SPLIT_FIELDS = tuple(f.name for f in fields(Split))
@@ -108,13 +119,21 @@ def _labels(ledger: Ledger) -> dict[str, list[Split]]:
     return labels
 
 
-def _lookup(
-    ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str, str]
-) -> tuple[dict[str, str], list[Unresolved]]:
+@dataclass(frozen=True, slots=True)
+class _Found:
+    names: dict[str, str]  # label → chart full name, where they differ
+    open_: list[Unresolved]
+    created: dict[str, Account]  # QuickBooks' built-in accounts the chart lacks, by full name
+    warnings: list[Problem]
+
+
+def _lookup(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str, str]) -> _Found:
     """Against the chart: label → full name where it differs, and the labels left open."""
     index = _Index(ledger.accounts)
     names: dict[str, str] = {}
     open_: list[Unresolved] = []
+    created: dict[str, Account] = {}
+    warnings: list[Problem] = []
     for label, splits in labels.items():
         where = tuple(s.source for s in splits)
         if label in account_map:
@@ -125,19 +144,26 @@ def _lookup(
                 open_.append(Unresolved(label, (), where, mapped_to=target))
             continue
         found = index.find(label)
+        full, code, _ = _parse_label(label)
+        made = None if found else created.get(full) or builtin_account(full, code, where[0])
         if len(found) == 1:
             if found[0] != label:
                 names[label] = found[0]
+        elif made is not None:
+            created[made.full_name] = made
+            warnings.append(created_warning(made, label, line_list(where)))
+            if made.full_name != label:
+                names[label] = made.full_name
         else:
             open_.append(Unresolved(label, tuple(found), where))
-    return names, open_
+    return _Found(names, open_, created, warnings)
 
 
 def unresolved(ledger: Ledger, account_map: dict[str, str]) -> list[Unresolved]:
     """The labels of a parsed ledger that ``resolve`` cannot place (none without a chart)."""
     if not ledger.chart:
         return []
-    return _lookup(ledger, _labels(ledger), account_map)[1]
+    return _lookup(ledger, _labels(ledger), account_map).open_
 
 
 def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
@@ -145,11 +171,12 @@ def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
     labels = _labels(ledger)
     if not ledger.chart:
         return _infer(ledger, labels, account_map)
-    names, open_ = _lookup(ledger, labels, account_map)
+    found = _lookup(ledger, labels, account_map)
     return replace(
         ledger,
-        transactions=_rename_splits(ledger, names),
-        problems=(*ledger.problems, *(u.problem for u in open_)),
+        accounts=(*ledger.accounts, *found.created.values()),
+        transactions=_rename_splits(ledger, found.names),
+        problems=(*ledger.problems, *found.warnings, *(u.problem for u in found.open_)),
     )
 
 
@@ -263,6 +290,9 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
                 )
             )
         kind_type, kind_label = known[0] if known else (None, kinds[0] if kinds else "")
+        builtin = None if kind_type else builtin_account(full, code, splits[0].source)
+        if builtin is not None:  # the report gives no type, QuickBooks' own name does
+            kind_type, kind_label = builtin.type, builtin.kind_label
         if old is None or old.placeholder:
             made[full] = Account(
                 full_name=full,
@@ -271,6 +301,7 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
                 kind_label=kind_label,
                 code=code,
                 description=description,
+                role=builtin.role if builtin else Role.NONE,
             )
         else:  # another label of the same account: fill in what it lacked
             if old.type is None and kind_type:

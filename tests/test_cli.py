@@ -431,3 +431,27 @@ def test_generated_journal_without_chart_needs_types_then_converts(company, tmp_
     for full, value in comp.expected_balances().items():
         if value:
             assert book[full.rsplit(":", 1)[-1]] == value, full
+
+
+def test_builtin_accounts_missing_from_the_lists_are_created_and_said(tmp_path):
+    """Intuit's own examples post to Accounts Receivable, Undeposited Funds... that the lists
+    export does not declare: QuickBooks makes them itself, so the book gets them with its types."""
+    out = tmp_path / "book.gnucash"
+    run = convert(CLI / "builtin_lists.iif", CLI / "builtin_txns.iif", "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    for line, name in [(5, "Opening Balance Equity"), (7, "Accounts Receivable")]:
+        assert f"builtin_txns.iif:{line}: account {name!r} (line" in run.stdout
+    assert "created as 'Accounts Payable' with type PAYABLE" in run.stdout
+    book = read_book(out)
+    got = {a.full_name: (a.type, a.balance, a.opening_balance) for a in book.accounts}
+    assert got == {
+        "Checking": ("BANK", D("608.00"), False),
+        "Sales": ("INCOME", D("-100.00"), False),
+        "Office Supplies": ("EXPENSE", D("40.00"), False),
+        "Opening Balance Equity": ("EQUITY", D("-500.00"), True),
+        "Accounts Receivable": ("RECEIVABLE", D("0.00"), False),
+        "Sales Tax Payable": ("LIABILITY", D("-8.00"), False),
+        "Undeposited Funds": ("ASSET", D("0.00"), False),
+        "Accounts Payable": ("PAYABLE", D("-40.00"), False),
+    }
+    assert book.transactions == 5

@@ -4,6 +4,7 @@ accounts inferred from a report without a chart."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from decimal import Decimal as D
 
 import pytest
@@ -208,3 +209,74 @@ def test_with_account_keeps_every_other_field():
 
     s = Split("A", D("1.50"), Source("r.csv", 3), "memo", Reconcile.CLEARED, "*", "Bank")
     assert with_account(s, "B") == replace(s, account="B")
+
+
+def test_builtin_account_missing_from_the_chart_is_created_with_its_quickbooks_type():
+    from app.model import Role
+
+    out = resolve(ledger("1200 · Undeposited Funds", "accounts receivable", "Petty Cash"), {})
+    made = {a.full_name: a for a in out.accounts if a not in CHART}
+    assert made == {
+        "Undeposited Funds": Account(
+            "Undeposited Funds",
+            T.ASSET,
+            Source("r.csv", 10),
+            kind_label="OCASSET",
+            code="1200",
+            role=Role.UNDEPOSITED,
+        ),
+        "Accounts Receivable": Account(
+            "Accounts Receivable", T.RECEIVABLE, Source("r.csv", 12), kind_label="AR"
+        ),
+    }
+    assert [s.account for t in out.transactions for s in t.splits][:4:2] == [
+        "Undeposited Funds",
+        "Accounts Receivable",
+    ]
+    assert [(str(p), p.severity) for p in out.problems] == [
+        (
+            "r.csv:10: account '1200 · Undeposited Funds' (line 10) is not in the chart of "
+            "accounts: QuickBooks creates it by itself, so it is created as 'Undeposited Funds' "
+            "with type ASSET",
+            "warning",
+        ),
+        (
+            "r.csv:12: account 'accounts receivable' (line 12) is not in the chart of accounts: "
+            "QuickBooks creates it by itself, so it is created as 'Accounts Receivable' with "
+            "type RECEIVABLE",
+            "warning",
+        ),
+        (  # not built in: still refused, never guessed
+            "r.csv:14: account 'Petty Cash' (line 14) is not in the chart of accounts; map it "
+            "on the Map step or with account_map in the plan",
+            "error",
+        ),
+    ]
+
+
+def test_builtin_account_in_the_chart_is_used_not_created():
+    chart = (*CHART, Account("Current:Sales Tax Payable", T.LIABILITY, Source("l.iif", 12)))
+    out = resolve(replace(ledger("Sales Tax Payable"), accounts=chart), {})
+    assert out.problems == ()
+    assert out.accounts == chart
+    assert out.transactions[0].splits[0].account == "Current:Sales Tax Payable"
+
+
+@pytest.mark.parametrize(
+    ("label", "type_", "role"),
+    [
+        ("3000 · Opening Balance Equity", T.EQUITY, "opening_balance"),
+        ("Retained Earnings", T.EQUITY, "retained_earnings"),
+        ("Accounts Payable", T.PAYABLE, ""),
+        ("Sales Tax Payable", T.LIABILITY, "sales_tax"),
+    ],
+)
+def test_without_chart_a_builtin_name_gives_the_type(label, type_, role):
+    out = resolve(ledger(label, chart=False), {})
+    account = next(a for a in out.accounts if a.full_name == label.split(" · ")[-1])
+    assert (account.type, account.role.value) == (type_, role)
+
+
+def test_without_chart_the_report_type_wins_over_the_builtin_name():
+    out = resolve(ledger("Retained Earnings", chart=False, types=("Expense",)), {})
+    assert out.account("Retained Earnings").type is T.EXPENSE
