@@ -23,8 +23,10 @@ from app import pipeline
 from app.cutover import as_of_words
 from app.errors import BookWriteError, MappingError
 from app.fixes import with_fix
-from app.model import FileInfo, Ledger
-from app.plan import FileOptions, Plan, load_plan
+from app.model import FileInfo, Ledger, Problem
+from app.plan import FileOptions, Plan, Rule, load_plan
+from app.resolve import account_type
+from app.validate import untyped
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
 SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
@@ -43,6 +45,20 @@ def _month_day(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected MM-DD, e.g. 07-01 (got {text!r})") from None
     return text
+
+
+TYPE_HINT = "a GnuCash type such as BANK, ASSET, EXPENSE or a QuickBooks one such as 'Bank'"
+
+
+def _retype(text: str) -> tuple[str, str]:
+    """``--type "Utilities:Gas=EXPENSE"`` → ("Utilities:Gas", "EXPENSE")."""
+    account, eq, word = text.rpartition("=")
+    kind = account_type(word)
+    if not eq or not account.strip():
+        raise argparse.ArgumentTypeError(f"expected ACCOUNT=TYPE (got {text!r})")
+    if kind is None:
+        raise argparse.ArgumentTypeError(f"{word.strip()!r} is not an account type; {TYPE_HINT}")
+    return account.strip(), kind.value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -73,6 +89,15 @@ def parser() -> argparse.ArgumentParser:
         help="the day the lists were exported, when the files do not say (no IIF HDR date)",
     )
     p.add_argument("--ytd-to-retained", action="store_true", default=None)
+    p.add_argument(
+        "--type",
+        type=_retype,
+        action="append",
+        default=[],
+        dest="types",
+        metavar='"ACCOUNT=TYPE"',
+        help='a GnuCash type for an account (repeatable), e.g. --type "Checking=BANK"',
+    )
     p.add_argument("--report", type=Path, metavar="REPORT.csv", help="verification report")
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
     return p
@@ -93,6 +118,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
             for f in args.files
         }
         plan = replace(plan, files={**plan.files, **files})
+    for account, kind in args.types:
+        plan = plan.with_rule(Rule("retype", account, kind))
     cut = plan.cutover
     if args.balances_only:
         cut = replace(cut, mode="balances_only", date=args.balances_only)
@@ -147,7 +174,7 @@ def main(argv: Sequence[str]) -> int:
     prepared = pipeline.prepare(parsed, plan)
     summary(prepared, sys.stdout)
     if prepared.errors:
-        for problem in prepared.errors:
+        for problem in with_type_option(prepared):
             print(problem, file=sys.stderr)
         n = len(prepared.errors)
         print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
@@ -175,6 +202,21 @@ def main(argv: Sequence[str]) -> int:
         print("Verification found differences (--strict).", file=sys.stderr)
         return 3
     return 0
+
+
+def with_type_option(prepared: pipeline.Prepared) -> list[Problem]:
+    """The errors, an untyped account's saying how to type it from the command line."""
+    options = {
+        untyped(a): a.origin[0] if a.origin else a.full_name
+        for a in prepared.ledger.accounts
+        if a.type is None
+    }
+    return [
+        replace(p, message=f'{p.message}: add --type "{options[p.message]}=TYPE" ({TYPE_HINT})')
+        if p.message in options
+        else p
+        for p in prepared.errors
+    ]
 
 
 def _progress(phase: str, done: int, total: int) -> None:

@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable
 from decimal import Decimal
 
-from app.model import AccountType, Ledger, Problem, Source
+from app.model import Account, AccountType, Ledger, Problem, Source
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
 # asset- and liability-like types mix freely, income and expense mix, equity stays with equity.
@@ -55,10 +55,7 @@ def check_accounts(ledger: Ledger) -> list[Problem]:
             )
         seen.setdefault(a.full_name, a.source)
         if a.type is None:
-            label = f" (QuickBooks type {a.kind_label!r})" if a.kind_label else ""
-            out.append(
-                Problem(a.source, f"choose a GnuCash type for account {a.full_name!r}{label}")
-            )
+            out.append(Problem(a.source, untyped(a)))
         parent = by_name.get(a.parent_name) if a.parent_name else None
         if a.parent_name and parent is None:
             out.append(
@@ -74,6 +71,12 @@ def check_accounts(ledger: Ledger) -> list[Problem]:
                 )
             )
     return out
+
+
+def untyped(account: Account) -> str:
+    """The message for an account without a GnuCash type (the command line adds its option)."""
+    label = f" (QuickBooks type {account.kind_label!r})" if account.kind_label else ""
+    return f"choose a GnuCash type for account {account.full_name!r}{label}"
 
 
 def _check_transactions(ledger: Ledger, reported: set[str]) -> list[Problem]:

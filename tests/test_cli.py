@@ -455,3 +455,53 @@ def test_builtin_accounts_missing_from_the_lists_are_created_and_said(tmp_path):
         "Accounts Payable": ("PAYABLE", D("-40.00"), False),
     }
     assert book.transactions == 5
+
+
+def test_types_for_a_report_without_a_chart_come_from_type_options(tmp_path):
+    journal, out = CLI / "untyped_journal.csv", tmp_path / "book.gnucash"
+    run = convert(journal, "-o", out)
+    assert run.returncode == 1
+    assert not out.exists()
+    for line, name in [(7, "Sales"), (15, "Checking"), (20, "Utilities:Gas")]:
+        assert (
+            f"untyped_journal.csv:{line}: choose a GnuCash type for account {name!r}: "
+            f'add --type "{name}=TYPE" (a GnuCash type such as BANK'
+        ) in run.stderr
+    assert "Accounts Receivable" not in run.stderr  # QuickBooks' own accounts type themselves
+    assert "Undeposited Funds" not in run.stderr
+
+    types = ["Checking=Bank", "Sales=income", "Utilities:Gas=EXPENSE"]
+    run = convert(journal, "-o", out, *(arg for t in types for arg in ("--type", t)))
+    assert run.returncode == 0, run.stdout + run.stderr
+    book = read_book(out)
+    assert {a.full_name: (a.type, a.balance) for a in book.accounts} == {
+        "Accounts Receivable": ("RECEIVABLE", D("0.00")),
+        "Sales": ("INCOME", D("-100.00")),
+        "Sales Tax Payable": ("LIABILITY", D("-8.00")),
+        "Undeposited Funds": ("ASSET", D("0.00")),
+        "Checking": ("BANK", D("83.00")),
+        "Utilities": ("EXPENSE", D("0.00")),
+        "Utilities:Gas": ("EXPENSE", D("25.00")),
+    }
+    assert book.transactions == 4
+
+
+@pytest.mark.parametrize(
+    ("arg", "message"),
+    [
+        ("Checking=Savings", "argument --type: 'Savings' is not an account type; a GnuCash type"),
+        ("Checking", "argument --type: expected ACCOUNT=TYPE (got 'Checking')"),
+        ("=BANK", "argument --type: expected ACCOUNT=TYPE (got '=BANK')"),
+    ],
+)
+def test_type_option_errors_are_usage_errors(arg, message, tmp_path):
+    run = convert(CLI / "untyped_journal.csv", "-o", tmp_path / "b.gnucash", "--type", arg)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert not (tmp_path / "b.gnucash").exists()
+
+
+def test_type_option_for_an_account_not_in_the_files_is_reported(tmp_path):
+    run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--type", "Chequing=BANK")
+    assert run.returncode == 1
+    assert "the retype rule names account 'Chequing', which is not in the chart" in run.stderr
