@@ -30,7 +30,7 @@ from app.model import (
     ReadOptions,
     Source,
 )
-from app.values import clean, decode, parse_date
+from app.values import clean, decode, parse_amount, parse_date
 
 _IDENTIFY = re.compile(r'^"?![A-Za-z][A-Za-z ]*"?(\t|,|\s*$)')
 # A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
@@ -304,6 +304,30 @@ def _header(keyword: str, cells: list[str]) -> _Header:
     return _Header(columns, index, sensitive, unnamed)
 
 
+def _stray_message(keyword: str, stray: list[str]) -> str:
+    """What was ignored in plain words, and whether any of it could have been an amount (name
+    lists never show the cells: they may hold personal numbers)."""
+    n = len(stray)
+    what = "" if keyword in _QUIET else f" ({', '.join(repr(clean(c)) for c in stray[:3])})"
+    cells = f"{n} cell{'s' * (n != 1)}"
+    text = f"{cells} under no column name of the !{keyword} header ignored{what}"
+    numbers = sum(1 for c in stray if _is_number(c))
+    if not numbers:
+        return f"{text}; none holds a number, so no amount is lost"
+    which = "it holds" if n == 1 else f"{numbers} of them hold" + "s" * (numbers == 1)
+    return (
+        f"{text}; {which} a number that is not read: if it is an amount, the row has more "
+        f"cells than the !{keyword} header names; line them up and import again"
+    )
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        return parse_amount(cell) is not None
+    except ValueError:
+        return False
+
+
 def _row(keyword: str, header: _Header, cells: list[str], source: Source, reading: Reading) -> Row:
     width = len(header.columns)
     if len(cells) < width:
@@ -314,10 +338,6 @@ def _row(keyword: str, header: _Header, cells: list[str], source: Source, readin
         stray = [c for c in cells[width:] if c.strip()]
         stray += [cells[i] for i in header.unnamed if cells[i].strip()]
         if stray:
-            what = "" if keyword in _QUIET else f" (got {clean(stray[0])!r})"
-            reading.warn(
-                source,
-                f"{len(stray)} cell(s) outside the !{keyword} header's named columns ignored{what}",
-            )
+            reading.warn(source, _stray_message(keyword, stray))
         del cells[width:]
     return Row(keyword, header.columns, header.index, cells, source)

@@ -231,9 +231,26 @@ def test_short_rows_are_padded(tmp_path: Path) -> None:
 def test_extra_non_empty_cells_warn_with_line(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!CLASS\tNAME\nCLASS\tA\t\t \nCLASS\tB\t\tsurprise\n")
     assert [str(p) for p in ledger.problems] == [
-        "test.iif:3: 1 cell(s) outside the !CLASS header's named columns ignored (got 'surprise')"
+        "test.iif:3: 1 cell under no column name of the !CLASS header ignored ('surprise'); "
+        "none holds a number, so no amount is lost"
     ]
     assert ledger.problems[0].severity == "warning"
+
+
+def test_extra_cells_that_could_be_an_amount_say_so(tmp_path: Path) -> None:
+    text = (
+        "!TRNS\tTRNSTYPE\tDATE\tACCNT\tAMOUNT\n!SPL\tTRNSTYPE\tDATE\tACCNT\tAMOUNT\n!ENDTRNS\n"
+        "TRNS\tCHECK\t1/2/2024\tA\t-5.00\n"
+        "SPL\tCHECK\t1/2/2024\tB\t5.00\tnote\t1,250.00\n"
+        "ENDTRNS\n"
+    )
+    ledger = read(tmp_path, text)
+    assert [str(p) for p in ledger.problems] == [
+        "test.iif:5: 2 cells under no column name of the !SPL header ignored ('note', "
+        "'1,250.00'); 1 of them holds a number that is not read: if it is an amount, the row "
+        "has more cells than the !SPL header names; line them up and import again"
+    ]
+    assert [s.value for s in ledger.transactions[0].splits] == [-5, 5]
 
 
 def test_literal_backslash_n_becomes_a_line_break_in_notes(tmp_path: Path) -> None:
