@@ -103,12 +103,22 @@ class Unresolved:
                 f"account {self.label!r} ({where}) is ambiguous ({shown}); "
                 "map it on the Map step or with account_map in the plan"
             )
+        elif not self.label.strip():
+            text = f"{empty_account(self.sources)}, or map it on the Map step"
         else:
             text = (
                 f"account {self.label!r} ({where}) is not in the chart of accounts; "
                 "map it on the Map step or with account_map in the plan"
             )
         return Problem(self.sources[0], text)
+
+
+def empty_account(sources: tuple[Source, ...]) -> str:
+    """An account cell left empty: which lines, and what to do."""
+    return (
+        f"the account cell is empty ({line_list(sources)}): every line of a transaction needs "
+        "its account; fill it in QuickBooks and export again"
+    )
 
 
 def _labels(ledger: Ledger) -> dict[str, list[Split]]:
@@ -260,6 +270,11 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
     problems: list[Problem] = []
     for label, splits in labels.items():
         target = account_map.get(label)
+        if target is None and not label.strip():
+            problems.append(
+                Problem(splits[0].source, empty_account(tuple(s.source for s in splits)))
+            )
+            continue
         if target is not None:
             full, code, description = target.strip(), "", ""
         else:

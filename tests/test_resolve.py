@@ -280,3 +280,15 @@ def test_without_chart_a_builtin_name_gives_the_type(label, type_, role):
 def test_without_chart_the_report_type_wins_over_the_builtin_name():
     out = resolve(ledger("Retained Earnings", chart=False, types=("Expense",)), {})
     assert out.account("Retained Earnings").type is T.EXPENSE
+
+
+@pytest.mark.parametrize("chart", [True, False])
+def test_an_empty_account_cell_says_which_lines_and_what_is_empty(chart):
+    out = resolve(ledger("", " ", chart=chart), {})
+    assert [str(p) for p in out.problems] == [
+        f"r.csv:{line}: the account cell is empty (line {line}): every line of a transaction "
+        "needs its account; fill it in QuickBooks and export again"
+        + (", or map it on the Map step" if chart else "")
+        for line in (10, 12)
+    ]
+    assert all(a.full_name.strip() for a in out.accounts)
