@@ -75,6 +75,13 @@ class View:
     search: SearchIndex
 
 
+def display_name(filename: str) -> str:
+    """The name as the user gave it, for pages only (never a path): its last part, without
+    control characters."""
+    last = re.split(r"[/\\]", filename)[-1]
+    return "".join(c for c in last if c.isprintable()).strip()
+
+
 class Migration:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -136,8 +143,17 @@ class Migration:
         part.replace(self.uploads_dir / name)
         meta = self.meta
         meta["files"] = [*meta.get("files", []), name]
+        shown = display_name(filename)
+        if shown != name:
+            meta["names"] = {**meta.get("names", {}), name: shown}
         write_json(self.meta_path, meta)
         return name
+
+    def display_names(self) -> dict[str, str]:
+        """Stored (sanitised) name → the name the user gave the file, where they differ."""
+        names = self.meta.get("names", {})
+        present = {p.name for p in self.files()}
+        return {k: str(v) for k, v in names.items() if k in present} if names else {}
 
     def remove_upload(self, name: str) -> None:
         self.file(name).unlink()

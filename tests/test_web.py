@@ -745,3 +745,24 @@ def test_click_to_edit_a_tree_row(client):
     assert bad.status_code == 422
     gone = client.get(f"{prefix}/map/edit", query_string={"account": "Nope"}, headers=HX)
     assert gone.status_code == 422
+
+
+def test_a_file_is_shown_by_the_name_the_user_gave_it(client):
+    """Stored under a safe name, shown (escaped) as named, in the card and in its problems."""
+    prefix, csrf = new_migration(client)
+    given = "Invoice (Sales Tax Preference=off) <b>.iif"
+    data = (WEB / "unknown_account.iif").read_bytes()
+    r = client.post(
+        f"{prefix}/files", data={"files": [(io.BytesIO(data), given)]}, headers=csrf | HX
+    )
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "<b>" not in html and "&lt;b&gt;" in html
+    card = soup(r).select_one("#file-1")
+    assert card.select_one("h2").text == given
+    stored = card["data-filename"]
+    assert stored != given and "/" not in stored
+    where = [w.text for w in soup(client.get(f"{prefix}/preview")).select("#problem-list .where")]
+    assert where and all(w.startswith(f"{given}:") for w in where), where
+    r = client.post(f"{prefix}/files/{stored}/delete", headers=csrf | HX)
+    assert soup(r).select_one("#file-1") is None

@@ -149,6 +149,20 @@ def _error_page(message: str, status: int, problems: tuple = ()) -> tuple[str, i
     return html, status, headers
 
 
+def shown(text: object) -> str:
+    """A file name, a problem or a place with each upload's stored name replaced by the name the
+    user gave it (the page escapes the result like any text)."""
+    out = str(text)
+    m = g.get("migration")
+    if m is None or not out:
+        return out
+    if "shown_names" not in g:  # once per request: a page may show hundreds of problems
+        g.shown_names = sorted(m.display_names().items(), key=lambda kv: -len(kv[0]))
+    for stored, given in g.shown_names:
+        out = out.replace(stored, given)
+    return out
+
+
 def register(app: Flask) -> None:
     from app.web import files, home, jobs, mapping, preview  # noqa: PLC0415 - they import this
 
@@ -159,6 +173,7 @@ def register(app: Flask) -> None:
     app.before_request(_check_csrf)
     app.add_template_filter(money)
     app.add_template_filter(problem)
+    app.add_template_filter(shown)
     app.jinja_env.globals.update(csrf_token=csrf_token, STEPS=STEPS, step_index=step_index)
 
     @app.after_request
