@@ -185,3 +185,24 @@ def test_cli_export_date(tmp_path: Path, capsys) -> None:
     out.unlink()
     assert cli.main([*argv, "--export-date", "2022-01-03"]) == 0
     assert "QuickBooks' figures as of 2022-01-03 (the export date given)" in capsys.readouterr().out
+
+
+def test_a_trial_balance_report_dates_the_figures(tmp_path: Path) -> None:
+    """Lists without their HDR row plus the Trial Balance report: the report's "As of" title is
+    the day of QuickBooks' figures, and its figures replace OBAMOUNT."""
+    company = company_exported(exported=NEW_YEAR, hdr=False)
+    files = company.write_all(tmp_path / "exports")
+    plan = Plan()
+    paths = [files["lists"], files["trial_balance"], files["journal"]]
+    prepared = pipeline.prepare(pipeline.read(paths, plan), plan)
+    assert not prepared.errors, prepared.errors
+    asof = prepared.ledger.as_of
+    assert asof is not None
+    assert (asof.date, asof.basis, str(asof.where)) == (
+        NEW_YEAR,
+        "report title",
+        "trial_balance.csv:3",
+    )
+    outcome = pipeline.write(prepared, tmp_path / "book.gnucash", plan)
+    assert outcome.report.ok, outcome.report.summary_lines()
+    assert_known_answers(outcome.report, company.trial_balance())
