@@ -133,6 +133,12 @@ class Transactions:
             self.reading.error(head.source, "the TRNS row has no DATE; transaction not read")
             return
         kind, ref = head.get("TRNSTYPE"), head.get("TRNSID")
+        due = None
+        if head.get("DUEDATE"):
+            try:
+                due = parse_date(head.get("DUEDATE"), self.order, self.reading.options.pivot)
+            except ValueError as exc:
+                self.reading.warn(head.source, f"DUEDATE: {exc}; the terms decide the due date")
         self.done.append(
             Transaction(
                 date=date,
@@ -143,5 +149,7 @@ class Transactions:
                 notes=" ".join(p for p in ("QuickBooks", kind, ref) if p),
                 ref=ref,
                 kind_label=kind,
+                due=due,
+                terms=head.get("TERMS"),
             )
         )

@@ -148,6 +148,8 @@ class Transaction:
     ref: str = ""
     kind_label: str = ""
     voided: bool = False
+    due: dt.date | None = None  # the document's due date, when the file has one
+    terms: str = ""  # the document's terms (a BillTerm name), when the file has them
 
     @property
     def total(self) -> Decimal:
@@ -312,6 +314,24 @@ class AsOf:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenItem:
+    """One detail row of an Open Invoices / Unpaid Bills Detail report: what was still open of
+    a document (or unapplied of a payment or credit) on the report's date. ``open`` is signed as
+    the report prints it: what the customer owes us / what we owe the vendor is positive."""
+
+    owner_kind: Literal["customer", "vendor"]
+    owner: str  # customer (or Customer:Job) or vendor full name
+    kind_label: str  # the report's Type: Invoice, Payment, Credit Memo, Bill, Bill Pmt -Check...
+    date: dt.date
+    open: Decimal
+    source: Source
+    num: str = ""
+    ref: str = ""  # Trans #, when the report shows it
+    due: dt.date | None = None
+    terms: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Ledger:
     """Everything read from one or more files. ``chart`` tells whether ``accounts`` came from a
     real chart of accounts (IIF lists) rather than being inferred from report rows."""
@@ -327,6 +347,7 @@ class Ledger:
     files: tuple[FileInfo, ...] = ()
     company: str = ""
     chart: bool = False
+    open_items: tuple[OpenItem, ...] = ()
     as_of: AsOf | None = None  # set by the cutover: the day QuickBooks' figures are taken as of
 
     def account(self, full_name: str) -> Account | None:
@@ -358,12 +379,17 @@ def to_text(ledger: Ledger) -> str:
     for f in fields(ledger):
         value = getattr(ledger, f.name)
         if isinstance(value, tuple):
+            if not value and f.name in _SINCE_GOLDENS:
+                continue  # a newer list, printed only when it holds something
             out.append(f"# {f.name} ({len(value)})")
             for item in value:
                 _dump(item, 0, out)
         elif value != f.default:
             out.append(f"# {f.name}: {_scalar(value)}")
     return "\n".join(out) + "\n"
+
+
+_SINCE_GOLDENS = frozenset({"open_items"})
 
 
 def _scalar(value: object) -> str:

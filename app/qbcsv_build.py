@@ -20,6 +20,7 @@ _SOURCE = ("filename", "line")
 _SPLIT = ("account", "value", "source", "memo", "reconcile", "mark", "account_type_label")
 _TRANSACTION = (
     "date", "splits", "source", "num", "description", "notes", "ref", "kind_label", "voided",
+    "due", "terms",
 )  # fmt: skip
 
 SplitMaker = Callable[[str, Decimal, int, str, Reconcile, str, str], Split]
@@ -73,7 +74,9 @@ def transaction_maker() -> Callable[..., Transaction]:
         return Transaction
     new = object.__new__
     setters = [getattr(Transaction, n).__set__ for n in _TRANSACTION]
-    s_date, s_splits, s_source, s_num, s_desc, s_notes, s_ref, s_kind, s_void = setters
+    s_date, s_splits, s_source, s_num, s_desc, s_notes, s_ref, s_kind, s_void, s_due, s_terms = (
+        setters
+    )
 
     def make(date, splits, source, num, description, notes, ref, kind, voided):  # noqa: PLR0917
         txn = new(Transaction)
@@ -86,6 +89,8 @@ def transaction_maker() -> Callable[..., Transaction]:
         s_ref(txn, ref)
         s_kind(txn, kind)
         s_void(txn, voided)
+        s_due(txn, None)
+        s_terms(txn, "")
         return txn
 
     return make

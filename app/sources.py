@@ -133,6 +133,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         files=tuple(f for part in parts for f in part.files),
         company=next((part.company for part in parts if part.company), ""),
         chart=any(part.chart for part in parts),
+        open_items=tuple(o for part in parts for o in part.open_items),
     )
 
 
