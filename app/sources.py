@@ -32,6 +32,7 @@ READERS = (
     "app.qbcsv",
     "app.qbcsv_tb",
     "app.qbcsv_names",
+    "app.open_items",
 )  # module names, imported when first needed
 
 UNKNOWN = (

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from tests import companygen_docs as _d
 from tests import companygen_write as _w
 from tests.companygen_data import (  # re-exported: tests import them from here
     BALANCE_SHEET,
@@ -91,6 +92,8 @@ class Company:
     hidden: frozenset[str] = field(default_factory=frozenset)
     exported: dt.date | None = None  # the lists export's day (default: the last transaction's)
     hdr: bool = True  # the lists export has its HDR row (with the export DATE)
+    # documents=True: trans_no → what is still open of each document (unapplied of each credit)
+    open_amounts: dict[int, Decimal] = field(default_factory=dict)
 
     @property
     def export_date(self) -> dt.date:
@@ -201,6 +204,12 @@ class Company:
     ) -> Path:
         return _w.write_transactions_iif(self, path, date_order=date_order, encoding=encoding)
 
+    def write_open_invoices_csv(self, path: Path, *, names: bool = True) -> Path:
+        return _d.write_open_report(self, path, "customer", names=names)
+
+    def write_unpaid_bills_csv(self, path: Path, *, names: bool = True) -> Path:
+        return _d.write_open_report(self, path, "vendor", names=names)
+
     def write_all(self, directory: Path, **kw: str) -> dict[str, Path]:
         """Every export into ``directory``: name → path."""
         directory = Path(directory)
@@ -262,10 +271,14 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     history_from: dt.date | None = None,
     exported: dt.date | None = None,
     hdr: bool = True,
+    *,
+    documents: bool = False,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
-    the IIF ``HDR`` row (``hdr``)."""
+    the IIF ``HDR`` row (``hdr``). ``documents``: payments pay known documents, with credit
+    memos and bill credits (``tests.companygen_docs``; ``open_amounts`` then holds each one's
+    truth)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -388,6 +401,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         if not memo:
             memo = splits[0][2]
         out.append(Txn(no, kind, day, num, name, memo, splits))
+    open_amounts = _d.add_documents(out, seed, customers, vendors) if documents else {}
     return Company(
         name=COMPANY_NAME,
         accounts=list(CHART),
@@ -403,6 +417,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         hidden=HIDDEN,
         exported=exported,
         hdr=hdr,
+        open_amounts=open_amounts,
     )
 
 

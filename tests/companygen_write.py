@@ -53,6 +53,8 @@ IIF_TYPES = {
     "Paycheck": "CHECK",
     "General Journal": "GENERAL JOURNAL",
     "Transfer": "TRANSFER",
+    "Credit Memo": "CREDIT MEMO",
+    "Credit": "BILL REFUND",
 }
 
 

@@ -1,0 +1,247 @@
+"""Which payment (or credit note) paid which document: QuickBooks' exports do not say.
+
+Per owner (the end owner: a job's documents belong to its customer's pool, as QuickBooks lets a
+parent pay its jobs' invoices) by the strongest evidence there is:
+
+1. the Open Invoices / Unpaid Bills report: every document's open amount and every payment's
+   unapplied rest are known, so the application must give exactly those ("open items report");
+2. a payment's memo naming a document number, or its amount equal to exactly one document's
+   part still to pay ("reference or amount");
+3. oldest document first, as GnuCash's own auto-apply does ("oldest first").
+
+Within rule 1, steps 2 and 3 choose among the applications that reproduce the report (any of
+them gives the same balances). What no document takes stays the owner's prepayment or credit.
+Pure: the model and ``app.documents`` only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal
+
+from app.documents import Document, Documents, OwnerKind, Payment, end_owner
+from app.model import OpenItem, Problem
+
+Rule = Literal["open items report", "reference or amount", "oldest first", "nothing to apply"]
+ZERO = Decimal(0)
+_TOKEN = re.compile(r"[^\s,;:/()]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Application:
+    """``amount`` (positive) of the credit (payment or credit note, by transaction index) paid
+    the document (by transaction index)."""
+
+    credit: int
+    document: int
+    amount: Decimal
+    step: Literal["reference", "amount", "oldest first"]
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerRule:
+    owner_kind: OwnerKind
+    owner: str  # end owner
+    rule: Rule
+    note: str = ""  # counts per step, or why the report could not be used
+
+
+@dataclass(frozen=True, slots=True)
+class Allocation:
+    applications: tuple[Application, ...] = ()
+    rules: tuple[OwnerRule, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    def applied_to(self, credit: int) -> list[Application]:
+        return [a for a in self.applications if a.credit == credit]
+
+
+@dataclass(slots=True)
+class _Credit:
+    key: int
+    date: object
+    amount: Decimal
+    hint: str
+    source: object
+
+
+def allocate(docs: Documents) -> Allocation:
+    """The applications for every owner of ``docs`` (see the module docstring)."""
+    debits: dict[tuple[str, str], list[Document]] = defaultdict(list)
+    credits: dict[tuple[str, str], list[_Credit]] = defaultdict(list)
+    for d in docs.documents:
+        if d.voided:
+            continue
+        pool = (d.owner_kind, end_owner(d.owner_kind, d.owner))
+        if d.credit:
+            hint = " ".join(ln.description for ln in d.lines)
+            credits[pool].append(_Credit(d.transaction, d.date, d.total, hint, d.source))
+        else:
+            debits[pool].append(d)
+    for p in docs.payments:
+        if not p.voided and p.amount > 0:
+            pool = (p.owner_kind, end_owner(p.owner_kind, p.owner))
+            credits[pool].append(_Credit(p.transaction, p.date, p.amount, p.memo, p.source))
+    reported = {o.owner_kind for o in docs.open_items}
+    open_of, problems = _open_amounts(docs, reported)
+    apps: list[Application] = []
+    rules: list[OwnerRule] = []
+    for pool in sorted(set(debits) | set(credits)):
+        kind, owner = pool
+        ds = sorted(debits[pool], key=lambda d: (d.date, d.transaction))
+        cs = sorted(credits[pool], key=lambda c: (c.date, c.key))  # type: ignore[arg-type, return-value]
+        why = ""
+        if kind in reported:
+            need = {d.transaction: d.total - open_of.get(d.transaction, ZERO) for d in ds}
+            have = {c.key: c.amount - open_of.get(c.key, ZERO) for c in cs}
+            why = _infeasible(need, have)
+            if not why:
+                got = _apply(ds, cs, need, have, dated=False)
+                apps += got
+                rules.append(OwnerRule(kind, owner, "open items report", _steps(got)))
+                continue
+            problems.append(
+                Problem(
+                    None,
+                    f"{kind} {owner}: the open-items report cannot be reproduced from the "
+                    f"history ({why}); payments applied oldest first instead",
+                    "warning",
+                )
+            )
+        need = {d.transaction: d.total for d in ds}
+        have = {c.key: c.amount for c in cs}
+        got = _apply(ds, cs, need, have, dated=True)
+        apps += got
+        steps = Counter(a.step for a in got)
+        rule: Rule = (
+            "oldest first"
+            if steps["oldest first"]
+            else "reference or amount"
+            if got
+            else "nothing to apply"
+        )
+        note = _steps(got) + (f"; report not used: {why}" if why else "")
+        rules.append(OwnerRule(kind, owner, rule, note))
+    return Allocation(tuple(apps), tuple(rules), tuple(problems))
+
+
+def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decimal], list[Problem]]:
+    """Report rows joined to documents and payments (by Trans #, else owner + date + num):
+    transaction index → open amount, positive in the document's (credit's) own sense."""
+    by_ref: dict[tuple[str, str], int] = {}
+    by_key: dict[tuple[str, str, object, str], list[int]] = defaultdict(list)
+    sense: dict[int, int] = {}
+    records: list[Document | Payment] = [*docs.documents, *docs.payments]
+    for r in records:
+        if r.voided or r.owner_kind not in reported:
+            continue
+        if r.ref:
+            by_ref[r.owner_kind, r.ref] = r.transaction
+        by_key[r.owner_kind, end_owner(r.owner_kind, r.owner), r.date, r.num].append(r.transaction)
+        credit = r.credit if isinstance(r, Document) else True
+        sense[r.transaction] = -1 if credit else 1
+    out: dict[int, Decimal] = {}
+    problems: list[Problem] = []
+    for item in docs.open_items:
+        key = by_ref.get((item.owner_kind, item.ref)) if item.ref else None
+        if key is None:
+            hits = by_key.get(
+                (item.owner_kind, end_owner(item.owner_kind, item.owner), item.date, item.num), []
+            )
+            key = next((h for h in hits if h not in out), None)
+        if key is None:
+            problems.append(
+                Problem(
+                    item.source,
+                    f"open {item.kind_label} of {item.owner} ({item.open}) is not in the "
+                    "transaction history: its owner's payments are applied oldest first",
+                    "warning",
+                )
+            )
+            continue
+        out[key] = out.get(key, ZERO) + sense[key] * item.open
+    return out, problems
+
+
+def _infeasible(need: dict[int, Decimal], have: dict[int, Decimal]) -> str:
+    if any(v < 0 for v in need.values()):
+        return "an open amount above its document's total"
+    if any(v < 0 for v in have.values()):
+        return "an unapplied amount above its payment"
+    paid, applied = sum(need.values(), ZERO), sum(have.values(), ZERO)
+    if paid != applied:
+        return f"documents paid {paid} but payments and credits applied {applied}"
+    return ""
+
+
+def _apply(
+    ds: list[Document],
+    cs: list[_Credit],
+    need: dict[int, Decimal],
+    have: dict[int, Decimal],
+    *,
+    dated: bool,
+) -> list[Application]:
+    """References, then exact amounts, then oldest first. ``dated``: a credit first pays only
+    documents dated on or before it (then, what is left, later ones too)."""
+    out: list[Application] = []
+
+    def take(c: _Credit, d: Document, step) -> None:
+        amt = min(need[d.transaction], have[c.key])
+        if amt > 0:
+            out.append(Application(c.key, d.transaction, amt, step))
+            need[d.transaction] -= amt
+            have[c.key] -= amt
+
+    by_num: dict[str, list[Document]] = defaultdict(list)
+    for d in ds:
+        if d.num:
+            by_num[d.num].append(d)
+    for c in cs:
+        for token in _TOKEN.findall(c.hint):
+            hits = by_num.get(token.lstrip("#"), [])
+            if len(hits) == 1 and have[c.key] > 0:
+                take(c, hits[0], "reference")
+    for c in cs:
+        if have[c.key] > 0:
+            hits = [d for d in ds if need[d.transaction] == have[c.key] and _before(d, c, dated)]
+            if len(hits) == 1:
+                take(c, hits[0], "amount")
+    for pass_dated in (True, False) if dated else (False,):
+        for c in cs:
+            for d in ds:
+                if have[c.key] <= 0:
+                    break
+                if need[d.transaction] > 0 and _before(d, c, pass_dated):
+                    take(c, d, "oldest first")
+    return out
+
+
+def _before(d: Document, c: _Credit, dated: bool) -> bool:
+    return not dated or d.date <= c.date  # type: ignore[operator]
+
+
+def _steps(apps: list[Application]) -> str:
+    n = Counter(a.step for a in apps)
+    return ", ".join(f"{n[s]} {s}" for s in ("reference", "amount", "oldest first") if n[s])
+
+
+def unapplied(docs: Documents, allocation: Allocation) -> dict[int, Decimal]:
+    """Credit transaction index → what no document took (positive), for every credit."""
+    applied: dict[int, Decimal] = defaultdict(Decimal)
+    for a in allocation.applications:
+        applied[a.credit] += a.amount
+    out: dict[int, Decimal] = {}
+    for d in docs.documents:
+        if d.credit and not d.voided:
+            out[d.transaction] = d.total - applied[d.transaction]
+    for p in docs.payments:
+        if not p.voided:
+            out[p.transaction] = p.amount - applied[p.transaction]
+    return out
+
+
+__all__ = ["Allocation", "Application", "OpenItem", "OwnerRule", "allocate", "unapplied"]

@@ -1,0 +1,128 @@
+"""QuickBooks' Open Invoices and Unpaid Bills Detail reports (CSV): the open items at a date.
+
+Recognised from content: a header row with Type, Date and Open Balance and no Account column
+(the transaction reports all have one). Rows: title rows, a header row per customer / vendor
+(its name alone in the first column), detail rows, "Total ..." rows and a TOTAL row. The owner
+of a detail row is its Name cell when the report has that column, else the group header above
+it. Trans # (when shown) joins a row to the transaction history. Every item keeps file:line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from app.errors import ParseError
+from app.model import FileInfo, Ledger, OpenItem, Problem, ReadOptions, Source
+from app.qbcsv_header import delimiter_of, head_text, safe_decode, sample_rows
+from app.values import clean, date_parts, parse_amount, parse_date
+
+_NEEDED = ("Type", "Date", "Open Balance")
+_VENDOR_TYPES = frozenset({"BILL", "CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT"})
+_CUSTOMER_TYPES = frozenset(
+    {"INVOICE", "TAX INVOICE", "CREDIT MEMO", "ADJUSTMENT NOTE", "PAYMENT", "STATEMENT CHARGE"}
+)
+
+
+def _header(rows: list[tuple[int, list[str]]]) -> tuple[int, dict[str, int]] | None:
+    for line, cells in rows:
+        names = {clean(c): i for i, c in enumerate(cells) if clean(c)}
+        if all(n in names for n in _NEEDED) and "Account" not in names:
+            return line, names
+    return None
+
+
+def identify(path: Path, options: ReadOptions) -> bool:
+    text = head_text(path)
+    if not text or text.lstrip().startswith("!"):
+        return False
+    return _header(sample_rows(text)) is not None
+
+
+def parse(path: Path, options: ReadOptions) -> Ledger:
+    name = path.name
+    text, encoding = safe_decode(path.read_bytes())
+    text = text.lstrip("\ufeff")
+    lines = text.splitlines(keepends=True)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(lines[:30]))
+    rows = [(reader.line_num, row) for row in reader]
+    found = _header(rows[:40])
+    if found is None:
+        raise ParseError(Source(name, 1), "no header row with Type, Date and Open Balance")
+    at, col = found
+    titles = " ".join(clean(c) for _, cells in rows[: at - 1] for c in cells)
+    file_kind = "vendor" if "bill" in titles.lower() or "payable" in titles.lower() else "customer"
+    order = options.date_order or _date_order(rows[at:], col["Date"])
+    items: list[OpenItem] = []
+    problems: list[Problem] = []
+    group = ""
+
+    def cell(cells: list[str], key: str) -> str:
+        i = col.get(key)
+        return clean(cells[i]) if i is not None and i < len(cells) else ""
+
+    for line, cells in rows[at:]:
+        kind, date_text = cell(cells, "Type"), cell(cells, "Date")
+        first = clean(cells[0]) if cells else ""
+        if not kind and not date_text:
+            if first and not first.startswith(("Total", "TOTAL")) and len(cells) > 1:
+                group = first  # a customer / vendor header row
+            continue
+        src = Source(name, line)
+        try:
+            date = parse_date(date_text, order, options.pivot)
+            amount = parse_amount(cell(cells, "Open Balance"))
+            due_text = cell(cells, "Due Date")
+            due = parse_date(due_text, order, options.pivot) if due_text else None
+        except ValueError as exc:
+            problems.append(Problem(src, f"{exc}; this open item is not read"))
+            continue
+        owner = cell(cells, "Name") or group
+        if date is None or amount is None or not owner:
+            what = "date" if date is None else "Open Balance" if amount is None else "owner name"
+            problems.append(Problem(src, f"open item without a {what}: not read"))
+            continue
+        word = kind.upper()
+        owner_kind = (
+            "vendor"
+            if word in _VENDOR_TYPES or word.startswith("BILL PMT")
+            else "customer"
+            if word in _CUSTOMER_TYPES
+            else file_kind
+        )
+        ref = cell(cells, "Trans #").replace(",", "")
+        items.append(
+            OpenItem(
+                owner_kind,
+                owner,
+                kind,
+                date,
+                amount,
+                src,
+                cell(cells, "Num"),
+                ref,
+                due,
+                cell(cells, "Terms"),
+            )
+        )
+    kind = "Unpaid Bills" if file_kind == "vendor" else "Open Invoices"
+    dates = [i.date for i in items]
+    info = FileInfo(
+        name,
+        f"CSV {kind}",
+        encoding=encoding,
+        date_order=order,
+        counts=(("Open items", len(items)),),
+        first_date=min(dates, default=None),
+        last_date=max(dates, default=None),
+    )
+    return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
+
+
+def _date_order(rows: list[tuple[int, list[str]]], i: int) -> str:
+    for _, cells in rows:
+        parts = date_parts(cells[i]) if i < len(cells) else None
+        if parts and parts[0] > 12:
+            return "dmy"
+    return "mdy"
