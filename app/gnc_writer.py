@@ -22,7 +22,7 @@ import time
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -76,6 +76,24 @@ from app.model import Address, Ledger, Role, Transaction
 
 log = logging.getLogger(__name__)
 
+
+@dataclass(slots=True)
+class Written:
+    """What ``write_book`` made, for a pass that builds on it before the save (``after``):
+    the engine objects by the ledger's names. ``transactions[i]`` is the engine transaction
+    written for ``ledger.transactions[i]``; ``owners`` is keyed ("customer", full name incl.
+    ``Customer:Job``) / ("vendor", name)."""
+
+    book: object
+    engine: Engine
+    currency: object
+    places: int
+    accounts: dict
+    transactions: list
+    owners: dict
+    terms: dict
+
+
 Progress = Callable[[str, int, int], None]
 VOID_REASON = "Voided in QuickBooks"
 DETACH_EVERY = 1000  # keeps every account's live split list under ~1,000 nodes
@@ -127,10 +145,13 @@ def write_book(
     on_progress: Progress | None = None,
     overwrite: bool = False,
     detach: bool = True,
+    after: Callable[[Written], object] | None = None,
 ) -> WriteStats:
     """Write the final ``ledger`` to ``path`` (raises BookWriteError; then no file is left).
 
     ``detach=False`` forces the plain path (quadratic on 4.13; for comparison tests).
+    ``after``: called with the ``Written`` book once the GL is written and self-checked,
+    before the save (the business documents pass); its time is the "documents" phase.
     """
     path = Path(path).absolute()  # GnuCash reads a relative URI as under its own data folder
     if fmt not in ("xml", "sqlite"):
@@ -150,7 +171,12 @@ def write_book(
         else:  # the save-as recipe: 4.13's constructor path loses SQLite data
             session = Session()
             session.begin("sqlite3://" + str(tmp), SessionOpenMode.SESSION_NEW_STORE)
-        stats = _Builder(session.book, engine, currency, on_progress).build(ledger, detach)
+        builder = _Builder(session.book, engine, currency, on_progress)
+        stats = builder.build(ledger, detach)
+        if after is not None:
+            t0 = time.perf_counter()
+            after(builder.written())
+            stats = replace(stats, seconds=(*stats.seconds, ("documents", _since(t0))))
         _progress(on_progress, "saving", 0, 1)
         t0 = time.perf_counter()
         session.save()
@@ -222,6 +248,21 @@ class _Builder:
         self.times: list[tuple[str, float]] = []
         self.not_written: list[str] = []
         self.own_ids: Counter[str] = Counter()
+        self.txn_ptrs: list = []
+        self.owners: dict[tuple[str, str], object] = {}
+        self.terms: dict[str, GncBillTerm] = {}
+
+    def written(self) -> Written:
+        return Written(
+            self.book,
+            self.engine,
+            self.currency,
+            self.places,
+            self.accounts,
+            self.txn_ptrs,
+            self.owners,
+            self.terms,
+        )
 
     def next_id(self, book_i: int, counter: str) -> str:
         """The book counter's next id; numbered here ("000001"...) on an engine without the
@@ -246,6 +287,7 @@ class _Builder:
         self.write_accounts(ledger)
         terms = self.write_terms(ledger)
         owners = self.write_owners(ledger, terms)
+        self.terms = terms
         self.times.append(("accounts", _since(t0)))
         t0 = time.perf_counter()
         detached, fallback, splits = self.write_transactions(ledger.transactions, detach)
@@ -341,12 +383,14 @@ class _Builder:
             if cust.credit_limit is not None:
                 c.SetCredit(GncNumeric(*self.numeric(cust.credit_limit, cust.source)))
             c.CommitEdit()
+            self.owners["customer", cust.name] = c
             for job in cust.jobs:
                 j = GncJob(book, self.next_id(int(book_i), "gncJob"), c, job.name)
                 j.BeginEdit()
                 j.SetReference(job.description)
                 j.SetActive(job.active)
                 j.CommitEdit()
+                self.owners["customer", f"{cust.name}:{job.name}"] = j
                 if job.notes:
                     self.not_written.append(f"job {cust.name}:{job.name}: notes (no such field)")
                 jobs += 1
@@ -365,6 +409,7 @@ class _Builder:
             if bt := term(vend.terms, vend.source):
                 v.SetTerms(bt)
             v.CommitEdit()
+            self.owners["vendor", vend.name] = v
         for emp in ledger.employees:
             e_id = self.next_id(int(book_i), "gncEmployee")
             e = GncEmployee(book, e_id, self.currency, emp.name)
@@ -410,6 +455,7 @@ class _Builder:
                 fallback = str(exc)
         total, splits = len(txns), 0
         numeric = self.numeric
+        keep = self.txn_ptrs.append
         try:
             for done, txn in enumerate(txns, 1):
                 if not txn.splits:
@@ -418,6 +464,7 @@ class _Builder:
                 if sum(values):
                     raise BookWriteError(f"{txn.source}: transaction does not balance")
                 t = C.xaccMallocTransaction(book_i)
+                keep(t)
                 C.xaccTransBeginEdit(t)
                 C.xaccTransSetCurrency(t, cur_i)
                 C.xaccTransSetDate(t, txn.date.day, txn.date.month, txn.date.year)

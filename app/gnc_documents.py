@@ -1,0 +1,372 @@
+"""The business layer on a written book: invoices, bills and credit notes that *adopt* the GL
+transactions ``gnc_writer`` already wrote, and payments applied through the engine's lots.
+
+Research and measurements: BUSINESS-DOCUMENTS.md (§2.2 adopt/record_payment/link, §6 design,
+§7 pitfalls). No amount in any account changes: a document's posting *is* its QuickBooks
+transaction (unposted invoice + entries, then AttachToLot / AttachToTxn / SetPostedAcc / due
+date); a payment keeps its bank split while its A/R (A/P) split is cut into one piece per
+document paid and an unapplied rest (owner lot); a credit note applied to a document is a
+zero-sum lot-link ("L") transaction. Never PostToAccount or the engine's auto-apply (4.13 bug,
+§7.1); vendor signs from the split itself (§7.3); credit-note quantities through
+SetDocQuantity (§7.4); voided transactions stay out of lots (§7.11). Bulk recipe: the A/R and
+A/P accounts in BeginEdit with deferred balances and events suspended (§3).
+
+Raw ``gnucash_core_c`` calls, as in the writer's hot loop. Imports gnucash: used only by
+``gnc_writer.write_book(..., after=...)``, never by the core.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from gnucash import Query, Session, SessionOpenMode
+from gnucash import gnucash_core_c as C
+
+from app.allocate import Allocation, unapplied
+from app.documents import Document, Documents, Payment, end_owner
+from app.errors import BookWriteError
+from app.gnc_writer import Written, _decimal, _engine
+
+READ_ONLY = "Generated from an invoice. Try unposting the invoice."
+TYPE_WORDS = {
+    "invoice": "Invoice",
+    "bill": "Bill",
+    "credit_note_customer": "Credit Note",
+    "credit_note_vendor": "Credit Note",
+}
+
+
+def _noon(day: dt.date) -> dt.datetime:
+    """GnuCash's neutral time of day (the time64 typemap wants a datetime, §7.6)."""
+    return dt.datetime(day.year, day.month, day.day, 10, 59)
+
+
+class _Pass:
+    def __init__(self, w: Written, docs: Documents, allocation: Allocation) -> None:
+        self.w, self.docs, self.alloc = w, docs, allocation
+        self.book_i = w.book.get_instance()  # type: ignore[attr-defined]
+        self.cur_i = w.currency.get_instance()  # type: ignore[attr-defined]
+        self.lots: dict[int, object] = {}  # document transaction index → its lot
+        self.count = defaultdict(int)
+
+    def num(self, value: Decimal) -> object:
+        scaled = int(value.scaleb(self.w.places))
+        return C.gnc_numeric_create(scaled, 10**self.w.places)
+
+    def owner(self, kind: str, name: str, where: object):
+        got = self.w.owners.get((kind, name))
+        if got is None:
+            raise BookWriteError(f"{where}: {kind} {name!r} is not in the {kind} list")
+        return got.get_instance()  # type: ignore[attr-defined]  # the GncOwner typemap takes it
+
+    def post_split(self, txn_ptr, account: str, where: object):
+        acc = int(self.w.accounts[account].get_instance())  # type: ignore[attr-defined]
+        hits = [s for s in C.xaccTransGetSplitList(txn_ptr) if int(C.xaccSplitGetAccount(s)) == acc]
+        if len(hits) != 1:
+            raise BookWriteError(f"{where}: expected one {account} split, found {len(hits)}")
+        return hits[0]
+
+    def run(self) -> dict[str, int]:
+        business = {d.account for d in self.docs.documents} | {
+            p.account for p in self.docs.payments
+        }
+        accounts = [self.w.accounts[a] for a in sorted(business)]
+        defer = getattr(C, "gnc_account_set_defer_bal_computation", None)
+        for a in accounts:
+            a.BeginEdit()  # type: ignore[attr-defined]
+            if defer is not None:
+                defer(a.get_instance(), True)  # type: ignore[attr-defined]
+        self.w.engine.suspend_events()
+        try:
+            for d in self.docs.documents:
+                if not d.voided:
+                    self.adopt(d)
+            rest = unapplied(self.docs, self.alloc)
+            pieces: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
+            for a in self.alloc.applications:
+                pieces[a.credit].append((a.document, a.amount))
+            by_txn = {d.transaction: d for d in self.docs.documents}
+            for p in self.docs.payments:
+                if not p.voided:
+                    self.pay(p, pieces.get(p.transaction, []), rest[p.transaction])
+            for credit, parts in pieces.items():
+                if credit in by_txn:  # a credit note applied: lot links
+                    cn = by_txn[credit]
+                    for doc_txn, amount in parts:
+                        self.link(cn, by_txn[doc_txn], amount)
+        finally:
+            for a in accounts:
+                if defer is not None:
+                    defer(a.get_instance(), False)  # type: ignore[attr-defined]
+                a.CommitEdit()  # type: ignore[attr-defined]
+            self.w.engine.resume_events()
+        return dict(self.count)
+
+    def adopt(self, d: Document) -> None:
+        """An unposted document with its entries, attached to its own GL transaction."""
+        txn = self.w.transactions[d.transaction]
+        ar = self.post_split(txn, d.account, d.source)
+        if C.xaccSplitGetLot(ar) is not None:  # §7.8: AttachToTxn would not notice
+            raise BookWriteError(f"{d.source}: transaction already belongs to a document")
+        owner = self.owner(d.owner_kind, d.owner, d.source)
+        vendor = d.owner_kind == "vendor"
+        inv = C.gncInvoiceCreate(self.book_i)
+        C.gncInvoiceBeginEdit(inv)
+        C.gncInvoiceSetID(inv, d.id)
+        C.gncInvoiceSetCurrency(inv, self.cur_i)
+        C.gncInvoiceSetOwner(inv, owner)
+        C.gncInvoiceSetDateOpened(inv, _noon(d.date))
+        C.gncInvoiceSetNotes(inv, d.notes)
+        if d.credit:
+            C.gncInvoiceSetIsCreditNote(inv, True)
+        term = self.w.terms.get(d.terms)
+        if term is not None:  # posted documents point at a frozen child copy, as PostToAccount
+            C.gncInvoiceSetTerms(inv, C.gncBillTermReturnChild(term.get_instance(), True))
+        for ln in d.lines:
+            e = C.gncEntryCreate(self.book_i)
+            C.gncEntryBeginEdit(e)
+            C.gncEntrySetDate(e, _noon(d.date))
+            C.gncEntrySetDateEntered(e, _noon(d.date))
+            C.gncEntrySetDescription(e, ln.description)
+            C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)  # §7.4
+            acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
+            if vendor:
+                C.gncEntrySetBillAccount(e, acc)
+                C.gncEntrySetBillPrice(e, self.num(ln.price))
+                C.gncEntrySetBillTaxable(e, False)
+            else:
+                C.gncEntrySetInvAccount(e, acc)
+                C.gncEntrySetInvPrice(e, self.num(ln.price))
+                C.gncEntrySetInvTaxable(e, False)
+            C.gncEntryCommitEdit(e)
+            (C.gncBillAddEntry if vendor else C.gncInvoiceAddEntry)(inv, e)
+        total = _decimal(C.gncInvoiceGetTotal(inv))
+        if total != d.total:
+            raise BookWriteError(f"{d.source}: document {d.id} lines {total} != GL {d.total}")
+        lot = C.gnc_lot_new(self.book_i)
+        C.gncInvoiceAttachToLot(inv, lot)
+        C.gnc_lot_set_title(lot, f"{TYPE_WORDS[d.kind]} {d.id}")
+        C.gnc_lot_add_split(lot, ar)
+        C.xaccTransBeginEdit(txn)
+        C.xaccTransSetDateDue(txn, _noon(d.due))
+        C.xaccTransCommitEdit(txn)
+        C.gncInvoiceAttachToTxn(inv, txn)  # txn type 'I', its KVP names the invoice
+        C.gncInvoiceSetPostedAcc(inv, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
+        C.gncInvoiceSetDatePosted(inv, _noon(d.date))
+        C.gncInvoiceCommitEdit(inv)
+        C.xaccTransSetReadOnly(txn, READ_ONLY)
+        self.lots[d.transaction] = lot
+        self.count[d.kind] += 1
+
+    def pay(self, p: Payment, parts: list[tuple[int, Decimal]], rest: Decimal) -> None:
+        """The payment's A/R (A/P) split cut into one piece per document and the rest."""
+        txn = self.w.transactions[p.transaction]
+        ar = self.post_split(txn, p.account, p.source)
+        sign = 1 if _decimal(C.xaccSplitGetValue(ar)) > 0 else -1
+        amounts = [a for _, a in parts] + ([rest] if rest else [])
+        if not amounts:  # nothing at all (a zero payment): no lot
+            return
+        C.xaccTransBeginEdit(txn)
+        splits = [ar]
+        memo = C.xaccSplitGetMemo(ar) or ""
+        for _ in amounts[1:]:
+            s = C.xaccMallocSplit(self.book_i)
+            C.xaccSplitSetParent(s, txn)
+            C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())  # type: ignore[attr-defined]
+            if memo:
+                C.xaccSplitSetMemo(s, memo)
+            splits.append(s)
+        if p.amount < 0:  # a charge that is no document: its own value, kept whole
+            amounts = [-a for a in amounts]
+        for s, a in zip(splits, amounts, strict=True):
+            n = self.num(sign * abs(a))
+            C.xaccSplitSetValue(s, n)
+            C.xaccSplitSetAmount(s, n)
+        C.xaccTransSetTxnType(txn, C.TXN_TYPE_PAYMENT)
+        C.xaccTransCommitEdit(txn)
+        for (doc, _), s in zip(parts, splits, strict=False):
+            C.gnc_lot_add_split(self.lots[doc], s)
+        if rest:
+            lot = C.gnc_lot_new(self.book_i)
+            C.gncOwnerAttachToLot(self.owner(p.owner_kind, p.owner, p.source), lot)
+            C.gnc_lot_add_split(lot, splits[-1])
+        self.count["payment"] += 1
+
+    def link(self, cn: Document, doc: Document, amount: Decimal) -> None:
+        """``amount`` of credit note ``cn`` offset against ``doc``: a zero-sum 'L' transaction
+        with one split in each lot (as gncOwnerCreateLotLink)."""
+        side = 1 if cn.owner_kind == "customer" else -1
+        t = C.xaccMallocTransaction(self.book_i)
+        C.xaccTransBeginEdit(t)
+        C.xaccTransSetCurrency(t, self.cur_i)
+        C.xaccTransSetDate(t, cn.date.day, cn.date.month, cn.date.year)
+        C.xaccTransSetDescription(t, cn.owner)
+        C.xaccTransSetTxnType(t, C.TXN_TYPE_LINK)
+        made = []
+        for d, value in ((doc, -side * amount), (cn, side * amount)):
+            s = C.xaccMallocSplit(self.book_i)
+            C.xaccSplitSetParent(s, t)
+            C.xaccSplitSetAccount(s, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
+            n = self.num(value)
+            C.xaccSplitSetValue(s, n)
+            C.xaccSplitSetAmount(s, n)
+            C.xaccSplitSetAction(s, "Lot Link")
+            C.xaccSplitSetMemo(s, f"Offset between documents: {cn.id} - {doc.id}")
+            made.append((d, s))
+        C.xaccTransCommitEdit(t)
+        for d, s in made:
+            C.gnc_lot_add_split(self.lots[d.transaction], s)
+        self.count["link"] += 1
+
+
+def write_documents(w: Written, docs: Documents, allocation: Allocation) -> dict[str, int]:
+    """Adopt, apply, link (the ``after`` pass of ``gnc_writer.write_book``). Counts by kind."""
+    return _Pass(w, docs, allocation).run()
+
+
+# ---------------------------------------------------------------- reading back
+
+
+@dataclass(frozen=True, slots=True)
+class BookDocument:
+    kind: str  # invoice / bill / credit_note_customer / credit_note_vendor
+    id: str
+    owner: str  # full name (Customer:Job for a job)
+    total: Decimal
+    open: Decimal  # the lot's balance, positive in the document's own sense
+    paid: bool
+    due: dt.date | None
+    entries: int
+    posted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BookDocuments:
+    documents: tuple[BookDocument, ...]
+    owner_open: dict[tuple[str, str], Decimal]  # (kind, end owner) → Σ its lots, owed positive
+    lots: int
+    unowned_lots: int  # lots in A/R or A/P with neither a document nor an owner
+
+
+class _Owner(ctypes.Structure):
+    _fields_ = (("type", ctypes.c_int), ("owner", ctypes.c_void_p), ("temp", ctypes.c_void_p))
+
+
+_OWNER_CUSTOMER, _OWNER_JOB, _OWNER_VENDOR = 2, 3, 4
+
+
+class _Names:
+    """Owner names through the engine library (the bindings cannot pass a bare GncOwner)."""
+
+    def __init__(self) -> None:
+        lib = _engine().lib
+        P, OP = ctypes.c_void_p, ctypes.POINTER(_Owner)
+        for name, res, args in (
+            ("gncOwnerGetOwnerFromLot", ctypes.c_int, [P, OP]),
+            ("gncInvoiceGetInvoiceFromLot", P, [P]),
+            ("gncInvoiceGetOwner", OP, [P]),
+            ("gncOwnerGetEndOwner", OP, [OP]),
+            ("gncOwnerGetName", ctypes.c_char_p, [OP]),
+            ("gncJobGetName", ctypes.c_char_p, [P]),
+            ("gncJobGetOwner", OP, [P]),
+        ):
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = res, args
+        self.lib = lib
+
+    def full(self, owner) -> tuple[str, str]:
+        """(kind, full name) of a GncOwner pointer."""
+        o = owner.contents
+        if o.type == _OWNER_JOB:
+            parent = self.lib.gncJobGetOwner(o.owner)
+            job = self.lib.gncJobGetName(o.owner).decode()
+            return "customer", f"{self.lib.gncOwnerGetName(parent).decode()}:{job}"
+        kind = "vendor" if o.type == _OWNER_VENDOR else "customer"
+        return kind, (self.lib.gncOwnerGetName(owner) or b"").decode()
+
+    def of_lot(self, lot: int) -> tuple[str, str] | None:
+        inv = self.lib.gncInvoiceGetInvoiceFromLot(lot)
+        if inv:
+            return self.full(self.lib.gncInvoiceGetOwner(inv))
+        buf = _Owner()
+        if not self.lib.gncOwnerGetOwnerFromLot(lot, ctypes.byref(buf)):
+            return None
+        return self.full(ctypes.pointer(buf))
+
+
+def read_documents(path: Path) -> BookDocuments:
+    """Every document and every A/R / A/P lot of the book at ``path``, read in a read-only
+    session through the engine (lot balances, IsPaid, owners)."""
+    path = Path(path).absolute()
+    engine = _engine()
+    with path.open("rb") as f:
+        sqlite = f.read(16) == b"SQLite format 3\0"
+    session = Session()
+    engine.log_disable()
+    try:
+        session.begin(
+            ("sqlite3://" if sqlite else "xml://") + str(path), SessionOpenMode.SESSION_READ_ONLY
+        )
+        session.load()
+        engine.log_disable()
+        return _read(session.book)
+    except Exception as exc:  # GnuCashBackendException and the like
+        raise BookWriteError(f"GnuCash could not read the documents of {path.name}: {exc}") from exc
+    finally:
+        session.end()
+
+
+def _read(book) -> BookDocuments:
+    names = _Names()
+    query = Query()
+    query.search_for("gncInvoice")
+    query.set_book(book)
+    out = []
+    for inst in query.run():
+        kind_of, owner = names.full(names.lib.gncInvoiceGetOwner(int(inst)))
+        credit = bool(C.gncInvoiceGetIsCreditNote(inst))
+        kind = (
+            ("credit_note_vendor" if credit else "bill")
+            if kind_of == "vendor"
+            else ("credit_note_customer" if credit else "invoice")
+        )
+        lot = C.gncInvoiceGetPostedLot(inst)
+        side = 1 if kind_of == "customer" else -1
+        sense = -1 if credit else 1
+        bal = _decimal(C.gnc_lot_get_balance(lot)) * side * sense if lot else Decimal(0)
+        txn = C.gncInvoiceGetPostedTxn(inst)
+        out.append(
+            BookDocument(
+                kind=kind,
+                id=C.gncInvoiceGetID(inst) or "",
+                owner=owner,
+                total=_decimal(C.gncInvoiceGetTotal(inst)),
+                open=bal,
+                paid=bool(C.gncInvoiceIsPaid(inst)),
+                due=C.xaccTransRetDateDue(txn).date() if txn else None,
+                entries=len(C.gncInvoiceGetEntries(inst)),
+                posted=bool(C.gncInvoiceIsPosted(inst)),
+            )
+        )
+    query.destroy()
+    owner_open: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    lots = unowned = 0
+    for acc in book.get_root_account().get_descendants():
+        kind = acc.GetType()
+        if kind not in (C.ACCT_TYPE_RECEIVABLE, C.ACCT_TYPE_PAYABLE):
+            continue
+        side = 1 if kind == C.ACCT_TYPE_RECEIVABLE else -1
+        for lot in C.xaccAccountGetLotList(acc.get_instance()):
+            lots += 1
+            who = names.of_lot(int(lot))
+            if who is None:
+                unowned += 1
+                continue
+            owner_open[who[0], end_owner(*who)] += side * _decimal(C.gnc_lot_get_balance(lot))
+    out.sort(key=lambda d: (d.kind, d.owner, d.id))
+    return BookDocuments(tuple(out), dict(owner_open), lots, unowned)
