@@ -30,7 +30,8 @@ from gnucash import gnucash_core_c as C
 from app.allocate import Allocation, unapplied
 from app.documents import Document, Documents, Payment, end_owner
 from app.errors import BookWriteError
-from app.gnc_writer import Written, _decimal, _engine
+from app.gnc_engine import LayoutError, SplitListDetacher
+from app.gnc_writer import DETACH_EVERY, Written, _decimal, _engine
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
 TYPE_WORDS = {
@@ -52,7 +53,17 @@ class _Pass:
         self.book_i = w.book.get_instance()  # type: ignore[attr-defined]
         self.cur_i = w.currency.get_instance()  # type: ignore[attr-defined]
         self.lots: dict[int, object] = {}  # document transaction index → its lot
-        self.count = defaultdict(int)
+        self.count: defaultdict[str, int] = defaultdict(int)
+        self.detacher: SplitListDetacher | None = None
+        self.inserts = 0
+
+    def inserted(self, n: int) -> None:
+        """``n`` new splits went into account lists: on 4.13 each insert walks the whole list
+        (g_list_find), so the lists are kept short as in the GL writer (GNUCASH-SCALING)."""
+        self.inserts += n
+        if self.detacher is not None and self.inserts >= DETACH_EVERY:
+            self.detacher.detach()
+            self.inserts = 0
 
     def num(self, value: Decimal) -> object:
         scaled = int(value.scaleb(self.w.places))
@@ -72,16 +83,23 @@ class _Pass:
         return hits[0]
 
     def run(self) -> dict[str, int]:
-        business = {d.account for d in self.docs.documents} | {
-            p.account for p in self.docs.payments
-        }
-        accounts = [self.w.accounts[a] for a in sorted(business)]
+        # every account: committing an adopted transaction re-balances (4.13) or re-sorts (5.x)
+        # each account it touches that is not in edit mode: quadratic (§3)
+        accounts = list(self.w.accounts.values())
         defer = getattr(C, "gnc_account_set_defer_bal_computation", None)
         for a in accounts:
             a.BeginEdit()  # type: ignore[attr-defined]
             if defer is not None:
                 defer(a.get_instance(), True)  # type: ignore[attr-defined]
         self.w.engine.suspend_events()
+        try:  # this pass only adds splits (none removed or moved): the detacher's rule
+            self.detacher = SplitListDetacher(
+                self.w.engine,
+                [int(a.get_instance()) for a in accounts],  # type: ignore[attr-defined]
+            )
+            self.detacher.detach()
+        except LayoutError:  # 5.x: inserts are cheap there
+            self.detacher = None
         try:
             for d in self.docs.documents:
                 if not d.voided:
@@ -100,6 +118,8 @@ class _Pass:
                     for doc_txn, amount in parts:
                         self.link(cn, by_txn[doc_txn], amount)
         finally:
+            if self.detacher is not None:
+                self.detacher.reattach()  # before anything reads or commits the accounts
             for a in accounts:
                 if defer is not None:
                     defer(a.get_instance(), False)  # type: ignore[attr-defined]
@@ -181,6 +201,7 @@ class _Pass:
             if memo:
                 C.xaccSplitSetMemo(s, memo)
             splits.append(s)
+        self.inserted(len(splits) - 1)
         if p.amount < 0:  # a charge that is no document: its own value, kept whole
             amounts = [-a for a in amounts]
         for s, a in zip(splits, amounts, strict=True):
@@ -219,6 +240,7 @@ class _Pass:
             C.xaccSplitSetMemo(s, f"Offset between documents: {cn.id} - {doc.id}")
             made.append((d, s))
         C.xaccTransCommitEdit(t)
+        self.inserted(2)
         for d, s in made:
             C.gnc_lot_add_split(self.lots[d.transaction], s)
         self.count["link"] += 1
