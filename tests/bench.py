@@ -38,6 +38,19 @@ def _company_files(n: int, out: Path) -> dict[str, Path]:
     }
 
 
+def _document_files(documents: int, out: Path) -> None:
+    """A company with about ``documents`` invoices, bills and credit notes (38 % of its
+    transactions) and payments applied to them, with both open-items reports."""
+    from tests.companygen import make_company
+
+    n = documents * 100 // 38
+    company = make_company(transactions=n, seed=7, years=max(1, n // 10_000), documents=True)
+    company.write_lists_iif(out / "lists.iif")
+    company.write_transaction_detail_csv(out / "transaction_detail.csv")
+    company.write_open_invoices_csv(out / "open_invoices.csv")
+    company.write_unpaid_bills_csv(out / "unpaid_bills.csv")
+
+
 def _prepared(folder: Path):
     from app import pipeline
     from app.plan import Plan
@@ -94,6 +107,28 @@ def child(kind: str, folder: Path) -> None:
             f"read-back {'on' if snap.detached_load else 'off'}"
         )
         t["total"] = time.perf_counter() - t0
+    elif kind == "documents":  # the GL write, then the documents pass on it (same book)
+        from app import gnc_documents, gnc_writer, pipeline
+        from app.allocate import allocate
+        from app.documents import derive
+        from app.plan import Plan
+
+        plan = Plan()
+        files = [*sorted(folder.glob("*.csv")), folder / "lists.iif"]
+        prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+        docs = derive(prepared.ledger)
+        allocation = allocate(docs)
+        counts: dict[str, int] = {}
+        stats = gnc_writer.write_book(
+            prepared.ledger,
+            folder / "docs.gnucash",
+            overwrite=True,
+            after=lambda w: counts.update(gnc_documents.write_documents(w, docs, allocation)),
+        )
+        seconds = dict(stats.seconds)
+        t["gl"], t["documents"] = seconds["transactions"], seconds["documents"]
+        t["count"] = sum(v for k, v in counts.items() if k not in ("payment", "link"))
+        about = f"{counts}"
     elif kind == "csv_reader":  # the floor for reading: decode + csv.reader, nothing else
         path = folder / "big.csv"
         t0 = time.perf_counter()
@@ -197,6 +232,12 @@ def main() -> None:
         r = {n: {k: _run(k, folders[n]) for k in ("bare_write", "convert")} for n in (small, large)}
         seed = _run("seed_write", folders[SEED_SIZE])
         bare_seed = _run("bare_write", folders[SEED_SIZE])
+        doc_sizes = [int(x) for x in os.environ.get("BENCH_DOCS", "1000,10000").split(",")]
+        docs = {}
+        for n in doc_sizes:
+            (base / f"d{n}").mkdir()
+            _document_files(n, base / f"d{n}")
+            docs[n] = _run("documents", base / f"d{n}")
         _big, mb = _big_csv(base)
         reader = _run("csv_reader", base)
         ours = _run("qbcsv", base)
@@ -284,6 +325,25 @@ def main() -> None:
             "target <= 2x",
         )
     )
+    for d in docs.values():
+        got = int(d["seconds"]["count"])
+        rows.append((f"GL write, {got:,} documents' company", f"{sec(d, 'gl'):.2f} s", ""))
+        rows.append(
+            (
+                f"documents pass, {got:,} documents (adopt + payments + links)",
+                f"{sec(d, 'documents'):.2f} s",
+                f"{sec(d, 'documents') / sec(d, 'gl'):.2f}x the GL write, target <= 1.5x",
+            )
+        )
+    if len(docs) > 1:
+        lo, hi = min(docs), max(docs)
+        rows.append(
+            (
+                f"RATIO documents pass {hi:,} / {lo:,}",
+                f"{sec(docs[hi], 'documents') / sec(docs[lo], 'documents'):.2f}x",
+                f"linear = {hi / lo:.0f}x",
+            )
+        )
     width = max(len(a) for a, _, _ in rows)
     print(r[large]["convert"]["about"])
     print(f"{'measurement':<{width}}  {'value':>10}  note")
