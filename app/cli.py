@@ -25,7 +25,7 @@ from app.errors import BookWriteError, MappingError
 from app.fixes import with_fix
 from app.model import FileInfo, Ledger, Problem
 from app.plan import FileOptions, Plan, Rule, load_plan
-from app.resolve import account_type
+from app.quickbooks import account_type
 from app.validate import untyped
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from app.iif_names import Names, amount, flag
 from app.model import (
     Account,
-    AccountType,
     BillTerm,
     Customer,
     Employee,
@@ -24,37 +23,11 @@ from app.model import (
     Source,
     Vendor,
 )
+from app.quickbooks import ACCOUNT_TYPES, ROLES
 
 if TYPE_CHECKING:
     from app.iif import Reading, Row
 
-ACCOUNT_TYPES = MappingProxyType(
-    {
-        "BANK": AccountType.BANK,
-        "AR": AccountType.RECEIVABLE,
-        "CCARD": AccountType.CREDIT,
-        "AP": AccountType.PAYABLE,
-        "OCASSET": AccountType.ASSET,
-        "FIXASSET": AccountType.ASSET,
-        "OASSET": AccountType.ASSET,
-        "OCLIAB": AccountType.LIABILITY,
-        "LTLIAB": AccountType.LIABILITY,
-        "EQUITY": AccountType.EQUITY,
-        "INC": AccountType.INCOME,
-        "EXINC": AccountType.INCOME,
-        "COGS": AccountType.EXPENSE,
-        "EXP": AccountType.EXPENSE,
-        "EXEXP": AccountType.EXPENSE,
-    }
-)
-ROLES = MappingProxyType(
-    {
-        "OPENBAL": Role.OPENING_BALANCE,
-        "RETEARNINGS": Role.RETAINED_EARNINGS,
-        "SALESTAX": Role.SALES_TAX,
-        "UNDEPOSIT": Role.UNDEPOSITED,
-    }
-)
 # keyword → (list name, column holding the record's name, why GnuCash gets nothing)
 NOT_IMPORTED = MappingProxyType(
     {

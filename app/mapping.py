@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from app.iif_lists import ACCOUNT_TYPES
 from app.model import Account, AccountType, Ledger, Problem, Role, Source
 from app.plan import Plan, Rule
+from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import with_account
 from app.validate import check_accounts
 
@@ -48,24 +48,6 @@ STANDARD: dict[str, AccountType] = {
     "Expenses:Cost of Goods Sold": A.EXPENSE,
     "Expenses:Other Expenses": A.EXPENSE,
 }
-# QuickBooks type code → its standard parent (its GnuCash type: the IIF reader's ACCOUNT_TYPES).
-BY_LABEL: dict[str, str] = {
-    "BANK": "Assets:Current Assets",
-    "OCASSET": "Assets:Current Assets",
-    "AR": "Assets",
-    "FIXASSET": "Assets:Fixed Assets",
-    "OASSET": "Assets:Other Assets",
-    "AP": "Liabilities",
-    "CCARD": "Liabilities:Credit Cards",
-    "OCLIAB": "Liabilities:Current Liabilities",
-    "LTLIAB": "Liabilities:Long-Term Liabilities",
-    "EQUITY": "Equity",
-    "INC": "Income",
-    "EXINC": "Income:Other Income",
-    "COGS": "Expenses:Cost of Goods Sold",
-    "EXP": "Expenses",
-    "EXEXP": "Expenses:Other Expenses",
-}
 BY_TYPE: dict[AccountType, str] = {
     A.BANK: "Assets:Current Assets",
     A.CASH: "Assets:Current Assets",
@@ -84,8 +66,8 @@ def standard_parent(kind_label: str, type_: AccountType | None) -> str:
     """Where reparenting puts a top-level account: by its QuickBooks type when that still agrees
     with its (possibly retyped) GnuCash type, else by the GnuCash type; "" when untyped."""
     code = kind_label.upper()
-    if code in BY_LABEL and ACCOUNT_TYPES.get(code) == type_:
-        return BY_LABEL[code]
+    if code in STANDARD_PARENTS and ACCOUNT_TYPES.get(code) == type_:
+        return STANDARD_PARENTS[code]
     return BY_TYPE.get(type_, "") if type_ else ""
 
 

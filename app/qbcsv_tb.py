@@ -24,10 +24,10 @@ from decimal import Decimal
 from pathlib import Path
 
 from app.errors import ParseError
-from app.iif_lists import ACCOUNT_TYPES
 from app.model import Account, FileInfo, Ledger, ReadOptions, Source
 from app.qbcsv_header import delimiter_of, head_text, safe_decode, sample_rows
-from app.resolve import TYPE_WORDS, canonical, split_prefix
+from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
+from app.resolve import canonical, split_prefix
 from app.values import parse_amount, parse_date
 
 KIND = "CSV Trial Balance"

@@ -20,48 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 
-from app.builtin import builtin_account, created_warning
-from app.iif_lists import ACCOUNT_TYPES
-from app.model import Account, AccountType, Ledger, Problem, Role, Source, Split
+from app.model import Account, Ledger, Problem, Role, Source, Split
+from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS, builtin_account, created_warning
 from app.validate import line_list
 
 _PREFIX = re.compile(r"\s*(\d[\w.]*)(?:\s*[·—–]\s*|\s+-\s+)(.+?)\s*")
 _NUMBER = re.compile(r"\s*\d[\d.]*\s*")
 _PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)\s*")
-
-# The report's "Account Type" words → QuickBooks type code (the IIF codes stand for themselves);
-# the code's GnuCash type is the IIF reader's ACCOUNT_TYPES.
-TYPE_WORDS: dict[str, str] = {
-    "bank": "BANK",
-    "accounts receivable": "AR",
-    "a/r": "AR",
-    "other current asset": "OCASSET",
-    "fixed asset": "FIXASSET",
-    "other asset": "OASSET",
-    "accounts payable": "AP",
-    "a/p": "AP",
-    "credit card": "CCARD",
-    "other current liability": "OCLIAB",
-    "long term liability": "LTLIAB",
-    "long-term liability": "LTLIAB",
-    "equity": "EQUITY",
-    "income": "INC",
-    "other income": "EXINC",
-    "cost of goods sold": "COGS",
-    "expense": "EXP",
-    "other expense": "EXEXP",
-} | {code.lower(): code for code in ACCOUNT_TYPES}
-
-
-def account_type(word: str) -> AccountType | None:
-    """A GnuCash type (``BANK``, ``expense``) or a QuickBooks type word or code (``Other Current
-    Asset``, ``OCASSET``) as a GnuCash type; None for anything else."""
-    folded = word.strip().casefold()
-    code = TYPE_WORDS.get(folded)
-    if code:
-        return ACCOUNT_TYPES[code]
-    return next((t for t in AccountType if t.value.casefold() == folded), None)
-
 
 _SPLIT_FIELDS = tuple(f.name for f in fields(Split))
 _SPLIT_REST = attrgetter(*_SPLIT_FIELDS[1:])  # every field after ``account``, in order

@@ -407,7 +407,7 @@ def test_golden_runs(case, tmp_path, golden):
 
 
 def test_generated_journal_without_chart_needs_types_then_converts(company, tmp_path):
-    from app.iif_lists import ACCOUNT_TYPES
+    from app.quickbooks import ACCOUNT_TYPES
 
     comp, files = company
     out = tmp_path / "book.gnucash"

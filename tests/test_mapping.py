@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.iif_lists import ACCOUNT_TYPES
 from app.mapping import apply, preview_tree, tree_problems
 from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction, to_text
 from app.plan import Plan, Rule, plan_from_json
+from app.quickbooks import ACCOUNT_TYPES
 
 DATA = Path(__file__).parent / "data" / "mapping"
 T = AccountType
