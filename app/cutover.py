@@ -192,7 +192,7 @@ def _export_day(
     figured = {a.source.filename for a in ledger.accounts if a.balance is not None}
     dated = [f for f in ledger.files if f.exported_on and f.filename in figured]
     reports = [f for f in ledger.files if f.exported_on and f.kind == TRIAL_BALANCE]
-    if reports:  # its figures replace the chart's (app.sources.merge)
+    if reports:  # its figures replace the chart's (app.readers.merge)
         dated = reports[:1]
     if dated:
         latest = max(dated, key=lambda f: f.exported_on or dt.date.min)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app import cutover, mapping, resolve, sources, validate, verify
+from app import cutover, mapping, readers, resolve, validate, verify
 from app.book import BookSnapshot, WriteStats
 from app.errors import ProblemsError
 from app.gc_pause import paused
@@ -25,7 +25,7 @@ Progress = Callable[[str, int, int], None]
 def read(paths: Sequence[Path], plan: Plan) -> Ledger:
     """Every file parsed and merged; unreadable files are error problems, never exceptions."""
     with paused():
-        return sources.read(paths, plan)
+        return readers.read(paths, plan)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from app.fixes import with_fix
 from app.model import Account, FileInfo, Ledger, Problem, Source, Transaction
-from app.values import decode, parse_amount, parse_date
+from app.readers.values import decode, parse_amount, parse_date
 
 RECONCILE_WORDS = {"n": "", "c": "cleared", "y": "reconciled"}
 _AT = re.compile(r"\s*(\S+):(\d+)\s*")

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from app import open_items, pipeline, qbcsv, sources
+from app import pipeline, readers
 from app.allocate import allocate, unapplied
 from app.documents import derive
 from app.model import ReadOptions
 from app.plan import Plan
+from app.readers import qbcsv
+from app.readers.qbcsv import open_items
 from app.verify_documents import compare, documents_report, quickbooks_open
 from tests.companygen import make_company
 
@@ -161,9 +163,9 @@ def test_a_memo_naming_the_invoice_decides(tmp_path) -> None:
 
 def test_open_items_reader_keeps_file_and_line(company, tmp_path) -> None:
     path = company.write_open_invoices_csv(tmp_path / "oi.csv")
-    assert sources.identify(path, ReadOptions()) is open_items
+    assert readers.identify(path, ReadOptions()) is open_items
     detail = company.write_transaction_detail_csv(tmp_path / "detail.csv")
-    assert sources.identify(detail, ReadOptions()) is qbcsv
+    assert readers.identify(detail, ReadOptions()) is qbcsv
     ledger = open_items.parse(path, ReadOptions())
     lines = path.read_text().splitlines()
     kinds = ("Invoice", "Credit Memo", "Payment")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app import iif
 from app.errors import ParseError
 from app.model import AccountType, Address, Ledger, ReadOptions, Reconcile, Role, to_text
+from app.readers import iif
 
 DATA = Path(__file__).resolve().parent / "data" / "iif"
 OWN_FIXTURES = sorted(DATA.glob("*.iif"))

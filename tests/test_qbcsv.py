@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from app import qbcsv, qbcsv_build
 from app.errors import ParseError
 from app.model import ReadOptions, Reconcile, Source, Split, Transaction, to_text
+from app.readers import qbcsv
+from app.readers.qbcsv import build
 from tests.companygen import make_company
 
 CSV_DIR = Path(__file__).parent / "data" / "csv"
@@ -502,7 +503,7 @@ def test_decimal_commas_are_refused_not_misread(tmp_path: Path, cell: str) -> No
 def test_fast_builders_make_the_same_objects_as_the_constructors() -> None:
     """The hot loop builds Split/Source/Transaction through their slots; the objects must be
     indistinguishable from the dataclass constructors' (equal, same hash, same repr, frozen)."""
-    split = qbcsv_build.split_maker("a.csv")(
+    split = build.split_maker("a.csv")(
         "1000 · Checking", Decimal("-1.50"), 7, "memo", Reconcile.CLEARED, "*", "Bank"
     )
     want = Split(
@@ -513,5 +514,5 @@ def test_fast_builders_make_the_same_objects_as_the_constructors() -> None:
     with pytest.raises(AttributeError):
         split.memo = "x"  # type: ignore[misc]
     args = (dt.date(2024, 1, 2), (want,), Source("a.csv", 7), "12", "Acme", "n", "9", "Check", True)
-    txn = qbcsv_build.transaction_maker()(*args)
+    txn = build.transaction_maker()(*args)
     assert (txn, repr(txn)) == (Transaction(*args), repr(Transaction(*args)))

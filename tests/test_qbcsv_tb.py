@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app import pipeline, qbcsv_tb, sources
+from app import pipeline, readers
 from app.errors import ParseError
 from app.model import ReadOptions, to_text
 from app.plan import Cutover, Plan, Rule
+from app.readers.qbcsv import trial_balance
 from tests.companygen import make_company
 
 DATA = Path(__file__).parent / "data" / "reports"
@@ -21,7 +22,7 @@ FIXTURES = sorted(DATA.glob("tb_*.csv"))
 
 def dump(path: Path) -> str:
     try:
-        return to_text(qbcsv_tb.parse(path, ReadOptions()))
+        return to_text(trial_balance.parse(path, ReadOptions()))
     except ParseError as exc:
         return f"ParseError: {exc}\n"
 
@@ -43,7 +44,7 @@ def test_title_date_and_signs(tmp_path: Path) -> None:
         ',Co\n,Trial Balance\n,"As of Mar 31, 22"\n,,Debit,Credit\n,Checking,10.00,\n'
         ",Sales,,10.00\nTOTAL,,10.00,10.00\n",
     )
-    ledger = qbcsv_tb.parse(path, ReadOptions())
+    ledger = trial_balance.parse(path, ReadOptions())
     assert [(a.full_name, a.balance) for a in ledger.accounts] == [
         ("Checking", D("10.00")),
         ("Sales", D("-10.00")),
@@ -56,9 +57,9 @@ def test_a_range_title_gives_its_last_day_and_no_title_gives_none(tmp_path: Path
     ranged = write(
         tmp_path, '"January 1 through June 30, 2023"\nAccount,Debit,Credit\nA,1,\nB,,1\n'
     )
-    assert qbcsv_tb.parse(ranged, ReadOptions()).files[0].exported_on == dt.date(2023, 6, 30)
+    assert trial_balance.parse(ranged, ReadOptions()).files[0].exported_on == dt.date(2023, 6, 30)
     bare = write(tmp_path, "Account,Debit,Credit\nA,1,\nB,,1\n")
-    assert qbcsv_tb.parse(bare, ReadOptions()).files[0].exported_on is None
+    assert trial_balance.parse(bare, ReadOptions()).files[0].exported_on is None
 
 
 @pytest.mark.parametrize(
@@ -75,14 +76,14 @@ def test_a_range_title_gives_its_last_day_and_no_title_gives_none(tmp_path: Path
 def test_bad_reports_name_the_line(tmp_path: Path, body: str, message: str) -> None:
     path = write(tmp_path, "Account,Debit,Credit\n" + body)
     with pytest.raises(ParseError, match=message):
-        qbcsv_tb.parse(path, ReadOptions())
+        trial_balance.parse(path, ReadOptions())
 
 
 def test_lists_and_trial_balance_the_reports_figures_win(tmp_path: Path) -> None:
     company = make_company(120, seed=3)
     lists = company.write_lists_iif(tmp_path / "lists.iif")
     tb = company.write_trial_balance_csv(tmp_path / "tb.csv")
-    merged = sources.read([lists, tb], Plan())
+    merged = readers.read([lists, tb], Plan())
     assert not merged.errors
     (note,) = merged.problems
     assert str(note).startswith("tb.csv:1: QuickBooks' balances are taken from this trial balance")
@@ -97,7 +98,7 @@ def test_a_trial_balance_row_missing_from_the_chart_is_an_error(tmp_path: Path) 
     tb = company.write_trial_balance_csv(tmp_path / "tb.csv")
     text = tb.read_text(encoding="utf-8").replace("1010 · Savings", "1019 · Rainy Day")
     tb.write_text(text, encoding="utf-8")
-    merged = sources.read([lists, tb], Plan())
+    merged = readers.read([lists, tb], Plan())
     (error,) = merged.errors
     assert "trial balance account '1019 · Rainy Day' is not" in str(error)
     assert str(error).startswith("tb.csv:")
@@ -161,10 +162,10 @@ def test_balances_only_from_a_trial_balance_alone_through_gnucash(tmp_path: Path
 
 @pytest.mark.parametrize("name", ["customers.csv", "suppliers.csv"])
 def test_customer_and_vendor_lists_golden_and_no_bank_numbers(name: str, golden) -> None:
-    from app import qbcsv_names
+    from app.readers.qbcsv import names
 
     path = DATA / name
-    text = to_text(qbcsv_names.parse(path, ReadOptions()))
+    text = to_text(names.parse(path, ReadOptions()))
     golden(path.with_name(name + ".expected"), text)
     for secret in ("123456789", "12345678", "066-000"):
         assert secret not in text

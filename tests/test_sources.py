@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from app import sources
+from app import readers
 from app.errors import AmbiguousFormatError, UnknownFormatError
 from app.model import (
     Account,
@@ -31,38 +31,38 @@ T = AccountType
 
 
 def reader(name: str, claims: bool) -> SimpleNamespace:
-    return SimpleNamespace(__name__=f"app.{name}", identify=lambda path, options: claims)
+    return SimpleNamespace(__name__=f"app.readers.{name}", identify=lambda path, options: claims)
 
 
 def test_identify_picks_the_one_reader_that_claims(tmp_path):
     f = tmp_path / "x.iif"
     f.write_text("!ACCNT\tNAME\n")
-    chosen = sources.identify(f, ReadOptions(), [reader("iif", True), reader("qbcsv", False)])
-    assert chosen.__name__ == "app.iif"
+    chosen = readers.identify(f, ReadOptions(), [reader("iif", True), reader("qbcsv", False)])
+    assert chosen.__name__ == "app.readers.iif"
 
 
 def test_identify_none_and_two_are_errors(tmp_path):
     f = tmp_path / "x.txt"
     f.write_text("hello\n")
     with pytest.raises(UnknownFormatError) as none:
-        sources.identify(f, ReadOptions(), [reader("iif", False), reader("qbcsv", False)])
-    assert str(none.value) == f"x.txt: {sources.UNKNOWN}"
+        readers.identify(f, ReadOptions(), [reader("iif", False), reader("qbcsv", False)])
+    assert str(none.value) == f"x.txt: {readers.UNKNOWN}"
     with pytest.raises(AmbiguousFormatError, match=r"x.txt: more than one reader .*iif and qbcsv"):
-        sources.identify(f, ReadOptions(), [reader("iif", True), reader("qbcsv", True)])
+        readers.identify(f, ReadOptions(), [reader("iif", True), reader("qbcsv", True)])
 
 
 def test_real_readers_claim_nothing_in_a_plain_text_file(tmp_path):
     f = tmp_path / "notes.txt"
     f.write_text("Dear diary,\nnothing to see here\n")
-    merged = sources.read([f], Plan())
-    assert [str(p) for p in merged.problems] == [f"notes.txt:1: {sources.UNKNOWN}"]
+    merged = readers.read([f], Plan())
+    assert [str(p) for p in merged.problems] == [f"notes.txt:1: {readers.UNKNOWN}"]
     assert merged.files == (FileInfo("notes.txt", "not read"),)
 
 
 def test_every_file_is_reported_even_when_one_is_missing(tmp_path):
     a, b = tmp_path / "a.iif", tmp_path / "b.txt"
     b.write_text("hello\n")
-    merged = sources.read([a, b], Plan())
+    merged = readers.read([a, b], Plan())
     assert [p.source.filename for p in merged.problems] == ["a.iif", "b.txt"]
     assert "cannot read the file" in merged.problems[0].message
 
@@ -106,7 +106,7 @@ def test_merge_chart_lists_and_company():
         accounts=(Account("Inferred", T.BANK, src("r.csv", 2)),),
         files=(FileInfo("r.csv", "CSV Journal"),),
     )
-    merged = sources.merge([lists, more, report])
+    merged = readers.merge([lists, more, report])
     assert [a.full_name for a in merged.accounts] == ["Checking", "Savings"]
     assert merged.accounts[0].source == src("l.iif", 3)
     assert [c.name for c in merged.customers] == ["Ann", "Cy"]
@@ -128,7 +128,7 @@ def test_merge_transactions_in_date_order_stable():
         transactions=(txn("a.csv", 2, 5, *RENT), txn("a.csv", 3, 1, ("X", "1"), ("Y", "-1")))
     )
     b = Ledger(transactions=(txn("b.csv", 2, 3, ("X", "2"), ("Y", "-2")),))
-    merged = sources.merge([a, b])
+    merged = readers.merge([a, b])
     assert [(t.date.day, t.source.filename) for t in merged.transactions] == [
         (1, "a.csv"),
         (3, "b.csv"),
@@ -145,7 +145,7 @@ def test_overlapping_files_import_a_transaction_once():
             txn("b.csv", 8, 7, *RENT),  # outside the overlap
         )
     )
-    merged = sources.merge([a, b])
+    merged = readers.merge([a, b])
     assert [str(t.source) for t in merged.transactions] == ["a.csv:10", "a.csv:12", "b.csv:8"]
     assert [str(p) for p in merged.problems] == [
         "b.csv:4: transaction of 2024-01-05 (Trans # 77) is also in a.csv:10; imported once",
@@ -158,7 +158,7 @@ def test_not_a_duplicate_when_trans_numbers_differ_or_within_one_file():
         transactions=(txn("a.csv", 1, 5, *RENT, ref="1"), txn("a.csv", 2, 5, *RENT, ref="1"))
     )
     b = Ledger(transactions=(txn("b.csv", 1, 5, *RENT, ref="2"),))
-    merged = sources.merge([a, b])
+    merged = readers.merge([a, b])
     assert len(merged.transactions) == 3
     assert merged.problems == ()
 
@@ -172,7 +172,7 @@ def test_two_identical_transactions_in_both_files_match_pairwise():
             txn("b.csv", 3, 5, *RENT),
         )
     )
-    merged = sources.merge([a, b])
+    merged = readers.merge([a, b])
     assert [str(t.source) for t in merged.transactions] == ["a.csv:1", "a.csv:2", "b.csv:3"]
 
 
@@ -187,7 +187,7 @@ def test_plan_file_options_reach_the_reader(tmp_path):
     for name in ("j.csv", "k.csv"):
         (tmp_path / name).write_text("x")
     plan = Plan(files={"j.csv": FileOptions(date_order="dmy", columns={"date": "When"})})
-    sources.read([tmp_path / "j.csv", tmp_path / "k.csv"], plan, [fake])
+    readers.read([tmp_path / "j.csv", tmp_path / "k.csv"], plan, [fake])
     assert seen == {
         "j.csv": ReadOptions(date_order="dmy", columns=(("date", "When"),)),
         "k.csv": ReadOptions(),
@@ -208,7 +208,7 @@ def test_overlap_found_when_files_label_accounts_differently():
     report = Ledger(
         transactions=(txn("r.csv", 9, 5, ("7751 · Gas", "25"), ("1000 · Checking", "-25.00")),)
     )
-    merged = sources.merge([chart, iif, report])
+    merged = readers.merge([chart, iif, report])
     assert [str(t.source) for t in merged.transactions] == ["t.iif:4"]
     assert [p.source for p in merged.problems] == [src("r.csv", 9)]
 
@@ -217,15 +217,15 @@ def test_every_generated_export_is_claimed_by_exactly_one_real_reader(tmp_path):
     from tests.companygen import make_company
 
     files = make_company(transactions=30, seed=5).write_all(tmp_path)
-    chosen = {name: sources.identify(path, ReadOptions()).__name__ for name, path in files.items()}
+    chosen = {name: readers.identify(path, ReadOptions()).__name__ for name, path in files.items()}
     assert chosen == {
-        "lists": "app.iif",
-        "transactions_iif": "app.iif",
-        "find": "app.qbcsv",
-        "journal": "app.qbcsv",
-        "transaction_detail": "app.qbcsv",
-        "general_ledger": "app.qbcsv",
-        "trial_balance": "app.qbcsv_tb",
+        "lists": "app.readers.iif",
+        "transactions_iif": "app.readers.iif",
+        "find": "app.readers.qbcsv",
+        "journal": "app.readers.qbcsv",
+        "transaction_detail": "app.readers.qbcsv",
+        "general_ledger": "app.readers.qbcsv",
+        "trial_balance": "app.readers.qbcsv.trial_balance",
     }
 
 
@@ -234,18 +234,22 @@ def test_each_report_fixture_is_claimed_by_exactly_one_real_reader(data_dir):
     csv_reports = sorted((data_dir / "csv").glob("*.csv"))
     assert reports and csv_reports
     for path in reports:
-        want = "app.qbcsv_tb" if path.name.startswith("tb_") else "app.qbcsv_names"
-        assert sources.identify(path, ReadOptions()).__name__ == want, path.name
+        want = (
+            "app.readers.qbcsv.trial_balance"
+            if path.name.startswith("tb_")
+            else "app.readers.qbcsv.names"
+        )
+        assert readers.identify(path, ReadOptions()).__name__ == want, path.name
     for path in csv_reports:
-        assert sources.identify(path, ReadOptions()).__name__ == "app.qbcsv", path.name
+        assert readers.identify(path, ReadOptions()).__name__ == "app.readers.qbcsv", path.name
 
 
 def test_a_hand_mapped_file_is_never_taken_for_a_trial_balance(data_dir):
-    from app import qbcsv_tb
+    from app.readers.qbcsv import trial_balance
 
     path = data_dir / "reports" / "tb_plain.csv"
-    assert qbcsv_tb.identify(path, ReadOptions())
-    assert not qbcsv_tb.identify(path, ReadOptions(columns=(("account", "Account"),)))
+    assert trial_balance.identify(path, ReadOptions())
+    assert not trial_balance.identify(path, ReadOptions(columns=(("account", "Account"),)))
 
 
 @pytest.mark.samples
@@ -253,4 +257,4 @@ def test_every_real_sample_is_claimed_by_the_iif_reader_alone(samples_dir):
     samples = sorted(p for p in samples_dir.iterdir() if p.suffix.lower() == ".iif")
     assert len(samples) == 5
     for path in samples:
-        assert sources.identify(path, ReadOptions()).__name__ == "app.iif", path.name
+        assert readers.identify(path, ReadOptions()).__name__ == "app.readers.iif", path.name

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.values import decode, parse_amount, parse_bool, parse_date
+from app.readers.values import decode, parse_amount, parse_bool, parse_date
 
 
 @pytest.mark.parametrize(

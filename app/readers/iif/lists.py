@@ -2,7 +2,7 @@
 
 Every list other than ACCNT, CUST, VEND, EMP and TERMS (other names, classes, items, ...) becomes a
 ``NotImported`` entry; a keyword nobody knows is listed under its own name. Name lists are
-composed in ``app.iif_names`` (see its docstring for how addresses and notes are built).
+composed in ``app.readers.iif.names`` (see its docstring for how addresses and notes are built).
 """
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
-from app.iif_names import Names, amount, flag
 from app.model import (
     Account,
     BillTerm,
@@ -24,9 +22,8 @@ from app.model import (
     Vendor,
 )
 from app.quickbooks import ACCOUNT_TYPES, ROLES
-
-if TYPE_CHECKING:
-    from app.iif import Reading, Row
+from app.readers.iif.names import Names, amount, flag
+from app.readers.iif.rows import Reading, Row
 
 # keyword → (list name, column holding the record's name, why GnuCash gets nothing)
 NOT_IMPORTED = MappingProxyType(

@@ -13,7 +13,7 @@ Composition rules (the writer and preview rely on them):
   keeps QuickBooks' printed name.
 - Jobs: ``Customer:Job`` rows; ``A:B:C`` is job "B:C" of A. A job's notes carry its job type,
   status, dates and every line that differs from its customer's (own ship-to address...).
-- Sensitive columns never get here: ``iif.Row`` blanks them when the line is split.
+- Sensitive columns never get here: ``rows.Row`` blanks them when the line is split.
 """
 
 from __future__ import annotations
@@ -21,35 +21,14 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from app.model import Address, Customer, Employee, Job, Vendor
-from app.values import parse_amount, parse_bool
-
-if TYPE_CHECKING:
-    from app.iif import Reading, Row
+from app.readers.iif.rows import Reading, Row, amount, flag
 
 # QuickBooks' job status list, in its order [inferred from Intuit's !CUST doc: 0 = none]
 JOB_STATUS = MappingProxyType(
     {"1": "Pending", "2": "Awarded", "3": "In progress", "4": "Closed", "5": "Not awarded"}
 )
-
-
-def flag(reading: Reading, row: Row, col: str) -> bool | None:
-    """A Y/N cell; anything else is a warning and reads as unknown."""
-    try:
-        return parse_bool(row.get(col))
-    except ValueError as exc:
-        reading.warn(row.source, f"{col}: {exc}")
-        return None
-
-
-def amount(reading: Reading, row: Row, col: str) -> Decimal | None:
-    try:
-        return parse_amount(row.get(col))
-    except ValueError as exc:
-        reading.error(row.source, f"{col}: {exc}")
-        return None
 
 
 class Names:

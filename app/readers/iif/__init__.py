@@ -3,13 +3,13 @@
 IIF is tab- (rarely comma-) separated text with CSV-style quotes: a ``!KEYWORD`` row names the
 columns of the ``KEYWORD`` rows that follow, so every cell is read by header name, never by
 position. This module does the file-level work (decoding, line ends, quoting, headers, ragged
-rows); ``app.iif_lists`` turns list rows into accounts, terms and "not imported" entries,
-``app.iif_names`` into customers (with jobs), vendors and employees, ``app.iif_trns`` TRNS/SPL
-rows into transactions (and finds the date order: M/D/Y unless ``ReadOptions.date_order`` says
+rows, with ``rows``); ``lists`` turns list rows into accounts, terms and "not imported" entries,
+``names`` into customers (with jobs), vendors and employees, ``transactions`` TRNS/SPL rows into
+transactions (and finds the date order: M/D/Y unless ``ReadOptions.date_order`` says
 otherwise or a TRNS/SPL date proves D/M/Y).
 
-Sensitive columns (employee SSNO, bank numbers, ``!QB ONLINE``) are blanked in ``Row`` as soon
-as a line is split, before anything else sees them.
+Sensitive columns (employee SSNO, bank numbers, ``!QB ONLINE``) are blanked in ``Row``
+(``app.readers.iif.rows``) as soon as a line is split, before anything else sees them.
 """
 
 from __future__ import annotations
@@ -18,10 +18,8 @@ import csv
 import datetime as dt
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from app import iif_lists, iif_trns
 from app.errors import ParseError
 from app.model import (
     FileInfo,
@@ -30,55 +28,12 @@ from app.model import (
     ReadOptions,
     Source,
 )
-from app.values import clean, decode, parse_amount, parse_date
+from app.readers.iif.lists import Lists
+from app.readers.iif.rows import Header, Reading, Row, read_header, read_row
+from app.readers.iif.transactions import Transactions, date_order
+from app.readers.values import decode, parse_date
 
 _IDENTIFY = re.compile(r'^"?![A-Za-z][A-Za-z ]*"?(\t|,|\s*$)')
-# A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
-_BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
-_NAME_LISTS = ("CUST", "VEND", "EMP", "OTHERNAME")
-# Keywords whose unexpected extra cells are never quoted in a message (they may be sensitive).
-_QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
-
-
-@dataclass(slots=True)
-class Row:
-    """One data row, read through the latest ``!KEYWORD`` header. Duplicate header names keep
-    every cell (``all``); ``get`` returns the first."""
-
-    keyword: str
-    columns: tuple[str, ...]
-    index: dict[str, int]  # column name → first position (shared by the rows of one header)
-    cells: list[str]
-    source: Source
-
-    def get(self, name: str) -> str:
-        i = self.index.get(name)
-        return "" if i is None else self.cells[i].strip()
-
-    def has(self, name: str) -> bool:
-        return name in self.index
-
-    def all(self, name: str) -> list[str]:
-        return [clean(self.cells[i]) for i, col in enumerate(self.columns) if col == name]
-
-    def text(self, name: str) -> str:
-        """A free-text cell: the two characters ``\\n`` become a real line break."""
-        return self.get(name).replace("\\n", "\n").strip()
-
-
-@dataclass(slots=True)
-class Reading:
-    """What one pass over the file collects."""
-
-    filename: str
-    options: ReadOptions
-    problems: list[Problem] = field(default_factory=list)
-
-    def warn(self, source: Source | None, message: str) -> None:
-        self.problems.append(Problem(source, message, "warning"))
-
-    def error(self, source: Source | None, message: str) -> None:
-        self.problems.append(Problem(source, message, "error"))
 
 
 def identify(path: Path, options: ReadOptions) -> bool:
@@ -108,9 +63,9 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         raise ParseError(Source(name, 1), "the file is empty")
     reading = Reading(name, options)
     rows = list(_rows(text, reading))
-    order, ambiguous = iif_trns.date_order(rows, reading)
-    lists = iif_lists.Lists(reading)
-    transactions = iif_trns.Transactions(reading, order)
+    order, ambiguous = date_order(rows, reading)
+    lists = Lists(reading)
+    transactions = Transactions(reading, order)
     for row in rows:
         if row.keyword in ("TRNS", "SPL", "ENDTRNS"):
             transactions.add(row)
@@ -246,7 +201,7 @@ def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
 def _rows(text: str, reading: Reading) -> Iterator[Row]:
     """Data rows, each read through the latest header of its keyword."""
     name = reading.filename
-    headers: dict[str, _Header] = {}
+    headers: dict[str, Header] = {}
     seen_header = False
     for start, end, cells, _ in _records(text, name):
         first = cells[0].strip() if cells else ""
@@ -258,7 +213,7 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
         if first.startswith("!"):
             seen_header = True
             keyword = first[1:].strip().upper()
-            headers[keyword] = _header(keyword, cells[1:])
+            headers[keyword] = read_header(keyword, cells[1:])
             continue
         if not seen_header:
             shown = first if len(first) <= 40 else first[:40] + "..."
@@ -275,69 +230,4 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
                     source, f"a {keyword} row with no !{keyword} header above it (not imported)"
                 )
             continue
-        yield _row(keyword, header, cells[1:], source, reading)
-
-
-@dataclass(frozen=True, slots=True)
-class _Header:
-    columns: tuple[str, ...]
-    index: dict[str, int]
-    sensitive: tuple[int, ...]  # positions blanked on every row
-    unnamed: tuple[int, ...]  # positions under an empty header cell
-
-
-def _header(keyword: str, cells: list[str]) -> _Header:
-    # A stray "!" on column names (seen in third-party files) is not part of the name.
-    columns = tuple(c.strip().lstrip("!").strip().upper() for c in cells)
-    index: dict[str, int] = {}
-    for i, col in enumerate(columns):
-        index.setdefault(col, i)
-    sensitive = tuple(
-        i
-        for i, col in enumerate(columns)
-        if (keyword == "EMP" and col.startswith("SSN"))
-        or (keyword == "ACCNT" and col == "BANKNUM")
-        or (keyword == "QB ONLINE" and col != "ACCNT")
-        or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)
-    )
-    unnamed = tuple(i for i, col in enumerate(columns) if not col)
-    return _Header(columns, index, sensitive, unnamed)
-
-
-def _stray_message(keyword: str, stray: list[str]) -> str:
-    """What was ignored in plain words, and whether any of it could have been an amount (name
-    lists never show the cells: they may hold personal numbers)."""
-    n = len(stray)
-    what = "" if keyword in _QUIET else f" ({', '.join(repr(clean(c)) for c in stray[:3])})"
-    cells = f"{n} cell{'s' * (n != 1)}"
-    text = f"{cells} under no column name of the !{keyword} header ignored{what}"
-    numbers = sum(1 for c in stray if _is_number(c))
-    if not numbers:
-        return f"{text}; none holds a number, so no amount is lost"
-    which = "it holds" if n == 1 else f"{numbers} of them hold" + "s" * (numbers == 1)
-    return (
-        f"{text}; {which} a number that is not read: if it is an amount, the row has more "
-        f"cells than the !{keyword} header names; line them up and import again"
-    )
-
-
-def _is_number(cell: str) -> bool:
-    try:
-        return parse_amount(cell) is not None
-    except ValueError:
-        return False
-
-
-def _row(keyword: str, header: _Header, cells: list[str], source: Source, reading: Reading) -> Row:
-    width = len(header.columns)
-    if len(cells) < width:
-        cells.extend([""] * (width - len(cells)))  # short rows are padded
-    for i in header.sensitive:
-        cells[i] = ""
-    if len(cells) > width or header.unnamed:
-        stray = [c for c in cells[width:] if c.strip()]
-        stray += [cells[i] for i in header.unnamed if cells[i].strip()]
-        if stray:
-            reading.warn(source, _stray_message(keyword, stray))
-        del cells[width:]
-    return Row(keyword, header.columns, header.index, cells, source)
+        yield read_row(keyword, header, cells[1:], source, reading)

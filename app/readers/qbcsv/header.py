@@ -1,4 +1,4 @@
-"""Finding a QuickBooks CSV report's header row and telling its layout (used by app/qbcsv.py).
+"""Finding a QuickBooks CSV report's header row and telling its layout (used by the qbcsv reader).
 
 A header row has Date plus Account, Trans # or Split; its column set decides the layout (see
 ``layout_of``). ``ReadOptions.columns`` maps columns by hand instead (layout "hand").
@@ -11,7 +11,7 @@ import csv
 from pathlib import Path
 
 from app.model import ReadOptions
-from app.values import decode
+from app.readers.values import decode
 
 HEADER_SCAN = 15  # rows searched for the header row
 

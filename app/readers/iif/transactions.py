@@ -8,14 +8,10 @@ Balance is not checked here: validation does it for every reader.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from app.model import Reconcile, Split, Transaction
-from app.values import date_parts, parse_amount, parse_date
-
-if TYPE_CHECKING:
-    from app.iif import Reading, Row
-
+from app.readers.iif.rows import Reading, Row
+from app.readers.values import date_parts, parse_amount, parse_date
 
 # --- dates ------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Split rows of a QuickBooks CSV report → transactions (used by app/qbcsv.py).
+"""Split rows of a QuickBooks CSV report → transactions (used by app/readers/qbcsv/__init__.py).
 
 Grouping modes:
 - ``ref``: consecutive runs of one Trans # (a new run when the Trans # or a filled-in date
@@ -21,8 +21,8 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Split, Transaction
-from app.qbcsv_build import transaction_maker
-from app.values import date_parts, parse_amount, parse_date
+from app.readers.qbcsv.build import transaction_maker
+from app.readers.values import date_parts, parse_amount, parse_date
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut

@@ -4,14 +4,13 @@ Every file is claimed by exactly one reader (none or two is an error that says s
 cannot be read becomes an error problem naming it; the other files are still read, so the user
 sees every problem at once. Merging: accounts from the IIF chart(s), lists concatenated (first of
 a duplicate name kept, with a warning), transactions in date order, a transaction found in two
-files imported once. A Trial Balance report's figures (app/qbcsv_tb.py) replace the chart's
-OBAMOUNT figures (every chart account it does not list counts zero, with a note); without a chart
-its rows are the accounts.
+files imported once. A Trial Balance report's figures (``qbcsv.trial_balance``) replace the
+chart's OBAMOUNT figures (every chart account it does not list counts zero, with a note);
+without a chart its rows are the accounts.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -23,17 +22,13 @@ from typing import Any
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source, Transaction
 from app.plan import Plan
+from app.readers import iif, qbcsv
+from app.readers.qbcsv import names, open_items, trial_balance
 from app.resolve import canonical
 
-TRIAL_BALANCE = "CSV Trial Balance"  # app.qbcsv_tb.KIND: its FileInfo.kind
+TRIAL_BALANCE = "CSV Trial Balance"  # app.readers.qbcsv.trial_balance.KIND: its FileInfo.kind
 
-READERS = (
-    "app.iif",
-    "app.qbcsv",
-    "app.qbcsv_tb",
-    "app.qbcsv_names",
-    "app.open_items",
-)  # module names, imported when first needed
+READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)
 
 UNKNOWN = (
     "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "
@@ -42,28 +37,16 @@ UNKNOWN = (
 )
 
 
-def readers() -> tuple[ModuleType, ...]:
-    """The reader modules present (a missing one is simply not offered)."""
-    found = []
-    for name in READERS:
-        try:
-            found.append(importlib.import_module(name))
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-    return tuple(found)
-
-
 def identify(path: Path, options: ReadOptions, candidates: Sequence[Any] | None = None) -> Any:
     """The one reader (of ``candidates``, default all) that claims ``path``."""
-    pool = readers() if candidates is None else candidates
+    pool = READERS if candidates is None else candidates
     claims = [r for r in pool if r.identify(path, options)]
     if not claims:
         raise UnknownFormatError(f"{path.name}: {UNKNOWN}")
     if len(claims) > 1:
-        names = " and ".join(str(getattr(r, "__name__", r)).rsplit(".", 1)[-1] for r in claims)
+        claimed = " and ".join(str(getattr(r, "__name__", r)).rsplit(".", 1)[-1] for r in claims)
         raise AmbiguousFormatError(
-            f"{path.name}: more than one reader claims this file ({names}); "
+            f"{path.name}: more than one reader claims this file ({claimed}); "
             "map its columns by hand in the wizard"
         )
     return claims[0]
@@ -154,12 +137,12 @@ def _figures_from(
             )
         )
     match = canonical(chart)
-    names = {a.full_name for a in chart}
+    in_chart = {a.full_name for a in chart}
     figures: dict[str, Decimal] = {}
     for row in tb.accounts:
         label = _numbered(row)
         full = match(label)
-        if full not in names:
+        if full not in in_chart:
             problems.append(
                 Problem(
                     row.source,

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from app.errors import ParseError
 from app.model import FileInfo, Ledger, OpenItem, Problem, ReadOptions, Source
-from app.qbcsv_header import delimiter_of, head_text, safe_decode, sample_rows
-from app.values import clean, date_parts, parse_amount, parse_date
+from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
+from app.readers.values import clean, date_parts, parse_amount, parse_date
 
 _NEEDED = ("Type", "Date", "Open Balance")
 _VENDOR_TYPES = frozenset({"BILL", "CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT"})

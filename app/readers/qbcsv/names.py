@@ -3,7 +3,7 @@
 QuickBooks' Customer / Vendor Contact List and Reckon's customer / supplier exports: a header row
 whose first named column is ``Customer`` or ``Vendor``/``Supplier`` (no Date, Debit or Account).
 Each known column is renamed to its IIF list column (``Bill to`` → BADDR1…, ``Main Phone`` →
-PHONE1...) and the row goes through app/iif_names.py, so a CSV list becomes exactly what the IIF
+PHONE1...) and the row goes through ``iif/names.py``, so a CSV list becomes exactly what the IIF
 path makes of the same data; any other column lands in the notes as "Header: value". Sensitive
 columns (bank account, BSB, routing, SSN, tax file number) are dropped while parsing; tax IDs
 are kept.
@@ -17,10 +17,10 @@ import re
 from pathlib import Path
 
 from app.errors import ParseError
-from app.iif import Reading, Row
-from app.iif_names import Names
 from app.model import FileInfo, Ledger, ReadOptions, Source
-from app.qbcsv_header import delimiter_of, head_text, safe_decode, sample_rows
+from app.readers.iif.names import Names
+from app.readers.iif.rows import Reading, Row
+from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
 
 SCAN = 15
 KINDS = {"CUST": "CSV customer list", "VEND": "CSV vendor list"}

@@ -19,7 +19,7 @@ against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``.
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
 decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
 labels, memos and dates are handled once per distinct text (and share one string), Split/Source/
-Transaction are built through their slots (app/qbcsv_build.py), the cyclic GC is paused while the
+Transaction are built through their slots (``build.py``), the cyclic GC is paused while the
 objects are built (it doubled the time). Measured on a 30 MB Transaction Detail file (75k
 transactions, 224k splits) on a loaded 2-core machine: about 2.3-2.6× csv.reader (was 2.9-3.3×
 measured the same way). What is left is mostly the objects themselves: a Decimal, a Source and a
@@ -35,12 +35,12 @@ from decimal import Decimal, InvalidOperation
 from operator import itemgetter
 from pathlib import Path
 
-from app import qbcsv_group as grouping
 from app.errors import ParseError
 from app.gc_pause import paused
 from app.model import Ledger, ReadOptions, Reconcile, Source
-from app.qbcsv_build import split_maker
-from app.qbcsv_header import (
+from app.readers.qbcsv import grouping
+from app.readers.qbcsv.build import split_maker
+from app.readers.qbcsv.header import (
     HEADER_SCAN,
     ROW_ROLES,
     VALUE_ROLES,

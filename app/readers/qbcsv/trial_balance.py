@@ -9,7 +9,7 @@ report. An optional ``Account Type``/``Type`` column gives the account's type.
 Each row becomes an ``Account`` with ``balance`` = debit − credit (credit-natured balances
 negative, as QuickBooks' OBAMOUNT). Labels (``NNNN · Leaf``, ``Parent:Child``) are read with
 app/resolve.py's rules: full name without numbers, the leaf's number as code; matching to a chart
-of accounts happens when files are merged (app/sources.py). The TOTAL row is checked: its debits
+of accounts happens when files are merged (``app.readers``). The TOTAL row is checked: its debits
 equal its credits and the rows' sums, else the file is refused naming the line. The title's date
 is ``FileInfo.exported_on`` (None when no title row gives one).
 """
@@ -25,10 +25,10 @@ from pathlib import Path
 
 from app.errors import ParseError
 from app.model import Account, FileInfo, Ledger, ReadOptions, Source
-from app.qbcsv_header import delimiter_of, head_text, safe_decode, sample_rows
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
+from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
+from app.readers.values import parse_amount, parse_date
 from app.resolve import canonical, split_prefix
-from app.values import parse_amount, parse_date
 
 KIND = "CSV Trial Balance"
 SCAN = 15  # rows searched for the header row

@@ -1,0 +1,146 @@
+"""IIF rows: a data row read through its ``!KEYWORD`` header, and what one pass collects.
+
+Sensitive columns (employee SSNO, bank numbers, ``!QB ONLINE``) are blanked here, as soon as a
+line is split, before anything else sees them. ``flag`` and ``amount`` read a cell with the
+row's problems reported on the reading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from app.model import Problem, ReadOptions, Source
+from app.readers.values import clean, parse_amount, parse_bool
+
+# A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
+_BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
+_NAME_LISTS = ("CUST", "VEND", "EMP", "OTHERNAME")
+# Keywords whose unexpected extra cells are never quoted in a message (they may be sensitive).
+_QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
+
+
+@dataclass(slots=True)
+class Row:
+    """One data row, read through the latest ``!KEYWORD`` header. Duplicate header names keep
+    every cell (``all``); ``get`` returns the first."""
+
+    keyword: str
+    columns: tuple[str, ...]
+    index: dict[str, int]  # column name → first position (shared by the rows of one header)
+    cells: list[str]
+    source: Source
+
+    def get(self, name: str) -> str:
+        i = self.index.get(name)
+        return "" if i is None else self.cells[i].strip()
+
+    def has(self, name: str) -> bool:
+        return name in self.index
+
+    def all(self, name: str) -> list[str]:
+        return [clean(self.cells[i]) for i, col in enumerate(self.columns) if col == name]
+
+    def text(self, name: str) -> str:
+        """A free-text cell: the two characters ``\\n`` become a real line break."""
+        return self.get(name).replace("\\n", "\n").strip()
+
+
+@dataclass(slots=True)
+class Reading:
+    """What one pass over the file collects."""
+
+    filename: str
+    options: ReadOptions
+    problems: list[Problem] = field(default_factory=list)
+
+    def warn(self, source: Source | None, message: str) -> None:
+        self.problems.append(Problem(source, message, "warning"))
+
+    def error(self, source: Source | None, message: str) -> None:
+        self.problems.append(Problem(source, message, "error"))
+
+
+def flag(reading: Reading, row: Row, col: str) -> bool | None:
+    """A Y/N cell; anything else is a warning and reads as unknown."""
+    try:
+        return parse_bool(row.get(col))
+    except ValueError as exc:
+        reading.warn(row.source, f"{col}: {exc}")
+        return None
+
+
+def amount(reading: Reading, row: Row, col: str) -> Decimal | None:
+    try:
+        return parse_amount(row.get(col))
+    except ValueError as exc:
+        reading.error(row.source, f"{col}: {exc}")
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    columns: tuple[str, ...]
+    index: dict[str, int]
+    sensitive: tuple[int, ...]  # positions blanked on every row
+    unnamed: tuple[int, ...]  # positions under an empty header cell
+
+
+def read_header(keyword: str, cells: list[str]) -> Header:
+    # A stray "!" on column names (seen in third-party files) is not part of the name.
+    columns = tuple(c.strip().lstrip("!").strip().upper() for c in cells)
+    index: dict[str, int] = {}
+    for i, col in enumerate(columns):
+        index.setdefault(col, i)
+    sensitive = tuple(
+        i
+        for i, col in enumerate(columns)
+        if (keyword == "EMP" and col.startswith("SSN"))
+        or (keyword == "ACCNT" and col == "BANKNUM")
+        or (keyword == "QB ONLINE" and col != "ACCNT")
+        or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)
+    )
+    unnamed = tuple(i for i, col in enumerate(columns) if not col)
+    return Header(columns, index, sensitive, unnamed)
+
+
+def _stray_message(keyword: str, stray: list[str]) -> str:
+    """What was ignored in plain words, and whether any of it could have been an amount (name
+    lists never show the cells: they may hold personal numbers)."""
+    n = len(stray)
+    what = "" if keyword in _QUIET else f" ({', '.join(repr(clean(c)) for c in stray[:3])})"
+    cells = f"{n} cell{'s' * (n != 1)}"
+    text = f"{cells} under no column name of the !{keyword} header ignored{what}"
+    numbers = sum(1 for c in stray if _is_number(c))
+    if not numbers:
+        return f"{text}; none holds a number, so no amount is lost"
+    which = "it holds" if n == 1 else f"{numbers} of them hold" + "s" * (numbers == 1)
+    return (
+        f"{text}; {which} a number that is not read: if it is an amount, the row has more "
+        f"cells than the !{keyword} header names; line them up and import again"
+    )
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        return parse_amount(cell) is not None
+    except ValueError:
+        return False
+
+
+def read_row(
+    keyword: str, header: Header, cells: list[str], source: Source, reading: Reading
+) -> Row:
+    width = len(header.columns)
+    if len(cells) < width:
+        cells.extend([""] * (width - len(cells)))  # short rows are padded
+    for i in header.sensitive:
+        cells[i] = ""
+    if len(cells) > width or header.unnamed:
+        stray = [c for c in cells[width:] if c.strip()]
+        stray += [cells[i] for i in header.unnamed if cells[i].strip()]
+        if stray:
+            reading.warn(source, _stray_message(keyword, stray))
+        del cells[width:]
+    return Row(keyword, header.columns, header.index, cells, source)
