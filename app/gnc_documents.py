@@ -27,8 +27,8 @@ from pathlib import Path
 from gnucash import Query, Session, SessionOpenMode
 from gnucash import gnucash_core_c as C
 
-from app.allocate import Allocation, unapplied
 from app.documents import Document, Documents, Payment, end_owner
+from app.documents.allocate import Allocation, unapplied
 from app.errors import BookWriteError
 from app.gnc_engine import LayoutError, SplitListDetacher
 from app.gnc_writer import DETACH_EVERY, Written, _decimal, _engine

@@ -109,8 +109,8 @@ def child(kind: str, folder: Path) -> None:
         t["total"] = time.perf_counter() - t0
     elif kind == "documents":  # the GL write, then the documents pass on it (same book)
         from app import gnc_documents, gnc_writer, pipeline
-        from app.allocate import allocate
         from app.documents import derive
+        from app.documents.allocate import allocate
         from app.plan import Plan
 
         plan = Plan()

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from app import pipeline, readers
-from app.allocate import allocate, unapplied
 from app.documents import derive
+from app.documents.allocate import allocate, unapplied
+from app.documents.proof import compare, documents_report, quickbooks_open
 from app.model import ReadOptions
 from app.plan import Plan
 from app.readers import qbcsv
 from app.readers.qbcsv import open_items
-from app.verify_documents import compare, documents_report, quickbooks_open
 from tests.companygen import make_company
 
 D = Decimal

@@ -13,10 +13,10 @@ from decimal import Decimal
 import pytest
 
 from app import gnc_documents, gnc_writer, pipeline
-from app.allocate import allocate
 from app.documents import derive
+from app.documents.allocate import allocate
+from app.documents.proof import compare, documents_report, ok
 from app.plan import Plan
-from app.verify_documents import compare, documents_report, ok
 from tests.companygen import make_company
 
 
