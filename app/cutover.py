@@ -47,6 +47,7 @@ from app.model import (
     Source,
     Split,
     Transaction,
+    money,
 )
 from app.plan import Cutover
 
@@ -60,11 +61,6 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December")  # fmt: skip
 
 Daily = Iterable[tuple[dt.date, Decimal]]
-
-
-def money(value: Decimal) -> str:
-    """1234.5 → "1,234.50" (messages; the CSV report uses plain decimals)."""
-    return f"{value:,.2f}"
 
 
 def parse_date(text: str) -> dt.date:

@@ -26,6 +26,14 @@ class Source:
         return f"{self.filename}:{self.line}"
 
 
+def money(value: Decimal | str | None) -> str:
+    """1234.5 → "1,234.50": the one way money is shown (messages, pages; the CSV report uses plain
+    decimals). None and "" show as nothing."""
+    if value is None or value == "":
+        return ""
+    return f"{Decimal(value):,.2f}"
+
+
 class AccountType(Enum):
     """GnuCash account types (``ACCT_TYPE_*``) that a QuickBooks chart can map to."""
 

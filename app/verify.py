@@ -27,9 +27,9 @@ from decimal import Decimal
 
 from app import cutover as cut
 from app.book import BookAccount, BookSnapshot
-from app.cutover import OPENING_KIND, ZERO, figures, ledger_daily, money, role_account
+from app.cutover import OPENING_KIND, ZERO, figures, ledger_daily, role_account
 from app.fixes import Audience, with_fix
-from app.model import Account, AccountType, AsOf, Fix, Ledger, Role
+from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.plan import Cutover
 
 CSV_HEADER = (

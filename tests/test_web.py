@@ -667,6 +667,8 @@ def test_inline_validation_of_type_families_and_merges(client):
     assert "cannot sit under 'Utilities'" in soup(r).text
     ok = client.post(f"{prefix}/map/check", data=form | {"target": "EXPENSE"}, headers=csrf | HX)
     assert soup(ok).select_one("#rule-check")["class"] == ["field-ok"]
+    plain = client.post(f"{prefix}/map/check", data=form, headers=csrf)  # no htmx: no 500
+    assert plain.status_code == 200 and "cannot sit under 'Utilities'" in soup(plain).text
     merge = {"account": "Utilities:Gas", "kind": "merge", "target": "Utilities"}
     r = client.post(f"{prefix}/map/rules", data=merge, headers=csrf | HX)
     tree = {

@@ -12,7 +12,7 @@ from app import preview
 from app.errors import MigrationError
 from app.plan import FileOptions, Plan, plan_from_json
 from app.store import UploadError
-from app.web import is_htmx, migration, render, store
+from app.web.context import is_htmx, migration, render, store
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, url_for
+from flask import Blueprint, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
-from app.web import migration, store
+from app.web.context import migration, runner, store
 
 bp = Blueprint("home", __name__)
 
 
 @bp.get("/")
 def index() -> str:
-    runner = current_app.extensions["jobs"]
-    rows = [(m, [p.name for p in m.files()], runner.get(m)) for m in store().all()]
+    jobs = runner()
+    rows = [(m, [p.name for p in m.files()], jobs.get(m)) for m in store().all()]
     return render_template("home.html", rows=rows)
 
 
@@ -26,6 +26,6 @@ def create() -> Response:
 @bp.post("/m/<mid>/delete")
 def delete() -> Response:
     m = migration()
-    current_app.extensions["jobs"].cancel(m)
+    runner().cancel(m)
     store().delete(m)
     return redirect(url_for("home.index"), 303)

@@ -6,20 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, send_file
+from flask import Blueprint, Response, send_file
 from werkzeug.exceptions import NotFound
 from werkzeug.utils import secure_filename
 
-from app.jobs import Job, JobRunner
+from app.jobs import Job
 from app.store import Migration, read_json
-from app.web import migration, render, store
+from app.web.context import migration, render, runner, store
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
-
-
-def runner() -> JobRunner:
-    return current_app.extensions["jobs"]
 
 
 def _context(job: Job | None = None) -> dict:

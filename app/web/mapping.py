@@ -14,7 +14,7 @@ from app import mapping, preview, resolve
 from app.errors import MappingError
 from app.model import AccountType
 from app.plan import Cutover, Plan, Rule, plan_from_json
-from app.web import migration, render, store
+from app.web.context import fragment, migration, render, store
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
@@ -124,7 +124,7 @@ def save_row() -> tuple[str, int]:
 
 
 @bp.post("/map/check")
-def check_rule() -> str:
+def check_rule() -> tuple[str, int]:
     """Inline validation of the rule being typed: what it would break in the tree."""
     m = migration()
     rule = _rule_from_form()
@@ -140,7 +140,7 @@ def check_rule() -> str:
             messages = [p.message for p in after if p.message not in before]
         except MappingError as exc:
             messages.append(exc.message)
-    return render("steps/mapping.html", "partials/_rule_check.html", messages=messages)[0]
+    return fragment("partials/_rule_check.html", messages=messages)
 
 
 @bp.post("/map/settings")

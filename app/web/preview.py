@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from app import preview
 from app.store import View
-from app.web import is_htmx, migration, render, store
+from app.web.context import is_htmx, migration, render, store
 
 bp = Blueprint("preview", __name__, url_prefix="/m/<mid>")
 

@@ -1,0 +1,50 @@
+"""What every blueprint uses: the app's services, the request's migration, htmx-aware rendering,
+and the wizard's steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, g, render_template, request
+
+from app.jobs import JobRunner
+from app.store import Migration, Store
+
+STEPS = (  # (endpoint, label, the endpoints that belong to the step)
+    ("files.page", "Files", ("files.page", "files.columns")),
+    ("preview.page", "Preview", ("preview.page",)),
+    ("mapping.page", "Map accounts", ("mapping.page",)),
+    ("jobs.page", "Import", ("jobs.page",)),
+    ("jobs.result", "Download", ("jobs.result",)),
+)
+
+
+def step_index(endpoint: str | None) -> int:
+    """Which step a page belongs to (-1: none, e.g. the home page)."""
+    return next((i for i, (_, _, eps) in enumerate(STEPS) if endpoint in eps), -1)
+
+
+def store() -> Store:
+    return current_app.extensions["store"]
+
+
+def runner() -> JobRunner:
+    return current_app.extensions["jobs"]
+
+
+def migration() -> Migration:
+    return g.migration
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")
+
+
+def render(page: str, partial: str, status: int = 200, **context: Any) -> tuple[str, int]:
+    """The whole page, or only the swapped region's partial for an htmx request."""
+    return render_template(partial if is_htmx() else page, **context), status
+
+
+def fragment(partial: str, status: int = 200, **context: Any) -> tuple[str, int]:
+    """Only a region's partial, whoever asked (a fragment has no page of its own)."""
+    return render_template(partial, **context), status

@@ -1,0 +1,102 @@
+"""The only error handlers, and the only place HTTP statuses live: the domain raises
+MigrationError (its message is the user's), the web layer picks the status and the page."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, current_app, render_template, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
+
+from app.errors import (
+    AmbiguousFormatError,
+    BookWriteError,
+    MappingError,
+    MigrationError,
+    ParseError,
+    ProblemsError,
+    UnknownFormatError,
+)
+from app.store import DuplicateUpload, UnknownUpload, UploadError
+from app.web.context import is_htmx
+
+log = logging.getLogger(__name__)
+
+
+class CSRFError(MigrationError):
+    """This page is out of date (its security token does not match). Reload the page and try
+    again."""
+
+
+STATUS: dict[type[MigrationError], int] = {
+    ParseError: 422,
+    UnknownFormatError: 415,
+    AmbiguousFormatError: 422,
+    MappingError: 422,
+    ProblemsError: 422,
+    DuplicateUpload: 409,
+    UploadError: 400,
+    CSRFError: 400,
+    BookWriteError: 500,
+}
+
+
+def _status(exc: MigrationError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 400
+
+
+def error_page(message: str, status: int, problems: tuple = ()) -> tuple[str, int, dict]:
+    headers = {"Vary": "HX-Request"}
+    if is_htmx():  # shown in the page's message area, whatever region asked
+        headers |= {"HX-Retarget": "#messages", "HX-Reswap": "innerHTML"}
+        html = render_template("partials/_error.html", message=message, problems=problems)
+    else:
+        html = render_template(
+            "errors/error.html", message=message, problems=problems, status=status
+        )
+    return html, status, headers
+
+
+def setup_errors(app: Flask) -> None:
+    @app.errorhandler(MigrationError)
+    def migration_error(exc: MigrationError):
+        return error_page(exc.message, _status(exc), getattr(exc, "problems", ()))
+
+    @app.errorhandler(UnknownUpload)
+    def unknown_upload(exc: UnknownUpload):
+        return error_page(
+            f"There is no uploaded file named {exc.args[0]!r} in this migration; the page may be "
+            "out of date. Go back to the Files step.",
+            404,
+        )
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(exc: SecurityError):
+        # No page: URLs cannot be built for a host we do not serve (DNS rebinding attempts).
+        text = "qb2gnucash answers only on this computer's own address (127.0.0.1).\n"
+        return text, 400, {"Content-Type": "text/plain; charset=utf-8"}
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(exc: RequestEntityTooLarge):
+        limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+        return error_page(
+            f"That upload is larger than the limit of {limit:,} MB. Upload the files one at a "
+            "time, or export a shorter date range from QuickBooks.",
+            413,
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        return error_page(exc.description or exc.name, exc.code or 500)
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return error_page(
+            "Something went wrong on our side (the details are in the server's log). Go back "
+            "and try again; your uploaded files and choices are kept.",
+            500,
+        )
