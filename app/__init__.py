@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.fileio import write_text
+
 if TYPE_CHECKING:
     from flask import Flask
 
@@ -26,6 +28,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from app import web  # noqa: PLC0415
     from app.jobs import JobRunner  # noqa: PLC0415
     from app.store import Store  # noqa: PLC0415
+    from app.web.cache import ViewCache  # noqa: PLC0415
 
     config = dict(test_config or {})
     instance = config.pop("INSTANCE_PATH", None) or os.environ.get("QB2GNUCASH_INSTANCE")
@@ -54,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     store = Store(Path(app.config["MIGRATIONS_DIR"]))
     app.extensions["store"] = store
     app.extensions["jobs"] = JobRunner()
+    app.extensions["views"] = ViewCache()
     web.register(app)
     return app
 
@@ -64,8 +68,5 @@ def _secret_key(path: Path) -> str:
         return path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
         key = secrets.token_hex(32)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(key, encoding="ascii")
-        tmp.chmod(0o600)
-        tmp.replace(path)
+        write_text(path, key, encoding="ascii", mode=0o600)
         return key

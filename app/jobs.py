@@ -22,7 +22,8 @@ import time
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
-from app.store import Migration, read_json, write_json
+from app.fileio import read_json, write_json
+from app.store import Migration
 
 ACTIVE = ("queued", "running")
 STATES = (*ACTIVE, "done", "failed", "cancelled", "interrupted")

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from app.errors import MappingError
+from app.fileio import write_text
 from app.model import AccountType, ReadOptions
 
 RULE_KINDS = ("rename", "move", "merge", "retype")
@@ -146,6 +147,4 @@ def load_plan(path: Path) -> Plan:
 
 def save_plan(plan: Plan, path: Path) -> None:
     """Atomically: a crash never leaves half a plan."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(plan.to_json(), encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, plan.to_json())

@@ -1,37 +1,29 @@
-"""Migrations on disk: one folder each under ``MIGRATIONS_DIR``, and a cache of what they parse to.
+"""Migrations on disk: one folder each under ``MIGRATIONS_DIR``.
 
 ``<root>/<id>/`` holds ``meta.json`` (created, upload order), ``uploads/`` (sanitised names
 only), ``plan.json``, ``job.json`` (see app/jobs.py) and ``out/``. Every page is a function of
-the uploads and the plan, so a restart loses nothing. Parsing is the slow part: the ``Store``
-keeps the last few results keyed on the uploads' names, sizes and mtimes plus the plan, so a page
-never re-parses unchanged files and an edited plan re-runs only the cheap stages.
+the uploads and the plan, so a restart loses nothing. What they parse to is cached by the
+web layer (``app.web.cache``), keyed on ``Migration.signature`` and the plan.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 import secrets
 import shutil
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from werkzeug.utils import secure_filename
 
-from app import pipeline
 from app.errors import MigrationError, UnknownFormatError
-from app.model import Ledger
+from app.fileio import read_json, write_json
 from app.plan import Plan, load_plan, save_plan
-from app.preview import SearchIndex
 
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
-CACHE_SIZE = 6  # parsed results kept (each can be a few hundred MB for 100,000 transactions)
 
 
 class UnknownMigration(LookupError):
@@ -48,31 +40,6 @@ class UploadError(MigrationError):
 
 class DuplicateUpload(UploadError):
     """A file with this name is already part of the migration."""
-
-
-def write_json(path: Path, data: object) -> None:
-    """Atomically: readers see the old or the new file, never half of one."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
-    tmp.replace(path)
-
-
-def read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-@dataclass(frozen=True)
-class View:
-    """One migration's uploads read with its plan: what every step shows."""
-
-    parsed: Ledger  # as read, QuickBooks names
-    resolved: Ledger  # report labels matched to chart accounts (the preview's transactions)
-    prepared: pipeline.Prepared  # final ledger and every problem
-    search: SearchIndex
 
 
 def display_name(filename: str) -> str:
@@ -182,9 +149,6 @@ class Store:
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
-        self._cache: OrderedDict[tuple, Any] = OrderedDict()
-        self._lock = threading.Lock()
-        self._pending: dict[tuple, threading.Lock] = {}
 
     def create(self) -> Migration:
         mid = secrets.token_urlsafe(24)
@@ -210,59 +174,3 @@ class Store:
 
     def delete(self, m: Migration) -> None:
         shutil.rmtree(m.path)
-        with self._lock:
-            for key in [k for k in self._cache if k[0] == m.id]:
-                del self._cache[key]
-
-    # ------------------------------------------------------------------ parsed results
-
-    def _cached(self, key: tuple, make: Callable[[], Any]) -> Any:
-        """The cached value, else ``make()`` once: concurrent requests for the same key wait
-        for the first one instead of parsing the same files again."""
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-            pending = self._pending.setdefault(key, threading.Lock())
-        with pending:  # other keys (other migrations) are not held up
-            with self._lock:
-                if key in self._cache:
-                    return self._cache[key]
-            try:
-                value = make()
-                with self._lock:
-                    self._cache[key] = value
-                    while len(self._cache) > CACHE_SIZE:
-                        self._cache.popitem(last=False)
-            finally:
-                with self._lock:
-                    self._pending.pop(key, None)
-        return value
-
-    def parsed(self, m: Migration, plan: Plan | None = None) -> Ledger:
-        plan = plan or m.plan()
-        key = (m.id, "parsed", m.signature(), _read_options(plan))
-        return self._cached(key, lambda: pipeline.read(m.files(), plan))
-
-    def view(self, m: Migration, plan: Plan | None = None) -> View:
-        plan = plan or m.plan()
-        parsed = self.parsed(m, plan)
-        sig = m.signature()
-        mapped = json.dumps(plan.account_map, sort_keys=True)
-
-        def make_resolved() -> tuple[Ledger, SearchIndex]:
-            resolved = pipeline.resolve_accounts(parsed, plan)
-            return resolved, SearchIndex(resolved.transactions)
-
-        # the preview's part depends only on the files and the report-account choices
-        key = (m.id, "resolved", sig, _read_options(plan), mapped)
-        resolved, search = self._cached(key, make_resolved)
-        key = (m.id, "view", sig, plan.to_json())
-        return self._cached(
-            key, lambda: View(parsed, resolved, pipeline.prepare(parsed, plan, resolved), search)
-        )
-
-
-def _read_options(plan: Plan) -> str:
-    """The part of a plan that changes how files are read."""
-    return json.dumps({k: [v.date_order, v.columns] for k, v in plan.files.items()}, sort_keys=True)

@@ -23,9 +23,10 @@ from werkzeug.utils import secure_filename
 
 from app import jobs, pipeline, preview
 from app.errors import MigrationError, ProblemsError
+from app.fileio import write_json, write_text
 from app.fixes import action, with_fix
 from app.model import Ledger
-from app.store import Migration, write_json
+from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
 
@@ -175,9 +176,7 @@ def run(m: Migration, job_id: str) -> int:
         )
         rep.progress("verifying", 1, 1)
         write_json(m.out_dir / "result.json", result_data(prepared, outcome))
-        tmp = m.out_dir / ".report.csv.tmp"
-        tmp.write_text(outcome.report.to_csv(), encoding="utf-8")
-        tmp.replace(m.out_dir / "report.csv")
+        write_text(m.out_dir / "report.csv", outcome.report.to_csv())
         rep.update(state="done", phase="done", book=name, finished=jobs.now())
         return 0
     except ProblemsError as exc:

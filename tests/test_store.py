@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from app.errors import UnknownFormatError
-from app.plan import FileOptions, Rule
+from app.plan import FileOptions
 from app.store import DuplicateUpload, Store, UnknownMigration, UnknownUpload, UploadError
 from tests.conftest import DATA
 
@@ -101,29 +100,6 @@ def test_plan_saved_and_file_options_dropped_with_the_file(tmp_path):
     assert m.plan().files == {} and m.plan().reparent
 
 
-def test_parsed_results_are_cached_on_files_and_plan(tmp_path):
-    store = Store(tmp_path)
-    m = store.create()
-    add(m, "lists.iif")
-    add(m, "txns.iif")
-    first = store.view(m)
-    assert store.view(m) is first
-    assert len(first.prepared.ledger.transactions) == 2
-    m.save_plan(m.plan().with_rule(Rule("rename", "Checking", "Bank")))
-    renamed = store.view(m)
-    assert renamed is not first
-    assert renamed.parsed is first.parsed  # a plan edit does not re-read the files
-    assert renamed.prepared.ledger.account("Bank") is not None
-    path = m.uploads_dir / "txns.iif"
-    path.write_bytes(
-        path.read_bytes().replace(b"-25.00", b"-26.00").replace(b"\t25.00", b"\t26.00")
-    )
-    os.utime(path, ns=(1, 1))
-    changed = store.view(m)
-    assert changed.parsed is not first.parsed
-    assert changed.prepared.ledger.transactions[0].splits[0].value == -26
-
-
 def test_restart_loses_nothing(tmp_path):
     m = Store(tmp_path).create()
     add(m, "lists.iif")
@@ -133,30 +109,3 @@ def test_restart_loses_nothing(tmp_path):
     assert again.plan().currency == "EUR"
     assert again.created == m.created
     assert isinstance(again.path, Path)
-
-
-def test_concurrent_requests_parse_once(tmp_path, monkeypatch):
-    import threading
-
-    from app import pipeline
-
-    store = Store(tmp_path)
-    m = store.create()
-    add(m, "lists.iif")
-    calls = []
-    real = pipeline.read
-
-    def slow_read(paths, plan):
-        calls.append(1)
-        threading.Event().wait(0.3)
-        return real(paths, plan)
-
-    monkeypatch.setattr(pipeline, "read", slow_read)
-    results = []
-    threads = [threading.Thread(target=lambda: results.append(store.parsed(m))) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(calls) == 1
-    assert all(r is results[0] for r in results)

@@ -513,7 +513,7 @@ def test_unexpected_errors_show_a_generic_page_and_are_logged(client, app, caplo
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(app.extensions["store"], "view", broken)
+    monkeypatch.setattr(app.extensions["views"], "view", broken)
     r = client.get(f"{prefix}/preview")
     assert r.status_code == 500
     text = r.get_data(as_text=True)

@@ -9,6 +9,7 @@ from flask import current_app, g, render_template, request
 
 from app.jobs import JobRunner
 from app.store import Migration, Store
+from app.web.cache import ViewCache
 
 STEPS = (  # (endpoint, label, the endpoints that belong to the step)
     ("files.page", "Files", ("files.page", "files.columns")),
@@ -26,6 +27,10 @@ def step_index(endpoint: str | None) -> int:
 
 def store() -> Store:
     return current_app.extensions["store"]
+
+
+def views() -> ViewCache:
+    return current_app.extensions["views"]
 
 
 def runner() -> JobRunner:

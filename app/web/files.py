@@ -12,7 +12,7 @@ from app import preview
 from app.errors import MigrationError
 from app.plan import FileOptions, Plan, plan_from_json
 from app.store import UploadError
-from app.web.context import is_htmx, migration, render, store
+from app.web.context import is_htmx, migration, render, views
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 
@@ -25,7 +25,7 @@ def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) 
     m = migration()
     plan = m.plan()
     paths = m.files()
-    parsed = store().parsed(m, plan)
+    parsed = views().parsed(m, plan)
     return {
         "m": m,
         "cards": preview.file_cards(paths, parsed),

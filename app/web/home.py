@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
-from app.web.context import migration, runner, store
+from app.web.context import migration, runner, store, views
 
 bp = Blueprint("home", __name__)
 
@@ -28,4 +28,5 @@ def delete() -> Response:
     m = migration()
     runner().cancel(m)
     store().delete(m)
+    views().forget(m)
     return redirect(url_for("home.index"), 303)

@@ -10,9 +10,10 @@ from flask import Blueprint, Response, send_file
 from werkzeug.exceptions import NotFound
 from werkzeug.utils import secure_filename
 
+from app.fileio import read_json
 from app.jobs import Job
-from app.store import Migration, read_json
-from app.web.context import migration, render, runner, store
+from app.store import Migration
+from app.web.context import migration, render, runner, views
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
@@ -20,7 +21,7 @@ LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a
 
 def _context(job: Job | None = None) -> dict:
     m = migration()
-    view = store().view(m)
+    view = views().view(m)
     plan = m.plan()
     return {
         "m": m,

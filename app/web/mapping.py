@@ -14,7 +14,7 @@ from app import mapping, preview, resolve
 from app.errors import MappingError
 from app.model import AccountType
 from app.plan import Cutover, Plan, Rule, plan_from_json
-from app.web.context import fragment, migration, render, store
+from app.web.context import fragment, migration, render, views
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
@@ -23,7 +23,7 @@ CURRENCY = re.compile(r"[A-Z]{3}")
 def _context(plan: Plan | None = None, status_message: str = "") -> dict:
     m = migration()
     plan = plan or m.plan()
-    view = store().view(m, plan)
+    view = views().view(m, plan)
     chart_only = replace(view.resolved, transactions=())
     return {
         "m": m,
@@ -70,7 +70,7 @@ def _rule_from_form() -> Rule:
 def add_rule() -> tuple[str, int]:
     m = migration()
     rule = _rule_from_form()
-    if rule.account not in {a.full_name for a in store().view(m).resolved.accounts}:
+    if rule.account not in {a.full_name for a in views().view(m).resolved.accounts}:
         raise MappingError("Choose the QuickBooks account to change from the list.")
     return _save(m.plan().with_rule(rule), f"Saved: {describe(rule)}.")
 
@@ -91,7 +91,7 @@ def edit_row() -> tuple[str, int]:
     m = migration()
     account = request.args.get("account", "")
     row = next(
-        (r for r in mapping.rows(store().view(m).prepared.ledger) if account in r.origin), None
+        (r for r in mapping.rows(views().view(m).prepared.ledger) if account in r.origin), None
     )
     if row is None:
         raise MappingError(
@@ -106,7 +106,7 @@ def edit_row() -> tuple[str, int]:
 def save_row() -> tuple[str, int]:
     m = migration()
     account = request.form.get("account", "")
-    view = store().view(m)
+    view = views().view(m)
     row = next((r for r in mapping.rows(view.prepared.ledger) if account in r.origin), None)
     if row is None:
         raise MappingError(
@@ -133,7 +133,7 @@ def check_rule() -> tuple[str, int]:
         messages.append("A name cannot contain ':' (GnuCash uses it between levels).")
     elif rule.account and rule.target:
         plan = m.plan()
-        chart_only = replace(store().view(m, plan).resolved, transactions=())
+        chart_only = replace(views().view(m, plan).resolved, transactions=())
         before = {p.message for p in mapping.tree_problems(chart_only, plan)}
         try:
             after = mapping.tree_problems(chart_only, plan.with_rule(rule))

@@ -7,8 +7,8 @@ from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from app import preview
-from app.store import View
-from app.web.context import is_htmx, migration, render, store
+from app.web.cache import View
+from app.web.context import is_htmx, migration, render, views
 
 bp = Blueprint("preview", __name__, url_prefix="/m/<mid>")
 
@@ -23,7 +23,7 @@ def _page_number() -> int:
 @bp.get("/preview")
 def page() -> tuple[str, int]:
     m = migration()
-    view = store().view(m)
+    view = views().view(m)
     ledger = view.resolved
     txns = _txns(view)
     return render(
@@ -46,7 +46,7 @@ def transactions() -> tuple[str, int] | Response:
     if not is_htmx():
         args = {"q": request.args.get("q", ""), "page": _page_number()}
         return redirect(url_for("preview.page", **args, _anchor="transactions"))
-    view = store().view(migration())
+    view = views().view(migration())
     return render("steps/preview.html", "partials/_transactions.html", txns=_txns(view))
 
 

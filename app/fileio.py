@@ -1,0 +1,51 @@
+"""Atomic writes: a reader sees the old file or the new one, never half of one, and a write that
+fails (disk full, killed) leaves no partial file behind, not even its temporary."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def _read_umask() -> int:
+    mask = os.umask(0o077)  # reading it means setting it: done once, at import, before threads
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()  # a constant of the process (never changed by this program)
+
+
+def write_text(path: Path, text: str, *, encoding: str = "utf-8", mode: int | None = None) -> None:
+    """``text`` into ``path`` atomically. ``mode`` sets the file's permissions (0o600 for
+    secrets); by default they are those of any new file (0o666 less the umask)."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.chmod(0o666 & ~_UMASK if mode is None else mode)
+        tmp.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_json(path: Path, data: object) -> None:
+    write_text(path, json.dumps(data, indent=2, sort_keys=True))
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """A JSON object from ``path``; {} when it is missing, unreadable or not an object."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}

@@ -1,0 +1,97 @@
+"""What each migration parses to, cached: parsing is the slow part, so the last few results are
+kept, keyed on the uploads' names, sizes and mtimes plus the plan; a page never re-parses
+unchanged files and an edited plan re-runs only the cheap stages. Held in
+``app.extensions["views"]``."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app import pipeline
+from app.model import Ledger
+from app.plan import Plan
+from app.preview import SearchIndex
+from app.store import Migration
+
+CACHE_SIZE = 6  # parsed results kept (each can be a few hundred MB for 100,000 transactions)
+
+
+@dataclass(frozen=True)
+class View:
+    """One migration's uploads read with its plan: what every step shows."""
+
+    parsed: Ledger  # as read, QuickBooks names
+    resolved: Ledger  # report labels matched to chart accounts (the preview's transactions)
+    prepared: pipeline.Prepared  # final ledger and every problem
+    search: SearchIndex
+
+
+class ViewCache:
+    """The last ``CACHE_SIZE`` results; concurrent requests for one key parse once."""
+
+    def __init__(self) -> None:
+        self._cache: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self._pending: dict[tuple, threading.Lock] = {}
+
+    def forget(self, m: Migration) -> None:
+        """Drop a (deleted) migration's results."""
+        with self._lock:
+            for key in [k for k in self._cache if k[0] == m.id]:
+                del self._cache[key]
+
+    def _cached(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """The cached value, else ``make()`` once: concurrent requests for the same key wait
+        for the first one instead of parsing the same files again."""
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+            pending = self._pending.setdefault(key, threading.Lock())
+        with pending:  # other keys (other migrations) are not held up
+            with self._lock:
+                if key in self._cache:
+                    return self._cache[key]
+            try:
+                value = make()
+                with self._lock:
+                    self._cache[key] = value
+                    while len(self._cache) > CACHE_SIZE:
+                        self._cache.popitem(last=False)
+            finally:
+                with self._lock:
+                    self._pending.pop(key, None)
+        return value
+
+    def parsed(self, m: Migration, plan: Plan | None = None) -> Ledger:
+        plan = plan or m.plan()
+        key = (m.id, "parsed", m.signature(), _read_options(plan))
+        return self._cached(key, lambda: pipeline.read(m.files(), plan))
+
+    def view(self, m: Migration, plan: Plan | None = None) -> View:
+        plan = plan or m.plan()
+        parsed = self.parsed(m, plan)
+        sig = m.signature()
+        mapped = json.dumps(plan.account_map, sort_keys=True)
+
+        def make_resolved() -> tuple[Ledger, SearchIndex]:
+            resolved = pipeline.resolve_accounts(parsed, plan)
+            return resolved, SearchIndex(resolved.transactions)
+
+        # the preview's part depends only on the files and the report-account choices
+        key = (m.id, "resolved", sig, _read_options(plan), mapped)
+        resolved, search = self._cached(key, make_resolved)
+        key = (m.id, "view", sig, plan.to_json())
+        return self._cached(
+            key, lambda: View(parsed, resolved, pipeline.prepare(parsed, plan, resolved), search)
+        )
+
+
+def _read_options(plan: Plan) -> str:
+    """The part of a plan that changes how files are read."""
+    return json.dumps({k: [v.date_order, v.columns] for k, v in plan.files.items()}, sort_keys=True)

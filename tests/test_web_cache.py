@@ -1,0 +1,60 @@
+"""The parsed-result cache: keyed on the files and the plan, one parse for concurrent requests."""
+
+from __future__ import annotations
+
+import os
+
+from app.plan import Rule
+from app.store import Store
+from app.web.cache import ViewCache
+from tests.test_store import add
+
+
+def test_parsed_results_are_cached_on_files_and_plan(tmp_path):
+    store, views = Store(tmp_path), ViewCache()
+    m = store.create()
+    add(m, "lists.iif")
+    add(m, "txns.iif")
+    first = views.view(m)
+    assert views.view(m) is first
+    assert len(first.prepared.ledger.transactions) == 2
+    m.save_plan(m.plan().with_rule(Rule("rename", "Checking", "Bank")))
+    renamed = views.view(m)
+    assert renamed is not first
+    assert renamed.parsed is first.parsed  # a plan edit does not re-read the files
+    assert renamed.prepared.ledger.account("Bank") is not None
+    path = m.uploads_dir / "txns.iif"
+    path.write_bytes(
+        path.read_bytes().replace(b"-25.00", b"-26.00").replace(b"\t25.00", b"\t26.00")
+    )
+    os.utime(path, ns=(1, 1))
+    changed = views.view(m)
+    assert changed.parsed is not first.parsed
+    assert changed.prepared.ledger.transactions[0].splits[0].value == -26
+
+
+def test_concurrent_requests_parse_once(tmp_path, monkeypatch):
+    import threading
+
+    from app import pipeline
+
+    store, views = Store(tmp_path), ViewCache()
+    m = store.create()
+    add(m, "lists.iif")
+    calls = []
+    real = pipeline.read
+
+    def slow_read(paths, plan):
+        calls.append(1)
+        threading.Event().wait(0.3)
+        return real(paths, plan)
+
+    monkeypatch.setattr(pipeline, "read", slow_read)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(views.parsed(m))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1
+    assert all(r is results[0] for r in results)
