@@ -9,8 +9,12 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Generic, Literal, TypeVar
 
+T = TypeVar("T")
 DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape's choice)
 
 _CURRENCY = re.compile(r"[$€£¥\s]|\bUSD\b|\bA\$")
@@ -32,6 +36,12 @@ def decode(data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         # cp1252 leaves 5 bytes undefined; map them through latin-1 rather than fail.
         return data.decode("cp1252", errors="replace").replace("\ufffd", "?"), "cp1252"
+
+
+def is_binary(head: bytes) -> bool:
+    """The binary sniff every reader uses: a NUL byte in the first bytes of a file that has no
+    UTF-16 BOM (UTF-16 text is full of NULs)."""
+    return b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
 
 
 def clean(text: str | None) -> str:
@@ -108,6 +118,42 @@ def parse_date(text: str, order: str = "mdy", pivot: int = DEFAULT_PIVOT) -> dt.
     except ValueError:
         want = "M/D/YYYY" if order == "mdy" else "D/M/YYYY"
         raise ValueError(f"expected a date like {want} (got {text!r})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class DateOrder(Generic[T]):
+    """What the dates of one file say about their order; ``dmy``/``mdy`` are the first samples
+    that prove each (a first field over 12 proves D/M/Y, a second over 12 M/D/Y)."""
+
+    order: Literal["mdy", "dmy"]
+    ambiguous: bool  # nothing proved the order (and none was given): M/D/Y is assumed
+    dmy: tuple[str, T] | None
+    mdy: tuple[str, T] | None
+
+    @property
+    def mixed(self) -> bool:
+        return self.dmy is not None and self.mdy is not None
+
+
+def date_order(samples: Iterable[tuple[str, T]], given: str = "") -> DateOrder[T]:
+    """The one date-order rule: the order ``given`` by the user, else D/M/Y when a date proves
+    it and none proves M/D/Y, else M/D/Y. Each sample is (date text, where it was found)."""
+    dmy: tuple[str, T] | None = None
+    mdy: tuple[str, T] | None = None
+    for text, where in samples:
+        parts = date_parts(text)
+        if parts is None:
+            continue
+        if parts[0] > 12:
+            dmy = dmy or (text, where)
+        elif parts[1] > 12:
+            mdy = mdy or (text, where)
+        if dmy and mdy:
+            break
+    if given in ("mdy", "dmy"):
+        return DateOrder(given, False, dmy, mdy)  # type: ignore[arg-type]
+    order: Literal["mdy", "dmy"] = "dmy" if dmy and not mdy else "mdy"
+    return DateOrder(order, not dmy and not mdy, dmy, mdy)
 
 
 def parse_bool(text: str) -> bool | None:

@@ -30,8 +30,8 @@ from app.model import (
 )
 from app.readers.iif.lists import Lists
 from app.readers.iif.rows import Header, Reading, Row, read_header, read_row
-from app.readers.iif.transactions import Transactions, date_order
-from app.readers.values import decode, parse_date
+from app.readers.iif.transactions import Transactions, file_date_order
+from app.readers.values import decode, is_binary, parse_date
 
 _IDENTIFY = re.compile(r'^"?![A-Za-z][A-Za-z ]*"?(\t|,|\s*$)')
 
@@ -43,7 +43,7 @@ def identify(path: Path, options: ReadOptions) -> bool:
             head = f.read(4096)
     except OSError:
         return False
-    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if is_binary(head):
         return False
     text, _ = decode(head)
     for line in re.split(r"\r\n|\r|\n", text):
@@ -63,7 +63,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         raise ParseError(Source(name, 1), "the file is empty")
     reading = Reading(name, options)
     rows = list(_rows(text, reading))
-    order, ambiguous = date_order(rows, reading)
+    order, ambiguous = file_date_order(rows, reading)
     lists = Lists(reading)
     transactions = Transactions(reading, order)
     for row in rows:

@@ -11,34 +11,27 @@ from decimal import Decimal
 
 from app.model import Reconcile, Split, Transaction
 from app.readers.iif.rows import Reading, Row
-from app.readers.values import date_parts, parse_amount, parse_date
+from app.readers.values import date_order, parse_amount, parse_date
 
 # --- dates ------------------------------------------------------------------------------------
 
 
-def date_order(rows: list[Row], reading: Reading) -> tuple[str, bool]:
+def file_date_order(rows: list[Row], reading: Reading) -> tuple[str, bool]:
     """M/D/Y unless options say otherwise or a transaction date proves D/M/Y (first field over
     12). Returns (order, ambiguous: no date proved it)."""
     if reading.options.date_order in ("mdy", "dmy"):
         return reading.options.date_order, False
-    mdy_proof: Row | None = None
-    dmy_proof: Row | None = None
-    for row in rows:
-        if row.keyword in ("TRNS", "SPL") and (parts := date_parts(row.get("DATE"))):
-            if parts[0] > 12 and dmy_proof is None:
-                dmy_proof = row
-            if parts[1] > 12 and mdy_proof is None:
-                mdy_proof = row
-    if mdy_proof and dmy_proof:
+    found = date_order(
+        (row.get("DATE"), row.source) for row in rows if row.keyword in ("TRNS", "SPL")
+    )
+    if found.dmy and found.mdy:
+        (dmy, where), (mdy, other) = found.dmy, found.mdy
         reading.error(
-            dmy_proof.source,
-            f"dates in two orders: {dmy_proof.get('DATE')!r} is D/M/Y but line "
-            f"{mdy_proof.source.line} has {mdy_proof.get('DATE')!r} (M/D/Y); set the date order",
+            where,
+            f"dates in two orders: {dmy!r} is D/M/Y but line {other.line} has {mdy!r} (M/D/Y); "
+            "set the date order",
         )
-        return "mdy", False
-    if dmy_proof:
-        return "dmy", False
-    return "mdy", mdy_proof is None
+    return found.order, found.ambiguous
 
 
 # --- transactions -----------------------------------------------------------------------------

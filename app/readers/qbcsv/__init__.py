@@ -51,6 +51,7 @@ from app.readers.qbcsv.header import (
     safe_decode,
     sample_rows,
 )
+from app.readers.values import is_binary
 
 KINDS = {
     "find": "CSV Find export",
@@ -81,7 +82,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     if not head.strip() and not path.read_bytes().strip():
         raise ParseError(Source(name, 1), "the file is empty")
     utf16 = head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-    if b"\x00" in head and not utf16:
+    if is_binary(head):
         raise ParseError(Source(name, 1), "this is a binary file, not a CSV report")
     delimiter = delimiter_of(safe_decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
     if not utf16:

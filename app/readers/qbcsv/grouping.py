@@ -22,7 +22,7 @@ from decimal import Decimal, InvalidOperation
 
 from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Split, Transaction
 from app.readers.qbcsv.build import transaction_maker
-from app.readers.values import date_parts, parse_amount, parse_date
+from app.readers.values import date_order, parse_amount, parse_date
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
@@ -309,17 +309,8 @@ class Collector:
         first_seen: dict[str, int] = {}
         for g in self.groups:
             first_seen.setdefault(g.date, g.line)
-        dmy: tuple[str, int] | None = None
-        mdy: tuple[str, int] | None = None
-        for text, line in first_seen.items():
-            parts = date_parts(text)
-            if parts:
-                if parts[0] > 12 and dmy is None:
-                    dmy = (text, line)
-                elif parts[1] > 12 and mdy is None:
-                    mdy = (text, line)
-        order = self.options.date_order
-        ambiguous = False
+        found = date_order(first_seen.items(), self.options.date_order)
+        dmy, mdy = found.dmy, found.mdy
         if dmy and mdy:
             self.error(
                 dmy[1],
@@ -327,9 +318,7 @@ class Collector:
                 f"{mdy[0]!r} (line {mdy[1]}) is month/day/year; export it again with one date "
                 "format",
             )
-        if not order:
-            order = "dmy" if dmy and not mdy else "mdy"
-            ambiguous = not dmy and not mdy
+        order, ambiguous = found.order, found.ambiguous
         dates: dict[str, dt.date | None] = {}
         for text in first_seen:
             try:

@@ -11,7 +11,7 @@ import csv
 from pathlib import Path
 
 from app.model import ReadOptions
-from app.readers.values import decode
+from app.readers.values import decode, is_binary
 
 HEADER_SCAN = 15  # rows searched for the header row
 
@@ -142,7 +142,7 @@ def head_text(path: Path, size: int = 65536) -> str | None:
             data = f.read(size)
     except OSError:
         return None
-    if b"\x00" in data and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if is_binary(data):
         return None
     text, _ = safe_decode(data)
     return text.lstrip("\ufeff")

@@ -16,7 +16,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import FileInfo, Ledger, OpenItem, Problem, ReadOptions, Source
 from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
-from app.readers.values import clean, date_parts, parse_amount, parse_date
+from app.readers.values import clean, date_order, parse_amount, parse_date
 
 _NEEDED = ("Type", "Date", "Open Balance")
 _VENDOR_TYPES = frozenset({"BILL", "CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT"})
@@ -53,7 +53,9 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     at, col = found
     titles = " ".join(clean(c) for _, cells in rows[: at - 1] for c in cells)
     file_kind = "vendor" if "bill" in titles.lower() or "payable" in titles.lower() else "customer"
-    order = options.date_order or _date_order(rows[at:], col["Date"])
+    i = col["Date"]
+    samples = ((cells[i], line) for line, cells in rows[at:] if i < len(cells))
+    order = date_order(samples, options.date_order).order
     items: list[OpenItem] = []
     problems: list[Problem] = []
     group = ""
@@ -118,11 +120,3 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         last_date=max(dates, default=None),
     )
     return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
-
-
-def _date_order(rows: list[tuple[int, list[str]]], i: int) -> str:
-    for _, cells in rows:
-        parts = date_parts(cells[i]) if i < len(cells) else None
-        if parts and parts[0] > 12:
-            return "dmy"
-    return "mdy"
