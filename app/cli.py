@@ -13,7 +13,6 @@ import argparse
 import datetime as dt
 import importlib
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +23,8 @@ from app.cutover import as_of_words
 from app.errors import BookWriteError, MappingError
 from app.fixes import with_fix
 from app.model import FileInfo, Ledger, Problem
+from app.pages import preview
+from app.pages.preview import left_out
 from app.plan import FileOptions, Plan, Rule, load_plan
 from app.quickbooks import account_type
 from app.validate import untyped
@@ -236,15 +237,12 @@ def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
         print(f"  {line}", file=out)
     for line in as_of_words(ledger.as_of):
         print(f"  {line}", file=out)
-    groups: dict[str, Counter[str]] = {}
-    for n in ledger.not_imported:
-        groups.setdefault(n.what, Counter())[n.reason] += 1
+    groups = left_out(ledger)
     if groups:
         print("Not imported:", file=out)
-        for what, reasons in sorted(groups.items()):
-            why = "; ".join(r for r, _ in reasons.most_common(2))
-            more = "; ..." if len(reasons) > 2 else ""
-            print(f"  {what}: {reasons.total():,} ({why}{more})", file=out)
+        for g in groups:
+            more = "; ..." if len(g.reasons) > 2 else ""
+            print(f"  {g.what}: {g.count:,} ({'; '.join(g.reasons[:2])}{more})", file=out)
     if prepared.warnings:
         print(f"Warnings ({len(prepared.warnings)}):", file=out)
         for w in prepared.warnings[:SHOWN_WARNINGS]:
@@ -274,14 +272,13 @@ def _n(count: int, word: str) -> str:
 
 
 def counts(ledger: Ledger) -> list[str]:
+    n = dict(preview.counts(ledger))
     made = sum(1 for a in ledger.accounts if not a.origin)
-    splits = sum(len(t.splits) for t in ledger.transactions)
-    jobs = sum(len(c.jobs) for c in ledger.customers)
     return [
-        _n(len(ledger.accounts), "account") + (f" ({_n(made, 'parent')} created)" if made else ""),
-        f"{_n(len(ledger.transactions), 'transaction')} with {_n(splits, 'split')}",
-        f"{_n(len(ledger.customers), 'customer')} with {_n(jobs, 'job')}",
-        _n(len(ledger.vendors), "vendor"),
-        _n(len(ledger.employees), "employee"),
-        _n(len(ledger.terms), "bill term"),
+        _n(n["Accounts"], "account") + (f" ({_n(made, 'parent')} created)" if made else ""),
+        f"{_n(n['Transactions'], 'transaction')} with {_n(n['Splits'], 'split')}",
+        f"{_n(n['Customers'], 'customer')} with {_n(n['Jobs'], 'job')}",
+        _n(n["Vendors"], "vendor"),
+        _n(n["Employees"], "employee"),
+        _n(n["Terms"], "bill term"),
     ]

@@ -28,7 +28,6 @@ from app.model import Account, AccountType, Ledger, Problem, Role, Source
 from app.plan import Plan, Rule
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import with_account
-from app.validate import check_accounts
 
 A = AccountType
 # Standard parents (GnuCash's usual top level) and their types.
@@ -353,49 +352,3 @@ def _accounts(tree: _Tree) -> tuple[Account, ...]:
 
     walk(None)
     return tuple(out)
-
-
-@dataclass(frozen=True, slots=True)
-class TreeRow:
-    """One line of the resulting tree, for the wizard's live preview."""
-
-    full_name: str
-    name: str
-    depth: int
-    type: AccountType | None
-    kind_label: str
-    origin: tuple[str, ...]
-    placeholder: bool
-    created: bool  # a parent made by the plan, not a QuickBooks account
-    code: str = ""
-
-
-def rows(ledger: Ledger) -> list[TreeRow]:
-    """The tree of an applied ledger as rows (its accounts are already parents first)."""
-    return [
-        TreeRow(
-            full_name=a.full_name,
-            name=a.name,
-            depth=a.full_name.count(":"),
-            type=a.type,
-            kind_label=a.kind_label,
-            origin=a.origin,
-            placeholder=a.placeholder,
-            created=not a.origin,
-            code=a.code,
-        )
-        for a in ledger.accounts
-    ]
-
-
-def preview_tree(resolved: Ledger, plan: Plan) -> list[TreeRow]:
-    """The tree ``plan`` makes of a resolved ledger."""
-    return rows(apply(resolved, plan))
-
-
-def tree_problems(resolved: Ledger, plan: Plan) -> list[Problem]:
-    """What is wrong with the tree ``plan`` makes (rules naming no account, duplicate names,
-    untyped accounts, incompatible parent types): the Map step's inline validation."""
-    applied = apply(resolved, plan)
-    own = applied.problems[len(resolved.problems) :]
-    return [*own, *check_accounts(applied)]

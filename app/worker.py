@@ -14,18 +14,16 @@ import os
 import sys
 import time
 import traceback
-from collections import Counter
 from dataclasses import replace
-from decimal import Decimal
 from pathlib import Path
 
 from werkzeug.utils import secure_filename
 
-from app import jobs, pipeline, preview
+from app import jobs, pipeline
 from app.errors import MigrationError, ProblemsError
 from app.fileio import write_json, write_text
-from app.fixes import action, with_fix
 from app.model import Ledger
+from app.pages import download
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
@@ -71,91 +69,6 @@ def book_name(parsed: Ledger, files: list[Path]) -> str:
     return (secure_filename(stem) or "book") + ".gnucash"
 
 
-def _plain(value: Decimal) -> str:
-    return f"{abs(value) if not value else value:.2f}"  # never "-0.00"
-
-
-def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[str, object]:
-    """What the Download step shows, as plain JSON."""
-    report, ledger = outcome.report, prepared.ledger
-    not_imported: dict[str, Counter[str]] = {}
-    for n in ledger.not_imported:
-        not_imported.setdefault(n.what, Counter())[n.reason] += 1
-    return {
-        "ok": bool(report.ok),
-        "headline": report.headline(),
-        "as_of": report.as_of_lines(),
-        "summary": list(report.summary_lines("wizard")),
-        "rows": [
-            {
-                "account": r.account,
-                "quickbooks_account": r.quickbooks_account,
-                "quickbooks_balance": _plain(r.quickbooks_balance),
-                "gnucash_balance": _plain(r.gnucash_balance),
-                "difference": _plain(r.difference),
-                "basis": r.basis,
-                "ok": bool(r.ok),
-                "cause": r.cause,
-                "action": action(r.fix, "wizard"),
-            }
-            for r in report.rows
-        ],
-        "checks": [
-            {"name": c.name, "input": str(c.input), "book": str(c.book), "ok": bool(c.ok)}
-            for c in report.checks
-        ],
-        "notes": list(report.notes),
-        "families": families(ledger, report.rows),
-        "transactions": len(ledger.transactions),
-        "counts": preview.counts(ledger),
-        "not_imported": [
-            {
-                "what": what,
-                "count": reasons.total(),
-                "reasons": [r for r, _ in reasons.most_common()],
-            }
-            for what, reasons in sorted(not_imported.items())
-        ],
-        "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
-    }
-
-
-FAMILIES = (
-    ("asset", "Assets"),
-    ("liability", "Liabilities"),
-    ("equity", "Equity"),
-    ("income", "Income (this fiscal year)"),
-    ("expense", "Expenses (this fiscal year)"),
-)
-
-
-def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
-    """The compared balances summed by kind of account: the picture beside the table.
-    Credit-natured families are shown positive; ``width`` is a percentage of the largest."""
-    sums = {f: [Decimal(0), Decimal(0)] for f, _ in FAMILIES}
-    for r in rows:  # type: ignore[attr-defined]
-        account = ledger.account(r.account)
-        if account is not None and account.type is not None:
-            sums[account.type.family][0] += r.quickbooks_balance
-            sums[account.type.family][1] += r.gnucash_balance
-    sign = {"asset": 1, "expense": 1}
-    biggest = max((abs(v) for pair in sums.values() for v in pair), default=Decimal(0)) or 1
-    out = []
-    for family, label in FAMILIES:
-        qb, gnc = (v * sign.get(family, -1) for v in sums[family])
-        out.append(
-            {
-                "label": label,
-                "quickbooks": _plain(qb),
-                "gnucash": _plain(gnc),
-                "qb_width": round(100 * abs(qb) / biggest),
-                "gnc_width": round(100 * abs(gnc) / biggest),
-                "ok": qb == gnc,
-            }
-        )
-    return out
-
-
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -175,7 +88,7 @@ def run(m: Migration, job_id: str) -> int:
             prepared, m.out_dir / name, plan, on_progress=rep.progress, overwrite=True
         )
         rep.progress("verifying", 1, 1)
-        write_json(m.out_dir / "result.json", result_data(prepared, outcome))
+        write_json(m.out_dir / "result.json", download.result_data(prepared, outcome))
         write_text(m.out_dir / "report.csv", outcome.report.to_csv())
         rep.update(state="done", phase="done", book=name, finished=jobs.now())
         return 0

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app.mapping import apply, preview_tree, tree_problems
+from app.mapping import apply
 from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction, to_text
+from app.pages.mapping import preview_tree, tree_problems
 from app.plan import Plan, Rule, plan_from_json
 from app.quickbooks import ACCOUNT_TYPES
 

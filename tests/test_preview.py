@@ -6,8 +6,9 @@ import datetime as dt
 import time
 from decimal import Decimal as D
 
-from app import preview
 from app.model import Account, AccountType, Ledger, Problem, Reconcile, Source, Split, Transaction
+from app.pages import preview
+from app.readers.qbcsv.columns import column_sample
 from tests.conftest import DATA
 
 
@@ -58,6 +59,8 @@ def test_search_and_pages():
     assert (first.page, first.pages, first.matches, len(first.groups)) == (1, 3, 120, 50)
     last = preview.txn_page(index, page=7)
     assert last.page == 3 and len(last.groups) == 20 and last.first == 101
+    small = preview.txn_page(index, page=2, per_page=20)  # the page size counts everywhere
+    assert (small.pages, len(small.groups), small.first) == (6, 20, 21)
     rent = preview.txn_page(index, "RENT")
     assert rent.matches == 12
     both = preview.txn_page(index, "rent 108")  # every word must match
@@ -108,11 +111,11 @@ def test_problem_rows_link_to_transactions_or_accounts():
 
 def test_column_sample_reads_the_chosen_columns():
     path = DATA / "web" / "odd_columns.csv"
-    raw = preview.column_sample(path, {})
+    raw = column_sample(path, {})
     assert raw.headers == ("Posted On", "Ref No", "Ledger", "Note", "Value")
     assert raw.rows[0] == ("02/01/2024", "7", "Checking", "February gas", "-25.00")
     assert raw.complaint.startswith("Still to choose: Date, Account, Amount")
-    chosen = preview.column_sample(
+    chosen = column_sample(
         path, {"date": "Posted On", "account": "Ledger", "amount": "Value"}, "dmy"
     )
     assert chosen.complaint == ""
@@ -121,7 +124,7 @@ def test_column_sample_reads_the_chosen_columns():
         ("Account", "Checking", True),
         ("Amount", "-25.00", True),
     )
-    wrong = preview.column_sample(path, {"date": "Note", "account": "Ledger", "amount": "Ledger"})
+    wrong = column_sample(path, {"date": "Note", "account": "Ledger", "amount": "Ledger"})
     assert wrong.parsed[0][0][2] is False and "expected a date" in wrong.parsed[0][0][1]
     assert wrong.parsed[0][2][2] is False
 

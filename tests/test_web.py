@@ -314,6 +314,10 @@ def test_many_transactions_are_paginated(client, tmp_path):
     assert "Page 3 of 3" in page.select_one(".pager").text
     r = client.get(f"{prefix}/transactions", query_string={"page": "99"}, headers=HX)
     assert "Page 3 of 3" in soup(r).select_one(".pager").text
+    client.application.config["TRANSACTIONS_PER_PAGE"] = 100  # the setting is the page size
+    r = client.get(f"{prefix}/transactions", query_string={"page": "2"}, headers=HX)
+    assert len(soup(r).select("#txn-table tbody.txn")) == 30
+    assert "Page 2 of 2" in soup(r).select_one(".pager").text and "Showing 101–130" in r.text
 
 
 # ------------------------------------------------------------------ map

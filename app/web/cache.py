@@ -14,8 +14,8 @@ from typing import Any
 
 from app import pipeline
 from app.model import Ledger
+from app.pages.preview import SearchIndex
 from app.plan import Plan
-from app.preview import SearchIndex
 from app.store import Migration
 
 CACHE_SIZE = 6  # parsed results kept (each can be a few hundred MB for 100,000 transactions)

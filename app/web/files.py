@@ -8,9 +8,10 @@ from dataclasses import replace
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from app import preview
 from app.errors import MigrationError
+from app.pages.files import file_cards
 from app.plan import FileOptions, Plan, plan_from_json
+from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample
 from app.store import UploadError
 from app.web.context import is_htmx, migration, render, views
 
@@ -28,7 +29,7 @@ def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) 
     parsed = views().parsed(m, plan)
     return {
         "m": m,
-        "cards": preview.file_cards(paths, parsed),
+        "cards": file_cards(paths, parsed),
         "plan": plan,
         "messages": messages,
         "added": added,
@@ -92,8 +93,8 @@ def columns(name: str) -> tuple[str, int] | Response:
     chosen = saved.columns
     if request.method == "POST" or request.args.get("preview"):
         form = request.form if request.method == "POST" else request.args
-        chosen = {role: form[role] for role, _, _ in preview.COLUMN_ROLES if form.get(role)}
-    sample = preview.column_sample(path, chosen, saved.date_order)
+        chosen = {role: form[role] for role, _, _ in COLUMN_ROLES if form.get(role)}
+    sample = column_sample(path, chosen, saved.date_order)
     if request.method == "POST" and not sample.complaint:
         files = {**plan.files, name: replace(saved, columns=chosen)}
         m.save_plan(_checked(replace(plan, files=files)))
@@ -104,7 +105,7 @@ def columns(name: str) -> tuple[str, int] | Response:
         "name": name,
         "sample": sample,
         "chosen": chosen,
-        "roles": preview.COLUMN_ROLES,
+        "roles": COLUMN_ROLES,
     }
     if is_htmx():
         return render_template("partials/_column_sample.html", **context), status

@@ -10,9 +10,11 @@ from dataclasses import replace
 from flask import Blueprint, Response, render_template, request
 
 from app import cutover as cutover_rules
-from app import mapping, preview, resolve
+from app import resolve
 from app.errors import MappingError
 from app.model import AccountType
+from app.pages.mapping import tree_problems, tree_rows
+from app.pages.preview import account_rows
 from app.plan import Cutover, Plan, Rule, plan_from_json
 from app.web.context import fragment, migration, render, views
 
@@ -29,10 +31,10 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "m": m,
         "plan": plan,
         "view": view,
-        "tree": mapping.rows(view.prepared.ledger),
-        "tree_problems": mapping.tree_problems(chart_only, plan),
+        "tree": tree_rows(view.prepared.ledger),
+        "tree_problems": tree_problems(chart_only, plan),
         "errors": view.prepared.errors,
-        "accounts": preview.account_rows(chart_only),
+        "accounts": account_rows(chart_only),
         "unresolved": resolve.unresolved(view.parsed, plan.account_map),
         "chart": [a.full_name for a in view.resolved.accounts],
         "status_message": status_message,
@@ -90,9 +92,7 @@ def edit_row() -> tuple[str, int]:
     """Click to edit: one row of the resulting tree as a small form (name and type)."""
     m = migration()
     account = request.args.get("account", "")
-    row = next(
-        (r for r in mapping.rows(views().view(m).prepared.ledger) if account in r.origin), None
-    )
+    row = next((r for r in tree_rows(views().view(m).prepared.ledger) if account in r.origin), None)
     if row is None:
         raise MappingError(
             f"There is no account {account!r} in the tree any more; reload the page."
@@ -107,7 +107,7 @@ def save_row() -> tuple[str, int]:
     m = migration()
     account = request.form.get("account", "")
     view = views().view(m)
-    row = next((r for r in mapping.rows(view.prepared.ledger) if account in r.origin), None)
+    row = next((r for r in tree_rows(view.prepared.ledger) if account in r.origin), None)
     if row is None:
         raise MappingError(
             f"There is no account {account!r} in the tree any more; reload the page."
@@ -134,9 +134,9 @@ def check_rule() -> tuple[str, int]:
     elif rule.account and rule.target:
         plan = m.plan()
         chart_only = replace(views().view(m, plan).resolved, transactions=())
-        before = {p.message for p in mapping.tree_problems(chart_only, plan)}
+        before = {p.message for p in tree_problems(chart_only, plan)}
         try:
-            after = mapping.tree_problems(chart_only, plan.with_rule(rule))
+            after = tree_problems(chart_only, plan.with_rule(rule))
             messages = [p.message for p in after if p.message not in before]
         except MappingError as exc:
             messages.append(exc.message)

@@ -3,10 +3,10 @@ the name lists, what is not imported, and every problem linked to its rows."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from app import preview
+from app.pages import preview
 from app.web.cache import View
 from app.web.context import is_htmx, migration, render, views
 
@@ -52,4 +52,6 @@ def transactions() -> tuple[str, int] | Response:
 
 def _txns(view: View) -> preview.TxnPage:
     chart = {a.full_name for a in view.resolved.accounts} if view.resolved.chart else None
-    return preview.txn_page(view.search, request.args.get("q", ""), _page_number(), chart=chart)
+    per_page = current_app.config["TRANSACTIONS_PER_PAGE"]
+    q, page = request.args.get("q", ""), _page_number()
+    return preview.txn_page(view.search, q, page, per_page, chart=chart)

@@ -1,4 +1,4 @@
-"""View models for the wizard's pages: plain rows the templates loop over (no Flask here).
+"""The Preview step's view models: plain rows the templates loop over (no Flask here).
 
 Templates never compute: trees come with their depth, transactions with their splits nested and
 paginated, problems with the link to the row they are about.
@@ -6,19 +6,15 @@ paginated, problems with the link to the row they are about.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 
 from app.fixes import with_fix
-from app.model import Account, FileInfo, Ledger, Problem, Source, Transaction
-from app.readers.values import decode, parse_amount, parse_date
+from app.model import Account, Ledger, Problem, Source, Transaction
 
 RECONCILE_WORDS = {"n": "", "c": "cleared", "y": "reconciled"}
 _AT = re.compile(r"\s*(\S+):(\d+)\s*")
@@ -95,13 +91,15 @@ class TxnPage:
     pages: int
     matches: int
     total: int
+    per_page: int
 
     @property
     def first(self) -> int:
-        return 0 if not self.groups else (self.page - 1) * PER_PAGE + 1
+        """The position (1-based) of the page's first transaction among the matches."""
+        return 0 if not self.groups else (self.page - 1) * self.per_page + 1
 
 
-PER_PAGE = 50
+PER_PAGE = 50  # the default; the wizard passes its TRANSACTIONS_PER_PAGE setting
 
 
 def txn_page(
@@ -118,7 +116,7 @@ def txn_page(
     page = min(max(1, page), pages)
     chosen = found[(page - 1) * per_page : page * per_page]
     groups = tuple(_group(index.transactions[i], chart) for i in chosen)
-    return TxnPage(groups, q, page, pages, len(found), len(index.transactions))
+    return TxnPage(groups, q, page, pages, len(found), len(index.transactions), per_page)
 
 
 def _group(t: Transaction, chart: Collection[str] | None) -> TxnGroup:
@@ -191,44 +189,7 @@ def account_rows(ledger: Ledger) -> list[AccountRow]:
     ]
 
 
-# ---------------------------------------------------------------- files and problems
-
-
-@dataclass(frozen=True, slots=True)
-class FileCard:
-    name: str
-    kind: str
-    size: int
-    info: FileInfo
-    problems: tuple[Problem, ...]
-    read: bool
-    needs_columns: bool  # a CSV no layout claims: offer the hand mapping
-
-    @property
-    def error_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "error")
-
-
-def file_cards(paths: Sequence[Path], parsed: Ledger) -> list[FileCard]:
-    infos = {f.filename: f for f in parsed.files}
-    cards = []
-    for p in paths:
-        info = infos.get(p.name, FileInfo(p.name, "not read"))
-        problems = tuple(x for x in parsed.problems if x.source and x.source.filename == p.name)
-        read = info.kind != "not read"
-        is_csv = p.suffix.lower() in (".csv", ".txt")
-        cards.append(
-            FileCard(
-                p.name,
-                info.kind,
-                p.stat().st_size,
-                info,
-                problems,
-                read,
-                needs_columns=is_csv and (not read or "by hand" in info.kind),
-            )
-        )
-    return cards
+# ---------------------------------------------------------------- problems and what is left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +227,26 @@ def not_imported(ledger: Ledger) -> list[tuple[str, list[tuple[str, str, str]]]]
     return sorted(groups.items())
 
 
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """One list's entries that GnuCash gets nothing of: how many, and why (commonest first)."""
+
+    what: str
+    count: int
+    reasons: tuple[str, ...]
+
+
+def left_out(ledger: Ledger) -> list[LeftOut]:
+    """The "not imported" summary every step and the CLI show, by list name."""
+    groups: dict[str, Counter[str]] = {}
+    for n in ledger.not_imported:
+        groups.setdefault(n.what, Counter())[n.reason] += 1
+    return [
+        LeftOut(what, reasons.total(), tuple(r for r, _ in reasons.most_common()))
+        for what, reasons in sorted(groups.items())
+    ]
+
+
 def counts(ledger: Ledger) -> list[tuple[str, int]]:
     return [
         ("Accounts", len(ledger.accounts)),
@@ -277,74 +258,3 @@ def counts(ledger: Ledger) -> list[tuple[str, int]]:
         ("Employees", len(ledger.employees)),
         ("Terms", len(ledger.terms)),
     ]
-
-
-# ---------------------------------------------------------------- hand-mapped CSV columns
-
-COLUMN_ROLES = (
-    ("ref", "Trans #", "groups the lines of one transaction"),
-    ("kind", "Type", "Check, Invoice, ..."),
-    ("date", "Date", "required"),
-    ("num", "Num", "check or invoice number"),
-    ("name", "Name", "customer, vendor, payee"),
-    ("memo", "Memo", ""),
-    ("account", "Account", "required"),
-    ("mark", "Clr", "cleared mark"),
-    ("amount", "Amount", "signed; or Debit and Credit"),
-    ("debit", "Debit", ""),
-    ("credit", "Credit", ""),
-)
-SAMPLE_ROWS = 8
-
-
-@dataclass(frozen=True, slots=True)
-class ColumnSample:
-    header_line: int
-    headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]  # cells as found
-    parsed: tuple[tuple[tuple[str, str, bool], ...], ...]  # per row: (role label, value, ok)
-    complaint: str
-
-
-def column_sample(path: Path, columns: dict[str, str], date_order: str = "") -> ColumnSample:
-    """The first rows of a CSV with the chosen columns read as the reader will: live feedback
-    while the user maps them. The header is the first row with at least three filled cells."""
-    text, _ = decode(path.read_bytes()[: 256 * 1024])
-    lines = text.splitlines()[:400]
-    dialect = (
-        "\t"
-        if sum(ln.count("\t") for ln in lines[:20]) > sum(ln.count(",") for ln in lines[:20])
-        else ","
-    )
-    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=dialect))
-    start = next((i for i, r in enumerate(rows[:30]) if sum(1 for c in r if c.strip()) >= 3), 0)
-    headers = tuple(c.strip() for c in rows[start]) if rows else ()
-    body = [r for r in rows[start + 1 :] if any(c.strip() for c in r)][:SAMPLE_ROWS]
-    position = {h: i for i, h in reversed(list(enumerate(headers)))}
-    labels = {role: label for role, label, _ in COLUMN_ROLES}
-    parsed = []
-    for r in body:
-        cells = []
-        for role, header in columns.items():
-            i = position.get(header)
-            raw = r[i].strip() if i is not None and i < len(r) else ""
-            cells.append((labels.get(role, role), *_read(role, raw, date_order)))
-        parsed.append(tuple(cells))
-    missing = [labels[r] for r in ("date", "account") if r not in columns]
-    if "amount" not in columns and not {"debit", "credit"} <= columns.keys():
-        missing.append("Amount (or Debit and Credit)")
-    complaint = ("Still to choose: " + ", ".join(missing)) if missing else ""
-    return ColumnSample(start + 1, headers, tuple(tuple(r) for r in body), tuple(parsed), complaint)
-
-
-def _read(role: str, raw: str, date_order: str) -> tuple[str, bool]:
-    try:
-        if role == "date":
-            d = parse_date(raw, date_order or "mdy")
-            return (d.isoformat() if d else "(empty)", d is not None)
-        if role in ("amount", "debit", "credit"):
-            v = parse_amount(raw)
-            return ("" if v is None else f"{v:,.2f}", v is not None or role != "amount")
-    except ValueError as exc:
-        return (str(exc), False)
-    return (raw, True)

@@ -1,0 +1,88 @@
+"""The Download step's view model: the finished job's result as plain JSON (``out/result.json``,
+written by the worker, read by the page)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from app import pipeline
+from app.fixes import action, with_fix
+from app.model import Ledger
+from app.pages.preview import counts, left_out
+
+
+def _plain(value: Decimal) -> str:
+    return f"{abs(value) if not value else value:.2f}"  # never "-0.00"
+
+
+def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[str, object]:
+    """What the Download step shows, as plain JSON."""
+    report, ledger = outcome.report, prepared.ledger
+    return {
+        "ok": bool(report.ok),
+        "headline": report.headline(),
+        "as_of": report.as_of_lines(),
+        "summary": list(report.summary_lines("wizard")),
+        "rows": [
+            {
+                "account": r.account,
+                "quickbooks_account": r.quickbooks_account,
+                "quickbooks_balance": _plain(r.quickbooks_balance),
+                "gnucash_balance": _plain(r.gnucash_balance),
+                "difference": _plain(r.difference),
+                "basis": r.basis,
+                "ok": bool(r.ok),
+                "cause": r.cause,
+                "action": action(r.fix, "wizard"),
+            }
+            for r in report.rows
+        ],
+        "checks": [
+            {"name": c.name, "input": str(c.input), "book": str(c.book), "ok": bool(c.ok)}
+            for c in report.checks
+        ],
+        "notes": list(report.notes),
+        "families": families(ledger, report.rows),
+        "transactions": len(ledger.transactions),
+        "counts": counts(ledger),
+        "not_imported": [
+            {"what": g.what, "count": g.count, "reasons": list(g.reasons)} for g in left_out(ledger)
+        ],
+        "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
+    }
+
+
+FAMILIES = (
+    ("asset", "Assets"),
+    ("liability", "Liabilities"),
+    ("equity", "Equity"),
+    ("income", "Income (this fiscal year)"),
+    ("expense", "Expenses (this fiscal year)"),
+)
+
+
+def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
+    """The compared balances summed by kind of account: the picture beside the table.
+    Credit-natured families are shown positive; ``width`` is a percentage of the largest."""
+    sums = {f: [Decimal(0), Decimal(0)] for f, _ in FAMILIES}
+    for r in rows:  # type: ignore[attr-defined]
+        account = ledger.account(r.account)
+        if account is not None and account.type is not None:
+            sums[account.type.family][0] += r.quickbooks_balance
+            sums[account.type.family][1] += r.gnucash_balance
+    sign = {"asset": 1, "expense": 1}
+    biggest = max((abs(v) for pair in sums.values() for v in pair), default=Decimal(0)) or 1
+    out = []
+    for family, label in FAMILIES:
+        qb, gnc = (v * sign.get(family, -1) for v in sums[family])
+        out.append(
+            {
+                "label": label,
+                "quickbooks": _plain(qb),
+                "gnucash": _plain(gnc),
+                "qb_width": round(100 * abs(qb) / biggest),
+                "gnc_width": round(100 * abs(gnc) / biggest),
+                "ok": qb == gnc,
+            }
+        )
+    return out
