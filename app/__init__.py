@@ -26,7 +26,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from flask import Flask  # noqa: PLC0415 - see the module docstring
 
     from app import web  # noqa: PLC0415
-    from app.jobs import JobRunner  # noqa: PLC0415
+    from app.jobs.runner import JobRunner  # noqa: PLC0415
     from app.store import Store  # noqa: PLC0415
     from app.web.cache import ViewCache  # noqa: PLC0415
 

@@ -1,7 +1,7 @@
 """Migrations on disk: one folder each under ``MIGRATIONS_DIR``.
 
 ``<root>/<id>/`` holds ``meta.json`` (created, upload order), ``uploads/`` (sanitised names
-only), ``plan.json``, ``job.json`` (see app/jobs.py) and ``out/``. Every page is a function of
+only), ``plan.json``, ``job.json`` (see app/jobs/) and ``out/``. Every page is a function of
 the uploads and the plan, so a restart loses nothing. What they parse to is cached by the
 web layer (``app.web.cache``), keyed on ``Migration.signature`` and the plan.
 """

@@ -19,7 +19,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from app import create_app
-from app.jobs import Job, JobRunner, load
+from app.jobs import ImportJob, load
+from app.jobs.runner import JobRunner
 from app.store import Migration, Store
 from tests.conftest import DATA, ROOT
 
@@ -35,7 +36,7 @@ def migration(root: Path, *names: str) -> Migration:
     return m
 
 
-def wait(runner: JobRunner, m: Migration, until, timeout: float = 120) -> Job:
+def wait(runner: JobRunner, m: Migration, until, timeout: float = 120) -> ImportJob:
     deadline = time.monotonic() + timeout
     while True:
         job = runner.get(m)
@@ -142,7 +143,7 @@ def test_worker_stops_when_its_server_dies(tmp_path):
     """A server killed with its worker still running: the worker notices and gives up."""
     m = migration(tmp_path, "lists.iif", "txns.iif")
     script = (
-        "import sys; from pathlib import Path; from app.jobs import JobRunner; "
+        "import sys; from pathlib import Path; from app.jobs.runner import JobRunner; "
         "from app.store import Migration; import time; "
         "JobRunner().submit(Migration(Path(sys.argv[1]))); time.sleep(1.5); "
         "import os; os._exit(0)"
@@ -158,7 +159,7 @@ def test_worker_stops_when_its_server_dies(tmp_path):
 
     def worker_alive() -> bool:  # a zombie (exited, not yet reaped) has an empty cmdline
         try:
-            return b"app.worker" in Path(f"/proc/{job.pid}/cmdline").read_bytes()
+            return b"app.jobs.worker" in Path(f"/proc/{job.pid}/cmdline").read_bytes()
         except FileNotFoundError:
             return False
 
@@ -170,7 +171,7 @@ def test_worker_stops_when_its_server_dies(tmp_path):
 def test_worker_refuses_a_job_that_is_not_current(tmp_path):
     m = migration(tmp_path, "lists.iif")
     run = subprocess.run(
-        [sys.executable, "-m", "app.worker", str(m.path), "nope"],
+        [sys.executable, "-m", "app.jobs.worker", str(m.path), "nope"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import current_app, g, render_template, request
 
-from app.jobs import JobRunner
+from app.jobs.runner import JobRunner
 from app.store import Migration, Store
 from app.web.cache import ViewCache
 

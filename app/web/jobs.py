@@ -11,7 +11,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.utils import secure_filename
 
 from app.fileio import read_json
-from app.jobs import Job
+from app.jobs import ImportJob
 from app.store import Migration
 from app.web.context import migration, render, runner, views
 
@@ -19,7 +19,7 @@ bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
 
 
-def _context(job: Job | None = None) -> dict:
+def _context(job: ImportJob | None = None) -> dict:
     m = migration()
     view = views().view(m)
     plan = m.plan()
@@ -63,7 +63,7 @@ def cancel() -> tuple[str, int]:
     return render("steps/import.html", "partials/_job.html", job=runner().cancel(migration()))
 
 
-def _finished(m: Migration) -> tuple[Job, Path]:
+def _finished(m: Migration) -> tuple[ImportJob, Path]:
     job = runner().get(m)
     if job is None or job.state != "done" or not job.book:
         raise NotFound("There is no finished book yet. Run the import on the Import step first.")

@@ -1,4 +1,5 @@
-"""The import worker: ``python -m app.worker <migration dir> <job id>`` (started by app.jobs).
+"""The import worker: ``python -m app.jobs.worker <migration dir> <job id>`` (started by
+app.jobs.runner).
 
 Reads the migration's uploads and plan, writes the book to ``out/`` through the pipeline (the
 writer saves under a temporary name and renames at the end), reads it back, verifies it, and
@@ -30,7 +31,7 @@ THROTTLE = 0.25  # seconds between progress writes within one phase
 
 
 class Reporter:
-    def __init__(self, m: Migration, job: jobs.Job) -> None:
+    def __init__(self, m: Migration, job: jobs.ImportJob) -> None:
         self.m = m
         self.job = job
         self.parent = os.getppid()
@@ -110,7 +111,7 @@ def run(m: Migration, job_id: str) -> int:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m app.worker <migration dir> <job id>", file=sys.stderr)
+        print("usage: python -m app.jobs.worker <migration dir> <job id>", file=sys.stderr)
         return 2
     return run(Migration(Path(argv[0])), argv[1])
 

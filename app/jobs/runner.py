@@ -1,80 +1,26 @@
-"""Background imports: one worker process per job, its state in ``<migration>/job.json``.
+"""The server's side of background imports: start, watch and cancel worker processes.
 
-The GnuCash engine is C code with process-global state, so the book is written by a separate
-process (``python -m app.worker <migration dir> <job id>``) that reads the uploads and the plan
-itself: nothing but paths crosses the process boundary. The worker writes its state atomically
-(phase, done/total, pid, state); the server only reads it. A job whose worker is gone while
-the file still says queued/running (the worker crashed, was killed, or the server stopped with
-it) is reported "interrupted" and can be started again. No Flask here.
+A job whose worker is gone while ``job.json`` still says queued/running (the worker crashed, was
+killed, or the server stopped with it) is reported "interrupted" and can be started again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
 import secrets
 import signal
 import subprocess
 import sys
 import threading
-import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import replace
 from pathlib import Path
 
-from app.fileio import read_json, write_json
+from app.jobs import ImportJob, load, now, save
 from app.store import Migration
 
-ACTIVE = ("queued", "running")
-STATES = (*ACTIVE, "done", "failed", "cancelled", "interrupted")
 START_GRACE = 60.0  # seconds a queued job may wait for its worker to report its pid
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    id: str
-    state: str = "queued"
-    phase: str = ""
-    done: int = 0
-    total: int = 0
-    pid: int | None = None
-    error: str = ""
-    problems: tuple[str, ...] = ()
-    book: str = ""  # file name under out/ once done
-    created: float = 0.0
-    finished: float = 0.0
-
-    @property
-    def active(self) -> bool:
-        return self.state in ACTIVE
-
-    @property
-    def percent(self) -> int:
-        return min(100, round(100 * self.done / self.total)) if self.total else 0
-
-    @property
-    def finished_at(self) -> str:
-        when = dt.datetime.fromtimestamp(self.finished) if self.finished else None
-        return when.strftime("%Y-%m-%d %H:%M") if when else ""
-
-
-def now() -> float:
-    return time.time()
-
-
-def load(path: Path) -> Job | None:
-    data = read_json(path)
-    if not data.get("id"):
-        return None
-    known = {f.name for f in fields(Job)}
-    data = {k: v for k, v in data.items() if k in known}
-    data["problems"] = tuple(data.get("problems", ()))
-    return Job(**data)
-
-
-def save(path: Path, job: Job) -> None:
-    write_json(path, asdict(job))
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _pid_runs(pid: int, job_id: str) -> bool:
@@ -99,7 +45,7 @@ class JobRunner:
         self._procs: dict[str, subprocess.Popen] = {}  # this server's children, to reap them
         self._lock = threading.Lock()
 
-    def get(self, m: Migration) -> Job | None:
+    def get(self, m: Migration) -> ImportJob | None:
         """The migration's latest job, "interrupted" if its worker is gone."""
         job = load(m.job_path)
         if job is not None and not job.active:
@@ -137,7 +83,7 @@ class JobRunner:
             proc.kill()
             proc.wait()
 
-    def _alive(self, job: Job) -> bool:
+    def _alive(self, job: ImportJob) -> bool:
         with self._lock:
             proc = self._procs.get(job.id)
             if proc is not None:
@@ -149,7 +95,7 @@ class JobRunner:
             return _pid_runs(job.pid, job.id)
         return now() - job.created < START_GRACE  # a worker of an earlier server, not yet up
 
-    def submit(self, m: Migration) -> Job:
+    def submit(self, m: Migration) -> ImportJob:
         """Start an import unless one is running (then that one is returned)."""
         current = self.get(m)
         if current is not None and current.active:
@@ -157,12 +103,12 @@ class JobRunner:
         for old in m.out_dir.iterdir():  # an earlier book must not pass for this job's
             if old.is_file():
                 old.unlink()
-        job = Job(id=secrets.token_urlsafe(12), created=now(), phase="starting")
+        job = ImportJob(id=secrets.token_urlsafe(12), created=now(), phase="starting")
         save(m.job_path, job)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         with (m.path / "worker.log").open("ab") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "app.worker", str(m.path), job.id],
+                [sys.executable, "-m", "app.jobs.worker", str(m.path), job.id],
                 cwd=ROOT,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -173,7 +119,7 @@ class JobRunner:
             self._procs[job.id] = proc
         return job
 
-    def cancel(self, m: Migration) -> Job | None:
+    def cancel(self, m: Migration) -> ImportJob | None:
         """Stop the worker (the writer's temporary file never becomes the book)."""
         job = self.get(m)
         if job is None or not job.active:

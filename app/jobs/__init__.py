@@ -1,0 +1,73 @@
+"""Background imports: one worker process per job, its state in ``<migration>/job.json``; this
+module is the protocol both sides share (``ImportJob``, load/save), ``runner`` the server's side,
+``worker`` the process's.
+
+The GnuCash engine is C code with process-global state, so the book is written by a separate
+process (``python -m app.jobs.worker <migration dir> <job id>``) that reads the uploads and the plan
+itself: nothing but paths crosses the process boundary. The worker writes its state atomically
+(phase, done/total, pid, state); the server only reads it. A job whose worker is gone while
+the file still says queued/running (the worker crashed, was killed, or the server stopped with
+it) is reported "interrupted" and can be started again. No Flask here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Literal, get_args
+
+from app.fileio import read_json, write_json
+
+JobState = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
+ACTIVE: tuple[JobState, ...] = ("queued", "running")
+STATES: tuple[JobState, ...] = get_args(JobState)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportJob:
+    id: str
+    state: JobState = "queued"
+    phase: str = ""
+    done: int = 0
+    total: int = 0
+    pid: int | None = None
+    error: str = ""
+    problems: tuple[str, ...] = ()
+    book: str = ""  # file name under out/ once done
+    created: float = 0.0
+    finished: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE
+
+    @property
+    def percent(self) -> int:
+        return min(100, round(100 * self.done / self.total)) if self.total else 0
+
+    @property
+    def finished_at(self) -> str:
+        when = dt.datetime.fromtimestamp(self.finished) if self.finished else None
+        return when.strftime("%Y-%m-%d %H:%M") if when else ""
+
+
+def now() -> float:
+    return time.time()
+
+
+def load(path: Path) -> ImportJob | None:
+    data = read_json(path)
+    if not data.get("id"):
+        return None
+    known = {f.name for f in fields(ImportJob)}
+    data = {k: v for k, v in data.items() if k in known}
+    data["problems"] = tuple(data.get("problems", ()))
+    if data.get("state") not in STATES:
+        return None
+    return ImportJob(**data)
+
+
+def save(path: Path, job: ImportJob) -> None:
+    write_json(path, asdict(job))
