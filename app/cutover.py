@@ -55,7 +55,6 @@ OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction m
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
 JANUARY = "01-01"
-TRIAL_BALANCE = "CSV Trial Balance"  # FileInfo.kind of a trial balance report
 MONTH_STARTS = tuple(f"{m:02d}-01" for m in range(1, 13))
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")  # fmt: skip
@@ -187,7 +186,7 @@ def _export_day(
             )
     figured = {a.source.filename for a in ledger.accounts if a.balance is not None}
     dated = [f for f in ledger.files if f.exported_on and f.filename in figured]
-    reports = [f for f in ledger.files if f.exported_on and f.kind == TRIAL_BALANCE]
+    reports = [f for f in ledger.files if f.exported_on and f.layout == "trial balance"]
     if reports:  # its figures replace the chart's (app.readers.merge)
         dated = reports[:1]
     if dated:

@@ -262,12 +262,35 @@ class Problem:
         return f"{where}{self.message}"
 
 
+Layout = Literal[
+    "not read",
+    "iif",  # lists and transactions in one IIF file
+    "iif lists",
+    "iif transactions",
+    "find",
+    "journal",
+    "detail",
+    "ledger",
+    "hand",  # a CSV report whose columns the user mapped
+    "trial balance",
+    "customer list",
+    "vendor list",
+    "open invoices",
+    "unpaid bills",
+]
+HISTORY_LAYOUTS: frozenset[Layout] = frozenset(
+    ("iif", "iif transactions", "find", "journal", "detail", "ledger", "hand")
+)
+
+
 @dataclass(frozen=True, slots=True)
 class FileInfo:
-    """What one input file held, for summaries and the upload step."""
+    """What one input file held, for summaries and the upload step. ``kind`` is the label people
+    read; ``layout`` the code the program decides by."""
 
     filename: str
     kind: str  # "IIF lists", "IIF transactions", "CSV Journal", ...
+    layout: Layout = "not read"
     encoding: str = ""
     date_order: str = ""  # "mdy" / "dmy" / "" when no dates
     date_order_ambiguous: bool = False
@@ -279,6 +302,16 @@ class FileInfo:
     # export's HDR DATE, a report's "As of ..." title. ``exported_at``: where that was read.
     exported_on: dt.date | None = None
     exported_at: Source | None = None
+
+    @property
+    def has_history(self) -> bool:
+        """The file holds transactions (the history a book is built from)."""
+        return self.layout in HISTORY_LAYOUTS
+
+    @property
+    def only_history(self) -> bool:
+        """Transactions and nothing else (no lists, no figures)."""
+        return self.has_history and self.layout != "iif"
 
 
 AsOfBasis = Literal["export header", "report title", "given", "cutover date", "last transaction"]
@@ -398,6 +431,7 @@ def to_text(ledger: Ledger) -> str:
 
 
 _SINCE_GOLDENS = frozenset({"open_items"})
+_NOT_DUMPED = frozenset({"layout"})  # FileInfo.layout is its kind's code: kind is printed
 
 
 def _scalar(value: object) -> str:
@@ -418,6 +452,8 @@ def _dump(record: object, depth: int, out: list[str]) -> None:
         value = getattr(record, f.name)
         if f.name == "source":
             where = f" @{value}" if value else ""
+            continue
+        if f.name in _NOT_DUMPED:
             continue
         if value == f.default and f.name not in ("full_name", "name", "account", "value", "date"):
             continue

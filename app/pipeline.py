@@ -78,22 +78,10 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger) -> Prepared:
     return Prepared(parsed, ledger, order([*ledger.problems, *found]))
 
 
-HISTORY_KINDS = frozenset(
-    (
-        "IIF transactions",
-        "CSV Find export",
-        "CSV Journal",
-        "CSV Transaction Detail",
-        "CSV General Ledger",
-        "CSV (columns mapped by hand)",
-    )
-)
-
-
 def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:
     """Balances-only mode: errors inside pure transaction files no longer block (the files are
     not used); they stay listed as warnings."""
-    history = {f.filename for f in parsed.files if f.kind in HISTORY_KINDS}
+    history = {f.filename for f in parsed.files if f.only_history}
     return tuple(
         replace(p, severity="warning", message=f"{p.message} (file not used: balances only)")
         if p.severity == "error" and p.source and p.source.filename in history

@@ -98,7 +98,9 @@ EXPORTED = dt.date(2022, 6, 30)  # the lists' HDR date
 
 
 def ledger(transactions=HISTORY, exported=EXPORTED, **balances: str | None) -> Ledger:
-    info = FileInfo(LISTS, "IIF lists", exported_on=exported, exported_at=Source(LISTS, 2))
+    info = FileInfo(
+        LISTS, "IIF lists", "iif lists", exported_on=exported, exported_at=Source(LISTS, 2)
+    )
     return Ledger(
         accounts=chart(**{**TB, **balances}),
         transactions=tuple(transactions),

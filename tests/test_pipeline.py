@@ -196,7 +196,10 @@ def test_balances_only_turns_errors_in_transaction_files_into_warnings():
             Problem(Source("r.csv", 7), "expected a date like M/D/YYYY (got '31/02/2024')"),
             Problem(Source("l.iif", 9), "a list error stays an error"),
         ),
-        files=(FileInfo("l.iif", "IIF lists"), FileInfo("r.csv", "CSV Journal")),
+        files=(
+            FileInfo("l.iif", "IIF lists", "iif lists"),
+            FileInfo("r.csv", "CSV Journal", "journal"),
+        ),
         chart=True,
     )
     plan = Plan(cutover=Cutover(mode="balances_only", date="2024-03-31"))

@@ -89,7 +89,7 @@ def test_merge_chart_lists_and_company():
         customers=(Customer("Ann", src("l.iif", 9)),),
         vendors=(Vendor("Bob", src("l.iif", 12)),),
         not_imported=(NotImported("Items", "Nails", "no item list", src("l.iif", 20)),),
-        files=(FileInfo("l.iif", "IIF lists"),),
+        files=(FileInfo("l.iif", "IIF lists", "iif lists"),),
         company="Rock Castle",
         chart=True,
     )
@@ -99,12 +99,12 @@ def test_merge_chart_lists_and_company():
             Account("Savings", T.BANK, src("m.iif", 3)),
         ),
         customers=(Customer("Ann", src("m.iif", 5)), Customer("Cy", src("m.iif", 6))),
-        files=(FileInfo("m.iif", "IIF lists"),),
+        files=(FileInfo("m.iif", "IIF lists", "iif lists"),),
         chart=True,
     )
     report = Ledger(
         accounts=(Account("Inferred", T.BANK, src("r.csv", 2)),),
-        files=(FileInfo("r.csv", "CSV Journal"),),
+        files=(FileInfo("r.csv", "CSV Journal", "journal"),),
     )
     merged = readers.merge([lists, more, report])
     assert [a.full_name for a in merged.accounts] == ["Checking", "Savings"]
@@ -181,7 +181,7 @@ def test_plan_file_options_reach_the_reader(tmp_path):
 
     def parse(path: Path, options: ReadOptions) -> Ledger:
         seen[path.name] = options
-        return Ledger(files=(FileInfo(path.name, "CSV Journal"),))
+        return Ledger(files=(FileInfo(path.name, "CSV Journal", "journal"),))
 
     fake = SimpleNamespace(__name__="app.fake", identify=lambda p, o: True, parse=parse)
     for name in ("j.csv", "k.csv"):

@@ -30,7 +30,7 @@ def file_cards(paths: Sequence[Path], parsed: Ledger) -> list[FileCard]:
     for p in paths:
         info = infos.get(p.name, FileInfo(p.name, "not read"))
         problems = tuple(x for x in parsed.problems if x.source and x.source.filename == p.name)
-        read = info.kind != "not read"
+        read = info.layout != "not read"
         is_csv = p.suffix.lower() in (".csv", ".txt")
         cards.append(
             FileCard(
@@ -40,7 +40,7 @@ def file_cards(paths: Sequence[Path], parsed: Ledger) -> list[FileCard]:
                 info,
                 problems,
                 read,
-                needs_columns=is_csv and (not read or "by hand" in info.kind),
+                needs_columns=is_csv and info.layout in ("not read", "hand"),
             )
         )
     return cards

@@ -26,8 +26,6 @@ from app.readers import iif, qbcsv
 from app.readers.qbcsv import names, open_items, trial_balance
 from app.resolve import canonical
 
-TRIAL_BALANCE = "CSV Trial Balance"  # app.readers.qbcsv.trial_balance.KIND: its FileInfo.kind
-
 READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)
 
 UNKNOWN = (
@@ -88,7 +86,7 @@ def read(paths: Sequence[Path], plan: Plan, candidates: Sequence[Any] | None = N
 def merge(parts: Sequence[Ledger]) -> Ledger:
     problems: list[Problem] = [p for part in parts for p in part.problems]
     charts = [part for part in parts if part.chart]
-    tbs = [part for part in parts if any(f.kind == TRIAL_BALANCE for f in part.files)]
+    tbs = [part for part in parts if any(f.layout == "trial balance" for f in part.files)]
     accounts = _first_by_name(
         ((a.full_name, a) for part in charts or parts for a in part.accounts), "account", problems
     )

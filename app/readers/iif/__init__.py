@@ -23,6 +23,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import (
     FileInfo,
+    Layout,
     Ledger,
     Problem,
     ReadOptions,
@@ -75,12 +76,13 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     ledger_lists = lists.finish()
     txns = tuple(transactions.done)
     has_lists = any(r.keyword not in ("TRNS", "SPL", "ENDTRNS", "HDR") for r in rows)
+    layout: Layout
     if txns and has_lists:
-        kind = "IIF lists + transactions"
+        kind, layout = "IIF lists + transactions", "iif"
     elif txns:
-        kind = "IIF transactions"
+        kind, layout = "IIF transactions", "iif transactions"
     else:
-        kind = "IIF lists"
+        kind, layout = "IIF lists", "iif lists"
     counts = [*ledger_lists.counts()]
     if txns:
         counts.append(("Transactions", len(txns)))
@@ -90,6 +92,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     info = FileInfo(
         filename=name,
         kind=kind,
+        layout=layout,
         encoding=encoding,
         date_order=order if txns else "",
         date_order_ambiguous=ambiguous if txns else False,

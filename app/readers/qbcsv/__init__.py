@@ -150,7 +150,7 @@ class _Reader:
                 "a quoted field opens on this line and is never closed: the file is "
                 "probably truncated or damaged",
             )
-        return self.out.ledger(KINDS[layout], self.encoding)
+        return self.out.ledger(KINDS[layout], layout, self.encoding)
 
     def _no_header(self) -> str:
         if self.options.columns:

@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
-from app.model import FileInfo, Ledger, Problem, ReadOptions, Source, Split, Transaction
+from app.model import FileInfo, Layout, Ledger, Problem, ReadOptions, Source, Split, Transaction
 from app.readers.qbcsv.build import transaction_maker
 from app.readers.values import date_order, parse_amount, parse_date
 
@@ -197,7 +197,7 @@ class Collector:
             )
 
     # -- the end --------------------------------------------------------------------------
-    def ledger(self, kind: str, encoding: str) -> Ledger:
+    def ledger(self, kind: str, layout: Layout, encoding: str) -> Ledger:
         if self.mode == "balance":
             self._group_by_balance()
         if self.mode == "ref" and self.sectioned:
@@ -217,6 +217,7 @@ class Collector:
         info = FileInfo(
             filename=self.filename,
             kind=kind,
+            layout=layout,
             encoding=encoding,
             date_order=order if txns else "",
             date_order_ambiguous=ambiguous,

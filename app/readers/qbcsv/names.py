@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from app.errors import ParseError
-from app.model import FileInfo, Ledger, ReadOptions, Source
+from app.model import FileInfo, Layout, Ledger, ReadOptions, Source
 from app.readers.iif.names import Names
 from app.readers.iif.rows import Reading, Row
 from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
@@ -135,7 +135,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     customers = names.customers(records) if keyword == "CUST" else ()
     vendors = tuple(names.vendor(r) for r in records) if keyword == "VEND" else ()
     what = "Customers" if keyword == "CUST" else "Vendors"
-    info = FileInfo(name, KINDS[keyword], encoding, counts=((what, len(records)),))
+    layout: Layout = "vendor list" if keyword == "VEND" else "customer list"
+    info = FileInfo(name, KINDS[keyword], layout, encoding, counts=((what, len(records)),))
     return Ledger(
         customers=customers, vendors=vendors, problems=tuple(reading.problems), files=(info,)
     )

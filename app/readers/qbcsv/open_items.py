@@ -113,6 +113,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     info = FileInfo(
         name,
         f"CSV {kind}",
+        "unpaid bills" if file_kind == "vendor" else "open invoices",
         encoding=encoding,
         date_order=order,
         counts=(("Open items", len(items)),),

@@ -103,6 +103,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     info = FileInfo(
         filename=name,
         kind=KIND,
+        layout="trial balance",
         encoding=encoding,
         counts=(("Accounts", len(accounts)),),
         exported_on=exported_on,
