@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -167,8 +166,9 @@ def main(argv: Sequence[str]) -> int:
         if f.name in names:  # messages and plan options name files by their name alone
             return usage(f"two input files are named {f.name}; rename one")
         names.add(f.name)
-    gnc_writer = importlib.import_module("app.gnc_writer")
-    if not gnc_writer.is_known_currency(plan.currency):
+    from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
+
+    if not gnc.is_known_currency(plan.currency):
         return usage(f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)")
 
     parsed = pipeline.read(args.files, plan)

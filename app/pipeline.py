@@ -7,7 +7,6 @@ raises for bad input: problems are data. ``write`` refuses while any error remai
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -115,8 +114,9 @@ def write(
     An existing ``out_path`` is replaced only with ``overwrite`` (and only on success)."""
     if prepared.errors:
         raise ProblemsError(prepared.errors)
-    gnc_writer = importlib.import_module("app.gnc_writer")  # the core imports without GnuCash
-    stats = gnc_writer.write_book(
+    from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
+
+    stats = gnc.write_book(
         prepared.ledger,
         out_path,
         currency=plan.currency,
@@ -124,7 +124,7 @@ def write(
         on_progress=on_progress,
         overwrite=overwrite,
     )
-    snapshot = gnc_writer.read_book(out_path, on_progress=on_progress)
+    snapshot = gnc.read_book(out_path, on_progress=on_progress)
     with paused():
         report = verify.verify(prepared.ledger, snapshot, plan.cutover)
     return Outcome(stats, snapshot, report)

@@ -68,11 +68,11 @@ def child(kind: str, folder: Path) -> None:
     t: dict[str, float] = {}
     about = ""
     if kind == "bare_write":  # the floor: only the GnuCash write of an already prepared ledger
-        from app import gnc_writer
+        from app import gnc
 
         _plan, prepared = _prepared(folder)
         t0 = time.perf_counter()
-        gnc_writer.write_book(prepared.ledger, folder / "bare.gnucash", overwrite=True)
+        gnc.write_book(prepared.ledger, folder / "bare.gnucash", overwrite=True)
         t["write"] = time.perf_counter() - t0
     elif kind == "seed_write":  # how the seed wrote: wrapper objects, one commit per account insert
         _plan, prepared = _prepared(folder)
@@ -81,7 +81,7 @@ def child(kind: str, folder: Path) -> None:
         t["write"] = time.perf_counter() - t0
     elif kind == "convert":  # the whole pipeline, as run.py convert runs it
         from app import pipeline
-        from app.gnc_engine import engine_version
+        from app.gnc.engine import engine_version
 
         t0 = time.perf_counter()
         plan, prepared = _prepared(folder)
@@ -108,7 +108,7 @@ def child(kind: str, folder: Path) -> None:
         )
         t["total"] = time.perf_counter() - t0
     elif kind == "documents":  # the GL write, then the documents pass on it (same book)
-        from app import gnc_documents, gnc_writer, pipeline
+        from app import gnc, pipeline
         from app.documents import derive
         from app.documents.allocate import allocate
         from app.plan import Plan
@@ -119,11 +119,11 @@ def child(kind: str, folder: Path) -> None:
         docs = derive(prepared.ledger)
         allocation = allocate(docs)
         counts: dict[str, int] = {}
-        stats = gnc_writer.write_book(
+        stats = gnc.write_book(
             prepared.ledger,
             folder / "docs.gnucash",
             overwrite=True,
-            after=lambda w: counts.update(gnc_documents.write_documents(w, docs, allocation)),
+            after=lambda w: counts.update(gnc.write_documents(w, docs, allocation)),
         )
         seconds = dict(stats.seconds)
         t["gl"], t["documents"] = seconds["transactions"], seconds["documents"]

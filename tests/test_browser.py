@@ -102,7 +102,7 @@ def browser_page(tmp_path: Path):
 def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    from app.gnc_writer import read_book
+    from app.gnc import read_book
     from tests.companygen import make_company
 
     company = make_company(transactions=400, seed=7)
@@ -243,7 +243,7 @@ def import_and_download(page, tmp_path: Path, shots: Path, *expect_on_import: st
 def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Path, samples_dir):
     from playwright.sync_api import expect
 
-    from app.gnc_writer import read_book
+    from app.gnc import read_book
     from tests.conftest import ENTERPRISE
 
     page = browser_page
@@ -311,7 +311,7 @@ def enterprise_history(path: Path, n: int = 40, seed: int = 11) -> Path:
 def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Path, samples_dir):
     from playwright.sync_api import expect
 
-    from app.gnc_writer import read_book
+    from app.gnc import read_book
     from tests.conftest import ENTERPRISE
 
     history = enterprise_history(tmp_path / "Transfers.csv")

@@ -1,5 +1,5 @@
 """``run.py convert`` end to end, as a user runs it: a subprocess, real files, the real GnuCash
-engine; every book written is reopened with gnc_writer.read_book and checked."""
+engine; every book written is reopened with gnc.read_book and checked."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def convert(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]
 
 
 def read_book(path: Path):
-    from app.gnc_writer import read_book as read
+    from app.gnc import read_book as read
 
     return read(path)
 

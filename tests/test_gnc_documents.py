@@ -12,7 +12,7 @@ from decimal import Decimal
 
 import pytest
 
-from app import gnc_documents, gnc_writer, pipeline
+from app import gnc, pipeline
 from app.documents import derive
 from app.documents.allocate import allocate
 from app.documents.proof import compare, documents_report, ok
@@ -43,9 +43,9 @@ def _write(ledger, path, fmt, docs=None):
     if docs is not None:
 
         def after(w):
-            counts.update(gnc_documents.write_documents(w, docs, allocation))
+            counts.update(gnc.write_documents(w, docs, allocation))
 
-    stats = gnc_writer.write_book(ledger, path, fmt=fmt, after=after)
+    stats = gnc.write_book(ledger, path, fmt=fmt, after=after)
     return stats, counts
 
 
@@ -56,8 +56,8 @@ def test_every_document_is_in_gnucash_with_its_open_amount(company_files, tmp_pa
     stats, counts = _write(ledger, tmp_path / "docs.gnucash", fmt, docs)
     assert dict(stats.seconds)["documents"] > 0
     _write(ledger, tmp_path / "gl.gnucash", fmt)
-    with_docs = gnc_writer.read_book(tmp_path / "docs.gnucash")
-    gl_only = gnc_writer.read_book(tmp_path / "gl.gnucash")
+    with_docs = gnc.read_book(tmp_path / "docs.gnucash")
+    gl_only = gnc.read_book(tmp_path / "gl.gnucash")
     # no amount in any account changed
     assert {a.full_name: a.balance for a in with_docs.accounts} == {
         a.full_name: a.balance for a in gl_only.accounts
@@ -65,7 +65,7 @@ def test_every_document_is_in_gnucash_with_its_open_amount(company_files, tmp_pa
     links = counts.get("link", 0)
     assert with_docs.transactions == gl_only.transactions + links
 
-    back = gnc_documents.read_documents(tmp_path / "docs.gnucash")
+    back = gnc.read_documents(tmp_path / "docs.gnucash")
     assert back.unowned_lots == 0
     got = {(d.kind, d.id): d for d in back.documents}
     open_docs = 0
@@ -102,7 +102,7 @@ def test_without_the_report_owner_balances_still_hold(company_files, tmp_path) -
     docs = derive(ledger)
     docs = type(docs)(docs.documents, docs.payments, (), docs.problems)  # no report given
     _write(ledger, tmp_path / "docs.gnucash", "xml", docs)
-    back = gnc_documents.read_documents(tmp_path / "docs.gnucash")
+    back = gnc.read_documents(tmp_path / "docs.gnucash")
     rows = compare(docs, back.owner_open)
     assert ok(rows) and {r.basis for r in rows} == {"history"}
 
@@ -131,7 +131,7 @@ def test_gnucash_reports_run_on_the_book(docs_book, report) -> None:
     assert "no suitable transactions" not in text
     assert "Total" in text or "TOTAL" in text.upper()
     if report != "Trial Balance":
-        back = gnc_documents.read_documents(path)
+        back = gnc.read_documents(path)
         kind = "customer" if report.startswith("Receivable") else "vendor"
         total = sum((v for (k, _o), v in back.owner_open.items() if k == kind), Decimal(0))
         # the report's grand total is the owners' open balance

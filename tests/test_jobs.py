@@ -54,7 +54,7 @@ def runner():
 
 
 def test_import_runs_in_a_worker_process(tmp_path, runner):
-    from app.gnc_writer import read_book
+    from app.gnc import read_book
 
     m = migration(tmp_path, "lists.iif", "txns.iif")
     job = runner.submit(m)
@@ -100,7 +100,7 @@ def test_cancel_kills_the_worker(tmp_path, runner, monkeypatch):
 def test_killed_worker_and_restarted_server(tmp_path, monkeypatch):
     """The worker dies mid-import, the server restarts on the same folder: the job shows as
     interrupted, nothing is offered for download, and a second run succeeds."""
-    from app.gnc_writer import read_book
+    from app.gnc import read_book
 
     instance = str(tmp_path / "instance")
     monkeypatch.setenv(DELAY, "60")

@@ -111,7 +111,7 @@ def test_problems_from_every_stage_sorted_and_deduplicated():
 
 
 def test_write_reads_back_and_verifies(tmp_path):
-    gnc_writer = pytest.importorskip("app.gnc_writer")
+    gnc = pytest.importorskip("app.gnc")
     ledger = parsed(
         txn(10, ("7751 · Gas", "25.00"), ("Checking", "-25.00")),
         txn(12, ("Checking", "100.00"), ("Sales", "-100.00"), day=2),
@@ -123,7 +123,7 @@ def test_write_reads_back_and_verifies(tmp_path):
     phases = []
     outcome = pipeline.write(prepared, out, plan, on_progress=lambda p, d, t: phases.append(p))
     assert phases
-    book = gnc_writer.read_book(out)
+    book = gnc.read_book(out)
     gas = book.account("Expenses:Utilities:Gas and Electric")
     assert gas is not None and gas.balance == D("25.00") and gas.code == "7751"
     checking = book.account("Assets:Current Assets:Checking")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from gnucash import ACCT_TYPE_EXPENSE, ACCT_TYPE_INCOME, GncNumeric, Session, SessionOpenMode
 
-from app import gnc_writer, pipeline
+from app import gnc, pipeline
 from app.book import BookAccount, BookOwner, BookSnapshot
 from app.cutover import MONTHS, OPENING_KIND, ZERO, apply
 from app.fixes import with_fix
@@ -486,7 +486,7 @@ def test_damaged_book_is_caught(tmp_path: Path) -> None:
     assert outcome.report.ok
     book = tmp_path / "book.gnucash"
     other = damage(book, "Checking", 1234)
-    report = verify(prepared.ledger, gnc_writer.read_book(book), Cutover())
+    report = verify(prepared.ledger, gnc.read_book(book), Cutover())
     assert not report.ok
     assert {r.account: r.difference for r in report.differences} == {
         "Checking": D("12.34"),
@@ -592,7 +592,7 @@ def test_damage_in_an_earlier_fiscal_year_shows_in_retained_earnings(tmp_path: P
     assert outcome.report.ok, outcome.report.summary_lines()
     book = tmp_path / "book.gnucash"
     other = damage(book, "Checking", -500, pnl=True, before=company.fiscal_year_begin())
-    report = verify(prepared.ledger, gnc_writer.read_book(book), cut)
+    report = verify(prepared.ledger, gnc.read_book(book), cut)
     rows = {r.account: r for r in report.differences}
     assert set(rows) == {"Checking", other, "Retained Earnings"}
     assert rows["Checking"].difference == D("-5.00")
@@ -631,8 +631,8 @@ def test_voided_transaction_through_the_engine(tmp_path: Path) -> None:
     led = apply(ledger((*HISTORY, void)), Cutover())
     assert led.problems == ()
     path = tmp_path / "void.gnucash"
-    gnc_writer.write_book(led, path)
-    snapshot = gnc_writer.read_book(path)
+    gnc.write_book(led, path)
+    snapshot = gnc.read_book(path)
     report = verify(led, snapshot, Cutover())
     assert report.ok, report.summary_lines()
     checks = {c.name: (c.input, c.book) for c in report.checks}

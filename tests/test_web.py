@@ -463,7 +463,7 @@ def test_import_is_refused_while_problems_remain_then_resolved(client):
 
 
 def test_import_download_and_report(client, tmp_path):
-    from app.gnc_writer import read_book
+    from app.gnc import read_book
 
     prefix, csrf = new_migration(client)
     upload(client, prefix, csrf, "lists.iif", "txns.iif")

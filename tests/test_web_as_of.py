@@ -8,7 +8,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from app.gnc_writer import read_book
+from app.gnc import read_book
 from tests.companygen import make_company
 from tests.test_web import HX, new_migration, soup, upload, wait_done
 

@@ -1,10 +1,10 @@
-"""Writes a final ledger into a GnuCash book and reads a book back: the only module that
-imports ``gnucash``.
+"""Writes a final ledger into a GnuCash book and reads a book back (the bindings come from
+``app.gnc.bindings``).
 
 Engine facts behind this code are in docs/ENGINE.md. In short: the account separator is set to
 ":" and the transaction journal and backup files are switched off once per process
-(``_engine``); a book is built under a temporary name beside its target, checked against the
-input (split count and balance of every account) and renamed into place only after a
+(``bindings.engine``); a book is built under a temporary name beside its target, checked against
+the input (split count and balance of every account) and renamed into place only after a
 successful save. The transaction loop uses raw ``gnucash_core_c`` calls with every receiving
 account in ``BeginEdit`` and, on GnuCash 4.x-5.6, the split-list detacher that keeps it linear.
 Sessions are ended, never destroyed (destroy is quadratic in 4.13).
@@ -19,38 +19,11 @@ import logging
 import os
 import re
 import time
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
-
-# GnuCash 5.x's bindings write GSettings when imported: on a desktop that would change the
-# user's own GnuCash preferences, elsewhere dconf prints a warning on stderr (seen on Debian 13,
-# 5.10). An in-memory backend keeps every preference GnuCash touches inside this process.
-os.environ["GSETTINGS_BACKEND"] = "memory"
-
-with warnings.catch_warnings():
-    # Bindings built with SWIG < 4.4 warn on Python >= 3.12 at import ("builtin type
-    # SwigPyPacked has no __module__ attribute"); harmless, and fatal under -W error.
-    warnings.filterwarnings("ignore", r"builtin type \w+ has no __module__", DeprecationWarning)
-    from gnucash import (
-        GncNumeric,
-        GnuCashBackendException,
-        Query,
-        Session,
-        SessionOpenMode,
-        _sw_core_utils,
-    )
-    from gnucash import gnucash_core_c as C
-    from gnucash.gnucash_business import Address as GncAddress
-    from gnucash.gnucash_business import BillTerm as GncBillTerm
-    from gnucash.gnucash_business import Customer as GncCustomer
-    from gnucash.gnucash_business import Employee as GncEmployee
-    from gnucash.gnucash_business import Job as GncJob
-    from gnucash.gnucash_business import Vendor as GncVendor
-    from gnucash.gnucash_core import Account as GncAccount
 
 from app.book import (
     BookAccount,
@@ -62,7 +35,23 @@ from app.book import (
     WriteStats,
 )
 from app.errors import BookWriteError
-from app.gnc_engine import (
+from app.gnc import bindings
+from app.gnc.bindings import (
+    C,
+    GncAccount,
+    GncAddress,
+    GncBillTerm,
+    GncCustomer,
+    GncEmployee,
+    GncJob,
+    GncNumeric,
+    GncVendor,
+    GnuCashBackendException,
+    Query,
+    Session,
+    SessionOpenMode,
+)
+from app.gnc.engine import (
     Engine,
     LayoutError,
     SplitListDetacher,
@@ -72,6 +61,7 @@ from app.gnc_engine import (
     load_xml_detached,
     sum_splits,
 )
+from app.gnc.numeric import at_unit, exact, from_parts, places_of, to_decimal
 from app.model import Address, Ledger, Role, Transaction
 
 log = logging.getLogger(__name__)
@@ -98,39 +88,6 @@ Progress = Callable[[str, int, int], None]
 VOID_REASON = "Voided in QuickBooks"
 DETACH_EVERY = 1000  # keeps every account's live split list under ~1,000 nodes
 PROGRESS_EVERY = 500
-
-
-@functools.cache
-def _engine() -> Engine:
-    """Process-global engine settings, applied once per process (the module's only state,
-    cached because it cannot be undone): ":" separator, no journal, no backup files. What
-    this engine cannot do (another GnuCash version) is logged here, once."""
-    C.gnc_set_account_separator(":")
-    retention = getattr(_sw_core_utils, "gnc_prefs_set_file_retention_policy", None)
-    if retention is not None:
-        retention(0)
-    engine = Engine()
-    if not engine.log_disable():
-        log.warning("GnuCash %s: no xaccLogDisable; a .log journal may be left", engine.name)
-    if retention is None:
-        log.warning("GnuCash %s: no file-retention setting; backups may be kept", engine.name)
-    if why := engine.detacher_refusal():
-        log.info("split-list detacher off (plain public-API path): %s", why)
-    if not hasattr(C, "gnc_account_set_defer_bal_computation"):
-        log.info("GnuCash %s: no deferred balances (slower, same book)", engine.name)
-    if engine.missing:
-        log.info("GnuCash %s does not export %s", engine.name, ", ".join(engine.missing))
-    return engine
-
-
-def is_known_currency(code: str) -> bool:
-    """True when GnuCash's commodity table knows ``code`` as a currency (case-sensitive)."""
-    _engine()
-    session = Session()  # in memory: no backend, nothing on disk
-    try:
-        return session.book.get_table().lookup("CURRENCY", code) is not None
-    finally:
-        session.end()
 
 
 # ---------------------------------------------------------------- writing
@@ -160,7 +117,7 @@ def write_book(
         raise BookWriteError(f"{path} already exists; not overwritten")
     if not path.parent.is_dir():
         raise BookWriteError(f"folder {path.parent} does not exist")
-    engine = _engine()
+    engine = bindings.engine()
     tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
     _remove_partials(tmp)
     engine.log_disable()  # again: every backend's load re-enables the journal
@@ -240,10 +197,7 @@ class _Builder:
         self.currency = book.get_table().lookup("CURRENCY", currency)
         if self.currency is None:
             raise BookWriteError(f"unknown currency {currency!r} (not in GnuCash's table)")
-        fraction = self.currency.get_fraction()
-        self.places = len(str(fraction)) - 1
-        if 10**self.places != fraction:
-            raise BookWriteError(f"currency {currency} has a non-decimal unit 1/{fraction}")
+        self.places = places_of(self.currency, currency)
         self.accounts: dict[str, GncAccount] = {}
         self.times: list[tuple[str, float]] = []
         self.not_written: list[str] = []
@@ -272,15 +226,6 @@ class _Builder:
             self.own_ids[counter] += 1
             got = f"{self.own_ids[counter]:06d}"
         return got
-
-    def numeric(self, value: Decimal, where: object) -> tuple[int, int]:
-        scaled = value.scaleb(self.places)
-        if scaled != scaled.to_integral_value():
-            raise BookWriteError(
-                f"{where}: amount {value} is finer than the currency's "
-                f"smallest unit (1/{10**self.places})"
-            )
-        return int(scaled), 10**self.places
 
     def build(self, ledger: Ledger, detach: bool) -> WriteStats:
         t0 = time.perf_counter()
@@ -352,7 +297,7 @@ class _Builder:
             bt.SetType(C.GNC_TERM_TYPE_PROXIMO if proximo else C.GNC_TERM_TYPE_DAYS)
             bt.SetDueDays(term.due_days)
             bt.SetDiscountDays(term.discount_days)
-            bt.SetDiscount(GncNumeric(*_exact(term.discount)))
+            bt.SetDiscount(GncNumeric(*exact(term.discount)))
             if proximo:
                 bt.SetCutoff(term.cutoff)
             bt.CommitEdit()
@@ -381,7 +326,7 @@ class _Builder:
             if bt := term(cust.terms, cust.source):
                 c.SetTerms(bt)
             if cust.credit_limit is not None:
-                c.SetCredit(GncNumeric(*self.numeric(cust.credit_limit, cust.source)))
+                c.SetCredit(GncNumeric(*at_unit(cust.credit_limit, self.places, cust.source)))
             c.CommitEdit()
             self.owners["customer", cust.name] = c
             for job in cust.jobs:
@@ -454,13 +399,13 @@ class _Builder:
             except LayoutError as exc:  # another engine: the plain path (docs/ENGINE.md)
                 fallback = str(exc)
         total, splits = len(txns), 0
-        numeric = self.numeric
+        places = self.places
         keep = self.txn_ptrs.append
         try:
             for done, txn in enumerate(txns, 1):
                 if not txn.splits:
                     raise BookWriteError(f"{txn.source}: transaction without splits")
-                values = [numeric(s.value, s.source)[0] for s in txn.splits]
+                values = [at_unit(s.value, places, s.source)[0] for s in txn.splits]
                 if sum(values):
                     raise BookWriteError(f"{txn.source}: transaction does not balance")
                 t = C.xaccMallocTransaction(book_i)
@@ -531,18 +476,12 @@ class _Builder:
             got_n = self.engine.split_count(int(a.get_instance()))
             if got_n is None:  # 4.x: the account's own list, nothing copied
                 got_n = len(C.xaccAccountGetSplitList(a.get_instance()))
-            got_b = _decimal(a.GetBalance())
+            got_b = to_decimal(a.GetBalance())
             if got_n != count[name] or got_b != balance[name]:
                 raise BookWriteError(
                     f"self-check failed for {name}: {got_n} splits, balance {got_b}; "
                     f"expected {count[name]} splits, balance {balance[name]}"
                 )
-
-
-def _exact(value: Decimal) -> tuple[int, int]:
-    """A Decimal as an exact (numerator, power-of-ten denominator)."""
-    exp = -value.as_tuple().exponent if value.as_tuple().exponent < 0 else 0  # type: ignore[operator]
-    return int(value.scaleb(exp)), 10**exp
 
 
 # ---------------------------------------------------------------- reading
@@ -564,7 +503,7 @@ def read_book(
     path = Path(path).absolute()  # (a relative one would be under GnuCash's data folder)
     if not path.is_file():
         raise BookWriteError(f"no book at {path}")
-    engine = _engine()
+    engine = bindings.engine()
     with path.open("rb") as f:
         sqlite = f.read(16) == b"SQLite format 3\0"
     uri = ("sqlite3://" if sqlite else "xml://") + str(path)
@@ -586,7 +525,7 @@ def read_book(
             why = why or "fewer transactions than one detach interval"
         session.raise_backend_errors("load")
         detached = not why
-        if why and why != engine.detacher_refusal():  # that one is logged once, in _engine
+        if why and why != engine.detacher_refusal():  # that one is logged once, in bindings.engine
             log.info("read-back without the split-list detacher: %s", why)
         engine.log_disable()
     except GnuCashBackendException as exc:
@@ -638,7 +577,7 @@ def _read_accounts(
             txns.extend(C.xaccSplitGetParent(splits[i]) for i in new)
         daily: dict[dt.date, Decimal] = defaultdict(Decimal)
         for (day, den), num in sums.items():
-            daily[day] += _from_parts(num, den)  # type: ignore[index]
+            daily[day] += from_parts(num, den)  # type: ignore[index]
         commodity = a.GetCommodity()
         accounts.append(
             BookAccount(
@@ -682,7 +621,7 @@ def _transaction(t, names: dict[int, str]) -> BookTransaction:
         splits=tuple(
             BookSplit(
                 account=names[int(C.xaccSplitGetAccount(s))],
-                value=_decimal(C.xaccSplitGetValue(s)),
+                value=to_decimal(C.xaccSplitGetValue(s)),
                 memo=C.xaccSplitGetMemo(s) or "",
                 reconcile=C.xaccSplitGetReconcile(s),
             )
@@ -733,7 +672,7 @@ def _read_owners(book, kind: str, cls) -> tuple[BookOwner, ...]:
                 terms=(terms.GetName() or "") if terms else "",
                 address=_address_tuple(o.GetAddr()),
                 ship_address=_address_tuple(o.GetShipAddr()) if kind == "gncCustomer" else (),
-                credit_limit=_decimal(credit) if credit is not None else None,
+                credit_limit=to_decimal(credit) if credit is not None else None,
                 jobs=jobs,
             )
         )
@@ -786,20 +725,3 @@ def _terms_in_use(book) -> list[tuple[str, int, int, int, int, int, int]]:
                 )
         query.destroy()
     return list(seen.values())
-
-
-def _decimal(n) -> Decimal:
-    """A GncNumeric or raw gnc_numeric as Decimal (exact for power-of-ten denominators)."""
-    if isinstance(n, GncNumeric):
-        num, den = n.num(), n.denom()
-    else:
-        num, den = C.gnc_numeric_num(n), C.gnc_numeric_denom(n)
-    return _from_parts(num, den)
-
-
-def _from_parts(num: int, den: int) -> Decimal:
-    """num/den as Decimal: exact (keeping the cents) for power-of-ten denominators."""
-    places = len(str(den)) - 1
-    if den > 0 and 10**places == den:
-        return Decimal(num).scaleb(-places)  # keeps the cents: -900.00, not -900
-    return Decimal(num) / Decimal(den)

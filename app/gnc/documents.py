@@ -1,5 +1,5 @@
 """The business layer on a written book: invoices, bills and credit notes that *adopt* the GL
-transactions ``gnc_writer`` already wrote, and payments applied through the engine's lots.
+transactions ``app.gnc.session`` already wrote, and payments applied through the engine's lots.
 
 Research and measurements: BUSINESS-DOCUMENTS.md (§2.2 adopt/record_payment/link, §6 design,
 §7 pitfalls). No amount in any account changes: a document's posting *is* its QuickBooks
@@ -11,8 +11,8 @@ zero-sum lot-link ("L") transaction. Never PostToAccount or the engine's auto-ap
 SetDocQuantity (§7.4); voided transactions stay out of lots (§7.11). Bulk recipe: the A/R and
 A/P accounts in BeginEdit with deferred balances and events suspended (§3).
 
-Raw ``gnucash_core_c`` calls, as in the writer's hot loop. Imports gnucash: used only by
-``gnc_writer.write_book(..., after=...)``, never by the core.
+Raw ``gnucash_core_c`` calls, as in the writer's hot loop, with the bindings from
+``app.gnc.bindings``: used only through ``write_book(..., after=...)``, never by the core.
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from gnucash import Query, Session, SessionOpenMode
-from gnucash import gnucash_core_c as C
-
 from app.documents import Document, Documents, Payment, end_owner
 from app.documents.allocate import Allocation, unapplied
 from app.errors import BookWriteError
-from app.gnc_engine import LayoutError, SplitListDetacher
-from app.gnc_writer import DETACH_EVERY, Written, _decimal, _engine
+from app.gnc import bindings
+from app.gnc.bindings import C, Query, Session, SessionOpenMode
+from app.gnc.engine import LayoutError, SplitListDetacher
+from app.gnc.numeric import to_decimal
+from app.gnc.session import DETACH_EVERY, Written
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
 TYPE_WORDS = {
@@ -165,7 +165,7 @@ class _Pass:
                 C.gncEntrySetInvTaxable(e, False)
             C.gncEntryCommitEdit(e)
             (C.gncBillAddEntry if vendor else C.gncInvoiceAddEntry)(inv, e)
-        total = _decimal(C.gncInvoiceGetTotal(inv))
+        total = to_decimal(C.gncInvoiceGetTotal(inv))
         if total != d.total:
             raise BookWriteError(f"{d.source}: document {d.id} lines {total} != GL {d.total}")
         lot = C.gnc_lot_new(self.book_i)
@@ -187,7 +187,7 @@ class _Pass:
         """The payment's A/R (A/P) split cut into one piece per document and the rest."""
         txn = self.w.transactions[p.transaction]
         ar = self.post_split(txn, p.account, p.source)
-        sign = 1 if _decimal(C.xaccSplitGetValue(ar)) > 0 else -1
+        sign = 1 if to_decimal(C.xaccSplitGetValue(ar)) > 0 else -1
         amounts = [a for _, a in parts] + ([rest] if rest else [])
         if not amounts:  # nothing at all (a zero payment): no lot
             return
@@ -247,7 +247,7 @@ class _Pass:
 
 
 def write_documents(w: Written, docs: Documents, allocation: Allocation) -> dict[str, int]:
-    """Adopt, apply, link (the ``after`` pass of ``gnc_writer.write_book``). Counts by kind."""
+    """Adopt, apply, link (the ``after`` pass of ``write_book``). Counts by kind."""
     return _Pass(w, docs, allocation).run()
 
 
@@ -286,7 +286,7 @@ class _Names:
     """Owner names through the engine library (the bindings cannot pass a bare GncOwner)."""
 
     def __init__(self) -> None:
-        lib = _engine().lib
+        lib = bindings.engine().lib
         P, OP = ctypes.c_void_p, ctypes.POINTER(_Owner)
         for name, res, args in (
             ("gncOwnerGetOwnerFromLot", ctypes.c_int, [P, OP]),
@@ -325,7 +325,7 @@ def read_documents(path: Path) -> BookDocuments:
     """Every document and every A/R / A/P lot of the book at ``path``, read in a read-only
     session through the engine (lot balances, IsPaid, owners)."""
     path = Path(path).absolute()
-    engine = _engine()
+    engine = bindings.engine()
     with path.open("rb") as f:
         sqlite = f.read(16) == b"SQLite format 3\0"
     session = Session()
@@ -360,14 +360,14 @@ def _read(book) -> BookDocuments:
         lot = C.gncInvoiceGetPostedLot(inst)
         side = 1 if kind_of == "customer" else -1
         sense = -1 if credit else 1
-        bal = _decimal(C.gnc_lot_get_balance(lot)) * side * sense if lot else Decimal(0)
+        bal = to_decimal(C.gnc_lot_get_balance(lot)) * side * sense if lot else Decimal(0)
         txn = C.gncInvoiceGetPostedTxn(inst)
         out.append(
             BookDocument(
                 kind=kind,
                 id=C.gncInvoiceGetID(inst) or "",
                 owner=owner,
-                total=_decimal(C.gncInvoiceGetTotal(inst)),
+                total=to_decimal(C.gncInvoiceGetTotal(inst)),
                 open=bal,
                 paid=bool(C.gncInvoiceIsPaid(inst)),
                 due=C.xaccTransRetDateDue(txn).date() if txn else None,
@@ -389,6 +389,6 @@ def _read(book) -> BookDocuments:
             if who is None:
                 unowned += 1
                 continue
-            owner_open[who[0], end_owner(*who)] += side * _decimal(C.gnc_lot_get_balance(lot))
+            owner_open[who[0], end_owner(*who)] += side * to_decimal(C.gnc_lot_get_balance(lot))
     out.sort(key=lambda d: (d.kind, d.owner, d.id))
     return BookDocuments(tuple(out), dict(owner_open), lots, unowned)

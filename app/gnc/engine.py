@@ -14,7 +14,8 @@ passes a run-time check, and every caller has a plain public-API path for when s
 refused.
 
 This module never imports ``gnucash``: it finds ``libgnc-engine.so`` in ``/proc/self/maps``,
-so it only works once the caller (app.gnc_writer) has imported the bindings.
+so it only works once ``app.gnc.bindings`` has imported the bindings (``bindings.engine()``
+makes the process's one ``Engine``).
 """
 
 from __future__ import annotations

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from app import gnc_writer
+from app import gnc
 from app.book import BookSnapshot
 from app.errors import BookWriteError
-from app.gnc_engine import Engine, SplitListDetacher, account_layout, engine_version
+from app.gnc import bindings
+from app.gnc.engine import Engine, SplitListDetacher, account_layout, engine_version
 from app.model import (
     Account,
     AccountType,
@@ -167,7 +168,7 @@ def _files(folder: Path) -> list[str]:
 def test_round_trip(tmp_path: Path, fmt: str) -> None:
     ledger = _ledger()
     out = tmp_path / f"Café books #1 [{fmt}].gnucash"  # spaces, accents, URI characters
-    stats = gnc_writer.write_book(ledger, out, fmt=fmt)
+    stats = gnc.write_book(ledger, out, fmt=fmt)
     assert _files(tmp_path) == [out.name]  # no lock, journal, backup or temporary file
     assert (stats.accounts, stats.transactions, stats.splits) == (9, 4, 9)
     assert (stats.customers, stats.jobs, stats.vendors, stats.employees, stats.terms) == (
@@ -179,7 +180,7 @@ def test_round_trip(tmp_path: Path, fmt: str) -> None:
     )
     assert stats.not_written == ("employee Old Timer: notes (no such field)",)
 
-    book = gnc_writer.read_book(out, transactions=True)
+    book = gnc.read_book(out, transactions=True)
     assert _files(tmp_path) == [out.name]  # the read-only session released everything
     assert book.currency == "USD"
     names = [a.full_name for a in book.accounts]
@@ -262,7 +263,7 @@ def test_round_trip(tmp_path: Path, fmt: str) -> None:
 
 def test_xml_text_holds_what_was_written_and_nothing_else(tmp_path: Path) -> None:
     out = tmp_path / "book.gnucash"
-    gnc_writer.write_book(_ledger(), out)
+    gnc.write_book(_ledger(), out)
     text = gzip.decompress(out.read_bytes()).decode("utf-8")
     assert "Tax ID: 12-3456789" in text and "Gas Company Print Name" in text
     assert "left in 2019" not in text  # employee notes: GnuCash has no field, reported instead
@@ -302,7 +303,7 @@ def test_a_failed_write_leaves_no_file(tmp_path: Path, change: dict, message: st
         splits = (first.splits[0], replace(first.splits[1], account="Nowhere"))
         ledger = replace(ledger, transactions=(replace(first, splits=splits),))
     with pytest.raises(BookWriteError, match=re.escape(message)):
-        gnc_writer.write_book(ledger, tmp_path / "book.gnucash", **change)
+        gnc.write_book(ledger, tmp_path / "book.gnucash", **change)
     assert _files(tmp_path) == []
 
 
@@ -310,17 +311,17 @@ def test_existing_file_is_not_overwritten(tmp_path: Path) -> None:
     out = tmp_path / "book.gnucash"
     out.write_text("mine")
     with pytest.raises(BookWriteError, match="already exists"):
-        gnc_writer.write_book(_ledger(), out)
+        gnc.write_book(_ledger(), out)
     assert out.read_text() == "mine" and _files(tmp_path) == ["book.gnucash"]
-    gnc_writer.write_book(_ledger(), out, overwrite=True)
-    assert gnc_writer.read_book(out).transactions == 4
+    gnc.write_book(_ledger(), out, overwrite=True)
+    assert gnc.read_book(out).transactions == 4
     assert _files(tmp_path) == ["book.gnucash"]
 
 
 def test_currency_table() -> None:
-    assert gnc_writer.is_known_currency("EUR")
-    assert not gnc_writer.is_known_currency("XYZ")
-    assert not gnc_writer.is_known_currency("usd")  # the table is case-sensitive
+    assert gnc.is_known_currency("EUR")
+    assert not gnc.is_known_currency("XYZ")
+    assert not gnc.is_known_currency("usd")  # the table is case-sensitive
 
 
 def test_jpy_book_uses_whole_units(tmp_path: Path) -> None:
@@ -331,16 +332,16 @@ def test_jpy_book_uses_whole_units(tmp_path: Path) -> None:
         if t.num != "1001"
     )
     out = tmp_path / "yen.gnucash"
-    gnc_writer.write_book(replace(ledger, transactions=whole), out, currency="JPY")
-    book = gnc_writer.read_book(out)
+    gnc.write_book(replace(ledger, transactions=whole), out, currency="JPY")
+    book = gnc.read_book(out)
     assert book.currency == "JPY" and book.account("Checking").balance == D("1000")  # type: ignore[union-attr]
     with pytest.raises(BookWriteError, match="finer than"):
-        gnc_writer.write_book(ledger, tmp_path / "yen2.gnucash", currency="JPY")
+        gnc.write_book(ledger, tmp_path / "yen2.gnucash", currency="JPY")
 
 
 def test_trial_balance_report_runs(tmp_path: Path) -> None:
     out = tmp_path / "book.gnucash"
-    gnc_writer.write_book(_ledger(), out)
+    gnc.write_book(_ledger(), out)
     html = tmp_path / "tb.html"
     env = {**os.environ, "HOME": str(tmp_path / "home")}
     done = subprocess.run(
@@ -362,7 +363,7 @@ def test_trial_balance_report_runs(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Checking" in html.read_text(encoding="utf-8")
-    assert gnc_writer.read_book(out).splits == 9
+    assert gnc.read_book(out).splits == 9
 
 
 def _big_ledger(n: int) -> Ledger:
@@ -388,10 +389,10 @@ def _big_ledger(n: int) -> Ledger:
 def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -> None:
     ledger = _big_ledger(2500)
     seen: list[tuple[str, int, int]] = []
-    fast = gnc_writer.write_book(
+    fast = gnc.write_book(
         ledger, tmp_path / "fast.gnucash", fmt=fmt, on_progress=lambda *p: seen.append(p)
     )
-    plain = gnc_writer.write_book(ledger, tmp_path / "plain.gnucash", fmt=fmt, detach=False)
+    plain = gnc.write_book(ledger, tmp_path / "plain.gnucash", fmt=fmt, detach=False)
     if DETACHES:
         assert fast.detached and not fast.fallback
     else:  # 5.10 keeps split lists in vectors: the version check refuses, plain is linear
@@ -405,7 +406,7 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
     assert seen[-1] == ("saving", 1, 1)
 
     loading: list[tuple[str, int, int]] = []
-    a = gnc_writer.read_book(
+    a = gnc.read_book(
         tmp_path / "fast.gnucash", transactions=True, on_progress=lambda *p: loading.append(p)
     )
     if fmt == "xml":  # the XML loader reports each transaction; SQLite only the accounts
@@ -413,7 +414,7 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
             ("loading", n, 2500) for n in (500, 1000, 1500, 2000, 2500)
         ]
     assert loading[-1][0] == "reading" and loading[-1][1] == loading[-1][2]
-    b = gnc_writer.read_book(tmp_path / "plain.gnucash", transactions=True, detach=False)
+    b = gnc.read_book(tmp_path / "plain.gnucash", transactions=True, detach=False)
     assert a.detached_load == DETACHES and not b.detached_load
     assert replace(a, detached_load=False) == b  # same book, and the same reading of it
     count, balance = _sums(ledger)
@@ -438,28 +439,28 @@ def test_detacher_and_plain_path_write_the_same_book(tmp_path: Path, fmt: str) -
 
 def test_read_book_needs_the_split_getters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "book.gnucash"
-    gnc_writer.write_book(_ledger(), out)
-    engine = gnc_writer._engine()
+    gnc.write_book(_ledger(), out)
+    engine = bindings.engine()
     monkeypatch.setattr(engine, "missing", (*engine.missing, "xaccSplitGetValue"))
     with pytest.raises(BookWriteError, match="cannot read the book's splits"):
-        gnc_writer.read_book(out)
+        gnc.read_book(out)
 
 
 def test_read_book_refuses_what_is_not_a_book(tmp_path: Path) -> None:
     junk = tmp_path / "junk.gnucash"
     junk.write_bytes(b"\x00\x01 not a book")
     with pytest.raises(BookWriteError, match=re.escape("could not open junk.gnucash")):
-        gnc_writer.read_book(junk)
+        gnc.read_book(junk)
     with pytest.raises(BookWriteError, match="no book at"):
-        gnc_writer.read_book(tmp_path / "missing.gnucash")
+        gnc.read_book(tmp_path / "missing.gnucash")
     assert _files(tmp_path) == ["junk.gnucash"]
 
 
 def test_read_progress_counts_accounts(tmp_path: Path) -> None:
     out = tmp_path / "book.gnucash"
-    gnc_writer.write_book(_ledger(), out)
+    gnc.write_book(_ledger(), out)
     seen: list[tuple[str, int, int]] = []
-    gnc_writer.read_book(out, on_progress=lambda *p: seen.append(p))
+    gnc.read_book(out, on_progress=lambda *p: seen.append(p))
     assert seen == [("reading", i, 9) for i in range(1, 10)]
 
 
@@ -471,12 +472,12 @@ def test_self_check_refuses_a_book_that_lost_splits(
     # engine's accounts miss 2,000 transactions' splits. The count/balance check must refuse.
     monkeypatch.setattr(SplitListDetacher, "reattach", lambda self: None)
     with pytest.raises(BookWriteError, match="self-check failed"):
-        gnc_writer.write_book(_big_ledger(2500), tmp_path / "book.gnucash")
+        gnc.write_book(_big_ledger(2500), tmp_path / "book.gnucash")
     assert _files(tmp_path) == []
 
 
 def _snapshot_without_flags(path: Path) -> BookSnapshot:
-    return replace(gnc_writer.read_book(path, transactions=True), detached_load=False)
+    return replace(gnc.read_book(path, transactions=True), detached_load=False)
 
 
 @pytest.mark.parametrize("fmt", ["xml", "sqlite"])
@@ -487,18 +488,18 @@ def test_an_engine_without_the_tricks_writes_the_same_book(
     # and symbol table say "no", the writer and reader take the public-API paths, and the
     # book is the same. The engine is the real one; only what it reports is changed.
     ledger = _big_ledger(1500)
-    normal = gnc_writer.write_book(ledger, tmp_path / "normal.gnucash", fmt=fmt)
-    engine = gnc_writer._engine()
+    normal = gnc.write_book(ledger, tmp_path / "normal.gnucash", fmt=fmt)
+    engine = bindings.engine()
     monkeypatch.setattr(engine, "version", (5, 10))
     optional = ("qof_book_increment_and_format_counter", "gncBillTermGetTerms", "qof_event_suspend")
     monkeypatch.setattr(engine, "missing", (*engine.missing, *optional))
     seen: list[tuple[str, int, int]] = []
-    other = gnc_writer.write_book(ledger, tmp_path / "other.gnucash", fmt=fmt)
+    other = gnc.write_book(ledger, tmp_path / "other.gnucash", fmt=fmt)
     assert not other.detached and other.fallback.startswith("GnuCash 5.10:")
     assert replace(
         other, seconds=(), detached=normal.detached, fallback=normal.fallback
     ) == replace(normal, seconds=())
-    book = gnc_writer.read_book(
+    book = gnc.read_book(
         tmp_path / "other.gnucash", transactions=True, on_progress=lambda *p: seen.append(p)
     )
     assert not book.detached_load
@@ -523,15 +524,15 @@ def test_the_other_version_ranges_layout_is_refused_before_writing(
     # of 200, or the reverse. The run-time check must see it and refuse before moving anything;
     # the plain path writes and reads back the same book.
     ledger = _big_ledger(2500)
-    normal = gnc_writer.write_book(ledger, tmp_path / "normal.gnucash")
-    engine = gnc_writer._engine()
+    normal = gnc.write_book(ledger, tmp_path / "normal.gnucash")
+    engine = bindings.engine()
     other = (5, 6) if engine.version[0] == 4 else (4, 13)
     assert account_layout(other) is not account_layout(engine.version)
     monkeypatch.setattr(engine, "version", other)
-    stats = gnc_writer.write_book(ledger, tmp_path / "other.gnucash")
+    stats = gnc.write_book(ledger, tmp_path / "other.gnucash")
     assert normal.detached and not stats.detached
     assert f"split list is not where GnuCash {other[0]}.{other[1]} keeps it" in stats.fallback
-    book = gnc_writer.read_book(tmp_path / "other.gnucash", transactions=True)
+    book = gnc.read_book(tmp_path / "other.gnucash", transactions=True)
     assert not book.detached_load
     monkeypatch.undo()
     assert book == _snapshot_without_flags(tmp_path / "normal.gnucash")
@@ -565,10 +566,10 @@ def test_layout_check_refuses_a_shifted_field_before_writing(
 
     monkeypatch.setattr(SplitListDetacher, "__init__", shifted)
     ledger = _big_ledger(2500)
-    stats = gnc_writer.write_book(ledger, tmp_path / "book.gnucash")
+    stats = gnc.write_book(ledger, tmp_path / "book.gnucash")
     assert not stats.detached and message in stats.fallback
     monkeypatch.undo()
-    book = gnc_writer.read_book(tmp_path / "book.gnucash")
+    book = gnc.read_book(tmp_path / "book.gnucash")
     count, balance = _sums(ledger)
     for acc in book.accounts:
         assert (acc.splits, acc.balance) == (count[acc.full_name], balance[acc.full_name])

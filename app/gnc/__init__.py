@@ -1,0 +1,23 @@
+"""The GnuCash side: write a final ledger into a book, read a book back, adopt the business
+documents onto a written book.
+
+Importing this package imports ``gnucash`` (in ``app.gnc.bindings``, the only module that does).
+Code outside ``app.gnc`` uses only the names below (``from app import gnc``), and imports it
+lazily, inside the function that writes or reads, so the core and the web server load without
+GnuCash. The submodules are the package's own business (tests may poke them).
+"""
+
+from app.gnc.bindings import is_known_currency
+from app.gnc.documents import BookDocument, BookDocuments, read_documents, write_documents
+from app.gnc.session import Written, read_book, write_book
+
+__all__ = [
+    "BookDocument",
+    "BookDocuments",
+    "Written",
+    "is_known_currency",
+    "read_book",
+    "read_documents",
+    "write_book",
+    "write_documents",
+]
