@@ -20,7 +20,8 @@ from app import gnc
 from app.book import BookSnapshot
 from app.errors import BookWriteError
 from app.gnc import bindings
-from app.gnc.engine import Engine, SplitListDetacher, account_layout, engine_version
+from app.gnc.detacher import SplitListDetacher, account_layout
+from app.gnc.engine import Engine, engine_version
 from app.model import (
     Account,
     AccountType,

@@ -8,8 +8,9 @@ GnuCash. The submodules are the package's own business (tests may poke them).
 """
 
 from app.gnc.bindings import is_known_currency
+from app.gnc.context import Written
 from app.gnc.documents import BookDocument, BookDocuments, read_documents, write_documents
-from app.gnc.session import Written, read_book, write_book
+from app.gnc.session import read_book, write_book
 
 __all__ = [
     "BookDocument",

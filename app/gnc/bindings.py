@@ -39,6 +39,7 @@ with warnings.catch_warnings():
     from gnucash.gnucash_business import Vendor as GncVendor
     from gnucash.gnucash_core import Account as GncAccount
 
+from app.gnc.detacher import refusal
 from app.gnc.engine import Engine
 
 __all__ = [
@@ -76,7 +77,7 @@ def engine() -> Engine:
         log.warning("GnuCash %s: no xaccLogDisable; a .log journal may be left", eng.name)
     if retention is None:
         log.warning("GnuCash %s: no file-retention setting; backups may be kept", eng.name)
-    if why := eng.detacher_refusal():
+    if why := refusal(eng):
         log.info("split-list detacher off (plain public-API path): %s", why)
     if not hasattr(C, "gnc_account_set_defer_bal_computation"):
         log.info("GnuCash %s: no deferred balances (slower, same book)", eng.name)

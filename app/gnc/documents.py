@@ -1,5 +1,5 @@
 """The business layer on a written book: invoices, bills and credit notes that *adopt* the GL
-transactions ``app.gnc.session`` already wrote, and payments applied through the engine's lots.
+transactions ``app.gnc.transactions`` already wrote, and payments applied through the engine's lots.
 
 Research and measurements: BUSINESS-DOCUMENTS.md (§2.2 adopt/record_payment/link, §6 design,
 §7 pitfalls). No amount in any account changes: a document's posting *is* its QuickBooks
@@ -29,9 +29,11 @@ from app.documents.allocate import Allocation, unapplied
 from app.errors import BookWriteError
 from app.gnc import bindings
 from app.gnc.bindings import C, Query, Session, SessionOpenMode
-from app.gnc.engine import LayoutError, SplitListDetacher
+from app.gnc.context import Written
+from app.gnc.detacher import SplitListDetacher
+from app.gnc.engine import LayoutError
 from app.gnc.numeric import to_decimal
-from app.gnc.session import DETACH_EVERY, Written
+from app.gnc.transactions import DETACH_EVERY, bulk_edit
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
 TYPE_WORDS = {
@@ -86,45 +88,35 @@ class _Pass:
         # every account: committing an adopted transaction re-balances (4.13) or re-sorts (5.x)
         # each account it touches that is not in edit mode: quadratic (§3)
         accounts = list(self.w.accounts.values())
-        defer = getattr(C, "gnc_account_set_defer_bal_computation", None)
-        for a in accounts:
-            a.BeginEdit()  # type: ignore[attr-defined]
-            if defer is not None:
-                defer(a.get_instance(), True)  # type: ignore[attr-defined]
-        self.w.engine.suspend_events()
-        try:  # this pass only adds splits (none removed or moved): the detacher's rule
-            self.detacher = SplitListDetacher(
-                self.w.engine,
-                [int(a.get_instance()) for a in accounts],  # type: ignore[attr-defined]
-            )
-            self.detacher.detach()
-        except LayoutError:  # 5.x: inserts are cheap there
-            self.detacher = None
-        try:
-            for d in self.docs.documents:
-                if not d.voided:
-                    self.adopt(d)
-            rest = unapplied(self.docs, self.alloc)
-            pieces: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
-            for a in self.alloc.applications:
-                pieces[a.credit].append((a.document, a.amount))
-            by_txn = {d.transaction: d for d in self.docs.documents}
-            for p in self.docs.payments:
-                if not p.voided:
-                    self.pay(p, pieces.get(p.transaction, []), rest[p.transaction])
-            for credit, parts in pieces.items():
-                if credit in by_txn:  # a credit note applied: lot links
-                    cn = by_txn[credit]
-                    for doc_txn, amount in parts:
-                        self.link(cn, by_txn[doc_txn], amount)
-        finally:
-            if self.detacher is not None:
-                self.detacher.reattach()  # before anything reads or commits the accounts
-            for a in accounts:
-                if defer is not None:
-                    defer(a.get_instance(), False)  # type: ignore[attr-defined]
-                a.CommitEdit()  # type: ignore[attr-defined]
-            self.w.engine.resume_events()
+        with bulk_edit(self.w.engine, accounts):
+            try:  # this pass only adds splits (none removed or moved): the detacher's rule
+                self.detacher = SplitListDetacher(
+                    self.w.engine,
+                    [int(a.get_instance()) for a in accounts],  # type: ignore[attr-defined]
+                )
+                self.detacher.detach()
+            except LayoutError:  # 5.x: inserts are cheap there
+                self.detacher = None
+            try:
+                for d in self.docs.documents:
+                    if not d.voided:
+                        self.adopt(d)
+                rest = unapplied(self.docs, self.alloc)
+                pieces: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
+                for a in self.alloc.applications:
+                    pieces[a.credit].append((a.document, a.amount))
+                by_txn = {d.transaction: d for d in self.docs.documents}
+                for p in self.docs.payments:
+                    if not p.voided:
+                        self.pay(p, pieces.get(p.transaction, []), rest[p.transaction])
+                for credit, parts in pieces.items():
+                    if credit in by_txn:  # a credit note applied: lot links
+                        cn = by_txn[credit]
+                        for doc_txn, amount in parts:
+                            self.link(cn, by_txn[doc_txn], amount)
+            finally:
+                if self.detacher is not None:
+                    self.detacher.reattach()  # before anything reads or commits the accounts
         return dict(self.count)
 
     def adopt(self, d: Document) -> None:
