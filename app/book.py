@@ -1,4 +1,4 @@
-"""What a written GnuCash book holds, read back through the bindings (``gnc_writer.read_book``).
+"""What a written GnuCash book holds, read back through the bindings (``app.gnc.read_book``).
 
 Plain dataclasses, so verification and the web layer can use them without importing gnucash.
 Balances are the engine's own figures in the book's currency: credit-natured balances negative.
@@ -108,7 +108,7 @@ class BookSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class WriteStats:
-    """What ``gnc_writer.write_book`` wrote and how long each phase took.
+    """What ``app.gnc.write_book`` wrote and how long each phase took.
 
     ``detached`` tells whether the 4.13 split-list detacher was used (see docs/ENGINE.md);
     ``fallback`` why not, when it was wanted. ``not_written`` names ledger data that GnuCash has

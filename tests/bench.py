@@ -137,8 +137,8 @@ def child(kind: str, folder: Path) -> None:
         t["read"] = time.perf_counter() - t0
         t["rows"] = rows
     elif kind == "qbcsv":
-        from app import qbcsv
         from app.model import ReadOptions
+        from app.readers import qbcsv
 
         t0 = time.perf_counter()
         ledger = qbcsv.parse(folder / "big.csv", ReadOptions())

@@ -5,7 +5,7 @@ QuickBooks' exports hold every document as a transaction: an A/R posting with a 
 a vendor name a vendor bill (a bill credit: a credit note), the other A/R and A/P postings with
 a name are payments (received, or made to a vendor). Nothing here is written twice: a document
 *adopts* its GL transaction (``transaction`` = its index in ``ledger.transactions``), which
-``app.gnc_documents`` turns into the invoice's posting. Pure: stdlib and the model only.
+``app.gnc.documents`` turns into the invoice's posting. Pure: stdlib and the model only.
 
 Signs: a document's ``total`` and its lines are positive in the document's own sense; a
 payment's ``amount`` is positive for money received from a customer or paid to a vendor.

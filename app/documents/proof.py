@@ -2,7 +2,7 @@
 in the documents' (and owners') lots, read back through the engine, against QuickBooks' — the
 Open Invoices / Unpaid Bills report when given, else the history's named A/R and A/P postings.
 
-Pure: the core's documents and a read-back summary (``gnc_documents.BookDocuments`` or any
+Pure: the core's documents and a read-back summary (``app.gnc.BookDocuments`` or any
 object with ``owner_open``); no gnucash import.
 """
 

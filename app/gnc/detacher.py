@@ -3,8 +3,9 @@
 GnuCash 4.x inserts every split into its account with a full ``g_list_find`` of the account's
 split list (quadratic; see docs/ENGINE.md); ``SplitListDetacher`` keeps those lists short during
 a bulk load. GnuCash 5.0-5.6 still do the same (a GList, with the cached balance limits before
-it). 5.10 keeps split lists in a vector with a hash set (linear already); the detacher refuses
-every version outside 4.x-5.6 (5.7-5.9 were not examined and get the plain path).
+it). From 5.7 on (PR #1917, "account-splits-vector") an account keeps its splits in a vector with
+a hash set, linear already; the detacher refuses every version outside 4.0-4.14 and 5.0-5.6, and
+those get the plain path.
 
 The detacher runs only on an engine whose version range has a mirrored account layout
 (``_LAYOUTS``) that passes a run-time check (``refusal``, ``SplitListDetacher.check``); every
@@ -79,7 +80,7 @@ class _AccountPrivate5(ctypes.Structure):
     the cached balances and ``balance_dirty``. Offsets as the 5.6 engine's own accessors use
     them (Debian 12 backports, docs/ENGINE.md): limits at 192/216, their flags at 208/232, the
     sub-account flag at 236, ``balance_dirty`` 240, ``splits`` 248 (still a GList; a std::vector
-    in 5.10), ``sort_dirty`` 256. Verified at run time like the 4.x mirror."""
+    from 5.7), ``sort_dirty`` 256. Verified at run time like the 4.x mirror."""
 
     _fields_ = (
         *_AccountPrivate4._fields_[:10],  # accountName … the 8 cached/starting numerics
@@ -98,7 +99,7 @@ _Layout = type[_AccountPrivate4] | type[_AccountPrivate5]
 # (first version, last version, mirror): the engines whose split lists are GLists of a known
 # layout. A version outside every range gets the plain path.
 _LAYOUTS: tuple[tuple[tuple[int, int], tuple[int, int], _Layout], ...] = (
-    ((4, 0), (4, 999), _AccountPrivate4),
+    ((4, 0), (4, 14), _AccountPrivate4),  # 4.900-4.904 (5.0 betas) have 5.x's limits: no mirror
     ((5, 0), (5, 6), _AccountPrivate5),
 )
 
