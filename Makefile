@@ -24,7 +24,7 @@ format: setup
 	$(PY) -m ruff check --fix app tests run.py
 
 bench: setup
-	$(PY) -m tests.bench
+	$(PY) -m tests.support.bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache instance

@@ -7,10 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
-SAMPLES = ROOT.parent / "shared" / "samples"
-ENTERPRISE = SAMPLES / "Pewejekubam__qbd-to-gnucash__qbd-all-lists-sample.IIF"
+from tests.paths import DATA, SAMPLES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

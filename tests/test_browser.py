@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.paths import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -103,7 +103,7 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
     from app.gnc import read_book
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     company = make_company(transactions=400, seed=7)
     lists = company.write_lists_iif(tmp_path / "lists.IIF")
@@ -244,7 +244,7 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
     from playwright.sync_api import expect
 
     from app.gnc import read_book
-    from tests.conftest import ENTERPRISE
+    from tests.paths import ENTERPRISE
 
     page = browser_page
     shots = tmp_path / "screens"
@@ -312,7 +312,7 @@ def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Pa
     from playwright.sync_api import expect
 
     from app.gnc import read_book
-    from tests.conftest import ENTERPRISE
+    from tests.paths import ENTERPRISE
 
     history = enterprise_history(tmp_path / "Transfers.csv")
     page = browser_page

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA, ENTERPRISE, ROOT
+from tests.paths import DATA, ENTERPRISE, ROOT
 
 CLI = DATA / "cli"
 LISTS, TXNS = CLI / "lists.iif", CLI / "txns.iif"
@@ -356,7 +356,7 @@ def test_enterprise_sample_balances_only_matches_its_trial_balance(samples_dir, 
 
 @pytest.fixture(scope="module")
 def company(tmp_path_factory):
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     company = make_company(transactions=150, seed=7)
     files = company.write_all(tmp_path_factory.mktemp("company"))

@@ -6,7 +6,7 @@ import csv
 import datetime as dt
 from decimal import Decimal
 
-from tests.companygen import BALANCE_SHEET, make_company
+from tests.support.companygen import BALANCE_SHEET, make_company
 
 
 def test_every_transaction_balances_with_two_to_five_splits() -> None:

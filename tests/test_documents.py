@@ -17,7 +17,7 @@ from app.model import ReadOptions
 from app.plan import Plan
 from app.readers import qbcsv
 from app.readers.qbcsv import open_items
-from tests.companygen import make_company
+from tests.support.companygen import make_company
 
 D = Decimal
 

@@ -17,7 +17,7 @@ from app.documents import derive
 from app.documents.allocate import allocate
 from app.documents.proof import compare, documents_report, ok
 from app.plan import Plan
-from tests.companygen import make_company
+from tests.support.companygen import make_company
 
 
 @pytest.fixture(scope="module")

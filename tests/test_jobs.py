@@ -22,7 +22,7 @@ from app import create_app
 from app.jobs import ImportJob, load
 from app.jobs.runner import JobRunner
 from app.store import Migration, Store
-from tests.conftest import DATA, ROOT
+from tests.paths import DATA, ROOT
 
 WEB = DATA / "web"
 DELAY = "QB2GNUCASH_WORKER_DELAY"

@@ -231,7 +231,7 @@ def test_enterprise_sample_reparented_tree(samples_dir, golden):
     """The real Enterprise chart under GnuCash's standard tree, one row per account (review the
     golden: type, placeholder flag, QuickBooks type, origin)."""
     from app import pipeline, resolve
-    from tests.conftest import ENTERPRISE
+    from tests.paths import ENTERPRISE
 
     plan = Plan(reparent=True)
     parsed = pipeline.read([ENTERPRISE], plan)

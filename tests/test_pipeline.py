@@ -161,7 +161,7 @@ def test_balances_only_ignores_history_and_its_unknown_labels():
 def test_generated_company_every_layout_prepares_to_the_right_sums(layout, tmp_path):
     """Real readers on the project's generated company, reparented with a merge and a rename:
     every split lands on a final account and each account sums to what its origins hold."""
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     comp = make_company(transactions=120, seed=11)
     history = comp.write_all(tmp_path / "exports")[layout]

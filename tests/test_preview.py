@@ -9,7 +9,7 @@ from decimal import Decimal as D
 from app.model import Account, AccountType, Ledger, Problem, Reconcile, Source, Split, Transaction
 from app.pages import preview
 from app.readers.qbcsv.columns import column_sample
-from tests.conftest import DATA
+from tests.paths import DATA
 
 
 def src(line: int, name: str = "t.csv") -> Source:

@@ -14,7 +14,7 @@ from app.errors import ParseError
 from app.model import ReadOptions, Reconcile, Source, Split, Transaction, to_text
 from app.readers import qbcsv
 from app.readers.qbcsv import build
-from tests.companygen import make_company
+from tests.support.companygen import make_company
 
 CSV_DIR = Path(__file__).parent / "data" / "csv"
 DEFAULT = ReadOptions()

@@ -14,7 +14,7 @@ from app.errors import ParseError
 from app.model import ReadOptions, to_text
 from app.plan import Cutover, Plan, Rule
 from app.readers.qbcsv import trial_balance
-from tests.companygen import make_company
+from tests.support.companygen import make_company
 
 DATA = Path(__file__).parent / "data" / "reports"
 FIXTURES = sorted(DATA.glob("tb_*.csv"))

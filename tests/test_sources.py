@@ -214,7 +214,7 @@ def test_overlap_found_when_files_label_accounts_differently():
 
 
 def test_every_generated_export_is_claimed_by_exactly_one_real_reader(tmp_path):
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     files = make_company(transactions=30, seed=5).write_all(tmp_path)
     chosen = {name: readers.identify(path, ReadOptions()).__name__ for name, path in files.items()}

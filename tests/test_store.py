@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,13 +10,10 @@ import pytest
 from app.errors import UnknownFormatError
 from app.plan import FileOptions
 from app.store import DuplicateUpload, Store, UnknownMigration, UnknownUpload, UploadError
-from tests.conftest import DATA
+from tests.paths import DATA
+from tests.support.web import add
 
 WEB = DATA / "web"
-
-
-def add(m, name: str, data: bytes | None = None) -> str:
-    return m.save_upload(name, io.BytesIO(data if data is not None else (WEB / name).read_bytes()))
 
 
 def test_create_open_list_delete(tmp_path):

@@ -22,8 +22,8 @@ from app.fixes import with_fix
 from app.model import Account, AccountType, Customer, Job, Ledger, Reconcile, Role, Source
 from app.plan import Cutover, Plan
 from app.verify import CSV_HEADER, Report, verify
-from tests.companygen import BALANCE_SHEET, Company, make_company
-from tests.conftest import ENTERPRISE
+from tests.paths import ENTERPRISE
+from tests.support.companygen import BALANCE_SHEET, Company, make_company
 from tests.test_cutover import HISTORY, ledger, without
 
 D = Decimal

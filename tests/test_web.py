@@ -10,46 +10,12 @@ import io
 import json
 import re
 import socket
-import time
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 
 from app import create_app
-from tests.conftest import DATA
-
-WEB = DATA / "web"
-HX = {"HX-Request": "true"}
-
-
-def soup(response) -> BeautifulSoup:
-    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
-
-
-def token(client) -> str:
-    page = soup(client.get("/"))
-    return page.select_one("input[name=csrf_token]")["value"]
-
-
-def new_migration(client) -> tuple[str, dict[str, str]]:
-    """A fresh migration: its URL prefix and the CSRF header for htmx-style posts."""
-    tok = token(client)
-    r = client.post("/m", data={"csrf_token": tok})
-    assert r.status_code == 303
-    prefix = r.location.rsplit("/", 1)[0]
-    return prefix, {"X-CSRF-Token": tok}
-
-
-def upload(client, prefix: str, csrf: dict, *names: str, htmx: bool = True, data: bytes = b""):
-    files = [(io.BytesIO(data or (WEB / n).read_bytes()), n) for n in names]
-    headers = csrf | (HX if htmx else {})
-    return client.post(f"{prefix}/files", data={"files": files}, headers=headers)
-
-
-def is_fragment(response) -> bool:
-    return "<html" not in response.get_data(as_text=True)
-
+from tests.support.web import HX, WEB, is_fragment, new_migration, soup, upload, wait_done
 
 # ------------------------------------------------------------------ home, ids, CSRF
 
@@ -301,7 +267,7 @@ def test_problems_link_to_their_rows(client):
 
 
 def test_many_transactions_are_paginated(client, tmp_path):
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     company = make_company(transactions=130, seed=3)
     prefix, csrf = new_migration(client)
@@ -422,18 +388,6 @@ def test_plan_download_and_upload(client):
 # ------------------------------------------------------------------ import and download
 
 
-def wait_done(client, prefix: str, timeout: float = 120) -> BeautifulSoup:
-    deadline = time.monotonic() + timeout
-    while True:
-        panel = soup(client.get(f"{prefix}/job", headers=HX))
-        state = panel.select_one("#job")["data-state"]
-        if state not in ("queued", "running"):
-            return panel
-        assert panel.select_one("#job")["hx-trigger"].startswith("load delay")
-        assert time.monotonic() < deadline, "the import did not finish"
-        time.sleep(0.3)
-
-
 def test_import_is_refused_while_problems_remain_then_resolved(client):
     prefix, csrf = new_migration(client)
     upload(client, prefix, csrf, "lists.iif", "unknown_account.iif")
@@ -550,7 +504,7 @@ def test_ssn_and_bank_numbers_are_never_shown(client):
 
 @pytest.mark.samples
 def test_enterprise_sample_pages_hide_ssns(client, samples_dir):
-    from tests.conftest import ENTERPRISE
+    from tests.paths import ENTERPRISE
 
     raw = ENTERPRISE.read_bytes()
     ssns = set(re.findall(rb"\b\d{3}-\d{2}-\d{4}\b", raw))

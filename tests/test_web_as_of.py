@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 from app.gnc import read_book
-from tests.companygen import make_company
-from tests.test_web import HX, new_migration, soup, upload, wait_done
+from tests.support.companygen import make_company
+from tests.support.web import HX, new_migration, soup, upload, wait_done
 
 NEW_YEAR = dt.date(2022, 1, 3)
 

@@ -7,7 +7,7 @@ import os
 from app.plan import Rule
 from app.store import Store
 from app.web.cache import ViewCache
-from tests.test_store import add
+from tests.support.web import add
 
 
 def test_parsed_results_are_cached_on_files_and_plan(tmp_path):

@@ -4,10 +4,10 @@
 2-5 splits, some zero-amount and voided ones, some that touch a zero running balance mid-way);
 the ``Company`` knows the balances QuickBooks would report and writes every export layout the
 project reads (Lists IIF, the four CSV report layouts, an IIF TRNS/SPL file), see
-``tests/companygen_write.py``. Amounts are Decimal cents; the random source is only
+``tests/support/companygen_write.py``. Amounts are Decimal cents; the random source is only
 ``random.Random(seed)`` so a seed always gives the same files.
 
-CLI: ``python -m tests.companygen --transactions N --seed S --out DIR``.
+CLI: ``python -m tests.support.companygen --transactions N --seed S --out DIR``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from tests import companygen_docs as _d
-from tests import companygen_write as _w
-from tests.companygen_data import (  # re-exported: tests import them from here
+from tests.support import companygen_docs as _d
+from tests.support import companygen_write as _w
+from tests.support.companygen_data import (  # re-exported: tests import them from here
     BALANCE_SHEET,
     CHART,
     CLASSES,
@@ -277,8 +277,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
     the IIF ``HDR`` row (``hdr``). ``documents``: payments pay known documents, with credit
-    memos and bill credits (``tests.companygen_docs``; ``open_amounts`` then holds each one's
-    truth)."""
+    memos and bill credits (``tests.support.companygen_docs``; ``open_amounts`` then holds
+    each one's truth)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)

@@ -1,4 +1,4 @@
-"""Writers for ``tests.companygen``: each reproduces one QuickBooks export as it looks on disk.
+"""Writers for ``tests.support.companygen``: each reproduces one QuickBooks export as on disk.
 
 CSV reports are QuickBooks' Excel/CSV exports (FORMATS.md §4): a leading unnamed column, title
 rows (company, report name, date range), a header row, amounts with thousands commas (quoted by
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tests.companygen import Company, Txn
+    from tests.support.companygen import Company, Txn
 
 ZERO = Decimal(0)
 
@@ -178,7 +178,7 @@ def write_transaction_detail_csv(
 ) -> Path:
     """Custom Transaction Detail: one full row per split, Debit/Credit and signed Amount,
     running Balance, Account Type words; a final TOTAL row."""
-    from tests.companygen import TYPE_WORDS
+    from tests.support.companygen import TYPE_WORDS
 
     fmt = _dates(date_order)
     marks = _marks(encoding)

@@ -1,8 +1,9 @@
 """``make bench``: speed and memory of the conversion, as ratios against baselines measured in
 the same run on the same machine. Prints one table. Not a test: nothing here asserts.
 
-Every measurement runs in a fresh child process (``python -m tests.bench _child KIND ...``), so
-GnuCash's process-global state and memory never carry over, and its peak RSS is its own.
+Every measurement runs in a fresh child process (``python -m tests.support.bench _child
+KIND ...``), so GnuCash's process-global state and memory never carry over, and its peak RSS is
+its own.
 Sizes: BENCH_SMALL (default 10,000 transactions) and BENCH_LARGE (default 100,000).
 """
 
@@ -18,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 SEED_SIZE = 2_000  # the seed's writer is quadratic: measured at a size it finishes quickly
 CSV_TARGET_MB = 30
 
@@ -29,7 +30,7 @@ def _child_result(seconds: dict[str, float], about: str = "") -> None:
 
 
 def _company_files(n: int, out: Path) -> dict[str, Path]:
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     company = make_company(transactions=n, seed=7, years=max(1, n // 10_000))
     return {
@@ -41,7 +42,7 @@ def _company_files(n: int, out: Path) -> dict[str, Path]:
 def _document_files(documents: int, out: Path) -> None:
     """A company with about ``documents`` invoices, bills and credit notes (38 % of its
     transactions) and payments applied to them, with both open-items reports."""
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     n = documents * 100 // 38
     company = make_company(transactions=n, seed=7, years=max(1, n // 10_000), documents=True)
@@ -192,7 +193,7 @@ def _seed_write(ledger, path: Path) -> None:
 
 def _run(kind: str, folder: Path) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.bench", "_child", kind, str(folder)],
+        [sys.executable, "-m", "tests.support.bench", "_child", kind, str(folder)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -205,7 +206,7 @@ def _run(kind: str, folder: Path) -> dict:
 
 def _big_csv(folder: Path) -> tuple[Path, float]:
     """A Transaction Detail CSV of about CSV_TARGET_MB megabytes."""
-    from tests.companygen import make_company
+    from tests.support.companygen import make_company
 
     path = folder / "big.csv"
     n = 60_000

@@ -1,6 +1,6 @@
-"""Documents for ``tests.companygen`` (``make_company(..., documents=True)``): payments that pay
-known invoices, credit memos, bills, bill credits and bill payments, with the truth of every
-document's open amount; and the Open Invoices / Unpaid Bills Detail reports that print it.
+"""Documents for ``tests.support.companygen`` (``make_company(..., documents=True)``): payments
+that pay known invoices, credit memos, bills, bill credits and bill payments, with the truth of
+every document's open amount; and the Open Invoices / Unpaid Bills Detail reports that print it.
 
 It rewrites only the Invoice, Payment, Bill and Bill Pmt -Check transactions of a company made
 with the ordinary generator (same dates, numbers and lines), from its own random source, so
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tests.companygen import Company, Txn
+    from tests.support.companygen import Company, Txn
 
 ZERO = Decimal(0)
 CENT = Decimal("0.01")
@@ -121,7 +121,7 @@ def write_open_report(company: Company, path: Path, side: str, *, names: bool = 
     """Open Invoices (``side`` "customer") or Unpaid Bills Detail ("vendor") as of the export
     date: one group per customer/vendor (header row, detail rows, "Total ..." row), a TOTAL
     row. ``names``: with the Trans # and Name columns (else the group header names the owner)."""
-    from tests.companygen_write import _dates, _write_csv, money
+    from tests.support.companygen_write import _dates, _write_csv, money
 
     fmt = _dates("mdy")
     asof = company.export_date

@@ -1,0 +1,1 @@
+"""Test support: the company generator and the benchmark (not tests themselves)."""

@@ -1,0 +1,58 @@
+"""Driving the wizard (and its store) through Flask's test client: a migration, uploads, htmx
+requests, pages parsed with BeautifulSoup, waiting for an import."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from bs4 import BeautifulSoup
+
+from tests.paths import DATA
+
+WEB = DATA / "web"
+HX = {"HX-Request": "true"}
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+def token(client) -> str:
+    page = soup(client.get("/"))
+    return page.select_one("input[name=csrf_token]")["value"]
+
+
+def new_migration(client) -> tuple[str, dict[str, str]]:
+    """A fresh migration: its URL prefix and the CSRF header for htmx-style posts."""
+    tok = token(client)
+    r = client.post("/m", data={"csrf_token": tok})
+    assert r.status_code == 303
+    prefix = r.location.rsplit("/", 1)[0]
+    return prefix, {"X-CSRF-Token": tok}
+
+
+def upload(client, prefix: str, csrf: dict, *names: str, htmx: bool = True, data: bytes = b""):
+    files = [(io.BytesIO(data or (WEB / n).read_bytes()), n) for n in names]
+    headers = csrf | (HX if htmx else {})
+    return client.post(f"{prefix}/files", data={"files": files}, headers=headers)
+
+
+def is_fragment(response) -> bool:
+    return "<html" not in response.get_data(as_text=True)
+
+
+def wait_done(client, prefix: str, timeout: float = 120) -> BeautifulSoup:
+    deadline = time.monotonic() + timeout
+    while True:
+        panel = soup(client.get(f"{prefix}/job", headers=HX))
+        state = panel.select_one("#job")["data-state"]
+        if state not in ("queued", "running"):
+            return panel
+        assert panel.select_one("#job")["hx-trigger"].startswith("load delay")
+        assert time.monotonic() < deadline, "the import did not finish"
+        time.sleep(0.3)
+
+
+def add(m, name: str, data: bytes | None = None) -> str:
+    return m.save_upload(name, io.BytesIO(data if data is not None else (WEB / name).read_bytes()))
