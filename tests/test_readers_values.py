@@ -94,3 +94,29 @@ def test_decode_order() -> None:
     assert decode("\ufeffcafé".encode()) == ("café", "utf-8-sig")
     assert decode("café".encode()) == ("café", "utf-8")
     assert decode(b"\x93quoted\x94 1000 \xb7 Checking") == ("“quoted” 1000 · Checking", "cp1252")
+
+
+def test_the_one_date_order_rule():
+    from app.readers.values import date_order
+
+    assert (date_order([("1/2/2024", 1)]).order, date_order([("1/2/2024", 1)]).ambiguous) == (
+        "mdy",
+        True,
+    )
+    dmy = date_order([("1/2/2024", 1), ("13/2/2024", 2)])
+    assert (dmy.order, dmy.ambiguous, dmy.dmy) == ("dmy", False, ("13/2/2024", 2))
+    mdy = date_order([("2/13/2024", 5)])
+    assert (mdy.order, mdy.ambiguous, mdy.mdy) == ("mdy", False, ("2/13/2024", 5))
+    mixed = date_order([("13/2/2024", 3), ("2/13/2024", 4)])
+    assert (
+        mixed.mixed
+        and mixed.order == "mdy"
+        and (mixed.dmy, mixed.mdy)
+        == (
+            ("13/2/2024", 3),
+            ("2/13/2024", 4),
+        )
+    )
+    given = date_order([("1/2/2024", 1)], "dmy")  # the user's choice wins, proofs still found
+    assert (given.order, given.ambiguous) == ("dmy", False)
+    assert date_order([("not a date", 1), ("", 2)]).ambiguous

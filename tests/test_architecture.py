@@ -1,0 +1,109 @@
+"""The shape of ``app/``, read from its source: no import cycle of any kind (runtime, lazy inside a
+function, or under ``TYPE_CHECKING``), GnuCash imported in one module, Flask only in the web layer,
+and ``app.gnc``'s internals used by nobody outside it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.paths import ROOT
+
+APP = ROOT / "app"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(APP.rglob("*.py"))}
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """Every module ``path`` imports, wherever the import statement sits. ``from pkg import x``
+    counts as importing ``pkg.x`` when that is a module, else ``pkg``."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if sub in known else node.module)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _imports(path, known) for name, path in modules.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle (as a path that returns to its start), or [] when there is none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in graph:
+                continue
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_app_has_no_import_cycle():
+    graph = _graph()
+    assert len(graph) > 40  # the walk found the package
+    assert _cycle(graph) == []
+
+
+def test_only_app_gnc_bindings_imports_gnucash():
+    importers = sorted(
+        name
+        for name, found in _graph().items()
+        if any(m == "gnucash" or m.startswith("gnucash.") for m in found)
+    )
+    assert importers == ["app.gnc.bindings"]
+
+
+def test_nothing_outside_app_gnc_imports_its_internals():
+    reaching_in = sorted(
+        (name, m)
+        for name, found in _graph().items()
+        if not name.startswith("app.gnc")
+        for m in found
+        if m.startswith("app.gnc.")
+    )
+    assert reaching_in == []
+
+
+def test_flask_is_imported_only_by_the_web_layer():
+    web = ("app", "app.server")  # create_app and `run.py` serve (both import it lazily)
+    importers = sorted(
+        name
+        for name, found in _graph().items()
+        if any(m == "flask" or m.startswith("flask.") for m in found)
+        and name not in web
+        and not name.startswith("app.web")
+    )
+    assert importers == []
