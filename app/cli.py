@@ -10,7 +10,6 @@ new file behind; an existing book given with ``--force`` is only replaced on suc
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -24,7 +23,7 @@ from app.fixes import with_fix
 from app.model import FileInfo, Ledger, Problem
 from app.pages import preview
 from app.pages.preview import left_out
-from app.plan import FileOptions, Plan, Rule, load_plan
+from app.plan import FileOptions, Plan, Rule, load_plan, month_day, parse_day
 from app.quickbooks import account_type
 from app.validate import untyped
 
@@ -34,17 +33,16 @@ SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
 
 def _date(text: str) -> str:
     try:
-        return dt.date.fromisoformat(text).isoformat()
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD (got {text!r})") from None
+        return parse_day(text).isoformat()
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _month_day(text: str) -> str:
     try:
-        dt.date.fromisoformat(f"2000-{text}")  # a leap year: 02-29 is a valid year start
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected MM-DD, e.g. 07-01 (got {text!r})") from None
-    return text
+        return month_day(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 TYPE_HINT = "a GnuCash type such as BANK, ASSET, EXPENSE or a QuickBooks one such as 'Bank'"

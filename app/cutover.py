@@ -49,7 +49,7 @@ from app.model import (
     Transaction,
     money,
 )
-from app.plan import Cutover
+from app.plan import Cutover, month_day, parse_day
 
 OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)
@@ -62,20 +62,11 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 Daily = Iterable[tuple[dt.date, Decimal]]
 
 
-def parse_date(text: str) -> dt.date:
-    """A YYYY-MM-DD cutover date; ValueError with what was expected."""
-    try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise ValueError(f"cutover date must be YYYY-MM-DD (got {text!r})") from None
-
-
 def fiscal_year_start(as_of: dt.date, mmdd: str) -> dt.date:
     """The first day of the fiscal year containing ``as_of``; ``mmdd`` is "MM-DD".
     February 29 means the last day of February in other years."""
     try:
-        month, day = (int(p) for p in mmdd.strip().split("-"))
-        dt.date(2000, month, day)  # a leap year accepts every real MM-DD
+        month, day = (int(p) for p in month_day(mmdd).split("-"))
     except ValueError:
         raise ValueError(f"fiscal year start must be MM-DD (got {mmdd!r})") from None
 
@@ -104,7 +95,7 @@ def as_of(ledger: Ledger, cutover: Cutover) -> tuple[AsOf | None, list[Problem]]
     given_fy = cutover.fiscal_year_start.strip()
     if cutover.mode == "balances_only":
         try:
-            day = parse_date(cutover.date)
+            day = parse_day(cutover.date)
         except ValueError:
             return None, problems
         start = given_fy or JANUARY
@@ -179,7 +170,7 @@ def _export_day(
 ) -> tuple[dt.date, str, Source | None] | None:
     if cutover.export_date.strip():
         try:
-            return parse_date(cutover.export_date), "given", None
+            return parse_day(cutover.export_date), "given", None
         except ValueError:
             problems.append(
                 Problem(None, f"export date must be YYYY-MM-DD (got {cutover.export_date!r})")
@@ -480,7 +471,7 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
 
 def _balances_only(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
     try:
-        day = parse_date(cutover.date)
+        day = parse_day(cutover.date)
     except ValueError as exc:
         return _with(ledger, [Problem(None, f"balances-only mode needs a date: {exc}")])
     if ledger.transactions:

@@ -26,6 +26,11 @@ class Source:
         return f"{self.filename}:{self.line}"
 
 
+Severity = Literal["error", "warning"]
+TermKind = Literal["days", "proximo"]
+DateOrderCode = Literal["", "mdy", "dmy"]
+
+
 def money(value: Decimal | str | None) -> str:
     """1234.5 → "1,234.50": the one way money is shown (messages, pages; the CSV report uses plain
     decimals). None and "" show as nothing."""
@@ -180,7 +185,7 @@ class BillTerm:
 
     name: str
     source: Source
-    kind: str = "days"
+    kind: TermKind = "days"
     due_days: int = 0
     discount_days: int = 0
     discount: Decimal = Decimal(0)  # percent, e.g. Decimal("1.0") for 1 %
@@ -252,7 +257,7 @@ class Problem:
 
     source: Source | None
     message: str
-    severity: str = "error"
+    severity: Severity = "error"
     # The one setting that resolves it, named by each front end in its own words (the wizard's
     # Map step, the CLI's flag): see ``FIXES`` in app/cli.py and the wizard's templates.
     fix: Fix = ""
@@ -292,7 +297,7 @@ class FileInfo:
     kind: str  # "IIF lists", "IIF transactions", "CSV Journal", ...
     layout: Layout = "not read"
     encoding: str = ""
-    date_order: str = ""  # "mdy" / "dmy" / "" when no dates
+    date_order: DateOrderCode = ""  # "" when the file has no dates
     date_order_ambiguous: bool = False
     counts: tuple[tuple[str, int], ...] = ()  # (("Accounts", 106), ("Customers", 45), ...)
     first_date: dt.date | None = None
@@ -408,7 +413,7 @@ class ReadOptions:
     ``columns`` maps a role ("ref", "kind", "date", "num", "name", "memo", "account", "mark",
     "amount", "debit", "credit", "account_type") to a CSV header for a layout no reader knows."""
 
-    date_order: str | None = None
+    date_order: DateOrderCode | None = None  # None or "": detect
     pivot: int = 80
     columns: tuple[tuple[str, str], ...] = ()
 

@@ -12,22 +12,52 @@ full name. ``files`` holds per-file reading options (date order, hand-mapped CSV
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Literal, get_args
 
 from app.errors import MappingError
 from app.fileio import write_text
-from app.model import AccountType, ReadOptions
+from app.model import AccountType, DateOrderCode, ReadOptions
 
-RULE_KINDS = ("rename", "move", "merge", "retype")
-FORMATS = ("xml", "sqlite")
-CUTOVER_MODES = ("full", "balances_only")
+RuleKind = Literal["rename", "move", "merge", "retype"]
+BookFormat = Literal["xml", "sqlite"]
+CutoverMode = Literal["full", "balances_only"]
+RULE_KINDS: tuple[RuleKind, ...] = get_args(RuleKind)
+FORMATS: tuple[BookFormat, ...] = get_args(BookFormat)
+CUTOVER_MODES: tuple[CutoverMode, ...] = get_args(CutoverMode)
+_MONTH_DAY = re.compile(r"\s*(\d{1,2})[-/](\d{1,2})\s*")
+
+
+def parse_day(text: str) -> dt.date:
+    """A YYYY-MM-DD date (cutover, export date); ValueError saying what was expected."""
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"expected a date YYYY-MM-DD (got {text!r})") from None
+
+
+def month_day(text: str) -> str:
+    """A fiscal year start as "MM-DD" ("7-1" and "07/01" too; February 29 is a real start);
+    "" stays "" (read from QuickBooks' figures). ValueError saying what was expected."""
+    if not text.strip():
+        return ""
+    m = _MONTH_DAY.fullmatch(text)
+    try:
+        if not m:
+            raise ValueError
+        dt.date(2000, int(m[1]), int(m[2]))  # a leap year accepts every real MM-DD
+    except ValueError:
+        raise ValueError(f"expected a month and day MM-DD, e.g. 07-01 (got {text!r})") from None
+    return f"{int(m[1]):02d}-{int(m[2]):02d}"
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    kind: str
+    kind: RuleKind
     account: str
     target: str
 
@@ -38,7 +68,7 @@ class Cutover:
     ``balances_only``: one opening transaction on ``date`` from the source trial balance
     (``ytd_to_retained`` folds this year's income/expense into retained earnings)."""
 
-    mode: str = "full"
+    mode: CutoverMode = "full"
     date: str = ""  # YYYY-MM-DD, balances_only
     opening_balances: bool = False
     fiscal_year_start: str = ""  # MM-DD; "" = read from QuickBooks' figures, else January 1st
@@ -48,7 +78,7 @@ class Cutover:
 
 @dataclass(frozen=True, slots=True)
 class FileOptions:
-    date_order: str = ""  # "", "mdy", "dmy"
+    date_order: DateOrderCode = ""  # "": detect
     columns: dict[str, str] = field(default_factory=dict)
 
     def read_options(self) -> ReadOptions:
@@ -62,7 +92,7 @@ class Plan:
     rules: tuple[Rule, ...] = ()
     reparent: bool = False
     currency: str = "USD"
-    format: str = "xml"
+    format: BookFormat = "xml"
     account_map: dict[str, str] = field(default_factory=dict)
     files: dict[str, FileOptions] = field(default_factory=dict)
     cutover: Cutover = Cutover()
@@ -71,9 +101,6 @@ class Plan:
         """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
         kept = tuple(r for r in self.rules if (r.kind, r.account) != (rule.kind, rule.account))
         return replace(self, rules=(*kept, rule))
-
-    def without_rules(self, account: str) -> Plan:
-        return replace(self, rules=tuple(r for r in self.rules if r.account != account))
 
     def file_options(self, filename: str) -> ReadOptions:
         return self.files.get(filename, FileOptions()).read_options()
@@ -94,7 +121,8 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
         raise MappingError(f"{origin}: a plan is a JSON object")
     try:
         rules = tuple(
-            Rule(str(r["kind"]), str(r["account"]), str(r["target"])) for r in data.get("rules", [])
+            Rule(str(r["kind"]), str(r["account"]), str(r["target"]))  # type: ignore[arg-type]
+            for r in data.get("rules", [])
         )
         files = {
             str(k): FileOptions(str(v.get("date_order", "")), dict(v.get("columns", {})))
@@ -104,7 +132,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             rules=rules,
             reparent=bool(data.get("reparent", False)),
             currency=str(data.get("currency", "USD")),
-            format=str(data.get("format", "xml")),
+            format=str(data.get("format", "xml")),  # type: ignore[arg-type]
             account_map={str(k): str(v) for k, v in data.get("account_map", {}).items()},
             files=files,
             cutover=Cutover(**data.get("cutover", {})),
@@ -132,6 +160,11 @@ def _check(plan: Plan, origin: str) -> None:
         raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
     if plan.cutover.mode not in CUTOVER_MODES:
         raise MappingError(f"{origin}: cutover mode must be one of {CUTOVER_MODES}")
+    if plan.cutover.fiscal_year_start:
+        try:
+            month_day(plan.cutover.fiscal_year_start)
+        except ValueError as exc:
+            raise MappingError(f"{origin}: fiscal year start: {exc}") from None
     for name, fo in plan.files.items():
         if fo.date_order not in ("", "mdy", "dmy"):
             raise MappingError(f"{origin}: date order for {name} must be mdy or dmy")

@@ -231,7 +231,7 @@ def test_one_bad_file_among_good_ones_is_reported_and_nothing_written(tmp_path):
         ((LISTS, "-o", "{out}", "--format", "pdf"), "invalid choice: 'pdf'"),
         ((LISTS, "-o", "{out}", "--currency", "XYZ"), "unknown currency 'XYZ'"),
         ((LISTS, "-o", "{out}", "--balances-only", "2024-13-01"), "expected a date YYYY-MM-DD"),
-        ((LISTS, "-o", "{out}", "--fiscal-year-start", "7/1"), "expected MM-DD"),
+        ((LISTS, "-o", "{out}", "--fiscal-year-start", "13-01"), "MM-DD, e.g. 07-01"),
         ((LISTS, "-o", "{out}", "--plan", "{bad_plan}"), "plan.json:1: not valid JSON"),
         ((LISTS, "-o", "{out}", "--plan", "{odd_plan}"), "unknown rule kind 'explode'"),
         ((CLI / "missing.iif", "-o", "{out}"), "missing.iif: no such file"),

@@ -338,7 +338,11 @@ def test_fiscal_year_start(as_of: str, mmdd: str, start: str) -> None:
     assert fiscal_year_start(dt.date.fromisoformat(as_of), mmdd) == dt.date.fromisoformat(start)
 
 
-@pytest.mark.parametrize("bad", ["13-01", "7/1", "02-30"])
+def test_fiscal_year_start_is_read_by_the_plans_one_rule() -> None:
+    assert fiscal_year_start(dt.date(2022, 8, 1), "7/1") == dt.date(2022, 7, 1)  # as the wizard
+
+
+@pytest.mark.parametrize("bad", ["13-01", "7-1-2", "02-30"])
 def test_bad_fiscal_year_start_is_an_error(bad: str) -> None:
     with pytest.raises(ValueError, match="MM-DD"):
         fiscal_year_start(dt.date(2022, 1, 1), bad)

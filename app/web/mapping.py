@@ -15,7 +15,7 @@ from app.errors import MappingError
 from app.model import AccountType
 from app.pages.mapping import tree_problems, tree_rows
 from app.pages.preview import account_rows
-from app.plan import Cutover, Plan, Rule, plan_from_json
+from app.plan import Cutover, Plan, Rule, month_day, parse_day, plan_from_json
 from app.web.context import fragment, migration, render, views
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
@@ -177,20 +177,18 @@ def _export_date(text: str, guess: str) -> str:
     if not text or text == guess.strip():
         return ""
     try:
-        return cutover_rules.parse_date(text).isoformat()
+        return parse_day(text).isoformat()
     except ValueError:
         raise MappingError(f"The export date is a date like 2024-01-02 (got {text!r}).") from None
 
 
 def _month_day(text: str) -> str:
-    if not text.strip():
-        return ""  # read from QuickBooks' figures
-    m = re.fullmatch(r"\s*(\d{1,2})[-/](\d{1,2})\s*", text)
-    if not m or not (1 <= int(m[1]) <= 12 and 1 <= int(m[2]) <= 31):
+    try:
+        return month_day(text)  # "" = read from QuickBooks' figures
+    except ValueError:
         raise MappingError(
             f"The fiscal year start is a month and day like 01-01 or 07-01 (got {text!r})."
-        )
-    return f"{int(m[1]):02d}-{int(m[2]):02d}"
+        ) from None
 
 
 @bp.post("/map/resolve")
