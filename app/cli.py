@@ -19,6 +19,7 @@ from typing import TextIO
 from app import pipeline
 from app.cutover import as_of_words
 from app.errors import BookWriteError, MappingError
+from app.fileio import write_text
 from app.fixes import with_fix
 from app.model import FileInfo, Ledger, Problem
 from app.pages import preview
@@ -138,37 +139,46 @@ def main(argv: Sequence[str]) -> int:
         args = p.parse_args(list(argv))
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code or 0)
-
-    def usage(message: str) -> int:
-        p.print_usage(sys.stderr)
-        print(f"run.py convert: error: {message}", file=sys.stderr)
-        return 2
-
     try:
         plan = build_plan(args)
+        problem = _usage_error(args, plan)
     except MappingError as exc:
-        return usage(exc.message)
+        problem = exc.message
+    if problem:
+        p.print_usage(sys.stderr)
+        print(f"run.py convert: error: {problem}", file=sys.stderr)
+        return 2
+    return _convert(args, plan)
+
+
+def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
+    """What is wrong with the command line itself (nothing has been read yet), or None."""
     out: Path = args.output
     if out.exists() and not args.force:
-        return usage(f"{out} already exists; add --force to replace it")
+        return f"{out} already exists; add --force to replace it"
     if out.is_dir():
-        return usage(f"{out} is a folder")
+        return f"{out} is a folder"
     if not out.parent.is_dir():
-        return usage(f"folder {out.parent} does not exist")
+        return f"folder {out.parent} does not exist"
     if args.report and not args.report.parent.is_dir():
-        return usage(f"folder {args.report.parent} for the report does not exist")
+        return f"folder {args.report.parent} for the report does not exist"
     names: set[str] = set()
     for f in args.files:
         if not f.is_file():
-            return usage(f"{f}: " + ("a folder, not a file" if f.is_dir() else "no such file"))
+            return f"{f}: " + ("a folder, not a file" if f.is_dir() else "no such file")
         if f.name in names:  # messages and plan options name files by their name alone
-            return usage(f"two input files are named {f.name}; rename one")
+            return f"two input files are named {f.name}; rename one"
         names.add(f.name)
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
     if not gnc.is_known_currency(plan.currency):
-        return usage(f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)")
+        return f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)"
+    return None
 
+
+def _convert(args: argparse.Namespace, plan: Plan) -> int:
+    """Read, check, write and verify; the exit status says how it went."""
+    out: Path = args.output
     parsed = pipeline.read(args.files, plan)
     prepared = pipeline.prepare(parsed, plan)
     summary(prepared, sys.stdout)
@@ -194,7 +204,7 @@ def main(argv: Sequence[str]) -> int:
     for line in report.summary_lines():
         print(f"  {line}")
     if args.report:
-        args.report.write_text(report.to_csv(), encoding="utf-8")
+        write_text(args.report, report.to_csv())
         print(f"Report written to {args.report}")
     print(f"Book written to {out} ({plan.format}, {plan.currency})")
     if args.strict and not report.ok:

@@ -350,6 +350,21 @@ def _opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Tr
 
 
 def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
+    _option_warnings(ledger, cutover, problems)
+    if not ledger.transactions:
+        _without_history(ledger, cutover, problems)
+        return _with(ledger, problems)
+    if ledger.as_of is None:  # a bad export date: its problem is already there
+        return _with(ledger, problems)
+    first = min(t.date for t in ledger.transactions)
+    lines = _differences(ledger, cutover, first, problems)
+    if not lines:
+        return _with(ledger, problems)
+    return _balanced_opening(ledger, lines, first, problems)
+
+
+def _option_warnings(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> None:
+    """Options that do nothing with full history, said so."""
     if cutover.ytd_to_retained:
         problems.append(
             Problem(
@@ -368,29 +383,36 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
                 "warning",
             )
         )
+
+
+def _without_history(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> None:
+    """No transactions: the QuickBooks balances cannot be dated, only reported."""
     figured = [a for a in _figured(ledger) if a.balance]
-    if not ledger.transactions:
-        if figured and cutover.opening_balances:
-            problems.append(
-                Problem(
-                    None,
-                    "no transactions to date the opening balances by; for a book from the "
-                    "QuickBooks balances alone use balances-only with a cutover date",
-                )
+    if figured and cutover.opening_balances:
+        problems.append(
+            Problem(
+                None,
+                "no transactions to date the opening balances by; for a book from the "
+                "QuickBooks balances alone use balances-only with a cutover date",
             )
-        elif figured:
-            problems.append(
-                Problem(
-                    None,
-                    f"no transactions imported: the QuickBooks balances of {len(figured)} "
-                    "accounts are not in the book — use balances-only with a cutover date",
-                    "warning",
-                )
+        )
+    elif figured:
+        problems.append(
+            Problem(
+                None,
+                f"no transactions imported: the QuickBooks balances of {len(figured)} "
+                "accounts are not in the book — use balances-only with a cutover date",
+                "warning",
             )
-        return _with(ledger, problems)
-    if ledger.as_of is None:  # a bad export date: its problem is already there
-        return _with(ledger, problems)
-    first = min(t.date for t in ledger.transactions)
+        )
+
+
+def _differences(
+    ledger: Ledger, cutover: Cutover, first: dt.date, problems: list[Problem]
+) -> list[Split]:
+    """Per account with QuickBooks figures: what the history does not explain as of the as-of
+    date (an opening line when ``opening_balances``), else a warning naming the likely fix."""
+    assert ledger.as_of is not None
     as_of_day, year_start = ledger.as_of.date, ledger.as_of.year_start
     opening_day = first - DAY
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
@@ -434,8 +456,15 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
             )
             continue
         lines.append(Split(a.full_name, diff, a.source, memo=what))
-    if not lines:
-        return _with(ledger, problems)
+    return lines
+
+
+def _balanced_opening(
+    ledger: Ledger, lines: list[Split], first: dt.date, problems: list[Problem]
+) -> Ledger:
+    """The opening transaction: the differences balanced against Opening Balance Equity."""
+    assert ledger.as_of is not None
+    opening_day = first - DAY
     found = role_account(ledger, Role.OPENING_BALANCE)
     own = sum((s.value for s in lines if found and s.account == found.full_name), ZERO)
     lines = [s for s in lines if not found or s.account != found.full_name]

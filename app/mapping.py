@@ -272,9 +272,8 @@ def _move(tree: _Tree, key: str, target: str, problems: list[Problem]) -> None:
     node.parent = where if where is not None or not target else tree.ensure(target, node)
 
 
-def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str, str]:
-    """Apply merges; return source full name → key of the node that now holds its splits."""
-    into = {r.account: r.target for r in rules}
+def _merge_targets(tree: _Tree, into: dict[str, str], problems: list[Problem]) -> dict[str, str]:
+    """Each account → where its chain of merges ends (a circle is a problem and merges nothing)."""
     final: dict[str, str] = {k: k for k in tree.nodes if not k.startswith("+")}
     for start in into:
         key, seen = start, [start]
@@ -288,6 +287,12 @@ def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str,
             seen.append(key)
         else:
             final[start] = key
+    return final
+
+
+def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str, str]:
+    """Apply merges; return source full name → key of the node that now holds its splits."""
+    final = _merge_targets(tree, {r.account: r.target for r in rules}, problems)
     for src, dst in final.items():
         if src == dst:
             continue

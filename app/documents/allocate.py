@@ -196,15 +196,9 @@ def _apply(
             need[d.transaction] -= amt
             have[c.key] -= amt
 
-    by_num: dict[str, list[Document]] = defaultdict(list)
-    for d in ds:
-        if d.num:
-            by_num[d.num].append(d)
-    for c in cs:
-        for token in _TOKEN.findall(c.hint):
-            hits = by_num.get(token.lstrip("#"), [])
-            if len(hits) == 1 and have[c.key] > 0:
-                take(c, hits[0], "reference")
+    for c, d in _by_reference(ds, cs):
+        if have[c.key] > 0:
+            take(c, d, "reference")
     for c in cs:
         if have[c.key] > 0:
             hits = [d for d in ds if need[d.transaction] == have[c.key] and _before(d, c, dated)]
@@ -218,6 +212,22 @@ def _apply(
                 if need[d.transaction] > 0 and _before(d, c, pass_dated):
                     take(c, d, "oldest first")
     return out
+
+
+def _by_reference(ds: list[Document], cs: list[_Credit]) -> list[tuple[_Credit, Document]]:
+    """(credit, document) for each number a credit's memo or reference names that exactly one
+    document carries, in the credits' order."""
+    by_num: dict[str, list[Document]] = defaultdict(list)
+    for d in ds:
+        if d.num:
+            by_num[d.num].append(d)
+    pairs = []
+    for c in cs:
+        for token in _TOKEN.findall(c.hint):
+            hits = by_num.get(token.lstrip("#"), [])
+            if len(hits) == 1:
+                pairs.append((c, hits[0]))
+    return pairs
 
 
 def _before(d: Document, c: _Credit, dated: bool) -> bool:

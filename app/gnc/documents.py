@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from app.documents import Document, Documents, Payment, end_owner
+from app.documents import Document, Documents, Line, Payment, end_owner
 from app.documents.allocate import Allocation, unapplied
 from app.errors import BookWriteError
 from app.gnc import bindings
@@ -140,23 +140,7 @@ class _Pass:
         if term is not None:  # posted documents point at a frozen child copy, as PostToAccount
             C.gncInvoiceSetTerms(inv, C.gncBillTermReturnChild(term.get_instance(), True))
         for ln in d.lines:
-            e = C.gncEntryCreate(self.book_i)
-            C.gncEntryBeginEdit(e)
-            C.gncEntrySetDate(e, _noon(d.date))
-            C.gncEntrySetDateEntered(e, _noon(d.date))
-            C.gncEntrySetDescription(e, ln.description)
-            C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)  # §7.4
-            acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
-            if vendor:
-                C.gncEntrySetBillAccount(e, acc)
-                C.gncEntrySetBillPrice(e, self.num(ln.price))
-                C.gncEntrySetBillTaxable(e, False)
-            else:
-                C.gncEntrySetInvAccount(e, acc)
-                C.gncEntrySetInvPrice(e, self.num(ln.price))
-                C.gncEntrySetInvTaxable(e, False)
-            C.gncEntryCommitEdit(e)
-            (C.gncBillAddEntry if vendor else C.gncInvoiceAddEntry)(inv, e)
+            self.entry(inv, d, ln, vendor)
         total = to_decimal(C.gncInvoiceGetTotal(inv))
         if total != d.total:
             raise BookWriteError(f"{d.source}: document {d.id} lines {total} != GL {d.total}")
@@ -174,6 +158,26 @@ class _Pass:
         C.xaccTransSetReadOnly(txn, READ_ONLY)
         self.lots[d.transaction] = lot
         self.count[d.kind] += 1
+
+    def entry(self, inv: object, d: Document, ln: Line, vendor: bool) -> None:
+        """One document line: an entry on the line's income (bill: expense) account."""
+        e = C.gncEntryCreate(self.book_i)
+        C.gncEntryBeginEdit(e)
+        C.gncEntrySetDate(e, _noon(d.date))
+        C.gncEntrySetDateEntered(e, _noon(d.date))
+        C.gncEntrySetDescription(e, ln.description)
+        C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)  # §7.4
+        acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
+        if vendor:
+            C.gncEntrySetBillAccount(e, acc)
+            C.gncEntrySetBillPrice(e, self.num(ln.price))
+            C.gncEntrySetBillTaxable(e, False)
+        else:
+            C.gncEntrySetInvAccount(e, acc)
+            C.gncEntrySetInvPrice(e, self.num(ln.price))
+            C.gncEntrySetInvTaxable(e, False)
+        C.gncEntryCommitEdit(e)
+        (C.gncBillAddEntry if vendor else C.gncInvoiceAddEntry)(inv, e)
 
     def pay(self, p: Payment, parts: list[tuple[int, Decimal]], rest: Decimal) -> None:
         """The payment's A/R (A/P) split cut into one piece per document and the rest."""

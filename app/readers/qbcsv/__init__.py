@@ -181,7 +181,7 @@ class _Reader:
             if missing:
                 raise ParseError(src, f"the column mapping needs {', '.join(missing)}")
 
-    def _rows(self, header: Header, reader) -> None:
+    def _rows(self, header: Header, reader) -> None:  # noqa: PLR0912, PLR0915 - the hot loop
         """The hot loop: every row after the header becomes a split or is skipped. Kept flat
         (one function, locals, no per-row calls but the Split) for speed; see the module doc."""
         roles = header.roles
