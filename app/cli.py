@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app import pipeline
-from app.cutover import as_of_words
+from app.as_of import as_of_words
 from app.errors import BookWriteError, MappingError
 from app.fileio import write_text
 from app.fixes import with_fix

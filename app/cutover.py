@@ -5,14 +5,7 @@ balance-sheet accounts all time, income and expense the current fiscal year to d
 Earnings its own postings plus the net income of all earlier fiscal years. ``figures`` computes
 the same figures from dated sums (the ledger's lines here, the written book in ``verify``).
 
-Decisions:
-- The day QuickBooks' figures are taken as of (``AsOf``, stored in ``Ledger.as_of``): the cutover
-  date in balances-only mode; else the export date the user gives, else the one the files carrying
-  the figures say (an IIF ``HDR`` row, a report title), else the last transaction's date, a guess
-  the user is asked to confirm. Transactions after it are outside the figures (counted, said).
-- The fiscal year is the one containing that day. Its start is given, or read from the figures:
-  the one month start (of twelve) for which the history explains every income and expense figure;
-  when several or none fit, January 1st, said. A given start the figures contradict is warned.
+Decisions (the as-of day and the fiscal year are decided in ``app.as_of``):
 - Voided transactions count zero, as in QuickBooks and in GnuCash once voided.
 - Full history: each account's QuickBooks figure minus what the history explains is its
   difference. Balance-sheet accounts, equity included (owner's equity, Retained Earnings counted
@@ -31,16 +24,20 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
 
+from app.as_of import (
+    as_of,
+    figures,
+    fiscal_year_start,
+    ledger_daily,
+    likely_fix,
+    role_account,
+)
 from app.model import (
     Account,
     AccountType,
-    AsOf,
-    Fix,
     Ledger,
     Problem,
     Role,
@@ -49,253 +46,11 @@ from app.model import (
     Transaction,
     money,
 )
-from app.plan import Cutover, month_day, parse_day
+from app.plan import Cutover, parse_day
 
 OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
-JANUARY = "01-01"
-MONTH_STARTS = tuple(f"{m:02d}-01" for m in range(1, 13))
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")  # fmt: skip
-
-Daily = Iterable[tuple[dt.date, Decimal]]
-
-
-def fiscal_year_start(as_of: dt.date, mmdd: str) -> dt.date:
-    """The first day of the fiscal year containing ``as_of``; ``mmdd`` is "MM-DD".
-    February 29 means the last day of February in other years."""
-    try:
-        month, day = (int(p) for p in month_day(mmdd).split("-"))
-    except ValueError:
-        raise ValueError(f"fiscal year start must be MM-DD (got {mmdd!r})") from None
-
-    def start(year: int) -> dt.date:
-        short = month == 2 and day == 29 and not _leap(year)
-        return dt.date(year, month, 28 if short else day)
-
-    this = start(as_of.year)
-    return this if this <= as_of else start(as_of.year - 1)
-
-
-def _leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-
-
-def month_day_words(mmdd: str) -> str:
-    """ "07-01" → "1 July"."""
-    month, day = (int(p) for p in mmdd.split("-"))
-    return f"{day} {MONTHS[month - 1]}"
-
-
-def as_of(ledger: Ledger, cutover: Cutover) -> tuple[AsOf | None, list[Problem]]:
-    """The day QuickBooks' figures are taken as of and the fiscal year they count from, with
-    what the user should know about them (see the module docstring). None: no date at all."""
-    problems: list[Problem] = []
-    given_fy = cutover.fiscal_year_start.strip()
-    if cutover.mode == "balances_only":
-        try:
-            day = parse_day(cutover.date)
-        except ValueError:
-            return None, problems
-        start = given_fy or JANUARY
-        return AsOf(
-            day, "cutover date", fiscal_year_start(day, start), "given" if given_fy else "default"
-        ), problems
-    found = _export_day(ledger, cutover, problems)
-    if found is None:
-        return None, problems
-    day, basis, where = found
-    after = sum(1 for t in ledger.transactions if t.date > day)
-    if after:
-        problems.append(
-            Problem(
-                None,
-                f"{after:,} transaction{'s are' if after != 1 else ' is'} dated after {day}, the "
-                "day QuickBooks' figures are taken as of: the book holds "
-                f"{'them' if after != 1 else 'it'}, and balances are compared as of {day}",
-                "warning",
-                "export_date",
-            )
-        )
-    fits = _fiscal_fits(ledger, day)
-    if given_fy:
-        used, fiscal = given_fy, "given"
-        if len(fits) == 1 and given_fy not in fits:
-            problems.append(
-                Problem(
-                    None,
-                    f"the fiscal year start given ({month_day_words(given_fy)}) does not explain "
-                    "QuickBooks' income and expense figures; a fiscal year starting "
-                    f"{month_day_words(fits[0])} does",
-                    "warning",
-                    "fiscal_year_start",
-                )
-            )
-    elif len(fits) == 1:
-        used, fiscal = fits[0], "read from figures"
-    else:
-        used, fiscal = JANUARY, "not told" if _pnl_figures(ledger) else "default"
-    asof = AsOf(day, basis, fiscal_year_start(day, used), fiscal, where, after, tuple(fits))
-    return asof, problems
-
-
-FISCAL_WORDS = {
-    "given": "as given",
-    "read from figures": "read from QuickBooks' figures",
-    "not told": "could not be told from QuickBooks' figures; January 1st assumed",
-    "default": "January 1st, nothing to read it from",
-}
-
-
-def as_of_words(asof: AsOf | None) -> list[str]:
-    """When QuickBooks' figures are from, the fiscal year they count, what lies after them."""
-    if asof is None:
-        return []
-    start = month_day_words(asof.year_start.strftime("%m-%d"))
-    out = [
-        f"QuickBooks' figures as of {asof.describe()}; income and expense from "
-        f"{asof.year_start}, the fiscal year starting {start} ({FISCAL_WORDS[asof.fiscal_basis]})"
-    ]
-    if asof.after:
-        out.append(
-            f"{asof.after:,} transaction{'s' * (asof.after != 1)} dated after {asof.date}: in "
-            "the book, outside QuickBooks' figures (compared as of that day)"
-        )
-    return out
-
-
-def _export_day(
-    ledger: Ledger, cutover: Cutover, problems: list[Problem]
-) -> tuple[dt.date, str, Source | None] | None:
-    if cutover.export_date.strip():
-        try:
-            return parse_day(cutover.export_date), "given", None
-        except ValueError:
-            problems.append(
-                Problem(None, f"export date must be YYYY-MM-DD (got {cutover.export_date!r})")
-            )
-    figured = {a.source.filename for a in ledger.accounts if a.balance is not None}
-    dated = [f for f in ledger.files if f.exported_on and f.filename in figured]
-    reports = [f for f in ledger.files if f.exported_on and f.layout == "trial balance"]
-    if reports:  # its figures replace the chart's (app.readers.merge)
-        dated = reports[:1]
-    if dated:
-        latest = max(dated, key=lambda f: f.exported_on or dt.date.min)
-        others = sorted({str(f.exported_on) for f in dated} - {str(latest.exported_on)})
-        if others:
-            problems.append(
-                Problem(
-                    latest.exported_at,
-                    f"the files with QuickBooks' balances were exported on different days "
-                    f"({', '.join(others)} and {latest.exported_on}); the latest is used",
-                    "warning",
-                    "files",
-                )
-            )
-        assert latest.exported_on is not None
-        basis = "export header" if latest.kind.startswith("IIF") else "report title"
-        return latest.exported_on, basis, latest.exported_at
-    last = max((t.date for t in ledger.transactions), default=None)
-    if last is None:
-        return None
-    if figured:
-        problems.append(
-            Problem(
-                None,
-                "the files do not say on which day the lists were exported (QuickBooks takes "
-                f"its balances on that day); the last transaction's date, {last}, is used",
-                "warning",
-                "export_date",
-            )
-        )
-    return last, "last transaction", None
-
-
-def likely_fix(
-    account: Account, retained: str | None, asof: AsOf, first: dt.date | None, *, opening: bool
-) -> Fix:
-    """The setting that most probably explains an account's difference from its QuickBooks
-    figure (``first``: the history's first day; ``opening``: opening balances asked for)."""
-    if len(asof.fits) == 1 and asof.fits[0] != asof.year_start.strftime("%m-%d"):
-        return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
-    # income, expense and Retained Earnings move with the fiscal year and the export date
-    year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
-    covers_year = first is not None and first <= asof.year_start
-    if asof.guessed and year_bound and covers_year:
-        return "export_date"
-    if not opening and first is not None and not (year_bound and covers_year):
-        return "opening_balances"
-    return "export_date" if asof.guessed else "files"
-
-
-def _pnl_figures(ledger: Ledger) -> list[Account]:
-    return [
-        a
-        for a in ledger.accounts
-        if a.balance is not None and a.type is not None and not a.type.balance_sheet
-    ]
-
-
-def _fiscal_fits(ledger: Ledger, day: dt.date) -> list[str]:
-    """The month starts whose fiscal year (the one containing ``day``) makes the history explain
-    every income and expense figure; none without such figures or without history."""
-    pnl = _pnl_figures(ledger)
-    if not pnl or not ledger.transactions:
-        return []
-    daily = ledger_daily(ledger)
-    fits = []
-    for mmdd in MONTH_STARTS:
-        start = fiscal_year_start(day, mmdd)
-        if all(
-            sum((v for d, v in daily.get(a.full_name, {}).items() if start <= d <= day), ZERO)
-            == a.balance
-            for a in pnl
-        ):
-            fits.append(mmdd)
-    return fits
-
-
-def figures(
-    accounts: Iterable[tuple[str, AccountType | None, Daily]],
-    retained: str | None,
-    as_of: dt.date | None,
-    year_start: dt.date | None,
-) -> dict[str, Decimal]:
-    """QuickBooks' trial-balance figure per account from (name, type, per-date sums): all time
-    up to ``as_of``; income and expense from ``year_start``; earlier income and expense added
-    to ``retained``. Untyped accounts count as balance-sheet accounts."""
-    out: dict[str, Decimal] = {}
-    earlier = ZERO
-    for name, type_, daily in accounts:
-        pnl = type_ is not None and not type_.balance_sheet
-        total = ZERO
-        for day, value in daily:
-            if as_of is not None and day > as_of:
-                continue
-            if pnl and year_start is not None and day < year_start:
-                earlier += value
-            else:
-                total += value
-        out[name] = total
-    if retained is not None:
-        out[retained] = out.get(retained, ZERO) + earlier
-    return out
-
-
-def ledger_daily(ledger: Ledger) -> dict[str, dict[dt.date, Decimal]]:
-    """Per account, its lines summed per date (voided transactions left out)."""
-    out: dict[str, dict[dt.date, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    for t in ledger.transactions:
-        if t.voided:
-            continue
-        for s in t.splits:
-            out[s.account][t.date] += s.value
-    return out
-
-
-def role_account(ledger: Ledger, role: Role) -> Account | None:
-    return next((a for a in ledger.accounts if a.role == role), None)
 
 
 def apply(ledger: Ledger, cutover: Cutover) -> Ledger:

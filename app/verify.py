@@ -8,7 +8,7 @@ Per account (a ``Row``):
   without one (no chart, or an account made by the mapping or the cutover) the sum of its lines.
   Balances-only with ``ytd_to_retained``: income and expense are expected at 0 and Retained
   Earnings at its figure plus this year's result, which is what the user asked the book to hold.
-- ``gnucash_balance``: the same figure computed from the book (``cutover.figures``): balance-sheet
+- ``gnucash_balance``: the same figure computed from the book (``as_of.figures``): balance-sheet
   accounts all time, income and expense fiscal year to date as of the export date (cutover date
   in balances-only mode, else the last transaction date), Retained Earnings plus every earlier
   fiscal year's net income; accounts without a QuickBooks figure all time.
@@ -25,9 +25,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from app import cutover as cut
+from app import as_of as cut
+from app.as_of import ZERO, figures, ledger_daily, role_account
 from app.book import BookAccount, BookSnapshot
-from app.cutover import OPENING_KIND, ZERO, figures, ledger_daily, role_account
+from app.cutover import OPENING_KIND
 from app.fixes import Audience, with_fix
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.plan import Cutover

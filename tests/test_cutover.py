@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from app import cutover
-from app.cutover import OPENING_KIND, apply, figures, fiscal_year_start
+from app.as_of import figures, fiscal_year_start
+from app.cutover import OPENING_KIND, apply
 from app.model import (
     Account,
     AccountType,
@@ -19,6 +19,7 @@ from app.model import (
     Source,
     Split,
     Transaction,
+    money,
 )
 from app.plan import Cutover
 
@@ -369,8 +370,8 @@ def test_figures_fiscal_year_from_july() -> None:
 
 
 def test_money() -> None:
-    assert cutover.money(D("-98250.025")) == "-98,250.02"
-    assert cutover.money(D("0")) == "0.00"
+    assert money(D("-98250.025")) == "-98,250.02"
+    assert money(D("0")) == "0.00"
 
 
 def test_opening_balances_without_any_quickbooks_figure_warn() -> None:

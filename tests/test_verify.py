@@ -16,8 +16,9 @@ import pytest
 from gnucash import ACCT_TYPE_EXPENSE, ACCT_TYPE_INCOME, GncNumeric, Session, SessionOpenMode
 
 from app import gnc, pipeline
+from app.as_of import MONTHS, ZERO
 from app.book import BookAccount, BookOwner, BookSnapshot
-from app.cutover import MONTHS, OPENING_KIND, ZERO, apply
+from app.cutover import OPENING_KIND, apply
 from app.fixes import with_fix
 from app.model import Account, AccountType, Customer, Job, Ledger, Reconcile, Role, Source
 from app.plan import Cutover, Plan

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from flask import Blueprint, Response, render_template, request
 
-from app import cutover as cutover_rules
 from app import resolve
+from app.as_of import as_of_words
 from app.errors import MappingError
 from app.model import AccountType
 from app.pages.mapping import tree_problems, tree_rows
@@ -40,7 +40,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "status_message": status_message,
         "describe": describe,
         "as_of": view.prepared.ledger.as_of,
-        "as_of_words": cutover_rules.as_of_words(view.prepared.ledger.as_of),
+        "as_of_words": as_of_words(view.prepared.ledger.as_of),
     }
 
 
