@@ -1,0 +1,60 @@
+"""The as-of day's fiscal year, and QuickBooks' figures computed from dated sums."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal as D
+
+import pytest
+
+from app.as_of import figures, fiscal_year_start
+from app.cutover import apply
+from app.model import AccountType
+from app.plan import Cutover
+from tests.test_cutover import ledger
+
+T = AccountType
+
+
+@pytest.mark.parametrize(
+    ("as_of", "mmdd", "start"),
+    [
+        ("2022-06-30", "01-01", "2022-01-01"),
+        ("2022-06-30", "07-01", "2021-07-01"),
+        ("2022-07-01", "07-01", "2022-07-01"),
+        ("2023-03-01", "02-29", "2023-02-28"),
+        ("2024-03-01", "02-29", "2024-02-29"),
+    ],
+)
+def test_fiscal_year_start(as_of: str, mmdd: str, start: str) -> None:
+    assert fiscal_year_start(dt.date.fromisoformat(as_of), mmdd) == dt.date.fromisoformat(start)
+
+
+def test_fiscal_year_start_is_read_by_the_plans_one_rule() -> None:
+    assert fiscal_year_start(dt.date(2022, 8, 1), "7/1") == dt.date(2022, 7, 1)  # as the wizard
+
+
+@pytest.mark.parametrize("bad", ["13-01", "7-1-2", "02-30"])
+def test_bad_fiscal_year_start_is_an_error(bad: str) -> None:
+    with pytest.raises(ValueError, match="MM-DD"):
+        fiscal_year_start(dt.date(2022, 1, 1), bad)
+    after = apply(ledger(), Cutover(fiscal_year_start=bad))
+    assert [p.severity for p in after.problems] == ["error"]
+
+
+def test_figures_fiscal_year_from_july() -> None:
+    daily = [
+        ("Sales", T.INCOME, [(dt.date(2022, 6, 30), D("-5")), (dt.date(2022, 7, 1), D("-7"))]),
+        ("RE", T.EQUITY, [(dt.date(2020, 1, 1), D("-1"))]),
+        (
+            "Cash",
+            T.BANK,
+            [
+                (dt.date(2022, 6, 30), D("5")),
+                (dt.date(2022, 7, 1), D("7")),
+                (dt.date(2022, 8, 1), D("100")),
+            ],
+        ),
+    ]
+    got = figures(daily, "RE", dt.date(2022, 7, 31), dt.date(2022, 7, 1))
+    assert got == {"Sales": D("-7"), "RE": D("-6"), "Cash": D("12")}
