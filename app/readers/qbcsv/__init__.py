@@ -47,9 +47,8 @@ from app.readers.qbcsv.header import (
     Header,
     delimiter_of,
     find_header,
-    head_text,
+    first_rows,
     safe_decode,
-    sample_rows,
 )
 from app.readers.values import is_binary
 
@@ -66,10 +65,8 @@ _CLEARED_MARKS = frozenset({"*", "C", "c"})
 def identify(path: Path, options: ReadOptions) -> bool:
     """True when one of the first rows is a header row a CSV layout (or the hand mapping) claims.
     IIF files (first line ``!…``) are never claimed."""
-    text = head_text(path)
-    if not text or text.lstrip().startswith("!"):
-        return False
-    return find_header(sample_rows(text), options) is not None
+    rows = first_rows(path)
+    return bool(rows) and find_header(rows, options) is not None
 
 
 def parse(path: Path, options: ReadOptions) -> Ledger:

@@ -148,6 +148,15 @@ def head_text(path: Path, size: int = 65536) -> str | None:
     return text.lstrip("\ufeff")
 
 
+def first_rows(path: Path) -> list[tuple[int, list[str]]]:
+    """The first rows of a file that could be a CSV report (what every CSV reader's ``identify``
+    looks at); [] for an unreadable or binary file and for IIF (first line ``!…``)."""
+    text = head_text(path)
+    if not text or text.lstrip().startswith("!"):
+        return []
+    return sample_rows(text)
+
+
 def sample_rows(text: str) -> list[tuple[int, list[str]]]:
     lines = text.splitlines(keepends=True)[: HEADER_SCAN + 2]
     reader = csv.reader(

@@ -20,7 +20,7 @@ from app.errors import ParseError
 from app.model import FileInfo, Layout, Ledger, ReadOptions, Source
 from app.readers.iif.names import Names
 from app.readers.iif.rows import Reading, Row
-from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
+from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 
 SCAN = 15
 KINDS = {"CUST": "CSV customer list", "VEND": "CSV vendor list"}
@@ -56,12 +56,7 @@ def _list_of(cells: list[str]) -> str | None:
 
 
 def identify(path: Path, options: ReadOptions) -> bool:
-    if options.columns:
-        return False
-    text = head_text(path)
-    if not text or text.lstrip().startswith("!"):
-        return False
-    return any(_list_of(cells) for _, cells in sample_rows(text)[:SCAN])
+    return not options.columns and any(_list_of(cells) for _, cells in first_rows(path)[:SCAN])
 
 
 def _columns(keyword: str, cells: list[str]) -> tuple[list[str], list[str]]:

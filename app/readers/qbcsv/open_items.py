@@ -15,7 +15,7 @@ from pathlib import Path
 
 from app.errors import ParseError
 from app.model import FileInfo, Ledger, OpenItem, Problem, ReadOptions, Source
-from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
+from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import clean, date_order, parse_amount, parse_date
 
 _NEEDED = ("Type", "Date", "Open Balance")
@@ -34,10 +34,8 @@ def _header(rows: list[tuple[int, list[str]]]) -> tuple[int, dict[str, int]] | N
 
 
 def identify(path: Path, options: ReadOptions) -> bool:
-    text = head_text(path)
-    if not text or text.lstrip().startswith("!"):
-        return False
-    return _header(sample_rows(text)) is not None
+    rows = first_rows(path)
+    return bool(rows) and _header(rows) is not None
 
 
 def parse(path: Path, options: ReadOptions) -> Ledger:

@@ -26,7 +26,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import Account, FileInfo, Ledger, ReadOptions, Source
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
-from app.readers.qbcsv.header import delimiter_of, head_text, safe_decode, sample_rows
+from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import parse_amount, parse_date
 from app.resolve import canonical, split_prefix
 
@@ -71,12 +71,7 @@ def _header(cells: list[str]) -> tuple[int, int, int | None, int | None] | None:
 
 def identify(path: Path, options: ReadOptions) -> bool:
     """True when one of the first rows is a Debit/Credit header without Date (not hand-mapped)."""
-    if options.columns:
-        return False
-    text = head_text(path)
-    if not text or text.lstrip().startswith("!"):
-        return False
-    return any(_header(cells) for _, cells in sample_rows(text)[:SCAN])
+    return not options.columns and any(_header(cells) for _, cells in first_rows(path)[:SCAN])
 
 
 def parse(path: Path, options: ReadOptions) -> Ledger:
