@@ -52,7 +52,7 @@ def error_page(message: str, status: int, problems: tuple = ()) -> tuple[str, in
     headers = {"Vary": "HX-Request"}
     if is_htmx():  # shown in the page's message area, whatever region asked
         headers |= {"HX-Retarget": "#messages", "HX-Reswap": "innerHTML"}
-        html = render_template("partials/_error.html", message=message, problems=problems)
+        html = render_template("errors/_error.html", message=message, problems=problems)
     else:
         html = render_template(
             "errors/error.html", message=message, problems=problems, status=status

@@ -38,7 +38,7 @@ def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) 
 
 @bp.get("/files")
 def page() -> tuple[str, int]:
-    return render("steps/files.html", "partials/_files.html", **_files_context())
+    return render("files/page.html", "files/_files.html", **_files_context())
 
 
 @bp.post("/files")
@@ -58,7 +58,7 @@ def upload() -> tuple[str, int] | Response:
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
     context = _files_context(tuple(e.message for e in failed), tuple(added))
-    return render("steps/files.html", "partials/_files.html", **context)
+    return render("files/page.html", "files/_files.html", **context)
 
 
 @bp.post("/files/<name>/delete")
@@ -66,7 +66,7 @@ def remove(name: str) -> tuple[str, int] | Response:
     migration().remove_upload(name)
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
-    return render("steps/files.html", "partials/_files.html", **_files_context())
+    return render("files/page.html", "files/_files.html", **_files_context())
 
 
 @bp.post("/files/<name>/options")
@@ -80,7 +80,7 @@ def options(name: str) -> tuple[str, int] | Response:
     m.save_plan(_checked(replace(plan, files=files)))
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
-    return render("steps/files.html", "partials/_files.html", **_files_context())
+    return render("files/page.html", "files/_files.html", **_files_context())
 
 
 @bp.route("/files/<name>/columns", methods=["GET", "POST"])
@@ -108,8 +108,8 @@ def columns(name: str) -> tuple[str, int] | Response:
         "roles": COLUMN_ROLES,
     }
     if is_htmx():
-        return render_template("partials/_column_sample.html", **context), status
-    return render_template("steps/columns.html", **context), status
+        return render_template("files/_column_sample.html", **context), status
+    return render_template("files/columns.html", **context), status
 
 
 def _checked(plan: Plan) -> Plan:

@@ -1,4 +1,6 @@
-"""Every template filter: how the wizard shows money, problems and file names."""
+"""Every template filter: how the wizard shows money, counts, problems, file names and the import
+job's state and phase. Templates do no formatting of their own; each filter is registered under
+its function's name."""
 
 from __future__ import annotations
 
@@ -6,6 +8,45 @@ from flask import Flask, g
 
 from app.fixes import with_fix
 from app.model import Problem, money
+
+JOB_STATES = {  # the home page's word for a migration's last import
+    "queued": "importing…",
+    "running": "importing…",
+    "done": "book written",
+    "failed": "import failed",
+    "cancelled": "import cancelled",
+    "interrupted": "import interrupted",
+}
+PHASES = {  # what the worker is doing (app.jobs.worker reports these)
+    "starting": "Starting",
+    "reading files": "Reading the files",
+    "checking": "Checking",
+    "accounts": "Writing the accounts",
+    "transactions": "Writing the transactions",
+    "saving": "Saving the book",
+    "loading": "Opening the book again to check it",
+    "reading": "Reading the book back",
+    "verifying": "Comparing with QuickBooks",
+    "done": "Finished",
+}
+
+
+def count(n: int) -> str:
+    """A number of things, with thousands separators: 12,345."""
+    return f"{n:,}"
+
+
+def kilobytes(size: int) -> str:
+    """A file size in whole KB, with thousands separators."""
+    return f"{size / 1024:,.0f} KB"
+
+
+def job_state(state: str) -> str:
+    return JOB_STATES.get(state, state)
+
+
+def phase(name: str) -> str:
+    return PHASES.get(name, name.capitalize())
 
 
 def problem(p: Problem) -> str:
@@ -27,6 +68,9 @@ def shown(text: object) -> str:
     return out
 
 
+FILTERS = (money, count, kilobytes, job_state, phase, problem, shown)
+
+
 def setup_filters(app: Flask) -> None:
-    for f in (money, problem, shown):
+    for f in FILTERS:
         app.add_template_filter(f)

@@ -14,7 +14,7 @@ bp = Blueprint("home", __name__)
 def index() -> str:
     jobs = runner()
     rows = [(m, [p.name for p in m.files()], jobs.get(m)) for m in store().all()]
-    return render_template("home.html", rows=rows)
+    return render_template("home/index.html", rows=rows)
 
 
 @bp.post("/m")

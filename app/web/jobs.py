@@ -36,7 +36,7 @@ def _context(job: ImportJob | None = None) -> dict:
 
 @bp.get("/import")
 def page() -> tuple[str, int]:
-    return render("steps/import.html", "partials/_job.html", **_context())
+    return render("jobs/import.html", "jobs/_job.html", **_context())
 
 
 @bp.post("/import")
@@ -45,22 +45,22 @@ def start() -> tuple[str, int]:
     context = _context()
     if not m.files():
         context["errors"] = ()
-        return render("steps/import.html", "partials/_nothing.html", 422, **context)
+        return render("jobs/import.html", "partials/_nothing.html", 422, **context)
     if context["errors"]:
-        return render("steps/import.html", "partials/_refused.html", 422, **context)
+        return render("jobs/import.html", "partials/_refused.html", 422, **context)
     context["job"] = runner().submit(m)
-    return render("steps/import.html", "partials/_job.html", **context)
+    return render("jobs/import.html", "jobs/_job.html", **context)
 
 
 @bp.get("/job")
 def panel() -> tuple[str, int]:
     """The job panel; it polls itself only while the job is queued or running."""
-    return render("steps/import.html", "partials/_job.html", job=runner().get(migration()))
+    return render("jobs/import.html", "jobs/_job.html", job=runner().get(migration()))
 
 
 @bp.post("/job/cancel")
 def cancel() -> tuple[str, int]:
-    return render("steps/import.html", "partials/_job.html", job=runner().cancel(migration()))
+    return render("jobs/import.html", "jobs/_job.html", job=runner().cancel(migration()))
 
 
 def _finished(m: Migration) -> tuple[ImportJob, Path]:
@@ -81,8 +81,8 @@ def result() -> tuple[str, int]:
     done = job is not None and job.state == "done"
     data = read_json(m.out_dir / "result.json") if done else {}
     return render(
-        "steps/download.html",
-        "steps/download.html",
+        "jobs/download.html",
+        "jobs/download.html",
         m=m,
         job=job,
         result=data,

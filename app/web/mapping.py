@@ -45,7 +45,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
 
 
 def _show(plan: Plan | None = None, message: str = "", status: int = 200) -> tuple[str, int]:
-    return render("steps/mapping.html", "partials/_map.html", status, **_context(plan, message))
+    return render("mapping/page.html", "mapping/_map.html", status, **_context(plan, message))
 
 
 def _save(plan: Plan, message: str) -> tuple[str, int]:
@@ -98,7 +98,7 @@ def edit_row() -> tuple[str, int]:
             f"There is no account {account!r} in the tree any more; reload the page."
         )
     types = [t.value for t in AccountType]
-    html = render_template("partials/_tree_row_form.html", row=row, account=account, types=types)
+    html = render_template("mapping/_tree_row_form.html", row=row, account=account, types=types)
     return html, 200
 
 
@@ -140,7 +140,7 @@ def check_rule() -> tuple[str, int]:
             messages = [p.message for p in after if p.message not in before]
         except MappingError as exc:
             messages.append(exc.message)
-    return fragment("partials/_rule_check.html", messages=messages)
+    return fragment("mapping/_rule_check.html", messages=messages)
 
 
 @bp.post("/map/settings")

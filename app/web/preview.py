@@ -27,8 +27,8 @@ def page() -> tuple[str, int]:
     ledger = view.resolved
     txns = _txns(view)
     return render(
-        "steps/preview.html",
-        "partials/_transactions.html",
+        "preview/page.html",
+        "preview/_transactions.html",
         m=m,
         view=view,
         ledger=ledger,
@@ -47,7 +47,7 @@ def transactions() -> tuple[str, int] | Response:
         args = {"q": request.args.get("q", ""), "page": _page_number()}
         return redirect(url_for("preview.page", **args, _anchor="transactions"))
     view = views().view(migration())
-    return render("steps/preview.html", "partials/_transactions.html", txns=_txns(view))
+    return render("preview/page.html", "preview/_transactions.html", txns=_txns(view))
 
 
 def _txns(view: View) -> preview.TxnPage:
