@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from app.errors import MigrationError
@@ -107,9 +107,7 @@ def columns(name: str) -> tuple[str, int] | Response:
         "chosen": chosen,
         "roles": COLUMN_ROLES,
     }
-    if is_htmx():
-        return render_template("files/_column_sample.html", **context), status
-    return render_template("files/columns.html", **context), status
+    return render("files/columns.html", "files/_column_sample.html", status, **context)
 
 
 def _checked(plan: Plan) -> Plan:

@@ -11,7 +11,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.utils import secure_filename
 
 from app.fileio import read_json
-from app.jobs import ImportJob
+from app.jobs import ACTIVE, ImportJob
 from app.store import Migration
 from app.web.context import migration, render, runner, views
 
@@ -19,19 +19,33 @@ bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
 
 
-def _context(job: ImportJob | None = None) -> dict:
+def region(job: ImportJob | None, state: str = "") -> dict:
+    """The #job region's context (jobs/_job.html holds every state): ``state`` is "no-files",
+    "refused", "none" (nothing written yet) or, by default, the job's own; ``active`` makes the
+    region poll itself."""
+    state = state or (job.state if job else "none")
+    return {"job": job, "state": state, "active": state in ACTIVE}
+
+
+def _context() -> dict:
     m = migration()
     view = views().view(m)
     plan = m.plan()
+    job, files, errors = runner().get(m), m.files(), view.prepared.errors
+    if not files:
+        state = "no-files"
+    elif errors and not (job and job.active):  # a running job is followed to its end
+        state = "refused"
+    else:
+        state = ""
     return {
         "m": m,
         "plan": plan,
         "view": view,
-        "errors": view.prepared.errors,
-        "job": job or runner().get(m),
-        "files": m.files(),
+        "errors": errors,
+        "files": files,
         "large": len(view.prepared.ledger.transactions) > LARGE_HISTORY,
-    }
+    } | region(job, state)
 
 
 @bp.get("/import")
@@ -43,24 +57,24 @@ def page() -> tuple[str, int]:
 def start() -> tuple[str, int]:
     m = migration()
     context = _context()
-    if not m.files():
-        context["errors"] = ()
-        return render("jobs/import.html", "partials/_nothing.html", 422, **context)
+    if not context["files"]:
+        return render("jobs/import.html", "jobs/_job.html", 422, **context | {"errors": ()})
     if context["errors"]:
-        return render("jobs/import.html", "partials/_refused.html", 422, **context)
-    context["job"] = runner().submit(m)
+        context |= region(context["job"], "refused")
+        return render("jobs/import.html", "jobs/_job.html", 422, **context)
+    context |= region(runner().submit(m))
     return render("jobs/import.html", "jobs/_job.html", **context)
 
 
 @bp.get("/job")
 def panel() -> tuple[str, int]:
-    """The job panel; it polls itself only while the job is queued or running."""
-    return render("jobs/import.html", "jobs/_job.html", job=runner().get(migration()))
+    """The job region alone; it polls itself only while the job is queued or running."""
+    return render("jobs/import.html", "jobs/_job.html", **region(runner().get(migration())))
 
 
 @bp.post("/job/cancel")
 def cancel() -> tuple[str, int]:
-    return render("jobs/import.html", "jobs/_job.html", job=runner().cancel(migration()))
+    return render("jobs/import.html", "jobs/_job.html", **region(runner().cancel(migration())))
 
 
 def _finished(m: Migration) -> tuple[ImportJob, Path]:
@@ -86,6 +100,7 @@ def result() -> tuple[str, int]:
         m=m,
         job=job,
         result=data,
+        headline=data.get("headline") or next(iter(data.get("summary", ())), ""),
         large=data.get("transactions", 0) > LARGE_HISTORY,
         differences=[r for r in data.get("rows", []) if not r["ok"]],
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, request
 
 from app import resolve
 from app.as_of import as_of_words
@@ -20,6 +20,7 @@ from app.web.context import fragment, migration, render, views
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
+TYPES = tuple(t.value for t in AccountType)  # what "retype" takes
 
 
 def _context(plan: Plan | None = None, status_message: str = "") -> dict:
@@ -39,6 +40,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "chart": [a.full_name for a in view.resolved.accounts],
         "status_message": status_message,
         "describe": describe,
+        "types": TYPES,
         "as_of": view.prepared.ledger.as_of,
         "as_of_words": as_of_words(view.prepared.ledger.as_of),
     }
@@ -97,9 +99,7 @@ def edit_row() -> tuple[str, int]:
         raise MappingError(
             f"There is no account {account!r} in the tree any more; reload the page."
         )
-    types = [t.value for t in AccountType]
-    html = render_template("mapping/_tree_row_form.html", row=row, account=account, types=types)
-    return html, 200
+    return fragment("mapping/_tree_row_form.html", row=row, account=account, types=TYPES)
 
 
 @bp.post("/map/edit")
