@@ -1,0 +1,184 @@
+"""Step 1, Files: uploads (several, wrong, duplicate, oversized, oddly named), what each file
+holds, removing, the date order, and the hand mapping of a CSV's columns.
+
+Through Flask's test client with real files and the real app; pages are checked by element id
+and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swapped region alone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from tests.support.web import HX, WEB, is_fragment, new_migration, soup, upload
+
+
+def test_upload_several_files_shows_what_each_holds(client):
+    prefix, csrf = new_migration(client)
+    r = upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    assert r.status_code == 200 and is_fragment(r)
+    page = soup(r)
+    cards = {c["data-filename"]: c.text for c in page.select("#files article.file")}
+    assert list(cards) == ["lists.iif", "txns.iif"]
+    assert "IIF lists" in cards["lists.iif"] and "Accounts" in cards["lists.iif"]
+    assert "IIF transactions" in cards["txns.iif"]
+    assert "2024-02-01 to 2024-02-02" in cards["txns.iif"]
+    full = client.get(f"{prefix}/files")
+    assert not is_fragment(full)
+    assert soup(full).select_one(".steps .current").text.strip().endswith("Files")
+
+
+def test_upload_without_htmx_redirects_back(client):
+    prefix, csrf = new_migration(client)
+    r = upload(client, prefix, csrf, "lists.iif", htmx=False)
+    assert r.status_code == 303 and r.location.endswith("/files")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "status", "words"),
+    [
+        ("invoice.pdf", b"%PDF-1.4", 415, "only QuickBooks exports"),
+        ("run.exe", b"MZ\x90\x00", 415, "only QuickBooks exports"),
+        ("empty.iif", b"", 400, "is empty"),
+        ("...", b"x", 400, "no usable file name"),
+    ],
+)
+def test_wrong_uploads_are_refused_with_a_message(client, name, data, status, words):
+    prefix, csrf = new_migration(client)
+    files = {"files": [(io.BytesIO(data), name)]}
+    r = client.post(f"{prefix}/files", data=files, headers=csrf | HX)
+    assert r.status_code == status
+    assert words in r.get_data(as_text=True)
+    assert r.headers["HX-Retarget"] == "#messages"
+    r = client.post(f"{prefix}/files", data={"files": [(io.BytesIO(data), name)]}, headers=csrf)
+    assert r.status_code == status and "<html" in r.get_data(as_text=True)
+
+
+def test_no_file_chosen(client):
+    prefix, csrf = new_migration(client)
+    r = client.post(f"{prefix}/files", data={}, headers=csrf)
+    assert r.status_code == 400 and "Choose one or more" in r.get_data(as_text=True)
+
+
+def test_duplicate_upload_is_refused_and_the_first_kept(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    r = upload(client, prefix, csrf, "lists.iif", data=b"!ACCNT\tNAME\n")
+    assert r.status_code == 409 and "already uploaded" in r.get_data(as_text=True)
+    r = upload(client, prefix, csrf, "lists.iif", "txns.iif")  # one twin among new files
+    assert r.status_code == 200
+    assert "already uploaded" in soup(r).select_one("#files .message.error").text
+
+
+def test_uploaded_names_are_sanitised(client, app):
+    prefix, csrf = new_migration(client)
+    data = (WEB / "lists.iif").read_bytes()
+    r = client.post(
+        f"{prefix}/files",
+        data={"files": [(io.BytesIO(data), "../../../etc/passwd.iif")]},
+        headers=csrf | HX,
+    )
+    assert r.status_code == 200
+    assert [c["data-filename"] for c in soup(r).select("article.file")] == ["etc_passwd.iif"]
+    root = Path(app.config["MIGRATIONS_DIR"])
+    stored = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.iif"))
+    assert stored == [f"{prefix.rsplit('/', 1)[1]}/uploads/etc_passwd.iif"]
+
+
+def test_oversized_upload_is_413_with_a_clear_message(tmp_path):
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "MAX_CONTENT_LENGTH": 1024})
+    client = app.test_client()
+    prefix, csrf = new_migration(client)
+    r = upload(client, prefix, csrf, "big.iif", data=b"!ACCNT\tNAME\n" + b"x" * 4096)
+    assert r.status_code == 413
+    assert "larger than the limit" in r.get_data(as_text=True)
+
+
+def test_remove_a_file(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    r = client.post(f"{prefix}/files/txns.iif/delete", headers=csrf | HX)
+    assert [c["data-filename"] for c in soup(r).select("article.file")] == ["lists.iif"]
+
+
+def test_date_order_is_saved_in_the_plan(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    r = client.post(
+        f"{prefix}/files/txns.iif/options", data={"date_order": "dmy"}, headers=csrf | HX
+    )
+    assert r.status_code == 200
+    plan = json.loads(client.get(f"{prefix}/plan.json").data)
+    assert plan["files"]["txns.iif"]["date_order"] == "dmy"
+    card = soup(r).select_one("article[data-filename='txns.iif']").text
+    assert "2024-01-02 to 2024-02-02" in card  # 2/1 read as 2 January
+
+
+def test_csv_with_unknown_columns_is_mapped_by_hand(client):
+    prefix, csrf = new_migration(client)
+    r = upload(client, prefix, csrf, "lists.iif", "odd_columns.csv")
+    card = soup(r).select_one("article[data-filename='odd_columns.csv']")
+    link = card.select_one("a[href$='/files/odd_columns.csv/columns']")
+    assert link is not None
+    page = soup(client.get(link["href"]))
+    assert [o.text for o in page.select("select[name=date] option")][1:] == [
+        "Posted On",
+        "Ref No",
+        "Ledger",
+        "Note",
+        "Value",
+    ]
+    chosen = {
+        "date": "Posted On",
+        "ref": "Ref No",
+        "account": "Ledger",
+        "memo": "Note",
+        "amount": "Value",
+    }
+    live = client.get(link["href"], query_string=chosen | {"preview": "1"}, headers=HX)
+    assert is_fragment(live)
+    sample = soup(live).select_one("#column-sample")
+    heads = [th.text for th in sample.select("thead th")]
+    cells = [td.text for td in sample.select("tbody tr:first-child td")]
+    assert dict(zip(heads, cells, strict=True)) == {
+        "Trans #": "7",
+        "Date": "2024-02-01",
+        "Account": "Checking",
+        "Memo": "February gas",
+        "Amount": "-25.00",
+    }
+    half = client.post(link["href"], data={"date": "Posted On"}, headers=csrf)
+    assert half.status_code == 422 and "Still to choose" in half.get_data(as_text=True)
+    done = client.post(link["href"], data=chosen, headers=csrf)
+    assert done.status_code == 303
+    plan = json.loads(client.get(f"{prefix}/plan.json").data)
+    assert plan["files"]["odd_columns.csv"]["columns"] == chosen
+    page = soup(client.get(f"{prefix}/files"))
+    assert (
+        "columns mapped by hand" in page.select_one("article[data-filename='odd_columns.csv']").text
+    )
+
+
+def test_a_file_is_shown_by_the_name_the_user_gave_it(client):
+    """Stored under a safe name, shown (escaped) as named, in the card and in its problems."""
+    prefix, csrf = new_migration(client)
+    given = "Invoice (Sales Tax Preference=off) <b>.iif"
+    data = (WEB / "unknown_account.iif").read_bytes()
+    r = client.post(
+        f"{prefix}/files", data={"files": [(io.BytesIO(data), given)]}, headers=csrf | HX
+    )
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "<b>" not in html and "&lt;b&gt;" in html
+    card = soup(r).select_one("#file-1")
+    assert card.select_one("h2").text == given
+    stored = card["data-filename"]
+    assert stored != given and "/" not in stored
+    where = [w.text for w in soup(client.get(f"{prefix}/preview")).select("#problem-list .where")]
+    assert where and all(w.startswith(f"{given}:") for w in where), where
+    r = client.post(f"{prefix}/files/{stored}/delete", headers=csrf | HX)
+    assert soup(r).select_one("#file-1") is None

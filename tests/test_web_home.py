@@ -1,0 +1,26 @@
+"""The home page: start a migration, reopen it, delete it.
+
+Through Flask's test client with real files and the real app; pages are checked by element id
+and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swapped region alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.support.web import new_migration, soup, upload
+
+
+def test_home_new_reopen_delete(client):
+    assert soup(client.get("/")).select_one("#migrations") is None
+    prefix, csrf = new_migration(client)
+    mid = prefix.rsplit("/", 1)[1]
+    assert len(mid) >= 32 and re.fullmatch(r"[A-Za-z0-9_-]+", mid)
+    upload(client, prefix, csrf, "lists.iif")
+    rows = soup(client.get("/")).select("#migrations tbody tr")
+    assert len(rows) == 1
+    assert "lists.iif" in rows[0].text and "not imported yet" in rows[0].text
+    r = client.post(f"{prefix}/delete", data={"csrf_token": csrf["X-CSRF-Token"]})
+    assert r.status_code == 303
+    assert client.get(f"{prefix}/files").status_code == 404
+    assert soup(client.get("/")).select_one("#migrations") is None

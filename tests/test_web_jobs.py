@@ -1,0 +1,130 @@
+"""Steps 4 and 5, Import and Download: refused while problems remain, the job region, the
+book, the verification report and its CSV.
+
+Through Flask's test client with real files and the real app; pages are checked by element id
+and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swapped region alone.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.support.web import HX, is_fragment, new_migration, soup, upload, wait_done
+
+
+def test_import_is_refused_while_problems_remain_then_resolved(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "unknown_account.iif")
+    r = client.post(f"{prefix}/import", headers=csrf | HX)
+    assert r.status_code == 422 and is_fragment(r)
+    listed = soup(r).select("#refused-problems li")
+    assert any("unknown_account.iif:5" in li.text and "Heating Oil" in li.text for li in listed)
+    assert not (
+        client.application.config["MIGRATIONS_DIR"]
+        and any(Path(client.application.config["MIGRATIONS_DIR"]).rglob("job.json"))
+    )
+    page = soup(client.get(f"{prefix}/map"))
+    assert page.select_one("#unresolved").text.count("Heating Oil")
+    client.post(
+        f"{prefix}/map/resolve",
+        data={"label": "Heating Oil", "target": "Utilities:Gas"},
+        headers=csrf | HX,
+    )
+    client.post(
+        f"{prefix}/map/settings",
+        data={"currency": "USD", "mode": "full", "opening_balances": "1"},
+        headers=csrf | HX,
+    )
+    r = client.post(f"{prefix}/import", headers=csrf | HX)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    assert wait_done(client, prefix).select_one("#to-download")
+
+
+def test_import_download_and_report(client, tmp_path):
+    from app.gnc import read_book
+
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    assert client.get(f"{prefix}/download/book").status_code == 404
+    assert "no finished book" in soup(client.get(f"{prefix}/download")).select_one("#no-book").text
+    client.post(
+        f"{prefix}/map/rules",
+        data={"account": "Checking", "kind": "rename", "target": "Bank"},
+        headers=csrf | HX,
+    )
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    panel = wait_done(client, prefix)
+    assert panel.select_one("#to-download") is not None, panel
+    page = soup(client.get(f"{prefix}/download"))
+    assert re.fullmatch(
+        r"(\d+) of \1 accounts match QuickBooks to the cent", page.select_one("#summary-line").text
+    )
+    assert page.select_one("#large-note") is None
+    book = tmp_path / "lists.gnucash"
+    with client.get(f"{prefix}/download/book") as r:
+        assert r.status_code == 200
+        assert r.headers["Content-Disposition"] == "attachment; filename=lists.gnucash"
+        book.write_bytes(r.data)
+    snap = read_book(book)
+    assert snap.account("Bank").balance == 75
+    assert snap.account("Utilities:Gas").balance == 25
+    assert snap.transactions == 2
+    with client.get(f"{prefix}/download/report.csv") as csv:
+        assert csv.headers["Content-Disposition"] == "attachment; filename=lists-verification.csv"
+        lines = csv.get_data(as_text=True).splitlines()
+    assert lines[0] == (
+        "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
+    )
+    assert any(line.startswith("Bank,Checking,75.00,75.00,0.00,all time,") for line in lines)
+    home = soup(client.get("/")).select_one("#migrations").text
+    assert "book written" in home
+
+
+def test_import_with_no_files(client):
+    prefix, csrf = new_migration(client)
+    r = client.post(f"{prefix}/import", headers=csrf | HX)
+    assert r.status_code == 422 and "no files yet" in r.get_data(as_text=True)
+
+
+def test_large_history_note(client, monkeypatch):
+    from app.web import jobs as job_views
+
+    monkeypatch.setattr(job_views, "LARGE_HISTORY", 1)
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    assert "large history" in soup(client.get(f"{prefix}/import")).text
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    wait_done(client, prefix)
+    note = soup(client.get(f"{prefix}/download")).select_one("#large-note").text
+    assert "GnuCash 4.x needs a long time to open" in note and "GnuCash 5" in note
+
+
+def test_balances_by_kind_picture(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    wait_done(client, prefix)
+    rows = soup(client.get(f"{prefix}/download")).select("#families tbody tr")
+    cells = [[td.text for td in tr.select("td")[:3]] for tr in rows]
+    assert cells == [
+        ["Assets", "75.00", "75.00"],
+        ["Liabilities", "0.00", "0.00"],
+        ["Equity", "0.00", "0.00"],
+        ["Income (this fiscal year)", "100.00", "100.00"],
+        ["Expenses (this fiscal year)", "25.00", "25.00"],
+    ]
+    assert rows[0].select_one(".bar.qb")["style"] == "width: 75%"
+
+
+def test_import_page_shows_warnings_before_writing(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "unknown_account.iif")
+    client.post(
+        f"{prefix}/map/resolve",
+        data={"label": "Heating Oil", "target": "Utilities:Gas"},
+        headers=csrf,
+    )
+    box = soup(client.get(f"{prefix}/import")).select_one("#import-warnings")
+    assert "Checking: QuickBooks balance 75.00" in box.text
+    assert soup(client.get(f"{prefix}/import")).select_one("#start-import") is not None

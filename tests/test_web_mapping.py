@@ -1,0 +1,163 @@
+"""Step 3, Map: rules and the resulting tree, inline validation, click-to-edit, settings, the
+plan file.
+
+Through Flask's test client with real files and the real app; pages are checked by element id
+and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swapped region alone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+from tests.support.web import HX, is_fragment, new_migration, soup, upload
+
+
+def test_map_rules_tree_and_inline_validation(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    r = client.post(
+        f"{prefix}/map/rules",
+        data={"account": "Checking", "kind": "rename", "target": "Main Checking"},
+        headers=csrf | HX,
+    )
+    assert r.status_code == 200 and is_fragment(r)
+    tree = [tr["data-account"] for tr in soup(r).select("#tree-table tbody tr")]
+    assert "Main Checking" in tree and "Checking" not in tree
+    check = client.post(
+        f"{prefix}/map/check",
+        data={"account": "Sales", "kind": "rename", "target": "Main Checking"},
+        headers=csrf | HX,
+    )
+    assert "would be named" in check.get_data(as_text=True) or "Main Checking" in check.text
+    colon = client.post(
+        f"{prefix}/map/check",
+        data={"account": "Sales", "kind": "rename", "target": "A:B"},
+        headers=csrf | HX,
+    )
+    assert "cannot contain ':'" in soup(colon).text
+    bad = client.post(
+        f"{prefix}/map/rules",
+        data={"account": "Sales", "kind": "rename", "target": "A:B"},
+        headers=csrf | HX,
+    )
+    assert bad.status_code == 422 and "without ':'" in soup(bad).text
+    r = client.post(
+        f"{prefix}/map/settings",
+        data={
+            "reparent": "1",
+            "currency": "usd",
+            "format": "sqlite",
+            "mode": "full",
+            "fiscal_year_start": "7-1",
+        },
+        headers=csrf | HX,
+    )
+    tree = [tr["data-account"] for tr in soup(r).select("#tree-table tbody tr")]
+    assert "Assets:Current Assets:Main Checking" in tree
+    plan = json.loads(client.get(f"{prefix}/plan.json").data)
+    assert plan["reparent"] is True and plan["currency"] == "USD" and plan["format"] == "sqlite"
+    assert plan["cutover"]["fiscal_year_start"] == "07-01"
+    assert plan["rules"] == [{"account": "Checking", "kind": "rename", "target": "Main Checking"}]
+    r = client.post(f"{prefix}/map/rules/0/delete", headers=csrf | HX)
+    assert "Checking" in [tr["data-account"] for tr in soup(r).select("#tree-table tbody tr")][
+        :5
+    ] or "Assets:Current Assets:Checking" in r.get_data(as_text=True)
+    assert client.post(f"{prefix}/map/rules/5/delete", headers=csrf | HX).status_code == 422
+    full = client.get(f"{prefix}/map")
+    assert not is_fragment(full) and soup(full).select_one("#to-import")
+
+
+def test_map_settings_refuse_bad_values(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    cases = [
+        ({"currency": "dollars"}, "three-letter"),
+        ({"currency": "USD", "fiscal_year_start": "13-40"}, "fiscal year start"),
+        ({"currency": "USD", "mode": "balances_only"}, "cutover date"),
+    ]
+    for form, words in cases:
+        r = client.post(f"{prefix}/map/settings", data=form, headers=csrf | HX)
+        assert r.status_code == 422 and words in r.get_data(as_text=True)
+    r = client.post(
+        f"{prefix}/map/settings",
+        data={"currency": "USD", "mode": "balances_only", "date": "2024-01-01"},
+        headers=csrf | HX,
+    )
+    assert r.status_code == 200
+
+
+def test_plan_download_and_upload(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    r = client.get(f"{prefix}/plan.json")
+    assert r.headers["Content-Disposition"].startswith("attachment")
+    plan = json.loads(r.data) | {
+        "reparent": True,
+        "rules": [{"kind": "rename", "account": "Sales", "target": "Revenue"}],
+    }
+    r = client.post(
+        f"{prefix}/plan",
+        data={"plan": (io.BytesIO(json.dumps(plan).encode()), "mine.json")},
+        headers=csrf | HX,
+    )
+    assert r.status_code == 200 and "Income:Revenue" in r.get_data(as_text=True)
+    assert json.loads(client.get(f"{prefix}/plan.json").data)["reparent"] is True
+    r = client.post(
+        f"{prefix}/plan", data={"plan": (io.BytesIO(b"{nope"), "bad.json")}, headers=csrf | HX
+    )
+    assert r.status_code == 422 and "bad.json:1: not valid JSON" in r.get_data(as_text=True)
+
+
+def test_inline_validation_of_type_families_and_merges(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    form = {"account": "Utilities:Gas", "kind": "retype", "target": "BANK"}
+    r = client.post(f"{prefix}/map/check", data=form, headers=csrf | HX)
+    assert r.status_code == 200 and "field-error" in soup(r).select_one("#rule-check")["class"]
+    assert "cannot sit under 'Utilities'" in soup(r).text
+    ok = client.post(f"{prefix}/map/check", data=form | {"target": "EXPENSE"}, headers=csrf | HX)
+    assert soup(ok).select_one("#rule-check")["class"] == ["field-ok"]
+    plain = client.post(f"{prefix}/map/check", data=form, headers=csrf)  # no htmx: no 500
+    assert plain.status_code == 200 and "cannot sit under 'Utilities'" in soup(plain).text
+    merge = {"account": "Utilities:Gas", "kind": "merge", "target": "Utilities"}
+    r = client.post(f"{prefix}/map/rules", data=merge, headers=csrf | HX)
+    tree = {
+        tr["data-account"]: tr.select("td")[2].text
+        for tr in soup(r).select("#tree-table tr[data-account]")
+    }
+    assert "Utilities:Gas" not in tree and tree["Utilities"] == "Utilities + Utilities:Gas"
+    assert (
+        client.post(
+            f"{prefix}/map/rules", data=merge | {"account": "Nope"}, headers=csrf | HX
+        ).status_code
+        == 422
+    )
+
+
+def test_click_to_edit_a_tree_row(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get(f"{prefix}/map"))
+    edit = page.select_one("#tree-table tr[data-account='Utilities:Gas'] button.edit")
+    r = client.get(edit["hx-get"], headers=HX)
+    assert is_fragment(r)
+    row = soup(r).select_one("tr.editing")
+    assert row["data-account"] == "Utilities:Gas"
+    assert row.select_one("input[name=name]")["value"] == "Gas"
+    assert row.select_one("select[name=type] option[selected]")["value"] == "EXPENSE"
+    account = row.select_one("input[name=account]")["value"]
+    r = client.post(
+        f"{prefix}/map/edit",
+        data={"account": account, "name": "Heating", "type": "EXPENSE"},
+        headers=csrf | HX,
+    )
+    tree = [tr["data-account"] for tr in soup(r).select("#tree-table tr[data-account]")]
+    assert "Utilities:Heating" in tree and "Utilities:Gas" not in tree
+    assert soup(r).select_one("#map-status").text == "Saved: Rename “Utilities:Gas” to “Heating”."
+    bad = client.post(
+        f"{prefix}/map/edit", data={"account": account, "name": "A:B"}, headers=csrf | HX
+    )
+    assert bad.status_code == 422
+    gone = client.get(f"{prefix}/map/edit", query_string={"account": "Nope"}, headers=HX)
+    assert gone.status_code == 422

@@ -1,0 +1,193 @@
+"""What keeps the wizard safe: CSRF tokens, migration ids and file names in URLs, local host
+names only (and where run.py listens), security headers, errors that tell nothing of the
+internals, and SSNs and bank numbers that reach no page and no file.
+
+Through Flask's test client with real files and the real app; pages are checked by element id
+and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swapped region alone.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from tests.support.web import HX, is_fragment, new_migration, soup, upload, wait_done
+
+
+def test_every_change_needs_the_csrf_token(client, tmp_path):
+    prefix, csrf = new_migration(client)
+    for url in ("/m", f"{prefix}/files", f"{prefix}/import", f"{prefix}/map/settings"):
+        r = client.post(url, data={})
+        assert r.status_code == 400, url
+        assert "Reload the page" in r.get_data(as_text=True)
+        r = client.post(url, data={}, headers={"X-CSRF-Token": "forged"} | HX)
+        assert r.status_code == 400
+        assert r.headers["HX-Retarget"] == "#messages"
+    assert client.delete(f"{prefix}/files/x.iif/delete").status_code in (400, 405)
+    fresh = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "other")}).test_client()
+    assert fresh.post("/m", headers=csrf).status_code == 400  # a token of another session
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/m/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/files",
+        "/m/short/preview",
+        "/m/..%2F..%2Fetc/files",
+        "/m/../../etc/passwd",
+        "/m/%2e%2e/import",
+    ],
+)
+def test_unknown_or_traversing_migration_ids_are_404(client, url):
+    r = client.get(url)
+    assert r.status_code == 404
+    assert "passwd" not in r.get_data(as_text=True) or "no such" in r.get_data(as_text=True)
+
+
+def test_file_names_in_urls_must_be_uploads(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    for name in ("..%2F..%2Fmeta.json", "meta.json", "..", "plan.json"):
+        r = client.post(f"{prefix}/files/{name}/delete", headers=csrf)
+        assert r.status_code == 404, name
+        assert client.get(f"{prefix}/files/{name}/columns").status_code == 404
+    assert (Path(client.application.config["MIGRATIONS_DIR"])).is_dir()
+
+
+def test_only_local_host_names_are_served(client):
+    """DNS rebinding: a page on another site that resolves its name to 127.0.0.1."""
+    r = client.get("/", headers={"Host": "evil.example:5000"})
+    assert r.status_code == 400 and "only on this computer" in r.get_data(as_text=True)
+    for base in ("http://127.0.0.1:5000", "http://localhost"):
+        assert client.get("/", base_url=base).status_code == 200, base
+
+
+def test_security_headers(client):
+    r = client.get("/")
+    assert r.headers["X-Frame-Options"] == "DENY"
+    assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+    assert "HX-Request" in r.headers["Vary"]
+    assert soup(r).select_one("script")["src"] == "/static/htmx.min.js"  # no CDN: works offline
+    with client.get("/static/htmx.min.js") as js:
+        assert js.status_code == 200 and b"htmx" in js.data
+
+
+def test_unexpected_errors_show_a_generic_page_and_are_logged(client, app, caplog, monkeypatch):
+    prefix, _ = new_migration(client)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(app.extensions["views"], "view", broken)
+    r = client.get(f"{prefix}/preview")
+    assert r.status_code == 500
+    text = r.get_data(as_text=True)
+    assert "Something went wrong" in text and "secret internals" not in text
+    assert "RuntimeError: secret internals" in caplog.text
+    r = client.get(f"{prefix}/preview", headers=HX)
+    assert r.status_code == 500 and is_fragment(r) and r.headers["HX-Retarget"] == "#messages"
+
+
+PAGES = ("/files", "/preview", "/map", "/import")
+
+
+def test_ssn_and_bank_numbers_are_never_shown(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    for page in PAGES:
+        text = client.get(prefix + page).get_data(as_text=True)
+        assert "987-65-4321" not in text and "000123456789" not in text, page
+
+
+@pytest.mark.samples
+def test_enterprise_sample_pages_hide_ssns(client, samples_dir):
+    from tests.paths import ENTERPRISE
+
+    raw = ENTERPRISE.read_bytes()
+    ssns = set(re.findall(rb"\b\d{3}-\d{2}-\d{4}\b", raw))
+    assert ssns, "the sample is expected to hold SSNs"
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.IIF", data=raw)
+    for page in PAGES:
+        text = client.get(prefix + page).data
+        assert not any(s in text for s in ssns), page
+    page = soup(client.get(f"{prefix}/preview"))
+    rows = page.select("#account-table tbody tr")
+    skipped = next(
+        d for d in page.select("#not-imported details") if "Non-posting accounts" in d.summary.text
+    )
+    assert len(rows) + len(skipped.select("tbody tr")) == raw.count(b"\nACCNT\t")
+
+
+def test_ssn_and_bank_numbers_reach_no_file_of_the_migration(client, app):
+    import gzip
+
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#to-download") is not None
+    folder = Path(app.config["MIGRATIONS_DIR"]) / prefix.rsplit("/", 1)[1]
+    written = [p for p in folder.rglob("*") if p.is_file() and p.parent.name != "uploads"]
+    assert {p.name for p in written} >= {"lists.gnucash", "result.json", "report.csv", "job.json"}
+    for p in written:
+        data = p.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        assert b"987-65-4321" not in data and b"000123456789" not in data, p.name
+
+
+class _NotServing:
+    """Stands in for werkzeug's server: records where it was asked to listen."""
+
+    def __init__(self, calls: list[dict], host: str, port: int, app, threaded: bool) -> None:
+        calls.append({"host": host, "port": port, "threaded": threaded})
+
+    def serve_forever(self) -> None:
+        pass
+
+
+@pytest.fixture
+def no_serving(monkeypatch):
+    calls: list[dict] = []
+    monkeypatch.setattr("app.server.make_server", lambda *a, **kw: _NotServing(calls, *a, **kw))
+    return calls
+
+
+def test_server_binds_locally_by_default(no_serving, tmp_path, capsys):
+    from app.server import main
+
+    assert main(["--no-open", "--instance", str(tmp_path)]) == 0
+    assert no_serving == [{"host": "127.0.0.1", "port": 5000, "threaded": True}]
+    out, err = capsys.readouterr()
+    assert "http://127.0.0.1:5000/" in out and err == ""
+    assert (tmp_path / "migrations").is_dir()
+
+
+def test_server_says_when_its_port_is_taken(tmp_path, capsys):
+    from app.server import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as stop:
+            main(["--no-open", "--port", str(port), "--instance", str(tmp_path)])
+    assert stop.value.code == 1
+    out, err = capsys.readouterr()
+    assert f"Port {port} is in use" in err and "different port" in err
+    assert "running" not in out
+
+
+def test_server_warns_loudly_on_a_public_host(no_serving, tmp_path, capsys):
+    from app.server import main
+
+    assert (
+        main(["--no-open", "--host", "0.0.0.0", "--port", "8080", "--instance", str(tmp_path)]) == 0
+    )
+    assert no_serving[0]["host"] == "0.0.0.0"
+    out, err = capsys.readouterr()
+    assert "WARNING: listening on 0.0.0.0" in err and "http://127.0.0.1:8080/" in out
