@@ -97,7 +97,8 @@ def test_large_history_note(client, monkeypatch):
     client.post(f"{prefix}/import", headers=csrf | HX)
     wait_done(client, prefix)
     note = soup(client.get(f"{prefix}/download")).select_one("#large-note").text
-    assert "GnuCash 4.x needs a long time to open" in note and "GnuCash 5" in note
+    assert "GnuCash 4.x needs a long time to open" in note and "5.0 to 5.6" in note
+    assert "GnuCash 5.7 and later open it quickly" in note
 
 
 def test_balances_by_kind_picture(client):
