@@ -158,14 +158,3 @@ def test_balances_only_from_a_trial_balance_alone_through_gnucash(tmp_path: Path
     assert got["Checking"] == ("BANK", D("1500.00"))
     assert got["Sales"] == ("INCOME", D("-3000.00"))
     assert got["Rent"] == ("EXPENSE", D("2849.50"))
-
-
-@pytest.mark.parametrize("name", ["customers.csv", "suppliers.csv"])
-def test_customer_and_vendor_lists_golden_and_no_bank_numbers(name: str, golden) -> None:
-    from app.readers.qbcsv import names
-
-    path = DATA / name
-    text = to_text(names.parse(path, ReadOptions()))
-    golden(path.with_name(name + ".expected"), text)
-    for secret in ("123456789", "12345678", "066-000"):
-        assert secret not in text
