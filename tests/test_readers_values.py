@@ -120,3 +120,44 @@ def test_the_one_date_order_rule():
     given = date_order([("1/2/2024", 1)], "dmy")  # the user's choice wins, proofs still found
     assert (given.order, given.ambiguous) == ("dmy", False)
     assert date_order([("not a date", 1), ("", 2)]).ambiguous
+
+
+@pytest.mark.parametrize("text", ["1/2/0019", "1/2/0001", "0019-01-02", "2/1/019", "1/1/1899"])
+def test_years_of_3_or_4_digits_are_read_as_written_and_early_ones_refused(text: str) -> None:
+    with pytest.raises(
+        ValueError, match=r"is before 1900: a year of 3 or 4 digits is read as written"
+    ):
+        parse_date(text)
+
+
+def test_only_2_digit_years_use_the_pivot() -> None:
+    assert parse_date("1/2/19") == dt.date(2019, 1, 2)
+    assert parse_date("1/2/6") == dt.date(2006, 1, 2)
+    assert parse_date("1/2/1900") == dt.date(1900, 1, 2)
+    assert parse_date("2/1/19", "dmy", pivot=10) == dt.date(1919, 1, 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "99999999999999999.99",
+        "1000000000000000",
+        "-1,000,000,000,000,000.00",
+        "(1000000000000000.00)",
+    ],
+)
+def test_amounts_gnucash_cannot_hold_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match=r"expected an amount under 1,000,000,000,000,000 \(got "):
+        parse_amount(text)
+
+
+def test_the_largest_amount_under_the_limit_is_read() -> None:
+    assert parse_amount("-999,999,999,999,999.99") == Decimal("-999999999999999.99")
+    assert parse_amount("999999999999999") == Decimal("999999999999999")
+
+
+def test_a_short_plain_amount_is_always_under_the_limit() -> None:
+    """The CSV fast paths skip parse_amount for plain amounts of up to SHORT_AMOUNT characters."""
+    from app.readers.values import MAX_AMOUNT, SHORT_AMOUNT
+
+    assert Decimal("9" * SHORT_AMOUNT) < MAX_AMOUNT

@@ -16,6 +16,15 @@ from typing import Generic, Literal, TypeVar
 
 T = TypeVar("T")
 DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape's choice)
+# A year written with 3 or 4 digits is read as written; one before this is refused, never
+# "corrected": 0019 or 0001 is a damaged cell or a year typed short, not 2019 or 2001.
+MIN_YEAR = 1900
+# GnuCash keeps an amount as a 64-bit count of the currency's smallest unit (at most
+# 9,223,372,036,854,775,807: 92 quadrillion at cents, 9.2 quadrillion at mills), so an amount of
+# a thousand trillion or more is refused when it is read: under it, every currency of up to 3
+# decimals fits, with room for sums (app/validate.py checks the book's own currency too).
+MAX_AMOUNT = Decimal(10) ** 15
+SHORT_AMOUNT = 15  # a plain amount of at most this many characters is under MAX_AMOUNT
 
 _CURRENCY = re.compile(r"[$€£¥\s]|\bUSD\b|\bA\$")
 _NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
@@ -53,7 +62,9 @@ def parse_amount(text: str) -> Decimal | None:
     """An amount as QuickBooks or a spreadsheet wrote it; None for an empty cell.
 
     Accepts quotes, thousands commas, currency symbols, a leading ``-`` or ``--``, parentheses,
-    a trailing ``-``, integers, and percentages (``6.5%`` → Decimal("6.5")).
+    a trailing ``-``, integers, and percentages (``6.5%`` → Decimal("6.5")). Refuses an amount of
+    ``MAX_AMOUNT`` or more (GnuCash cannot hold it); a reader's own fast path may skip this
+    function only for a plain amount of at most ``SHORT_AMOUNT`` characters.
     """
     s = clean(text).strip('"').strip()
     if not s:
@@ -80,11 +91,22 @@ def parse_amount(text: str) -> Decimal | None:
         negative, s = True, s[1:]
     if not _NUMBER.fullmatch(s):
         raise ValueError(f"expected an amount like 1,234.56 (got {text!r})")
+    value = _held(s, text)
+    return -value if negative else value
+
+
+def _held(digits: str, text: str) -> Decimal:
+    """The unsigned ``digits`` of ``text`` as a Decimal, refused at ``MAX_AMOUNT`` or more."""
     try:
-        value = Decimal(s)
+        value = Decimal(digits)
     except InvalidOperation as exc:  # pragma: no cover - guarded by the regex
         raise ValueError(f"expected an amount (got {text!r})") from exc
-    return -value if negative else value
+    if value >= MAX_AMOUNT:
+        raise ValueError(
+            f"expected an amount under 1,000,000,000,000,000 (got {text!r}): a GnuCash book "
+            "cannot hold it"
+        )
+    return value
 
 
 _DATE_SLASH = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{1,4})")
@@ -106,18 +128,35 @@ def parse_date(text: str, order: str = "mdy", pivot: int = DEFAULT_PIVOT) -> dt.
     m = _DATE_ISO.fullmatch(s)
     try:
         if m:
-            return dt.date(int(m[1]), int(m[2]), int(m[3]))
-        parts = date_parts(s)
-        if parts is None:
+            return dt.date(full_year(m[1], pivot), int(m[2]), int(m[3]))
+        m = _DATE_SLASH.fullmatch(s)
+        if m is None:
             raise ValueError
-        a, b, year = parts
+        a, b = int(m[1]), int(m[2])
         month, day = (a, b) if order == "mdy" else (b, a)
-        if year < 100:
-            year += 2000 if year < pivot else 1900
-        return dt.date(year, month, day)
-    except ValueError:
+        return dt.date(full_year(m[3], pivot), month, day)
+    except ValueError as exc:
         want = "M/D/YYYY" if order == "mdy" else "D/M/YYYY"
-        raise ValueError(f"expected a date like {want} (got {text!r})") from None
+        why = f": {exc}" if isinstance(exc, YearError) else ""
+        raise ValueError(f"expected a date like {want} (got {text!r}){why}") from None
+
+
+class YearError(ValueError):
+    """A year of 3 or 4 digits before ``MIN_YEAR``."""
+
+
+def full_year(text: str, pivot: int = DEFAULT_PIVOT) -> int:
+    """A date's year as written: 1 or 2 digits go through ``pivot`` (``6`` → 2006, ``98`` →
+    1998); 3 or 4 digits are the year itself, and one before ``MIN_YEAR`` is refused."""
+    year = int(text)
+    if len(text) <= 2:
+        return year + (2000 if year < pivot else 1900)
+    if year < MIN_YEAR:
+        raise YearError(
+            f"year {text} is before {MIN_YEAR}: a year of 3 or 4 digits is read as written "
+            "(only 2-digit years are completed), so correct it in the file"
+        )
+    return year
 
 
 @dataclass(frozen=True, slots=True)

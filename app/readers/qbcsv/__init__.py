@@ -50,7 +50,7 @@ from app.readers.qbcsv.header import (
     first_rows,
     safe_decode,
 )
-from app.readers.values import is_binary
+from app.readers.values import SHORT_AMOUNT, is_binary
 
 KINDS = {
     "find": "CSV Find export",
@@ -201,6 +201,7 @@ class _Reader:
         new_group = grouping.Group
         zero = grouping.ZERO
         plain = grouping.PLAIN_AMOUNT
+        short = SHORT_AMOUNT  # longer ones go through parse_amount, which refuses huge ones
         decimal = Decimal
         g = None
         g_ref = g_date = ""  # the open group's Trans # and date
@@ -258,7 +259,7 @@ class _Reader:
                 account = label
             if am:
                 value = None
-                if plain(am):  # the fast path: "-1,234.56", "1234.5"
+                if len(am) <= short and plain(am):  # the fast path: "-1,234.56", "1234.5"
                     try:
                         value = decimal(am.replace(",", ""))
                     except InvalidOperation:  # "-", "."

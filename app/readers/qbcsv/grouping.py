@@ -22,7 +22,7 @@ from decimal import Decimal, InvalidOperation
 
 from app.model import FileInfo, Layout, Ledger, Problem, ReadOptions, Source, Split, Transaction
 from app.readers.qbcsv.build import transaction_maker
-from app.readers.values import date_order, parse_amount, parse_date
+from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
@@ -99,7 +99,7 @@ class Collector:
                 "thousands; the row's split is left out, so its transaction is incomplete",
             )
             return None
-        if not text.strip(PLAIN):  # fast path: digits, commas, dot, minus only
+        if len(text) <= SHORT_AMOUNT and not text.strip(PLAIN):  # fast: digits , . - only
             try:
                 return Decimal(text.replace(",", "") if "," in text else text)
             except InvalidOperation:

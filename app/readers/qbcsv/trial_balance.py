@@ -27,7 +27,7 @@ from app.errors import ParseError
 from app.model import Account, FileInfo, Ledger, ReadOptions, Source
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
-from app.readers.values import parse_amount, parse_date
+from app.readers.values import full_year, parse_amount, parse_date
 from app.resolve import canonical, split_prefix
 
 KIND = "CSV Trial Balance"
@@ -140,9 +140,8 @@ def _read_date(where: Source, m: re.Match[str], options: ReadOptions) -> dt.date
         words = re.sub(r"[,.]", " ", m[0]).split()
         if m["dmy"]:
             words = [words[1], words[0], words[2]]
-        month, day_, year = words[0][:3].title(), int(words[1]), int(words[2])
-        if year < 100:
-            year += 2000 if year < options.pivot else 1900
+        month, day_ = words[0][:3].title(), int(words[1])
+        year = full_year(words[2], options.pivot)
         return dt.datetime.strptime(f"{month} {day_} {year}", "%b %d %Y").date()
     except ValueError:
         raise ParseError(
