@@ -73,7 +73,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger) -> Prepared:
     chart = {a.full_name for a in resolved.accounts}
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
     ledger = cutover.apply(mapping.apply(resolved, plan), plan.cutover)
-    found = validate.check(ledger, reported=unresolved)
+    found = validate.check(ledger, reported=unresolved, currency=plan.currency)
     return Prepared(parsed, ledger, order([*ledger.problems, *found]))
 
 

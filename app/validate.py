@@ -2,6 +2,14 @@
 
 Collects every finding instead of stopping at the first (the wizard lists them all). Nothing is
 ever fixed here: an unbalanced transaction is reported with its lines, never plugged.
+
+Everything the writer (``app.gnc``) refuses for a reason in the input is found here first, with
+its file and line, so Preview shows it and no job fails half-way: an account without a type, a
+duplicate or parentless account; a transaction without lines, unbalanced, or posting to an
+account outside the chart; an amount or credit limit finer than the book currency's unit or
+larger than GnuCash's 64-bit count of that unit; terms a customer or vendor names that are not
+in the terms list; terms of an unknown kind or with numbers GnuCash cannot store; a currency
+whose unit is not a power of ten.
 """
 
 from __future__ import annotations
@@ -9,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from decimal import Decimal
+from types import MappingProxyType
 
 from app.model import Account, AccountType, Ledger, Problem, Source
 
@@ -22,6 +31,17 @@ _GROUP = {
     "expense": "pnl",
 }
 _SHOWN_LINES = 5
+# GnuCash's currencies' units (its ISO 4217 table, checked against the engine in the tests):
+# decimal places of the smallest unit, 2 unless listed here; MGA and MGF have 1/5 and 1/500.
+_PLACES = {
+    **dict.fromkeys("AFN BYB CLP DJF IRR ITL JPY KMF TJR VND VUV XDR XSU".split(), 0),
+    **dict.fromkeys("BHD IQD JOD KWD LYD OMR TND".split(), 3),
+    "CLF": 4,
+    **dict.fromkeys("XAG XAU XPD XPT XTS XXX".split(), 6),
+}
+NOT_DECIMAL = MappingProxyType({"MGA": 5, "MGF": 500})  # currency → its unit's denominator
+_INT64 = 2**63 - 1  # gnc_numeric's numerator
+_GINT = 2**31 - 1  # a bill term's day counts
 
 
 def compatible(parent: AccountType, child: AccountType) -> bool:
@@ -29,10 +49,24 @@ def compatible(parent: AccountType, child: AccountType) -> bool:
     return _GROUP[parent.family] == _GROUP[child.family]
 
 
-def check(ledger: Ledger, *, reported: Collection[str] = ()) -> list[Problem]:
+def places(currency: str) -> int | None:
+    """Decimal places of ``currency``'s smallest unit in GnuCash; None when it is not a power
+    of ten (MGA, MGF)."""
+    return None if currency in NOT_DECIMAL else _PLACES.get(currency, 2)
+
+
+def check(
+    ledger: Ledger, *, reported: Collection[str] = (), currency: str = "USD"
+) -> list[Problem]:
     """Every problem that blocks writing ``ledger`` (plus warnings). ``reported``: account
-    labels already reported as unresolved by ``resolve``, not reported a second time."""
-    return [*check_accounts(ledger), *_check_transactions(ledger, set(reported))]
+    labels already reported as unresolved by ``resolve``, not reported a second time;
+    ``currency``: the book's (amounts must fit its unit)."""
+    return [
+        *check_accounts(ledger),
+        *_check_transactions(ledger, set(reported)),
+        *_check_amounts(ledger, currency),
+        *_check_terms(ledger),
+    ]
 
 
 def check_accounts(ledger: Ledger) -> list[Problem]:
@@ -116,6 +150,98 @@ def _check_transactions(ledger: Ledger, reported: set[str]) -> list[Problem]:
                 f"({line_list(sources)}); move them to another account",
             )
         )
+    return out
+
+
+def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
+    """Split amounts and credit limits GnuCash stores as a 64-bit count of the currency's unit:
+    none may be finer than that unit or larger than the count holds (splits grouped per kind)."""
+    n = places(currency)
+    if n is None:
+        return [
+            Problem(
+                None,
+                f"currency {currency} has a unit of 1/{NOT_DECIMAL[currency]}, which GnuCash "
+                "cannot take decimal amounts in; choose another book currency",
+            )
+        ]
+    unit, largest = Decimal(1).scaleb(-n), Decimal(_INT64).scaleb(-n)
+    words = {
+        "finer": "finer than the book currency's smallest unit "
+        f"({currency}: {n or 'no'} decimal place{'s' * (n != 1)})",
+        "larger": f"larger than the book currency can hold ({currency}: at most {largest:,f})",
+    }
+
+    def misfit(v: Decimal) -> str:
+        if not -largest <= v <= largest:
+            return "larger"
+        return "finer" if v != v.quantize(unit) else ""
+
+    found: dict[str, list[Source]] = {"finer": [], "larger": []}
+    for t in ledger.transactions:
+        for s in t.splits:
+            if why := misfit(s.value):
+                found[why].append(s.source)
+    out = [
+        Problem(
+            sources[0],
+            f"amounts {words[why]} at {line_list(sources)}; correct them in the file"
+            + (" or choose another book currency" if why == "finer" else ""),
+        )
+        for why, sources in found.items()
+        if sources
+    ]
+    for c in ledger.customers:
+        if c.credit_limit is not None and (why := misfit(c.credit_limit)):
+            out.append(
+                Problem(
+                    c.source,
+                    f"customer {c.name!r}: credit limit {c.credit_limit} is {words[why]}; "
+                    "correct it in the file",
+                )
+            )
+    return out
+
+
+def _check_terms(ledger: Ledger) -> list[Problem]:
+    """Terms as the writer takes them: a known kind, day counts and a discount GnuCash can
+    store, and every customer's and vendor's terms in the terms list."""
+    out: list[Problem] = []
+    listed = {t.name for t in ledger.terms}
+    for t in ledger.terms:
+        if t.kind not in ("days", "proximo"):
+            out.append(Problem(t.source, f"terms {t.name!r} are of unknown kind {t.kind!r}"))
+        days = (("due days", t.due_days), ("discount days", t.discount_days))
+        for what, n in (*days, ("cutoff day", t.cutoff)):
+            if not -_GINT <= n <= _GINT:
+                out.append(
+                    Problem(
+                        t.source,
+                        f"terms {t.name!r}: {what} {n} is more than GnuCash holds; correct it "
+                        "in the file",
+                    )
+                )
+        exponent = t.discount.normalize().as_tuple().exponent
+        digits = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        if digits > 18 or abs(t.discount.scaleb(digits)) > _INT64:
+            out.append(
+                Problem(
+                    t.source,
+                    f"terms {t.name!r}: discount {t.discount:f}% has more digits than GnuCash "
+                    "holds; correct it in the file",
+                )
+            )
+    for kind, owners in (("customer", ledger.customers), ("vendor", ledger.vendors)):
+        for o in owners:
+            if o.terms and o.terms not in listed:
+                out.append(
+                    Problem(
+                        o.source,
+                        f"{kind} {o.name!r} has terms {o.terms!r}, which are not in the terms "
+                        "list (no TERMS row names them; is the lists file cut short?): export "
+                        "the lists again with the terms list",
+                    )
+                )
     return out
 
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from app import pipeline
+from app.errors import BookWriteError
+from app.plan import Plan
 from tests.paths import DATA
 from tests.test_cli import convert
 
@@ -75,3 +80,90 @@ def test_huge_csv_debits_and_credits_are_refused(tmp_path):
         "huge_amount_journal.csv:2: " + TOO_LARGE.format("99999999999999999.99") + LEFT_OUT,
         "huge_amount_journal.csv:3: " + TOO_LARGE.format("99999999999999999.99") + LEFT_OUT,
     ]
+
+
+# ---------------------------------------------------------------- 3: what the writer would refuse
+
+TERMS_HINT = (
+    "which are not in the terms list (no TERMS row names them; is the lists file cut short?): "
+    "export the lists again with the terms list"
+)
+FINER = "finer than the book currency's smallest unit"
+WRITER_REFUSALS = {
+    "terms not listed": (
+        ("truncated_lists.iif",),
+        [
+            f"truncated_lists.iif:7: customer 'Big Co' has terms 'Net 15', {TERMS_HINT}",
+            f"truncated_lists.iif:10: vendor 'Gas Co' has terms 'Net 30', {TERMS_HINT}",
+        ],
+    ),
+    "finer than a cent": (
+        ("fine_amounts.iif",),
+        [
+            f"fine_amounts.iif:5: customer 'Ann Smith': credit limit 100.005 is {FINER} "
+            "(USD: 2 decimal places); correct it in the file",
+            f"fine_amounts.iif:9: amounts {FINER} (USD: 2 decimal places) at lines 9-10; "
+            "correct them in the file or choose another book currency",
+        ],
+    ),
+    "cents in a yen book": (
+        ("fine_amounts.iif", "--currency", "JPY"),
+        [
+            f"fine_amounts.iif:5: customer 'Ann Smith': credit limit 100.005 is {FINER} "
+            "(JPY: no decimal places); correct it in the file",
+            f"fine_amounts.iif:9: amounts {FINER} (JPY: no decimal places) at lines 9, 10, 12, "
+            "13; correct them in the file or choose another book currency",
+        ],
+    ),
+    "too large for a 6-decimal currency": (
+        ("large_for_currency.iif", "--currency", "XAU"),
+        [
+            "large_for_currency.iif:7: amounts larger than the book currency can hold (XAU: at "
+            "most 9,223,372,036,854.775807) at lines 7-8; correct them in the file"
+        ],
+    ),
+    "terms numbers": (
+        ("terms_numbers.iif",),
+        [
+            "terms_numbers.iif:4: terms 'Net Forever': due days 99999999999 is more than "
+            "GnuCash holds; correct it in the file",
+            "terms_numbers.iif:5: terms 'Tiny Discount': discount 0.0000000000000000000001% has "
+            "more digits than GnuCash holds; correct it in the file",
+        ],
+    ),
+    "a currency without a decimal unit": (
+        ("../cli/lists.iif", "--currency", "MGA"),
+        [
+            "currency MGA has a unit of 1/5, which GnuCash cannot take decimal amounts in; "
+            "choose another book currency"
+        ],
+    ),
+}
+
+
+def _args(args: tuple[str, ...]) -> list[object]:
+    return [CHECKS / a if a.endswith(".iif") else a for a in args]
+
+
+@pytest.mark.parametrize("case", sorted(WRITER_REFUSALS))
+def test_what_the_writer_refuses_is_found_before_writing(tmp_path, case):
+    args, expected = WRITER_REFUSALS[case]
+    assert refused(tmp_path, *_args(args)) == expected
+
+
+@pytest.mark.parametrize("case", sorted(WRITER_REFUSALS))
+def test_the_writer_does_refuse_each_of_them(tmp_path, case):
+    """Without the checks, GnuCash's writer fails on every one of these ledgers (a
+    BookWriteError, or the bindings' OverflowError): the rules in validate are its own."""
+    from app import gnc
+
+    args, _ = WRITER_REFUSALS[case]
+    given = _args(args)
+    files = [Path(a) for a in given if isinstance(a, Path)]
+    plan = Plan(currency=str(given[-1]) if "--currency" in args else "USD")
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    assert prepared.errors  # what the test above shows
+    out = tmp_path / "book.gnucash"
+    with pytest.raises((BookWriteError, OverflowError)):
+        gnc.write_book(prepared.ledger, out, currency=plan.currency)
+    assert list(tmp_path.iterdir()) == []

@@ -138,3 +138,55 @@ def test_line_list_forms():
     assert line_list(s[:1]) == "line 3"
     assert line_list(s) == "lines 3, 4, 9, 20, 30 and 2 more"
     assert line_list([Source("a.csv", 1), Source("b.csv", 2)]) == "lines a.csv:1, b.csv:2"
+
+
+def test_currency_units_match_the_gnucash_engine():
+    from app.gnc import bindings
+    from app.validate import NOT_DECIMAL, places
+
+    bindings.engine()
+    session = bindings.Session()  # in memory
+    try:
+        currencies = session.book.get_table().get_commodities("CURRENCY")
+        units = {c.get_mnemonic(): c.get_fraction() for c in currencies}
+    finally:
+        session.end()
+    assert len(units) > 150
+    for code, fraction in units.items():
+        n = places(code)
+        assert (NOT_DECIMAL[code] if n is None else 10**n) == fraction, code
+
+
+def test_amounts_must_fit_the_currency_unit():
+    ledger = Ledger(accounts=BASE, transactions=(txn(("Rent", "5.5"), ("Checking", "-5.5")),))
+    assert check(ledger, currency="USD") == []
+    assert messages_in(ledger, "JPY") == [
+        "j.csv:10: amounts finer than the book currency's smallest unit (JPY: no decimal "
+        "places) at lines 10-11; correct them in the file or choose another book currency"
+    ]
+    assert check(ledger, currency="KWD") == []
+
+
+def test_amounts_must_fit_gnucash_s_64_bit_count():
+    big = "9223372036854.775808"  # one millionth more than XAU holds
+    ledger = Ledger(accounts=BASE, transactions=(txn(("Rent", big), ("Checking", f"-{big}")),))
+    largest = "9223372036854.775807"
+    fits = Ledger(
+        accounts=BASE, transactions=(txn(("Rent", largest), ("Checking", f"-{largest}")),)
+    )
+    assert check(fits, currency="XAU") == []
+    assert messages_in(ledger, "XAU") == [
+        "j.csv:10: amounts larger than the book currency can hold (XAU: at most "
+        "9,223,372,036,854.775807) at lines 10-11; correct them in the file"
+    ]
+
+
+def test_terms_of_an_unknown_kind():
+    from app.model import BillTerm
+
+    ledger = Ledger(terms=(BillTerm("Odd", Source("l.iif", 3), kind="weekly"),))
+    assert messages(ledger) == ["l.iif:3: terms 'Odd' are of unknown kind 'weekly'"]
+
+
+def messages_in(ledger: Ledger, currency: str) -> list[str]:
+    return [str(p) for p in check(ledger, currency=currency)]
