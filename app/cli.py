@@ -208,7 +208,8 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
         print(f"Report written to {args.report}")
     print(f"Book written to {out} ({plan.format}, {plan.currency})")
     if args.strict and not report.ok:
-        print("Verification found differences (--strict).", file=sys.stderr)
+        what = "found differences" if report.rows else "compared nothing"
+        print(f"Verification {what} (--strict).", file=sys.stderr)
         return 3
     return 0
 

@@ -62,11 +62,26 @@ def check(
     labels already reported as unresolved by ``resolve``, not reported a second time;
     ``currency``: the book's (amounts must fit its unit)."""
     return [
+        *_nothing(ledger),
         *check_accounts(ledger),
         *_check_transactions(ledger, set(reported)),
         *_check_amounts(ledger, currency),
         *_check_terms(ledger),
     ]
+
+
+NOTHING = (
+    "nothing to import: the files hold no accounts, transactions, customers, vendors, employees "
+    "or bill terms, so the book would be empty"
+)
+
+
+def _nothing(ledger: Ledger) -> list[Problem]:
+    """A warning (each empty file has its own, with its name) when the book would be empty."""
+    lists = (ledger.accounts, ledger.transactions, ledger.customers, ledger.vendors)
+    if any(lists) or ledger.employees or ledger.terms:
+        return []
+    return [Problem(None, NOTHING, "warning")]
 
 
 def check_accounts(ledger: Ledger) -> list[Problem]:

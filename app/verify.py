@@ -37,6 +37,7 @@ CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
 )
 CENT = Decimal("0.01")
+NOTHING_COMPARED = "nothing to compare with QuickBooks: the book has no accounts"
 FAMILIES = ("asset", "liability", "equity", "income", "expense")
 
 
@@ -99,7 +100,8 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        return not self.differences and all(c.ok for c in self.checks)
+        """Every account matches and every check passes; never with no account compared."""
+        return bool(self.rows) and not self.differences and all(c.ok for c in self.checks)
 
     def by_family(self) -> list[tuple[str, Decimal, Decimal]]:
         """(family, QuickBooks total, GnuCash total) for asset, liability, equity, income and
@@ -132,8 +134,11 @@ class Report:
         return "\n".join(out) + "\n"
 
     def headline(self) -> str:
-        """ "66 of 66 accounts match QuickBooks to the cent" only when every one does."""
+        """ "66 of 66 accounts match QuickBooks to the cent" only when every one does; with no
+        account at all, that nothing was compared."""
         differ = len(self.differences)
+        if not self.rows:
+            return NOTHING_COMPARED
         if not differ:
             n = len(self.rows)
             return f"{n} of {n} account{'s' * (n != 1)} match QuickBooks to the cent"

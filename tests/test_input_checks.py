@@ -12,7 +12,7 @@ from app import pipeline
 from app.errors import BookWriteError
 from app.plan import Plan
 from tests.paths import DATA
-from tests.test_cli import convert
+from tests.test_cli import convert, read_book
 
 CHECKS = DATA / "checks"
 LISTS = DATA / "cli" / "lists.iif"
@@ -167,3 +167,60 @@ def test_the_writer_does_refuse_each_of_them(tmp_path, case):
     with pytest.raises((BookWriteError, OverflowError)):
         gnc.write_book(prepared.ledger, out, currency=plan.currency)
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- 10: an export of headers alone
+
+EMPTY_FILE = (
+    "nothing is imported from this file: it has column headers but no rows under them; export "
+    "it again with the lists ticked, or with report dates that cover the transactions"
+)
+EMPTY_BOOK = (
+    "nothing to import: the files hold no accounts, transactions, customers, vendors, employees "
+    "or bill terms, so the book would be empty"
+)
+
+
+def test_headers_without_rows_are_said_and_never_a_match(tmp_path):
+    out = tmp_path / "book.gnucash"
+    files = (CHECKS / "headers_only.iif", CHECKS / "headers_only_journal.csv")
+    run = convert(*files, "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    for line in (
+        f"  {EMPTY_BOOK}",
+        f"  headers_only.iif:1: {EMPTY_FILE}",
+        f"  headers_only_journal.csv:1: {EMPTY_FILE}",
+        "Verification:\n  nothing to compare with QuickBooks: the book has no accounts\n",
+    ):
+        assert line in run.stdout
+    assert "match" not in run.stdout
+    assert read_book(out).accounts == ()
+    strict = convert(*files, "-o", tmp_path / "strict.gnucash", "--strict")
+    assert strict.returncode == 3
+    assert strict.stderr == "Verification compared nothing (--strict).\n"
+    assert read_book(tmp_path / "strict.gnucash").accounts == ()
+
+
+def test_an_empty_file_among_good_ones_is_named(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, DATA / "cli" / "txns.iif", CHECKS / "headers_only_journal.csv", "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"  headers_only_journal.csv:1: {EMPTY_FILE}" in run.stdout
+    assert EMPTY_BOOK not in run.stdout
+    assert "5 of 5 accounts match QuickBooks to the cent" in run.stdout
+    assert read_book(out).transactions == 2
+
+
+def test_a_report_of_no_accounts_is_not_ok():
+    from app.verify import Report
+
+    report = Report(rows=(), checks=())
+    assert not report.ok
+    assert report.headline() == "nothing to compare with QuickBooks: the book has no accounts"
+
+
+def test_preview_warns_of_an_empty_export():
+    plan = Plan()
+    prepared = pipeline.prepare(pipeline.read([CHECKS / "headers_only.iif"], plan), plan)
+    assert [str(p) for p in prepared.warnings] == [EMPTY_BOOK, f"headers_only.iif:1: {EMPTY_FILE}"]
+    assert not prepared.errors

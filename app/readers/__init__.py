@@ -62,7 +62,7 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
                 path,
                 Problem(Source(path.name, 1), "a binary file, not a QuickBooks text export"),
             )
-        return identify(path, options, candidates).parse(path, options)
+        return _said_if_empty(identify(path, options, candidates).parse(path, options))
     except ParseError as exc:
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message
@@ -72,6 +72,23 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
     except OSError as exc:
         problem = Problem(Source(path.name, 0), f"cannot read the file ({exc.strerror})")
     return _unread(path, problem)
+
+
+EMPTY = (
+    "nothing is imported from this file: it has column headers but no rows under them; export "
+    "it again with the lists ticked, or with report dates that cover the transactions"
+)
+
+
+def _said_if_empty(ledger: Ledger) -> Ledger:
+    """A file read without error that holds nothing at all gets a warning naming it (an
+    export of headers alone must not pass as a successful import)."""
+    held = (ledger.accounts, ledger.transactions, ledger.customers, ledger.vendors)
+    more = (ledger.employees, ledger.terms, ledger.not_imported, ledger.open_items)
+    if any(held) or any(more) or any(p.severity == "error" for p in ledger.problems):
+        return ledger
+    name = ledger.files[0].filename
+    return replace(ledger, problems=(Problem(Source(name, 1), EMPTY, "warning"), *ledger.problems))
 
 
 def _unread(path: Path, problem: Problem) -> Ledger:
