@@ -4,6 +4,7 @@ tests/data/checks/, and the readers' side of each rule."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,65 @@ def test_preview_warns_of_an_empty_export():
     prepared = pipeline.prepare(pipeline.read([CHECKS / "headers_only.iif"], plan), plan)
     assert [str(p) for p in prepared.warnings] == [EMPTY_BOOK, f"headers_only.iif:1: {EMPTY_FILE}"]
     assert not prepared.errors
+
+
+# ---------------------------------------------------------------- 15: control characters in names
+
+CONTROL = (
+    "invisible control characters ({0}) removed from the {1} at line {2}; a GnuCash book cannot "
+    "show them"
+)
+
+
+def test_control_characters_are_removed_with_a_warning(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(CHECKS / "control_chars.iif", "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    for codes, what, line in (
+        ("U+0001", "account name", 2),
+        ("U+0007", "account description", 2),
+        ("U+001B", "customer name", 5),
+        ("U+000C", "customer billing address lines", 5),
+        ("U+0008", "customer notes", 5),
+        ("U+007F", "vendor name", 7),
+        ("U+0002", "employee name", 9),
+        ("U+001B", "transaction description", 13),
+        ("U+0001", "split account", 13),
+        ("U+001F", "split memo", 13),
+    ):
+        assert f"  control_chars.iif:{line}: {CONTROL.format(codes, what, line)}\n" in run.stdout
+    book = read_book(out)
+    assert [a.full_name for a in book.accounts] == ["Checking", "Sales"]
+    assert book.account("Checking").description == "Main bank"
+    (ann,) = book.customers
+    assert (ann.name, ann.address[:2], ann.notes) == (
+        "Ann Smith",
+        ("Ann Smith", "1 Main St"),
+        "called twice",
+    )
+    assert [v.name for v in book.vendors] == ["Gas Co"]
+    assert [e.name for e in book.employees] == ["Joe Worker"]
+    (deposit,) = read_book_transactions(out)
+    assert deposit.description == "Ann Smith"
+    assert [s.memo for s in deposit.splits] == ["first deposit", ""]
+    text = gzip.decompress(out.read_bytes()).decode("utf-8")
+    assert "?" not in text.split("<gnc:book", 1)[1]  # nothing became a question mark
+    assert "987-65-4321" not in text
+
+
+def test_control_characters_in_a_csv_report(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(LISTS, CHECKS / "control_chars_journal.csv", "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    where = "control_chars_journal.csv:2"
+    assert f"  {where}: {CONTROL.format('U+0007', 'transaction description', 2)}\n" in run.stdout
+    memo = CONTROL.format("U+001B", "split memo", 2).replace("line 2", "lines 2-3")
+    assert f"  {where}: {memo}\n" in run.stdout
+    (gas,) = [t for t in read_book_transactions(out) if t.num == "102"]
+    assert (gas.description, {s.memo for s in gas.splits}) == ("Gas Co", {"March gas"})
+
+
+def read_book_transactions(path: Path):
+    from app.gnc import read_book as read
+
+    return read(path, transactions=True).transaction_list

@@ -161,3 +161,12 @@ def test_a_short_plain_amount_is_always_under_the_limit() -> None:
     from app.readers.values import MAX_AMOUNT, SHORT_AMOUNT
 
     assert Decimal("9" * SHORT_AMOUNT) < MAX_AMOUNT
+
+
+def test_without_controls() -> None:
+    from app.readers.values import without_controls
+
+    assert without_controls("Gas Co") == ("Gas Co", "")
+    assert without_controls("Gas\x07 C\x1bo\x07") == ("Gas Co", "U+0007, U+001B")
+    assert without_controls("a\tb\nc\r\x7f\x85\x9f") == ("a\tb\nc\r", "U+007F, U+0085, U+009F")
+    assert without_controls("Café · 4000 € “x”") == ("Café · 4000 € “x”", "")

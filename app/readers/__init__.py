@@ -24,6 +24,7 @@ from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source, T
 from app.plan import Plan
 from app.readers import iif, qbcsv
 from app.readers.qbcsv import names, open_items, trial_balance
+from app.readers.visible import visible
 from app.resolve import canonical
 
 READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)
@@ -62,7 +63,8 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
                 path,
                 Problem(Source(path.name, 1), "a binary file, not a QuickBooks text export"),
             )
-        return _said_if_empty(identify(path, options, candidates).parse(path, options))
+        ledger = identify(path, options, candidates).parse(path, options)
+        return _said_if_empty(visible(path, ledger))
     except ParseError as exc:
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message

@@ -53,6 +53,21 @@ def is_binary(head: bytes) -> bool:
     return b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
 
 
+# Control characters: C0 but tab and line ends, DEL, C1. Invisible in every program, and GnuCash
+# writes each C0 one into a book as "?".
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def without_controls(text: str) -> tuple[str, str]:
+    """``text`` without its control characters, and which were removed ("U+0007, U+001B"; ""
+    when none was: then ``text`` itself comes back)."""
+    found = CONTROL.findall(text)
+    if not found:
+        return text, ""
+    codes = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(found))
+    return CONTROL.sub("", text), codes
+
+
 def clean(text: str | None) -> str:
     """Strip surrounding white space; a lone space (the kit's TRNSID " ") is empty."""
     return (text or "").strip()
