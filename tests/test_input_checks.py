@@ -287,3 +287,47 @@ def read_book_transactions(path: Path):
     from app.gnc import read_book as read
 
     return read(path, transactions=True).transaction_list
+
+
+# ---------------------------------------------------------------- 9: rows that do not line up
+
+SSNS = ("111-22-3333", "222-33-4444", "333-44-5555")
+MOVED = (
+    "this row has {0} cells, its !EMP header 4: if one {1} before SSNO, the SSNO cell (never "
+    "imported) now sits under another column, so the row is not read; export the list again "
+    "from QuickBooks (it writes every cell) or line the row up with its header"
+)
+SHORT = (
+    "this row has 2 of the {0} cells its !{1} header names: {2} read as empty; if a cell is "
+    "missing mid-row instead, the cells after it are under the wrong columns: check the row"
+)
+
+
+def test_rows_that_may_have_moved_an_ssn_are_refused_and_short_rows_said(tmp_path):
+    out = tmp_path / "book.gnucash"
+    run = convert(CHECKS / "short_rows.iif", "-o", out)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stderr.splitlines() == [
+        "short_rows.iif:9: " + MOVED.format(3, "is missing"),
+        "short_rows.iif:10: " + MOVED.format(5, "was added"),
+        "No book written: 2 problems to resolve.",
+    ]
+    assert "  short_rows.iif:3: " + SHORT.format(4, "ACCNT", "DESC, ACCNUM") in run.stdout
+    assert "  short_rows.iif:6: " + SHORT.format(5, "CUST", "BADDR2, TERMS, HIDDEN") in run.stdout
+    assert list(tmp_path.iterdir()) == []
+    for ssn in SSNS:
+        assert ssn not in run.stdout + run.stderr
+
+
+def test_the_reader_never_lets_a_moved_ssn_through(tmp_path):
+    """Line 9's SSN sits under ADDR1 and line 10's under HIDDEN: neither row is read; line 8
+    (full width) and line 11 (empty cells past the end) are."""
+    from app.model import ReadOptions, to_text
+    from app.readers import iif
+
+    ledger = iif.parse(CHECKS / "short_rows.iif", ReadOptions())
+    assert [e.name for e in ledger.employees] == ["Joe Worker", "Bo Trailing"]
+    text = to_text(ledger)
+    assert not any(ssn in text for ssn in SSNS)
+    assert [c.name for c in ledger.customers] == ["Big Co", "Small Co"]
+    assert [a.full_name for a in ledger.accounts] == ["Checking", "Sales"]

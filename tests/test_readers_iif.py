@@ -223,9 +223,50 @@ def test_stray_bang_in_header_cells(tmp_path: Path) -> None:
     assert ledger.transactions[0].ref == "7"
 
 
-def test_short_rows_are_padded(tmp_path: Path) -> None:
+def test_short_rows_are_read_with_a_warning(tmp_path: Path) -> None:
+    """QuickBooks writes every cell: a short row may have lost one mid-row, so it is said."""
     ledger = read(tmp_path, "!ACCNT\tNAME\tACCNTTYPE\tDESC\tHIDDEN\nACCNT\tChecking\tBANK\n")
-    assert ledger.accounts[0].description == "" and not ledger.problems
+    assert ledger.accounts[0].description == ""
+    assert [(str(p), p.severity) for p in ledger.problems] == [
+        (
+            "test.iif:2: this row has 2 of the 4 cells its !ACCNT header names: DESC, HIDDEN "
+            "read as empty; if a cell is missing mid-row instead, the cells after it are under "
+            "the wrong columns: check the row",
+            "warning",
+        )
+    ]
+
+
+EMP_HEAD = "!EMP\tNAME\tADDR1\tADDR2\tADDR3\tSSNO\tHIDDEN\n"
+
+
+def test_a_short_row_with_text_where_a_moved_ssn_could_be_is_not_read(tmp_path: Path) -> None:
+    ledger = read(tmp_path, EMP_HEAD + "EMP\tBo\t1 Elm St\tApt 2\t123-45-6789\n")
+    assert ledger.employees == ()
+    (problem,) = ledger.problems
+    assert problem.severity == "error" and "if one is missing before SSNO" in problem.message
+    assert "123-45-6789" not in to_text(ledger)
+
+
+def test_a_short_row_whose_text_ends_before_any_moved_ssn_is_read(tmp_path: Path) -> None:
+    """Two cells short: a moved SSNO cell would be in ADDR2 or ADDR3, which are empty."""
+    ledger = read(tmp_path, EMP_HEAD + "EMP\tBo\t1 Elm St\t\t\n")
+    assert [(e.name, e.address.lines) for e in ledger.employees] == [("Bo", ())]
+    assert [p.severity for p in ledger.problems] == ["warning"]
+    assert "SSNO, HIDDEN read as empty" in ledger.problems[0].message
+
+
+def test_a_long_row_in_a_list_with_ssns_is_read_when_only_empty_cells_follow(
+    tmp_path: Path,
+) -> None:
+    ledger = read(tmp_path, EMP_HEAD + "EMP\tBo\t1 Elm St\t\t\t123-45-6789\tN\t\t \n")
+    assert [e.name for e in ledger.employees] == ["Bo"] and not ledger.problems
+    assert "123-45-6789" not in to_text(ledger)
+
+
+def test_a_row_short_only_of_unnamed_columns_is_not_said(tmp_path: Path) -> None:
+    ledger = read(tmp_path, "!VEND\tNAME\t1099\t\t\t\nVEND\tGas Co\tN\n")
+    assert [v.name for v in ledger.vendors] == ["Gas Co"] and not ledger.problems
 
 
 def test_extra_non_empty_cells_warn_with_line(tmp_path: Path) -> None:

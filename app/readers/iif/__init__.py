@@ -233,4 +233,6 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
                     source, f"a {keyword} row with no !{keyword} header above it (not imported)"
                 )
             continue
-        yield read_row(keyword, header, cells[1:], source, reading)
+        row = read_row(keyword, header, cells[1:], source, reading)
+        if row is not None:
+            yield row

@@ -1,8 +1,25 @@
 """IIF rows: a data row read through its ``!KEYWORD`` header, and what one pass collects.
 
 Sensitive columns (employee SSNO, bank numbers, ``!QB ONLINE``) are blanked here, as soon as a
-line is split, before anything else sees them. ``flag`` and ``amount`` read a cell with the
-row's problems reported on the reading.
+line is split, by their position in the header, before anything else sees them, whatever the
+row's length. ``flag`` and ``amount`` read a cell with the row's problems reported on the
+reading.
+
+Rows that do not line up with their header. QuickBooks writes every cell of every row, empty
+ones included (each row of the real exports in ../shared/samples has its header's width), so a
+row with fewer cells comes from another program or an edit, and nothing in it tells trailing
+cells left off (harmless) from a cell missing mid-row, which moves every later cell under the
+wrong column. The rule:
+
+- A short row (fewer cells than the header names columns) in a header with a sensitive column
+  at position s, k cells short: a sensitive cell moved left by a missing cell would sit at one
+  of positions s-k .. s-1. If any of those holds text, the row is an error and is not read at
+  all (that text may be an SSN or a bank number now under a name or address column).
+- A long row (text beyond the header's last column) in such a header, text up to j cells past
+  it: a sensitive cell moved right would sit at s+1 .. s+j; text there is the same error.
+- Any other short row is read, its missing cells empty, with a warning naming the line and the
+  columns that got no cell (none when only unnamed columns miss); other extra cells are
+  ignored with a warning (``_stray_message``), as before.
 """
 
 from __future__ import annotations
@@ -122,6 +139,44 @@ def _stray_message(keyword: str, stray: list[str]) -> str:
     )
 
 
+def _moved_sensitive(header: Header, cells: list[str]) -> str:
+    """The sensitive column whose cell may have moved onto text of a row of the wrong length
+    (positions as in the module docstring), or ""."""
+    width, n = len(header.columns), len(cells)
+    if n < width:
+        k = width - n
+        spans = ((i, range(max(0, i - k), min(i, n))) for i in header.sensitive)
+    else:
+        filled = [i for i in range(width, n) if cells[i].strip()]
+        if not filled:
+            return ""  # only empty cells past the end: nothing moved
+        j = filled[-1] - width + 1
+        spans = ((i, range(i + 1, min(i + j, width - 1) + 1)) for i in header.sensitive)
+    for i, span in spans:
+        if any(cells[p].strip() for p in span if p not in header.sensitive):
+            return header.columns[i]
+    return ""
+
+
+def _misaligned(keyword: str, n: int, width: int, column: str) -> str:
+    how = "is missing" if n < width else "was added"
+    return (
+        f"this row has {n} cells, its !{keyword} header {width}: if one {how} before {column}, "
+        f"the {column} cell (never imported) now sits under another column, so the row is not "
+        "read; export the list again from QuickBooks (it writes every cell) or line the row up "
+        "with its header"
+    )
+
+
+def _short_message(keyword: str, n: int, width: int, missing: list[str]) -> str:
+    shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+    return (
+        f"this row has {n} of the {width} cells its !{keyword} header names: {shown} read as "
+        "empty; if a cell is missing mid-row instead, the cells after it are under the wrong "
+        "columns: check the row"
+    )
+
+
 def _is_number(cell: str) -> bool:
     try:
         return parse_amount(cell) is not None
@@ -131,12 +186,23 @@ def _is_number(cell: str) -> bool:
 
 def read_row(
     keyword: str, header: Header, cells: list[str], source: Source, reading: Reading
-) -> Row:
-    width = len(header.columns)
-    if len(cells) < width:
-        cells.extend([""] * (width - len(cells)))  # short rows are padded
+) -> Row | None:
+    """The row through its header; None (with an error) for a row of a header with sensitive
+    columns whose cells cannot be shown to line up (see the module docstring)."""
+    width, n = len(header.columns), len(cells)
     for i in header.sensitive:
-        cells[i] = ""
+        if i < n:
+            cells[i] = ""
+    if n != width and header.sensitive:
+        moved = _moved_sensitive(header, cells)
+        if moved:
+            reading.error(source, _misaligned(keyword, n, width, moved))
+            return None
+    if n < width:
+        missing = [c for c in header.columns[n:] if c]
+        if missing:
+            reading.warn(source, _short_message(keyword, n, width, missing))
+        cells.extend([""] * (width - n))
     if len(cells) > width or header.unnamed:
         stray = [c for c in cells[width:] if c.strip()]
         stray += [cells[i] for i in header.unnamed if cells[i].strip()]
