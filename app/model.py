@@ -248,7 +248,10 @@ class NotImported:
     source: Source
 
 
-Fix = Literal["", "opening_balances", "fiscal_year_start", "export_date", "files"]
+Fix = Literal["", "opening_balances", "fiscal_year_start", "export_date", "files", "accept_cut"]
+# What a finding is about, for front ends that show the most important first (a file cut at the
+# export cap, the files' dates, one history in two files, figures that differ); "" for the rest.
+Topic = Literal["", "truncated", "coverage", "overlap", "difference"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +264,7 @@ class Problem:
     # The one setting that resolves it, named by each front end in its own words (the wizard's
     # Map step, the CLI's flag): see ``FIXES`` in app/cli.py and the wizard's templates.
     fix: Fix = ""
+    topic: Topic = ""
 
     def __str__(self) -> str:
         where = f"{self.source}: " if self.source else ""

@@ -384,9 +384,46 @@ def test_generated_company_overlapping_files_import_once(company, tmp_path):
     run = convert(files["lists"], files["transactions_iif"], files["transaction_detail"], "-o", out)
     assert run.returncode == 0, run.stdout + run.stderr
     assert read_book(out).transactions == len(comp.transactions)
-    assert "imported once" in run.stdout
-    assert f"Warnings ({len(comp.transactions)}):" in run.stdout
-    assert f"  ... and {len(comp.transactions) - 50} more (the wizard lists them all)" in run.stdout
+    n = len(comp.transactions)
+    assert (  # one warning for the file pair, not one per transaction
+        f"Warnings (1):\n  transaction_detail.csv:6: {n} transactions of this file "
+        f"({comp.transactions[0].date} to {comp.transactions[-1].date}) are also in "
+        "transactions.iif; each is imported once, from transactions.iif (lines 6, 11, "
+    ) in run.stdout
+
+
+def test_generated_find_export_and_transaction_detail_are_one_history(company, tmp_path):
+    """Issue 13: the same history uploaded twice, in two layouts, is imported once."""
+    comp, files = company
+    out = tmp_path / "book.gnucash"
+    run = convert(files["lists"], files["find"], files["transaction_detail"], "-o", out, "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "are also in transaction_detail.csv; each is imported once" in run.stdout
+    book = read_book(out)
+    assert book.transactions == len(comp.transactions)
+    expected = comp.expected_balances()
+    got = balances(book)
+    assert {k: got.get(k, D(0)) for k in expected} == expected
+
+
+def test_two_files_that_disagree_about_a_transaction_stop_naming_both(company, tmp_path):
+    comp, files = company
+    lines = files["transaction_detail"].read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if ",Invoice," in line)
+    t = next(t for t in comp.transactions if t.type == "Invoice")
+    old = f"{t.splits[0][1]:,.2f}"
+    assert old in lines[at]  # the invoice's first line, edited after the Find export was made
+    lines[at] = lines[at].replace(old, f"{t.splits[0][1] + 1:,.2f}")
+    lines[at + 1] = lines[at + 1].replace(f"{-t.splits[1][1]:,.2f}", f"{-t.splits[1][1] + 1:,.2f}")
+    edited = tmp_path / "transaction_detail.csv"
+    edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "book.gnucash"
+    run = convert(files["lists"], files["find"], edited, "-o", out)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert f"Invoice {t.num} of {t.date} is also in transaction_detail.csv:{at + 1}" in run.stderr
+    assert "the two files disagree about it" in run.stderr
+    assert run.stderr.startswith("find.csv:")
+    assert not out.exists()
 
 
 # ---------------------------------------------------------------- golden runs

@@ -147,9 +147,13 @@ def test_overlapping_files_import_a_transaction_once():
     )
     merged = readers.merge([a, b])
     assert [str(t.source) for t in merged.transactions] == ["a.csv:10", "a.csv:12", "b.csv:8"]
-    assert [str(p) for p in merged.problems] == [
-        "b.csv:4: transaction of 2024-01-05 (Trans # 77) is also in a.csv:10; imported once",
-        "b.csv:6: transaction of 2024-01-06 (Trans # 90) is also in a.csv:12; imported once",
+    assert [(str(p), p.severity, p.topic) for p in merged.problems] == [
+        (
+            "b.csv:4: 2 transactions of this file (2024-01-05 to 2024-01-06) are also in a.csv; "
+            "each is imported once, from a.csv (lines 4, 6)",
+            "warning",
+            "overlap",
+        )
     ]
 
 
@@ -258,3 +262,137 @@ def test_every_real_sample_is_claimed_by_the_iif_reader_alone(samples_dir):
     assert len(samples) == 5
     for path in samples:
         assert readers.identify(path, ReadOptions()).__name__ == "app.readers.iif", path.name
+
+
+# ---------------------------------------------------------------- one history in two layouts
+
+
+def with_fields(t: Transaction, **kw) -> Transaction:
+    from dataclasses import replace
+
+    return replace(t, **kw)
+
+
+def test_the_file_with_trans_numbers_is_kept_and_the_other_matched_by_its_fields():
+    find = Ledger(
+        transactions=(
+            with_fields(txn("f.csv", 2, 5, *RENT), num="101", description="Landlord"),
+            with_fields(txn("f.csv", 4, 5, *RENT), num="102", description="Landlord"),
+        ),
+        files=(FileInfo("f.csv", "CSV Find export", "find"),),
+    )
+    detail = Ledger(
+        transactions=(
+            with_fields(txn("d.csv", 9, 5, *RENT, ref="7"), num="101", description="Landlord"),
+            with_fields(txn("d.csv", 11, 5, *RENT, ref="8"), num="102", description="Landlord"),
+        ),
+        files=(FileInfo("d.csv", "CSV Transaction Detail", "detail"),),
+    )
+    merged = readers.merge([find, detail])
+    assert [str(t.source) for t in merged.transactions] == ["d.csv:9", "d.csv:11"]
+    assert [str(p) for p in merged.problems] == [
+        "f.csv:2: 2 transactions of this file (2024-01-05) are also in d.csv; each is imported "
+        "once, from d.csv (lines 2, 4)"
+    ]
+
+
+def test_num_name_and_type_must_agree_when_both_files_give_them():
+    def one(file: str, **kw) -> Ledger:
+        return Ledger(transactions=(with_fields(txn(file, 2, 5, *RENT), **kw),))
+
+    for a, b in (
+        ({"num": "101"}, {"num": "102"}),
+        ({"description": "Ann"}, {"description": "Bob"}),
+        ({"kind_label": "Check"}, {"kind_label": "Deposit"}),
+    ):
+        assert len(readers.merge([one("a.csv", **a), one("b.csv", **b)]).transactions) == 2
+    same = readers.merge(
+        [one("a.csv", num="101", kind_label="Check"), one("b.csv", kind_label="CHECK")]
+    )
+    assert len(same.transactions) == 1  # num given by one file only; one word, two spellings
+
+
+def test_one_trans_number_with_other_lines_in_two_files_is_an_error_naming_both():
+    a = Ledger(transactions=(txn("a.csv", 10, 5, *RENT, ref="77"),))
+    b = Ledger(transactions=(txn("b.iif", 4, 5, ("Rent", "12.00"), ("Checking", "-12"), ref="77"),))
+    merged = readers.merge([a, b])
+    assert [(str(p), p.severity) for p in merged.errors] == [
+        (
+            "b.iif:4: Trans # 77 of 2024-01-05 is also in a.csv:10, but the two files disagree "
+            "about it (there: Rent 10.00, Checking -10.00; here: Rent 12.00, Checking -12.00); "
+            "export both files again from the same company file, or give only one of them",
+            "error",
+        )
+    ]
+    moved = readers.merge([a, Ledger(transactions=(txn("b.iif", 4, 6, *RENT, ref="77"),))])
+    assert "(dated 2024-01-05 there, 2024-01-06 here)" in moved.errors[0].message
+
+
+def test_one_document_in_two_versions_is_an_error_where_the_files_overlap():
+    def doc(file: str, line: int, num: str, *splits, ref: str = "") -> Transaction:
+        t = txn(file, line, 5, *splits, ref=ref)
+        return with_fields(t, num=num, description="Ann", kind_label="Invoice")
+
+    sale = (("Receivable", "50.00"), ("Sales", "-50.00"))
+    edited = (("Receivable", "55.00"), ("Sales", "-55.00"))
+    find = Ledger(transactions=(doc("f.csv", 2, "1001", *sale), doc("f.csv", 4, "1002", *sale)))
+    detail = Ledger(
+        transactions=(
+            doc("d.csv", 7, "1001", *sale, ref="40"),
+            doc("d.csv", 9, "1002", *edited, ref="41"),
+        )
+    )
+    merged = readers.merge([find, detail])
+    assert [str(p) for p in merged.errors] == [
+        "f.csv:4: Invoice 1002 of 2024-01-05 is also in d.csv:9, but the two files disagree "
+        "about it (there: Receivable 55.00, Sales -55.00; here: Receivable 50.00, Sales -50.00); "
+        "export both files again from the same company file, or give only one of them"
+    ]
+    # files that share nothing are two histories: the same num is no proof of one document
+    alone = readers.merge([Ledger(transactions=find.transactions[1:]), detail])
+    assert not alone.errors
+
+
+def test_a_find_group_of_two_transactions_is_imported_as_the_report_has_them():
+    deposit = {"kind_label": "Deposit"}
+    report = Ledger(
+        transactions=(
+            with_fields(
+                txn("d.csv", 9, 6, ("Bank", "3.00"), ("Funds", "-3.00"), ref="72"), **deposit
+            ),
+            with_fields(
+                txn("d.csv", 12, 6, ("Bank", "4.00"), ("Funds", "-4.00"), ref="73"), **deposit
+            ),
+        )
+    )
+    find = Ledger(
+        transactions=(
+            with_fields(
+                txn("f.csv", 2, 6, ("Bank", "3"), ("Funds", "-3"), ("Bank", "4"), ("Funds", "-4")),
+                **deposit,
+            ),
+        )
+    )
+    merged = readers.merge([find, report])
+    assert [str(t.source) for t in merged.transactions] == ["d.csv:9", "d.csv:12"]
+    assert [str(p) for p in merged.problems] == [
+        "f.csv:2: this Deposit of 2024-01-06 (line 2) is the 2 transactions of d.csv at lines "
+        "9, 12 (Trans # 72, 73) read as one; imported once, as those 2"
+    ]
+
+
+@pytest.mark.parametrize(
+    "layout", ["transaction_detail", "journal", "general_ledger", "transactions_iif"]
+)
+def test_a_generated_find_export_and_another_layout_are_one_history(tmp_path, layout):
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=300, seed=3)
+    files = company.write_all(tmp_path)
+    for chart in ([], [files["lists"]]):
+        merged = readers.read([*chart, files["find"], files[layout]], Plan())
+        assert len(merged.transactions) == len(company.history)
+        assert {t.source.filename for t in merged.transactions} == {files[layout].name}
+        assert not merged.errors
+        overlap = [p.message for p in merged.problems if p.topic == "overlap"]
+        assert len(overlap) == 2  # the file pair, and the one Find group that is two

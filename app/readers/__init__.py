@@ -6,12 +6,12 @@ sees every problem at once. Merging: accounts from the IIF chart(s), lists conca
 a duplicate name kept, with a warning), transactions in date order, a transaction found in two
 files imported once. A Trial Balance report's figures (``qbcsv.trial_balance``) replace the
 chart's OBAMOUNT figures (every chart account it does not list counts zero, with a note);
-without a chart its rows are the accounts.
+without a chart its rows are the accounts. One history in several files, of any layouts:
+``overlap``.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from decimal import Decimal
@@ -20,9 +20,9 @@ from types import ModuleType
 from typing import Any
 
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
-from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source, Transaction
+from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source
 from app.plan import Plan
-from app.readers import iif, qbcsv
+from app.readers import iif, overlap, qbcsv
 from app.readers.qbcsv import names, open_items, trial_balance
 from app.readers.visible import visible
 from app.resolve import canonical
@@ -124,7 +124,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     }
     return Ledger(
         accounts=accounts,
-        transactions=_transactions(parts, canonical(accounts), problems),
+        transactions=overlap.history(parts, _compared(accounts, bool(charts)), problems),
         customers=lists["customers"],
         vendors=lists["vendors"],
         employees=lists["employees"],
@@ -195,6 +195,13 @@ def _numbered(row: Account) -> str:
     return f"{parent}:{row.code} · {leaf}" if parent else f"{row.code} · {leaf}"
 
 
+def _compared(accounts: tuple[Account, ...], chart: bool) -> Callable[[str], str]:
+    """What two files' account labels compare by: the chart name each resolves to; without a
+    chart, the name without numbers, leaf only (a Find export prints ``Utilities:Gas`` where a
+    report prints ``6910 · Gas``)."""
+    return canonical(accounts) if chart else overlap.leaf(canonical(()))
+
+
 def _first_by_name(items: Iterable[tuple[str, object]], word: str, problems: list[Problem]):
     kept: dict[str, object] = {}
     for name, record in items:
@@ -210,51 +217,3 @@ def _first_by_name(items: Iterable[tuple[str, object]], word: str, problems: lis
             continue
         kept[name] = record
     return tuple(kept.values())
-
-
-def _key(t: Transaction, name: Callable[[str], str]) -> tuple:
-    values: dict[tuple[str, Decimal], int] = defaultdict(int)
-    for s in t.splits:
-        values[(name(s.account), s.value)] += 1
-    return (t.date, tuple(sorted(values.items())))
-
-
-def _transactions(
-    parts: Sequence[Ledger], name: Callable[[str], str], problems: list[Problem]
-) -> tuple[Transaction, ...]:
-    """All files' transactions in date order (stable); one present in two files (same date,
-    same lines, same Trans # when both have one) is kept from the first file only. Lines
-    compare by account (``name`` maps each file's label to the chart name) and value."""
-    seen: dict[tuple, list[Transaction]] = defaultdict(list)
-    kept: list[Transaction] = []
-    for part in parts:
-        used: set[int] = set()  # earlier transactions already matched by this file
-        mine: list[tuple[tuple, Transaction]] = []
-        for t in part.transactions:
-            key = _key(t, name)
-            twin = next(
-                (
-                    o
-                    for o in seen.get(key, ())
-                    if id(o) not in used and (not o.ref or not t.ref or o.ref == t.ref)
-                ),
-                None,
-            )
-            if twin is not None:
-                used.add(id(twin))
-                problems.append(
-                    Problem(
-                        t.source,
-                        f"transaction of {t.date.isoformat()}"
-                        + (f" (Trans # {t.ref})" if t.ref else "")
-                        + f" is also in {twin.source}; imported once",
-                        "warning",
-                    )
-                )
-                continue
-            kept.append(t)
-            mine.append((key, t))
-        for key, t in mine:
-            seen[key].append(t)
-    kept.sort(key=lambda t: t.date)
-    return tuple(kept)

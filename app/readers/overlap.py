@@ -1,0 +1,257 @@
+"""One history out of several files: a transaction found in two files is kept once, whatever
+the files' layouts (a company's Find export and its Transaction Detail report hold the same
+history, grouped and labelled differently).
+
+Files that carry a Trans # are taken first (their grouping is QuickBooks' own); a later file's
+transaction is the same as an earlier file's when
+- both carry a Trans #: the numbers are equal; then date and lines must be equal too, or the two
+  files disagree about that transaction: an error naming both places;
+- else: same date, same lines (account and amount; accounts compared by the chart name a label
+  resolves to, without a chart by their names without numbers, leaf only, since a Find export
+  prints ``Utilities:Gas`` where a report prints ``6910 · Gas``), and num, name and type equal
+  where both files give them (types only between two CSV reports or two IIF files: their words
+  differ). One found in no earlier file may still be the same as several: the Find export
+  groups by the running balance, so two transactions of one day, type, num and name that each
+  return it to 0.00 are read as one (it warns so); when a later file's transaction is exactly a
+  run of them, it is imported once, as the run. Two transactions with one date, type, num and
+  name but other lines, one in each of two files that otherwise overlap, are the same document
+  in two versions: an error naming both places.
+Every duplicate is said once per pair of files (a warning naming its lines), never one warning
+per transaction: an overlap of thousands must not hide the other warnings.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from app.model import Ledger, Problem, Transaction, money
+from app.validate import line_list
+
+Name = Callable[[str], str]
+IIF_LAYOUTS = frozenset({"iif", "iif transactions"})
+_SHOWN_LINES = 6
+
+
+def key(t: Transaction, name: Name) -> tuple:
+    """(date, the lines as a sorted multiset of (account, value)): what two copies share."""
+    values: dict[tuple[str, Decimal], int] = defaultdict(int)
+    for s in t.splits:
+        values[(name(s.account), s.value)] += 1
+    return (t.date, tuple(sorted(values.items())))
+
+
+def _word(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+@dataclass(slots=True)
+class _Kept:
+    t: Transaction
+    key: tuple
+    file: str
+    iif: bool
+    index: int  # position among its own file's transactions
+
+
+@dataclass(slots=True)
+class _Pair:
+    """What one later file shares with one earlier file."""
+
+    dropped: list[Transaction] = field(default_factory=list)
+    kept: list[Transaction] = field(default_factory=list)  # the earlier file's, in that order
+
+
+class _History:
+    def __init__(self, name: Name, problems: list[Problem]) -> None:
+        self.name = name
+        self.problems = problems
+        self.kept: list[_Kept] = []
+        self.by_key: dict[tuple, list[_Kept]] = defaultdict(list)
+        self.by_ref: dict[str, list[_Kept]] = defaultdict(list)
+        self.by_doc: dict[tuple, list[_Kept]] = defaultdict(list)
+
+    def doc(self, t: Transaction) -> tuple:
+        return (t.date, t.num.strip())
+
+    def same_fields(self, a: Transaction, a_iif: bool, b: Transaction, b_iif: bool) -> bool:
+        """Num, name and type equal where both give them (types only in one vocabulary)."""
+        pairs = [(a.num, b.num), (a.description, b.description)]
+        if a_iif == b_iif:
+            pairs.append((a.kind_label, b.kind_label))
+        return all(_word(x) == _word(y) for x, y in pairs if x.strip() and y.strip())
+
+    def add(self, part: Ledger) -> None:
+        filename = part.files[0].filename if part.files else part.transactions[0].source.filename
+        iif = bool(part.files) and part.files[0].layout in IIF_LAYOUTS
+        used: set[int] = set()
+        pairs: dict[str, _Pair] = defaultdict(_Pair)
+        rest: list[tuple[int, Transaction, tuple]] = []
+        for i, t in enumerate(part.transactions):
+            k = key(t, self.name)
+            twin = self._twin(t, k, iif, used)
+            if twin is None:
+                rest.append((i, t, k))
+            elif twin is not False:
+                used.add(id(twin))
+                pair = pairs[twin.file]
+                pair.dropped.append(t)
+                pair.kept.append(twin.t)
+        mine: list[_Kept] = []
+        for i, t, k in rest:
+            if t.ref or not self._run(t, k, iif, used):
+                mine.append(_Kept(t, k, filename, iif, i))
+        self._disagreeing(mine, pairs, used)
+        for kept in mine:
+            self.kept.append(kept)
+            self.by_key[kept.key].append(kept)
+            if kept.t.ref:
+                self.by_ref[kept.t.ref].append(kept)
+            self.by_doc[self.doc(kept.t)].append(kept)
+        for other, pair in pairs.items():
+            self.problems.append(_imported_once(pair, other))
+
+    def _twin(self, t: Transaction, k: tuple, iif: bool, used: set[int]) -> _Kept | bool | None:
+        """The earlier transaction ``t`` repeats; None when none; False when ``t`` names a
+        Trans # an earlier file has with other contents (an error is added)."""
+        if t.ref:
+            same_ref = [o for o in self.by_ref.get(t.ref, ()) if id(o) not in used]
+            for o in same_ref:
+                if o.key == k:
+                    return o
+            if same_ref:
+                self.problems.append(self._disagree(same_ref[0], t, f"Trans # {t.ref}"))
+                return False
+        for o in self.by_key.get(k, ()):
+            if id(o) in used:
+                continue
+            if o.t.ref and t.ref:
+                continue  # two Trans # that differ: two transactions
+            if self.same_fields(o.t, o.iif, t, iif):
+                return o
+        return None
+
+    def _run(self, t: Transaction, want: tuple, iif: bool, used: set[int]) -> bool:
+        """Whether ``t`` (no Trans #) is exactly a run of an earlier file's transactions of its
+        day, num, name and type, read as one; if so it is said and not kept."""
+        by_file: dict[str, list[_Kept]] = defaultdict(list)
+        for o in self.by_doc.get(self.doc(t), ()):
+            if id(o) not in used and self.same_fields(o.t, o.iif, t, iif):
+                by_file[o.file].append(o)
+        for other, found in by_file.items():
+            found.sort(key=lambda o: o.index)
+            for start in range(len(found)):
+                lines: list = []
+                for end in range(start, len(found)):
+                    if end > start and found[end].index != found[end - 1].index + 1:
+                        break
+                    lines.extend(found[end].t.splits)
+                    if end == start:
+                        continue
+                    merged = Transaction(t.date, tuple(lines), t.source)
+                    if key(merged, self.name) == want:
+                        run = found[start : end + 1]
+                        used.update(id(o) for o in run)
+                        self.problems.append(_run_warning(t, run, other))
+                        return True
+        return False
+
+    def _disagreeing(self, mine: list[_Kept], pairs: dict[str, _Pair], used: set[int]) -> None:
+        """Same date, num, name and type, other lines, one left in each of two files that share
+        other transactions: two versions of one document. Each such pair is an error."""
+        left: dict[tuple, int] = defaultdict(int)
+        for kept in mine:
+            left[self.doc(kept.t)] += 1
+        for kept in mine:
+            t = kept.t
+            if not t.num.strip() or left[self.doc(t)] != 1:
+                continue
+            twins = [
+                o
+                for o in self.by_doc.get(self.doc(t), ())
+                if o.file in pairs
+                and id(o) not in used
+                and not (o.t.ref and t.ref)
+                and self.same_fields(o.t, o.iif, t, kept.iif)
+            ]
+            if len(twins) == 1:
+                what = f"{t.kind_label or 'transaction'} {t.num.strip()}".strip()
+                self.problems.append(self._disagree(twins[0], t, what))
+
+    def _disagree(self, o: _Kept, t: Transaction, what: str) -> Problem:
+        if o.t.date != t.date:
+            how = f"dated {o.t.date.isoformat()} there, {t.date.isoformat()} here"
+        else:
+            how = f"there: {self._lines(o.t)}; here: {self._lines(t)}"
+        return Problem(
+            t.source,
+            f"{what} of {t.date.isoformat()} is also in {o.t.source}, but the two files "
+            f"disagree about it ({how}); export both files again from the same company file, "
+            "or give only one of them",
+        )
+
+    def _lines(self, t: Transaction) -> str:
+        shown = [f"{self.name(s.account)} {money(s.value)}" for s in t.splits[:_SHOWN_LINES]]
+        more = len(t.splits) - _SHOWN_LINES
+        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+    def transactions(self) -> tuple[Transaction, ...]:
+        out = [k.t for k in self.kept]
+        out.sort(key=lambda t: t.date)
+        return tuple(out)
+
+
+def _span(txns: Sequence[Transaction]) -> str:
+    days = [t.date for t in txns]
+    first, last = min(days), max(days)
+    return first.isoformat() if first == last else f"{first.isoformat()} to {last.isoformat()}"
+
+
+def _imported_once(pair: _Pair, other: str) -> Problem:
+    dropped = pair.dropped
+    first = dropped[0]
+    if len(dropped) == 1:
+        text = (
+            f"transaction of {first.date.isoformat()}"
+            + (f" (Trans # {first.ref})" if first.ref else "")
+            + f" is also in {pair.kept[0].source}; imported once"
+        )
+    else:
+        text = (
+            f"{len(dropped):,} transactions of this file ({_span(dropped)}) are also in {other}; "
+            f"each is imported once, from {other} ({line_list(t.source for t in dropped)})"
+        )
+    return Problem(first.source, text, "warning", topic="overlap")
+
+
+def _run_warning(t: Transaction, run: Sequence[_Kept], other: str) -> Problem:
+    refs = [o.t.ref for o in run if o.t.ref]
+    named = f" (Trans # {', '.join(refs)})" if len(refs) == len(run) else ""
+    return Problem(
+        t.source,
+        f"this {t.kind_label or 'transaction'} of {t.date.isoformat()} "
+        f"({line_list(s.source for s in t.splits)}) is the {len(run)} transactions of {other} at "
+        f"{line_list(o.t.source for o in run)}{named} read as one; imported once, as those "
+        f"{len(run)}",
+        "warning",
+        topic="overlap",
+    )
+
+
+def history(parts: Sequence[Ledger], name: Name, problems: list[Problem]) -> tuple:
+    """All files' transactions in date order (stable), each transaction once; see the module
+    docstring. ``name`` maps each file's account label to what two files' labels compare by."""
+    order = sorted(parts, key=lambda p: not any(t.ref for t in p.transactions))
+    found = _History(name, problems)
+    for part in order:
+        if part.transactions:
+            found.add(part)
+    return found.transactions()
+
+
+def leaf(name: Name) -> Name:
+    """Labels compared by their leaf alone (no chart to say where a report's ``6910 · Gas``
+    sits): ``name`` then everything before the last ``:`` dropped."""
+    return lambda label: name(label).rsplit(":", 1)[-1]
