@@ -232,7 +232,7 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
     """No chart: one account per distinct label (after the plan's account_map)."""
     made: dict[str, Account] = {a.full_name: a for a in ledger.accounts}
     names: dict[str, str] = {}
-    problems: list[Problem] = []
+    aliases, problems = _by_code(ledger.accounts, labels, account_map)
     for label, splits in labels.items():
         target = account_map.get(label)
         if target is None and not label.strip():
@@ -244,6 +244,7 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
             full, code, description = target.strip(), "", ""
         else:
             full, code, description = _parse_label(label)
+            full = aliases.get(label, full)
         old = made.get(full)
         if old is not None and code and old.code and code != old.code:
             problems.append(  # two numbered accounts with one leaf name: never merged silently
@@ -287,16 +288,8 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
             if old.type is None and kind_type:
                 old = replace(old, type=kind_type, kind_label=kind_label)
             made[full] = replace(old, code=old.code or code)
-        for parent, child in _parents(full):
-            if parent not in made:
-                made[parent] = Account(
-                    full_name=parent,
-                    type=made[child].type,
-                    source=made[child].source,
-                    kind_label=made[child].kind_label,
-                    placeholder=True,
-                    code=_prefix_code(label, parent),
-                )
+        own_path = target is None and _parse_label(label)[0] == full  # not another label's
+        _add_parents(made, full, label if own_path else "")
     accounts = tuple(sorted(made.values(), key=lambda a: a.full_name.split(":")))
     renames = {k: v for k, v in names.items() if k != v}
     return replace(
@@ -305,6 +298,87 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
         transactions=_rename_splits(ledger, renames),
         problems=(*ledger.problems, *problems),
     )
+
+
+def _add_parents(made: dict[str, Account], full: str, label: str) -> None:
+    """The missing parents of ``full`` as placeholders, numbered from ``label``'s levels (""
+    when the path is not the label's own)."""
+    for parent, child in _parents(full):
+        code = _prefix_code(label, parent) if label else ""
+        if parent not in made:
+            made[parent] = Account(
+                full_name=parent,
+                type=made[child].type,
+                source=made[child].source,
+                kind_label=made[child].kind_label,
+                placeholder=True,
+                code=code,
+            )
+        elif code and made[parent].placeholder and not made[parent].code:
+            made[parent] = replace(made[parent], code=code)
+
+
+def _by_code(
+    accounts: tuple[Account, ...], labels: dict[str, list[Split]], account_map: dict[str, str]
+) -> tuple[dict[str, str], list[Problem]]:
+    """No chart: one account number is one account, across every file. A number used with one
+    leaf name under several paths (``6210 · Fuel``, ``6200 · Automobile:6210 · Fuel``) is the
+    deepest path; a bare number (Reckon's Pay Cheque and Transfer exports print ``1222``) is the
+    account its number names elsewhere (a trial balance row, another file's ``1222 · Cheque
+    Account``). One number with two names is an error naming both places, never two accounts.
+    Returns label → full name where that differs from the label's own, and the problems."""
+    named: dict[str, dict[str, Source]] = defaultdict(dict)  # code → full name → first place
+    for a in accounts:
+        if a.code.strip():
+            named[a.code.strip()].setdefault(a.full_name, a.source)
+    numbered = {
+        label: _parse_label(label)
+        for label in labels
+        if label not in account_map and label.strip() and _parse_label(label)[1]
+    }
+    for label, (full, code, _) in numbered.items():
+        if not _NUMBER.fullmatch(label):
+            named[code].setdefault(full, labels[label][0].source)
+    chosen, problems = _one_per_number(named)
+    aliases: dict[str, str] = {}
+    for label, (full, code, _) in numbered.items():
+        if code not in chosen or chosen[code] == full:
+            continue
+        aliases[label] = chosen[code]
+        if _NUMBER.fullmatch(label):
+            problems.append(
+                Problem(
+                    labels[label][0].source,
+                    f"account number {code} ({line_list(s.source for s in labels[label])}) is "
+                    f"taken as {chosen[code]!r}, the account that number names at "
+                    f"{named[code][chosen[code]]}",
+                    "warning",
+                )
+            )
+    return aliases, problems
+
+
+def _one_per_number(
+    named: dict[str, dict[str, Source]],
+) -> tuple[dict[str, str], list[Problem]]:
+    """code → the one full name it stands for; an error per code naming two accounts."""
+    chosen: dict[str, str] = {}
+    problems: list[Problem] = []
+    for code, fulls in named.items():
+        deepest = max(fulls, key=lambda f: f.count(":"))
+        if all(deepest == f or deepest.endswith(":" + f) for f in fulls):
+            chosen[code] = deepest
+            continue
+        places = ", ".join(f"{full!r} ({where})" for full, where in fulls.items())
+        problems.append(
+            Problem(
+                next(iter(fulls.values())),
+                f"account number {code} names several accounts: {places}; one number is one "
+                "account: add the IIF lists export, or give each label one name with account_map "
+                "in the plan",
+            )
+        )
+    return chosen, problems
 
 
 def _parse_label(label: str) -> tuple[str, str, str]:

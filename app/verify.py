@@ -324,6 +324,20 @@ def _flag_check(ledger: Ledger, snap: BookSnapshot) -> list[Check]:
     return [Check("opening-balance account", want.full_name if want else "", flagged, False)]
 
 
+def _shared_codes(snap: BookSnapshot) -> list[Check]:
+    """One account number is one account in QuickBooks: two book accounts with one code means
+    one account was split in two (each balance wrong, their sum right). Listed when it fails."""
+    by_code: dict[str, list[str]] = {}
+    for b in snap.accounts:
+        if b.code.strip():
+            by_code.setdefault(b.code.strip(), []).append(b.full_name)
+    shared = {code: names for code, names in sorted(by_code.items()) if len(names) > 1}
+    if not shared:
+        return []
+    detail = "; ".join(f"{code}: {', '.join(names)}" for code, names in shared.items())
+    return [Check("account numbers used twice", 0, len(shared), False, detail)]
+
+
 def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
     states: Counter[str] = Counter()
     for t in ledger.transactions:  # counted per transaction: no list of 300k pairs
@@ -360,6 +374,7 @@ def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
         Check("employees", len(ledger.employees), len(snap.employees), False),
         Check("terms", len(ledger.terms), len(snap.terms), False),
         Check("Imbalance/Orphan accounts", 0, len(strays), False, ", ".join(strays)),
+        *_shared_codes(snap),
         *_flag_check(ledger, snap),
         Check("first transaction date", min(dates, default=None), snap.first_date, False),
         Check("last transaction date", max(dates, default=None), snap.last_date, False),

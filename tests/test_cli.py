@@ -542,3 +542,36 @@ def test_type_option_for_an_account_not_in_the_files_is_reported(tmp_path):
     run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--type", "Chequing=BANK")
     assert run.returncode == 1
     assert "the retype rule names account 'Chequing', which is not in the chart" in run.stderr
+
+
+def test_a_bare_account_number_and_its_name_in_another_file_are_one_account(tmp_path):
+    """Issue 13: Reckon's Pay Cheque export names accounts by bare numbers, its Transfer export
+    by number and name: one account per number, never two with one code."""
+    head = ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit,Amount,Balance,Account Type"
+    pay = tmp_path / "pay_cheques.csv"
+    pay.write_text(
+        "Reckon Sample Pty Ltd\nCustom Transaction Detail Report\n\n" + head + "\n"
+        ",501,Pay Cheque,07/03/2023,88,Jo Smith,,6500,900.00,,900.00,900.00,Expense\n"
+        ",501,Pay Cheque,07/03/2023,88,Jo Smith,,1222,,900.00,-900.00,0.00,Bank\n",
+        encoding="utf-8",
+    )
+    transfers = tmp_path / "transfers.csv"
+    transfers.write_text(
+        "Reckon Sample Pty Ltd\nCustom Transaction Detail Report\n\n" + head + "\n"
+        ",502,Transfer,10/03/2023,,,,1222 · Cheque Account,"
+        "5000.00,,5000.00,5000.00,Bank\n"
+        ",502,Transfer,10/03/2023,,,,1230 · Savings Account,,5000.00,-5000.00,0.00,Bank\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "book.gnucash"
+    run = convert(pay, transfers, "-o", out, "--strict", "--date-order", "dmy")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (
+        "pay_cheques.csv:6: account number 1222 (line 6) is taken as 'Cheque Account', the "
+        "account that number names at transfers.csv:5"
+    ) in run.stdout
+    book = read_book(out)
+    assert [(a.full_name, a.balance) for a in book.accounts if a.code == "1222"] == [
+        ("Cheque Account", D("4100.00"))
+    ]
+    assert book.account("6500").balance == D("900.00")  # no name anywhere: the number it is

@@ -292,3 +292,51 @@ def test_an_empty_account_cell_says_which_lines_and_what_is_empty(chart):
         for line in (10, 12)
     ]
     assert all(a.full_name.strip() for a in out.accounts)
+
+
+# ---------------------------------------------------------------- one number, one account
+
+
+def test_without_chart_a_bare_number_is_the_account_its_number_names_elsewhere():
+    """Reckon's Pay Cheque export prints 1222 where its Transfer export prints the name."""
+    out = resolve(ledger("1222", "1222 · Cheque Account", chart=False, types=("", "Bank")), {})
+    assert [str(p) for p in out.problems] == [
+        "r.csv:10: account number 1222 (line 10) is taken as 'Cheque Account', the account "
+        "that number names at r.csv:12"
+    ]
+    assert out.problems[0].severity == "warning"
+    cheque = [a for a in out.accounts if a.code == "1222"]
+    assert [(a.full_name, a.type) for a in cheque] == [("Cheque Account", T.BANK)]
+    assert {t.splits[0].account for t in out.transactions} == {"Cheque Account"}
+
+
+def test_without_chart_a_bare_number_takes_a_trial_balance_rows_name():
+    tb_row = Account("Cheque Account", T.BANK, Source("tb.csv", 6), code="1222", balance=D(5))
+    out = resolve(replace(ledger("1222", chart=False), accounts=(tb_row,)), {})
+    assert [a.full_name for a in out.accounts if a.code == "1222"] == ["Cheque Account"]
+    assert "the account that number names at tb.csv:6" in out.problems[0].message
+
+
+def test_without_chart_one_number_under_two_paths_is_the_deeper_one():
+    out = resolve(ledger("6210 · Fuel", "6200 · Automobile:6210 · Fuel", chart=False), {})
+    assert out.problems == ()
+    assert {t.splits[0].account for t in out.transactions} == {"Automobile:Fuel"}
+    assert [a.full_name for a in out.accounts if a.code == "6210"] == ["Automobile:Fuel"]
+
+
+def test_without_chart_one_number_with_two_names_is_an_error_naming_both():
+    out = resolve(ledger("1222 · Cheque Account", "1222 · Bank Account", "1222", chart=False), {})
+    assert [(str(p), p.severity) for p in out.problems] == [
+        (
+            "r.csv:10: account number 1222 names several accounts: 'Cheque Account' (r.csv:10), "
+            "'Bank Account' (r.csv:12); one number is one account: add the IIF lists export, or "
+            "give each label one name with account_map in the plan",
+            "error",
+        )
+    ]
+    fixed = resolve(
+        ledger("1222 · Cheque Account", "1222 · Bank Account", "1222", chart=False),
+        {"1222 · Bank Account": "Cheque Account"},
+    )
+    assert not [p for p in fixed.problems if p.severity == "error"]
+    assert {t.splits[0].account for t in fixed.transactions} == {"Cheque Account"}

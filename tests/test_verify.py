@@ -673,3 +673,23 @@ def test_history_starting_at_the_fiscal_year_boundary(tmp_path: Path, seed, fisc
     assert prepared.warnings == ()
     assert outcome.report.ok, outcome.report.summary_lines()
     assert_known_answers(outcome.report, company.trial_balance())
+
+
+def test_two_book_accounts_with_one_number_never_pass() -> None:
+    """Issue 13: one code, two accounts: each balance wrong, their sum right; never checked."""
+    led = apply(ledger(), Cutover())
+    book = book_of(led)
+    coded = tuple(
+        dataclasses.replace(b, code="1222") if b.full_name in ("Checking", "Rent") else b
+        for b in book.accounts
+    )
+    report = verify(led, dataclasses.replace(book, accounts=coded), Cutover())
+    failed = [c for c in report.checks if not c.ok]
+    assert [(c.name, c.input, c.book, c.detail) for c in failed] == [
+        ("account numbers used twice", 0, 1, "1222: Checking, Rent")
+    ]
+    assert not report.ok
+    assert "account numbers used twice: input 0, book 1 — DIFFERS (1222: Checking, Rent)" in (
+        report.summary_lines()
+    )
+    assert "account numbers used twice" not in {c.name for c in verify(led, book, Cutover()).checks}
