@@ -97,6 +97,14 @@ def parser() -> argparse.ArgumentParser:
         metavar='"ACCOUNT=TYPE"',
         help='a GnuCash type for an account (repeatable), e.g. --type "Checking=BANK"',
     )
+    p.add_argument(
+        "--accept-truncated",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="FILE is cut at QuickBooks' export cap on purpose: convert it, the proof naming "
+        "the missing period (repeatable)",
+    )
     p.add_argument("--report", type=Path, metavar="REPORT.csv", help="verification report")
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
     return p
@@ -116,6 +124,10 @@ def build_plan(args: argparse.Namespace) -> Plan:
             f.name: replace(plan.files.get(f.name, FileOptions()), date_order=args.date_order)
             for f in args.files
         }
+        plan = replace(plan, files={**plan.files, **files})
+    for given in args.accept_truncated:
+        name = Path(given).name
+        files = {name: replace(plan.files.get(name, FileOptions()), truncated_ok=True)}
         plan = replace(plan, files={**plan.files, **files})
     for account, kind in args.types:
         plan = plan.with_rule(Rule("retype", account, kind))
@@ -169,6 +181,9 @@ def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
         if f.name in names:  # messages and plan options name files by their name alone
             return f"two input files are named {f.name}; rename one"
         names.add(f.name)
+    for name in args.accept_truncated:
+        if Path(name).name not in names:
+            return f"--accept-truncated {name}: not one of the input files"
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
     if not gnc.is_known_currency(plan.currency):
@@ -184,7 +199,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     summary(prepared, sys.stdout)
     if prepared.errors:
         for problem in with_type_option(prepared):
-            print(problem, file=sys.stderr)
+            print(_worded(problem), file=sys.stderr)
         n = len(prepared.errors)
         print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
         return 1
@@ -255,10 +270,15 @@ def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
     if prepared.warnings:
         print(f"Warnings ({len(prepared.warnings)}):", file=out)
         for w in prepared.warnings[:SHOWN_WARNINGS]:
-            print(f"  {with_fix(str(w), w.fix, 'cli')}", file=out)
+            print(f"  {_worded(w)}", file=out)
         more = len(prepared.warnings) - SHOWN_WARNINGS
         if more > 0:
             print(f"  ... and {more:,} more (the wizard lists them all)", file=out)
+
+
+def _worded(p: Problem) -> str:
+    """``file:line: message; to fix: ...`` in the command line's words."""
+    return with_fix(str(p), p.fix, "cli", p.source.filename if p.source else "")
 
 
 def describe(info: FileInfo) -> str:
@@ -270,6 +290,8 @@ def describe(info: FileInfo) -> str:
         parts.append(f"dates {order}" + (" (could be either)" if info.date_order_ambiguous else ""))
     if info.first_date and info.last_date:
         parts.append(f"{info.first_date.isoformat()} to {info.last_date.isoformat()}")
+    if info.cut:
+        parts.append("cut at QuickBooks' export cap (accepted)")
     parts.extend(f"{what} {n:,}" for what, n in info.counts)
     if info.marks:
         parts.append("cleared marks " + " ".join(repr(m) for m in info.marks))

@@ -14,6 +14,9 @@ Decisions (the as-of day and the fiscal year are decided in ``app.as_of``):
   posted too when the opening date lies inside the current fiscal year, else only reported
   (history that covers the whole year cannot be short of it). The opening-balance account takes
   what balances the transaction; anything beyond its own figure is reported, never hidden.
+  When the files leave a gap (``app.coverage``: a file cut at the export cap, a stretch no file
+  covers) nothing is posted: what is missing inside the history cannot be told from what came
+  before it; each difference is reported.
 - Balances only: every account's figure on its own account (``ytd_to_retained``: income and
   expense summed into Retained Earnings instead). A trial balance that does not sum to zero is an
   error naming the difference; nothing is plugged.
@@ -35,6 +38,7 @@ from app.as_of import (
     likely_fix,
     role_account,
 )
+from app.coverage import gaps
 from app.model import (
     Account,
     AccountType,
@@ -180,6 +184,7 @@ def _differences(
         year_start,
     )
     lines: list[Split] = []
+    holes = gaps(ledger.files)
     for a in _figured(ledger):
         assert a.balance is not None
         has = explained.get(a.full_name, ZERO)
@@ -187,6 +192,18 @@ def _differences(
         if not diff:
             continue
         what = f"QuickBooks balance {money(a.balance)}, imported history explains {money(has)}"
+        if holes:  # what is missing inside the history cannot be told from what came before it
+            problems.append(
+                Problem(
+                    a.source,
+                    f"{a.full_name}: {what}; difference {money(diff)}, not posted as an opening "
+                    f"balance: the history is incomplete, {holes[0].short()}",
+                    "warning",
+                    "files",
+                    topic="difference",
+                )
+            )
+            continue
         pnl = a.type is not None and not a.type.balance_sheet
         if pnl and opening_day < year_start:
             problems.append(
@@ -196,6 +213,7 @@ def _differences(
                     f"{money(diff)} — the history covers the whole year, so it is not posted",
                     "warning",
                     likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances),
+                    topic="difference",
                 )
             )
             continue
@@ -207,6 +225,7 @@ def _differences(
                     f"{first}, after this account's first activity",
                     "warning",
                     likely_fix(a, re_name, ledger.as_of, first, opening=False),
+                    topic="difference",
                 )
             )
             continue

@@ -16,22 +16,26 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "fiscal_year_start": "give --fiscal-year-start MM-DD",
         "export_date": "give --export-date YYYY-MM-DD, the day the lists were exported",
         "files": "check that every transaction file is given",
+        "accept_cut": "export it again by date range (a year at a time) and give every file, or "
+        "add --accept-truncated {file} if the cut is expected",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
         "fiscal_year_start": "set “Fiscal year starts” on the Map step",
         "export_date": "set “Export date” on the Map step to the day the lists were exported",
         "files": "check on the Files step that every transaction file is there",
+        "accept_cut": "export it again by date range (a year at a time) and upload every file",
     },
 }
 
 
-def action(fix: Fix, audience: Audience) -> str:
-    """ "add --opening-balances"; "" when there is nothing to set."""
-    return WORDS[audience].get(fix, "") if fix else ""
+def action(fix: Fix, audience: Audience, file: str = "") -> str:
+    """ "add --opening-balances"; "" when there is nothing to set. ``file``: the file the finding
+    is about, for words that name it."""
+    return WORDS[audience].get(fix, "").replace("{file}", file or "FILE") if fix else ""
 
 
-def with_fix(message: str, fix: Fix, audience: Audience) -> str:
+def with_fix(message: str, fix: Fix, audience: Audience, file: str = "") -> str:
     """The message followed by what to do about it, if anything."""
-    what = action(fix, audience)
+    what = action(fix, audience, file)
     return f"{message}; to fix: {what}" if what else message

@@ -311,6 +311,12 @@ class FileInfo:
     # export's HDR DATE, a report's "As of ..." title. ``exported_at``: where that was read.
     exported_on: dt.date | None = None
     exported_at: Source | None = None
+    # A file cut at QuickBooks' export cap that the user accepts as cut (``FileOptions``): its
+    # history ends on ``last_date`` (that day perhaps incomplete); the proof names what is missing.
+    cut: bool = False
+    # The longest run of days without a transaction inside the file (history files): a stretch
+    # between two files that is longer than any inside them is a gap worth naming.
+    quiet: int = 0
 
     @property
     def has_history(self) -> bool:
@@ -420,6 +426,7 @@ class ReadOptions:
     date_order: DateOrderCode | None = None  # None or "": detect
     pivot: int = 80
     columns: tuple[tuple[str, str], ...] = ()
+    truncated_ok: bool = False  # the user says the file is cut at the export cap on purpose
 
 
 def to_text(ledger: Ledger) -> str:
@@ -440,7 +447,8 @@ def to_text(ledger: Ledger) -> str:
 
 
 _SINCE_GOLDENS = frozenset({"open_items"})
-_NOT_DUMPED = frozenset({"layout"})  # FileInfo.layout is its kind's code: kind is printed
+# FileInfo.layout is its kind's code (kind is printed); FileInfo.quiet is derived from the dates
+_NOT_DUMPED = frozenset({"layout", "quiet"})
 
 
 def _scalar(value: object) -> str:

@@ -7,7 +7,8 @@ plan stays valid however the other rules change the tree:
 - ``merge``: target = the source full name of the account that receives this one's splits;
 - ``retype``: target = a GnuCash account type (``BANK``, ``EXPENSE``...).
 ``account_map`` sends an unresolved report label (unknown or ambiguous account cell) to a source
-full name. ``files`` holds per-file reading options (date order, hand-mapped CSV columns).
+full name. ``files`` holds per-file reading options (date order, hand-mapped CSV columns, a cut at
+the export cap accepted).
 """
 
 from __future__ import annotations
@@ -80,10 +81,15 @@ class Cutover:
 class FileOptions:
     date_order: DateOrderCode = ""  # "": detect
     columns: dict[str, str] = field(default_factory=dict)
+    # The file is cut at QuickBooks' export cap and the user says that is expected: converted,
+    # the proof naming the missing period (else a file that looks cut is an error).
+    truncated_ok: bool = False
 
     def read_options(self) -> ReadOptions:
         return ReadOptions(
-            date_order=self.date_order or None, columns=tuple(sorted(self.columns.items()))
+            date_order=self.date_order or None,
+            columns=tuple(sorted(self.columns.items())),
+            truncated_ok=self.truncated_ok,
         )
 
 
@@ -125,7 +131,11 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             for r in data.get("rules", [])
         )
         files = {
-            str(k): FileOptions(str(v.get("date_order", "")), dict(v.get("columns", {})))
+            str(k): FileOptions(
+                str(v.get("date_order", "")),
+                dict(v.get("columns", {})),
+                bool(v.get("truncated_ok", False)),
+            )
             for k, v in data.get("files", {}).items()
         }
         plan = Plan(

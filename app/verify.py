@@ -28,6 +28,7 @@ from decimal import Decimal
 from app import as_of as cut
 from app.as_of import ZERO, figures, ledger_daily, role_account
 from app.book import BookAccount, BookSnapshot
+from app.coverage import Gap, gaps
 from app.cutover import OPENING_KIND
 from app.fixes import Audience, with_fix
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
@@ -221,13 +222,8 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
                 opening[s.account] += s.value
     folded = cutover.mode == "balances_only" and cutover.ytd_to_retained
     ytd = sum((a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.type)), ZERO)
-    notes: list[str] = []
-    if folded and ytd:
-        notes.append(
-            f"This year's income and expense to date ({money(ytd)}) went into "
-            f"{re_name or 'Retained Earnings'}: income and expense accounts are expected at "
-            "0.00 and Retained Earnings at QuickBooks' figure plus that result."
-        )
+    holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
+    notes = _notes(ytd if folded else ZERO, re_name, holes)
     rows: list[Row] = []
     for a in ledger.accounts:
         lines = sum(daily.get(a.full_name, {}).values(), ZERO)
@@ -257,7 +253,9 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
             b is not None,
             a.type.family if a.type else "",
         )
-        if not row.ok:
+        if not row.ok and holes and row.in_book and not row.history_difference:
+            row = replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
+        elif not row.ok:
             row = _cause(row, a, ledger, cutover, asof=asof, re_name=re_name)
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
@@ -276,6 +274,20 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
                 )
             )
     return Report(tuple(rows), _checks(ledger, snapshot), asof, tuple(notes))
+
+
+def _notes(folded: Decimal, re_name: str | None, holes: list[Gap]) -> list[str]:
+    """What the reader of the proof must know beside the rows: this year's result folded into
+    Retained Earnings, the stretches no file covers."""
+    notes: list[str] = []
+    if folded:
+        notes.append(
+            f"This year's income and expense to date ({money(folded)}) went into "
+            f"{re_name or 'Retained Earnings'}: income and expense accounts are expected at "
+            "0.00 and Retained Earnings at QuickBooks' figure plus that result."
+        )
+    notes.extend(f"{gap.describe()}." for gap in holes)
+    return notes
 
 
 def _cause(

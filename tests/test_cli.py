@@ -575,3 +575,64 @@ def test_a_bare_account_number_and_its_name_in_another_file_are_one_account(tmp_
         ("Cheque Account", D("4100.00"))
     ]
     assert book.account("6500").balance == D("900.00")  # no name anywhere: the number it is
+
+
+# ---------------------------------------------------------------- a file cut at the export cap
+
+
+@pytest.fixture(scope="module")
+def cut_company(tmp_path_factory):
+    """A company whose Journal is longer than QuickBooks' 32,768-line export cap, cut there."""
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=7000, seed=4)
+    folder = tmp_path_factory.mktemp("cut")
+    lists = company.write_lists_iif(folder / "lists.iif")
+    journal = company.write_journal_csv(folder / "journal.csv")
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) > 32768
+    journal.write_text("".join(lines[:32768]), encoding="utf-8")
+    return company, lists, journal
+
+
+def test_a_journal_cut_at_the_export_cap_is_not_converted(cut_company, tmp_path):
+    _company, lists, journal = cut_company
+    out = tmp_path / "book.gnucash"
+    run = convert(lists, journal, "-o", out)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert (
+        "journal.csv:32768: journal.csv has exactly 32,763 data lines: probably truncated by "
+        "QuickBooks' export cap: its history stops on 2021-10-25, and what follows in the "
+        "report's period is missing; to fix: export it again by date range (a year at a time) "
+        "and give every file, or add --accept-truncated journal.csv if the cut is expected"
+    ) in run.stderr
+    assert not out.exists()
+
+
+def test_an_accepted_cut_is_converted_and_the_proof_names_the_missing_period(cut_company, tmp_path):
+    company, lists, journal = cut_company
+    out = tmp_path / "book.gnucash"
+    run = convert(
+        lists, journal, "-o", out, "--accept-truncated", journal, "--opening-balances", "--strict"
+    )
+    assert run.returncode == 3, run.stdout + run.stderr  # the missing period differs
+    assert "journal.csv: CSV Journal, utf-8, dates M/D/Y, 2019-01-01 to 2021-10-25, cut at " in (
+        run.stdout
+    )
+    missing = (
+        "journal.csv is cut at QuickBooks' export cap: its history stops on 2021-10-25, so the "
+        "book has no history from 2021-10-25 on (that day perhaps incomplete)."
+    )
+    assert f"\n  {missing}\n" in run.stdout  # in the verification, not only among the warnings
+    assert "not posted as an opening balance: the history is incomplete" in run.stdout
+    book = read_book(out)
+    complete = [t for t in company.transactions if t.trans_no < 6561]
+    assert book.transactions == len(complete)  # the cut Payment (Trans # 6561) is left out
+    assert book.first_date == dt.date(2019, 1, 1)
+    assert book.last_date == dt.date(2021, 10, 25)
+
+
+def test_accept_truncated_names_an_input_file(tmp_path):
+    run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--accept-truncated", "other.csv")
+    assert run.returncode == 2
+    assert "--accept-truncated other.csv: not one of the input files" in run.stderr

@@ -344,3 +344,35 @@ def test_ytd_to_retained_is_ignored_with_a_warning_in_full_mode() -> None:
     assert after.transactions == HISTORY
     assert [p.severity for p in after.problems] == ["warning"]
     assert "balances-only" in after.problems[0].message
+
+
+def test_a_history_with_a_gap_posts_no_opening_balances() -> None:
+    """A file cut at the export cap (accepted): what is missing after the cut is not what came
+    before the history; nothing is posted, each difference is reported."""
+    journal = FileInfo(
+        "journal.csv",
+        "CSV Journal",
+        "journal",
+        first_date=dt.date(2021, 1, 5),
+        last_date=dt.date(2022, 3, 1),
+        cut=True,
+    )
+    base = replace(ledger(HISTORY[:5]), files=(*ledger().files, journal))
+    after = apply(base, Cutover(opening_balances=True))
+    assert after.transactions == base.transactions  # no opening transaction
+    assert [(p.message, p.fix, p.topic) for p in after.problems] == [
+        (
+            "Accounts Payable: QuickBooks balance -400.00, imported history explains 0.00; "
+            "difference -400.00, not posted as an opening balance: the history is incomplete, "
+            "no history from 2022-03-01 on (journal.csv is cut at the export cap)",
+            "files",
+            "difference",
+        ),
+        (
+            "Rent: QuickBooks balance 1,000.00, imported history explains 600.00; difference "
+            "400.00, not posted as an opening balance: the history is incomplete, no history "
+            "from 2022-03-01 on (journal.csv is cut at the export cap)",
+            "files",
+            "difference",
+        ),
+    ]

@@ -396,3 +396,98 @@ def test_a_generated_find_export_and_another_layout_are_one_history(tmp_path, la
         assert not merged.errors
         overlap = [p.message for p in merged.problems if p.topic == "overlap"]
         assert len(overlap) == 2  # the file pair, and the one Find group that is two
+
+
+# ---------------------------------------------------------------- files cut at the export cap
+
+
+def cut_journal(path: Path, lines: int = 32768) -> Path:
+    """A Journal of two-line checks cut by QuickBooks' export cap after ``lines`` lines, inside
+    its last transaction (its Rent line is there, its Checking line is not)."""
+    rows = ["Rock Castle", "Journal", ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit"]
+    while (lines - 1 - len(rows)) % 4:
+        rows.insert(2, "")
+    n = 0
+    while len(rows) < lines:
+        n += 1
+        day = dt.date(2021, 1, 1) + dt.timedelta(days=n // 40)
+        rows += [
+            f",{n},Check,{day:%m/%d/%Y},{n},,,Rent,10.00,",
+            ",,,,,,,Checking,,10.00",
+            ",,,,,,,,10.00,10.00",
+            "",
+        ]
+    path.write_text("\n".join(rows[:lines]) + "\n")
+    return path
+
+
+def test_a_file_cut_at_the_export_cap_is_an_error_unless_the_cut_is_accepted(tmp_path):
+    path = cut_journal(tmp_path / "journal.csv")
+    assert path.read_text().splitlines()[-1].endswith(",Rent,10.00,")
+    merged = readers.read([path], Plan())
+    (cut,) = [p for p in merged.problems if p.topic == "truncated"]
+    assert (str(cut), cut.severity, cut.fix) == (
+        "journal.csv:32768: journal.csv has exactly 32,765 data lines: probably truncated by "
+        "QuickBooks' export cap: its history stops on 2021-07-24, and what follows in the "
+        "report's period is missing",
+        "error",
+        "accept_cut",
+    )
+    assert not merged.files[0].cut
+
+    plan = Plan(files={"journal.csv": FileOptions(truncated_ok=True)})
+    accepted = readers.read([path], plan)
+    assert not accepted.errors
+    assert accepted.files[0].cut
+    assert [(str(p), p.topic) for p in accepted.problems] == [
+        (
+            "journal.csv:32768: journal.csv has exactly 32,765 data lines: probably truncated by "
+            "QuickBooks' export cap; accepted as cut: its history stops on 2021-07-24",
+            "truncated",
+        ),
+        (
+            "journal.csv:32768: the last transaction (Check of 2021-07-24, Trans # 8192, 1 of "
+            "its lines) is cut off by the export cap: not imported; it lies in the period the "
+            "proof names as missing",
+            "truncated",
+        ),
+        (
+            "journal.csv:32764: journal.csv is cut at QuickBooks' export cap: its history stops "
+            "on 2021-07-24, so the book has no history from 2021-07-24 on (that day perhaps "
+            "incomplete)",
+            "coverage",
+        ),
+    ]
+    assert len(accepted.transactions) == len(merged.transactions) - 1
+    assert all(t.total == 0 for t in accepted.transactions)
+
+
+def test_the_accepted_cut_is_kept_in_the_plan_file():
+    from app.plan import plan_from_json
+
+    plan = Plan(files={"journal.csv": FileOptions(truncated_ok=True)})
+    assert plan_from_json(plan.to_json()) == plan
+    assert plan.file_options("journal.csv").truncated_ok
+    assert not plan.file_options("other.csv").truncated_ok
+
+
+def test_a_stretch_no_transaction_file_covers_is_warned(tmp_path):
+    from dataclasses import replace
+
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=300, seed=3)
+    early = [t for t in company.transactions if t.date < dt.date(2020, 4, 1)]
+    late = [t for t in company.transactions if t.date >= dt.date(2020, 7, 1)]
+    a = replace(company, transactions=early).write_journal_csv(tmp_path / "a.csv")
+    b = replace(company, transactions=late).write_transaction_detail_csv(tmp_path / "b.csv")
+    merged = readers.read([a, b], Plan())
+    (gap,) = [p for p in merged.problems if p.topic == "coverage"]
+    start, end = early[-1].date + dt.timedelta(days=1), late[0].date - dt.timedelta(days=1)
+    assert gap.message == (
+        f"no file covers {start} to {end} (a.csv ends {early[-1].date}; b.csv starts "
+        f"{late[0].date}); if transactions happened then, export them and add the file"
+    )
+    assert gap.source == merged.transactions[len(early)].source  # b.csv's first transaction
+    whole = readers.read([company.write_journal_csv(tmp_path / "all.csv")], Plan())
+    assert not [p for p in whole.problems if p.topic == "coverage"]

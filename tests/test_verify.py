@@ -20,7 +20,17 @@ from app.as_of import MONTHS, ZERO
 from app.book import BookAccount, BookOwner, BookSnapshot
 from app.cutover import OPENING_KIND, apply
 from app.fixes import with_fix
-from app.model import Account, AccountType, Customer, Job, Ledger, Reconcile, Role, Source
+from app.model import (
+    Account,
+    AccountType,
+    Customer,
+    FileInfo,
+    Job,
+    Ledger,
+    Reconcile,
+    Role,
+    Source,
+)
 from app.plan import Cutover, Plan
 from app.verify import CSV_HEADER, Report, verify
 from tests.paths import ENTERPRISE
@@ -693,3 +703,30 @@ def test_two_book_accounts_with_one_number_never_pass() -> None:
         report.summary_lines()
     )
     assert "account numbers used twice" not in {c.name for c in verify(led, book, Cutover()).checks}
+
+
+def test_the_proof_names_the_period_a_cut_file_leaves_out() -> None:
+    journal = FileInfo(
+        "journal.csv",
+        "CSV Journal",
+        "journal",
+        first_date=dt.date(2021, 1, 5),
+        last_date=dt.date(2022, 3, 1),
+        cut=True,
+    )
+    led = apply(dataclasses.replace(ledger(HISTORY[:5]), files=(journal,)), Cutover())
+    report = verify(led, book_of(led), Cutover())
+    assert not report.ok
+    assert report.notes == (
+        "journal.csv is cut at QuickBooks' export cap: its history stops on 2022-03-01, so the "
+        "book has no history from 2022-03-01 on (that day perhaps incomplete).",
+    )
+    cause = (
+        "the history is incomplete: no history from 2022-03-01 on (journal.csv is cut at the "
+        "export cap)"
+    )
+    assert {r.account: (r.cause, r.fix) for r in report.differences} == {
+        "Accounts Payable": (cause, "files"),
+        "Rent": (cause, "files"),
+    }
+    assert report.summary_lines()[-1] == report.notes[0]

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source
 from app.plan import Plan
@@ -64,7 +65,7 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
                 Problem(Source(path.name, 1), "a binary file, not a QuickBooks text export"),
             )
         ledger = identify(path, options, candidates).parse(path, options)
-        return _said_if_empty(visible(path, ledger))
+        return _said_if_empty(visible(path, _checked(ledger, options)))
     except ParseError as exc:
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message
@@ -91,6 +92,58 @@ def _said_if_empty(ledger: Ledger) -> Ledger:
         return ledger
     name = ledger.files[0].filename
     return replace(ledger, problems=(Problem(Source(name, 1), EMPTY, "warning"), *ledger.problems))
+
+
+def _checked(ledger: Ledger, options: ReadOptions) -> Ledger:
+    """A file's ledger with its quiet stretch measured and a cut at the export cap decided: an
+    error unless the user accepts the cut (``ReadOptions.truncated_ok``); then a warning, the
+    file marked ``cut`` and its last transaction, when it does not balance, not imported (the
+    cut fell inside it) but named."""
+    if not ledger.files or not ledger.transactions:
+        return ledger
+    info = replace(ledger.files[0], quiet=quiet_days(t.date for t in ledger.transactions))
+    cut = [p for p in ledger.problems if p.topic == "truncated"]
+    if not cut:
+        return replace(ledger, files=(info, *ledger.files[1:]))
+    last = info.last_date.isoformat() if info.last_date else ""
+    if not options.truncated_ok:
+        problems = tuple(
+            replace(
+                p,
+                severity="error",
+                message=f"{p.message}: its history stops on {last}, and what follows in the "
+                "report's period is missing",
+                fix="accept_cut",
+            )
+            if p in cut
+            else p
+            for p in ledger.problems
+        )
+        return replace(ledger, problems=problems, files=(info, *ledger.files[1:]))
+    txns, extra = list(ledger.transactions), []
+    end = max(txns, key=lambda t: t.source.line)
+    if end.total:
+        txns.remove(end)
+        extra.append(
+            Problem(
+                end.source,
+                f"the last transaction ({end.kind_label or 'transaction'} of "
+                f"{end.date.isoformat()}"
+                + (f", Trans # {end.ref}" if end.ref else "")
+                + f", {len(end.splits)} of its lines) is cut off by the export cap: not "
+                "imported; it lies in the period the proof names as missing",
+                "warning",
+                topic="truncated",
+            )
+        )
+    info = replace(info, cut=True)
+    problems = tuple(
+        replace(p, message=f"{p.message}; accepted as cut: its history stops on {last}")
+        if p in cut
+        else p
+        for p in ledger.problems
+    )
+    return replace(ledger, transactions=tuple(txns), problems=(*problems, *extra), files=(info,))
 
 
 def _unread(path: Path, problem: Problem) -> Ledger:
@@ -122,6 +175,8 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
             ("terms", "terms"),
         )
     }
+    files = tuple(f for part in parts for f in part.files)
+    problems.extend(_coverage(files, parts))
     return Ledger(
         accounts=accounts,
         transactions=overlap.history(parts, _compared(accounts, bool(charts)), problems),
@@ -131,11 +186,28 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         terms=lists["terms"],
         not_imported=tuple(n for part in parts for n in part.not_imported),
         problems=tuple(problems),
-        files=tuple(f for part in parts for f in part.files),
+        files=files,
         company=next((part.company for part in parts if part.company), ""),
         chart=any(part.chart for part in parts),
         open_items=tuple(o for part in parts for o in part.open_items),
     )
+
+
+def _coverage(files: Sequence[FileInfo], parts: Sequence[Ledger]) -> list[Problem]:
+    """A warning for each stretch no transaction file covers (``app.coverage``), placed at the
+    first transaction after it (or at the cut file's last one)."""
+    ends: dict[str, tuple[Source, Source]] = {}
+    for part in parts:
+        if part.files and part.transactions:
+            order = sorted(part.transactions, key=lambda t: (t.date, t.source.line))
+            ends[part.files[0].filename] = (order[0].source, order[-1].source)
+    out = []
+    for gap in gaps(files):
+        near = ends.get(gap.after.filename if gap.after else gap.before.filename)
+        at = (near[0] if gap.after else near[1]) if near else None
+        todo = "" if gap.cut else "; if transactions happened then, export them and add the file"
+        out.append(Problem(at, gap.describe() + todo, "warning", topic="coverage"))
+    return out
 
 
 def _figures_from(

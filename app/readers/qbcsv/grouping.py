@@ -208,10 +208,14 @@ class Collector:
             txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
         data_lines = self.last_line - self.header_line
         if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
-            self.warn(
-                None,
-                f"{self.filename} has exactly {data_lines:,} data lines: probably truncated by "
-                "QuickBooks' export cap; export by date range (a year at a time) and add the files",
+            self.problems.append(  # the fact; readers.read_one decides what it means
+                Problem(
+                    Source(self.filename, self.last_line),
+                    f"{self.filename} has exactly {data_lines:,} data lines: probably truncated "
+                    "by QuickBooks' export cap",
+                    "warning",
+                    topic="truncated",
+                )
             )
         days = [t.date for t in txns]
         info = FileInfo(

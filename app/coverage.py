@@ -1,0 +1,97 @@
+"""Which days the transaction files cover, and the stretches none covers.
+
+Each history file covers its first to its last transaction's day. A stretch between two files
+(or after the last one) is named when
+- the file before it is cut at QuickBooks' export cap (accepted as cut, ``FileInfo.cut``): what
+  follows its last day is missing, that day included (the cut may fall inside it), up to the
+  next file's first day or open-ended;
+- or it is longer than every run of days without a transaction inside the files themselves
+  (``FileInfo.quiet``): a quarter exported by nobody, not a quiet week.
+The reader merge warns of each; the proof repeats them in its notes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from app.model import FileInfo
+
+DAY = dt.timedelta(days=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    start: dt.date
+    end: dt.date | None  # None: open-ended (after the last file)
+    before: FileInfo  # the file whose history ends before the gap
+    after: FileInfo | None  # the file whose history starts after it
+
+    @property
+    def cut(self) -> bool:
+        return self.before.cut
+
+    def period(self) -> str:
+        """ "from 2021-10-25 on", "2023-04-01 to 2023-06-30", "2023-04-01"."""
+        if self.end is None:
+            return f"from {self.start.isoformat()} on"
+        if self.end == self.start:
+            return self.start.isoformat()
+        return f"{self.start.isoformat()} to {self.end.isoformat()}"
+
+    def short(self) -> str:
+        """ "no history from 2021-10-25 on (journal.csv is cut)": for one line among others."""
+        if self.cut:
+            period = self.period() if self.end is None else f"for {self.period()}"
+            return f"no history {period} ({self.before.filename} is cut at the export cap)"
+        return f"no file covers {self.period()}"
+
+    def describe(self) -> str:
+        """ "no file covers 2023-04-01 to 2023-06-30 (a.csv ends 2023-03-31, b.csv starts
+        2023-07-01)"; a cut file's: what is missing after it."""
+        last = self.before.last_date.isoformat() if self.before.last_date else ""
+        after = self.after
+        then = f"; {after.filename} starts {after.first_date}" if after else ""
+        if self.cut:
+            period = self.period() if self.end is None else f"for {self.period()}"
+            return (
+                f"{self.before.filename} is cut at QuickBooks' export cap: its history stops on "
+                f"{last}, so the book has no history {period} (that day perhaps "
+                f"incomplete{then})"
+            )
+        return f"no file covers {self.period()} ({self.before.filename} ends {last}{then})"
+
+
+def quiet_days(dates: Iterable[dt.date]) -> int:
+    """The longest run of days without a transaction between a file's first and last day."""
+    days = sorted(set(dates))
+    return max(((b - a).days - 1 for a, b in itertools.pairwise(days)), default=0)
+
+
+def gaps(files: Sequence[FileInfo]) -> list[Gap]:
+    """The stretches no history file covers that are worth naming (see the module docstring),
+    in date order."""
+    history = sorted(
+        (f for f in files if f.has_history and f.first_date and f.last_date),
+        key=lambda f: (f.first_date, f.last_date),
+    )
+    if not history:
+        return []
+    quiet = max(f.quiet for f in history)
+    out: list[Gap] = []
+    end = history[0]  # the file reaching furthest so far
+    for f in history[1:]:
+        assert f.first_date and f.last_date and end.last_date
+        if f.first_date > end.last_date:
+            start = end.last_date if end.cut else end.last_date + DAY
+            missing = (f.first_date - start).days
+            if end.cut or missing > quiet:
+                out.append(Gap(start, f.first_date - DAY, end, f))
+        if f.last_date > end.last_date or (f.last_date == end.last_date and not f.cut):
+            end = f
+    if end.cut:
+        assert end.last_date
+        out.append(Gap(end.last_date, None, end, None))
+    return out

@@ -1,0 +1,67 @@
+"""coverage: the days the transaction files cover, the stretches none covers, a cut file's
+missing period; as warned by the reader merge and noted by the proof."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+from app.coverage import gaps, quiet_days
+from app.model import FileInfo
+
+D = dt.date
+
+
+def history(name: str, first: dt.date, last: dt.date, *, quiet: int = 3, cut: bool = False):
+    return FileInfo(name, "CSV Journal", "journal", first_date=first, last_date=last, quiet=quiet,
+                    cut=cut)  # fmt: skip
+
+
+def test_quiet_days_is_the_longest_run_without_a_transaction():
+    assert quiet_days([D(2023, 1, 1), D(2023, 1, 2), D(2023, 1, 9), D(2023, 1, 9)]) == 6
+    assert quiet_days([D(2023, 1, 1)]) == 0
+
+
+def test_a_quarter_no_file_covers_is_named():
+    a = history("a.csv", D(2023, 1, 1), D(2023, 3, 31))
+    b = history("b.csv", D(2023, 7, 1), D(2023, 12, 31))
+    (gap,) = gaps([b, a])
+    assert (gap.start, gap.end, gap.before.filename, gap.after.filename) == (
+        D(2023, 4, 1), D(2023, 6, 30), "a.csv", "b.csv",
+    )  # fmt: skip
+    assert gap.describe() == (
+        "no file covers 2023-04-01 to 2023-06-30 (a.csv ends 2023-03-31; b.csv starts 2023-07-01)"
+    )
+    assert gap.short() == "no file covers 2023-04-01 to 2023-06-30"
+
+
+def test_a_stretch_no_longer_than_the_files_own_quiet_days_is_not_a_gap():
+    a = history("a.csv", D(2023, 1, 1), D(2023, 12, 29), quiet=4)
+    b = history("b.csv", D(2024, 1, 3), D(2024, 12, 31), quiet=2)  # 4 days: a holiday
+    assert gaps([a, b]) == []
+    assert len(gaps([a, replace(b, first_date=D(2024, 1, 4))])) == 1  # 5 days: longer
+
+
+def test_overlapping_and_touching_files_leave_no_gap_and_other_files_do_not_count():
+    a = history("a.csv", D(2023, 1, 1), D(2023, 6, 30))
+    b = history("b.csv", D(2023, 5, 1), D(2023, 9, 30))
+    c = history("c.csv", D(2023, 10, 1), D(2023, 12, 31))
+    lists = FileInfo("lists.iif", "IIF lists", "iif lists")
+    assert gaps([a, b, c, lists]) == []
+
+
+def test_a_cut_file_misses_its_last_day_on_up_to_the_next_file():
+    cut = history("2022.csv", D(2022, 1, 1), D(2022, 8, 14), cut=True)
+    later = history("2023.csv", D(2023, 1, 2), D(2023, 12, 31))
+    (first,) = gaps([cut, later])
+    assert (first.start, first.end) == (D(2022, 8, 14), D(2023, 1, 1))
+    assert first.describe() == (
+        "2022.csv is cut at QuickBooks' export cap: its history stops on 2022-08-14, so the book "
+        "has no history for 2022-08-14 to 2023-01-01 (that day perhaps incomplete; 2023.csv "
+        "starts 2023-01-02)"
+    )
+    (alone,) = gaps([cut])
+    assert (alone.start, alone.end) == (D(2022, 8, 14), None)
+    assert alone.short() == "no history from 2022-08-14 on (2022.csv is cut at the export cap)"
+    covered = history("rest.csv", D(2022, 8, 14), D(2022, 12, 31))  # starts on the cut day
+    assert gaps([cut, covered]) == []
