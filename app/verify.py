@@ -56,6 +56,9 @@ class Row:
     family: str = ""  # "asset", "liability", "equity", "income", "expense"; "" when untyped
     cause: str = ""  # a difference's probable cause, in plain words
     fix: Fix = ""  # the setting that resolves it (app.fixes words it per front end)
+    # "" for the input's accounts; "parent": a parent qb2gnucash created for the tree (no
+    # QuickBooks origin); "book": in the book only (GnuCash's Imbalance-*/Orphan-*)
+    created: str = ""
 
     @property
     def uploaded(self) -> Decimal:
@@ -134,21 +137,42 @@ class Report:
             out.append(",".join(_cell(c) for c in cells))
         return "\n".join(out) + "\n"
 
+    @property
+    def quickbooks_rows(self) -> tuple[Row, ...]:
+        """The rows of QuickBooks' own accounts: what the headline counts."""
+        return tuple(r for r in self.rows if not r.created)
+
     def headline(self) -> str:
-        """ "66 of 66 accounts match QuickBooks to the cent" only when every one does; with no
-        account at all, that nothing was compared."""
+        """ "66 of 66 accounts match QuickBooks to the cent" only when every row does; with no
+        account at all, that nothing was compared. Counted are the input's accounts: the parents
+        qb2gnucash created for the tree and the book's own Imbalance/Orphan accounts are listed
+        apart (``created_lines``)."""
+        n = len(self.quickbooks_rows)
         differ = len(self.differences)
         if not self.rows:
             return NOTHING_COMPARED
         if not differ:
-            n = len(self.rows)
             return f"{n} of {n} account{'s' * (n != 1)} match QuickBooks to the cent"
-        others = len(self.rows) - differ
+        others = n - sum(1 for r in self.differences if not r.created)
         verb = "differs" if differ == 1 else "differ"
         return (
             f"{differ} account{'s' * (differ != 1)} {verb} from QuickBooks "
             f"({others} other{'s' * (others != 1)} match)"
         )
+
+    def created_lines(self) -> list[str]:
+        """The accounts not counted in the headline, listed apart."""
+        out = []
+        parents = [r.account for r in self.rows if r.created == "parent"]
+        if parents:
+            out.append(
+                f"Not counted above: {_n(len(parents), 'parent account')} qb2gnucash created "
+                f"for the tree, not in QuickBooks, nothing posted to them: {_some(parents)}"
+            )
+        book = [r.account for r in self.rows if r.created == "book"]
+        if book:
+            out.append(f"Not counted above, in the book only (made by GnuCash): {_some(book)}")
+        return out
 
     def as_of_lines(self) -> list[str]:
         """When QuickBooks' figures are from, and what lies after that day."""
@@ -157,16 +181,34 @@ class Report:
     def summary_lines(self, audience: Audience = "cli") -> list[str]:
         """The headline, each difference with its cause and fix, when the figures are from,
         then failed and passed checks."""
-        out = [self.headline()]
-        out.extend(with_fix(_describe(r), r.fix, audience) for r in self.differences)
+        out = [self.headline(), *self.created_lines()]
+        out.extend(self.difference_lines(audience, checks=False))
         out.extend(self.as_of_lines())
-        checks = sorted(self.checks, key=lambda c: c.ok)
-        for c in checks:
-            mark = "ok" if c.ok else "DIFFERS"
-            detail = f" ({c.detail})" if c.detail else ""
-            out.append(f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}")
+        out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)
         return out
+
+    def difference_lines(self, audience: Audience = "cli", *, checks: bool = True) -> list[str]:
+        """Each differing account with its cause and fix (then each failed check)."""
+        out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
+        if checks:
+            out.extend(_check_line(c) for c in self.checks if not c.ok)
+        return out
+
+
+def _check_line(c: Check) -> str:
+    mark = "ok" if c.ok else "DIFFERS"
+    detail = f" ({c.detail})" if c.detail else ""
+    return f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
+def _some(names: list[str], shown: int = 8) -> str:
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _plain(value: Decimal) -> str:
@@ -223,7 +265,7 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
     folded = cutover.mode == "balances_only" and cutover.ytd_to_retained
     ytd = sum((a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.type)), ZERO)
     holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
-    notes = _notes(ytd if folded else ZERO, re_name, holes)
+    notes = [*_notes(ytd if folded else ZERO, re_name, holes), _trial_balance_note(asof)]
     rows: list[Row] = []
     for a in ledger.accounts:
         lines = sum(daily.get(a.full_name, {}).values(), ZERO)
@@ -252,6 +294,7 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
             total,
             b is not None,
             a.type.family if a.type else "",
+            created="parent" if a.placeholder and not a.origin else "",
         )
         if not row.ok and holes and row.in_book and not row.history_difference:
             row = replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
@@ -271,6 +314,7 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
                     "not in the input",
                     book_total=b.balance,
                     family=type_.family if type_ else "",
+                    created="book",
                 )
             )
     return Report(tuple(rows), _checks(ledger, snapshot), asof, tuple(notes))
@@ -288,6 +332,19 @@ def _notes(folded: Decimal, re_name: str | None, holes: list[Gap]) -> list[str]:
         )
     notes.extend(f"{gap.describe()}." for gap in holes)
     return notes
+
+
+def _trial_balance_note(asof: AsOf | None) -> str:
+    """How the GnuCash column relates to GnuCash's own Trial Balance report."""
+    day = f", Date of Report {asof.date}" if asof else ""
+    year = f"from {asof.year_start}, the start of the fiscal year" if asof else "year to date"
+    return (
+        f"The GnuCash figures are the ones GnuCash's own Trial Balance report (Reports › "
+        f"Accounts › Trial Balance{day}) shows: each account on its own row with its own "
+        "balance (subaccounts are not added into their parents), a positive figure here in its "
+        "Debit column, a negative one in its Credit column without the minus sign; but that "
+        f"report counts income and expense from the first transaction, this one {year}."
+    )
 
 
 def _cause(

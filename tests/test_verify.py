@@ -191,7 +191,8 @@ def test_balances_only_with_and_without_ytd_to_retained() -> None:
         rows = {r.account: r for r in report.rows}
         assert rows["Sales"].quickbooks_balance == (0 if folded else D("-3000.00"))
         assert rows["Retained Earnings"].quickbooks_balance == D("-5800.00" if folded else "-3800")
-        assert bool(report.notes) == folded
+        assert len(report.notes) == 1 + folded  # the Trial Balance note, then the folding
+        assert report.notes[-1].startswith("The GnuCash figures are the ones GnuCash's own")
 
 
 def test_made_opening_balance_account_is_checked_on_history() -> None:
@@ -306,7 +307,10 @@ def test_checks_counts_states_and_strays() -> None:
     }
     assert not report.ok
     lines = report.summary_lines()
-    assert lines[0] == "8 of 8 accounts match QuickBooks to the cent"
+    assert lines[:2] == [  # the book's own Orphan account is not one of the input's
+        "7 of 7 accounts match QuickBooks to the cent",
+        "Not counted above, in the book only (made by GnuCash): Orphan-USD",
+    ]
     assert "Imbalance/Orphan accounts: input 0, book 1 — DIFFERS (Orphan-USD)" in lines
 
 
@@ -717,9 +721,9 @@ def test_the_proof_names_the_period_a_cut_file_leaves_out() -> None:
     led = apply(dataclasses.replace(ledger(HISTORY[:5]), files=(journal,)), Cutover())
     report = verify(led, book_of(led), Cutover())
     assert not report.ok
-    assert report.notes == (
+    assert report.notes[0] == (
         "journal.csv is cut at QuickBooks' export cap: its history stops on 2022-03-01, so the "
-        "book has no history from 2022-03-01 on (that day perhaps incomplete).",
+        "book has no history from 2022-03-01 on (that day perhaps incomplete)."
     )
     cause = (
         "the history is incomplete: no history from 2022-03-01 on (journal.csv is cut at the "
@@ -729,4 +733,33 @@ def test_the_proof_names_the_period_a_cut_file_leaves_out() -> None:
         "Accounts Payable": (cause, "files"),
         "Rent": (cause, "files"),
     }
-    assert report.summary_lines()[-1] == report.notes[0]
+    assert report.notes[0] in report.summary_lines()
+
+
+def test_the_notes_say_how_the_gnucash_column_reads_in_gnucash_s_trial_balance() -> None:
+    led = apply(ledger(), Cutover())
+    report = verify(led, book_of(led), Cutover())
+    assert report.notes[-1] == (
+        "The GnuCash figures are the ones GnuCash's own Trial Balance report (Reports › Accounts "
+        "› Trial Balance, Date of Report 2022-06-30) shows: each account on its own row with its "
+        "own balance (subaccounts are not added into their parents), a positive figure here in "
+        "its Debit column, a negative one in its Credit column without the minus sign; but that "
+        "report counts income and expense from the first transaction, this one from 2022-01-01, "
+        "the start of the fiscal year."
+    )
+    assert report.summary_lines()[-1] == report.notes[-1]
+
+
+def test_parents_qb2gnucash_created_are_not_counted_but_listed_apart() -> None:
+    """Issue 13: "79 of 79 accounts" counted 13 parents the tool made itself."""
+    led = apply(ledger(), Cutover())
+    made = Account("Expenses", T.EXPENSE, Source("lists.iif", 1), placeholder=True)
+    led = dataclasses.replace(led, accounts=(*led.accounts, made))
+    report = verify(led, book_of(led), Cutover())
+    assert report.ok
+    assert report.summary_lines()[:2] == [
+        "7 of 7 accounts match QuickBooks to the cent",
+        "Not counted above: 1 parent account qb2gnucash created for the tree, not in QuickBooks, "
+        "nothing posted to them: Expenses",
+    ]
+    assert [r.account for r in report.rows if r.created == "parent"] == ["Expenses"]
