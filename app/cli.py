@@ -1,10 +1,12 @@
 """``run.py convert FILE... -o BOOK.gnucash``: the wizard's pipeline without a browser.
 
-Exit status: 0 written and verified; 1 problems in the input (each on stderr as
-``file:line: message``; no book is written) or a book GnuCash could not write; 2 usage errors
-(options, plan file, currency, an existing output without ``--force``); 3 with ``--strict`` when
-the verification finds a difference (the book is still written). A failed run never leaves a
-new file behind; an existing book given with ``--force`` is only replaced on success.
+Exit status: 0 written (a difference the verification finds is listed in the last lines); 1
+problems in the input (each on stderr as ``file:line: message``; no book is written) or a book
+GnuCash could not write; 2 usage errors (options, plan file, currency, an existing output without
+``--force``); 3 with ``--strict`` when the verification finds a difference (the book is still
+written). ``--report R.csv`` writes the verification report and every warning (R.warnings.txt,
+most important first) beside the book. A failed run never leaves a new file behind; an existing
+book given with ``--force`` is only replaced on success.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from app import pipeline
+from app import pipeline, verify
 from app.as_of import as_of_words
 from app.errors import BookWriteError, MappingError
 from app.fileio import write_text
@@ -196,7 +198,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     out: Path = args.output
     parsed = pipeline.read(args.files, plan)
     prepared = pipeline.prepare(parsed, plan)
-    summary(prepared, sys.stdout)
+    summary(prepared, sys.stdout, args.report)
     if prepared.errors:
         for problem in with_type_option(prepared):
             print(_worded(problem), file=sys.stderr)
@@ -214,19 +216,64 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     except BookWriteError as exc:
         print(f"No book written: {exc.message}", file=sys.stderr)
         return 1
+    if args.report and prepared.warnings:
+        lines = [_worded(w) for w in by_importance(prepared.warnings)]
+        write_text(warnings_file(args.report), "\n".join(lines) + "\n")
     report = outcome.report
     print("Verification:")
-    for line in report.summary_lines():
+    for line in report.summary_lines(differences=False):
         print(f"  {line}")
     if args.report:
         write_text(args.report, report.to_csv())
         print(f"Report written to {args.report}")
-    print(f"Book written to {out} ({plan.format}, {plan.currency})")
-    if args.strict and not report.ok:
-        what = "found differences" if report.rows else "compared nothing"
-        print(f"Verification {what} (--strict).", file=sys.stderr)
+    written = f"Book written to {out} ({plan.format}, {plan.currency})"
+    if report.ok:
+        print(written)
+        return 0
+    if not report.rows:  # an empty book: nothing was compared, which is no proof
+        print(f"{written}, but {report.headline()}")
+        if args.strict:
+            print("Verification compared nothing (--strict).", file=sys.stderr)
+            return 3
+        return 0
+    # the differences are the last thing printed: nothing below them to scroll past
+    strict = "" if args.strict else " (exit status 0: --strict makes a difference exit 3)"
+    print(f"{written}, but {_differ(report)}{strict}:")
+    for line in report.difference_lines("cli"):
+        print(f"  {line}")
+    if args.strict:
+        print("Verification found differences (--strict).", file=sys.stderr)
         return 3
     return 0
+
+
+def _differ(report: verify.Report) -> str:
+    """ "2 accounts differ from QuickBooks", "1 check differs", or both."""
+    rows = len(report.differences)
+    checks = sum(1 for c in report.checks if not c.ok)
+    parts = []
+    if rows:
+        parts.append(
+            f"{_n(rows, 'account')} {'differs' if rows == 1 else 'differ'} from QuickBooks"
+        )
+    if checks:
+        parts.append(f"{_n(checks, 'check')} {'differs' if checks == 1 else 'differ'}")
+    return " and ".join(parts)
+
+
+TOPICS = ("truncated", "coverage", "overlap", "difference")  # most important first
+
+
+def by_importance(warnings: Sequence[Problem]) -> list[Problem]:
+    """A file cut at the export cap, the files' dates, one history in two files, figures that
+    differ, then the rest; in file and line order within each (stable)."""
+    rank = {topic: i for i, topic in enumerate(TOPICS)}
+    return sorted(warnings, key=lambda w: rank.get(w.topic, len(TOPICS)))
+
+
+def warnings_file(report: Path) -> Path:
+    """Where ``--report r.csv`` puts every warning: r.warnings.txt beside it."""
+    return report.with_name(f"{report.stem}.warnings.txt")
 
 
 def with_type_option(prepared: pipeline.Prepared) -> list[Problem]:
@@ -250,8 +297,9 @@ def _progress(phase: str, done: int, total: int) -> None:
     print(f"\r{phase}: {done:,} of {total:,}\033[K", end=end, file=sys.stderr, flush=True)
 
 
-def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
-    """What was read, imported, left out, and the warnings: plain text for people."""
+def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None) -> None:
+    """What was read, imported, left out, and the warnings, the most important first (at most
+    ``SHOWN_WARNINGS``; the rest counted, and where to read them: beside ``report``)."""
     parsed, ledger = prepared.parsed, prepared.ledger
     print(f"Read {len(parsed.files)} file{'s' * (len(parsed.files) != 1)}:", file=out)
     for info in parsed.files:
@@ -268,12 +316,19 @@ def summary(prepared: pipeline.Prepared, out: TextIO) -> None:
             more = "; ..." if len(g.reasons) > 2 else ""
             print(f"  {g.what}: {g.count:,} ({'; '.join(g.reasons[:2])}{more})", file=out)
     if prepared.warnings:
-        print(f"Warnings ({len(prepared.warnings)}):", file=out)
-        for w in prepared.warnings[:SHOWN_WARNINGS]:
+        n = len(prepared.warnings)
+        print(f"Warnings ({n:,}):", file=out)
+        for w in by_importance(prepared.warnings)[:SHOWN_WARNINGS]:
             print(f"  {_worded(w)}", file=out)
-        more = len(prepared.warnings) - SHOWN_WARNINGS
+        more = n - SHOWN_WARNINGS
         if more > 0:
-            print(f"  ... and {more:,} more (the wizard lists them all)", file=out)
+            if prepared.errors:
+                where = f"a run that writes the book lists all {n:,} beside --report REPORT.csv"
+            elif report:
+                where = f"all {n:,} are in {warnings_file(report)}"
+            else:
+                where = f"add --report REPORT.csv to have all {n:,} in REPORT.warnings.txt"
+            print(f"  ... and {more:,} more, less important ({where})", file=out)
 
 
 def _worded(p: Problem) -> str:

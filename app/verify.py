@@ -178,11 +178,12 @@ class Report:
         """When QuickBooks' figures are from, and what lies after that day."""
         return cut.as_of_words(self.as_of)
 
-    def summary_lines(self, audience: Audience = "cli") -> list[str]:
-        """The headline, each difference with its cause and fix, when the figures are from,
-        then failed and passed checks."""
+    def summary_lines(self, audience: Audience = "cli", *, differences: bool = True) -> list[str]:
+        """The headline, each difference with its cause and fix (unless the caller shows them
+        apart), when the figures are from, then failed and passed checks, then the notes."""
         out = [self.headline(), *self.created_lines()]
-        out.extend(self.difference_lines(audience, checks=False))
+        if differences:
+            out.extend(self.difference_lines(audience, checks=False))
         out.extend(self.as_of_lines())
         out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)

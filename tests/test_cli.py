@@ -55,6 +55,7 @@ def test_relative_paths_are_taken_from_the_current_folder(tmp_path):
         "Company.gnucash",
         "lists.iif",
         "r.csv",
+        "r.warnings.txt",  # the lists export's date is missing: one warning
         "txns.iif",
     ]
     assert read_book(Path(os.path.relpath(tmp_path / "Company.gnucash"))).transactions == 2
@@ -113,7 +114,11 @@ def test_small_company_lists_and_transactions(tmp_path):
     assert [r[:6] for r in rows if r[0] == "Checking"] == [
         ["Checking", "Checking", "75.00", "75.00", "0.00", "all time"]
     ]
-    assert sorted(tmp_path.iterdir()) == sorted([out, report])
+    warnings = tmp_path / "report.warnings.txt"
+    assert sorted(tmp_path.iterdir()) == sorted([out, report, warnings])
+    assert warnings.read_text(encoding="utf-8").startswith(
+        "the files do not say on which day the lists were exported"
+    )
 
 
 def test_reparent_and_sqlite(tmp_path):
@@ -279,6 +284,18 @@ def test_strict_exits_3_on_a_difference_and_still_writes(tmp_path):
     lenient = convert(CLI / "lists_differs.iif", TXNS, "-o", tmp_path / "lenient.gnucash")
     assert lenient.returncode == 0, lenient.stderr
     assert "Checking: QuickBooks balance 80.00" in lenient.stdout  # the warning says so
+    # Issue 13: the differences are the last lines, said on the "Book written" line, --strict named
+    assert lenient.stdout.splitlines()[-3:] == [
+        f"Book written to {tmp_path / 'lenient.gnucash'} (xml, USD), but 2 accounts differ from "
+        "QuickBooks (exit status 0: --strict makes a difference exit 3):",
+        "  Checking: QuickBooks 80.00, GnuCash 75.00 (all time), difference -5.00 — the history "
+        "starts on 2024-02-01, after the company did: what came before is missing; to fix: add "
+        "--opening-balances",
+        "  Opening Bal Equity: QuickBooks -5.00, GnuCash 0.00 (all time), difference 5.00 — the "
+        "history starts on 2024-02-01, after the company did: what came before is missing; to "
+        "fix: add --opening-balances",
+    ]
+    assert lenient.stdout.count("Checking: QuickBooks 80.00, GnuCash 75.00") == 1
     run = convert(CLI / "lists_differs.iif", TXNS, "-o", out, "--strict", "--report", report)
     assert run.returncode == 3
     assert "Verification found differences" in run.stderr
@@ -636,3 +653,36 @@ def test_accept_truncated_names_an_input_file(tmp_path):
     run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--accept-truncated", "other.csv")
     assert run.returncode == 2
     assert "--accept-truncated other.csv: not one of the input files" in run.stderr
+
+
+def test_the_most_important_warnings_come_first_and_the_rest_are_counted(tmp_path):
+    """Issue 13: past the 50th warning the CLI showed nothing; the truncation, overlap and
+    difference warnings come first now, and the rest are counted with where to read them."""
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=3000, seed=5)
+    find = company.write_find_csv(tmp_path / "find.csv")
+    detail = company.write_transaction_detail_csv(tmp_path / "detail.csv")
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    out, report = tmp_path / "book.gnucash", tmp_path / "r.csv"
+    run = convert(lists, find, detail, "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert read_book(out).transactions == len(company.transactions)
+    text = run.stdout.split("Warnings (", 1)[1].split("\nVerification:", 1)[0]
+    n = int(text.split(")", 1)[0].replace(",", ""))
+    shown = text.splitlines()[1:]
+    assert n > 50 and len(shown) == 51
+    overlap = [i for i, line in enumerate(shown) if "imported once" in line]
+    grouping = [i for i, line in enumerate(shown) if "ambiguous grouping" in line]
+    assert overlap and grouping and max(overlap) < min(grouping)  # overlap first, in any line
+    assert shown[-1] == (
+        f"  ... and {n - 50:,} more, less important (add --report REPORT.csv to have all {n:,} "
+        "in REPORT.warnings.txt)"
+    )
+    again = convert(lists, find, detail, "-o", out, "--force", "--report", report)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"(all {n:,} are in {tmp_path / 'r.warnings.txt'})" in again.stdout
+    every = (tmp_path / "r.warnings.txt").read_text(encoding="utf-8").splitlines()
+    assert len(every) == n
+    assert every[: len(overlap)] == [line.strip() for line in shown[: len(overlap)]]
+    assert read_book(out).transactions == len(company.transactions)
