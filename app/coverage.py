@@ -6,7 +6,8 @@ Each history file covers its first to its last transaction's day. A stretch betw
   follows its last day is missing, that day included (the cut may fall inside it), up to the
   next file's first day or open-ended;
 - or it is longer than every run of days without a transaction inside the files themselves
-  (``FileInfo.quiet``): a quarter exported by nobody, not a quiet week.
+  (``FileInfo.quiet``) and than two weeks: a quarter exported by nobody, not a quiet week (nor
+  the days between two one-transaction files of different types, as Reckon exports them).
 The reader merge warns of each; the proof repeats them in its notes.
 """
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from app.model import FileInfo
 
 DAY = dt.timedelta(days=1)
+MIN_GAP = 14  # days: a shorter stretch without transactions is no gap worth a warning
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,7 @@ def gaps(files: Sequence[FileInfo]) -> list[Gap]:
     )
     if not history:
         return []
-    quiet = max(f.quiet for f in history)
+    quiet = max(MIN_GAP, *(f.quiet for f in history))
     out: list[Gap] = []
     end = history[0]  # the file reaching furthest so far
     for f in history[1:]:

@@ -592,6 +592,24 @@ def test_a_bare_account_number_and_its_name_in_another_file_are_one_account(tmp_
         ("Cheque Account", D("4100.00"))
     ]
     assert book.account("6500").balance == D("900.00")  # no name anywhere: the number it is
+    # with Reckon's trial balance the numbers take its names, and the proof compares one account
+    tb = tmp_path / "open_tb.csv"
+    tb.write_text(
+        "Reckon Sample Pty Ltd\nOpen TB\n31 March 2023\n,,,\nAccount,Type,Debit,Credit\n"
+        '1222 · Cheque Account,Bank,"4,100.00",\n1230 · Savings Account,Bank,,"5,000.00"\n'
+        '6500 · Wages,Expense,900.00,\nTotal,,"5,000.00","5,000.00"\n',
+        encoding="utf-8",
+    )
+    run = convert(pay, transfers, tb, "-o", out, "--force", "--strict", "--date-order", "dmy")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Verification:\n  3 of 3 accounts match QuickBooks to the cent" in run.stdout
+    assert "no file covers" not in run.stdout  # two files of two types, days apart: no gap
+    book = read_book(out)
+    assert sorted((a.code, a.full_name, a.balance) for a in book.accounts) == [
+        ("1222", "Cheque Account", D("4100.00")),
+        ("1230", "Savings Account", D("-5000.00")),
+        ("6500", "Wages", D("900.00")),
+    ]
 
 
 # ---------------------------------------------------------------- a file cut at the export cap

@@ -36,10 +36,19 @@ def test_a_quarter_no_file_covers_is_named():
 
 
 def test_a_stretch_no_longer_than_the_files_own_quiet_days_is_not_a_gap():
-    a = history("a.csv", D(2023, 1, 1), D(2023, 12, 29), quiet=4)
-    b = history("b.csv", D(2024, 1, 3), D(2024, 12, 31), quiet=2)  # 4 days: a holiday
+    a = history("a.csv", D(2023, 1, 1), D(2023, 11, 30), quiet=20)
+    b = history("b.csv", D(2023, 12, 21), D(2024, 12, 31), quiet=2)  # 20 days: as quiet as a
     assert gaps([a, b]) == []
-    assert len(gaps([a, replace(b, first_date=D(2024, 1, 4))])) == 1  # 5 days: longer
+    assert len(gaps([a, replace(b, first_date=D(2023, 12, 22))])) == 1  # 21 days: longer
+
+
+def test_a_stretch_of_two_weeks_or_less_is_not_a_gap():
+    """Two one-transaction files (Reckon exports each transaction type apart) are not pieces
+    of one date range: a few days between them say nothing."""
+    a = history("pay.csv", D(2023, 3, 7), D(2023, 3, 7), quiet=0)
+    b = history("transfers.csv", D(2023, 3, 10), D(2023, 3, 10), quiet=0)
+    assert gaps([a, b]) == []
+    assert len(gaps([a, replace(b, first_date=D(2023, 3, 23))])) == 1  # 15 days between
 
 
 def test_overlapping_and_touching_files_leave_no_gap_and_other_files_do_not_count():
