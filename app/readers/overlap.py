@@ -243,11 +243,13 @@ def _run_warning(t: Transaction, run: Sequence[_Kept], other: str) -> Problem:
 def history(parts: Sequence[Ledger], name: Name, problems: list[Problem]) -> tuple:
     """All files' transactions in date order (stable), each transaction once; see the module
     docstring. ``name`` maps each file's account label to what two files' labels compare by."""
-    order = sorted(parts, key=lambda p: not any(t.ref for t in p.transactions))
+    with_history = [p for p in parts if p.transactions]
+    if len(with_history) == 1:  # nothing to compare with: no key computed
+        return tuple(sorted(with_history[0].transactions, key=lambda t: t.date))
+    order = sorted(with_history, key=lambda p: not any(t.ref for t in p.transactions))
     found = _History(name, problems)
     for part in order:
-        if part.transactions:
-            found.add(part)
+        found.add(part)
     return found.transactions()
 
 
