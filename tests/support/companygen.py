@@ -20,6 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from tests.support import companygen_docs as _d
+from tests.support import companygen_extra as _x
 from tests.support import companygen_write as _w
 from tests.support.companygen_data import (  # re-exported: tests import them from here
     BALANCE_SHEET,
@@ -183,8 +184,10 @@ class Company:
     def write_trial_balance_csv(self, path: Path, *, encoding: str = "utf-8") -> Path:
         return _w.write_trial_balance_csv(self, path, encoding=encoding)
 
-    def write_find_csv(self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"):
-        return _w.write_find_csv(self, path, date_order=date_order, encoding=encoding)
+    def write_find_csv(
+        self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8", split: bool = False
+    ) -> Path:
+        return _w.write_find_csv(self, path, date_order=date_order, encoding=encoding, split=split)
 
     def write_journal_csv(self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"):
         return _w.write_journal_csv(self, path, date_order=date_order, encoding=encoding)
@@ -273,12 +276,14 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     hdr: bool = True,
     *,
     documents: bool = False,
+    twins: float = 0.0,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
     the IIF ``HDR`` row (``hdr``). ``documents``: payments pay known documents, with credit
     memos and bill credits (``tests.support.companygen_docs``; ``open_amounts`` then holds
-    each one's truth)."""
+    each one's truth). ``twins``: about that share of the transactions come in neighbouring
+    pairs with one type, date, num and name (``tests.support.companygen_extra``)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -401,6 +406,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         if not memo:
             memo = splits[0][2]
         out.append(Txn(no, kind, day, num, name, memo, splits))
+    if twins:
+        _x.add_twins(out, seed, twins, vendors)
     open_amounts = _d.add_documents(out, seed, customers, vendors) if documents else {}
     return Company(
         name=COMPANY_NAME,

@@ -112,19 +112,31 @@ def _titles(company: Company, report: str, width: int) -> list[list[str]]:
 
 
 @no_gc
-def write_find_csv(company: Company, path: Path, *, date_order="mdy", encoding="utf-8") -> Path:
-    """Edit > Find > Advanced export: one row per split, running Balance back to 0.00."""
+def write_find_csv(
+    company: Company, path: Path, *, date_order="mdy", encoding="utf-8", split: bool = False
+) -> Path:
+    """Edit > Find > Advanced export: one row per split, running Balance back to 0.00. With
+    ``split``, a Split column as QuickBooks fills it there: the first row names the other side
+    (or ``-SPLIT-`` for 3 lines or more), each later row the first row's account."""
     fmt = _dates(date_order, padded=False)
     marks = _marks(encoding)
-    rows = [["", "Type", "Date", "Num", "Name", "Account", "Memo", "Clr", "Amount", "Balance"]]
+    head = ["", "Type", "Date", "Num", "Name", "Account", "Memo", "Clr", "Amount", "Balance"]
+    if split:
+        head.insert(6, "Split")
+    rows = [head]
     add = rows.append
     for t in company.history:
         day = fmt(t.date)
         balance = ZERO
-        for account, amount, memo, clr in t.splits:
+        first = t.splits[0][0]
+        for i, (account, amount, memo, clr) in enumerate(t.splits):
             balance += amount
-            add(["", t.type, day, t.num, t.name, account, memo, marks.get(clr, clr),
-                 _cell(amount), money(balance)])  # fmt: skip
+            row = ["", t.type, day, t.num, t.name, account, memo, marks.get(clr, clr),
+                   _cell(amount), money(balance)]  # fmt: skip
+            if split:
+                other = first if i else t.splits[1][0] if len(t.splits) == 2 else "-SPLIT-"
+                row.insert(6, other)
+            add(row)
     return _write_csv(path, rows, encoding)
 
 

@@ -136,6 +136,7 @@ class _Reader:
         self._check(header)
         layout = header.layout or "hand"
         self.out.start(layout, header.line, "ref" in header.roles)
+        self.out.has_split = "split" in header.roles
         try:
             self._rows(header, reader)
         finally:
@@ -249,7 +250,9 @@ class _Reader:
                     section = stack[-1] if stack else ""
                     continue
                 row[:lead] = [""] * lead  # missing roles read cell 0: keep it empty
-            ref, kind, date, num, who, memo, account, mark, am, de, cr, bal, atype = pick(row)
+            ref, kind, date, num, who, memo, account, mark, other, am, de, cr, bal, atype = pick(
+                row
+            )
             if ledger:
                 account = section
             else:  # one shared string per distinct label, not one per row
@@ -311,7 +314,7 @@ class _Reader:
                 if void:
                     g.void = True
             else:
-                add(line, ref, kind, date, num, who, split, bal)
+                add(line, ref, kind, date, num, who, split, bal, other)
         if by_ref:  # every split of this loop went into a group
             out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})

@@ -6,9 +6,12 @@ Grouping modes:
   first row); a Journal totals row ends the run.
 - ``ledger``: General Ledger sections; rows gathered by Trans # across the whole file.
 - ``balance``: no Trans # (the Find export): the running sum of the amounts returning to 0.00 ends
-  a transaction, unless the next row still has the same type, date, num and name; every such
-  place is a warning with its lines. The file's own Balance column is only cross-checked (it may
-  be spoiled by a spreadsheet: ``#REF!``).
+  a transaction, unless the next row has the same type, date and num and continues it. What
+  decides there is the Split column when the file has one (``_split_says``): on a transaction's
+  first row it names the other side (or ``-SPLIT-``), on its later rows the first row's account.
+  Where it cannot tell, or the file has no Split column, a next row with the same name too is
+  kept in the transaction, with a warning naming the lines. The file's own Balance column is
+  only cross-checked (it may be spoiled by a spreadsheet: ``#REF!``).
 Dates are kept as text until the whole file is read, then the date order is decided once (a first
 field over 12 proves D/M/Y, a second over 12 proves M/D/Y; both is an error) and every distinct
 date text is parsed once.
@@ -32,6 +35,7 @@ PLAIN_AMOUNT = re.compile(r"-?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]*)(?:\.[0-9]*)?")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})*(?:\.\d*)?|\.\d+").fullmatch
 _NOT_DIGITS = re.compile(r"[^\d,.]").sub
 _QUIET = frozenset({"Beginning Balance", "Opening Balance", "Balance Forward"})
+SEVERAL = "-SPLIT-"  # the Split cell of a transaction's first row when it has 3 or more lines
 
 
 class Group:
@@ -61,7 +65,9 @@ class Collector:
         self.problems: list[Problem] = []
         self.groups: list[Group] = []
         self.by_ref: dict[str, Group] = {}
-        self.flat: list[tuple] = []  # balance mode: (line, kind, date, num, name, split, bal)
+        # balance mode: (line, kind, date, num, name, split, bal, Split cell)
+        self.flat: list[tuple] = []
+        self.has_split = False  # the file has a Split column (balance mode decides by it)
         self.mode = "ref"
         self.company = ""
         self.marks: list[str] = []
@@ -122,12 +128,21 @@ class Collector:
 
     # -- rows -----------------------------------------------------------------------------
     def add_row(  # noqa: PLR0917 - the hot path: one call per row
-        self, line: int, ref: str, kind: str, date: str, num: str, name: str, split: Split, bal: str
+        self,
+        line: int,
+        ref: str,
+        kind: str,
+        date: str,
+        num: str,
+        name: str,
+        split: Split,
+        bal: str,
+        other: str,
     ) -> None:
         self.rows += 1
         mode = self.mode
         if mode == "balance":
-            self.flat.append((line, kind, date, num, name, split, bal))
+            self.flat.append((line, kind, date, num, name, split, bal, other))
             return
         if mode == "ledger":
             if not ref:
@@ -257,12 +272,14 @@ class Collector:
         rows = self.flat
         total = ZERO
         g: Group | None = None
+        start = 0  # the open group's first row
         checked = False
-        for i, (line, kind, date, num, name, split, bal) in enumerate(rows):
+        for i, (line, kind, date, num, name, split, bal, _other) in enumerate(rows):
             if g is None:
                 g = Group(line, "", kind, date, num, name)
                 self.groups.append(g)
                 total = ZERO
+                start = i
             g.splits.append(split)
             if split.memo[:4].upper() == "VOID":
                 g.void = True
@@ -272,26 +289,36 @@ class Collector:
             if i + 1 == len(rows):
                 break
             nxt = rows[i + 1]
-            same = nxt[1:5] == (kind, date, num, name)
-            if total == 0:
-                if same:
+            if nxt[1:4] != (kind, date, num):  # type, date or num change: another transaction
+                if total:
                     self.warn(
                         line,
-                        f"ambiguous grouping: the running balance is 0.00 at line {line}, but "
-                        f"line {nxt[0]} has the same type, date, num and name; kept in one "
-                        "transaction (check the lines)",
+                        f"the running balance is {total:,.2f}, not 0.00, at line {line}, but "
+                        f"line {nxt[0]} starts another transaction (type, date or num change); "
+                        f"the transaction of line {g.line} ends here unbalanced",
                     )
-                    continue
                 g = None
-            elif nxt[1:4] != (kind, date, num):
-                self.warn(
-                    line,
-                    f"the running balance is {total:,.2f}, not 0.00, at line {line}, but line "
-                    f"{nxt[0]} starts another transaction (type, date or num change); the "
-                    f"transaction of line {g.line} ends here unbalanced",
-                )
-                g = None
+            elif total == 0:
+                says = _split_says(rows, start, i) if self.has_split else None
+                if says is None and nxt[4] == name:
+                    self._ambiguous(rows, start, i)
+                elif not says:
+                    g = None
         self.flat = []
+
+    def _ambiguous(self, rows: list[tuple], start: int, i: int) -> None:
+        line, nxt = rows[i][0], rows[i + 1][0]
+        how = (
+            "its Split cell does not tell whether it starts another transaction"
+            if self.has_split
+            else "the file has no Split column to tell (add it to the Find export's columns)"
+        )
+        self.warn(
+            line,
+            f"ambiguous grouping: the running balance is 0.00 at line {line}, but line {nxt} has "
+            f"the same type, date, num and name and {how}; kept in one transaction: check lines "
+            f"{rows[start][0]}-{nxt}",
+        )
 
     def _check_balance(self, line: int, bal: str, total: Decimal) -> bool:
         """Cross-check the file's Balance column once; a mismatch is a warning, not fatal."""
@@ -376,6 +403,61 @@ class Collector:
                 )
             )
         return out
+
+
+def _split_says(rows: list[tuple], start: int, i: int) -> bool | None:
+    """The running balance is 0.00 after row ``i`` of the group that began at row ``start`` and
+    the next row has the same type, date and num: does the Split column say that it continues
+    the transaction (True) or starts another (False)? None when it cannot tell (a Split cell
+    empty, as on zero-amount rows, or both or neither reading fits the cells).
+
+    QuickBooks' rule: a transaction's first row names the other side's account (2 lines) or
+    ``-SPLIT-`` (3 or more); each later row names the first row's account."""
+    first_split = rows[start][7].strip()
+    first_account = rows[start][5].account
+    j = i + 1
+    if not first_split or not rows[j][7].strip():
+        return None
+    size = i - start + 1
+    if first_split == SEVERAL:
+        complete, may_grow = size >= 3, True
+    else:  # two lines: the second is the account the first names
+        complete = size == 2 and rows[start + 1][5].account == first_split
+        may_grow = size == 1 and rows[j][5].account == first_split
+    ends = complete and _starts(rows, j)
+    goes_on = may_grow and _continues(rows, j, first_account)
+    return goes_on if ends != goes_on else None
+
+
+def _starts(rows: list[tuple], j: int) -> bool:
+    """Can row ``j`` be a transaction's first row? Its next row (same type, date, num) names its
+    account, and is the account it names unless it names ``-SPLIT-``."""
+    if j + 1 == len(rows) or rows[j + 1][1:4] != rows[j][1:4]:
+        return False  # QuickBooks has no transaction of one line
+    row, nxt = rows[j], rows[j + 1]
+    named = nxt[7].strip()
+    if named and named != row[5].account:
+        return False
+    other = row[7].strip()
+    return other == SEVERAL or nxt[5].account == other
+
+
+def _continues(rows: list[tuple], j: int, first_account: str) -> bool:
+    """Can the rows from ``j`` on, up to the running sum's next 0.00, be later lines of the
+    transaction whose first row is on ``first_account``? Each names that account (an empty
+    Split cell says nothing)."""
+    key = rows[j][1:4]
+    total = ZERO
+    for row in rows[j:]:
+        if row[1:4] != key:
+            break
+        named = row[7].strip()
+        if named and named != first_account:
+            return False
+        total += row[5].value
+        if total == 0:
+            break
+    return True
 
 
 def _ref_key(ref: str) -> tuple[int, str]:

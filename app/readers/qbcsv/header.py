@@ -46,7 +46,7 @@ ROLES = {
     "balance": "balance",
     "account type": "account_type",
 }
-ROW_ROLES = ("ref", "kind", "date", "num", "name", "memo", "account", "mark")
+ROW_ROLES = ("ref", "kind", "date", "num", "name", "memo", "account", "mark", "split")
 VALUE_ROLES = ("amount", "debit", "credit", "balance", "account_type")
 
 
