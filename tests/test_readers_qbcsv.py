@@ -263,6 +263,79 @@ def test_debit_credit_pairs(tmp_path: Path) -> None:
     assert [s.value for s in ledger.transactions[0].splits] == [1000, 5, Decimal("-1005.00")]
 
 
+def test_spreadsheet_hashes_in_amount_read_debit_credit() -> None:
+    """Reckon's Spend Money and Adjustment Note rows passed through a spreadsheet: ######## in
+    Amount where Debit/Credit hold the value, #REF! in Balance. Read, one warning, no error."""
+    ledger = qbcsv.parse(CSV_DIR / "reckon_spend_money.csv", DEFAULT)
+    assert not ledger.errors
+    assert [t.total for t in ledger.transactions] == [0, 0, 0]
+    assert [s.value for s in ledger.transactions[0].splits] == [
+        Decimal("-12650.00"), Decimal("11500.00"), Decimal("1150.00")
+    ]  # fmt: skip
+    (warning,) = ledger.problems
+    assert str(warning) == (
+        "reckon_spend_money.csv:5: the Amount column is not a number on 3 rows (lines 5, 6, 11; "
+        "got '########'); Debit/Credit holds the value there and is used, so nothing is lost"
+    )
+
+
+AMOUNT_AND_DC = ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit,Amount,Balance\n"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("10.00", "", "10.00", "10.00", None),
+        ("", "10.00", "-10.00", "-10.00", None),
+        ("10", "", "10.00", "10", None),  # same number, other text: no complaint
+        ("", "", "", "0", None),
+        ("10.00", "", "########", "10.00", "warning: the Amount column is not a number"),
+        ("10.00", "", "12.00", "10.00", "warning: Amount '12.00' disagrees with Debit 10.00"),
+        ("", "", "5.00", "0", "warning: Amount '5.00' disagrees with Debit (empty)"),
+        ("########", "", "10.00", "10.00", "warning: the Debit/Credit column is not a number"),
+        ("########", "", "########", None, "error: expected an amount like 1,234.56"),
+        ("", "########", "", None, "error: expected an amount like 1,234.56"),
+    ],
+)
+def test_debit_credit_decide_and_amount_cross_checks(tmp_path: Path, case: tuple) -> None:
+    debit, credit, amount, value, problem = case
+    text = AMOUNT_AND_DC + f",7,Check,1/5/2021,1,A,,Rent,{debit},{credit},{amount},#REF!\n"
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    got = [s.value for t in ledger.transactions for s in t.splits]
+    assert got == ([] if value is None else [Decimal(value)])
+    found = [f"{p.severity}: {p.message}" for p in ledger.problems]
+    if problem is None:
+        assert found == []
+    else:
+        (one,) = found
+        assert one.startswith(problem), one
+        assert ledger.problems[0].source == Source("report.csv", 2)
+
+
+def test_without_trans_number_ref_in_balance_and_hashes_in_amount_still_group(
+    tmp_path: Path,
+) -> None:
+    """No Trans #: grouped by the running sum of Debit/Credit; #REF! in Balance is one warning
+    (the Balance column is only a cross-check) and so is ######## in Amount."""
+    text = (
+        ",Type,Date,Num,Name,Memo,Account,Split,Debit,Credit,Amount,Balance\n"
+        ',Spend Money,3/8/2023,553,Bunnings,,Cheque Account,Materials,,"12,650.00",########,#REF!\n'
+        ',Spend Money,3/8/2023,553,Bunnings,,Materials,Cheque Account,"12,650.00",,########,#REF!\n'
+        ",Spend Money,4/8/2023,554,Bunnings,,Cheque Account,Materials,,10.00,-10.00,#REF!\n"
+        ",Spend Money,4/8/2023,554,Bunnings,,Materials,Cheque Account,10.00,,10.00,#REF!\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), ReadOptions(date_order="dmy"))
+    assert [[s.value for s in t.splits] for t in ledger.transactions] == [
+        [Decimal("-12650.00"), Decimal("12650.00")], [Decimal("-10.00"), Decimal("10.00")]
+    ]  # fmt: skip
+    assert [(p.severity, p.source.line) for p in ledger.problems] == [
+        ("warning", 2),
+        ("warning", 2),
+    ]
+    assert "Balance column is unreadable (got '#REF!')" in ledger.problems[0].message
+    assert "Amount column is not a number on 2 rows (lines 2-3" in ledger.problems[1].message
+
+
 def test_bad_amount_is_an_error_with_file_line_and_value(tmp_path: Path) -> None:
     rows = [",1,Check,1/5/2021,,,,Rent,,12.x4,", ",1,Check,1/5/2021,,,,Checking,,-12.34,"]
     ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)

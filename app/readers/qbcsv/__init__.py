@@ -193,6 +193,7 @@ class _Reader:
         need = max(indexes) + 1  # shorter rows are padded
         pad = [""] * (need + 1)
         ledger = header.layout == "ledger"
+        both = "amount" in roles and "debit" in roles and "credit" in roles
         by_ref = self.out.mode == "ref"  # consecutive Trans # runs handled inline
         make_split = split_maker(self.name)
         out = self.out
@@ -260,7 +261,13 @@ class _Reader:
                 if label is None:
                     label = labels[account] = account.strip()
                 account = label
-            if am:
+            # With Debit/Credit beside Amount, Amount is read only where the cells agree as text
+            # (the common case); elsewhere Debit/Credit decide and Amount is a cross-check.
+            if am and (
+                not both
+                or (de == am and not cr)
+                or (cr and not de and am[0] == "-" and cr == am[1:])
+            ):
                 value = None
                 if len(am) <= short and plain(am):  # the fast path: "-1,234.56", "1234.5"
                     try:
@@ -274,7 +281,9 @@ class _Reader:
                     out.totals(line, de, cr, g if by_ref else None)
                     g = None
                     continue
-                value = out.debit_credit(de, cr, line)
+                value = out.checked(am, de, cr, line) if both else out.debit_credit(de, cr, line)
+            elif am:  # Amount filled, Debit and Credit empty
+                value = out.checked(am, de, cr, line)
             else:
                 value = zero
             if ledger and not ref and not date and not value:

@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 from app.model import FileInfo, Layout, Ledger, Problem, ReadOptions, Source, Split, Transaction
 from app.readers.qbcsv.build import transaction_maker
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
+from app.validate import line_list
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
@@ -68,6 +69,8 @@ class Collector:
         # balance mode: (line, kind, date, num, name, split, bal, Split cell)
         self.flat: list[tuple] = []
         self.has_split = False  # the file has a Split column (balance mode decides by it)
+        # column → (line, cell) of the rows where it is not a number and the other one is used
+        self.unreadable: dict[str, list[tuple[int, str]]] = {"Amount": [], "Debit/Credit": []}
         self.mode = "ref"
         self.company = ""
         self.marks: list[str] = []
@@ -118,6 +121,29 @@ class Collector:
             )
             return None
         return ZERO if value is None else value
+
+    def checked(self, amount: str, debit: str, credit: str, line: int) -> Decimal | None:
+        """A row of a report with Amount beside Debit and Credit whose cells do not agree as
+        text: Debit/Credit is the value, Amount only a cross-check (a spreadsheet writes
+        ``########`` for a number too wide for its column, in either). Amount is used only
+        where Debit/Credit cannot be read; a row where both are numbers and differ is warned."""
+        d, c, a = _number(debit), _number(credit), _number(amount)
+        if d is not None and c is not None:
+            value = d - c
+            if a is None:
+                self.unreadable["Amount"].append((line, amount.strip()))
+            elif a != value:
+                self.warn(
+                    line,
+                    f"Amount {amount.strip()!r} disagrees with Debit {debit.strip() or '(empty)'}"
+                    f" / Credit {credit.strip() or '(empty)'}: Debit/Credit ({value:,.2f}) is "
+                    "used; check the row (export the report again if a spreadsheet changed it)",
+                )
+            return value
+        if a is not None and amount.strip():
+            self.unreadable["Debit/Credit"].append((line, (debit if d is None else credit).strip()))
+            return a
+        return self.debit_credit(debit, credit, line)  # the error names the cell
 
     def debit_credit(self, debit: str, credit: str, line: int) -> Decimal | None:
         d = self.amount(debit, line) if debit else ZERO
@@ -221,6 +247,7 @@ class Collector:
         txns = self._transactions(dates)
         if self.mode == "ledger" or self.sectioned:
             txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
+        self._unreadable()
         data_lines = self.last_line - self.header_line
         if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
             self.problems.append(  # the fact; readers.read_one decides what it means
@@ -251,6 +278,20 @@ class Collector:
             files=(info,),
             company=self.company,
         )
+
+    def _unreadable(self) -> None:
+        """One warning per column that could not be read on some rows where the other could."""
+        for column, rows in self.unreadable.items():
+            if rows:
+                other = "Debit/Credit" if column == "Amount" else "Amount"
+                n = len(rows)
+                where = line_list(Source(self.filename, line) for line, _ in rows)
+                self.warn(
+                    rows[0][0],
+                    f"the {column} column is not a number on {n:,} row{'s' * (n != 1)} ({where}; "
+                    f"got {rows[0][1]!r}); {other} holds the value there and is used, so nothing "
+                    "is lost",
+                )
 
     def _merge_sections(self) -> None:
         """Grouped by account: the runs of one Trans # found in several sections are one
@@ -458,6 +499,15 @@ def _continues(rows: list[tuple], j: int, first_account: str) -> bool:
         if total == 0:
             break
     return True
+
+
+def _number(text: str) -> Decimal | None:
+    """A cell's amount (0 when empty), None when it is not a number."""
+    try:
+        value = parse_amount(text)
+    except ValueError:
+        return None
+    return ZERO if value is None else value
 
 
 def _ref_key(ref: str) -> tuple[int, str]:
