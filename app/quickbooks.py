@@ -12,9 +12,11 @@ account by its name when the report row does not.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from types import MappingProxyType
 
-from app.model import Account, AccountType, Problem, Role, Source
+from app.model import Account, AccountType, NotImported, Problem, Role, Source
 
 # QuickBooks type code → GnuCash type
 ACCOUNT_TYPES = MappingProxyType(
@@ -76,6 +78,64 @@ def account_type(word: str) -> AccountType | None:
     if code:
         return ACCOUNT_TYPES[code]
     return next((t for t in AccountType if t.value.casefold() == folded), None)
+
+
+# Non-posting documents: QuickBooks keeps estimates and orders out of the books (their report rows
+# and IIF TRNS rows post to the non-posting accounts below). Type (TRNSTYPE), spaces removed and
+# upper-cased → the "not imported" list they are counted under.
+NON_POSTING_KINDS = MappingProxyType(
+    {
+        "ESTIMATE": "Estimates",
+        "ESTIMATES": "Estimates",
+        "PURCHASEORDER": "Purchase orders",
+        "PURCHORDER": "Purchase orders",
+        "PURCHORD": "Purchase orders",
+        "SALESORDER": "Sales orders",
+    }
+)
+# The non-posting accounts QuickBooks makes for them (name, spaces removed, upper-cased) → list.
+NON_POSTING_ACCOUNTS = MappingProxyType(
+    {"ESTIMATES": "Estimates", "PURCHASEORDERS": "Purchase orders", "SALESORDERS": "Sales orders"}
+)
+NON_POSTING_TYPE = "NONPOSTING"  # the type code (IIF) and, spaces and dash removed, the word
+NON_POSTING_REASON = "a non-posting document: QuickBooks keeps it out of the books"
+_NUMBER_PREFIX = re.compile(r"\s*\d[\w.]*\s*(?:[·—–]|\s-)\s*")
+
+
+def _folded(text: str) -> str:
+    return "".join(text.split()).replace("-", "").upper()
+
+
+def non_posting_kind(kind: str) -> str:
+    """The "not imported" list of a non-posting document's type (``Estimate``, ``Purchase
+    Order``, ``PURCHORDER``...), else ""."""
+    return NON_POSTING_KINDS.get(_folded(kind), "")
+
+
+def non_posting_label(label: str) -> str:
+    """The "not imported" list of a non-posting account label (``Estimates``, ``2 · Purchase
+    Orders``) or of the Account Type word ``Non-Posting``, else ""."""
+    folded = _folded(_NUMBER_PREFIX.sub("", label, count=1))
+    if folded == NON_POSTING_TYPE:
+        return "Non-posting documents"
+    return NON_POSTING_ACCOUNTS.get(folded, "")
+
+
+def non_posting(kind: str, labels: Iterable[str]) -> str:
+    """The "not imported" list of a transaction that is a non-posting document, by its type or
+    else by a non-posting account (or Account Type) among ``labels``; "" for any other."""
+    return non_posting_kind(kind) or next(
+        (what for what in map(non_posting_label, labels) if what), ""
+    )
+
+
+def not_posted(
+    what: str, source: Source, *, kind: str, num: str, date: str, name: str
+) -> NotImported:
+    """The "not imported" entry of a skipped non-posting document: ``Estimate #1001 2/3/2024
+    Ann Smith``."""
+    words = " ".join(p for p in (kind, f"#{num}" if num else "", date, name) if p)
+    return NotImported(what, words, NON_POSTING_REASON, source)
 
 
 # QuickBooks type code → its standard parent (its GnuCash type: ACCOUNT_TYPES).

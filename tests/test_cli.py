@@ -33,14 +33,30 @@ def convert(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]
     )
 
 
-def read_book(path: Path):
+def read_book(path: Path, **kw):
     from app.gnc import read_book as read
 
-    return read(path)
+    return read(path, **kw)
 
 
 def balances(book) -> dict[str, D]:
     return {a.full_name: a.balance for a in book.accounts}
+
+
+def test_estimates_and_orders_are_not_imported_and_do_not_block(tmp_path):
+    """A Transaction Detail and an IIF file holding estimates, purchase and sales orders (on
+    accounts the chart does not have): the book gets the two real transactions, the summary
+    counts the rest under "Not imported", and nothing blocks."""
+    out = tmp_path / "Company.gnucash"
+    run = convert(LISTS, CLI / "non_posting.csv", CLI / "non_posting.iif", "-o", out, "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    reason = "a non-posting document: QuickBooks keeps it out of the books"
+    assert f"  Estimates: 3 ({reason})\n  Purchase orders: 2 ({reason})\n" in run.stdout
+    assert f"  Sales orders: 1 ({reason})\n" in run.stdout
+    book = read_book(out, transactions=True)
+    assert (book.transactions, book.splits) == (2, 4)
+    assert balances(book)["Checking"] == D("75.00")
+    assert [t.num for t in book.transaction_list] == ["101", ""]
 
 
 def test_relative_paths_are_taken_from_the_current_folder(tmp_path):

@@ -664,3 +664,41 @@ def test_unbalanced_transaction_is_kept_for_validation(tmp_path: Path) -> None:
         tmp_path, journal("TRNS||CHECK|1/5/2024|A||1|||", "SPL||CHECK|1/5/2024|B||-2|||", "ENDTRNS")
     )
     assert ledger.transactions[0].total == Decimal(-1) and not ledger.problems
+
+
+def test_estimates_and_orders_are_not_imported_and_never_complain(tmp_path: Path) -> None:
+    """TRNSTYPE ESTIMATE / PURCHORDER / SALESORDER, or a non-posting account (Estimates...):
+    counted under "not imported", not read, even with cells that would otherwise be errors."""
+    ledger = read(
+        tmp_path,
+        journal(
+            "TRNS|10|ESTIMATE|2/6/2024|Estimates|Ann Smith|120.00|E-2|Gutters|N",
+            "SPL|11|ESTIMATE|2/6/2024|Sales|Ann Smith|TBD|E-2||?",
+            "ENDTRNS",
+            "TRNS|12|PURCHORDER|2/7/2024|Purchase Orders|Gas Co|-60.00|PO-8||N",
+            "SPL|13|PURCHORDER|2/7/2024|Utilities:Gas|Gas Co|60.00|PO-8|Meter|N",
+            "ENDTRNS",
+            "TRNS|14|SALESORDER|0/0/0|Sales Orders|Ann Smith|50.00|SO-1||N",
+            "SPL|15|SALESORDER|0/0/0|Sales|Ann Smith|-50.00|SO-1||N",
+            "ENDTRNS",
+            "TRNS|16|GENERAL JOURNAL|2/8/2024|Estimates||5.00|||N",
+            "SPL|17|GENERAL JOURNAL|2/8/2024|Sales||-5.00|||N",
+            "ENDTRNS",
+            "TRNS|18|CHECK|2/9/2024|Checking|Gas Co|-25.00|101||N",
+            "SPL|19|CHECK|2/9/2024|Utilities:Gas|Gas Co|25.00|101||N",
+            "ENDTRNS",
+        ),
+    )
+    assert ledger.problems == ()
+    assert [t.ref for t in ledger.transactions] == ["18"]
+    assert [(n.what, n.name, n.source.line) for n in ledger.not_imported] == [
+        ("Estimates", "ESTIMATE #E-2 2/6/2024 Ann Smith", 4),
+        ("Purchase orders", "PURCHORDER #PO-8 2/7/2024 Gas Co", 7),
+        ("Sales orders", "SALESORDER #SO-1 0/0/0 Ann Smith", 10),
+        ("Estimates", "GENERAL JOURNAL 2/8/2024", 13),
+    ]
+    assert {n.reason for n in ledger.not_imported} == {
+        "a non-posting document: QuickBooks keeps it out of the books"
+    }
+    info = ledger.files[0]
+    assert (info.kind, dict(info.counts)["Not imported"]) == ("IIF transactions", 4)

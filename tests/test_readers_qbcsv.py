@@ -13,6 +13,7 @@ import pytest
 
 from app.errors import ParseError
 from app.model import ReadOptions, Reconcile, Source, Split, Transaction, to_text
+from app.pages.preview import left_out
 from app.readers import qbcsv
 from app.readers.qbcsv import build
 from tests.support.companygen import make_company
@@ -202,6 +203,40 @@ def test_find_export_unbalanced_run_ends_at_a_new_transaction(tmp_path: Path) ->
     ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
     assert [t.total for t in ledger.transactions] == [Decimal("-1.00"), 0]
     assert "not 0.00, at line 3" in ledger.problems[0].message
+
+
+NON_POSTING = Path(__file__).parent / "data" / "cli" / "non_posting.csv"
+
+
+def test_estimates_and_orders_are_not_imported() -> None:
+    """Estimate, Purchase Order, Sales Order rows (and a type nobody knows on a non-posting
+    account): counted under "not imported" with file:line, never read, never a problem."""
+    ledger = qbcsv.parse(NON_POSTING, DEFAULT)
+    assert ledger.problems == ()
+    assert [t.kind_label for t in ledger.transactions] == ["Check", "Deposit"]
+    assert [(n.what, n.name, str(n.source)) for n in ledger.not_imported] == [
+        ("Estimates", "Estimate #E-1 02/03/2024 Ann Smith", "non_posting.csv:9"),
+        ("Purchase orders", "Purchase Order #PO-7 02/04/2024 Gas Co", "non_posting.csv:11"),
+        ("Sales orders", "Sales Order #SO-3 02/05/2024 Ann Smith:Kitchen", "non_posting.csv:13"),
+        ("Estimates", "Quote #Q-9 02/06/2024 Ann Smith", "non_posting.csv:16"),
+    ]
+    assert dict(ledger.files[0].counts) == {"Transactions": 2, "Splits": 4, "Not imported": 4}
+    assert [g.what for g in left_out(ledger)] == ["Estimates", "Purchase orders", "Sales orders"]
+
+
+def test_find_export_estimate_that_does_not_balance_is_not_warned(tmp_path: Path) -> None:
+    text = (
+        ",Type,Date,Num,Name,Account,Memo,Clr,Amount,Balance\n"
+        ",Estimate,4/2/2021,7,A,Estimates,,,100.00,100.00\n"
+        ",Estimate,4/2/2021,7,A,Sales,,,-90.00,10.00\n"
+        ",Check,4/3/2021,2,B,Checking,,,-5.00,5.00\n"
+        ",Check,4/3/2021,2,B,Rent,,,5.00,10.00\n"
+    )
+    ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
+    assert [t.num for t in ledger.transactions] == ["2"]
+    assert [n.what for n in ledger.not_imported] == ["Estimates"]
+    assert [p.severity for p in ledger.problems] == ["warning"]  # the Balance cross-check only
+    assert "Balance column" in ledger.problems[0].message
 
 
 def test_trans_number_runs_are_consecutive(tmp_path: Path) -> None:

@@ -77,9 +77,10 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     txns = tuple(transactions.done)
     has_lists = any(r.keyword not in ("TRNS", "SPL", "ENDTRNS", "HDR") for r in rows)
     layout: Layout
-    if txns and has_lists:
+    read_txns = bool(txns or transactions.skipped)  # (estimates and orders are transactions)
+    if read_txns and has_lists:
         kind, layout = "IIF lists + transactions", "iif"
-    elif txns:
+    elif read_txns:
         kind, layout = "IIF transactions", "iif transactions"
     else:
         kind, layout = "IIF lists", "iif lists"
@@ -87,6 +88,10 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     if txns:
         counts.append(("Transactions", len(txns)))
         counts.append(("Splits", sum(len(t.splits) for t in txns)))
+    not_imported = (*ledger_lists.not_imported, *transactions.skipped)
+    if transactions.skipped:  # the lists' count, with the non-posting documents
+        counts = [(k, n) for k, n in counts if k != "Not imported"]
+        counts.append(("Not imported", len(not_imported)))
     dates = [t.date for t in txns]
     exported_on, exported_at = _export_date(rows, order, reading)
     info = FileInfo(
@@ -110,7 +115,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         vendors=ledger_lists.vendors,
         employees=ledger_lists.employees,
         terms=ledger_lists.terms,
-        not_imported=ledger_lists.not_imported,
+        not_imported=not_imported,
         problems=tuple(sorted(reading.problems, key=_line)),
         files=(info,),
         chart=ledger_lists.chart,

@@ -2,14 +2,17 @@
 
 The TRNS row is the first split and each SPL another; AMOUNT is signed (debit +); CLEAR Y →
 reconciled. A repeated ENDTRNS is ignored; a missing one is closed by the next TRNS (warning).
-Balance is not checked here: validation does it for every reader.
+Balance is not checked here: validation does it for every reader. A non-posting document (an
+estimate or order: its TRNSTYPE, or a non-posting account such as Estimates) is counted under
+"not imported" (``skipped``), never read, and its cells never complain.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
 
-from app.model import Reconcile, Split, Transaction
+from app.model import NotImported, Reconcile, Split, Transaction
+from app.quickbooks import non_posting, non_posting_kind, not_posted
 from app.readers.iif.rows import Reading, Row
 from app.readers.values import date_order, parse_amount, parse_date
 
@@ -50,6 +53,8 @@ class Transactions:
         self.head: Row | None = None
         self.splits: list[Split] = []
         self.done: list[Transaction] = []
+        self.skipped: list[NotImported] = []
+        self.skipping = ""  # the open TRNS is a non-posting document ("not imported" list)
 
     def add(self, row: Row) -> None:
         if row.keyword == "TRNS":
@@ -61,6 +66,7 @@ class Transactions:
                 )
                 self._close()
             self.head, self.splits = row, []
+            self.skipping = non_posting_kind(row.get("TRNSTYPE"))
             self._split(row)
         elif row.keyword == "SPL":
             if self.head is None:
@@ -78,6 +84,9 @@ class Transactions:
             self._close()
 
     def _split(self, row: Row) -> None:
+        if self.skipping:  # only its accounts matter: nothing of it is read
+            self.splits.append(Split(row.get("ACCNT"), Decimal(0), row.source))
+            return
         raw = row.get("AMOUNT")
         try:
             value = parse_amount(raw)
@@ -113,6 +122,14 @@ class Transactions:
         self.head, self.splits = None, []
         if head is None:
             return
+        kind = head.get("TRNSTYPE")
+        skipped = non_posting(kind, (s.account for s in splits))
+        if skipped:
+            self.skipped.append(
+                not_posted(skipped, head.source, kind=kind, num=head.get("DOCNUM"),
+                           date=head.get("DATE"), name=head.get("NAME"))
+            )  # fmt: skip
+            return
         try:
             date = parse_date(head.get("DATE"), self.order, self.reading.options.pivot)
         except ValueError as exc:
@@ -121,7 +138,7 @@ class Transactions:
         if date is None:
             self.reading.error(head.source, "the TRNS row has no DATE; transaction not read")
             return
-        kind, ref = head.get("TRNSTYPE"), head.get("TRNSID")
+        ref = head.get("TRNSID")
         due = None
         if head.get("DUEDATE"):
             try:

@@ -211,6 +211,7 @@ class _Reader:
         spans = self.spans
         section = ""
         stack: list[str] = []  # the open sections' accounts (full label paths)
+        sections: set[str] = set()  # every section's account
         heads: list[str] = []  # their header texts, to match "Total <header>"
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
         labels: dict[str, str] = {}  # account and account type cells → stripped
@@ -247,6 +248,7 @@ class _Reader:
                     if not closing:
                         parent = stack[-1] if stack else ""
                         stack.append(f"{parent}:{text}" if parent and ":" not in text else text)
+                        sections.add(stack[-1])
                         heads.append(text)
                     section = stack[-1] if stack else ""
                     continue
@@ -327,3 +329,4 @@ class _Reader:
         if by_ref:  # every split of this loop went into a group
             out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})
+        out.labels = {*labels.values(), *sections}

@@ -23,7 +23,18 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
-from app.model import FileInfo, Layout, Ledger, Problem, ReadOptions, Source, Split, Transaction
+from app.model import (
+    FileInfo,
+    Layout,
+    Ledger,
+    NotImported,
+    Problem,
+    ReadOptions,
+    Source,
+    Split,
+    Transaction,
+)
+from app.quickbooks import non_posting_kind, non_posting_label, not_posted
 from app.readers.qbcsv.build import transaction_maker
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.validate import line_list
@@ -69,6 +80,8 @@ class Collector:
         # balance mode: (line, kind, date, num, name, split, bal, Split cell)
         self.flat: list[tuple] = []
         self.has_split = False  # the file has a Split column (balance mode decides by it)
+        self.labels: set[str] = set()  # every account and Account Type label (set at the end)
+        self.not_imported: list[NotImported] = []
         # column → (line, cell) of the rows where it is not a number and the other one is used
         self.unreadable: dict[str, list[tuple[int, str]]] = {"Amount": [], "Debit/Credit": []}
         self.mode = "ref"
@@ -267,13 +280,18 @@ class Collector:
             encoding=encoding,
             date_order=order if txns else "",
             date_order_ambiguous=ambiguous,
-            counts=(("Transactions", len(txns)), ("Splits", sum(len(t.splits) for t in txns))),
+            counts=(
+                ("Transactions", len(txns)),
+                ("Splits", sum(len(t.splits) for t in txns)),
+                *((("Not imported", len(self.not_imported)),) if self.not_imported else ()),
+            ),
             first_date=min(days) if days else None,
             last_date=max(days) if days else None,
             marks=tuple(self.marks),
         )
         return Ledger(
             transactions=tuple(txns),
+            not_imported=tuple(self.not_imported),
             problems=tuple(self.problems),
             files=(info,),
             company=self.company,
@@ -331,7 +349,7 @@ class Collector:
                 break
             nxt = rows[i + 1]
             if nxt[1:4] != (kind, date, num):  # type, date or num change: another transaction
-                if total:
+                if total and not non_posting_kind(kind):  # (an estimate is not read anyway)
                     self.warn(
                         line,
                         f"the running balance is {total:,.2f}, not 0.00, at line {line}, but "
@@ -401,12 +419,33 @@ class Collector:
         return order, ambiguous, dates
 
     def _transactions(self, dates: dict[str, dt.date | None]) -> list[Transaction]:
-        """Groups → Transactions; a group whose date cannot be read is an error, not read."""
+        """Groups → Transactions; a group whose date cannot be read is an error, not read. A
+        non-posting document (an estimate or order, by its type or a non-posting account) is
+        counted under "not imported" instead, whatever its cells hold."""
         out: list[Transaction] = []
         add = out.append
         make = transaction_maker()
-        kinds: dict[str, tuple[str, str, bool]] = {}  # raw Type → notes prefix, label, void
+        # raw Type → notes prefix, label, void, the "not imported" list of a non-posting type
+        kinds: dict[str, tuple[str, str, bool, str]] = {}
+        flagged = {label for label in self.labels if non_posting_label(label)}
         for g in self.groups:
+            of_kind = kinds.get(g.kind)
+            if of_kind is None:
+                label = g.kind.strip()
+                of_kind = kinds[g.kind] = (
+                    f"QuickBooks {label or 'Trans'}", label, "VOID" in label.upper(),
+                    non_posting_kind(label),
+                )  # fmt: skip
+            prefix, kind, void_kind, skipped = of_kind
+            if flagged and not skipped:  # a non-posting account, whatever the type says
+                skipped = _non_posting_account(g.splits, flagged)
+            if skipped:
+                where = g.splits[0].source
+                self.not_imported.append(
+                    not_posted(skipped, where, kind=kind, num=g.num.strip(), date=g.date.strip(),
+                               name=g.name.strip())
+                )  # fmt: skip
+                continue
             date = dates.get(g.date)
             if date is None:
                 want = "D/M/YYYY" if self.options.date_order == "dmy" else "M/D/YYYY"
@@ -421,13 +460,6 @@ class Collector:
                 ref = ref.strip()
                 if "," in ref and ref.replace(",", "").isdigit():
                     ref = ref.replace(",", "")  # "364,134" is Trans # 364134
-            of_kind = kinds.get(g.kind)
-            if of_kind is None:
-                label = g.kind.strip()
-                of_kind = kinds[g.kind] = (
-                    f"QuickBooks {label or 'Trans'}", label, "VOID" in label.upper()
-                )  # fmt: skip
-            prefix, kind, void_kind = of_kind
             notes = (f"{prefix} #{ref}" if ref else prefix) if kind or ref else ""
             splits = g.splits
             add(
@@ -499,6 +531,16 @@ def _continues(rows: list[tuple], j: int, first_account: str) -> bool:
         if total == 0:
             break
     return True
+
+
+def _non_posting_account(splits: list[Split], flagged: set[str]) -> str:
+    """The "not imported" list of the first non-posting account (or Account Type) among the
+    splits' labels, else ""."""
+    for s in splits:
+        for label in (s.account, s.account_type_label):
+            if label in flagged:
+                return non_posting_label(label)
+    return ""
 
 
 def _number(text: str) -> Decimal | None:
