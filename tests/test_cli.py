@@ -59,6 +59,34 @@ def test_estimates_and_orders_are_not_imported_and_do_not_block(tmp_path):
     assert [t.num for t in book.transaction_list] == ["101", ""]
 
 
+def test_deposit_payers_reach_the_book(tmp_path):
+    """A generated company whose deposits name their payers on the deposit lines only: in the
+    book each deposit's description is its payer (or the first and "+ N more") and each deposit
+    line's memo its own payer."""
+    from tests.support.companygen import make_company
+
+    company = make_company(200, seed=3, payers=True)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    detail = company.write_transaction_detail_csv(tmp_path / "detail.csv")
+    out = tmp_path / "book.gnucash"
+    run = convert(lists, detail, "-o", out, "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    book = read_book(out, transactions=True)
+    assert len(book.transaction_list) == len(company.history)
+    by_notes = {t.notes: t for t in book.transaction_list}  # (voided ones: "Voided transaction")
+    several = 0
+    for want in (t for t in company.history if t.names):
+        payers = [n for n in want.names if n]
+        distinct = list(dict.fromkeys(payers))
+        txn = by_notes[f"QuickBooks Deposit #{want.trans_no}"]
+        more = len(distinct) - 1
+        assert txn.description == distinct[0] + (f" + {more} more" if more else "")
+        memos = sorted(s.memo for s in txn.splits if s.value < 0)  # the deposit lines
+        assert memos == (sorted(payers) if more else [""] * len(payers))
+        several += bool(more)
+    assert several
+
+
 def test_relative_paths_are_taken_from_the_current_folder(tmp_path):
     """As typed in a terminal: ``convert lists.iif txns.iif -o Company.gnucash``."""
     shutil.copy(LISTS, tmp_path / "lists.iif")

@@ -702,3 +702,30 @@ def test_estimates_and_orders_are_not_imported_and_never_complain(tmp_path: Path
     }
     info = ledger.files[0]
     assert (info.kind, dict(info.counts)["Not imported"]) == ("IIF transactions", 4)
+
+
+def test_deposit_payers_on_spl_rows_name_the_transaction(tmp_path: Path) -> None:
+    """A TRNS without NAME takes its SPL rows' names (one: that name; several: the first and
+    "+ N more"); an SPL row whose NAME differs keeps it in its memo."""
+    ledger = read(
+        tmp_path,
+        journal(
+            "TRNS|1|DEPOSIT|2/2/2024|Checking||300.00|||N",
+            "SPL|2|DEPOSIT|2/2/2024|Undeposited Funds|Ann Smith|-100.00||Inv 7|N",
+            "SPL|3|DEPOSIT|2/2/2024|Undeposited Funds|Bob Jones|-150.00|||N",
+            "SPL|4|DEPOSIT|2/2/2024|Undeposited Funds|Cy Twombly|-50.00|||N",
+            "ENDTRNS",
+            "TRNS|5|DEPOSIT|2/3/2024|Checking||100.00|||N",
+            "SPL|6|DEPOSIT|2/3/2024|Undeposited Funds|Ann Smith|-100.00|||N",
+            "ENDTRNS",
+            "TRNS|7|GENERAL JOURNAL|2/4/2024|Sales Tax|Tax Office|-5.00|||N",
+            "SPL|8|GENERAL JOURNAL|2/4/2024|Checking|Bank|5.00||Fee|N",
+            "ENDTRNS",
+        ),
+    )
+    assert ledger.problems == ()
+    assert [(t.description, [s.memo for s in t.splits]) for t in ledger.transactions] == [
+        ("Ann Smith + 2 more", ["", "Ann Smith: Inv 7", "Bob Jones", "Cy Twombly"]),
+        ("Ann Smith", ["", ""]),
+        ("Tax Office", ["", "Bank: Fee"]),
+    ]

@@ -98,6 +98,55 @@ def test_every_layout_gives_back_the_companys_history(
     assert any(t.voided for t in ledger.transactions)
 
 
+def _payer_words(txn) -> tuple[str, list[str]]:
+    """What the book should say of a generated transaction: its description, and each line's
+    memo (its own name first where that differs from the description)."""
+    names = [txn.name_of(i) for i in range(len(txn.splits))]
+    distinct = list(dict.fromkeys(n for n in names if n))
+    description = txn.name
+    if not description and distinct:
+        more = len(distinct) - 1
+        description = distinct[0] + (f" + {more} more" if more else "")
+    memos = []
+    for name, (_account, _value, memo, _clr) in zip(names, txn.splits, strict=True):
+        own = name if name and name != description else ""
+        memos.append(f"{own}: {memo}" if own and memo else own or memo)
+    return description, memos
+
+
+@pytest.mark.parametrize(
+    "writer",
+    [
+        "write_find_csv",
+        "write_journal_csv",
+        "write_transaction_detail_csv",
+        "write_general_ledger_csv",
+        "write_transactions_iif",
+    ],
+)
+def test_payers_named_on_deposit_lines_name_the_transaction(tmp_path: Path, writer: str) -> None:
+    """Deposits name each payer on its deposit line, none on the bank line: the description is
+    the one payer (or the first and "+ N more") and each line keeps its own payer in its memo."""
+    from app.readers import iif
+
+    company = make_company(300, seed=5, payers=True)
+    kw = {"split": True} if writer == "write_find_csv" else {}
+    path = getattr(company, writer)(tmp_path / "x", **kw)
+    reader = iif if writer.endswith("iif") else qbcsv
+    ledger = reader.parse(path, DEFAULT)
+    assert not ledger.errors
+    got = ledger.transactions
+    assert len(got) == len(company.history)
+    by_ref = {t.ref: t for t in got}
+    deposits = [t for t in company.history if t.names]
+    assert len({_payer_words(t)[0].count("+") for t in deposits}) == 2  # one payer and several
+    for i, want in enumerate(company.history):
+        txn = got[i] if writer == "write_find_csv" else by_ref[str(want.trans_no)]
+        description, memos = _payer_words(want)
+        assert txn.description == description
+        assert sorted(s.memo for s in txn.splits) == sorted(memos)  # (the GL: by account)
+
+
 def test_general_ledger_rebuilds_transactions_across_sections_once(tmp_path: Path) -> None:
     company = make_company(300, seed=4)
     path = company.write_general_ledger_csv(tmp_path / "gl.csv")

@@ -75,6 +75,11 @@ class Txn:
     name: str
     memo: str
     splits: list[tuple[str, Decimal, str, str]]
+    names: tuple[str, ...] = ()  # each split's own Name cell, when not all ``name``
+
+    def name_of(self, i: int) -> str:
+        """The Name cell of split ``i``'s row."""
+        return self.names[i] if self.names else self.name
 
 
 @dataclass
@@ -277,13 +282,15 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     *,
     documents: bool = False,
     twins: float = 0.0,
+    payers: bool = False,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
     the IIF ``HDR`` row (``hdr``). ``documents``: payments pay known documents, with credit
     memos and bill credits (``tests.support.companygen_docs``; ``open_amounts`` then holds
     each one's truth). ``twins``: about that share of the transactions come in neighbouring
-    pairs with one type, date, num and name (``tests.support.companygen_extra``)."""
+    pairs with one type, date, num and name; ``payers``: deposits name their payers on the
+    deposit lines only (both: ``tests.support.companygen_extra``)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -408,6 +415,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         out.append(Txn(no, kind, day, num, name, memo, splits))
     if twins:
         _x.add_twins(out, seed, twins, vendors)
+    if payers:
+        _x.add_payers(out, seed, customers)
     open_amounts = _d.add_documents(out, seed, customers, vendors) if documents else {}
     return Company(
         name=COMPANY_NAME,

@@ -6,6 +6,8 @@ is exactly what it was):
   date, num and name, which a Find export can only tell apart by its Split column: two interest
   deposits on one day, two checks without a number to one payee (2 or 3 lines), two voided ones
   (zero amounts), transfers both ways, two journal entries with one number.
+- ``payers`` (``make_company(..., payers=True)``): each deposit of undeposited funds names its
+  payer on each deposit line, none on the bank line (``Txn.names``), as QuickBooks does.
 """
 
 from __future__ import annotations
@@ -101,3 +103,21 @@ def add_twins(txns: list[Txn], seed: int, rate: float, vendors: list[str]) -> in
         else:
             i += 1
     return pairs
+
+
+def add_payers(txns: list[Txn], seed: int, customers: list[str]) -> int:
+    """Name each deposit line of undeposited funds after a customer (sometimes one customer for
+    all the lines), the bank line after no one; returns the number of deposits named."""
+    rng = random.Random(seed * 7331 + 9)
+    named = 0
+    for t in txns:
+        if t.type != "Deposit" or not any(s[0] == "Undeposited Funds" for s in t.splits):
+            continue
+        one = rng.choice(customers) if rng.random() < 0.3 else ""
+        t.name = ""
+        t.names = tuple(
+            one or rng.choice(customers) if account == "Undeposited Funds" else ""
+            for account, *_ in t.splits
+        )
+        named += 1
+    return named

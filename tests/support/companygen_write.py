@@ -131,7 +131,8 @@ def write_find_csv(
         first = t.splits[0][0]
         for i, (account, amount, memo, clr) in enumerate(t.splits):
             balance += amount
-            row = ["", t.type, day, t.num, t.name, account, memo, marks.get(clr, clr),
+            who = t.names[i] if t.names else t.name
+            row = ["", t.type, day, t.num, who, account, memo, marks.get(clr, clr),
                    _cell(amount), money(balance)]  # fmt: skip
             if split:
                 other = first if i else t.splits[1][0] if len(t.splits) == 2 else "-SPLIT-"
@@ -156,17 +157,18 @@ def write_journal_csv(company: Company, path: Path, *, date_order="mdy", encodin
     for t in company.history:
         first = True
         debit = ZERO
-        for account, amount, memo, _clr in t.splits:
+        for i, (account, amount, memo, _clr) in enumerate(t.splits):
+            who = t.names[i] if t.names else t.name
             d = _cell(amount) if amount > 0 else ""
             c = _cell(-amount) if amount < 0 else ""
             if amount > 0:
                 debit += amount
             if first:
-                add(["", f"{t.trans_no:,}", t.type, fmt(t.date), t.num, "", t.name, memo,
+                add(["", f"{t.trans_no:,}", t.type, fmt(t.date), t.num, "", who, memo,
                      label[account], d, c])  # fmt: skip
                 first = False
             else:
-                add(["", "", "", "", "", "", t.name, memo, label[account], d, c])
+                add(["", "", "", "", "", "", who, memo, label[account], d, c])
         add(["", "", "", "", "", "", "", "", "", money(debit), money(debit)])
         add(blank)
         grand += debit
@@ -210,8 +212,8 @@ def write_transaction_detail_csv(
             balance += amount
             if amount > 0:
                 total += amount
-            add(["", no, t.type, day, t.num, t.name, memo, label[account], "",
-                 marks.get(clr, clr), _other_side(t, i, label),
+            add(["", no, t.type, day, t.num, t.names[i] if t.names else t.name, memo,
+                 label[account], "", marks.get(clr, clr), _other_side(t, i, label),
                  _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
                  _cell(amount), money(balance), words[account]])  # fmt: skip
     add(["TOTAL", *[""] * 10, money(total), money(total), "0.00", "0.00", ""])
@@ -271,7 +273,7 @@ def write_general_ledger_csv(
             else:
                 credits -= amount
             rows.append([""] * depth + [f"{t.trans_no:,}", t.type, fmt(t.date), t.num, "",
-                         t.name, memo, marks.get(clr, clr), _other_side(t, i, label),
+                         t.name_of(i), memo, marks.get(clr, clr), _other_side(t, i, label),
                          _cell(amount) if amount > 0 else "",
                          _cell(-amount) if amount < 0 else "", money(balance)])  # fmt: skip
         for child in children:
@@ -329,7 +331,8 @@ def write_transactions_iif(
         kind = IIF_TYPES[t.type]
         day = fmt(t.date)
         for i, (account, amount, memo, clr) in enumerate(t.splits):
-            add(["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account, t.name,
+            add(["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account,
+                 t.names[i] if t.names else t.name,
                  "", money(amount), t.num, memo, "Y" if clr == "✓" else "N"])  # fmt: skip
         add(["ENDTRNS"])
     return _iif(path, rows, encoding)

@@ -4,7 +4,8 @@ The TRNS row is the first split and each SPL another; AMOUNT is signed (debit +)
 reconciled. A repeated ENDTRNS is ignored; a missing one is closed by the next TRNS (warning).
 Balance is not checked here: validation does it for every reader. A non-posting document (an
 estimate or order: its TRNSTYPE, or a non-posting account such as Estimates) is counted under
-"not imported" (``skipped``), never read, and its cells never complain.
+"not imported" (``skipped``), never read, and its cells never complain. The description is the
+TRNS NAME, else the SPL rows' names (``app.readers.payers``: a deposit's payers).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from decimal import Decimal
 from app.model import NotImported, Reconcile, Split, Transaction
 from app.quickbooks import non_posting, non_posting_kind, not_posted
 from app.readers.iif.rows import Reading, Row
+from app.readers.payers import named
 from app.readers.values import date_order, parse_amount, parse_date
 
 # --- dates ------------------------------------------------------------------------------------
@@ -54,6 +56,7 @@ class Transactions:
         self.splits: list[Split] = []
         self.done: list[Transaction] = []
         self.skipped: list[NotImported] = []
+        self.names: list[tuple[Split, str]] = []  # SPL rows naming someone other than TRNS
         self.skipping = ""  # the open TRNS is a non-posting document ("not imported" list)
 
     def add(self, row: Row) -> None:
@@ -65,7 +68,7 @@ class Transactions:
                     f"{self.head.source.line} ends here",
                 )
                 self._close()
-            self.head, self.splits = row, []
+            self.head, self.splits, self.names = row, [], []
             self.skipping = non_posting_kind(row.get("TRNSTYPE"))
             self._split(row)
         elif row.keyword == "SPL":
@@ -106,20 +109,22 @@ class Transactions:
             reconcile = Reconcile.NEW
             if up not in ("", "N", "NO"):
                 self.reading.warn(row.source, f"expected CLEAR Y or N (got {mark!r}): read as N")
-        self.splits.append(
-            Split(
-                account=row.get("ACCNT"),
-                value=value,
-                source=row.source,
-                memo=row.text("MEMO"),
-                reconcile=reconcile,
-                mark=mark,
-            )
+        split = Split(
+            account=row.get("ACCNT"),
+            value=value,
+            source=row.source,
+            memo=row.text("MEMO"),
+            reconcile=reconcile,
+            mark=mark,
         )
+        self.splits.append(split)
+        name = row.get("NAME")
+        if name and self.head is not None and name != self.head.get("NAME"):
+            self.names.append((split, name))
 
     def _close(self) -> None:
-        head, splits = self.head, self.splits
-        self.head, self.splits = None, []
+        head, splits, names = self.head, self.splits, self.names
+        self.head, self.splits, self.names = None, [], []
         if head is None:
             return
         kind = head.get("TRNSTYPE")
@@ -145,13 +150,14 @@ class Transactions:
                 due = parse_date(head.get("DUEDATE"), self.order, self.reading.options.pivot)
             except ValueError as exc:
                 self.reading.warn(head.source, f"DUEDATE: {exc}; the terms decide the due date")
+        description, lines = named(head.get("NAME"), splits, names)  # a deposit's payers
         self.done.append(
             Transaction(
                 date=date,
-                splits=tuple(splits),
+                splits=lines,
                 source=head.source,
                 num=head.get("DOCNUM"),
-                description=head.get("NAME"),
+                description=description,
                 notes=" ".join(p for p in ("QuickBooks", kind, ref) if p),
                 ref=ref,
                 kind_label=kind,

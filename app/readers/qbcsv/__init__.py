@@ -206,7 +206,7 @@ class _Reader:
         short = SHORT_AMOUNT  # longer ones go through parse_amount, which refuses huge ones
         decimal = Decimal
         g = None
-        g_ref = g_date = ""  # the open group's Trans # and date
+        g_ref = g_date = g_who = ""  # the open group's Trans #, date and name
         put = None  # its splits.append
         spans = self.spans
         section = ""
@@ -320,10 +320,12 @@ class _Reader:
                 if g is None or (ref and ref != g_ref) or (date and date != g_date):
                     g = new_group(line, ref, kind, date, num, who)
                     groups.append(g)
-                    g_ref, g_date, put = ref, date, g.splits.append
+                    g_ref, g_date, g_who, put = ref, date, who, g.splits.append
                 put(split)
                 if void:
                     g.void = True
+                if who and who != g_who:  # a line's own name (a deposit's payer)
+                    g.own(split, who)
             else:
                 add(line, ref, kind, date, num, who, split, bal, other)
         if by_ref:  # every split of this loop went into a group

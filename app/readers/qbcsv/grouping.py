@@ -35,6 +35,7 @@ from app.model import (
     Transaction,
 )
 from app.quickbooks import non_posting_kind, non_posting_label, not_posted
+from app.readers.payers import named
 from app.readers.qbcsv.build import transaction_maker
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.validate import line_list
@@ -53,7 +54,7 @@ SEVERAL = "-SPLIT-"  # the Split cell of a transaction's first row when it has 3
 class Group:
     """One transaction being rebuilt: fields from its first row, its splits."""
 
-    __slots__ = ("date", "kind", "line", "name", "num", "ref", "splits", "void")
+    __slots__ = ("date", "kind", "line", "name", "names", "num", "ref", "splits", "void")
 
     def __init__(  # noqa: PLR0917 - positional for speed: one per transaction
         self, line: int, ref: str, kind: str, date: str, num: str, name: str
@@ -66,6 +67,14 @@ class Group:
         self.name = name
         self.splits: list[Split] = []
         self.void = False  # a split memo starts with VOID (QuickBooks' voided transactions)
+        self.names: list[tuple[Split, str]] | None = None  # lines named otherwise than row 1
+
+    def own(self, split: Split, name: str) -> None:
+        """``split``'s row names someone other than the first row (a deposit's payer)."""
+        if self.names is None:
+            self.names = [(split, name)]
+        else:
+            self.names.append((split, name))
 
 
 class Collector:
@@ -200,6 +209,8 @@ class Collector:
             g.splits.append(split)
             if split.memo[:4].upper() == "VOID":
                 g.void = True
+            if name and name != g.name:
+                g.own(split, name)
             return
         raise AssertionError("ref mode is grouped in qbcsv._rows")
 
@@ -342,6 +353,8 @@ class Collector:
             g.splits.append(split)
             if split.memo[:4].upper() == "VOID":
                 g.void = True
+            if name and name != g.name:
+                g.own(split, name)
             total += split.value
             if not checked and bal:
                 checked = self._check_balance(line, bal, total)
@@ -462,13 +475,16 @@ class Collector:
                     ref = ref.replace(",", "")  # "364,134" is Trans # 364134
             notes = (f"{prefix} #{ref}" if ref else prefix) if kind or ref else ""
             splits = g.splits
+            name = g.name.strip()
+            if g.names:  # lines with names of their own
+                name, splits = named(name, splits, g.names)
             add(
                 make(
                     date,
                     tuple(splits),
                     splits[0].source,  # the first row (one Source less per transaction)
                     g.num.strip(),
-                    g.name.strip(),
+                    name,
                     notes,
                     ref,
                     kind,
