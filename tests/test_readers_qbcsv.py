@@ -377,6 +377,7 @@ AMOUNT_AND_DC = ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit,Amount,Ba
         ("10.00", "", "12.00", "10.00", "warning: Amount '12.00' disagrees with Debit 10.00"),
         ("", "", "5.00", "0", "warning: Amount '5.00' disagrees with Debit (empty)"),
         ("########", "", "10.00", "10.00", "warning: the Debit/Credit column is not a number"),
+        ("", "", "-", "0", "warning: the Amount column is not a number"),
         ("########", "", "########", None, "error: expected an amount like 1,234.56"),
         ("", "########", "", None, "error: expected an amount like 1,234.56"),
     ],

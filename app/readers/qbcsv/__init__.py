@@ -188,9 +188,11 @@ class _Reader:
         # A missing role reads a cell that is always "": the leading unnamed column (rows with
         # text there are noise, skipped before reading), else a padding cell at index hw.
         blank = 0 if lead else hw
-        indexes = [roles.get(r, blank) for r in (*ROW_ROLES, *VALUE_ROLES)]
+        # the Split cell is read only where it decides (a report without Trans #)
+        indexes = [roles.get(r, blank) for r in (*ROW_ROLES, *VALUE_ROLES) if r != "split"]
         pick = itemgetter(*indexes)
-        need = max(indexes) + 1  # shorter rows are padded
+        other_at = roles.get("split", blank)
+        need = max(*indexes, other_at) + 1  # shorter rows are padded
         pad = [""] * (need + 1)
         ledger = header.layout == "ledger"
         both = "amount" in roles and "debit" in roles and "credit" in roles
@@ -253,9 +255,7 @@ class _Reader:
                     section = stack[-1] if stack else ""
                     continue
                 row[:lead] = [""] * lead  # missing roles read cell 0: keep it empty
-            ref, kind, date, num, who, memo, account, mark, other, am, de, cr, bal, atype = pick(
-                row
-            )
+            ref, kind, date, num, who, memo, account, mark, am, de, cr, bal, atype = pick(row)
             if ledger:
                 account = section
             else:  # one shared string per distinct label, not one per row
@@ -267,8 +267,8 @@ class _Reader:
             # (the common case); elsewhere Debit/Credit decide and Amount is a cross-check.
             if am and (
                 not both
-                or (de == am and not cr)
-                or (cr and not de and am[0] == "-" and cr == am[1:])
+                or (not cr and de == am)
+                or (cr and not de and cr == am[1:] and am[0] == "-")
             ):
                 value = None
                 if len(am) <= short and plain(am):  # the fast path: "-1,234.56", "1234.5"
@@ -327,7 +327,7 @@ class _Reader:
                 if who and who != g_who:  # a line's own name (a deposit's payer)
                     g.own(split, who)
             else:
-                add(line, ref, kind, date, num, who, split, bal, other)
+                add(line, ref, kind, date, num, who, split, bal, row[other_at])
         if by_ref:  # every split of this loop went into a group
             out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})
