@@ -2,7 +2,8 @@
 
 Layouts (FORMATS.md §4), told apart by the header row's column set:
 - Edit > Find > Advanced export: Account + signed Amount + running Balance, no Trans #;
-  transactions are rebuilt from the running sum returning to 0.00 (made safe, see qbcsv_group);
+  transactions are rebuilt from the running sum returning to 0.00, the Split column (when the
+  export has it) telling look-alike neighbours apart (see grouping.py);
 - Reports > Journal: Trans #, Account, Debit/Credit, no Clr/Split/Balance/Amount; transaction
   fields on the first row only, a totals row (Debit and Credit both filled) ends a transaction;
 - (Custom) Transaction Detail: Account per row plus Trans # (grouped by consecutive runs) or,
@@ -14,7 +15,10 @@ The header row is found by scanning the first rows; title, blank, ``Total …``/
 account header rows and leading unnamed columns are noise. ``ReadOptions.columns`` maps columns
 by hand for a report no layout claims. Split.account is the report's account cell as printed
 (for the General Ledger the nested section headers joined with ``:``); app/resolve.py matches it
-against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``.
+against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``. With Amount beside
+Debit/Credit, Debit/Credit is the value and Amount a cross-check (``Collector.checked``).
+Estimates and orders are counted under "not imported", never read; a transaction without a name
+on its first row is named by its lines (``app.readers.payers``).
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
 decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
