@@ -274,10 +274,14 @@ def test_estimates_and_orders_are_not_imported() -> None:
 
 
 def test_find_export_estimate_that_does_not_balance_is_not_warned(tmp_path: Path) -> None:
+    """Nothing in an estimate's rows is a problem: not its balance, not an unreadable amount,
+    not a row without an account."""
     text = (
         ",Type,Date,Num,Name,Account,Memo,Clr,Amount,Balance\n"
         ",Estimate,4/2/2021,7,A,Estimates,,,100.00,100.00\n"
         ",Estimate,4/2/2021,7,A,Sales,,,-90.00,10.00\n"
+        ",Estimate,4/2/2021,7,A,Sales,,,########,10.00\n"
+        ",Estimate,4/2/2021,7,A,,Note,,5.00,10.00\n"
         ",Check,4/3/2021,2,B,Checking,,,-5.00,5.00\n"
         ",Check,4/3/2021,2,B,Rent,,,5.00,10.00\n"
     )

@@ -296,8 +296,12 @@ class _Reader:
                 out.noise(line, row)  # e.g. a Beginning Balance row: not a split
                 continue
             if not account or value is None:
-                out.bad_row(line, row, value)
-                continue
+                if not out.non_posting_row(line, kind):
+                    out.bad_row(line, row, value)
+                    continue
+                if not account:
+                    continue
+                value = zero  # an estimate's or order's row: it is not read anyway
             reconcile = marks.get(mark)
             if reconcile is None:
                 m = mark.strip()

@@ -240,6 +240,15 @@ class Collector:
         else:
             self.warn(line, f"a row with neither account nor amount was skipped (got {text!r})")
 
+    def non_posting_row(self, line: int, kind: str) -> bool:
+        """Is this row (without an account, or with an amount that cannot be read) a row of
+        an estimate or order? Then it is no problem (what was said about it is taken back):
+        the document is counted under "not imported" and never read."""
+        if not kind or not non_posting_kind(kind):
+            return False
+        self.problems = [p for p in self.problems if not p.source or p.source.line != line]
+        return True
+
     def noise(self, line: int, row: list[str]) -> None:
         text = next((c.strip() for c in row if c.strip()), "")
         if text and not text.startswith("Total") and text != "TOTAL" and text not in _QUIET:
