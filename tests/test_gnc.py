@@ -574,3 +574,15 @@ def test_layout_check_refuses_a_shifted_field_before_writing(
     count, balance = _sums(ledger)
     for acc in book.accounts:
         assert (acc.splits, acc.balance) == (count[acc.full_name], balance[acc.full_name])
+
+
+def test_engine_errors_are_said_in_plain_words(tmp_path):
+    """A file that is not a book: GnuCash's own refusal, without its ERR_ codes."""
+    text = tmp_path / "notes.gnucash"
+    text.write_text("not a book\n", encoding="utf-8")
+    for path in (text,):
+        with pytest.raises(BookWriteError) as caught:
+            gnc.read_book(path)
+        message = caught.value.message
+        assert path.name in message and "ERR_" not in message, message
+        assert "it is not a GnuCash book (XML or SQLite)" in message, message

@@ -24,7 +24,7 @@ from pathlib import Path
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
 from app.gnc import accounts, bindings, business, transactions
-from app.gnc.bindings import GnuCashBackendException, Session, SessionOpenMode
+from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
 from app.gnc.detacher import can_load, load_sql_detached, load_xml_detached, refusal
 from app.gnc.transactions import DETACH_EVERY
@@ -34,6 +34,40 @@ log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------- writing
+
+
+# GnuCash's backend error codes in the words a bookkeeper reads (never the code itself)
+_WORDS = {
+    "ERR_BACKEND_READONLY": "the folder or the file is read-only",
+    "ERR_BACKEND_PERM": "this user may not write there",
+    "ERR_FILEIO_FILE_EACCES": "this user may not read or write the file",
+    "ERR_FILEIO_WRITE_ERROR": "the file could not be written (is the disk full?)",
+    "ERR_FILEIO_BACKUP_ERROR": "the file could not be written (is the disk full?)",
+    "ERR_FILEIO_RESERVED_WRITE": "the file could not be written (is the disk full?)",
+    "ERR_BACKEND_LOCKED": "another program (GnuCash itself?) has the book open",
+    "ERR_FILEIO_FILE_LOCKERR": "its lock file could not be made (is the folder read-only?)",
+    "ERR_BACKEND_STORE_EXISTS": "a book is already there",
+    "ERR_BACKEND_NO_SUCH_DB": "there is no book there",
+    "ERR_FILEIO_FILE_NOT_FOUND": "there is no such file",
+    "ERR_FILEIO_FILE_EMPTY": "the file is empty",
+    "ERR_BACKEND_NO_HANDLER": "it is not a GnuCash book (XML or SQLite)",
+    "ERR_FILEIO_UNKNOWN_FILE_TYPE": "it is not a GnuCash book (XML or SQLite)",
+    "ERR_FILEIO_PARSE_ERROR": "the file is damaged or not a GnuCash book",
+    "ERR_FILEIO_FILE_BAD_READ": "the file is damaged or not a GnuCash book",
+    "ERR_FILEIO_READ_ERROR": "the file could not be read",
+    "ERR_BACKEND_DATA_CORRUPT": "the file is damaged",
+    "ERR_BACKEND_TOO_NEW": "it was written by a newer GnuCash than this one",
+    "ERR_FILEIO_FILE_TOO_OLD": "it was written by a GnuCash too old to read",
+}
+
+
+def _plain(exc: Exception) -> str:
+    """A backend exception in plain words: its error codes' words, else a general sentence."""
+    log.info("GnuCash backend: %s", exc)  # the engine's own words, for whoever reads the log
+    names = {v: k for k, v in vars(C).items() if k.startswith("ERR_") and isinstance(v, int)}
+    codes = [names.get(e, "") for e in getattr(exc, "errors", ()) or ()]
+    words = list(dict.fromkeys(_WORDS[c] for c in codes if c in _WORDS))
+    return "; ".join(words) or "GnuCash refused it (its messages are in the server's log)"
 
 
 def write_book(
@@ -91,7 +125,7 @@ def write_book(
         progress(on_progress, "saving", 1, 1)
         return replace(stats, seconds=(*stats.seconds, ("save", since(t0))))
     except GnuCashBackendException as exc:
-        raise BookWriteError(f"GnuCash could not write {path.name}: {exc}") from exc
+        raise BookWriteError(f"GnuCash could not write {path.name}: {_plain(exc)}") from exc
     finally:
         if session is not None:
             session.end()  # without save(): discards the book and releases the lock
@@ -176,7 +210,7 @@ def read_book(
         engine.log_disable()
     except GnuCashBackendException as exc:
         session.end()
-        raise BookWriteError(f"GnuCash could not open {path.name}: {exc}") from exc
+        raise BookWriteError(f"GnuCash could not open {path.name}: {_plain(exc)}") from exc
     try:
         book = session.book
         snap = accounts.read(engine, book, transactions, on_progress)
