@@ -29,6 +29,7 @@ from app import as_of as cut
 from app.as_of import ZERO, figures, ledger_daily, role_account
 from app.book import BookAccount, BookSnapshot
 from app.coverage import Gap, gaps
+from app.csvsafe import line as csv_line
 from app.cutover import OPENING_KIND
 from app.fixes import Audience, with_fix
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
@@ -134,7 +135,7 @@ class Report:
                 as_of,
                 r.cause,
             )
-            out.append(",".join(_cell(c) for c in cells))
+            out.append(csv_line(cells))
         return "\n".join(out) + "\n"
 
     @property
@@ -217,12 +218,6 @@ def _plain(value: Decimal) -> str:
     if value.as_tuple().exponent > -2:  # type: ignore[operator]
         value = value.quantize(CENT)
     return f"{abs(value) if not value else value:f}"
-
-
-def _cell(text: str) -> str:
-    if any(ch in text for ch in ',"\r\n'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
 
 
 def _describe(r: Row) -> str:

@@ -8,13 +8,12 @@ object with ``owner_open``); no gnucash import.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from app import csvsafe
 from app.documents import Documents, end_owner
 
 ZERO = Decimal(0)
@@ -65,13 +64,12 @@ def compare(
 
 def documents_report(rows: tuple[OwnerRow, ...]) -> str:
     """The second proof file: ``owner,kind,quickbooks_open,gnucash_open,difference``."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["owner", "kind", "quickbooks_open", "gnucash_open", "difference"])
-    for r in rows:
-        w.writerow([r.owner, r.kind, f"{r.quickbooks_open:.2f}", f"{r.gnucash_open:.2f}",
-                    f"{r.difference:.2f}"])  # fmt: skip
-    return buf.getvalue()
+    header = ("owner", "kind", "quickbooks_open", "gnucash_open", "difference")
+    body = (
+        (r.owner, r.kind, *(f"{v:.2f}" for v in (r.quickbooks_open, r.gnucash_open, r.difference)))
+        for r in rows
+    )
+    return csvsafe.text((header, *body))
 
 
 def ok(rows: tuple[OwnerRow, ...]) -> bool:
