@@ -695,6 +695,15 @@ def test_utf8_bom_and_a_bad_byte_still_reads(tmp_path: Path) -> None:
     assert qbcsv.identify(path, DEFAULT)
 
 
+def test_utf16_without_a_bom_reads(tmp_path: Path) -> None:
+    rows = [",1,Check,1/5/2021,,Café,,Rent,,1.00,", ",1,Check,1/5/2021,,,,Checking,,-1.00,"]
+    path = write(tmp_path, DETAIL_HEAD + "\n".join(rows) + "\n", encoding="utf-16-le")
+    assert qbcsv.identify(path, DEFAULT)
+    ledger = qbcsv.parse(path, DEFAULT)
+    assert ledger.files[0].encoding == "utf-16-le" and not ledger.problems
+    assert ledger.transactions[0].description == "Café"
+
+
 def test_a_lone_space_in_the_leading_column_is_not_a_heading(tmp_path: Path) -> None:
     text = (
         ",Type,Date,Num,Name,Account,Memo,Clr,Amount,Balance\n"

@@ -170,3 +170,34 @@ def test_without_controls() -> None:
     assert without_controls("Gas\x07 C\x1bo\x07") == ("Gas Co", "U+0007, U+001B")
     assert without_controls("a\tb\nc\r\x7f\x85\x9f") == ("a\tb\nc\r", "U+007F, U+0085, U+009F")
     assert without_controls("Café · 4000 € “x”") == ("Café · 4000 € “x”", "")
+
+
+def test_utf16_without_a_bom_is_text_not_binary() -> None:
+    from app.readers.values import is_binary, utf16_without_bom
+
+    text = "!ACCNT\tNAME\tACCNTTYPE\r\nACCNT\tCafé\tBANK\r\n"
+    for codec in ("utf-16-le", "utf-16-be"):
+        data = text.encode(codec)
+        assert utf16_without_bom(data) == codec
+        assert not is_binary(data)
+        assert decode(data) == (text, codec)
+    assert is_binary(b"\x00\x01\x02\x03GNU\xff\xfe\x00\x00" * 40)
+    assert is_binary(b"!ACCNT\x00\tNAME")
+    assert utf16_without_bom(b"plain text, no NUL") == ""
+
+
+@pytest.mark.parametrize(
+    ("lines", "delimiter"),
+    [
+        (["Date,Account,Amount", "2/1/2024,Checking,-25.00"], ","),
+        (["Date\tAccount\tAmount", "2/1/2024\tChecking\t-25.00"], "\t"),
+        (["Date;Account;Amount", "01.02.2024;Checking;-25,00"], ";"),
+        (["Journal", "", "Date;Num;Account;Debit;Credit", "01.02.2024;1;Rent;1.250,00;"], ";"),
+        (["Date,Memo,Account,Amount", '2/1/2024,"a; b; c",Checking,-25.00'], ","),
+        (["Date,Memo,Amount", "2/1/2024,one;two,-25.00", "2/2/2024,x,1.00"], ","),
+    ],
+)
+def test_delimiter_of(lines: list[str], delimiter: str) -> None:
+    from app.readers.qbcsv.header import delimiter_of
+
+    assert delimiter_of(lines) == delimiter

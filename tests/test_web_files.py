@@ -182,3 +182,24 @@ def test_a_file_is_shown_by_the_name_the_user_gave_it(client):
     assert where and all(w.startswith(f"{given}:") for w in where), where
     r = client.post(f"{prefix}/files/{stored}/delete", headers=csrf | HX)
     assert soup(r).select_one("#file-1") is None
+
+
+def test_utf16_without_a_bom_is_read_not_called_binary(client):
+    prefix, csrf = new_migration(client)
+    text = (WEB / "lists.iif").read_text(encoding="utf-8")
+    r = upload(client, prefix, csrf, "lists.iif", data=text.encode("utf-16-le"))
+    card = soup(r).select_one("article[data-filename='lists.iif']")
+    assert "IIF lists" in card.text and "utf-16-le" in card.text, card.text
+    assert "binary" not in card.text
+
+
+def test_a_semicolon_separated_csv_is_split_on_the_column_page(client):
+    prefix, csrf = new_migration(client)
+    text = (WEB / "odd_columns.csv").read_text(encoding="utf-8").replace(",", ";")
+    r = upload(client, prefix, csrf, "odd_columns.csv", data=text.encode())
+    link = soup(r).select_one("a[href$='/files/odd_columns.csv/columns']")
+    page = soup(client.get(link["href"]))
+    headers = [th.text for th in page.select("#column-sample thead th")]
+    assert headers == ["Posted On", "Ref No", "Ledger", "Note", "Value"]
+    first = [td.text for td in page.select("#column-sample tbody tr:first-child td")]
+    assert first == ["02/01/2024", "7", "Checking", "February gas", "-25.00"]

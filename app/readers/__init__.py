@@ -25,6 +25,7 @@ from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source
 from app.plan import Plan
 from app.readers import iif, overlap, qbcsv
 from app.readers.qbcsv import names, open_items, trial_balance
+from app.readers.values import is_binary
 from app.readers.visible import visible
 from app.resolve import canonical
 
@@ -59,7 +60,7 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
             head = f.read(4096)
         if not head:
             return _unread(path, Problem(Source(path.name, 1), "the file is empty"))
-        if b"\0" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):  # not UTF-16
+        if is_binary(head):
             return _unread(
                 path,
                 Problem(Source(path.name, 1), "a binary file, not a QuickBooks text export"),

@@ -32,7 +32,8 @@ _GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?")  # commas only as thousands s
 
 
 def decode(data: bytes) -> tuple[str, str]:
-    """Bytes → (text, encoding name): BOM, then strict UTF-8, then Windows-1252."""
+    """Bytes → (text, encoding name): BOM, then UTF-16 without one, then strict UTF-8, then
+    Windows-1252."""
     for bom, name in (
         (codecs.BOM_UTF8, "utf-8-sig"),
         (codecs.BOM_UTF16_LE, "utf-16"),
@@ -40,6 +41,9 @@ def decode(data: bytes) -> tuple[str, str]:
     ):
         if data.startswith(bom):
             return data.decode(name), name
+    bare = utf16_without_bom(data[:4096])
+    if bare:
+        return data.decode(bare, errors="replace"), bare
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -47,10 +51,30 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("cp1252", errors="replace").replace("\ufffd", "?"), "cp1252"
 
 
+def utf16_without_bom(head: bytes) -> str:
+    """The codec ("utf-16-le" or "utf-16-be") when the first bytes are UTF-16 text written
+    without a BOM (mostly Latin text: a NUL in most odd, or even, positions and almost none in
+    the others); "" otherwise."""
+    if len(head) < 8 or b"\x00" not in head:
+        return ""
+    even, odd = head[0::2], head[1::2]
+    for high, low, name in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
+        if high.count(0) > 0.6 * len(high) and low.count(0) <= 0.02 * len(low):
+            return name
+    return ""
+
+
+def is_utf16(head: bytes) -> bool:
+    """UTF-16 text, with or without a BOM."""
+    return head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or bool(
+        utf16_without_bom(head)
+    )
+
+
 def is_binary(head: bytes) -> bool:
-    """The binary sniff every reader uses: a NUL byte in the first bytes of a file that has no
-    UTF-16 BOM (UTF-16 text is full of NULs)."""
-    return b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    """The binary sniff every reader uses: a NUL byte in the first bytes of a file that is not
+    UTF-16 text (which is full of NULs, with a BOM or without)."""
+    return b"\x00" in head and not is_utf16(head)
 
 
 # Control characters: C0 but tab and line ends, DEL, C1. Invisible in every program, and GnuCash

@@ -54,7 +54,7 @@ from app.readers.qbcsv.header import (
     first_rows,
     safe_decode,
 )
-from app.readers.values import SHORT_AMOUNT, is_binary
+from app.readers.values import SHORT_AMOUNT, is_binary, is_utf16
 
 KINDS = {
     "find": "CSV Find export",
@@ -82,7 +82,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         head = f.read(65536)
     if not head.strip() and not path.read_bytes().strip():
         raise ParseError(Source(name, 1), "the file is empty")
-    utf16 = head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    utf16 = is_utf16(head)
     if is_binary(head):
         raise ParseError(Source(name, 1), "this is a binary file, not a CSV report")
     delimiter = delimiter_of(safe_decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+from collections import Counter
 from pathlib import Path
 
 from app.model import ReadOptions
@@ -169,6 +170,21 @@ def sample_rows(text: str) -> list[tuple[int, list[str]]]:
 
 
 def delimiter_of(lines: list[str]) -> str:
-    """Comma, unless the lines are plainly tab-delimited (QuickBooks' Print → File)."""
+    """Comma, unless the lines are plainly tab-delimited (QuickBooks' Print → File), or split
+    into more columns by semicolons (a spreadsheet's export where the comma is the decimal
+    mark: ``01.02.2024;Checking;-25,00``)."""
     tabs = sum(line.count("\t") for line in lines)
-    return "\t" if tabs > sum(line.count(",") for line in lines) else ","
+    found = "\t" if tabs > sum(line.count(",") for line in lines) else ","
+    if any(";" in line for line in lines) and _width(lines, ";") > _width(lines, found):
+        return ";"
+    return found
+
+
+def _width(lines: list[str], delimiter: str) -> int:
+    """The most common number of cells of a row that has more than one (title rows have one),
+    the larger on a tie; 0 when no row has more than one."""
+    try:
+        widths = Counter(len(r) for r in csv.reader(lines, delimiter=delimiter) if len(r) > 1)
+    except csv.Error:
+        return 0
+    return max(widths, key=lambda w: (widths[w], w), default=0)
