@@ -45,9 +45,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TRANSACTIONS_PER_PAGE=50,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
-        # Pages answer only to local names, so a web page elsewhere cannot reach the books by
-        # pointing its own host name at 127.0.0.1 (DNS rebinding). server.py lifts it for --host.
-        TRUSTED_HOSTS=["127.0.0.1", "localhost"],
+        # The Host names pages answer to (web.security): a web page elsewhere cannot reach the
+        # books by pointing its own name at 127.0.0.1 (DNS rebinding). server.py sets them from
+        # --host; "*" (a server on every address) also takes any IP address. Not Flask's own
+        # TRUSTED_HOSTS, which cannot hold an IPv6 address.
+        SERVED_HOSTS=["127.0.0.1", "localhost"],
     )
     app.config.update(config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)

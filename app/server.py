@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import logging
 import os
+import socket
 import sys
 import threading
 import webbrowser
@@ -46,13 +47,23 @@ def is_local(host: str) -> bool:
         return False
 
 
+def served_hosts(host: str) -> list[str]:
+    """The names a request's Host may carry when the server listens on ``host``: that address
+    (a loopback one also as "localhost"); on every address ("0.0.0.0", "::"), any IP address
+    ("*") and this machine's own names."""
+    host = host.strip("[]").lower()
+    if host in ("", "0.0.0.0", "::"):
+        return ["*", "localhost", socket.gethostname().lower(), socket.getfqdn().lower()]
+    if host == "localhost":
+        return ["localhost", "127.0.0.1", "::1"]
+    return [host, "localhost"] if is_local(host) else [host]
+
+
 def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(list(argv))
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config: dict[str, object] = {"INSTANCE_PATH": args.instance} if args.instance else {}
-    if args.host not in ("127.0.0.1", "localhost"):
-        # reached by other names on purpose (werkzeug cannot list an IPv6 address as trusted)
-        config["TRUSTED_HOSTS"] = None
+    config["SERVED_HOSTS"] = served_hosts(args.host)
     app = create_app(config)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"

@@ -61,9 +61,41 @@ def test_file_names_in_urls_must_be_uploads(client):
 def test_only_local_host_names_are_served(client):
     """DNS rebinding: a page on another site that resolves its name to 127.0.0.1."""
     r = client.get("/", headers={"Host": "evil.example:5000"})
-    assert r.status_code == 400 and "only on this computer" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "only on the address it was started on" in r.text
+    assert "Set-Cookie" not in r.headers
     for base in ("http://127.0.0.1:5000", "http://localhost"):
         assert client.get("/", base_url=base).status_code == 200, base
+    assert client.get("/", base_url="http://[::1]:5000").status_code == 400  # not listened on
+
+
+@pytest.mark.parametrize(
+    ("host", "served", "refused"),
+    [
+        ("::1", ["[::1]:5000", "localhost:5000", "[::1]"], ["evil.example", "127.0.0.1:5000"]),
+        ("[::1]", ["[::1]:5000"], ["evil.example:5000"]),
+        ("localhost", ["localhost:5000", "127.0.0.1:5000", "[::1]:5000"], ["evil.example"]),
+        ("192.168.1.20", ["192.168.1.20:8080"], ["evil.example", "localhost", "10.0.0.1"]),
+        ("0.0.0.0", ["192.168.1.20:8080", "127.0.0.1", "[fe80::1]:80"], ["evil.example:8080"]),
+        ("::", ["10.1.2.3:5000", "localhost:5000"], ["rebind.evil.example"]),
+    ],
+)
+def test_the_host_check_follows_the_address_served(host, served, refused, tmp_path):
+    """``--host`` other than 127.0.0.1 keeps the DNS-rebinding check, for its own address."""
+    from app.server import served_hosts
+
+    app = create_app(
+        {"TESTING": True, "INSTANCE_PATH": str(tmp_path), "SERVED_HOSTS": served_hosts(host)}
+    )
+    client = app.test_client()
+    for name in served:
+        assert status_for(client, name) == 200, name
+    for name in refused:
+        assert status_for(client, name) == 400, name
+
+
+def status_for(client, host: str) -> int:
+    with client.get("/static/app.css", headers={"Host": host}) as r:
+        return r.status_code
 
 
 def test_security_headers(client):
@@ -145,6 +177,7 @@ class _NotServing:
 
     def __init__(self, calls: list[dict], host: str, port: int, app, threaded: bool) -> None:
         calls.append({"host": host, "port": port, "threaded": threaded})
+        calls[-1]["app"] = app
 
     def serve_forever(self) -> None:
         pass
@@ -161,7 +194,9 @@ def test_server_binds_locally_by_default(no_serving, tmp_path, capsys):
     from app.server import main
 
     assert main(["--no-open", "--instance", str(tmp_path)]) == 0
-    assert no_serving == [{"host": "127.0.0.1", "port": 5000, "threaded": True}]
+    (call,) = no_serving
+    assert (call["host"], call["port"], call["threaded"]) == ("127.0.0.1", 5000, True)
+    assert call["app"].config["SERVED_HOSTS"] == ["127.0.0.1", "localhost"]
     out, err = capsys.readouterr()
     assert "http://127.0.0.1:5000/" in out and err == ""
     assert (tmp_path / "migrations").is_dir()
@@ -191,3 +226,15 @@ def test_server_warns_loudly_on_a_public_host(no_serving, tmp_path, capsys):
     assert no_serving[0]["host"] == "0.0.0.0"
     out, err = capsys.readouterr()
     assert "WARNING: listening on 0.0.0.0" in err and "http://127.0.0.1:8080/" in out
+
+
+def test_server_on_ipv6_loopback_checks_hosts_against_it(no_serving, tmp_path, capsys):
+    from app.server import main
+
+    assert main(["--no-open", "--host", "::1", "--instance", str(tmp_path)]) == 0
+    app = no_serving[0]["app"]
+    out, err = capsys.readouterr()
+    assert "http://[::1]:5000/" in out and err == ""  # loopback: no warning
+    client = app.test_client()
+    assert status_for(client, "[::1]:5000") == 200
+    assert status_for(client, "evil.example") == 400

@@ -75,8 +75,11 @@ def setup_errors(app: Flask) -> None:
 
     @app.errorhandler(SecurityError)
     def untrusted_host(exc: SecurityError):
-        # No page: URLs cannot be built for a host we do not serve (DNS rebinding attempts).
-        text = "qb2gnucash answers only on this computer's own address (127.0.0.1).\n"
+        # No page (no links, no cookie) for a host we do not serve (DNS rebinding attempts).
+        text = (
+            "qb2gnucash answers only on the address it was started on: open the address that "
+            "`run.py` printed.\n"
+        )
         return text, 400, {"Content-Type": "text/plain; charset=utf-8"}
 
     @app.errorhandler(RequestEntityTooLarge)

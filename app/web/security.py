@@ -1,11 +1,15 @@
-"""The CSRF check on every unsafe request, and the security headers on every response."""
+"""The Host check (DNS rebinding) and the CSRF check on every request that needs them, and the
+security headers on every response."""
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
+from collections.abc import Collection
 
-from flask import Flask, Response, request, session
+from flask import Flask, Response, current_app, request, session
+from werkzeug.exceptions import SecurityError
 
 from app.web.errors import CSRFError
 
@@ -26,6 +30,34 @@ def csrf_token() -> str:
     return session["csrf"]
 
 
+def host_name(host: str) -> str:
+    """The name or address of a ``Host`` header, without port or IPv6 brackets, lower case."""
+    if host.startswith("["):
+        return host[1:].partition("]")[0].lower()
+    return host.rpartition(":")[0].lower() if ":" in host else host.lower()
+
+
+def is_served(host: str, served: Collection[str]) -> bool:
+    """Whether a request for ``host`` is one for this server: a name or address it was started
+    on, or with "*" (every address) any IP address. A DNS rebinding page always sends its own
+    domain name, never an address."""
+    name = host_name(host)
+    if name in served:
+        return True
+    if "*" not in served:
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_host() -> None:
+    if not is_served(request.host, current_app.config["SERVED_HOSTS"]):
+        raise SecurityError()
+
+
 def _check_csrf() -> None:
     if request.method not in UNSAFE:
         return
@@ -43,6 +75,7 @@ def _headers(response: Response) -> Response:
 
 
 def setup_security(app: Flask) -> None:
+    app.before_request(_check_host)
     app.before_request(_check_csrf)
     app.after_request(_headers)
     app.jinja_env.globals.update(csrf_token=csrf_token)
