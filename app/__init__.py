@@ -22,7 +22,8 @@ MB = 1024 * 1024
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The wizard. ``QB2GNUCASH_INSTANCE`` (or ``instance_path`` in ``test_config``) moves the
-    folder holding the migrations; the default is ``instance/`` beside the code."""
+    folder holding the migrations; the default is ``instance/`` beside the code. Every page needs
+    ``ACCESS_TOKEN`` (a new random one unless given): ``?token=`` once, then a cookie."""
     from flask import Flask  # noqa: PLC0415 - see the module docstring
 
     from app import web  # noqa: PLC0415
@@ -55,6 +56,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
+    if not app.config.get("ACCESS_TOKEN"):  # made at start-up: see app.web.security
+        app.config["ACCESS_TOKEN"] = secrets.token_urlsafe(24)
 
     store = Store(Path(app.config["MIGRATIONS_DIR"]))
     app.extensions["store"] = store

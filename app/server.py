@@ -1,4 +1,8 @@
-"""``python run.py [--host H] [--port P] [--no-open] [--debug] [--instance DIR]``: the wizard."""
+"""``python run.py [--host H] [--port P] [--no-open] [--debug] [--instance DIR]``: the wizard.
+
+Its address carries the access token made at start-up (``?token=…``, see app.web.security):
+printed, and opened in the browser. ``QB2GNUCASH_TOKEN`` sets the token instead (Flask's
+reloader in ``--debug`` passes it on to the restarted server this way)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from werkzeug.serving import make_server
 from app import create_app
 
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+TOKEN_ENV = "QB2GNUCASH_TOKEN"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -64,19 +69,21 @@ def main(argv: Sequence[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config: dict[str, object] = {"INSTANCE_PATH": args.instance} if args.instance else {}
     config["SERVED_HOSTS"] = served_hosts(args.host)
+    config["ACCESS_TOKEN"] = os.environ.get(TOKEN_ENV, "")
     app = create_app(config)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
+    url += f"?token={app.config['ACCESS_TOKEN']}"
     if not is_local(args.host):
         print(
             "\n" + "!" * 78 + f"\n  WARNING: listening on {args.host}, not only on this computer.\n"
-            "  Anyone who can reach this address can read and change the company's books.\n"
-            "  qb2gnucash has no passwords. Use --host 127.0.0.1 unless you really mean it.\n"
-            + "!" * 78
-            + "\n",
+            "  Its token is the only password and travels unencrypted (plain HTTP): anyone\n"
+            "  on the network who sees it can read and change the company's books.\n"
+            "  Use --host 127.0.0.1 unless you really mean it.\n" + "!" * 78 + "\n",
             file=sys.stderr,
         )
     if args.debug:  # Flask's reloader and debugger
+        os.environ[TOKEN_ENV] = app.config["ACCESS_TOKEN"]  # the same token after a reload
         print(f"qb2gnucash (debug) at {url}", flush=True)
         app.run(host=args.host, port=args.port, debug=True, threaded=True)
         return 0

@@ -67,4 +67,7 @@ def app(tmp_path: Path):
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    """A browser signed in through the token address, as ``make run`` opens it."""
+    from tests.support.web import signed_in
+
+    return signed_in(app)

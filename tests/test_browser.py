@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from decimal import Decimal
@@ -51,9 +52,11 @@ def free_port() -> int:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    """``run.py --no-open`` on a free port with its own instance folder."""
+    """``run.py --no-open`` on a free port with its own instance folder: the address it prints,
+    with its access token (what ``make run`` opens). Without the token the wizard says 403."""
     port = free_port()
-    log = (tmp_path / "server.log").open("wb")
+    log_path = tmp_path / "server.log"
+    log = log_path.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "run.py", "--no-open", "--port", str(port)],
         cwd=ROOT,
@@ -61,18 +64,18 @@ def server(tmp_path: Path) -> Iterator[str]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}"
+    printed = re.compile(rf"running at (http://127\.0\.0\.1:{port}/\?token=[\w-]+) ")
     try:
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(url + "/", timeout=1).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("run.py did not start:\n" + (tmp_path / "server.log").read_text())
-                time.sleep(0.2)
-        yield url
+        while not (found := printed.search(log_path.read_text(encoding="utf-8"))):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("run.py did not start:\n" + log_path.read_text(encoding="utf-8"))
+            time.sleep(0.2)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).close()
+        assert refused.value.code == 403
+        refused.value.close()
+        yield found[1]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -118,7 +121,8 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(server + "/")
+        page.goto(server)
+        assert page.url == server.partition("?")[0]  # signed in: the token left the address
         shot("0-home")
         page.click("#new-migration")
         expect(page.locator(".steps .current")).to_contain_text("Files")
@@ -250,7 +254,7 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
     shots = tmp_path / "screens"
     shots.mkdir()
     try:
-        page.goto(server + "/")
+        page.goto(server)
         page.click("#new-migration")
         page.set_input_files("#file-input", str(ENTERPRISE))
         card = page.locator("#files article.file")
@@ -319,7 +323,7 @@ def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Pa
     shots = tmp_path / "screens"
     shots.mkdir()
     try:
-        page.goto(server + "/")
+        page.goto(server)
         page.click("#new-migration")
         page.set_input_files("#file-input", [str(ENTERPRISE), str(history)])
         expect(page.locator("#files article.file")).to_have_count(2)

@@ -23,6 +23,7 @@ from app.jobs import ImportJob, load
 from app.jobs.runner import JobRunner
 from app.store import Migration, Store
 from tests.paths import DATA, ROOT
+from tests.support.web import signed_in
 
 WEB = DATA / "web"
 DELAY = "QB2GNUCASH_WORKER_DELAY"
@@ -105,7 +106,7 @@ def test_killed_worker_and_restarted_server(tmp_path, monkeypatch):
     instance = str(tmp_path / "instance")
     monkeypatch.setenv(DELAY, "60")
     first = create_app({"TESTING": True, "INSTANCE_PATH": instance})
-    client = first.test_client()
+    client = signed_in(first)
     tok = BeautifulSoup(client.get("/").data, "html.parser").select_one("[name=csrf_token]")
     csrf = {"X-CSRF-Token": tok["value"]}
     prefix = client.post("/m", headers=csrf).location.rsplit("/", 1)[0]
@@ -118,7 +119,7 @@ def test_killed_worker_and_restarted_server(tmp_path, monkeypatch):
 
     monkeypatch.delenv(DELAY)
     second = create_app({"TESTING": True, "INSTANCE_PATH": instance})  # the restarted server
-    client2 = second.test_client()
+    client2 = signed_in(second)
     page = BeautifulSoup(client2.get(f"{prefix}/import").data, "html.parser")
     assert page.select_one("#job")["data-state"] == "interrupted"
     assert "interrupted" in page.select_one("#job-error").text

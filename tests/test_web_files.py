@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from tests.support.web import HX, WEB, is_fragment, new_migration, soup, upload
+from tests.support.web import HX, WEB, is_fragment, new_migration, signed_in, soup, upload
 
 
 def test_upload_several_files_shows_what_each_holds(client):
@@ -91,7 +91,7 @@ def test_uploaded_names_are_sanitised(client, app):
 
 def test_oversized_upload_is_413_with_a_clear_message(tmp_path):
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "MAX_CONTENT_LENGTH": 1024})
-    client = app.test_client()
+    client = signed_in(app)
     prefix, csrf = new_migration(client)
     r = upload(client, prefix, csrf, "big.iif", data=b"!ACCNT\tNAME\n" + b"x" * 4096)
     assert r.status_code == 413

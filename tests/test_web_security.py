@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from tests.support.web import HX, is_fragment, new_migration, soup, upload, wait_done
+from tests.support.web import HX, is_fragment, new_migration, signed_in, soup, upload, wait_done
 
 
 def test_every_change_needs_the_csrf_token(client, tmp_path):
@@ -28,8 +28,52 @@ def test_every_change_needs_the_csrf_token(client, tmp_path):
         assert r.status_code == 400
         assert r.headers["HX-Retarget"] == "#messages"
     assert client.delete(f"{prefix}/files/x.iif/delete").status_code in (400, 405)
-    fresh = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "other")}).test_client()
+    fresh = signed_in(create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "other")}))
     assert fresh.post("/m", headers=csrf).status_code == 400  # a token of another session
+
+
+def test_without_the_access_token_nothing_is_shown(client, app):
+    """Another browser, or another user of the machine: 403 and how to get in, on every page;
+    the static files only are served without the token."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    other = app.test_client()
+    for url in ("/", f"{prefix}/files", f"{prefix}/download/book", "/no/such/page"):
+        r = other.get(url)
+        assert r.status_code == 403, url
+        assert "private to the person who started it" in r.text and "?token=" in r.text
+        assert "lists.iif" not in r.text and prefix not in r.text
+    r = other.get(f"{prefix}/files", headers=HX)
+    assert r.status_code == 403 and is_fragment(r) and r.headers["HX-Retarget"] == "#messages"
+    assert other.post("/m", headers=csrf).status_code == 403
+    assert other.get(f"/?token={app.config['ACCESS_TOKEN']}x").status_code == 403
+    assert other.post(f"/m?token={app.config['ACCESS_TOKEN']}", headers=csrf).status_code == 403
+    assert status_for(other, "localhost") == 200  # /static/app.css
+
+
+def test_the_token_address_signs_in_then_leaves_the_url(app):
+    prefix = "/m/" + app.extensions["store"].create().id
+    browser = app.test_client()
+    r = browser.get(f"{prefix}/files?token={app.config['ACCESS_TOKEN']}&x=1")
+    assert r.status_code == 303 and r.location == f"{prefix}/files?x=1"
+    cookie = r.headers["Set-Cookie"]
+    assert cookie.startswith("qb2gnucash_http=") and "HttpOnly" in cookie
+    assert "SameSite=Strict" in cookie
+    assert browser.get(f"{prefix}/files").status_code == 200
+    assert browser.get("/").status_code == 200
+
+
+def test_a_new_start_makes_a_new_token(tmp_path):
+    first = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    second = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    assert len(first.config["ACCESS_TOKEN"]) >= 32
+    assert first.config["ACCESS_TOKEN"] != second.config["ACCESS_TOKEN"]
+    browser = signed_in(first)
+    with browser.get("/", base_url="http://localhost") as r:
+        assert r.status_code == 200
+    second_browser = second.test_client()
+    second_browser.set_cookie("qb2gnucash_http", first.config["ACCESS_TOKEN"])
+    assert second_browser.get("/").status_code == 403  # the old token is no key any more
 
 
 @pytest.mark.parametrize(
@@ -63,9 +107,9 @@ def test_only_local_host_names_are_served(client):
     r = client.get("/", headers={"Host": "evil.example:5000"})
     assert r.status_code == 400 and "only on the address it was started on" in r.text
     assert "Set-Cookie" not in r.headers
-    for base in ("http://127.0.0.1:5000", "http://localhost"):
-        assert client.get("/", base_url=base).status_code == 200, base
-    assert client.get("/", base_url="http://[::1]:5000").status_code == 400  # not listened on
+    for host in ("127.0.0.1:5000", "localhost"):
+        assert status_for(client, host) == 200, host
+    assert status_for(client, "[::1]:5000") == 400  # not an address it listens on
 
 
 @pytest.mark.parametrize(
@@ -198,7 +242,8 @@ def test_server_binds_locally_by_default(no_serving, tmp_path, capsys):
     assert (call["host"], call["port"], call["threaded"]) == ("127.0.0.1", 5000, True)
     assert call["app"].config["SERVED_HOSTS"] == ["127.0.0.1", "localhost"]
     out, err = capsys.readouterr()
-    assert "http://127.0.0.1:5000/" in out and err == ""
+    token = call["app"].config["ACCESS_TOKEN"]
+    assert f"http://127.0.0.1:5000/?token={token}" in out and err == ""
     assert (tmp_path / "migrations").is_dir()
 
 
@@ -238,3 +283,23 @@ def test_server_on_ipv6_loopback_checks_hosts_against_it(no_serving, tmp_path, c
     client = app.test_client()
     assert status_for(client, "[::1]:5000") == 200
     assert status_for(client, "evil.example") == 400
+
+
+def test_server_opens_the_token_address(no_serving, tmp_path, monkeypatch):
+    from app.server import main
+
+    opened: list[tuple] = []
+
+    class Timer:  # instead of threading.Timer: what would be opened, without a browser
+        def __init__(self, delay, fn, args) -> None:
+            opened.append((fn.__name__, *args))
+
+        def start(self) -> None:
+            pass
+
+    monkeypatch.setattr("app.server.threading.Timer", Timer)
+    monkeypatch.setenv("QB2GNUCASH_TOKEN", "chosen-token-chosen-token-chosen-token")
+    assert main(["--port", "5123", "--instance", str(tmp_path)]) == 0
+    assert no_serving[0]["app"].config["ACCESS_TOKEN"] == "chosen-token-chosen-token-chosen-token"
+    url = "http://127.0.0.1:5123/?token=chosen-token-chosen-token-chosen-token"
+    assert opened == [("open", url)]

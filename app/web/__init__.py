@@ -47,7 +47,7 @@ def _setup_blueprints(app: Flask) -> None:
 
 
 def register(app: Flask) -> None:
+    setup_security(app)  # first: its checks run before a migration is opened
     _setup_blueprints(app)
-    setup_security(app)
     setup_filters(app)
     setup_errors(app)

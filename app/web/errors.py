@@ -28,7 +28,15 @@ class CSRFError(MigrationError):
     again."""
 
 
+class NotSignedIn(MigrationError):
+    """This qb2gnucash wizard is private to the person who started it. Open the address it
+    printed when it started, with its token (in the terminal where you ran `make run`: “qb2gnucash
+    is running at http://127.0.0.1:5000/?token=…”), or stop it with Ctrl+C and run `make run`
+    again: it opens that address for you."""
+
+
 STATUS: dict[type[MigrationError], int] = {
+    NotSignedIn: 403,
     ParseError: 422,
     UnknownFormatError: 415,
     AmbiguousFormatError: 422,

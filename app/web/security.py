@@ -1,5 +1,12 @@
-"""The Host check (DNS rebinding) and the CSRF check on every request that needs them, and the
-security headers on every response."""
+"""The checks every request passes (the Host, the access token, the CSRF token) and the
+security headers on every response.
+
+The access token keeps the wizard to the person who started it, as Jupyter does: ``run.py``
+prints (and opens) the address with ``?token=<ACCESS_TOKEN>``; that request sets an HttpOnly
+cookie and redirects to the same address without the token. Any other request without the
+cookie, from another browser or another user of the machine, gets 403 and how to get in. Only
+the static files are served without it. The token is new at every start.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +15,11 @@ import ipaddress
 import secrets
 from collections.abc import Collection
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, Response, current_app, redirect, request, session
 from werkzeug.exceptions import SecurityError
+from werkzeug.urls import urlencode
 
-from app.web.errors import CSRFError
+from app.web.errors import CSRFError, NotSignedIn
 
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 HEADERS = {
@@ -53,9 +61,47 @@ def is_served(host: str, served: Collection[str]) -> bool:
     return True
 
 
-def _check_host() -> None:
+def _check_host(endpoint: str | None, values: dict | None) -> None:
     if not is_served(request.host, current_app.config["SERVED_HOSTS"]):
         raise SecurityError()
+
+
+def _cookie_name() -> str:
+    """One cookie per port: two wizards on one machine do not sign each other out."""
+    after = request.host.rpartition("]")[2]
+    return "qb2gnucash_" + (after.rpartition(":")[2] if ":" in after else "http")
+
+
+def _same(given: str, expected: str) -> bool:
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def _signed_in() -> bool:
+    return _same(request.cookies.get(_cookie_name(), ""), current_app.config["ACCESS_TOKEN"])
+
+
+def _token_given() -> bool:
+    given = request.args.get("token")
+    expected = current_app.config["ACCESS_TOKEN"]
+    return given is not None and request.method in ("GET", "HEAD") and _same(given, expected)
+
+
+def _check_access(endpoint: str | None, values: dict | None) -> None:
+    """Before anything else is looked at (the migration of the URL included)."""
+    if endpoint != "static" and not _signed_in() and not _token_given():
+        raise NotSignedIn()
+
+
+def _sign_in() -> Response | None:
+    """The token address: the cookie, and the same address without the token."""
+    if request.endpoint == "static" or _signed_in() or not _token_given():
+        return None
+    expected = current_app.config["ACCESS_TOKEN"]
+    rest = request.args.copy()
+    rest.pop("token")
+    response = redirect(request.path + (f"?{urlencode(rest)}" if rest else ""), 303)
+    response.set_cookie(_cookie_name(), expected, httponly=True, samesite="Strict")
+    return response
 
 
 def _check_csrf() -> None:
@@ -75,7 +121,11 @@ def _headers(response: Response) -> Response:
 
 
 def setup_security(app: Flask) -> None:
-    app.before_request(_check_host)
+    # URL value preprocessors run before the blueprints' (which open the URL's migration), in
+    # the order registered: web.register sets up security first.
+    app.url_value_preprocessor(_check_host)
+    app.url_value_preprocessor(_check_access)
+    app.before_request(_sign_in)
     app.before_request(_check_csrf)
     app.after_request(_headers)
     app.jinja_env.globals.update(csrf_token=csrf_token)

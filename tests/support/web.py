@@ -14,6 +14,14 @@ WEB = DATA / "web"
 HX = {"HX-Request": "true"}
 
 
+def signed_in(app):
+    """A test client that has opened the wizard's token address (it now holds the cookie)."""
+    client = app.test_client()
+    r = client.get(f"/?token={app.config['ACCESS_TOKEN']}")
+    assert r.status_code == 303 and r.location == "/", r
+    return client
+
+
 def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.get_data(as_text=True), "html.parser")
 
