@@ -24,6 +24,7 @@ from app.plan import Plan, load_plan, save_plan
 
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
+MAX_NAME = 120  # characters of a stored name (the name the user gave is kept for pages)
 
 
 class UnknownMigration(LookupError):
@@ -97,6 +98,9 @@ class Migration:
                 "export the lists with File > Utilities > Export > Lists to IIF Files and the "
                 "transactions as a CSV report"
             )
+        if len(name) > MAX_NAME:  # the file system's limit is 255 bytes, with room for ".part"
+            stem, suffix = name.rsplit(".", 1)
+            name = f"{stem[: MAX_NAME - len(suffix) - 1]}.{suffix}"
         if name in {p.name for p in self.files()}:
             raise DuplicateUpload(
                 f"{name} is already uploaded; remove it first to replace it, or rename the new one"

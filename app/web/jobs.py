@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, send_file
+from flask import Blueprint, Response, redirect, send_file, url_for
 from werkzeug.exceptions import NotFound
 from werkzeug.utils import secure_filename
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app.fileio import read_json
 from app.jobs import ACTIVE, ImportJob
 from app.store import Migration
-from app.web.context import migration, render, runner, views
+from app.web.context import fragment, is_htmx, migration, render, runner, views
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
@@ -67,14 +68,20 @@ def start() -> tuple[str, int]:
 
 
 @bp.get("/job")
-def panel() -> tuple[str, int]:
-    """The job region alone; it polls itself only while the job is queued or running."""
-    return render("jobs/import.html", "jobs/_job.html", **region(runner().get(migration())))
+def panel() -> tuple[str, int] | WerkzeugResponse:
+    """The job region alone; it polls itself only while the job is queued or running. Asked
+    for as a page (a bookmark, a reload), it is the Import step."""
+    if not is_htmx():
+        return redirect(url_for("jobs.page"), 303)
+    return fragment("jobs/_job.html", **region(runner().get(migration())))
 
 
 @bp.post("/job/cancel")
-def cancel() -> tuple[str, int]:
-    return render("jobs/import.html", "jobs/_job.html", **region(runner().cancel(migration())))
+def cancel() -> tuple[str, int] | WerkzeugResponse:
+    job = runner().cancel(migration())
+    if not is_htmx():  # the form's plain POST (no JavaScript): back to the Import step
+        return redirect(url_for("jobs.page"), 303)
+    return fragment("jobs/_job.html", **region(job))
 
 
 def _finished(m: Migration) -> tuple[ImportJob, Path]:

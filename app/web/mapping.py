@@ -16,6 +16,7 @@ from app.model import AccountType
 from app.pages.mapping import tree_problems, tree_rows
 from app.pages.preview import account_rows
 from app.plan import Cutover, Plan, Rule, month_day, parse_day, plan_from_json
+from app.quickbooks import account_type
 from app.web.context import fragment, migration, render, views
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
@@ -67,7 +68,18 @@ def _rule_from_form() -> Rule:
     target = (request.form.get("target") or request.form.get("name", "")).strip()
     if kind == "move" and target == "(top level)":
         target = ""
-    return Rule(kind, account, target)
+    return Rule(kind, account, _type_of(target) if kind == "retype" else target)
+
+
+def _type_of(word: str) -> str:
+    """A typed account type as GnuCash names it (``bank``, ``Other Current Asset`` → BANK,
+    ASSET); a word that is no type is said to be one the user can correct."""
+    kind = account_type(word)
+    if kind is None:
+        raise MappingError(
+            f"{word!r} is not an account type; choose one of the list ({', '.join(TYPES)})."
+        )
+    return kind.value
 
 
 @bp.post("/map/rules")
@@ -113,7 +125,8 @@ def save_row() -> tuple[str, int]:
             f"There is no account {account!r} in the tree any more; reload the page."
         )
     plan, done = m.plan(), []
-    name, type_ = request.form.get("name", "").strip(), request.form.get("type", "")
+    name, type_ = request.form.get("name", "").strip(), request.form.get("type", "").strip()
+    type_ = _type_of(type_) if type_ else ""
     if name and name != row.name:
         plan = plan.with_rule(Rule("rename", account, name))
         done.append(describe(Rule("rename", account, name)))
@@ -127,7 +140,10 @@ def save_row() -> tuple[str, int]:
 def check_rule() -> tuple[str, int]:
     """Inline validation of the rule being typed: what it would break in the tree."""
     m = migration()
-    rule = _rule_from_form()
+    try:
+        rule = _rule_from_form()
+    except MappingError as exc:  # said beside the field, as it is typed
+        return fragment("mapping/_rule_check.html", messages=[exc.message])
     messages: list[str] = []
     if rule.kind == "rename" and ":" in rule.target:
         messages.append("A name cannot contain ':' (GnuCash uses it between levels).")
