@@ -1,18 +1,22 @@
 """``run.py convert FILE... -o BOOK.gnucash``: the wizard's pipeline without a browser.
 
 Exit status: 0 written (a difference the verification finds is listed in the last lines); 1
-problems in the input (each on stderr as ``file:line: message``; no book is written) or a book
-GnuCash could not write; 2 usage errors (options, plan file, currency, an existing output without
-``--force``); 3 with ``--strict`` when the verification finds a difference (the book is still
-written). ``--report R.csv`` writes the verification report and every warning (R.warnings.txt,
-most important first) beside the book. A failed run never leaves a new file behind; an existing
-book given with ``--force`` is only replaced on success.
+problems in the input (each on stderr as ``file:line: message``; no book is written), a book
+GnuCash could not write, or a report that could not be written after the book was (the message
+says so); 2 usage errors (options, plan file, currency, an existing output without ``--force``,
+an output or report that cannot be written there: a read-only folder, a name too long); 3 with
+``--strict`` when the verification finds a difference (the book is still written). ``--report
+R.csv`` writes the verification report and every warning (R.warnings.txt, most important first)
+beside the book. A failed run leaves no new file behind (but for that late report failure); an
+existing book given with ``--force`` is only replaced on success.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +35,7 @@ from app.quickbooks import account_type
 from app.validate import untyped
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
+TEMP_ADDS = 30  # bytes a temporary name adds: ".NAME.partial-PID.LCK", ".NAME.XXXXXXXX.tmp"
 SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
 
 
@@ -168,6 +173,10 @@ def main(argv: Sequence[str]) -> int:
 def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
     """What is wrong with the command line itself (nothing has been read yet), or None."""
     out: Path = args.output
+    outputs = ((out, "book"), *(((args.report, "report"),) if args.report else ()))
+    for path, what in outputs:  # first: a name too long cannot even be looked for
+        if problem := _too_long(path, what):
+            return problem
     if out.exists() and not args.force:
         return f"{out} already exists; add --force to replace it"
     if out.is_dir():
@@ -176,6 +185,20 @@ def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
         return f"folder {out.parent} does not exist"
     if args.report and not args.report.parent.is_dir():
         return f"folder {args.report.parent} for the report does not exist"
+    for path, what in outputs:
+        if problem := _unwritable(path, what):
+            return problem
+    if problem := _input_error(args):
+        return problem
+    from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
+
+    if not gnc.is_known_currency(plan.currency):
+        return f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)"
+    return None
+
+
+def _input_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with the input files named (missing, a folder, two of one name)."""
     names: set[str] = set()
     for f in args.files:
         if not f.is_file():
@@ -186,10 +209,30 @@ def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
     for name in args.accept_truncated:
         if Path(name).name not in names:
             return f"--accept-truncated {name}: not one of the input files"
-    from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
+    return None
 
-    if not gnc.is_known_currency(plan.currency):
-        return f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)"
+
+def _too_long(path: Path, what: str) -> str | None:
+    """A file name the file system refuses, with the temporary name's additions."""
+    try:
+        limit = os.pathconf(path.parent, "PC_NAME_MAX") - TEMP_ADDS
+    except (OSError, ValueError):
+        limit = 255 - TEMP_ADDS
+    size = len(os.fsencode(path.name))
+    if size > limit:
+        return f"the {what}'s file name is too long ({size} characters; at most {limit})"
+    return None
+
+
+def _unwritable(path: Path, what: str) -> str | None:
+    """Why the ``what`` cannot be written in ``path``'s folder, else None: tried for real, as
+    read-only file systems and ACLs refuse root too."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=".qb2gnucash-", suffix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"cannot write the {what} in folder {path.parent} ({exc.strerror})"
     return None
 
 
@@ -224,7 +267,11 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     for line in report.summary_lines(differences=False):
         print(f"  {line}")
     if args.report:
-        write_text(args.report, report.to_csv())
+        try:
+            write_text(args.report, report.to_csv())
+        except OSError as exc:  # checked before, so the disk filled up or the folder changed
+            print(f"Book written to {out}, but not the report: {exc.strerror}", file=sys.stderr)
+            return 1
         print(f"Report written to {args.report}")
     written = f"Book written to {out} ({plan.format}, {plan.currency})"
     if report.ok:

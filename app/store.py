@@ -9,6 +9,8 @@ web layer (``app.web.cache``), keyed on ``Migration.signature`` and the plan.
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import os
 import re
 import secrets
 import shutil
@@ -41,6 +43,24 @@ class UploadError(MigrationError):
 
 class DuplicateUpload(UploadError):
     """A file with this name is already part of the migration."""
+
+
+class DiskFull(UploadError):
+    """The disk is full: the file was not added."""
+
+
+def _not_saved(name: str, exc: OSError, folder: Path) -> UploadError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        try:
+            free = f" ({shutil.disk_usage(folder).free // (1024 * 1024):,} MB free)"
+        except OSError:
+            free = ""
+        return DiskFull(
+            f"{name} was not added: the disk is full{free}. Nothing of it was kept. Free some "
+            "space (deleting an earlier migration on the home page frees its files) and add it "
+            "again."
+        )
+    return UploadError(f"{name} was not added ({exc.strerror}); nothing of it was kept.")
 
 
 def display_name(filename: str) -> str:
@@ -105,19 +125,25 @@ class Migration:
             raise DuplicateUpload(
                 f"{name} is already uploaded; remove it first to replace it, or rename the new one"
             )
-        part = self.uploads_dir / f".{name}.part"
-        with part.open("wb") as f:
-            shutil.copyfileobj(stream, f, 1024 * 1024)
-        if part.stat().st_size == 0:
-            part.unlink()
-            raise UploadError(f"{name} is empty; export it again from QuickBooks")
-        part.replace(self.uploads_dir / name)
-        meta = self.meta
-        meta["files"] = [*meta.get("files", []), name]
-        shown = display_name(filename)
-        if shown != name:
-            meta["names"] = {**meta.get("names", {}), name: shown}
-        write_json(self.meta_path, meta)
+        part, final = self.uploads_dir / f".{name}.part", self.uploads_dir / name
+        try:
+            with os.fdopen(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+                shutil.copyfileobj(stream, f, 1024 * 1024)
+            if part.stat().st_size == 0:
+                raise UploadError(f"{name} is empty; export it again from QuickBooks")
+            part.replace(final)
+            meta = self.meta
+            meta["files"] = [*meta.get("files", []), name]
+            shown = display_name(filename)
+            if shown != name:
+                meta["names"] = {**meta.get("names", {}), name: shown}
+            write_json(self.meta_path, meta)
+        except OSError as exc:  # nothing of this file is kept, not even a hidden part
+            part.unlink(missing_ok=True)
+            final.unlink(missing_ok=True)
+            raise _not_saved(name, exc, self.uploads_dir) from exc
+        finally:
+            part.unlink(missing_ok=True)
         return name
 
     def display_names(self) -> dict[str, str]:

@@ -4,6 +4,7 @@ engine; every book written is reopened with gnc.read_book and checked."""
 from __future__ import annotations
 
 import csv
+import ctypes
 import datetime as dt
 import gzip
 import json
@@ -288,6 +289,8 @@ def test_one_bad_file_among_good_ones_is_reported_and_nothing_written(tmp_path):
         ((LISTS, LISTS, "-o", "{out}"), "two input files are named lists.iif"),
         ((CLI, "-o", "{out}"), "a folder, not a file"),
         ((LISTS, "-o", "{out}", "--report", "{tmp}/no/r.csv"), "for the report does not exist"),
+        ((LISTS, "-o", "{tmp}/" + "b" * 292 + ".gnucash"), "the book's file name is too long"),
+        ((LISTS, "-o", "{out}", "--report", "{tmp}/" + "r" * 296 + ".csv"), "name is too long"),
     ],
 )
 def test_usage_errors_exit_2(tmp_path, args, message):
@@ -305,6 +308,39 @@ def test_usage_errors_exit_2(tmp_path, args, message):
     assert run.returncode == 2
     assert message in run.stderr
     assert not (tmp_path / "book.gnucash").exists()
+
+
+def _without_root_override() -> None:
+    """In the child, before exec: no CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH, so that folder
+    permissions hold for root too (the test may run as root)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2):
+        libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP: gone after exec
+
+
+@pytest.mark.parametrize("where", ["report", "book"])
+def test_a_read_only_folder_is_a_usage_error_before_anything_is_written(tmp_path, where):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    out = (locked if where == "book" else tmp_path) / "book.gnucash"
+    report = (locked if where == "report" else tmp_path) / "report.csv"
+    try:
+        run = subprocess.run(
+            [sys.executable, "run.py", "convert", LISTS, TXNS, "-o", out, "--report", report],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+            preexec_fn=_without_root_override if os.geteuid() == 0 else None,
+        )
+    finally:
+        locked.chmod(0o755)
+    assert run.returncode == 2, run.stderr
+    assert f"cannot write the {where} in folder {locked} (Permission denied)" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["locked"]
 
 
 def test_existing_output_needs_force(tmp_path):

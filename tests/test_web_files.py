@@ -203,3 +203,26 @@ def test_a_semicolon_separated_csv_is_split_on_the_column_page(client):
     assert headers == ["Posted On", "Ref No", "Ledger", "Note", "Value"]
     first = [td.text for td in page.select("#column-sample tbody tr:first-child td")]
     assert first == ["02/01/2024", "7", "Checking", "February gas", "-25.00"]
+
+
+def test_disk_full_during_an_upload_keeps_nothing_and_says_so(client, app, monkeypatch):
+    import errno
+
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+
+    def full_disk(source, target, length=0):  # 2 MB written, then the disk is full
+        target.write(b"x" * (2 * 1024 * 1024))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("app.store.shutil.copyfileobj", full_disk)
+    for headers in (csrf | HX, csrf):
+        r = upload(client, prefix, csrf, "txns.iif", htmx="HX-Request" in headers)
+        assert r.status_code == 507
+        text = soup(r).text
+        assert "txns.iif was not added: the disk is full" in text and "MB free" in text
+        assert "kept" in text and "your uploaded files" not in text
+    uploads = Path(app.config["MIGRATIONS_DIR"]) / prefix.rsplit("/", 1)[1] / "uploads"
+    assert sorted(p.name for p in uploads.iterdir()) == ["lists.iif"]  # no hidden partial
+    monkeypatch.undo()
+    assert upload(client, prefix, csrf, "txns.iif").status_code == 200  # room again: it works

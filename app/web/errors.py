@@ -17,7 +17,7 @@ from app.errors import (
     ProblemsError,
     UnknownFormatError,
 )
-from app.store import DuplicateUpload, UnknownUpload, UploadError
+from app.store import DiskFull, DuplicateUpload, UnknownUpload, UploadError
 from app.web.context import is_htmx
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ STATUS: dict[type[MigrationError], int] = {
     MappingError: 422,
     ProblemsError: 422,
     DuplicateUpload: 409,
+    DiskFull: 507,
     UploadError: 400,
     CSRFError: 400,
     BookWriteError: 500,
