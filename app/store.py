@@ -1,7 +1,9 @@
 """Migrations on disk: one folder each under ``MIGRATIONS_DIR``.
 
 ``<root>/<id>/`` holds ``meta.json`` (created, upload order), ``uploads/`` (sanitised names
-only), ``plan.json``, ``job.json`` (see app/jobs/) and ``out/``. Every page is a function of
+only; each a copy of the export with its SSNs and bank numbers blanked, ``readers.redact``),
+``plan.json``, ``job.json`` (see app/jobs/) and ``out/``. The folders are the owner's alone
+(0700), the uploads too (0600). Every page is a function of
 the uploads and the plan, so a restart loses nothing. What they parse to is cached by the
 web layer (``app.web.cache``), keyed on ``Migration.signature`` and the plan.
 """
@@ -23,6 +25,7 @@ from werkzeug.utils import secure_filename
 from app.errors import MigrationError, UnknownFormatError
 from app.fileio import read_json, write_json
 from app.plan import Plan, load_plan, save_plan
+from app.readers.redact import redact
 
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
@@ -131,6 +134,7 @@ class Migration:
                 shutil.copyfileobj(stream, f, 1024 * 1024)
             if part.stat().st_size == 0:
                 raise UploadError(f"{name} is empty; export it again from QuickBooks")
+            redact(part)  # the kept copy has no SSN or bank number (the user keeps the original)
             part.replace(final)
             meta = self.meta
             meta["files"] = [*meta.get("files", []), name]
@@ -145,6 +149,10 @@ class Migration:
         finally:
             part.unlink(missing_ok=True)
         return name
+
+    def size(self) -> int:
+        """Bytes on disk: uploads, plan, books and reports."""
+        return sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file())
 
     def display_names(self) -> dict[str, str]:
         """Stored (sanitised) name → the name the user gave the file, where they differ."""
@@ -179,13 +187,13 @@ class Store:
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
+        root.chmod(0o700)  # earlier versions made it 0755: no other user may look inside
 
     def create(self) -> Migration:
         mid = secrets.token_urlsafe(24)
         m = Migration(self.root / mid)
-        m.path.mkdir()
-        m.uploads_dir.mkdir()
-        m.out_dir.mkdir()
+        for folder in (m.path, m.uploads_dir, m.out_dir):
+            folder.mkdir(mode=0o700)
         write_json(m.meta_path, {"created": dt.datetime.now().isoformat(timespec="seconds")})
         return m
 

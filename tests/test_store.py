@@ -78,12 +78,12 @@ def test_refused_uploads(tmp_path, name, data, error, words):
 
 def test_duplicates_never_overwrite(tmp_path):
     m = Store(tmp_path).create()
-    add(m, "lists.iif")
+    add(m, "txns.iif")
     with pytest.raises(DuplicateUpload):
-        add(m, "lists.iif", b"other")
+        add(m, "txns.iif", b"other")
     with pytest.raises(DuplicateUpload):
-        add(m, "../lists.iif", b"other")
-    assert (m.uploads_dir / "lists.iif").read_bytes() == (WEB / "lists.iif").read_bytes()
+        add(m, "../txns.iif", b"other")
+    assert (m.uploads_dir / "txns.iif").read_bytes() == (WEB / "txns.iif").read_bytes()
 
 
 def test_plan_saved_and_file_options_dropped_with_the_file(tmp_path):
@@ -105,3 +105,17 @@ def test_restart_loses_nothing(tmp_path):
     assert again.plan().currency == "EUR"
     assert again.created == m.created
     assert isinstance(again.path, Path)
+
+
+def test_the_kept_copy_has_no_ssn_or_bank_number_and_only_the_owner_reads_it(tmp_path):
+    store = Store(tmp_path / "migrations")
+    m = store.create()
+    add(m, "lists.iif")
+    kept = (m.uploads_dir / "lists.iif").read_bytes()
+    assert b"987-65-4321" not in kept and b"000123456789" not in kept
+    assert b"ACCNT\tChecking\tBANK\t75.00\tMain bank\t1000\t\t\tN\n" in kept
+    assert b"EMP\tJoe Worker\t9 Elm St\t\tN\n" in kept
+    for path, mode in ((store.root, 0o700), (m.path, 0o700), (m.uploads_dir, 0o700)):
+        assert path.stat().st_mode & 0o777 == mode, path
+    assert (m.uploads_dir / "lists.iif").stat().st_mode & 0o777 == 0o600
+    assert m.size() == sum(p.stat().st_size for p in m.path.rglob("*") if p.is_file()) > 0

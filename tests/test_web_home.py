@@ -24,3 +24,13 @@ def test_home_new_reopen_delete(client):
     assert r.status_code == 303
     assert client.get(f"{prefix}/files").status_code == 404
     assert soup(client.get("/")).select_one("#migrations") is None
+
+
+def test_home_says_where_migrations_are_kept_and_their_space(client, app):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get("/"))
+    kept = page.select_one("#kept-in").text
+    assert app.config["MIGRATIONS_DIR"] in kept and "Deleting a migration frees" in kept
+    m = app.extensions["store"].open(prefix.rsplit("/", 1)[1])
+    assert page.select_one("#migrations td.size").text == f"{round(m.size() / 1024)} KB"

@@ -207,13 +207,39 @@ def test_ssn_and_bank_numbers_reach_no_file_of_the_migration(client, app):
     client.post(f"{prefix}/import", headers=csrf | HX)
     assert wait_done(client, prefix).select_one("#to-download") is not None
     folder = Path(app.config["MIGRATIONS_DIR"]) / prefix.rsplit("/", 1)[1]
-    written = [p for p in folder.rglob("*") if p.is_file() and p.parent.name != "uploads"]
-    assert {p.name for p in written} >= {"lists.gnucash", "result.json", "report.csv", "job.json"}
+    written = [p for p in folder.rglob("*") if p.is_file()]
+    assert {p.name for p in written} >= {
+        *("lists.gnucash", "result.json", "report.csv", "job.json", "lists.iif", "txns.iif")
+    }
     for p in written:
         data = p.read_bytes()
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         assert b"987-65-4321" not in data and b"000123456789" not in data, p.name
+    for p in (folder / "uploads" / "lists.iif", folder / "out" / "lists.gnucash"):
+        assert p.stat().st_mode & 0o777 == 0o600, p  # the owner's alone, not 0644
+    for p in (folder.parent, folder, folder / "uploads", folder / "out"):
+        assert p.stat().st_mode & 0o777 == 0o700, p
+
+
+def test_the_column_page_is_for_csv_reports_only_and_blanks_sensitive_cells(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    r = client.get(f"{prefix}/files/lists.iif/columns")
+    assert r.status_code == 404 and "only a CSV report's columns can be mapped" in soup(r).text
+    assert "987-65-4321" not in r.text and "000123456789" not in r.text
+    odd = (
+        "Posted On,Ref No,Ledger,Value,Payee SSN,Bank Account No,Note\n"
+        "02/01/2024,7,Checking,-25.00,123-45-6789,000123456789,paid 987-65-4321\n"
+        "02/01/2024,7,Gas,25.00,,,444-55-6666\n"
+    )
+    upload(client, prefix, csrf, "odd.csv", data=odd.encode())
+    page = client.get(f"{prefix}/files/odd.csv/columns")
+    assert page.status_code == 200
+    cells = [td.text for td in soup(page).select("#column-sample tbody td")]
+    assert cells[:4] == ["02/01/2024", "7", "Checking", "-25.00"] and "paid •••-••-••••" in cells
+    for secret in ("123-45-6789", "000123456789", "987-65-4321", "444-55-6666"):
+        assert secret not in page.text
 
 
 class _NotServing:

@@ -119,6 +119,7 @@ def write_book(
         if not tmp.is_file():  # an engine that skips saving an untouched book
             raise BookWriteError(f"GnuCash saved nothing for {path.name} (empty book?)")
         try:
+            tmp.chmod(0o600)  # the company's books: readable by their owner only
             os.replace(tmp, path)
         except OSError as exc:
             raise BookWriteError(f"cannot move the book into place at {path}: {exc}") from exc

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.model import FileInfo, Ledger, Problem
+from app.readers.qbcsv.columns import mappable
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,6 @@ def file_cards(paths: Sequence[Path], parsed: Ledger) -> list[FileCard]:
         info = infos.get(p.name, FileInfo(p.name, "not read"))
         problems = tuple(x for x in parsed.problems if x.source and x.source.filename == p.name)
         read = info.layout != "not read"
-        is_csv = p.suffix.lower() in (".csv", ".txt")
         cards.append(
             FileCard(
                 p.name,
@@ -40,7 +40,7 @@ def file_cards(paths: Sequence[Path], parsed: Ledger) -> list[FileCard]:
                 info,
                 problems,
                 read,
-                needs_columns=is_csv and info.layout in ("not read", "hand"),
+                needs_columns=info.layout in ("not read", "hand") and mappable(p),
             )
         )
     return cards

@@ -35,7 +35,12 @@ class NotSignedIn(MigrationError):
     again: it opens that address for you."""
 
 
+class NoColumns(MigrationError):
+    """Only a CSV report's columns can be mapped by hand."""
+
+
 STATUS: dict[type[MigrationError], int] = {
+    NoColumns: 404,
     NotSignedIn: 403,
     ParseError: 422,
     UnknownFormatError: 415,

@@ -11,9 +11,10 @@ from werkzeug.wrappers import Response
 from app.errors import MigrationError
 from app.pages.files import file_cards
 from app.plan import FileOptions, Plan, plan_from_json
-from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample
+from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web.context import is_htmx, migration, render, views
+from app.web.errors import NoColumns
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 
@@ -88,6 +89,11 @@ def columns(name: str) -> tuple[str, int] | Response:
     """Hand mapping: each role → a header; GET with values previews the rows live."""
     m = migration()
     path = m.file(name)
+    if not mappable(path):
+        raise NoColumns(
+            f"{name} has no columns to map: only a CSV report's columns can be mapped by hand, "
+            "and this file is read as it is. Go back to the Files step."
+        )
     plan = m.plan()
     saved = plan.files.get(name, FileOptions())
     chosen = saved.columns

@@ -41,6 +41,14 @@ def kilobytes(size: int) -> str:
     return f"{size / 1024:,.0f} KB"
 
 
+def disk_size(size: int) -> str:
+    """Space on disk in the unit that reads best: 820 KB, 12.4 MB, 1.2 GB."""
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2)):
+        if size >= scale:
+            return f"{size / scale:,.1f} {unit}"
+    return f"{max(size, 1024 if size else 0) / 1024:,.0f} KB"
+
+
 def job_state(state: str) -> str:
     return JOB_STATES.get(state, state)
 
@@ -68,7 +76,7 @@ def shown(text: object) -> str:
     return out
 
 
-FILTERS = (money, count, kilobytes, job_state, phase, problem, shown)
+FILTERS = (money, count, kilobytes, disk_size, job_state, phase, problem, shown)
 
 
 def setup_filters(app: Flask) -> None:

@@ -1,15 +1,18 @@
 """Hand-mapped CSV columns: the roles a user can give a report's columns, and a live sample of
-the first rows read as the reader will read them."""
+the first rows read as the reader will read them (sensitive cells blanked: a column named like
+an SSN or a bank number; anything shaped like an SSN is masked). Only CSV reports have columns
+to map: ``mappable``."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.model import money
-from app.readers.qbcsv.header import delimiter_of
+from app.readers.qbcsv.header import delimiter_of, first_rows
 from app.readers.values import decode, parse_amount, parse_date
 
 COLUMN_ROLES = (
@@ -26,6 +29,17 @@ COLUMN_ROLES = (
     ("credit", "Credit", ""),
 )
 SAMPLE_ROWS = 8
+SUFFIXES = (".csv", ".txt")
+SENSITIVE_HEADER = re.compile(
+    r"ssn|ss ?no|social security|tax file|tfn|routing|iban|swift|bsb|bank ?(acc|account|no|num)",
+    re.IGNORECASE,
+)
+SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+
+
+def mappable(path: Path) -> bool:
+    """A CSV or text file that reads as a report (not IIF, not binary): columns to map."""
+    return path.suffix.lower() in SUFFIXES and bool(first_rows(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +60,8 @@ def column_sample(path: Path, columns: dict[str, str], date_order: str = "") -> 
     start = next((i for i, r in enumerate(rows[:30]) if sum(1 for c in r if c.strip()) >= 3), 0)
     headers = tuple(c.strip() for c in rows[start]) if rows else ()
     body = [r for r in rows[start + 1 :] if any(c.strip() for c in r)][:SAMPLE_ROWS]
+    hidden = {i for i, h in enumerate(headers) if SENSITIVE_HEADER.search(h)}
+    body = [[_shown(c, i in hidden) for i, c in enumerate(r)] for r in body]
     position = {h: i for i, h in reversed(list(enumerate(headers)))}
     labels = {role: label for role, label, _ in COLUMN_ROLES}
     parsed = []
@@ -61,6 +77,10 @@ def column_sample(path: Path, columns: dict[str, str], date_order: str = "") -> 
         missing.append("Amount (or Debit and Credit)")
     complaint = ("Still to choose: " + ", ".join(missing)) if missing else ""
     return ColumnSample(start + 1, headers, tuple(tuple(r) for r in body), tuple(parsed), complaint)
+
+
+def _shown(cell: str, hidden: bool) -> str:
+    return "" if hidden else SSN.sub("•••-••-••••", cell)
 
 
 def _read(role: str, raw: str, date_order: str) -> tuple[str, bool]:

@@ -1,0 +1,92 @@
+"""readers.redact: the kept copy of an upload has no SSN and no bank number left, reads exactly
+as the original did, and every line without one is unchanged byte for byte."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.model import to_text
+from app.plan import Plan
+from app.readers import read
+from app.readers.redact import redact
+from tests.paths import DATA
+
+SECRETS = re.compile(
+    rb"987-65-4321|000123456789|123-45-6789|5556667|0260095|4443332|112200049|0661001235"
+    rb"|066-000|12345678"
+)
+IIF = {
+    "lists.iif": (DATA / "web" / "lists.iif").read_text(encoding="utf-8"),
+    "bank.iif": "!VEND\tNAME\tBANKACCTNUM\tROUTINGNUM\tACCOUNT NUMBER\tTERMS\r\n"
+    "VEND\tV\t5556667\t0260095\t4443332\tNet 30\r\nVEND\tW\t\t\t\tNet 30\r\n",
+    "online.iif": "!QB ONLINE\tACCNT\tROUTNUM\tOLACCNT\n"
+    "QB ONLINE\tChecking\t112200049\t0661001235\n",
+    "quoted.iif": '!EMP\tNAME\tADDR1\tSSNO\n!ACCNT\tNAME\tACCNTTYPE\tDESC\nEMP\t"Al\n2nd line"\t'
+    '"9 Elm St"\t123-45-6789\nACCNT\tChecking\tBANK\t"a ""quoted"" memo"\n',
+}
+
+
+def _same_reading(original: Path, kept: Path) -> None:
+    assert to_text(read([kept], Plan())) == to_text(read([original], Plan()))
+
+
+@pytest.mark.parametrize("name", sorted(IIF))
+@pytest.mark.parametrize("encoding", ["utf-8", "cp1252", "utf-16", "utf-16-le"])
+def test_iif_copies_lose_their_secrets_and_nothing_else(tmp_path, name, encoding):
+    data = IIF[name].encode(encoding)
+    (tmp_path / "original").mkdir()
+    (tmp_path / "kept").mkdir()
+    original, kept = tmp_path / "original" / name, tmp_path / "kept" / name
+    original.write_bytes(data)
+    kept.write_bytes(data)
+    assert redact(kept)
+    after = kept.read_bytes()
+    assert not SECRETS.search(after.decode(encoding).encode())
+    _same_reading(original, kept)
+    if encoding == "utf-8":
+        untouched = [line for line in data.splitlines() if not SECRETS.search(line)]
+        assert set(untouched) <= set(after.splitlines())
+    assert not redact(kept)  # nothing left to blank: the file is not written again
+
+
+@pytest.mark.parametrize("name", ["customers.csv", "suppliers.csv"])
+def test_csv_lists_lose_their_bank_columns(tmp_path, name):
+    original = DATA / "reports" / name
+    kept = tmp_path / name
+    kept.write_bytes(original.read_bytes())
+    redact(kept)
+    assert not SECRETS.search(kept.read_bytes())
+    _same_reading(original, kept)
+
+
+def test_reports_and_files_without_secrets_are_left_alone(tmp_path):
+    for source in (DATA / "web" / "txns.iif", DATA / "web" / "odd_columns.csv"):
+        kept = tmp_path / source.name
+        kept.write_bytes(source.read_bytes())
+        assert not redact(kept)
+        assert kept.read_bytes() == source.read_bytes()
+
+
+@pytest.mark.samples
+def test_the_enterprise_sample_keeps_no_ssn(tmp_path, samples_dir):
+    from tests.paths import ENTERPRISE
+
+    raw = ENTERPRISE.read_bytes()
+    assert re.search(rb"\b\d{3}-\d{2}-\d{4}\b", raw)
+    kept = tmp_path / ENTERPRISE.name
+    kept.write_bytes(raw)
+    assert redact(kept)
+    left = [
+        line
+        for line in kept.read_bytes().splitlines()
+        if re.search(rb"\b\d{3}-\d{2}-\d{4}\b", line)
+    ]
+    # a sole proprietor's tax ID has an SSN's shape: kept, as the reader keeps TAXID (1099s)
+    assert all(line.startswith(b"VEND\t") for line in left), left
+    employees = re.findall(rb"\nEMP\t[^\n]*", raw)
+    ssns = [m for e in employees for m in re.findall(rb"\b\d{3}-\d{2}-\d{4}\b", e)]
+    assert ssns and not any(s in kept.read_bytes() for s in ssns)
+    _same_reading(ENTERPRISE, kept)
