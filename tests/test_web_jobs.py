@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.web import HX, is_fragment, new_migration, soup, upload, wait_done
+from tests.support.web import HX, WEB, is_fragment, new_migration, soup, upload, wait_done
 
 
 def test_import_is_refused_while_problems_remain_then_resolved(client):
@@ -129,3 +129,40 @@ def test_import_page_shows_warnings_before_writing(client):
     box = soup(client.get(f"{prefix}/import")).select_one("#import-warnings")
     assert "Checking: QuickBooks balance 75.00" in box.text
     assert soup(client.get(f"{prefix}/import")).select_one("#start-import") is not None
+
+
+def differing_lists() -> bytes:
+    """lists.iif with QuickBooks saying 80.00 in Checking, where the history explains 75.00."""
+    text = (WEB / "lists.iif").read_text(encoding="utf-8")
+    text = text.replace("Checking\tBANK\t75.00", "Checking\tBANK\t80.00")
+    return text.replace(
+        "Opening Bal Equity\tEQUITY\t0.00", "Opening Bal Equity\tEQUITY\t-5.00"
+    ).encode()
+
+
+def test_a_book_that_differs_is_said_first_and_offered_behind_it(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", data=differing_lists())
+    upload(client, prefix, csrf, "txns.iif")
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    panel = wait_done(client, prefix)
+    assert panel.select_one("#job")["data-state"] == "differs"
+    said = panel.select_one("#job-differs").text
+    assert "written, but 2 accounts differ from QuickBooks" in said
+    assert "written and checked" not in panel.text
+    page = soup(client.get(f"{prefix}/download"))
+    first = page.select_one("main .message")
+    assert first["id"] == "differs-first" and "2 accounts differ" in first.text
+    button = page.select_one("#download-book")
+    assert "anyway, with its differences" in button.text
+    assert page.select("#differences tr.differs") and button.find_previous(id="differences")
+    r = client.get(f"{prefix}/download/book")  # a link straight to the book: the page first
+    assert r.status_code == 303 and r.location.endswith(f"{prefix}/download")
+    with client.get(button["href"]) as book:
+        assert book.status_code == 200 and book.headers["Content-Disposition"].startswith(
+            "attachment"
+        )
+    with client.get(f"{prefix}/download/report.csv") as report:
+        assert report.status_code == 200
+    home = soup(client.get("/")).select_one("#migrations").text
+    assert "book written, but 2 accounts differ from QuickBooks" in home

@@ -20,8 +20,11 @@ from typing import Literal, get_args
 
 from app.fileio import read_json, write_json
 
-JobState = Literal["queued", "running", "done", "failed", "cancelled", "interrupted"]
+# "done": written and every balance matches QuickBooks; "differs": written, but the proof found
+# differences (the book is offered only behind them). Both have a book.
+JobState = Literal["queued", "running", "done", "differs", "failed", "cancelled", "interrupted"]
 ACTIVE: tuple[JobState, ...] = ("queued", "running")
+WRITTEN: tuple[JobState, ...] = ("done", "differs")
 STATES: tuple[JobState, ...] = get_args(JobState)
 
 
@@ -35,13 +38,18 @@ class ImportJob:
     pid: int | None = None
     error: str = ""
     problems: tuple[str, ...] = ()
-    book: str = ""  # file name under out/ once done
+    book: str = ""  # file name under out/ once written
+    differences: int = 0  # accounts whose balance differs from QuickBooks' ("differs")
     created: float = 0.0
     finished: float = 0.0
 
     @property
     def active(self) -> bool:
         return self.state in ACTIVE
+
+    @property
+    def written(self) -> bool:
+        return self.state in WRITTEN
 
     @property
     def percent(self) -> int:

@@ -91,7 +91,9 @@ def run(m: Migration, job_id: str) -> int:
         rep.progress("verifying", 1, 1)
         write_json(m.out_dir / "result.json", download.result_data(prepared, outcome))
         write_text(m.out_dir / "report.csv", outcome.report.to_csv())
-        rep.update(state="done", phase="done", book=name, finished=jobs.now())
+        state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
+        n = len(outcome.report.differences)
+        rep.update(state=state, phase="done", book=name, differences=n, finished=jobs.now())
         return 0
     except ProblemsError as exc:
         problems = tuple(str(p) for p in exc.problems)

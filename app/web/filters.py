@@ -7,12 +7,14 @@ from __future__ import annotations
 from flask import Flask, g
 
 from app.fixes import with_fix
+from app.jobs import ImportJob
 from app.model import Problem, money
 
 JOB_STATES = {  # the home page's word for a migration's last import
     "queued": "importing…",
     "running": "importing…",
     "done": "book written",
+    "differs": "book written, but it differs from QuickBooks",
     "failed": "import failed",
     "cancelled": "import cancelled",
     "interrupted": "import interrupted",
@@ -53,6 +55,15 @@ def job_state(state: str) -> str:
     return JOB_STATES.get(state, state)
 
 
+def differ_words(job: ImportJob) -> str:
+    """ "written, but 2 accounts differ from QuickBooks": what a job in state "differs" says
+    first, on every step that shows it."""
+    n = job.differences
+    if not n:  # only a check (counts, dates) differs
+        return "written, but its checks differ from QuickBooks"
+    return f"written, but {n:,} account{'s' * (n != 1)} differ{'s' * (n == 1)} from QuickBooks"
+
+
 def phase(name: str) -> str:
     return PHASES.get(name, name.capitalize())
 
@@ -76,7 +87,7 @@ def shown(text: object) -> str:
     return out
 
 
-FILTERS = (money, count, kilobytes, disk_size, job_state, phase, problem, shown)
+FILTERS = (money, count, kilobytes, disk_size, job_state, differ_words, phase, problem, shown)
 
 
 def setup_filters(app: Flask) -> None:

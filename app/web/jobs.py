@@ -1,12 +1,14 @@
 """Steps 4 and 5, Import and Download: refuse while problems remain, run the import in a worker
 process with a live progress panel and a cancel button, then offer the finished book, the
-verification report and its CSV. Only a job in state "done" has a book to offer."""
+verification report and its CSV. Only a written job ("done", or "differs") has a book to offer;
+a book that differs from QuickBooks is offered behind its differences: its download without
+``?differences=accepted`` (the Download page's second button) leads to that page."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, redirect, send_file, url_for
+from flask import Blueprint, Response, redirect, request, send_file, url_for
 from werkzeug.exceptions import NotFound
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -86,7 +88,7 @@ def cancel() -> tuple[str, int] | WerkzeugResponse:
 
 def _finished(m: Migration) -> tuple[ImportJob, Path]:
     job = runner().get(m)
-    if job is None or job.state != "done" or not job.book:
+    if job is None or not job.written or not job.book:
         raise NotFound("There is no finished book yet. Run the import on the Import step first.")
     name = secure_filename(job.book)
     path = m.out_dir / name
@@ -99,8 +101,7 @@ def _finished(m: Migration) -> tuple[ImportJob, Path]:
 def result() -> tuple[str, int]:
     m = migration()
     job = runner().get(m)
-    done = job is not None and job.state == "done"
-    data = read_json(m.out_dir / "result.json") if done else {}
+    data = read_json(m.out_dir / "result.json") if job is not None and job.written else {}
     return render(
         "jobs/download.html",
         "jobs/download.html",
@@ -114,8 +115,10 @@ def result() -> tuple[str, int]:
 
 
 @bp.get("/download/book")
-def book() -> Response:
+def book() -> Response | WerkzeugResponse:
     job, path = _finished(migration())
+    if job.state == "differs" and request.args.get("differences") != "accepted":
+        return redirect(url_for("jobs.result"), 303)  # what differs comes first
     return send_file(path, as_attachment=True, download_name=job.book, max_age=0)
 
 
