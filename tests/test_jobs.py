@@ -98,6 +98,22 @@ def test_cancel_kills_the_worker(tmp_path, runner, monkeypatch):
     assert [p.name for p in m.out_dir.iterdir()] == []
 
 
+def test_a_killed_workers_temporary_book_and_lock_go_when_it_is_marked_interrupted(
+    tmp_path, runner, monkeypatch
+):
+    monkeypatch.setenv(DELAY, "60")
+    m = migration(tmp_path, "lists.iif", "txns.iif")
+    runner.submit(m)
+    job = wait(runner, m, lambda j: j.state == "running" and j.pid)
+    left = [m.out_dir / f".lists.gnucash.partial-{job.pid}{end}" for end in ("", ".LCK")]
+    for p in left:  # what the engine holds while it writes (the book, GnuCash's lock on it)
+        p.write_bytes(b"half a book")
+    (m.out_dir / "kept.txt").write_text("not the writer's")
+    os.kill(job.pid, signal.SIGKILL)
+    assert wait(runner, m, lambda j: not j.active).state == "interrupted"
+    assert sorted(p.name for p in m.out_dir.iterdir()) == ["kept.txt"]
+
+
 def test_killed_worker_and_restarted_server(tmp_path, monkeypatch):
     """The worker dies mid-import, the server restarts on the same folder: the job shows as
     interrupted, nothing is offered for download, and a second run succeeds."""

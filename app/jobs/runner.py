@@ -62,6 +62,7 @@ class JobRunner:
                 finished=now(),
             )
             save(m.job_path, job)
+            _remove_partials(m)  # the dead worker's temporary book and GnuCash's lock on it
         return job
 
     def _reap(self, job_id: str) -> None:
@@ -142,6 +143,11 @@ class JobRunner:
                 latest, state="cancelled", error="Cancelled; no book was written.", finished=now()
             )
             save(m.job_path, latest)
-        for partial in m.out_dir.glob(".*partial*"):
-            partial.unlink()
+        _remove_partials(m)
         return latest
+
+
+def _remove_partials(m: Migration) -> None:
+    """A stopped writer's temporary book and what GnuCash put beside it (``.LCK``)."""
+    for partial in m.out_dir.glob(".*.partial-*"):
+        partial.unlink(missing_ok=True)

@@ -55,6 +55,8 @@ class Reporter:
                 error="The server stopped during the import. Start it again.",
                 finished=jobs.now(),
             )
+            for partial in self.m.out_dir.glob(f".*.partial-{os.getpid()}*"):  # lock included
+                partial.unlink(missing_ok=True)
             os._exit(1)
 
     def pause(self, seconds: float) -> None:
