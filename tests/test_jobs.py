@@ -19,7 +19,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from app import create_app
-from app.jobs import ImportJob, load
+from app.jobs import Book, ImportJob, load
 from app.jobs.runner import JobRunner
 from app.store import Migration, Store
 from tests.paths import DATA, ROOT
@@ -92,7 +92,7 @@ def test_cancel_kills_the_worker(tmp_path, runner, monkeypatch):
     running = wait(runner, m, lambda j: j.state == "running" and j.pid)
     cancelled = runner.cancel(m)
     assert cancelled.state == "cancelled"
-    assert "no book" in cancelled.error
+    assert "No new book" in cancelled.error
     assert not Path(f"/proc/{running.pid}").exists()
     assert runner.get(m).state == "cancelled"
     assert [p.name for p in m.out_dir.iterdir()] == []
@@ -112,6 +112,29 @@ def test_a_killed_workers_temporary_book_and_lock_go_when_it_is_marked_interrupt
     os.kill(job.pid, signal.SIGKILL)
     assert wait(runner, m, lambda j: not j.active).state == "interrupted"
     assert sorted(p.name for p in m.out_dir.iterdir()) == ["kept.txt"]
+
+
+def test_the_last_book_stays_offered_until_a_new_one_replaces_it(tmp_path, runner, monkeypatch):
+    m = migration(tmp_path, "lists.iif", "txns.iif")
+    runner.submit(m)
+    first = wait(runner, m, lambda j: not j.active)
+    assert runner.book(m) == Book(first, m.out_dir, previous=False)
+    monkeypatch.setenv(DELAY, "60")
+    runner.submit(m)
+    wait(runner, m, lambda j: j.state == "running" and j.pid)
+    kept = runner.book(m)  # while the new import runs
+    assert (kept.job, kept.previous) == (first, True)
+    assert kept.path == m.out_dir / "previous" / "lists.gnucash" and kept.path.is_file()
+    assert sorted(p.name for p in kept.folder.iterdir()) == [
+        *("job.json", "lists.gnucash", "report.csv", "result.json")
+    ]
+    assert runner.cancel(m).state == "cancelled"
+    assert runner.book(m) == kept  # after the cancel too
+    monkeypatch.delenv(DELAY)
+    runner.submit(m)
+    second = wait(runner, m, lambda j: not j.active)
+    assert runner.book(m) == Book(second, m.out_dir, previous=False)
+    assert not (m.out_dir / "previous").exists()  # replaced
 
 
 def test_killed_worker_and_restarted_server(tmp_path, monkeypatch):

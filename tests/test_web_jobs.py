@@ -166,3 +166,37 @@ def test_a_book_that_differs_is_said_first_and_offered_behind_it(client):
         assert report.status_code == 200
     home = soup(client.get("/")).select_one("#migrations").text
     assert "book written, but 2 accounts differ from QuickBooks" in home
+
+
+def test_cancelling_a_new_import_keeps_the_previous_book_marked_as_such(client, monkeypatch):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#job")["data-state"] == "done"
+    with client.get(f"{prefix}/download/book") as r:
+        first = r.data
+    rename = {"account": "Checking", "kind": "rename", "target": "Bank"}
+    client.post(f"{prefix}/map/rules", data=rename, headers=csrf | HX)
+    monkeypatch.setenv("QB2GNUCASH_WORKER_DELAY", "60")  # the worker waits after reading
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    page = soup(client.get(f"{prefix}/download"))
+    assert "a new import is running" in page.select_one("#previous-book").text
+    panel = soup(client.post(f"{prefix}/job/cancel", headers=csrf | HX))
+    assert panel.select_one("#job")["data-state"] == "cancelled"
+    assert "from the settings you had then" in panel.select_one("#kept-book").text
+    page = soup(client.get(f"{prefix}/download"))
+    assert page.select_one("#no-book") is None
+    said = page.select_one("#previous-book").text
+    assert "book of your previous import" in said and "latest import was cancelled" in said
+    with client.get(page.select_one("#download-book")["href"]) as r:
+        assert r.status_code == 200 and r.data == first
+    with client.get(f"{prefix}/download/report.csv") as r:
+        assert r.status_code == 200 and "Checking,Checking,75.00" in r.get_data(as_text=True)
+    assert "is kept" in soup(client.get("/")).select_one("#migrations").text
+    monkeypatch.delenv("QB2GNUCASH_WORKER_DELAY")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#job")["data-state"] == "done"
+    page = soup(client.get(f"{prefix}/download"))
+    assert page.select_one("#previous-book") is None
+    with client.get(f"{prefix}/download/report.csv") as r:
+        assert "Bank,Checking,75.00" in r.get_data(as_text=True)

@@ -7,7 +7,8 @@ process (``python -m app.jobs.worker <migration dir> <job id>``) that reads the 
 itself: nothing but paths crosses the process boundary. The worker writes its state atomically
 (phase, done/total, pid, state); the server only reads it. A job whose worker is gone while
 the file still says queued/running (the worker crashed, was killed, or the server stopped with
-it) is reported "interrupted" and can be started again. No Flask here.
+it) is reported "interrupted" and can be started again. The last written book stays on offer
+(moved to ``out/previous/``) until a new import has written its own. No Flask here.
 """
 
 from __future__ import annotations
@@ -59,6 +60,28 @@ class ImportJob:
     def finished_at(self) -> str:
         when = dt.datetime.fromtimestamp(self.finished) if self.finished else None
         return when.strftime("%Y-%m-%d %H:%M") if when else ""
+
+
+PREVIOUS = "previous"  # out/previous/: the last written book while a new import runs or after it
+# failed, was cancelled or interrupted (with its result, report and job.json)
+
+
+@dataclass(frozen=True, slots=True)
+class Book:
+    """A book to offer: its job, the folder holding it (with its result.json and report.csv),
+    and whether it is from an import before the latest (made with the settings of then)."""
+
+    job: ImportJob
+    folder: Path
+    previous: bool
+
+    @property
+    def path(self) -> Path:
+        return self.folder / self.job.book
+
+
+def previous_dir(out_dir: Path) -> Path:
+    return out_dir / PREVIOUS
 
 
 def now() -> float:

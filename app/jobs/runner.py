@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,7 +17,9 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from app.jobs import ImportJob, load, now, save
+from werkzeug.utils import secure_filename
+
+from app.jobs import Book, ImportJob, load, now, previous_dir, save
 from app.store import Migration
 
 START_GRACE = 60.0  # seconds a queued job may wait for its worker to report its pid
@@ -65,6 +68,18 @@ class JobRunner:
             _remove_partials(m)  # the dead worker's temporary book and GnuCash's lock on it
         return job
 
+    def book(self, m: Migration) -> Book | None:
+        """The book to offer: the latest job's, else the one kept from before it (``previous``:
+        made with earlier settings), while it is there."""
+        latest = self.get(m)
+        if latest is not None and latest.written and _holds(m.out_dir, latest):
+            return Book(latest, m.out_dir, previous=False)
+        kept_dir = previous_dir(m.out_dir)
+        kept = load(kept_dir / "job.json")
+        if kept is not None and kept.written and _holds(kept_dir, kept):
+            return Book(kept, kept_dir, previous=latest is None or kept.id != latest.id)
+        return None
+
     def _reap(self, job_id: str) -> None:
         """A finished job's worker exits right after its last write: collect it."""
         with self._lock:
@@ -101,9 +116,7 @@ class JobRunner:
         current = self.get(m)
         if current is not None and current.active:
             return current
-        for old in m.out_dir.iterdir():  # an earlier book must not pass for this job's
-            if old.is_file():
-                old.unlink()
+        _keep_last_book(m, current)
         job = ImportJob(id=secrets.token_urlsafe(12), created=now(), phase="starting")
         save(m.job_path, job)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -140,11 +153,34 @@ class JobRunner:
         latest = load(m.job_path) or job
         if latest.active:  # not if it finished meanwhile
             latest = replace(
-                latest, state="cancelled", error="Cancelled; no book was written.", finished=now()
+                latest, state="cancelled", error="No new book was written.", finished=now()
             )
             save(m.job_path, latest)
         _remove_partials(m)
         return latest
+
+
+def _holds(folder: Path, job: ImportJob) -> bool:
+    """Whether ``folder`` holds the job's book (a plain file name, never a path)."""
+    name = job.book
+    return bool(name) and secure_filename(name) == name and (folder / name).is_file()
+
+
+def _keep_last_book(m: Migration, current: ImportJob | None) -> None:
+    """Before a new import: the last written book (with its result, report and job) moves to
+    out/previous/, still offered as from the earlier settings until the new one is written; an
+    earlier book must never pass for the new job's, so nothing else stays in out/."""
+    kept_dir = previous_dir(m.out_dir)
+    if current is not None and current.written and _holds(m.out_dir, current):
+        shutil.rmtree(kept_dir, ignore_errors=True)
+        kept_dir.mkdir(mode=0o700)
+        save(kept_dir / "job.json", current)  # first: a half-done move still finds the book
+        for f in m.out_dir.iterdir():
+            if f.is_file():
+                f.replace(kept_dir / f.name)
+    for f in m.out_dir.iterdir():
+        if f.is_file():
+            f.unlink()
 
 
 def _remove_partials(m: Migration) -> None:

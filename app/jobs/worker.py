@@ -12,6 +12,7 @@ pauses after reading, so a test can kill the worker mid-job.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 import traceback
@@ -96,6 +97,7 @@ def run(m: Migration, job_id: str) -> int:
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
         n = len(outcome.report.differences)
         rep.update(state=state, phase="done", book=name, differences=n, finished=jobs.now())
+        shutil.rmtree(jobs.previous_dir(m.out_dir), ignore_errors=True)  # replaced by this one
         return 0
     except ProblemsError as exc:
         problems = tuple(str(p) for p in exc.problems)

@@ -13,7 +13,9 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index() -> str:
     jobs = runner()
-    rows = [(m, [p.name for p in m.files()], jobs.get(m), m.size()) for m in store().all()]
+    rows = [
+        (m, [p.name for p in m.files()], jobs.get(m), m.size(), jobs.book(m)) for m in store().all()
+    ]
     return render_template("home/index.html", rows=rows, folder=store().root)
 
 

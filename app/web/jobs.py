@@ -1,8 +1,10 @@
 """Steps 4 and 5, Import and Download: refuse while problems remain, run the import in a worker
 process with a live progress panel and a cancel button, then offer the finished book, the
-verification report and its CSV. Only a written job ("done", or "differs") has a book to offer;
-a book that differs from QuickBooks is offered behind its differences: its download without
-``?differences=accepted`` (the Download page's second button) leads to that page."""
+verification report and its CSV. Only a written job ("done" or "differs") has a book to offer;
+the last one stays on offer, said to be from the earlier settings, while a new import runs and
+after it failed, was cancelled or interrupted (``JobRunner.book``). A book that differs from
+QuickBooks is offered behind its differences: its download without ``?differences=accepted``
+(the Download page's second button) leads to that page."""
 
 from __future__ import annotations
 
@@ -10,11 +12,10 @@ from pathlib import Path
 
 from flask import Blueprint, Response, redirect, request, send_file, url_for
 from werkzeug.exceptions import NotFound
-from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app.fileio import read_json
-from app.jobs import ACTIVE, ImportJob
+from app.jobs import ACTIVE, Book, ImportJob
 from app.store import Migration
 from app.web.context import fragment, is_htmx, migration, render, runner, views
 
@@ -22,12 +23,17 @@ bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
 
 
-def region(job: ImportJob | None, state: str = "") -> dict:
+def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> dict:
     """The #job region's context (jobs/_job.html holds every state): ``state`` is "no-files",
     "refused", "none" (nothing written yet) or, by default, the job's own; ``active`` makes the
-    region poll itself."""
+    region poll itself; ``kept``: the book of an import before this one, still offered."""
     state = state or (job.state if job else "none")
-    return {"job": job, "state": state, "active": state in ACTIVE}
+    return {"job": job, "state": state, "active": state in ACTIVE, "kept": kept}
+
+
+def _kept(m: Migration) -> Book | None:
+    book = runner().book(m)
+    return book if book is not None and book.previous else None
 
 
 def _context() -> dict:
@@ -48,7 +54,7 @@ def _context() -> dict:
         "errors": errors,
         "files": files,
         "large": len(view.prepared.ledger.transactions) > LARGE_HISTORY,
-    } | region(job, state)
+    } | region(job, state, _kept(m))
 
 
 @bp.get("/import")
@@ -65,7 +71,7 @@ def start() -> tuple[str, int]:
     if context["errors"]:
         context |= region(context["job"], "refused")
         return render("jobs/import.html", "jobs/_job.html", 422, **context)
-    context |= region(runner().submit(m))
+    context |= region(runner().submit(m), kept=_kept(m))
     return render("jobs/import.html", "jobs/_job.html", **context)
 
 
@@ -75,38 +81,40 @@ def panel() -> tuple[str, int] | WerkzeugResponse:
     for as a page (a bookmark, a reload), it is the Import step."""
     if not is_htmx():
         return redirect(url_for("jobs.page"), 303)
-    return fragment("jobs/_job.html", **region(runner().get(migration())))
+    m = migration()
+    return fragment("jobs/_job.html", **region(runner().get(m), kept=_kept(m)))
 
 
 @bp.post("/job/cancel")
 def cancel() -> tuple[str, int] | WerkzeugResponse:
-    job = runner().cancel(migration())
+    m = migration()
+    job = runner().cancel(m)
     if not is_htmx():  # the form's plain POST (no JavaScript): back to the Import step
         return redirect(url_for("jobs.page"), 303)
-    return fragment("jobs/_job.html", **region(job))
+    return fragment("jobs/_job.html", **region(job, kept=_kept(m)))
 
 
-def _finished(m: Migration) -> tuple[ImportJob, Path]:
-    job = runner().get(m)
-    if job is None or not job.written or not job.book:
+def _finished(m: Migration) -> Book:
+    book = runner().book(m)
+    if book is None:
         raise NotFound("There is no finished book yet. Run the import on the Import step first.")
-    name = secure_filename(job.book)
-    path = m.out_dir / name
-    if name != job.book or not path.is_file():
-        raise NotFound("The book of the last import is missing; run the import again.")
-    return job, path
+    return book
 
 
 @bp.get("/download")
 def result() -> tuple[str, int]:
+    """The book on offer (the latest import's, else the one kept from before it, said so) and
+    its proof; else why there is none yet."""
     m = migration()
-    job = runner().get(m)
-    data = read_json(m.out_dir / "result.json") if job is not None and job.written else {}
+    latest, book = runner().get(m), runner().book(m)
+    data = read_json(book.folder / "result.json") if book else {}
     return render(
         "jobs/download.html",
         "jobs/download.html",
         m=m,
-        job=job,
+        job=book.job if book else latest,
+        book=book,
+        latest=latest,
         result=data,
         headline=data.get("headline") or next(iter(data.get("summary", ())), ""),
         large=data.get("transactions", 0) > LARGE_HISTORY,
@@ -116,17 +124,17 @@ def result() -> tuple[str, int]:
 
 @bp.get("/download/book")
 def book() -> Response | WerkzeugResponse:
-    job, path = _finished(migration())
-    if job.state == "differs" and request.args.get("differences") != "accepted":
+    found = _finished(migration())
+    if found.job.state == "differs" and request.args.get("differences") != "accepted":
         return redirect(url_for("jobs.result"), 303)  # what differs comes first
-    return send_file(path, as_attachment=True, download_name=job.book, max_age=0)
+    return send_file(found.path, as_attachment=True, download_name=found.job.book, max_age=0)
 
 
 @bp.get("/download/report.csv")
 def report() -> Response:
-    job, _ = _finished(migration())
-    path = migration().out_dir / "report.csv"
+    found = _finished(migration())
+    path = found.folder / "report.csv"
     if not path.is_file():
         raise NotFound("The verification report is missing; run the import again.")
-    name = Path(job.book).stem + "-verification.csv"
+    name = Path(found.job.book).stem + "-verification.csv"
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
