@@ -2,7 +2,8 @@
 
 ``<root>/<id>/`` holds ``meta.json`` (created, upload order), ``uploads/`` (sanitised names
 only; each a copy of the export with its SSNs and bank numbers blanked, ``readers.redact``),
-``plan.json``, ``job.json`` (see app/jobs/) and ``out/``. The folders are the owner's alone
+``plan.json``, ``job.json`` (see app/jobs/) and ``out/`` (the book, its result and report;
+``out/previous/`` the last book while a new one is made). The folders are the owner's alone
 (0700), the uploads too (0600). Every page is a function of
 the uploads and the plan, so a restart loses nothing. What they parse to is cached by the
 web layer (``app.web.cache``), keyed on ``Migration.signature`` and the plan.
