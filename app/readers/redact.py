@@ -28,16 +28,14 @@ from app.readers.values import decode, is_binary
 
 def redact(path: Path) -> bool:
     """Blank the sensitive cells of ``path`` in place; True when there were any."""
+    is_iif = iif.identify(path, ReadOptions())
+    if not is_iif and not names.identify(path, ReadOptions()):
+        return False  # a transaction report (however large) is not even read in full
     data = path.read_bytes()
-    if not data or is_binary(data[:4096]):
+    if is_binary(data[:4096]):
         return False
     text, encoding = decode(data)
-    if iif.identify(path, ReadOptions()):
-        blanked = _iif(text, path.name)
-    elif names.identify(path, ReadOptions()):
-        blanked = _csv_list(text)
-    else:
-        return False
+    blanked = _iif(text, path.name) if is_iif else _csv_list(text)
     if blanked is None:
         return False
     path.write_bytes(blanked.encode(encoding, errors="replace"))
