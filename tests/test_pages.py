@@ -134,3 +134,22 @@ def test_split_accounts_outside_the_chart_are_flagged():
     split = preview.txn_page(index, chart={"Sales", "Checking"}).groups[0].splits
     assert [(s.account, s.known) for s in split] == [("Heating Oil", False), ("Sales", True)]
     assert all(s.known for s in preview.txn_page(index).groups[0].splits)
+
+
+def test_a_family_whose_differences_cancel_out_still_shows_them():
+    from app.pages.download import families
+    from app.verify import Row
+
+    ledger = Ledger(
+        accounts=(
+            Account("Checking", AccountType.BANK, Source("l.iif", 2)),
+            Account("Savings", AccountType.BANK, Source("l.iif", 3)),
+        )
+    )
+    rows = [  # 10.00 too much on one, 10.00 too little on the other: the sum agrees
+        Row("Checking", "Checking", D("100.00"), D("110.00"), "all time"),
+        Row("Savings", "Savings", D("50.00"), D("40.00"), "all time"),
+    ]
+    assets = families(ledger, rows)[0]
+    assert (assets["quickbooks"], assets["gnucash"]) == ("150.00", "150.00")
+    assert not assets["ok"] and assets["differ"] == 2

@@ -63,13 +63,17 @@ FAMILIES = (
 
 def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
     """The compared balances summed by kind of account: the picture beside the table.
-    Credit-natured families are shown positive; ``width`` is a percentage of the largest."""
+    Credit-natured families are shown positive; ``width`` is a percentage of the largest. A
+    family is ok only when each of its accounts is: differences that cancel out in the sum still
+    show (with how many accounts differ)."""
     sums = {f: [Decimal(0), Decimal(0)] for f, _ in FAMILIES}
+    differ = dict.fromkeys(sums, 0)
     for r in rows:  # type: ignore[attr-defined]
         account = ledger.account(r.account)
         if account is not None and account.type is not None:
             sums[account.type.family][0] += r.quickbooks_balance
             sums[account.type.family][1] += r.gnucash_balance
+            differ[account.type.family] += not r.ok
     sign = {"asset": 1, "expense": 1}
     biggest = max((abs(v) for pair in sums.values() for v in pair), default=Decimal(0)) or 1
     out = []
@@ -82,7 +86,8 @@ def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
                 "gnucash": _plain(gnc),
                 "qb_width": round(100 * abs(qb) / biggest),
                 "gnc_width": round(100 * abs(gnc) / biggest),
-                "ok": qb == gnc,
+                "ok": qb == gnc and not differ[family],
+                "differ": differ[family],
             }
         )
     return out
