@@ -220,3 +220,12 @@ def test_worker_refuses_a_job_that_is_not_current(tmp_path):
     )
     assert run.returncode == 2
     assert "not this migration's current job" in run.stderr
+
+
+def test_the_book_is_named_after_the_company_cleanly():
+    from app.jobs.worker import slug
+
+    assert slug("Rivière Design & Build, LLC.") == "Riviere-Design-and-Build-LLC"
+    assert slug("Acme / Sons  (2024)") == "Acme-Sons-2024"
+    assert slug("***") == ""
+    assert "__" not in slug("a _ b __ c")

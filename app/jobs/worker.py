@@ -12,14 +12,14 @@ pauses after reading, so a test can kill the worker mid-job.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import time
 import traceback
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
-
-from werkzeug.utils import secure_filename
 
 from app import jobs, pipeline
 from app.errors import MigrationError, ProblemsError
@@ -70,7 +70,15 @@ class Reporter:
 def book_name(parsed: Ledger, files: list[Path]) -> str:
     """Named after the company, else the first uploaded file."""
     stem = parsed.company or (files[0].stem if files else "") or "book"
-    return (secure_filename(stem) or "book") + ".gnucash"
+    return (slug(stem) or "book") + ".gnucash"
+
+
+def slug(text: str) -> str:
+    """A company name as a clean file name: "Rivière Design & Build, LLC." → "Riviere-Design-and-
+    Build-LLC" (letters and digits, one hyphen between words; never "__")."""
+    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    words = re.split(r"[^A-Za-z0-9]+", ascii_.replace("&", " and "))
+    return "-".join(w for w in words if w)[:100].strip("-")
 
 
 def run(m: Migration, job_id: str) -> int:
