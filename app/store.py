@@ -151,6 +151,22 @@ class Migration:
             part.unlink(missing_ok=True)
         return name
 
+    def untouched(self) -> bool:
+        """Nothing uploaded, chosen or imported yet."""
+        return not (
+            any(self.uploads_dir.iterdir()) or self.plan_path.exists() or self.job_path.exists()
+        )
+
+    @property
+    def company(self) -> str:
+        """The company's name as the files give it ("" before any file names one)."""
+        return str(self.meta.get("company", ""))
+
+    def note_company(self, name: str) -> None:
+        """Remember the company the files name (for the home list), when it changed."""
+        if name and name != self.company:
+            write_json(self.meta_path, {**self.meta, "company": name})
+
     def size(self) -> int:
         """Bytes on disk: uploads, plan, books and reports."""
         return sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file())
@@ -195,8 +211,17 @@ class Store:
         m = Migration(self.root / mid)
         for folder in (m.path, m.uploads_dir, m.out_dir):
             folder.mkdir(mode=0o700)
-        write_json(m.meta_path, {"created": dt.datetime.now().isoformat(timespec="seconds")})
+        write_json(m.meta_path, {"created": _now()})
         return m
+
+    def start(self) -> Migration:
+        """A migration to start with: an untouched one (no file, no choice, no import) is reused,
+        so every click on "Start" does not leave an empty one behind."""
+        for m in self.all():
+            if m.untouched():
+                write_json(m.meta_path, {**m.meta, "created": _now()})
+                return m
+        return self.create()
 
     def open(self, mid: str) -> Migration:
         if not ID.fullmatch(mid or ""):
@@ -213,3 +238,7 @@ class Store:
 
     def delete(self, m: Migration) -> None:
         shutil.rmtree(m.path)
+
+
+def _now() -> str:
+    return dt.datetime.now().isoformat(timespec="seconds")

@@ -34,3 +34,17 @@ def test_home_says_where_migrations_are_kept_and_their_space(client, app):
     assert app.config["MIGRATIONS_DIR"] in kept and "Deleting a migration frees" in kept
     m = app.extensions["store"].open(prefix.rsplit("/", 1)[1])
     assert page.select_one("#migrations td.size").text == f"{round(m.size() / 1024)} KB"
+
+
+def test_start_twice_leaves_one_empty_migration_and_rows_name_the_company(client):
+    first, csrf = new_migration(client)
+    again, _ = new_migration(client)
+    assert again == first  # nothing was done in the first: it is the one started again
+    upload(client, first, csrf, "lists.iif")
+    client.get(f"{first}/files")
+    other, _ = new_migration(client)
+    assert other != first
+    rows = soup(client.get("/")).select("#migrations tbody tr")
+    assert len(rows) == 2
+    names = [r.select_one("td.company").text for r in rows]
+    assert "(no files yet)" in names and any(n and n != "(no files yet)" for n in names), names

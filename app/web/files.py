@@ -28,6 +28,7 @@ def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) 
     plan = m.plan()
     paths = m.files()
     parsed = views().parsed(m, plan)
+    m.note_company(parsed.company)
     return {
         "m": m,
         "cards": file_cards(paths, parsed),

@@ -21,7 +21,7 @@ def index() -> str:
 
 @bp.post("/m")
 def create() -> Response:
-    m = store().create()
+    m = store().start()
     return redirect(url_for("files.page", mid=m.id), 303)
 
 
