@@ -82,6 +82,28 @@ class BookTerm:
 
 
 @dataclass(frozen=True, slots=True)
+class BookDocument:
+    kind: str  # invoice / bill / credit_note_customer / credit_note_vendor
+    id: str
+    owner: str  # full name (Customer:Job for a job)
+    total: Decimal
+    open: Decimal  # the lot's balance, positive in the document's own sense
+    paid: bool
+    due: dt.date | None
+    entries: int
+    posted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BookDocuments:
+    documents: tuple[BookDocument, ...]
+    owner_open: dict[tuple[str, str], Decimal]  # (kind, end owner) → Σ its lots, owed positive
+    lots: int
+    unowned_lots: int  # lots in A/R or A/P with neither a document nor an owner
+    payments: int = 0  # payment transactions (type "P") with a split in one of those lots
+
+
+@dataclass(frozen=True, slots=True)
 class BookSnapshot:
     currency: str
     accounts: tuple[BookAccount, ...]
@@ -98,6 +120,7 @@ class BookSnapshot:
         BookTransaction, ...
     ] = ()  # only with read_book(..., transactions=True)
     detached_load: bool = False  # loaded with the 4.13 split-list detacher (docs/ENGINE.md)
+    documents: BookDocuments | None = None  # only with read_book(..., documents=True)
 
     def account(self, full_name: str) -> BookAccount | None:
         for a in self.accounts:

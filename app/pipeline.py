@@ -7,12 +7,15 @@ raises for bad input: problems are data. ``write`` refuses while any error remai
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app import cutover, mapping, readers, resolve, validate, verify
-from app.book import BookSnapshot, WriteStats
+from app.book import BookDocuments, BookSnapshot, WriteStats
+from app.documents import selection
+from app.documents.proof import prove
 from app.errors import ProblemsError
 from app.gc_pause import paused
 from app.model import Ledger, Problem
@@ -34,6 +37,8 @@ class Prepared:
     parsed: Ledger
     ledger: Ledger
     problems: tuple[Problem, ...]
+    # the invoices, bills and payments the book gets (None: the plan says none, or there are none)
+    documents: selection.Selection | None = None
 
     @property
     def errors(self) -> tuple[Problem, ...]:
@@ -74,7 +79,10 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger) -> Prepared:
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
     ledger = cutover.apply(mapping.apply(resolved, plan), plan.cutover)
     found = validate.check(ledger, reported=unresolved, currency=plan.currency)
-    return Prepared(parsed, ledger, order([*ledger.problems, *found]))
+    docs, more = None, ()
+    if not any(p.severity == "error" for p in (*ledger.problems, *found)):
+        docs, more = selection.select(ledger, plan.documents)  # (of a ledger that can be written)
+    return Prepared(parsed, ledger, order([*ledger.problems, *found, *more]), docs)
 
 
 def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:
@@ -116,6 +124,15 @@ def write(
         raise ProblemsError(prepared.errors)
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
+    docs = prepared.documents
+    after = None
+    if docs is not None:
+
+        def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
+            progress(on_progress, "documents", 0, 1)  # without its documents
+            gnc.write_documents(written, docs.docs, docs.allocation)
+            progress(on_progress, "documents", 1, 1)
+
     stats = gnc.write_book(
         prepared.ledger,
         out_path,
@@ -123,8 +140,39 @@ def write(
         fmt=plan.format,
         on_progress=on_progress,
         overwrite=overwrite,
+        after=after,
     )
-    snapshot = gnc.read_book(out_path, on_progress=on_progress)
+    snapshot = gnc.read_book(out_path, on_progress=on_progress, documents=docs is not None)
     with paused():
-        report = verify.verify(prepared.ledger, snapshot, plan.cutover)
+        report = verify.verify(selection.as_written(prepared.ledger, docs), snapshot, plan.cutover)
+        if docs is not None and snapshot.documents is not None:
+            report = _with_documents(report, docs, snapshot.documents)
     return Outcome(stats, snapshot, report)
+
+
+def progress(on_progress: Progress | None, phase: str, done: int, total: int) -> None:
+    if on_progress is not None:
+        on_progress(phase, done, total)
+
+
+def _with_documents(
+    report: verify.Report, docs: selection.Selection, book: BookDocuments
+) -> verify.Report:
+    """The documents part of the proof, and a note on what the documents pass added."""
+    meant = docs.counts()
+    held = dict(Counter(d.kind for d in book.documents))
+    held["payment"] = book.payments
+    proof = prove(
+        docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
+    )
+    cut = sum(
+        max(0, len(p) - 1) for p in selection.payment_pieces(docs.docs, docs.allocation).values()
+    )
+    note = (
+        f"The invoices and bills added {meant['link']:,} lot-link transaction"
+        f"{'s' * (meant['link'] != 1)} (credit notes applied) and cut {cut:,} more A/R and A/P "
+        "lines out of the payments (one per document paid); both are zero-sum, no balance "
+        "changed, and the counts above include them."
+    )
+    notes = (*report.notes, note) if meant["link"] or cut else report.notes
+    return replace(report, documents=proof, notes=notes)

@@ -27,9 +27,11 @@ from app.model import AccountType, DateOrderCode, ReadOptions
 RuleKind = Literal["rename", "move", "merge", "retype"]
 BookFormat = Literal["xml", "sqlite"]
 CutoverMode = Literal["full", "balances_only"]
+DocumentsMode = Literal["all", "open", "none"]
 RULE_KINDS: tuple[RuleKind, ...] = get_args(RuleKind)
 FORMATS: tuple[BookFormat, ...] = get_args(BookFormat)
 CUTOVER_MODES: tuple[CutoverMode, ...] = get_args(CutoverMode)
+DOCUMENTS_MODES: tuple[DocumentsMode, ...] = get_args(DocumentsMode)
 _MONTH_DAY = re.compile(r"\s*(\d{1,2})[-/](\d{1,2})\s*")
 
 
@@ -102,6 +104,9 @@ class Plan:
     account_map: dict[str, str] = field(default_factory=dict)
     files: dict[str, FileOptions] = field(default_factory=dict)
     cutover: Cutover = Cutover()
+    # invoices, bills, credit notes and payments as GnuCash documents: every one, only those
+    # still open (the rest stay plain transactions), or none (the GL alone)
+    documents: DocumentsMode = "all"
 
     def with_rule(self, rule: Rule) -> Plan:
         """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
@@ -146,6 +151,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             account_map={str(k): str(v) for k, v in data.get("account_map", {}).items()},
             files=files,
             cutover=Cutover(**data.get("cutover", {})),
+            documents=str(data.get("documents", "all")),  # type: ignore[arg-type]
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise MappingError(f"{origin}: unexpected plan layout ({exc})") from None
@@ -170,6 +176,10 @@ def _check(plan: Plan, origin: str) -> None:
         raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
     if plan.cutover.mode not in CUTOVER_MODES:
         raise MappingError(f"{origin}: cutover mode must be one of {CUTOVER_MODES}")
+    if plan.documents not in DOCUMENTS_MODES:
+        raise MappingError(
+            f"{origin}: documents must be one of {DOCUMENTS_MODES} (got {plan.documents!r})"
+        )
     if plan.cutover.fiscal_year_start:
         try:
             month_day(plan.cutover.fiscal_year_start)

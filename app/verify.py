@@ -31,6 +31,7 @@ from app.book import BookAccount, BookSnapshot
 from app.coverage import Gap, gaps
 from app.csvsafe import line as csv_line
 from app.cutover import OPENING_KIND
+from app.documents.proof import DocumentsProof
 from app.fixes import Audience, with_fix
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.plan import Cutover
@@ -94,6 +95,7 @@ class Report:
     checks: tuple[Check, ...]
     as_of: AsOf | None = None
     notes: tuple[str, ...] = ()
+    documents: DocumentsProof | None = None  # invoices, bills, payments (when written)
 
     @property
     def year_start(self) -> dt.date | None:
@@ -105,8 +107,14 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """Every account matches and every check passes; never with no account compared."""
-        return bool(self.rows) and not self.differences and all(c.ok for c in self.checks)
+        """Every account matches, every check passes and the documents agree; never with no
+        account compared."""
+        return (
+            bool(self.rows)
+            and not self.differences
+            and all(c.ok for c in self.checks)
+            and (self.documents is None or self.documents.ok)
+        )
 
     def by_family(self) -> list[tuple[str, Decimal, Decimal]]:
         """(family, QuickBooks total, GnuCash total) for asset, liability, equity, income and
@@ -145,9 +153,15 @@ class Report:
 
     def headline(self) -> str:
         """ "66 of 66 accounts match QuickBooks to the cent" only when every row does; with no
-        account at all, that nothing was compared. Counted are the input's accounts: the parents
-        qb2gnucash created for the tree and the book's own Imbalance/Orphan accounts are listed
-        apart (``created_lines``)."""
+        account at all, that nothing was compared; the documents part added when it differs.
+        Counted are the input's accounts: the parents qb2gnucash created for the tree and the
+        book's own Imbalance/Orphan accounts are listed apart (``created_lines``)."""
+        docs = self.documents
+        if docs is not None and not docs.ok:
+            return f"{self._accounts_headline()}; {docs.headline()}"
+        return self._accounts_headline()
+
+    def _accounts_headline(self) -> str:
         n = len(self.quickbooks_rows)
         differ = len(self.differences)
         if not self.rows:
@@ -185,6 +199,7 @@ class Report:
         out = [self.headline(), *self.created_lines()]
         if differences:
             out.extend(self.difference_lines(audience, checks=False))
+        out.extend(self.documents.lines() if self.documents else ())
         out.extend(self.as_of_lines())
         out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)

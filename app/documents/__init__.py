@@ -116,8 +116,9 @@ def end_owner(owner_kind: str, owner: str) -> str:
     return owner.split(":", 1)[0] if owner_kind == "customer" else owner
 
 
-def derive(ledger: Ledger) -> Documents:
-    """Every document and payment the final ledger's transactions hold."""
+def derive(ledger: Ledger, *, skip: frozenset[str] = frozenset()) -> Documents:
+    """Every document and payment the final ledger's transactions hold (those whose kind_label
+    is in ``skip`` are none: the cutover's opening transaction)."""
     types = {a.full_name: a.type for a in ledger.accounts}
     terms = {t.name: t for t in ledger.terms}
     owner_terms = _owner_terms(ledger)
@@ -125,6 +126,8 @@ def derive(ledger: Ledger) -> Documents:
     pays: list[Payment] = []
     problems: list[Problem] = []
     for i, txn in enumerate(ledger.transactions):
+        if txn.kind_label in skip:
+            continue
         posts = [
             s
             for s in txn.splits

@@ -8,7 +8,7 @@ object with ``owner_open``); no gnucash import.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -74,3 +74,114 @@ def documents_report(rows: tuple[OwnerRow, ...]) -> str:
 
 def ok(rows: tuple[OwnerRow, ...]) -> bool:
     return all(r.difference == 0 for r in rows)
+
+
+KIND_WORDS = {
+    "invoice": ("invoice", "invoices"),
+    "bill": ("bill", "bills"),
+    "credit_note_customer": ("customer credit note", "customer credit notes"),
+    "credit_note_vendor": ("vendor credit note", "vendor credit notes"),
+    "payment": ("payment", "payments"),
+}
+
+
+def _n(count: int, kind: str) -> str:
+    one, many = KIND_WORDS.get(kind, (kind, kind + "s"))
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def _owners(count: int, kind: str) -> str:
+    return f"{count:,} {kind}{'s' * (count != 1)}"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentsProof:
+    """The documents part of the verification: every owner's open balance, GnuCash (its lots,
+    read back) against QuickBooks, and what the book holds against what was meant."""
+
+    rows: tuple[OwnerRow, ...]
+    expected: Mapping[str, int]  # kind → documents (and "payment") meant for the book
+    book: Mapping[str, int]  # the same, read back
+    mode: str = "all"  # the plan's documents setting
+    unowned_lots: int = 0  # A/R or A/P lots with neither a document nor an owner
+
+    @property
+    def differences(self) -> tuple[OwnerRow, ...]:
+        return tuple(r for r in self.rows if r.difference)
+
+    @property
+    def count_differences(self) -> list[str]:
+        return [k for k in KIND_WORDS if self.expected.get(k, 0) != self.book.get(k, 0)]
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences and not self.count_differences and not self.unowned_lots
+
+    @property
+    def documents(self) -> int:
+        return sum(v for k, v in self.book.items() if k != "payment")
+
+    def _owners_compared(self) -> str:
+        customers = sum(1 for r in self.rows if r.kind == "customer")
+        vendors = sum(1 for r in self.rows if r.kind == "vendor")
+        return f"{_owners(customers, 'customer')} and {_owners(vendors, 'vendor')}"
+
+    def headline(self) -> str:
+        """ "212 invoices and bills, open balances of 40 customers and 12 vendors match
+        QuickBooks", or what differs."""
+        if self.differences:
+            by = Counter(r.kind for r in self.differences)
+            who = " and ".join(
+                f"{by[k]:,} {k}'s" if by[k] == 1 else f"{by[k]:,} {k}s'"
+                for k in ("customer", "vendor")
+                if by[k]
+            )
+            what = "balance differs" if len(self.differences) == 1 else "balances differ"
+            return f"{who} open {what} from QuickBooks"
+        if not self.ok:
+            return "the invoices and bills in the book differ from the files'"
+        docs = self.documents
+        what = "invoice or bill" if docs == 1 else "invoices and bills"
+        return f"{docs:,} {what}, open balances of {self._owners_compared()} match QuickBooks"
+
+    def lines(self) -> list[str]:
+        """The headline, each owner that differs, each count that differs, then the counts."""
+        out = [f"Invoices and bills: {self.headline()}"]
+        out.extend(
+            f"{r.kind} {r.owner}: open balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
+            f"{r.gnucash_open:,.2f}, difference {r.difference:,.2f} ({r.basis})"
+            for r in self.differences
+        )
+        out.extend(
+            f"{KIND_WORDS[k][1]}: meant {self.expected.get(k, 0):,}, book {self.book.get(k, 0):,}"
+            " — DIFFERS"
+            for k in self.count_differences
+        )
+        if self.unowned_lots:
+            out.append(f"{self.unowned_lots:,} A/R or A/P lots belong to no document or owner")
+        held = ", ".join(_n(self.book[k], k) for k in KIND_WORDS if self.book.get(k))
+        if held:
+            basis = {r.basis for r in self.rows}
+            where = (
+                "the Open Invoices / Unpaid Bills report"
+                if basis == {"report"}
+                else "the history's A/R and A/P"
+                if basis == {"history"}
+                else "the open-items report where given, else the history"
+            )
+            out.append(f"Documents in the book: {held} (QuickBooks' open balances from {where})")
+        return out
+
+
+def prove(
+    docs: Documents,
+    expected: Mapping[str, int],
+    book_open: Mapping[tuple[str, str], Decimal],
+    book_counts: Mapping[str, int],
+    *,
+    mode: str = "all",
+    unowned_lots: int = 0,
+) -> DocumentsProof:
+    """``docs``: every document and payment of the history (QuickBooks' side)."""
+    rows = compare(docs, book_open)
+    return DocumentsProof(rows, dict(expected), dict(book_counts), mode, unowned_lots)

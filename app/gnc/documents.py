@@ -20,12 +20,13 @@ from __future__ import annotations
 import ctypes
 import datetime as dt
 from collections import defaultdict
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from app.book import BookDocument, BookDocuments
 from app.documents import Document, Documents, Line, Payment, end_owner
-from app.documents.allocate import Allocation, unapplied
+from app.documents.allocate import Allocation
+from app.documents.selection import Piece, links, payment_pieces
 from app.errors import BookWriteError
 from app.gnc import bindings
 from app.gnc.bindings import C, Query, Session, SessionOpenMode
@@ -88,6 +89,7 @@ class _Pass:
         # every account: committing an adopted transaction re-balances (4.13) or re-sorts (5.x)
         # each account it touches that is not in edit mode: quadratic (§3)
         accounts = list(self.w.accounts.values())
+        cuts = payment_pieces(self.docs, self.alloc)
         with bulk_edit(self.w.engine, accounts):
             try:  # this pass only adds splits (none removed or moved): the detacher's rule
                 self.detacher = SplitListDetacher(
@@ -101,19 +103,12 @@ class _Pass:
                 for d in self.docs.documents:
                     if not d.voided:
                         self.adopt(d)
-                rest = unapplied(self.docs, self.alloc)
-                pieces: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
-                for a in self.alloc.applications:
-                    pieces[a.credit].append((a.document, a.amount))
-                by_txn = {d.transaction: d for d in self.docs.documents}
                 for p in self.docs.payments:
-                    if not p.voided:
-                        self.pay(p, pieces.get(p.transaction, []), rest[p.transaction])
-                for credit, parts in pieces.items():
-                    if credit in by_txn:  # a credit note applied: lot links
-                        cn = by_txn[credit]
-                        for doc_txn, amount in parts:
-                            self.link(cn, by_txn[doc_txn], amount)
+                    pieces = cuts.get(p.transaction)
+                    if pieces:
+                        self.pay(p, pieces)
+                for cn, doc, amount in links(self.docs, self.alloc):
+                    self.link(cn, doc, amount)
             finally:
                 if self.detacher is not None:
                     self.detacher.reattach()  # before anything reads or commits the accounts
@@ -179,39 +174,39 @@ class _Pass:
         C.gncEntryCommitEdit(e)
         (C.gncBillAddEntry if vendor else C.gncInvoiceAddEntry)(inv, e)
 
-    def pay(self, p: Payment, parts: list[tuple[int, Decimal]], rest: Decimal) -> None:
-        """The payment's A/R (A/P) split cut into one piece per document and the rest."""
+    def pay(self, p: Payment, pieces: tuple[Piece, ...]) -> None:
+        """The payment's A/R (A/P) split cut into its pieces (``selection.payment_pieces``):
+        one per document paid (in its lot), one for documents left plain (no lot), the
+        unapplied rest (an owner lot). New pieces keep the line's memo and reconcile state."""
         txn = self.w.transactions[p.transaction]
         ar = self.post_split(txn, p.account, p.source)
         sign = 1 if to_decimal(C.xaccSplitGetValue(ar)) > 0 else -1
-        amounts = [a for _, a in parts] + ([rest] if rest else [])
-        if not amounts:  # nothing at all (a zero payment): no lot
-            return
         C.xaccTransBeginEdit(txn)
         splits = [ar]
         memo = C.xaccSplitGetMemo(ar) or ""
-        for _ in amounts[1:]:
+        state = C.xaccSplitGetReconcile(ar)
+        for _ in pieces[1:]:
             s = C.xaccMallocSplit(self.book_i)
             C.xaccSplitSetParent(s, txn)
             C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())  # type: ignore[attr-defined]
             if memo:
                 C.xaccSplitSetMemo(s, memo)
+            C.xaccSplitSetReconcile(s, state)
             splits.append(s)
         self.inserted(len(splits) - 1)
-        if p.amount < 0:  # a charge that is no document: its own value, kept whole
-            amounts = [-a for a in amounts]
-        for s, a in zip(splits, amounts, strict=True):
-            n = self.num(sign * abs(a))
+        for s, piece in zip(splits, pieces, strict=True):
+            n = self.num(sign * piece.amount)
             C.xaccSplitSetValue(s, n)
             C.xaccSplitSetAmount(s, n)
         C.xaccTransSetTxnType(txn, C.TXN_TYPE_PAYMENT)
         C.xaccTransCommitEdit(txn)
-        for (doc, _), s in zip(parts, splits, strict=False):
-            C.gnc_lot_add_split(self.lots[doc], s)
-        if rest:
-            lot = C.gnc_lot_new(self.book_i)
-            C.gncOwnerAttachToLot(self.owner(p.owner_kind, p.owner, p.source), lot)
-            C.gnc_lot_add_split(lot, splits[-1])
+        for s, piece in zip(splits, pieces, strict=True):
+            if piece.document is not None:
+                C.gnc_lot_add_split(self.lots[piece.document], s)
+            elif piece.rest:
+                lot = C.gnc_lot_new(self.book_i)
+                C.gncOwnerAttachToLot(self.owner(p.owner_kind, p.owner, p.source), lot)
+                C.gnc_lot_add_split(lot, s)
         self.count["payment"] += 1
 
     def link(self, cn: Document, doc: Document, amount: Decimal) -> None:
@@ -248,27 +243,6 @@ def write_documents(w: Written, docs: Documents, allocation: Allocation) -> dict
 
 
 # ---------------------------------------------------------------- reading back
-
-
-@dataclass(frozen=True, slots=True)
-class BookDocument:
-    kind: str  # invoice / bill / credit_note_customer / credit_note_vendor
-    id: str
-    owner: str  # full name (Customer:Job for a job)
-    total: Decimal
-    open: Decimal  # the lot's balance, positive in the document's own sense
-    paid: bool
-    due: dt.date | None
-    entries: int
-    posted: bool
-
-
-@dataclass(frozen=True, slots=True)
-class BookDocuments:
-    documents: tuple[BookDocument, ...]
-    owner_open: dict[tuple[str, str], Decimal]  # (kind, end owner) → Σ its lots, owed positive
-    lots: int
-    unowned_lots: int  # lots in A/R or A/P with neither a document nor an owner
 
 
 class _Owner(ctypes.Structure):
@@ -332,14 +306,15 @@ def read_documents(path: Path) -> BookDocuments:
         )
         session.load()
         engine.log_disable()
-        return _read(session.book)
+        return read(session.book)
     except Exception as exc:  # GnuCashBackendException and the like
         raise BookWriteError(f"GnuCash could not read the documents of {path.name}: {exc}") from exc
     finally:
         session.end()
 
 
-def _read(book) -> BookDocuments:
+def read(book) -> BookDocuments:
+    """The documents and A/R / A/P lots of an open ``book`` (``read_book(documents=True)``)."""
     names = _Names()
     query = Query()
     query.search_for("gncInvoice")
@@ -374,6 +349,7 @@ def _read(book) -> BookDocuments:
     query.destroy()
     owner_open: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
     lots = unowned = 0
+    payments: set[int] = set()
     for acc in book.get_root_account().get_descendants():
         kind = acc.GetType()
         if kind not in (C.ACCT_TYPE_RECEIVABLE, C.ACCT_TYPE_PAYABLE):
@@ -386,5 +362,9 @@ def _read(book) -> BookDocuments:
                 unowned += 1
                 continue
             owner_open[who[0], end_owner(*who)] += side * to_decimal(C.gnc_lot_get_balance(lot))
+            for split in C.gnc_lot_get_split_list(lot):
+                txn = C.xaccSplitGetParent(split)
+                if C.xaccTransGetTxnType(txn) == C.TXN_TYPE_PAYMENT:
+                    payments.add(int(txn))
     out.sort(key=lambda d: (d.kind, d.owner, d.id))
-    return BookDocuments(tuple(out), dict(owner_open), lots, unowned)
+    return BookDocuments(tuple(out), dict(owner_open), lots, unowned, len(payments))

@@ -24,6 +24,7 @@ from pathlib import Path
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
 from app.gnc import accounts, bindings, business, transactions
+from app.gnc import documents as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
 from app.gnc.detacher import can_load, load_sql_detached, load_xml_detached, refusal
@@ -174,11 +175,14 @@ def read_book(
     transactions: bool = False,
     on_progress: Progress | None = None,
     detach: bool = True,
+    documents: bool = False,
 ) -> BookSnapshot:
     """What the book at ``path`` holds, read in a read-only session (ended, never destroyed).
 
-    ``transactions=True`` also lists every transaction (BookTransaction). XML books are loaded
-    with the split-list detacher (linear on 4.x-5.6; ``detach=False`` for the plain load).
+    ``transactions=True`` also lists every transaction (BookTransaction); ``documents=True``
+    reads the invoices, bills and A/R / A/P lots too (``BookSnapshot.documents``). XML books
+    are loaded with the split-list detacher (linear on 4.x-5.6; ``detach=False`` for the plain
+    load).
     Raises BookWriteError when the file cannot be opened.
     """
     path = Path(path).absolute()  # (a relative one would be under GnuCash's data folder)
@@ -215,7 +219,8 @@ def read_book(
     try:
         book = session.book
         snap = accounts.read(engine, book, transactions, on_progress)
-        return replace(snap, **business.read(engine, book), detached_load=detached)
+        docs = business_documents.read(book) if documents else None
+        return replace(snap, **business.read(engine, book), detached_load=detached, documents=docs)
     finally:
         session.end()
 

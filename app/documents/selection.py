@@ -1,0 +1,249 @@
+"""Which documents the book gets (the plan's ``documents``: all, open items only, none), how each
+payment's A/R (A/P) line is cut into pieces, and the ledger as the book holds it afterwards.
+
+``select`` derives and allocates once; ``payment_pieces`` and ``links`` are what
+``app.gnc.write_documents`` does to the written GL, and ``as_written`` is the same change made to
+the final ledger, so the verification compares the book with exactly what was meant (no amount
+in any account changes: a payment's pieces sum to its line, a lot link is zero-sum).
+
+Mode "open": a document becomes a GnuCash document when something of it is still open (the
+report, else the allocation, says so); the others stay plain transactions. A credit note and
+the document it was applied to go together (a lot link needs both), so a closed one applied to
+an open one is kept too. A payment keeps its pieces for the documents kept and for its unapplied
+rest; what it paid on documents left plain is one piece outside any lot, and a payment that
+paid only such documents stays a plain transaction. Pure: the model and ``app.documents``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from app.cutover import OPENING_KIND
+from app.documents import Document, Documents, derive, end_owner
+from app.documents.allocate import Allocation, allocate, unapplied
+from app.model import Ledger, Problem, Reconcile, Split, Transaction
+
+ZERO = Decimal(0)
+LINK_KIND = "Lot link"  # kind_label of the zero-sum transactions that apply a credit note
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One part of a payment's A/R (A/P) line: ``amount`` (a magnitude, the line's sign) in
+    ``document``'s lot, or the owner's own lot (``rest``: unapplied), or in no lot (neither:
+    paid a document that stays a plain transaction)."""
+
+    amount: Decimal
+    document: int | None = None  # the document's transaction index
+    rest: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    mode: str  # "all" or "open"
+    derived: Documents  # every document and payment in the history (QuickBooks' side)
+    allocation: Allocation
+    docs: Documents  # what becomes GnuCash documents (a subset in mode "open")
+    open_amounts: dict[int, Decimal] = field(default_factory=dict)  # document txn → still open
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return (*self.derived.problems, *self.allocation.problems)
+
+    def counts(self) -> dict[str, int]:
+        """What the book is to hold: documents by kind, "payment" (payments written as such),
+        "link" (lot links), "open" (documents with something open)."""
+        out = Counter(d.kind for d in self.docs.documents if not d.voided)
+        out["payment"] = sum(1 for p in payment_pieces(self.docs, self.allocation).values() if p)
+        out["link"] = len(links(self.docs, self.allocation))
+        out["open"] = sum(
+            1 for d in self.docs.documents if not d.voided and self.open_amounts.get(d.transaction)
+        )
+        return dict(out)
+
+    def history_counts(self) -> dict[str, int]:
+        """Every document and payment of the history, and how many documents are still open."""
+        out = self.derived.count()
+        out["open"] = sum(
+            1 for d in self.derived.documents if not d.voided and self.open_amounts[d.transaction]
+        )
+        return out
+
+    def owner_open(self) -> dict[tuple[str, str], Decimal]:
+        """(kind, end owner) → Σ open documents (credit notes negative): the Preview's totals."""
+        out: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+        for d in self.derived.documents:
+            amount = self.open_amounts.get(d.transaction, ZERO)
+            if amount and not d.voided:
+                out[d.owner_kind, end_owner(d.owner_kind, d.owner)] += (
+                    -amount if d.credit else amount
+                )
+        return dict(out)
+
+
+def select(ledger: Ledger, mode: str) -> tuple[Selection | None, tuple[Problem, ...]]:
+    """The documents of ``ledger`` for ``mode`` (None for "none" or when the history has none
+    that can be documents), and the problems found on the way."""
+    if mode == "none":
+        return None, ()
+    derived = _listed(derive(ledger, skip=frozenset({OPENING_KIND})), ledger)
+    if not derived.documents and not derived.payments:
+        return None, derived.problems
+    allocation = allocate(derived)
+    open_amounts = _open_amounts(derived, allocation)
+    docs = derived if mode == "all" else _open_only(derived, allocation, open_amounts)
+    chosen = Selection(mode, derived, allocation, docs, open_amounts)
+    return chosen, chosen.problems
+
+
+def _listed(docs: Documents, ledger: Ledger) -> Documents:
+    """Only the documents and payments of customers (jobs) and vendors in the lists: GnuCash's
+    documents need their owner. The others stay plain transactions, said in one warning; their
+    report rows are left out of the comparison too."""
+    known = {("vendor", v.name) for v in ledger.vendors}
+    for c in ledger.customers:
+        known |= {("customer", c.name), *(("customer", f"{c.name}:{j.name}") for j in c.jobs)}
+    records = [*docs.documents, *docs.payments]
+    missing = sorted({(r.owner_kind, r.owner) for r in records} - known)
+    if not missing:
+        return docs
+    gone = {(k, end_owner(k, o)) for k, o in missing} - {(k, end_owner(k, o)) for k, o in known}
+    names = ", ".join(f"{k} {o!r}" for k, o in missing[:3]) + (", ..." if len(missing) > 3 else "")
+    n = sum(1 for r in records if (r.owner_kind, r.owner) not in known)
+    problem = Problem(
+        None,
+        f"{len(missing):,} name{'s' * (len(missing) != 1)} on A/R or A/P lines "
+        f"{'are' if len(missing) != 1 else 'is'} not in the customer or vendor lists ({names}): "
+        + (
+            "its one invoice, bill or payment stays a plain transaction, not a GnuCash document"
+            if n == 1
+            else f"their {n:,} invoices, bills and payments stay plain transactions, not GnuCash "
+            "documents"
+        )
+        + " (a document needs its customer or vendor in the lists export)",
+        "warning",
+    )
+    return replace(
+        docs,
+        documents=tuple(d for d in docs.documents if (d.owner_kind, d.owner) in known),
+        payments=tuple(p for p in docs.payments if (p.owner_kind, p.owner) in known),
+        open_items=tuple(
+            o
+            for o in docs.open_items
+            if (o.owner_kind, end_owner(o.owner_kind, o.owner)) not in gone
+        ),
+        problems=(*docs.problems, problem),
+    )
+
+
+def _open_amounts(docs: Documents, allocation: Allocation) -> dict[int, Decimal]:
+    """Document transaction → what is still open of it (its own sense), per the allocation."""
+    applied: dict[int, Decimal] = defaultdict(Decimal)
+    for a in allocation.applications:
+        applied[a.document] += a.amount
+    rest = unapplied(docs, allocation)
+    return {
+        d.transaction: ZERO
+        if d.voided
+        else rest[d.transaction]
+        if d.credit
+        else d.total - applied[d.transaction]
+        for d in docs.documents
+    }
+
+
+def _open_only(
+    docs: Documents, allocation: Allocation, open_amounts: dict[int, Decimal]
+) -> Documents:
+    keep = {t for t, v in open_amounts.items() if v}
+    notes = {d.transaction for d in docs.documents if d.credit}
+    pairs = [(a.credit, a.document) for a in allocation.applications if a.credit in notes]
+    grown = True
+    while grown:  # a credit note and its document go together, transitively
+        grown = False
+        for cn, doc in pairs:
+            if (cn in keep) != (doc in keep):
+                keep |= {cn, doc}
+                grown = True
+    return replace(docs, documents=tuple(d for d in docs.documents if d.transaction in keep))
+
+
+def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[Piece, ...]]:
+    """Payment transaction → the pieces its A/R (A/P) line becomes; () leaves it plain (voided,
+    zero, or in mode "open" only paying documents that stay plain)."""
+    kept = {d.transaction for d in docs.documents if not d.voided}
+    parts: dict[int, list[Piece]] = defaultdict(list)
+    loose: dict[int, Decimal] = defaultdict(Decimal)
+    for a in allocation.applications:
+        if a.document in kept:
+            parts[a.credit].append(Piece(a.amount, a.document))
+        else:
+            loose[a.credit] += a.amount
+    rest = unapplied(docs, allocation)
+    out: dict[int, tuple[Piece, ...]] = {}
+    for p in docs.payments:
+        if p.voided:
+            continue
+        left = rest[p.transaction]
+        pieces = list(parts.get(p.transaction, ()))
+        if not pieces and not left:
+            out[p.transaction] = ()
+            continue
+        if loose.get(p.transaction):
+            pieces.append(Piece(loose[p.transaction]))
+        if left:
+            pieces.append(Piece(abs(left), rest=True))
+        out[p.transaction] = tuple(pieces)
+    return out
+
+
+def links(docs: Documents, allocation: Allocation) -> list[tuple[Document, Document, Decimal]]:
+    """(credit note, document, amount) for each credit note applied to a document: one lot-link
+    transaction each."""
+    by_txn = {d.transaction: d for d in docs.documents if not d.voided}
+    return [
+        (by_txn[a.credit], by_txn[a.document], a.amount)
+        for a in allocation.applications
+        if a.credit in by_txn and a.document in by_txn
+    ]
+
+
+def as_written(ledger: Ledger, selection: Selection | None) -> Ledger:
+    """``ledger`` as the book holds it after the documents pass: each payment's A/R (A/P) line
+    cut into its pieces (memo and reconcile state kept), one zero-sum lot-link transaction per
+    credit note applied. What the verification compares the book with."""
+    if selection is None:
+        return ledger
+    docs, alloc = selection.docs, selection.allocation
+    txns = list(ledger.transactions)
+    cuts = payment_pieces(docs, alloc)
+    for p in docs.payments:
+        pieces = cuts.get(p.transaction, ())
+        if not pieces:
+            continue
+        txn = txns[p.transaction]
+        post = next(s for s in txn.splits if s.account == p.account)
+        sign = 1 if post.value > 0 else -1
+        cut = [replace(post, value=sign * piece.amount) for piece in pieces]
+        splits = [s for s in txn.splits if s is not post]
+        txns[p.transaction] = replace(txn, splits=(*splits, *cut))
+    for cn, doc, amount in links(docs, alloc):
+        side = 1 if cn.owner_kind == "customer" else -1
+        txns.append(
+            Transaction(
+                cn.date,
+                (
+                    Split(doc.account, -side * amount, cn.source, reconcile=Reconcile.NEW),
+                    Split(cn.account, side * amount, cn.source, reconcile=Reconcile.NEW),
+                ),
+                cn.source,
+                description=cn.owner,
+                kind_label=LINK_KIND,
+            )
+        )
+    return replace(ledger, transactions=tuple(txns))
+
+
+__all__ = ["LINK_KIND", "Piece", "Selection", "as_written", "links", "payment_pieces", "select"]
