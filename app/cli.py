@@ -24,13 +24,14 @@ from typing import TextIO
 
 from app import pipeline, verify
 from app.as_of import as_of_words
+from app.documents.proof import documents_report
 from app.errors import BookWriteError, MappingError
 from app.fileio import write_text
 from app.fixes import with_fix
 from app.model import FileInfo, Ledger, Problem
 from app.pages import preview
 from app.pages.preview import left_out
-from app.plan import FileOptions, Plan, Rule, load_plan, month_day, parse_day
+from app.plan import DOCUMENTS_MODES, FileOptions, Plan, Rule, load_plan, month_day, parse_day
 from app.quickbooks import account_type
 from app.validate import untyped
 
@@ -113,6 +114,18 @@ def parser() -> argparse.ArgumentParser:
         "the missing period (repeatable)",
     )
     p.add_argument("--report", type=Path, metavar="REPORT.csv", help="verification report")
+    p.add_argument(
+        "--documents",
+        choices=DOCUMENTS_MODES,
+        help="invoices, bills and payments as GnuCash documents: all (default), open (only "
+        "those still open; the rest stay plain transactions) or none",
+    )
+    p.add_argument(
+        "--documents-report",
+        type=Path,
+        metavar="DOCUMENTS.csv",
+        help="per customer and vendor: open balance in QuickBooks and in GnuCash",
+    )
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
     return p
 
@@ -149,6 +162,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, ytd_to_retained=True)
     if args.export_date:
         cut = replace(cut, export_date=args.export_date)
+    if args.documents:
+        plan = replace(plan, documents=args.documents)
     return replace(plan, cutover=cut)
 
 
@@ -185,6 +200,8 @@ def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
         return f"folder {out.parent} does not exist"
     if args.report and not args.report.parent.is_dir():
         return f"folder {args.report.parent} for the report does not exist"
+    if args.documents_report and not args.documents_report.parent.is_dir():
+        return f"folder {args.documents_report.parent} for the documents report does not exist"
     for path, what in outputs:
         if problem := _unwritable(path, what):
             return problem
@@ -259,21 +276,38 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     except BookWriteError as exc:
         print(f"No book written: {exc.message}", file=sys.stderr)
         return 1
-    if args.report and prepared.warnings:
-        lines = [_worded(w) for w in by_importance(prepared.warnings)]
-        write_text(warnings_file(args.report), "\n".join(lines) + "\n")
     report = outcome.report
     print("Verification:")
     for line in report.summary_lines(differences=False):
         print(f"  {line}")
+    if not _reports(args, prepared, report):
+        return 1
+    return _verdict(args, plan, report)
+
+
+def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: verify.Report) -> bool:
+    """The report files asked for, after the book; False (said) when one cannot be written."""
+    if args.report and prepared.warnings:
+        lines = [_worded(w) for w in by_importance(prepared.warnings)]
+        write_text(warnings_file(args.report), "\n".join(lines) + "\n")
     if args.report:
         try:
             write_text(args.report, report.to_csv())
         except OSError as exc:  # checked before, so the disk filled up or the folder changed
-            print(f"Book written to {out}, but not the report: {exc.strerror}", file=sys.stderr)
-            return 1
+            print(
+                f"Book written to {args.output}, but not the report: {exc.strerror}",
+                file=sys.stderr,
+            )
+            return False
         print(f"Report written to {args.report}")
-    written = f"Book written to {out} ({plan.format}, {plan.currency})"
+    if args.documents_report:
+        _documents_report(args.documents_report, report)
+    return True
+
+
+def _verdict(args: argparse.Namespace, plan: Plan, report: verify.Report) -> int:
+    """The last lines: the book written, and what differs (the exit status says it too)."""
+    written = f"Book written to {args.output} ({plan.format}, {plan.currency})"
     if report.ok:
         print(written)
         return 0
@@ -305,6 +339,8 @@ def _differ(report: verify.Report) -> str:
         )
     if checks:
         parts.append(f"{_n(checks, 'check')} {'differs' if checks == 1 else 'differ'}")
+    if report.documents is not None and not report.documents.ok:
+        parts.append(report.documents.headline())
     return " and ".join(parts)
 
 
@@ -321,6 +357,14 @@ def by_importance(warnings: Sequence[Problem]) -> list[Problem]:
 def warnings_file(report: Path) -> Path:
     """Where ``--report r.csv`` puts every warning: r.warnings.txt beside it."""
     return report.with_name(f"{report.stem}.warnings.txt")
+
+
+def _documents_report(path: Path, report: verify.Report) -> None:
+    """The per-owner documents CSV (a header alone when the book has no documents)."""
+    rows = report.documents.rows if report.documents else ()
+    write_text(path, documents_report(rows))
+    why = "" if report.documents else " (no invoices or bills were written as documents)"
+    print(f"Documents report written to {path}{why}")
 
 
 def with_type_option(prepared: pipeline.Prepared) -> list[Problem]:
@@ -356,12 +400,22 @@ def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None
         print(f"  {line}", file=out)
     for line in as_of_words(ledger.as_of):
         print(f"  {line}", file=out)
+    docs = preview.documents_view(prepared.documents)
+    if docs is not None:
+        print(f"  {docs.summary()}", file=out)
+        for line in docs.notes:
+            print(f"  {line}", file=out)
     groups = left_out(ledger)
     if groups:
         print("Not imported:", file=out)
         for g in groups:
             more = "; ..." if len(g.reasons) > 2 else ""
             print(f"  {g.what}: {g.count:,} ({'; '.join(g.reasons[:2])}{more})", file=out)
+    _warnings(prepared, out, report)
+
+
+def _warnings(prepared: pipeline.Prepared, out: TextIO, report: Path | None) -> None:
+    """The warnings, the most important first; past ``SHOWN_WARNINGS`` how many, and where."""
     if prepared.warnings:
         n = len(prepared.warnings)
         print(f"Warnings ({n:,}):", file=out)

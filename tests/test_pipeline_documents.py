@@ -102,7 +102,7 @@ def test_documents_written_read_back_and_proved(company_files, gl_only, tmp_path
     customers = sum(1 for r in proof.rows if r.kind == "customer")
     vendors = sum(1 for r in proof.rows if r.kind == "vendor")
     assert (
-        f"Invoices and bills: {docs:,} invoices and bills, open balances of {customers} "
+        f"{docs:,} invoices and bills, open balances of {customers} "
         f"customers and {vendors} vendors match QuickBooks"
     ) in lines
     assert report.headline() == plain_headline(report)

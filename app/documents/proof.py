@@ -146,7 +146,7 @@ class DocumentsProof:
 
     def lines(self) -> list[str]:
         """The headline, each owner that differs, each count that differs, then the counts."""
-        out = [f"Invoices and bills: {self.headline()}"]
+        out = [self.headline()[:1].upper() + self.headline()[1:]]
         out.extend(
             f"{r.kind} {r.owner}: open balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
             f"{r.gnucash_open:,.2f}, difference {r.difference:,.2f} ({r.basis})"

@@ -1,0 +1,133 @@
+"""``run.py convert`` with invoices, bills and payments, as a user runs it: a subprocess on a
+generated company with documents (both open-items reports), XML and SQLite; every book reopened
+through GnuCash and checked against the generator's truth and the ``--documents none`` book."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from collections import Counter
+from decimal import Decimal as D
+
+import pytest
+
+from app import gnc
+from tests.paths import ROOT
+from tests.support.companygen import make_company
+
+DOCUMENT_TYPES = {"Invoice": "customer", "Credit Memo": "customer", "Bill": "vendor",
+                  "Credit": "vendor"}  # fmt: skip
+
+
+def convert(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "run.py"), "convert", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+
+
+def balances(path) -> dict[str, D]:
+    return {a.full_name: a.balance for a in gnc.read_book(path).accounts}
+
+
+def truth(generated) -> dict[tuple[str, str], D]:
+    """(owner kind, GnuCash document ID) → the generator's open amount: the QuickBooks Num where
+    it is unique for the kind, else the ID made up from the Trans # ("QB1234")."""
+    docs = [t for t in generated.history if t.type in DOCUMENT_TYPES]
+    nums = Counter((DOCUMENT_TYPES[t.type], t.num) for t in docs if t.num)
+    out = {}
+    for t in docs:
+        kind = DOCUMENT_TYPES[t.type]
+        ident = t.num if t.num and nums[kind, t.num] == 1 else f"QB{t.trans_no}"
+        out[kind, ident] = generated.open_amounts[t.trans_no]
+    return out
+
+
+def owner_kind(kind: str) -> str:
+    return "vendor" if kind in ("bill", "credit_note_vendor") else "customer"
+
+
+@pytest.fixture(scope="module")
+def company(tmp_path_factory):
+    company = make_company(1200, seed=23, documents=True)
+    folder = tmp_path_factory.mktemp("cli-docs")
+    files = [
+        company.write_lists_iif(folder / "lists.iif"),
+        company.write_transaction_detail_csv(folder / "detail.csv"),
+        company.write_open_invoices_csv(folder / "open_invoices.csv"),
+        company.write_unpaid_bills_csv(folder / "unpaid_bills.csv"),
+    ]
+    plain = folder / "plain.gnucash"
+    run = convert(*files, "-o", plain, "--documents", "none")
+    assert run.returncode == 0, run.stderr
+    assert "Invoices and bills" not in run.stdout
+    return company, files, balances(plain)
+
+
+@pytest.mark.parametrize("fmt", ["xml", "sqlite"])
+def test_convert_writes_and_proves_the_documents(company, tmp_path, fmt) -> None:
+    generated, files, plain = company
+    book, report = tmp_path / "book.gnucash", tmp_path / "documents.csv"
+    run = convert(*files, "-o", book, "--format", fmt, "--documents-report", report)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout.splitlines()
+    # documents in the book, each with the generator's open amount
+    back = gnc.read_documents(book)
+    want = truth(generated)
+    assert {(owner_kind(d.kind), d.id): d.open for d in back.documents} == want
+    opened = sum(1 for v in want.values() if v)
+    # every account balance as the GL-only book's
+    assert balances(book) == plain
+    # the summary and the verification say it
+    docs = len(back.documents)
+    assert f"  Invoices and bills: {docs:,} ({opened:,} open), payments {back.payments:,}" in out
+    owners = {(owner_kind(d.kind), d.owner.split(":")[0]) for d in back.documents}
+    customers = sum(1 for k, _o in owners if k == "customer")
+    vendors = len(owners) - customers
+    headline = (
+        f"  {docs:,} invoices and bills, open balances of {customers} customers and {vendors} "
+        "vendors match QuickBooks"
+    )
+    assert out[out.index("Verification:") + 2] == headline
+    assert f"Documents report written to {report}" in out
+    # the documents CSV: one row per owner, every difference 0.00, the GnuCash side read back
+    rows = list(csv.DictReader(report.read_text(encoding="utf-8").splitlines()))
+    assert len(rows) == customers + vendors
+    assert {r["difference"] for r in rows} == {"0.00"}
+    assert {(r["kind"], r["owner"]): D(r["gnucash_open"]) for r in rows} == {
+        k: v.quantize(D("0.01")) for k, v in back.owner_open.items()
+    }
+
+
+def test_open_items_only(company, tmp_path) -> None:
+    generated, files, plain = company
+    book = tmp_path / "open.gnucash"
+    run = convert(*files, "-o", book, "--documents", "open", "--strict")
+    assert run.returncode == 0, run.stderr
+    back = gnc.read_documents(book)
+    want = truth(generated)
+    got = {(owner_kind(d.kind), d.id): d.open for d in back.documents}
+    # every open document, each with its open amount; closed ones only as credit notes applied
+    # to an open one (or the documents such a credit note closed)
+    assert got.items() <= want.items()
+    assert {k for k, v in want.items() if v} <= set(got)
+    assert len(got) < len(want)
+    line = next(ln for ln in run.stdout.splitlines() if ln.startswith("  Invoices and bills: "))
+    assert "become GnuCash documents, the others stay plain transactions" in line
+    assert balances(book) == plain
+
+
+def test_documents_usage_errors(company, tmp_path) -> None:
+    _generated, files, _plain = company
+    run = convert(*files, "-o", tmp_path / "b.gnucash", "--documents", "some")
+    assert run.returncode == 2 and "invalid choice: 'some'" in run.stderr
+    run = convert(
+        *files, "-o", tmp_path / "b.gnucash", "--documents-report", tmp_path / "no" / "d.csv"
+    )
+    assert run.returncode == 2 and "for the documents report does not exist" in run.stderr
+    assert not (tmp_path / "b.gnucash").exists()
