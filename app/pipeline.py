@@ -165,14 +165,16 @@ def _with_documents(
     proof = prove(
         docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
     )
-    cut = sum(
-        max(0, len(p) - 1) for p in selection.payment_pieces(docs.docs, docs.allocation).values()
-    )
+    pieces = selection.payment_pieces(docs.docs, docs.allocation).values()
+    cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
+    added = []
+    if links:
+        added.append(f"{links:,} lot-link transaction{'s' * (links != 1)} (credit notes applied)")
+    if cut:
+        added.append(f"{cut:,} A/R and A/P lines cut out of the payments (one per document paid)")
     note = (
-        f"The invoices and bills added {meant['link']:,} lot-link transaction"
-        f"{'s' * (meant['link'] != 1)} (credit notes applied) and cut {cut:,} more A/R and A/P "
-        "lines out of the payments (one per document paid); both are zero-sum, no balance "
-        "changed, and the counts above include them."
+        f"The invoices and bills added {' and '.join(added)}: zero-sum, no balance changed; "
+        "the counts above include them."
     )
-    notes = (*report.notes, note) if meant["link"] or cut else report.notes
+    notes = (*report.notes, note) if added else report.notes
     return replace(report, documents=proof, notes=notes)

@@ -177,6 +177,10 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         expect(page.locator("#summary-line")).to_contain_text(
             "accounts match QuickBooks to the cent"
         )
+        expect(page.locator("#documents-line")).to_contain_text(
+            re.compile(r"[\d,]+ invoices and bills, open balances of .* match QuickBooks")
+        )
+        expect(page.locator("#download-documents")).to_be_visible()
         shot("5-download")
         with page.expect_download() as info:
             page.click("#download-book")

@@ -146,12 +146,18 @@ class DocumentsProof:
 
     def lines(self) -> list[str]:
         """The headline, each owner that differs, each count that differs, then the counts."""
-        out = [self.headline()[:1].upper() + self.headline()[1:]]
+        head = self.headline()
+        out = [head[:1].upper() + head[1:]]
         out.extend(
             f"{r.kind} {r.owner}: open balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
             f"{r.gnucash_open:,.2f}, difference {r.difference:,.2f} ({r.basis})"
             for r in self.differences
         )
+        return out + self.notes()
+
+    def notes(self) -> list[str]:
+        """Counts that differ, lots without an owner, what the book holds."""
+        out: list[str] = []
         out.extend(
             f"{KIND_WORDS[k][1]}: meant {self.expected.get(k, 0):,}, book {self.book.get(k, 0):,}"
             " — DIFFERS"

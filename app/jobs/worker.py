@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from app import jobs, pipeline
+from app.documents.proof import documents_report
 from app.errors import MigrationError, ProblemsError
 from app.fileio import write_json, write_text
 from app.model import Ledger
@@ -29,6 +30,7 @@ from app.pages import download
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
+DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner (web.jobs offers it)
 
 
 class Reporter:
@@ -81,6 +83,16 @@ def slug(text: str) -> str:
     return "-".join(w for w in words if w)[:100].strip("-")
 
 
+def write_documents_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
+    """``out/documents.csv``: per customer and vendor, the open balances compared (only when the
+    book has documents; an earlier import's file is removed otherwise)."""
+    path = out_dir / DOCUMENTS_CSV
+    if outcome.report.documents is None:
+        path.unlink(missing_ok=True)
+    else:
+        write_text(path, documents_report(outcome.report.documents.rows))
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -102,6 +114,7 @@ def run(m: Migration, job_id: str) -> int:
         rep.progress("verifying", 1, 1)
         write_json(m.out_dir / "result.json", download.result_data(prepared, outcome))
         write_text(m.out_dir / "report.csv", outcome.report.to_csv())
+        write_documents_csv(m.out_dir, outcome)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
         n = len(outcome.report.differences)
         rep.update(state=state, phase="done", book=name, differences=n, finished=jobs.now())

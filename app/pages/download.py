@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from app import pipeline
+from app.documents.proof import DocumentsProof
 from app.fixes import action, with_fix
 from app.model import Ledger
 from app.pages.preview import counts, left_out
@@ -49,6 +50,41 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
             {"what": g.what, "count": g.count, "reasons": list(g.reasons)} for g in left_out(ledger)
         ],
         "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
+        "documents": documents_data(report.documents),
+    }
+
+
+KIND_LABELS = {
+    "invoice": "Invoices",
+    "bill": "Bills",
+    "credit_note_customer": "Customer credit notes",
+    "credit_note_vendor": "Vendor credit notes",
+    "payment": "Payments",
+}
+
+
+def documents_data(proof: DocumentsProof | None) -> dict[str, object] | None:
+    """The documents part of the proof (None when the book has no documents)."""
+    if proof is None:
+        return None
+    return {
+        "ok": bool(proof.ok),
+        "headline": proof.lines()[0],
+        "notes": proof.notes(),
+        "owners": len(proof.rows),
+        "counts": [
+            [label, proof.book.get(k, 0)] for k, label in KIND_LABELS.items() if proof.book.get(k)
+        ],
+        "differences": [
+            {
+                "owner": r.owner,
+                "kind": r.kind,
+                "quickbooks_open": _plain(r.quickbooks_open),
+                "gnucash_open": _plain(r.gnucash_open),
+                "difference": _plain(r.difference),
+            }
+            for r in proof.differences
+        ],
     }
 
 

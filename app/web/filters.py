@@ -25,6 +25,7 @@ PHASES = {  # what the worker is doing (app.jobs.worker reports these)
     "checking": "Checking",
     "accounts": "Writing the accounts",
     "transactions": "Writing the transactions",
+    "documents": "Writing the invoices, bills and payments",
     "saving": "Saving the book",
     "loading": "Opening the book again to check it",
     "reading": "Reading the book back",
@@ -59,8 +60,8 @@ def differ_words(job: ImportJob) -> str:
     """ "written, but 2 accounts differ from QuickBooks": what a job in state "differs" says
     first, on every step that shows it."""
     n = job.differences
-    if not n:  # only a check (counts, dates) differs
-        return "written, but its checks differ from QuickBooks"
+    if not n:  # only a check (counts, dates) or the invoices and bills' open balances differ
+        return "written, but it differs from QuickBooks (the Download step says where)"
     return f"written, but {n:,} account{'s' * (n != 1)} differ{'s' * (n == 1)} from QuickBooks"
 
 

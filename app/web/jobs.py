@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
+from app.jobs.worker import DOCUMENTS_CSV
 from app.store import Migration
 from app.web.context import fragment, is_htmx, migration, render, runner, views
 
@@ -137,4 +138,15 @@ def report() -> Response:
     if not path.is_file():
         raise NotFound("The verification report is missing; run the import again.")
     name = Path(found.job.book).stem + "-verification.csv"
+    return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
+
+
+@bp.get("/download/documents.csv")
+def documents_report() -> Response:
+    """Per customer and vendor: the open balance in QuickBooks and in the book."""
+    job, _ = _finished(migration())
+    path = migration().out_dir / DOCUMENTS_CSV
+    if not path.is_file():
+        raise NotFound("This book has no invoices or bills as documents; there is no such report.")
+    name = Path(job.book).stem + "-documents.csv"
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)

@@ -177,12 +177,14 @@ def settings() -> tuple[str, int]:
     )
     if cutover.mode == "balances_only" and not cutover.date:
         raise MappingError("Balances only needs a cutover date: the day the GnuCash book starts.")
+    plan = migration().plan()
     plan = replace(
-        migration().plan(),
+        plan,
         reparent=bool(f.get("reparent")),
         currency=currency,
         format=f.get("format", "xml"),
         cutover=cutover,
+        documents=f.get("documents", plan.documents),  # checked by the plan's own rules
     )
     return _save(plan, "Settings saved.")
 

@@ -37,6 +37,8 @@ def page() -> tuple[str, int]:
         problems=preview.problem_rows(view.prepared.problems, ledger, view.search),
         not_imported=preview.not_imported(ledger),
         counts=preview.counts(ledger),
+        documents=preview.documents_view(view.prepared.documents),
+        documents_mode=m.plan().documents,
     )
 
 
