@@ -80,7 +80,7 @@ def _figured(ledger: Ledger) -> list[Account]:
     return [a for a in ledger.accounts if a.balance is not None]
 
 
-def _equity_account(
+def equity_account(
     ledger: Ledger, role: Role, leaf: str, source: Source
 ) -> tuple[Account, tuple[Account, ...]]:
     """The account with ``role``, else an equity account made for it: (account, accounts)."""
@@ -245,7 +245,7 @@ def _balanced_opening(
     plug = -sum((s.value for s in lines), ZERO)
     accounts, name = ledger.accounts, found.full_name if found else "Opening Balances"
     if plug:
-        equity, accounts = _equity_account(
+        equity, accounts = equity_account(
             ledger, Role.OPENING_BALANCE, "Opening Balances", lines[0].source
         )
         name = equity.full_name
@@ -307,7 +307,7 @@ def _balances_only(ledger: Ledger, cutover: Cutover, problems: list[Problem]) ->
             lines.append(Split(a.full_name, a.balance, a.source, memo="QuickBooks balance"))
     accounts = ledger.accounts
     if ytd:
-        retained, accounts = _equity_account(
+        retained, accounts = equity_account(
             ledger, Role.RETAINED_EARNINGS, "Retained Earnings", figured[0].source
         )
         memo = f"incl. this year's income and expense to date ({money(ytd)})"

@@ -15,6 +15,7 @@ from pathlib import Path
 from app import cutover, mapping, readers, resolve, validate, verify
 from app.book import BookDocuments, BookSnapshot, WriteStats
 from app.documents import selection
+from app.documents.opening import open_items_opening
 from app.documents.proof import prove
 from app.errors import ProblemsError
 from app.gc_pause import paused
@@ -78,6 +79,8 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger) -> Prepared:
     chart = {a.full_name for a in resolved.accounts}
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
     ledger = cutover.apply(mapping.apply(resolved, plan), plan.cutover)
+    if plan.cutover.mode == "balances_only" and plan.documents != "none":
+        ledger = open_items_opening(ledger)  # the open items as the A/R and A/P openings
     found = validate.check(ledger, reported=unresolved, currency=plan.currency)
     docs, more = None, ()
     if not any(p.severity == "error" for p in (*ledger.problems, *found)):

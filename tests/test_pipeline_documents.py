@@ -6,6 +6,8 @@ checked against the generator's truth and against the GL-only book."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
+import io
 from dataclasses import replace
 from decimal import Decimal
 
@@ -13,7 +15,7 @@ import pytest
 
 from app import gnc, pipeline
 from app.errors import MappingError
-from app.plan import Plan, plan_from_json
+from app.plan import Cutover, Plan, plan_from_json
 from tests.support.companygen import make_company
 
 D = Decimal
@@ -130,11 +132,13 @@ def test_a_report_the_history_cannot_explain_is_a_difference(company_files, tmp_
     oi = tmp_path / "open_invoices.csv"
     lines = files[2].read_text().splitlines()
     i = next(i for i, ln in enumerate(lines) if ",Invoice," in ln)
-    cells = lines[i].rsplit(",", 1)
-    amount = D(cells[1].strip('"').replace(",", ""))
-    lines[i] = f'{cells[0]},"{amount + 10:,.2f}"'
+    cells = next(csv.reader([lines[i]]))
+    cells[-1] = f"{D(cells[-1].replace(',', '')) + 10:,.2f}"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(cells)
+    lines[i] = out.getvalue()
     oi.write_text("\n".join(lines) + "\n")
-    customer = next(csv.reader([lines[i]]))[5]
+    customer = cells[5]
     prepared, outcome = _convert([files[0], files[1], oi, files[3]], tmp_path / "b.gnucash", "all")
     assert any("cannot be reproduced" in str(w) for w in prepared.warnings)
     report = outcome.report
@@ -156,3 +160,69 @@ def test_without_lists_the_history_stays_plain_and_is_said(company_files, tmp_pa
         w for w in prepared.warnings if "not in the customer or vendor lists" in w.message
     ]
     assert "stay plain transactions" in warning.message
+
+
+# ---------------------------------------------------------------- balances only (cutover)
+
+
+def _balances_only(files, path, documents: str = "all", date: str = "2021-12-30"):
+    plan = replace(Plan(), documents=documents, cutover=Cutover(mode="balances_only", date=date))
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    assert not prepared.errors, prepared.errors
+    return prepared, pipeline.write(prepared, path, plan)
+
+
+def test_balances_only_open_items_become_the_opening_documents(company_files, tmp_path) -> None:
+    """Lists + both reports, balances only: every open item a document (or unapplied payment)
+    dated at its own date for its open amount; the A/R and A/P balances are made up of them
+    owner by owner, and every account balance is the trial balance's (as without documents)."""
+    company, files = company_files
+    lists, _detail, oi, ub = files
+    prepared, outcome = _balances_only([lists, oi, ub], tmp_path / "bo.gnucash")
+    report = outcome.report
+    assert report.ok, report.summary_lines()
+    said = [w.message for w in prepared.warnings if "open customer items" in w.message]
+    assert said and "make up the A/R opening balance" in said[0]
+    _plain, plain = _balances_only([lists, oi, ub], tmp_path / "none.gnucash", "none")
+    assert plain.report.ok and plain.report.documents is None
+    book, gl = gnc.read_book(tmp_path / "bo.gnucash"), gnc.read_book(tmp_path / "none.gnucash")
+    assert {a.full_name: a.balance for a in book.accounts} == {
+        a.full_name: a.balance for a in gl.accounts
+    }
+    assert gl.transactions == 1  # the opening transaction alone
+    back = gnc.read_documents(tmp_path / "bo.gnucash")
+    assert back.unowned_lots == 0
+    items = prepared.ledger.open_items
+    docs = {(d.owner, d.id): d for d in back.documents}
+    payments = 0
+    for o in items:
+        doc = docs.get((o.owner, o.num))
+        if doc is None:  # an unapplied payment: the owner's own lot
+            payments += 1
+            continue
+        assert doc.open == abs(o.open) and doc.total == abs(o.open)
+        assert doc.open == company.open_amounts[int(o.ref.replace(",", ""))]
+    assert back.payments == payments > 0
+    assert len(docs) + payments == len(items)
+    dates = {t.date for t in prepared.ledger.transactions}
+    assert min(dates) < dt.date(2021, 12, 30) == max(dates)  # each item at its own date
+    assert report.documents.ok and {r.basis for r in report.documents.rows} == {"report"}
+
+
+def test_balances_only_what_the_items_do_not_explain_stays_in_the_lump(
+    company_files, tmp_path
+) -> None:
+    _company, files = company_files
+    lists, _detail, oi, ub = files
+    rows = oi.read_text().splitlines()
+    i = next(i for i, ln in enumerate(rows) if ",Invoice," in ln)
+    gone = D(next(csv.reader([rows[i]]))[-1].replace(",", ""))
+    short = tmp_path / "open_invoices.csv"
+    short.write_text("\n".join(rows[:i] + rows[i + 1 :]) + "\n")  # one open invoice left out
+    prepared, outcome = _balances_only([lists, short, ub], tmp_path / "bo.gnucash")
+    assert outcome.report.ok, outcome.report.summary_lines()
+    (said,) = [w.message for w in prepared.warnings if "open customer items" in w.message]
+    assert f"; {gone:,.2f} stays in the opening transaction, not attributed to any customer" in said
+    opening = next(t for t in prepared.ledger.transactions if t.kind_label == "Opening balances")
+    ar = next(s for s in opening.splits if s.account == "Accounts Receivable")
+    assert ar.value == gone
