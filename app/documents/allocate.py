@@ -17,6 +17,7 @@ Pure: the model and ``app.documents`` only.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -199,19 +200,61 @@ def _apply(
     for c, d in _by_reference(ds, cs):
         if have[c.key] > 0:
             take(c, d, "reference")
+    # a credit equal to exactly one document's part still to pay: documents by that part (a
+    # document's part only drops to 0 in this step, so each bucket is checked as it goes)
+    by_need: dict[Decimal, list[Document]] = defaultdict(list)
+    for d in ds:
+        if need[d.transaction] > 0:
+            by_need[need[d.transaction]].append(d)
     for c in cs:
-        if have[c.key] > 0:
-            hits = [d for d in ds if need[d.transaction] == have[c.key] and _before(d, c, dated)]
+        amount = have[c.key]
+        if amount > 0:
+            hits = [
+                d
+                for d in by_need.get(amount, ())
+                if need[d.transaction] == amount and _before(d, c, dated)
+            ]
             if len(hits) == 1:
                 take(c, hits[0], "amount")
     for pass_dated in (True, False) if dated else (False,):
-        for c in cs:
-            for d in ds:
-                if have[c.key] <= 0:
-                    break
-                if need[d.transaction] > 0 and _before(d, c, pass_dated):
-                    take(c, d, "oldest first")
+        _oldest_first(ds, cs, need, have, dated=pass_dated, take=take)
     return out
+
+
+def _oldest_first(
+    ds: list[Document],
+    cs: list[_Credit],
+    need: dict[int, Decimal],
+    have: dict[int, Decimal],
+    *,
+    dated: bool,
+    take,
+) -> None:
+    """Each credit, in order, pays the oldest documents with something left to pay (``dated``:
+    only those dated on or before it, a prefix of ``ds``). Paid documents are skipped through
+    next-open pointers, so the pass is linear, not credits × documents."""
+    n = len(ds)
+    dates = [d.date for d in ds]
+    nxt = [i + 1 if need[d.transaction] <= 0 else i for i, d in enumerate(ds)] + [n]
+
+    def find(i: int) -> int:
+        root = i
+        while nxt[root] != root:
+            root = nxt[root]
+        while nxt[i] != root:  # path compression
+            nxt[i], i = root, nxt[i]
+        return root
+
+    for c in cs:
+        if have[c.key] <= 0:
+            continue
+        end = bisect_right(dates, c.date) if dated else n  # type: ignore[call-overload]
+        i = find(0)
+        while i < end and have[c.key] > 0:
+            take(c, ds[i], "oldest first")
+            if need[ds[i].transaction] <= 0:
+                nxt[i] = i + 1
+            i = find(i + 1)
 
 
 def _by_reference(ds: list[Document], cs: list[_Credit]) -> list[tuple[_Credit, Document]]:
