@@ -5,6 +5,8 @@ through GnuCash and checked against the generator's truth and the ``--documents 
 from __future__ import annotations
 
 import csv
+import io
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -81,6 +83,7 @@ def test_convert_writes_and_proves_the_documents(company, tmp_path, fmt) -> None
     want = truth(generated)
     assert {(owner_kind(d.kind), d.id): d.open for d in back.documents} == want
     opened = sum(1 for v in want.values() if v)
+    assert gnc.read_book(book, documents=True).documents == back  # the verification's read
     # every account balance as the GL-only book's
     assert balances(book) == plain
     # the summary and the verification say it
@@ -131,3 +134,39 @@ def test_documents_usage_errors(company, tmp_path) -> None:
     )
     assert run.returncode == 2 and "for the documents report does not exist" in run.stderr
     assert not (tmp_path / "b.gnucash").exists()
+
+
+def test_strict_exits_3_when_an_open_balance_differs(company, tmp_path) -> None:
+    """The Unpaid Bills report with one bill 25.00 higher than the history allows: the book is
+    written, its accounts match, the vendor's open balance differs, --strict exits 3."""
+    _generated, files, _plain = company
+    rows = files[3].read_text(encoding="utf-8").splitlines()
+    i = next(i for i, ln in enumerate(rows) if ",Bill," in ln)
+    cells = next(csv.reader([rows[i]]))
+    cells[-1] = f"{D(cells[-1].replace(',', '')) + 25:,.2f}"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(cells)
+    rows[i] = out.getvalue()
+    bills = tmp_path / "unpaid_bills.csv"
+    bills.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    report = tmp_path / "documents.csv"
+    book = tmp_path / "book.gnucash"
+    run = convert(*files[:3], bills, "-o", book, "--strict", "--documents-report", report)
+    assert run.returncode == 3, run.stderr
+    assert "Verification found differences (--strict)." in run.stderr
+    lines = run.stdout.splitlines()
+    head = lines[lines.index("Verification:") + 1]
+    assert re.fullmatch(
+        r"  \d+ of \d+ accounts match QuickBooks to the cent; 1 vendor's open balance differs "
+        "from QuickBooks",
+        head,
+    ), head
+    vendor = cells[5] or next(
+        r[0] for r in csv.reader(rows[:i][::-1]) if r and r[0] and not r[0].startswith("Total")
+    )
+    assert f"  vendor {vendor}: open balance QuickBooks " in "\n".join(lines)
+    differing = [
+        r for r in csv.DictReader(report.read_text().splitlines()) if r["difference"] != "0.00"
+    ]
+    assert [(r["owner"], r["difference"]) for r in differing] == [(vendor, "-25.00")]
+    assert book.is_file()
