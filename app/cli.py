@@ -117,8 +117,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--documents",
         choices=DOCUMENTS_MODES,
-        help="invoices, bills and payments as GnuCash documents: all (default), open (only "
-        "those still open; the rest stay plain transactions) or none",
+        help="invoices, bills and payments as GnuCash documents: all (default), open (those "
+        "still open and the paid ones sharing a payment with them; the rest stay plain "
+        "transactions) or none",
     )
     p.add_argument(
         "--documents-report",

@@ -7,11 +7,14 @@ the final ledger, so the verification compares the book with exactly what was me
 in any account changes: a payment's pieces sum to its line, a lot link is zero-sum).
 
 Mode "open": a document becomes a GnuCash document when something of it is still open (the
-report, else the allocation, says so); the others stay plain transactions. A credit note and
-the document it was applied to go together (a lot link needs both), so a closed one applied to
-an open one is kept too. A payment keeps its pieces for the documents kept and for its unapplied
-rest; what it paid on documents left plain is one piece outside any lot, and a payment that
-paid only such documents stays a plain transaction. Pure: the model and ``app.documents``.
+report, else the allocation, says so), and so does every settled one that shares a payment or
+credit note with it (transitively): a payment's A/R line is then either wholly in lots (its
+documents' and its unapplied rest's) or a plain transaction, never half of each. (A payment's
+A/R piece outside any lot would count as unapplied money in GnuCash's aging reports, whose
+payment-info takes a lot-less A/R split for an overpayment.) The settled groups with no open
+part stay plain transactions. ``payment_pieces`` still gives such a plain piece for a document
+that is not among ``docs``, for callers that choose documents themselves. Pure: the model and
+``app.documents``.
 """
 
 from __future__ import annotations
@@ -157,17 +160,24 @@ def _open_amounts(docs: Documents, allocation: Allocation) -> dict[int, Decimal]
 def _open_only(
     docs: Documents, allocation: Allocation, open_amounts: dict[int, Decimal]
 ) -> Documents:
-    keep = {t for t, v in open_amounts.items() if v}
-    notes = {d.transaction for d in docs.documents if d.credit}
-    pairs = [(a.credit, a.document) for a in allocation.applications if a.credit in notes]
-    grown = True
-    while grown:  # a credit note and its document go together, transitively
-        grown = False
-        for cn, doc in pairs:
-            if (cn in keep) != (doc in keep):
-                keep |= {cn, doc}
-                grown = True
-    return replace(docs, documents=tuple(d for d in docs.documents if d.transaction in keep))
+    """The documents still open, and every settled one that shares a payment or credit note with
+    them (transitively): applications link documents and credits, and a group is kept whole when
+    anything in it is open (a document, or a payment's unapplied rest)."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a in allocation.applications:
+        parent[find(a.credit)] = find(a.document)
+    rest = unapplied(docs, allocation)
+    roots = {find(t) for t, v in open_amounts.items() if v}
+    roots |= {find(p.transaction) for p in docs.payments if not p.voided and rest[p.transaction]}
+    return replace(docs, documents=tuple(d for d in docs.documents if find(d.transaction) in roots))
 
 
 def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[Piece, ...]]:

@@ -291,6 +291,7 @@ class DocumentsView:
     open: int  # of which something is still open
     written: int  # that become GnuCash documents
     payments: int  # payments that become GnuCash payments (applied to documents)
+    history_payments: int  # payments in the history
     owners: tuple[OwnerOpen, ...]  # owners with an open balance, customers first, largest first
     basis: str  # where QuickBooks' open balances come from, in words
     notes: tuple[str, ...]  # how payments were applied, where it is a guess
@@ -314,13 +315,16 @@ class DocumentsView:
         return sum((o.open for o in self.vendors), Decimal(0))
 
     def summary(self) -> str:
-        """ "Invoices and bills: 212 (40 open), payments 180"."""
-        head = f"Invoices and bills: {self.documents:,} ({self.open:,} open"
-        if self.mode == "open":
-            head += (
-                f"; {self.written:,} become GnuCash documents, the others stay plain transactions"
-            )
-        return f"{head}), payments {self.payments:,}"
+        """ "Invoices and bills: 212 (40 open), payments 180"; in mode "open" what of it
+        becomes documents."""
+        head = f"Invoices and bills: {self.documents:,} ({self.open:,} open), payments "
+        if self.mode != "open":
+            return f"{head}{self.payments:,}"
+        return (
+            f"{head}{self.history_payments:,}; open items only: {self.written:,} become GnuCash "
+            f"documents with {self.payments:,} payments (the open ones and the paid ones that "
+            "share a payment with them), the others stay plain transactions"
+        )
 
 
 def documents_view(selection: Selection | None) -> DocumentsView | None:
@@ -361,6 +365,7 @@ def documents_view(selection: Selection | None) -> DocumentsView | None:
         open=history.get("open", 0),
         written=sum(v for k, v in meant.items() if k not in ("payment", "link", "open")),
         payments=meant.get("payment", 0),
+        history_payments=history.get("payment", 0),
         owners=tuple(owners),
         basis=basis,
         notes=notes,
