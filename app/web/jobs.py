@@ -144,9 +144,9 @@ def report() -> Response:
 @bp.get("/download/documents.csv")
 def documents_report() -> Response:
     """Per customer and vendor: the open balance in QuickBooks and in the book."""
-    job, _ = _finished(migration())
-    path = migration().out_dir / DOCUMENTS_CSV
+    found = _finished(migration())
+    path = found.folder / DOCUMENTS_CSV
     if not path.is_file():
         raise NotFound("This book has no invoices or bills as documents; there is no such report.")
-    name = Path(job.book).stem + "-documents.csv"
+    name = Path(found.job.book).stem + "-documents.csv"
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
