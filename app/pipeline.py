@@ -7,6 +7,7 @@ raises for bad input: problems are data. ``write`` refuses while any error remai
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -17,7 +18,7 @@ from app.book import BookDocuments, BookSnapshot, WriteStats
 from app.documents import selection
 from app.documents.opening import open_items_opening
 from app.documents.proof import prove
-from app.errors import ProblemsError
+from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.model import Ledger, Problem
 from app.plan import Plan
@@ -122,7 +123,9 @@ def write(
     overwrite: bool = False,
 ) -> Outcome:
     """Write the book, read it back through GnuCash and compare. Refuses while errors remain.
-    An existing ``out_path`` is replaced only with ``overwrite`` (and only on success)."""
+    The book is written beside ``out_path`` under a hidden name and put in place only once it
+    has been read back and compared: a run that fails (writing, reading back, a full disk) leaves
+    nothing behind, and an existing ``out_path`` is replaced only with ``overwrite``."""
     if prepared.errors:
         raise ProblemsError(prepared.errors)
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
@@ -136,20 +139,31 @@ def write(
             gnc.write_documents(written, docs.docs, docs.allocation)
             progress(on_progress, "documents", 1, 1)
 
-    stats = gnc.write_book(
-        prepared.ledger,
-        out_path,
-        currency=plan.currency,
-        fmt=plan.format,
-        on_progress=on_progress,
-        overwrite=overwrite,
-        after=after,
-    )
-    snapshot = gnc.read_book(out_path, on_progress=on_progress, documents=docs is not None)
-    with paused():
-        report = verify.verify(selection.as_written(prepared.ledger, docs), snapshot, plan.cutover)
-        if docs is not None and snapshot.documents is not None:
-            report = _with_documents(report, docs, snapshot.documents)
+    if out_path.exists() and not overwrite:
+        raise BookWriteError(f"{out_path} already exists; not overwritten")
+    staged = out_path.with_name(f".{out_path.name}.partial-checked-{os.getpid()}")
+    try:
+        stats = gnc.write_book(
+            prepared.ledger,
+            staged,
+            currency=plan.currency,
+            fmt=plan.format,
+            on_progress=on_progress,
+            overwrite=True,
+            after=after,
+        )
+        snapshot = gnc.read_book(staged, on_progress=on_progress, documents=docs is not None)
+        with paused():
+            written = selection.as_written(prepared.ledger, docs)
+            report = verify.verify(written, snapshot, plan.cutover)
+            if docs is not None and snapshot.documents is not None:
+                report = _with_documents(report, docs, snapshot.documents)
+        try:
+            os.replace(staged, out_path)
+        except OSError as exc:
+            raise BookWriteError(f"cannot put the book in place at {out_path}: {exc}") from exc
+    finally:
+        staged.unlink(missing_ok=True)  # nothing of a failed run stays behind
     return Outcome(stats, snapshot, report)
 
 

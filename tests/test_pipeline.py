@@ -134,6 +134,34 @@ def test_write_reads_back_and_verifies(tmp_path):
     assert outcome.report.ok
 
 
+def test_a_run_that_fails_after_writing_leaves_nothing_and_keeps_the_old_book(
+    tmp_path, monkeypatch
+):
+    from app import gnc
+    from app.errors import BookWriteError
+
+    ledger = parsed(txn(10, ("Checking", "100.00"), ("Sales", "-100.00")))
+    plan = Plan()
+    prepared = pipeline.prepare(ledger, plan)
+    out = tmp_path / "book.gnucash"
+    out.write_bytes(b"the book of an earlier run")
+
+    def unreadable(path, **kwargs):  # the disk fills, or the engine refuses to read it back
+        raise BookWriteError(f"GnuCash could not open {path.name}: the file could not be read")
+
+    monkeypatch.setattr(gnc, "read_book", unreadable)
+    with pytest.raises(BookWriteError):
+        pipeline.write(prepared, out, plan, overwrite=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["book.gnucash"]
+    assert out.read_bytes() == b"the book of an earlier run"
+    monkeypatch.undo()
+    with pytest.raises(BookWriteError, match="already exists"):
+        pipeline.write(prepared, out, plan)
+    assert pipeline.write(prepared, out, plan, overwrite=True).report.ok
+    assert gnc.read_book(out).account("Checking").balance == D("100.00")
+    assert [p.name for p in tmp_path.iterdir()] == ["book.gnucash"]
+
+
 def test_balances_only_ignores_history_and_its_unknown_labels():
     chart = (
         Account("Checking", T.BANK, Source("l.iif", 3), balance=D("10.00")),
