@@ -145,9 +145,52 @@ def child(kind: str, folder: Path) -> None:
         ledger = qbcsv.parse(folder / "big.csv", ReadOptions())
         t["read"] = time.perf_counter() - t0
         t["rows"] = sum(len(x.splits) for x in ledger.transactions)
+    elif kind == "wizard":  # the wizard's server time for the pages a bookkeeper waits on
+        t = _wizard(folder)
     else:
         raise SystemExit(f"unknown measurement {kind}")
     _child_result(t, about)
+
+
+def _wizard(folder: Path) -> dict[str, float]:
+    """Upload, first Preview (the parse), Preview again, Map, one rename on the Map step, Map
+    again: each request's time through Flask's test client (the server's time, no network)."""
+    from app import create_app
+    from tests.support.web import HX, new_migration, signed_in
+
+    with tempfile.TemporaryDirectory(prefix="qb2gnucash-bench-wizard-") as instance:
+        app = create_app({"TESTING": True, "INSTANCE_PATH": instance})
+        client = signed_in(app)
+        prefix, csrf = new_migration(client)
+        t: dict[str, float] = {}
+
+        def timed(name: str, call) -> None:
+            t0 = time.perf_counter()
+            r = call()
+            t[name] = time.perf_counter() - t0
+            if r.status_code >= 400:
+                raise SystemExit(f"wizard bench: {name} answered {r.status_code}")
+
+        files = [(folder / n).open("rb") for n in ("lists.iif", "transaction_detail.csv")]
+        data = {"files": [(f, Path(f.name).name) for f in files]}
+        timed("upload", lambda: client.post(f"{prefix}/files", data=data, headers=csrf | HX))
+        timed("first preview", lambda: client.get(f"{prefix}/preview"))
+        timed("preview again", lambda: client.get(f"{prefix}/preview"))
+        timed("map", lambda: client.get(f"{prefix}/map"))
+        leaf = next(
+            a.full_name
+            for a in app.extensions["views"]
+            .view(app.extensions["store"].open(prefix.rsplit("/", 1)[1]))
+            .resolved.accounts
+            if a.type is not None and ":" not in a.full_name
+        )
+        rule = {"account": leaf, "kind": "rename", "target": leaf + " (renamed)"}
+        timed(
+            "map rename", lambda: client.post(f"{prefix}/map/rules", data=rule, headers=csrf | HX)
+        )
+        timed("map again", lambda: client.get(f"{prefix}/map"))
+        app.extensions["jobs"].shutdown()
+        return t
 
 
 def _seed_write(ledger, path: Path) -> None:
@@ -239,6 +282,7 @@ def main() -> None:
             (base / f"d{n}").mkdir()
             _document_files(n, base / f"d{n}")
             docs[n] = _run("documents", base / f"d{n}")
+        wizard = {n: _run("wizard", folders[n]) for n in (small, large)}
         _big, mb = _big_csv(base)
         reader = _run("csv_reader", base)
         ours = _run("qbcsv", base)
@@ -326,6 +370,10 @@ def main() -> None:
             "target <= 2x",
         )
     )
+    for n, w in wizard.items():
+        for step in ("upload", "first preview", "preview again", "map", "map rename", "map again"):
+            target = "target <= 0.5 s (0.2 s)" if step not in ("upload", "first preview") else ""
+            rows.append((f"wizard {n:,} txns: {step}", f"{sec(w, step):.2f} s", target))
     for d in docs.values():
         got = int(d["seconds"]["count"])
         rows.append((f"GL write, {got:,} documents' company", f"{sec(d, 'gl'):.2f} s", ""))
