@@ -3,7 +3,8 @@ app.jobs.runner).
 
 Reads the migration's uploads and plan, writes the book to ``out/`` through the pipeline (the
 writer saves under a temporary name and renames at the end), reads it back, verifies it, and
-leaves ``out/result.json`` + ``out/report.csv`` for the Download step. Every state change goes to
+leaves ``out/result.json`` + ``out/report.csv`` for the Download step, with the audit pack's records
+(files.csv, not_imported.csv, plan.json: app.audit). Every state change goes to
 ``job.json`` atomically. If the server that started it dies, the worker stops too: a job nobody
 watches would only hold the lock on the book. ``QB2GNUCASH_WORKER_DELAY`` (seconds, tests only)
 pauses after reading, so a test can kill the worker mid-job.
@@ -21,7 +22,7 @@ import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
-from app import jobs, pipeline
+from app import audit, jobs, pipeline
 from app.documents.proof import documents_report
 from app.errors import MigrationError, ProblemsError
 from app.fileio import write_json, write_text
@@ -30,7 +31,7 @@ from app.pages import download
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
-DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner (web.jobs offers it)
+DOCUMENTS_CSV = audit.DOCUMENTS_CSV  # the documents part of the proof, per owner (web.jobs)
 
 
 class Reporter:
@@ -104,6 +105,7 @@ def run(m: Migration, job_id: str) -> int:
         plan = m.plan()
         files = m.files()
         parsed = pipeline.read(files, plan)
+        read = audit.file_rows(files, m.display_names())  # the files as read, for the audit pack
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))
         rep.progress("checking", 0, 1)
         prepared = pipeline.prepare(parsed, plan)
@@ -115,6 +117,7 @@ def run(m: Migration, job_id: str) -> int:
         write_json(m.out_dir / "result.json", download.result_data(prepared, outcome))
         write_text(m.out_dir / "report.csv", outcome.report.to_csv())
         write_documents_csv(m.out_dir, outcome)
+        audit.write_records(m.out_dir, read, prepared.ledger.not_imported, plan)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
         n = len(outcome.report.differences)
         rep.update(state=state, phase="done", book=name, differences=n, finished=jobs.now())

@@ -8,12 +8,14 @@ QuickBooks is offered behind its differences: its download without ``?difference
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
-from flask import Blueprint, Response, redirect, request, send_file, url_for
+from flask import Blueprint, Response, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from app import audit
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
 from app.jobs.worker import DOCUMENTS_CSV
@@ -123,10 +125,16 @@ def result() -> tuple[str, int]:
     )
 
 
+def _accepted(found: Book) -> bool:
+    """A book that differs is offered only behind its differences (the Download page's second
+    button says ``differences=accepted``)."""
+    return found.job.state != "differs" or request.args.get("differences") == "accepted"
+
+
 @bp.get("/download/book")
 def book() -> Response | WerkzeugResponse:
     found = _finished(migration())
-    if found.job.state == "differs" and request.args.get("differences") != "accepted":
+    if not _accepted(found):
         return redirect(url_for("jobs.result"), 303)  # what differs comes first
     return send_file(found.path, as_attachment=True, download_name=found.job.book, max_age=0)
 
@@ -150,3 +158,32 @@ def documents_report() -> Response:
         raise NotFound("This book has no invoices or bills as documents; there is no such report.")
     name = Path(found.job.book).stem + "-documents.csv"
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
+
+
+@bp.get("/download/audit.zip")
+def audit_pack() -> Response | WerkzeugResponse:
+    """The book with its proof in one zip (app.audit): the report as CSV and as a printable
+    page, the plan, the files read and what was not imported. Same rules as the book."""
+    m = migration()
+    found = _finished(m)
+    if not _accepted(found):
+        return redirect(url_for("jobs.result"), 303)
+    data = read_json(found.folder / "result.json")
+    page = render_template(
+        "jobs/audit_report.html",
+        book=found.job.book,
+        job=found.job,
+        result=data,
+        files=audit.read_files(found.folder),
+    )
+    target = tempfile.TemporaryFile(dir=m.path)  # send_file closes it
+    try:
+        audit.write_pack(target, found.folder, found.job.book, page, found.job.finished)
+        target.seek(0)
+    except BaseException:
+        target.close()
+        raise
+    name = audit.pack_name(found.job.book)
+    return send_file(
+        target, as_attachment=True, download_name=name, mimetype="application/zip", max_age=0
+    )

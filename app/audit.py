@@ -1,0 +1,174 @@
+"""The audit pack: one zip with what an accountant keeps to show what QuickBooks said and what the
+GnuCash book holds: the book, the verification report (CSV and a printable page), the settings
+the book was written from, the files read (with their SHA-256 and line counts) and every record
+that was not imported, with why and where.
+
+The worker leaves the records beside the book in ``out/`` (``write_records``: files.csv,
+not_imported.csv, plan.json), so a pack is assembled from one book's folder only and a kept
+earlier book (``out/previous/``) gets its own. ``write_pack`` writes the zip; the printable page
+is rendered by the caller (the web layer, from ``templates/jobs/audit_report.html``). No Flask
+here. Nothing written holds an SSN or bank number: the stored uploads are blanked already
+(app/store.py), and every record comes from them.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import shutil
+import zipfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+from app import csvsafe
+from app.fileio import write_text
+from app.model import NotImported
+from app.plan import Plan, save_plan
+from app.readers.values import decode
+
+REPORT_CSV = "report.csv"
+REPORT_HTML = "report.html"
+DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner
+PLAN_JSON = "plan.json"
+FILES_CSV = "files.csv"
+NOT_IMPORTED_CSV = "not_imported.csv"
+README = "README.txt"
+
+BLANKED = (
+    "SHA-256 and lines of the stored copy, in which social security and bank account numbers "
+    "are blanked; it differs from your original export where the export held any"
+)
+FILES_HEADER = ("name", "stored_name", "bytes", "lines", "sha256", "note")
+NOT_IMPORTED_HEADER = ("what", "name", "reason", "where")
+
+DESCRIPTIONS = {  # member → what it is, in the README's order
+    REPORT_HTML: "the verification report as a printable page (open it in a browser, print it "
+    "or save it as PDF): does every account's balance match QuickBooks', the other checks, "
+    "the notes",
+    REPORT_CSV: "the verification report, one row per account: QuickBooks' balance, the "
+    "book's, the difference, what was compared and as of when",
+    DOCUMENTS_CSV: "the open balance of every customer and vendor, in QuickBooks and in the "
+    "book (the invoices, bills and payments)",
+    PLAN_JSON: "the settings the book was written from (the Map step's choices: accounts, "
+    "rules, currency, opening balances)",
+    FILES_CSV: "the QuickBooks files read: the name you gave each, the name it is stored "
+    "under, its size, lines and SHA-256",
+    NOT_IMPORTED_CSV: "every record GnuCash has no place for, with why and where it is in the "
+    "files (file:line)",
+}
+
+
+def line_count(data: bytes) -> int:
+    """Lines as the readers number them (a last line without its line end counts)."""
+    return len(decode(data)[0].splitlines()) if data else 0
+
+
+def file_rows(paths: Sequence[Path], names: Mapping[str, str]) -> list[tuple[str, ...]]:
+    """One row per stored upload (FILES_HEADER): ``names`` maps a stored name to the name the user
+    gave it, where they differ (``Migration.display_names``)."""
+    rows = []
+    for path in paths:
+        data = path.read_bytes()
+        rows.append(
+            (
+                names.get(path.name, path.name),
+                path.name,
+                str(len(data)),
+                str(line_count(data)),
+                hashlib.sha256(data).hexdigest(),
+                BLANKED,
+            )
+        )
+    return rows
+
+
+def not_imported_rows(items: Iterable[NotImported]) -> list[tuple[str, ...]]:
+    return [(n.what, n.name, n.reason, str(n.source)) for n in items]
+
+
+def write_records(
+    out_dir: Path,
+    files: Sequence[tuple[str, ...]],
+    not_imported: Iterable[NotImported],
+    plan: Plan,
+) -> None:
+    """The import's records beside its book: files.csv (``files``: ``file_rows`` of the files
+    read), not_imported.csv, plan.json (the plan the book was written from)."""
+    write_text(out_dir / FILES_CSV, csvsafe.text([FILES_HEADER, *files]))
+    rows = not_imported_rows(not_imported)
+    write_text(out_dir / NOT_IMPORTED_CSV, csvsafe.text([NOT_IMPORTED_HEADER, *rows]))
+    save_plan(plan, out_dir / PLAN_JSON)
+
+
+def read_files(folder: Path) -> list[dict[str, str]]:
+    """files.csv back as rows (for the printable page); [] when the book predates it."""
+    try:
+        text = (folder / FILES_CSV).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    return list(csv.DictReader(text.splitlines()))
+
+
+def pack_name(book: str) -> str:
+    """lists.gnucash → lists-audit.zip"""
+    return Path(book).stem + "-audit.zip"
+
+
+def readme(book: str, present: Sequence[str], missing: Sequence[str], written: str) -> str:
+    lines = [
+        f"Audit pack of the GnuCash book {book}, written by qb2gnucash{written} from QuickBooks "
+        "Desktop exports.",
+        "",
+        f"{book}: the GnuCash book (open it in GnuCash with File > Open).",
+    ]
+    lines += [f"{name}: {DESCRIPTIONS[name]}." for name in present]
+    lines.append(f"{README}: this file.")
+    if missing:
+        lines += [
+            "",
+            "Not in this pack: "
+            + ", ".join(missing)
+            + ". The book was written by an earlier version of qb2gnucash; write it again "
+            "(Import step) for a complete pack.",
+        ]
+    lines += ["", BLANKED[0].upper() + BLANKED[1:] + " (files.csv)."]
+    return "\n".join(lines) + "\n"
+
+
+def _stored(data: bytes) -> int:
+    """A gzip-compressed book (GnuCash's XML) is stored as it is; everything else deflated."""
+    return zipfile.ZIP_STORED if data.startswith(b"\x1f\x8b") else zipfile.ZIP_DEFLATED
+
+
+def write_pack(
+    target: BinaryIO, folder: Path, book: str, report_html: str, finished: float = 0.0
+) -> None:
+    """The zip of the book ``folder/book`` and its records, every member under one folder
+    (``lists-audit/``), dated when the book was written (``finished``, a timestamp)."""
+    root = Path(book).stem + "-audit/"
+    when = dt.datetime.fromtimestamp(finished) if finished else dt.datetime.now()
+    date_time = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
+    optional = (REPORT_CSV, DOCUMENTS_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV)
+    present = [REPORT_HTML, *(n for n in optional if (folder / n).is_file())]
+    missing = [n for n in (REPORT_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV) if n not in present]
+    written = f" on {when:%Y-%m-%d %H:%M}" if finished else ""
+
+    def info(name: str, compress: int = zipfile.ZIP_DEFLATED) -> zipfile.ZipInfo:
+        member = zipfile.ZipInfo(root + name, date_time)
+        member.compress_type = compress
+        member.external_attr = 0o644 << 16
+        return member
+
+    with zipfile.ZipFile(target, "w") as zf:
+        path = folder / book
+        with path.open("rb") as f:
+            head = f.read(2)
+            f.seek(0)
+            with zf.open(info(book, _stored(head)), "w", force_zip64=True) as out:
+                shutil.copyfileobj(f, out, 1024 * 1024)
+        zf.writestr(info(REPORT_HTML), report_html)
+        for name in present[1:]:
+            zf.writestr(info(name), (folder / name).read_bytes())
+        zf.writestr(info(README), readme(book, present, missing, written))

@@ -1,0 +1,192 @@
+"""The audit pack (app/audit.py, GET /m/<mid>/download/audit.zip): one zip with the book, the
+verification report as CSV and as a printable page, the plan, the files read with their SHA-256
+and line counts, and what was not imported. Through the real app and engine; the book inside is
+reopened."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+import io
+import re
+import zipfile
+from decimal import Decimal
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from app import audit
+from tests.support.web import HX, WEB, new_migration, soup, upload, wait_done
+from tests.test_web_jobs import differing_lists
+
+CLASSES = b"!CLASS\tNAME\tHIDDEN\nCLASS\tWest Region\tN\nCLASS\tEast Region\tN\n"
+MEMBERS = {
+    "lists.gnucash",
+    "report.html",
+    "report.csv",
+    "plan.json",
+    "files.csv",
+    "not_imported.csv",
+    "README.txt",
+}
+
+
+def _ssns_and_bank_numbers() -> set[str]:
+    """The sensitive values of tests/data/web (the SSNO and BANKNUM columns)."""
+    found = set()
+    for path in WEB.glob("*.iif"):
+        header: list[str] = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            cells = line.split("\t")
+            if cells[0].startswith("!"):
+                header = cells
+                continue
+            for col in ("SSNO", "BANKNUM"):
+                if col in header and header.index(col) < len(cells) and cells[header.index(col)]:
+                    found.add(cells[header.index(col)])
+    return found
+
+
+def _migration(client, lists: bytes = b""):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", data=lists)
+    upload(client, prefix, csrf, "txns.iif")
+    client.post(  # a name that is stored under another one
+        f"{prefix}/files",
+        data={"files": [(io.BytesIO(CLASSES), "My Classes (2024).iif")]},
+        headers=csrf | HX,
+    )
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    return prefix, wait_done(client, prefix)
+
+
+def _open(data: bytes) -> tuple[zipfile.ZipFile, dict[str, bytes]]:
+    zf = zipfile.ZipFile(io.BytesIO(data))
+    assert zf.testzip() is None
+    names = zf.namelist()
+    assert all(n.startswith("lists-audit/") for n in names), names
+    return zf, {n.removeprefix("lists-audit/"): zf.read(n) for n in names}
+
+
+def test_the_audit_pack_holds_the_book_and_its_proof(app, client, tmp_path):
+    from app.gnc import read_book
+
+    prefix, panel = _migration(client)
+    assert panel.select_one("#job")["data-state"] == "done"
+    page = soup(client.get(f"{prefix}/download"))
+    link = page.select_one("#download-audit")
+    assert link.text == "Download the audit pack (zip)"
+    with client.get(link["href"]) as r:
+        assert r.status_code == 200 and r.mimetype == "application/zip"
+        assert r.headers["Content-Disposition"] == "attachment; filename=lists-audit.zip"
+        _, members = _open(r.data)
+    assert set(members) == MEMBERS
+
+    book = tmp_path / "lists.gnucash"
+    book.write_bytes(members["lists.gnucash"])
+    snap = read_book(book)
+    report = list(csv.DictReader(members["report.csv"].decode().splitlines()))
+    assert report and {r["account"] for r in report} >= {"Checking", "Utilities:Gas", "Sales"}
+    for row in report:
+        assert snap.account(row["account"]).balance == Decimal(row["gnucash_balance"]), row
+        assert row["difference"] == "0.00"
+    assert snap.account("Checking").balance == 75 and snap.transactions == 2
+    with client.get(f"{prefix}/download/report.csv") as same:
+        assert same.data == members["report.csv"]
+
+    html = members["report.html"].decode()
+    headline = page.select_one("#summary-line").text
+    assert re.fullmatch(r"(\d+) of \1 accounts match QuickBooks to the cent", headline)
+    printed = BeautifulSoup(html, "html.parser")
+    assert printed.select_one("#headline").text == headline
+    assert not re.search(r"""(src|href)=|<script|<link""", html)  # standalone, nothing external
+    assert [tr.select("td")[0].text for tr in printed.select("#accounts tbody tr")] == [
+        r["account"] for r in report
+    ]
+    assert "Classes (2): GnuCash has no classes" in printed.select_one("#not-imported").text
+
+    files = list(csv.DictReader(members["files.csv"].decode().splitlines()))
+    uploads = Path(app.config["MIGRATIONS_DIR"]) / prefix.rsplit("/", 1)[1] / "uploads"
+    assert [(f["name"], f["stored_name"]) for f in files] == [
+        ("lists.iif", "lists.iif"),
+        ("txns.iif", "txns.iif"),
+        ("My Classes (2024).iif", "My_Classes_2024.iif"),
+    ]
+    for f in files:
+        stored = (uploads / f["stored_name"]).read_bytes()
+        assert f["sha256"] == hashlib.sha256(stored).hexdigest()
+        assert int(f["bytes"]) == len(stored)
+        assert int(f["lines"]) == len(stored.decode().splitlines())
+        assert "blanked" in f["note"]
+    assert printed.select_one("#files").text.count(files[0]["sha256"]) == 1
+
+    not_imported = list(csv.DictReader(members["not_imported.csv"].decode().splitlines()))
+    assert [(n["what"], n["name"], n["reason"], n["where"]) for n in not_imported] == [
+        ("Classes", "West Region", "GnuCash has no classes", "My_Classes_2024.iif:2"),
+        ("Classes", "East Region", "GnuCash has no classes", "My_Classes_2024.iif:3"),
+    ]
+    assert b'"currency"' in members["plan.json"]
+    readme = members["README.txt"].decode()
+    for name in MEMBERS - {"README.txt"}:
+        assert f"\n{name}: " in readme, name
+    assert "Not in this pack" not in readme
+
+    secrets = _ssns_and_bank_numbers()
+    assert "987-65-4321" in secrets and "000123456789" in secrets
+    for name, raw in members.items():
+        gzipped = raw.startswith(b"\x1f\x8b")  # the book, as GnuCash compresses it
+        data = gzip.decompress(raw) if gzipped else raw
+        assert b"Joe Worker" in data or name != "lists.gnucash"  # (the employee is there)
+        assert not any(s.encode() in data for s in secrets), name
+
+
+def test_a_differing_books_pack_is_offered_behind_its_differences(client):
+    prefix, panel = _migration(client, differing_lists())
+    assert panel.select_one("#job")["data-state"] == "differs"
+    r = client.get(f"{prefix}/download/audit.zip")
+    assert r.status_code == 303 and r.location.endswith(f"{prefix}/download")
+    page = soup(client.get(f"{prefix}/download"))
+    link = page.select_one("#download-audit")
+    assert link["href"].endswith("differences=accepted")
+    assert link.find_previous(id="differences")  # after what differs
+    with client.get(link["href"]) as pack:
+        assert pack.status_code == 200
+        _, members = _open(pack.data)
+    assert set(members) == MEMBERS
+    printed = BeautifulSoup(members["report.html"].decode(), "html.parser")
+    headline = printed.select_one("#headline")
+    assert headline["class"] == ["headline", "differs"]
+    assert headline.text == page.select_one("#summary-line").text
+    differs = printed.select("#accounts tr.differs")
+    assert [tr.select("td")[0].text for tr in differs] == ["Checking", "Opening Bal Equity"]
+
+
+def test_no_pack_before_a_book(client):
+    prefix, _ = new_migration(client)
+    assert client.get(f"{prefix}/download/audit.zip").status_code == 404
+
+
+def test_a_book_written_before_audit_packs_gets_a_pack_that_says_what_is_missing(tmp_path):
+    (tmp_path / "old.gnucash").write_bytes(b"\x1f\x8b not really a book")
+    (tmp_path / "report.csv").write_text("account\n", encoding="utf-8")
+    target = io.BytesIO()
+    audit.write_pack(target, tmp_path, "old.gnucash", "<p>page</p>", 1_700_000_000)
+    zf = zipfile.ZipFile(target)
+    assert zf.namelist() == [
+        "old-audit/old.gnucash",
+        "old-audit/report.html",
+        "old-audit/report.csv",
+        "old-audit/README.txt",
+    ]
+    assert zf.getinfo("old-audit/old.gnucash").compress_type == zipfile.ZIP_STORED
+    readme = zf.read("old-audit/README.txt").decode()
+    assert "Not in this pack: plan.json, files.csv, not_imported.csv." in readme
+    assert "on 2023-11-1" in readme
+
+
+def test_line_counts_follow_the_readers():
+    assert audit.line_count(b"") == 0
+    assert audit.line_count(b"a\nb") == 2
+    assert audit.line_count(b"a\r\nb\r\n") == 2
+    assert audit.line_count("a\nb\n".encode("utf-16")) == 2
