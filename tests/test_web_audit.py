@@ -17,7 +17,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from app import audit
-from tests.support.web import HX, WEB, new_migration, soup, upload, wait_done
+from tests.support.web import HX, WEB, new_migration, soup, token, upload, wait_done
 from tests.test_web_jobs import differing_lists
 
 CLASSES = b"!CLASS\tNAME\tHIDDEN\nCLASS\tWest Region\tN\nCLASS\tEast Region\tN\n"
@@ -190,3 +190,27 @@ def test_line_counts_follow_the_readers():
     assert audit.line_count(b"a\nb") == 2
     assert audit.line_count(b"a\r\nb\r\n") == 2
     assert audit.line_count("a\nb\n".encode("utf-16")) == 2
+
+
+def test_the_kept_books_pack_is_the_kept_books_own(client, monkeypatch):
+    """While a new import runs: the earlier book's pack, with the plan it was written from."""
+    prefix, _ = _migration(client)
+    csrf = {"X-CSRF-Token": token(client)}
+    client.post(
+        f"{prefix}/map/rules",
+        data={"account": "Checking", "kind": "rename", "target": "Bank"},
+        headers=csrf | HX,
+    )
+    monkeypatch.setenv("QB2GNUCASH_WORKER_DELAY", "60")
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert soup(client.get(f"{prefix}/download")).select_one("#previous-book")
+    with client.get(f"{prefix}/download/audit.zip") as r:
+        assert r.status_code == 200
+        _, members = _open(r.data)
+    assert set(members) == MEMBERS
+    assert b"Bank" not in members["plan.json"]  # the rule came after this book
+    assert b"Bank" in client.get(f"{prefix}/plan.json").data
+    assert "Checking" in {
+        r["account"] for r in csv.DictReader(members["report.csv"].decode().splitlines())
+    }
+    client.post(f"{prefix}/job/cancel", headers=csrf | HX)

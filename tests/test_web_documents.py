@@ -8,13 +8,17 @@ Real app and files through Flask's test client; pages checked by element id with
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
+import zipfile
 from decimal import Decimal as D
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
+from app import csvsafe
 from tests.support.companygen import make_company
 from tests.support.web import HX, new_migration, soup, upload, wait_done
 
@@ -98,6 +102,16 @@ def test_preview_map_import_download(client, exports) -> None:
         assert "-documents.csv" in r.headers["Content-Disposition"]
         rows = list(csv.DictReader(r.get_data(as_text=True).splitlines()))
     assert rows and {row["difference"] for row in rows} == {"0.00"}
+    # the audit pack holds the same documents CSV and the documents part of the printable page
+    with client.get(page.select_one("#download-audit")["href"]) as r:
+        pack = zipfile.ZipFile(io.BytesIO(r.data))
+    root = pack.namelist()[0].split("/")[0]
+    assert pack.read(f"{root}/documents.csv").decode().splitlines()[1:] == [
+        csvsafe.line(row.values()) for row in rows
+    ]
+    printed = BeautifulSoup(pack.read(f"{root}/report.html").decode(), "html.parser")
+    assert printed.select_one("#documents-line").text == line.text
+    assert "documents.csv: " in pack.read(f"{root}/README.txt").decode()
     # the book itself: every document, with the generator's open amount
     book = next(Path(client.application.config["MIGRATIONS_DIR"]).rglob("out/*.gnucash"))
     back = gnc.read_documents(book)
@@ -116,3 +130,5 @@ def test_no_documents_no_section_and_no_csv(client, exports) -> None:
     page = soup(client.get(f"{prefix}/download"))
     assert page.select_one("#documents") is None
     assert client.get(f"{prefix}/download/documents.csv").status_code == 404
+    with client.get(f"{prefix}/download/audit.zip") as r:
+        assert not [n for n in zipfile.ZipFile(io.BytesIO(r.data)).namelist() if "documents" in n]
