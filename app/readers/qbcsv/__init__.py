@@ -43,7 +43,7 @@ from app.errors import ParseError
 from app.gc_pause import paused
 from app.model import Ledger, ReadOptions, Reconcile, Source
 from app.readers.qbcsv import grouping
-from app.readers.qbcsv.build import split_maker
+from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.header import (
     HEADER_SCAN,
     ROW_ROLES,
@@ -206,7 +206,7 @@ class _Reader:
         add = out.add_row
         amount = out.amount
         groups = out.groups
-        new_group = grouping.Group
+        new_group = Group
         zero = grouping.ZERO
         plain = grouping.PLAIN_AMOUNT
         short = SHORT_AMOUNT  # longer ones go through parse_amount, which refuses huge ones

@@ -94,3 +94,29 @@ def transaction_maker() -> Callable[..., Transaction]:
         return txn
 
     return make
+
+
+class Group:
+    """One transaction being rebuilt: fields from its first row, its splits."""
+
+    __slots__ = ("date", "kind", "line", "name", "names", "num", "ref", "splits", "void")
+
+    def __init__(  # noqa: PLR0917 - positional for speed: one per transaction
+        self, line: int, ref: str, kind: str, date: str, num: str, name: str
+    ) -> None:
+        self.line = line
+        self.ref = ref
+        self.kind = kind
+        self.date = date
+        self.num = num
+        self.name = name
+        self.splits: list[Split] = []
+        self.void = False  # a split memo starts with VOID (QuickBooks' voided transactions)
+        self.names: list[tuple[Split, str]] | None = None  # lines named otherwise than row 1
+
+    def own(self, split: Split, name: str) -> None:
+        """``split``'s row names someone other than the first row (a deposit's payer)."""
+        if self.names is None:
+            self.names = [(split, name)]
+        else:
+            self.names.append((split, name))

@@ -7,7 +7,7 @@ Grouping modes:
 - ``ledger``: General Ledger sections; rows gathered by Trans # across the whole file.
 - ``balance``: no Trans # (the Find export): the running sum of the amounts returning to 0.00 ends
   a transaction, unless the next row has the same type, date and num and continues it. What
-  decides there is the Split column when the file has one (``_split_says``): on a transaction's
+  decides there is the Split column when the file has one (``find.split_says``): on a transaction's
   first row it names the other side (or ``-SPLIT-``), on its later rows the first row's account.
   Where it cannot tell, or the file has no Split column, a next row with the same name too is
   kept in the transaction, with a warning naming the lines. The file's own Balance column is
@@ -36,7 +36,8 @@ from app.model import (
 )
 from app.quickbooks import non_posting_kind, non_posting_label, not_posted
 from app.readers.payers import named
-from app.readers.qbcsv.build import transaction_maker
+from app.readers.qbcsv.build import Group, transaction_maker
+from app.readers.qbcsv.find import group_by_balance
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.validate import line_list
 
@@ -48,33 +49,6 @@ PLAIN_AMOUNT = re.compile(r"-?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]*)(?:\.[0-9]*)?")
 _GROUPED = re.compile(r"\d{1,3}(?:,\d{3})*(?:\.\d*)?|\.\d+").fullmatch
 _NOT_DIGITS = re.compile(r"[^\d,.]").sub
 _QUIET = frozenset({"Beginning Balance", "Opening Balance", "Balance Forward"})
-SEVERAL = "-SPLIT-"  # the Split cell of a transaction's first row when it has 3 or more lines
-
-
-class Group:
-    """One transaction being rebuilt: fields from its first row, its splits."""
-
-    __slots__ = ("date", "kind", "line", "name", "names", "num", "ref", "splits", "void")
-
-    def __init__(  # noqa: PLR0917 - positional for speed: one per transaction
-        self, line: int, ref: str, kind: str, date: str, num: str, name: str
-    ) -> None:
-        self.line = line
-        self.ref = ref
-        self.kind = kind
-        self.date = date
-        self.num = num
-        self.name = name
-        self.splits: list[Split] = []
-        self.void = False  # a split memo starts with VOID (QuickBooks' voided transactions)
-        self.names: list[tuple[Split, str]] | None = None  # lines named otherwise than row 1
-
-    def own(self, split: Split, name: str) -> None:
-        """``split``'s row names someone other than the first row (a deposit's payer)."""
-        if self.names is None:
-            self.names = [(split, name)]
-        else:
-            self.names.append((split, name))
 
 
 class Collector:
@@ -273,7 +247,8 @@ class Collector:
     # -- the end --------------------------------------------------------------------------
     def ledger(self, kind: str, layout: Layout, encoding: str) -> Ledger:
         if self.mode == "balance":
-            self._group_by_balance()
+            self.groups.extend(group_by_balance(self.flat, self.has_split, self.warn))
+            self.flat = []
         if self.mode == "ref" and self.sectioned:
             self._merge_sections()
         order, ambiguous, dates = self._dates()
@@ -346,76 +321,6 @@ class Collector:
                 first.splits.extend(g.splits)
                 first.void = first.void or g.void
         self.groups = keep
-
-    def _group_by_balance(self) -> None:
-        rows = self.flat
-        total = ZERO
-        g: Group | None = None
-        start = 0  # the open group's first row
-        checked = False
-        for i, (line, kind, date, num, name, split, bal, _other) in enumerate(rows):
-            if g is None:
-                g = Group(line, "", kind, date, num, name)
-                self.groups.append(g)
-                total = ZERO
-                start = i
-            g.splits.append(split)
-            if split.memo[:4].upper() == "VOID":
-                g.void = True
-            if name and name != g.name:
-                g.own(split, name)
-            total += split.value
-            if not checked and bal:
-                checked = self._check_balance(line, bal, total)
-            if i + 1 == len(rows):
-                break
-            nxt = rows[i + 1]
-            if nxt[1:4] != (kind, date, num):  # type, date or num change: another transaction
-                if total and not non_posting_kind(kind):  # (an estimate is not read anyway)
-                    self.warn(
-                        line,
-                        f"the running balance is {total:,.2f}, not 0.00, at line {line}, but "
-                        f"line {nxt[0]} starts another transaction (type, date or num change); "
-                        f"the transaction of line {g.line} ends here unbalanced",
-                    )
-                g = None
-            elif total == 0:
-                says = _split_says(rows, start, i) if self.has_split else None
-                if says is None and nxt[4] == name:
-                    self._ambiguous(rows, start, i)
-                elif not says:
-                    g = None
-        self.flat = []
-
-    def _ambiguous(self, rows: list[tuple], start: int, i: int) -> None:
-        line, nxt = rows[i][0], rows[i + 1][0]
-        how = (
-            "its Split cell does not tell whether it starts another transaction"
-            if self.has_split
-            else "the file has no Split column to tell (add it to the Find export's columns)"
-        )
-        self.warn(
-            line,
-            f"ambiguous grouping: the running balance is 0.00 at line {line}, but line {nxt} has "
-            f"the same type, date, num and name and {how}; kept in one transaction: check lines "
-            f"{rows[start][0]}-{nxt}",
-        )
-
-    def _check_balance(self, line: int, bal: str, total: Decimal) -> bool:
-        """Cross-check the file's Balance column once; a mismatch is a warning, not fatal."""
-        try:
-            value = parse_amount(bal)
-        except ValueError:
-            self.warn(line, f"the Balance column is unreadable (got {bal!r}); amounts are used")
-            return True
-        if value != total:
-            self.warn(
-                line,
-                f"the Balance column ({bal}) is not the running sum of the amounts "
-                f"({total:,.2f}); grouping uses the amounts",
-            )
-            return True
-        return False
 
     def _dates(self) -> tuple[str, bool, dict[str, dt.date | None]]:
         """Decide the date order once, then parse each distinct date text once."""
@@ -501,61 +406,6 @@ class Collector:
                 )
             )
         return out
-
-
-def _split_says(rows: list[tuple], start: int, i: int) -> bool | None:
-    """The running balance is 0.00 after row ``i`` of the group that began at row ``start`` and
-    the next row has the same type, date and num: does the Split column say that it continues
-    the transaction (True) or starts another (False)? None when it cannot tell (a Split cell
-    empty, as on zero-amount rows, or both or neither reading fits the cells).
-
-    QuickBooks' rule: a transaction's first row names the other side's account (2 lines) or
-    ``-SPLIT-`` (3 or more); each later row names the first row's account."""
-    first_split = rows[start][7].strip()
-    first_account = rows[start][5].account
-    j = i + 1
-    if not first_split or not rows[j][7].strip():
-        return None
-    size = i - start + 1
-    if first_split == SEVERAL:
-        complete, may_grow = size >= 3, True
-    else:  # two lines: the second is the account the first names
-        complete = size == 2 and rows[start + 1][5].account == first_split
-        may_grow = size == 1 and rows[j][5].account == first_split
-    ends = complete and _starts(rows, j)
-    goes_on = may_grow and _continues(rows, j, first_account)
-    return goes_on if ends != goes_on else None
-
-
-def _starts(rows: list[tuple], j: int) -> bool:
-    """Can row ``j`` be a transaction's first row? Its next row (same type, date, num) names its
-    account, and is the account it names unless it names ``-SPLIT-``."""
-    if j + 1 == len(rows) or rows[j + 1][1:4] != rows[j][1:4]:
-        return False  # QuickBooks has no transaction of one line
-    row, nxt = rows[j], rows[j + 1]
-    named = nxt[7].strip()
-    if named and named != row[5].account:
-        return False
-    other = row[7].strip()
-    return other == SEVERAL or nxt[5].account == other
-
-
-def _continues(rows: list[tuple], j: int, first_account: str) -> bool:
-    """Can the rows from ``j`` on, up to the running sum's next 0.00, be later lines of the
-    transaction whose first row is on ``first_account``? Each names that account (an empty
-    Split cell says nothing)."""
-    key = rows[j][1:4]
-    total = ZERO
-    for row in rows[j:]:
-        if row[1:4] != key:
-            break
-        named = row[7].strip()
-        if named and named != first_account:
-            return False
-        total += row[5].value
-        if total == 0:
-            break
-    return True
 
 
 def _non_posting_account(splits: list[Split], flagged: set[str]) -> str:
