@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from app import pipeline, verify
+from app import pipeline, verify, words
 from app.as_of import as_of_words
 from app.documents.proof import documents_report
 from app.errors import BookWriteError, MappingError
@@ -386,7 +386,7 @@ def with_type_option(prepared: pipeline.Prepared) -> list[Problem]:
 def _progress(phase: str, done: int, total: int) -> None:
     """A one-line progress display on a terminal (large books take a while)."""
     end = "\n" if done >= total else ""
-    print(f"\r{phase}: {done:,} of {total:,}\033[K", end=end, file=sys.stderr, flush=True)
+    print(f"\r{words.progress(phase, done, total)}\033[K", end=end, file=sys.stderr, flush=True)
 
 
 def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None) -> None:

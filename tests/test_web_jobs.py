@@ -8,6 +8,7 @@ and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swa
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from tests.support.web import HX, WEB, is_fragment, new_migration, soup, upload, wait_done
@@ -85,6 +86,21 @@ def test_import_with_no_files(client):
     prefix, csrf = new_migration(client)
     r = client.post(f"{prefix}/import", headers=csrf | HX)
     assert r.status_code == 422 and "no files yet" in r.get_data(as_text=True)
+
+
+def test_progress_says_what_the_import_does(client, monkeypatch):
+    """The running region names its phase in plain words; a step of one shows no count."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    monkeypatch.setenv("QB2GNUCASH_WORKER_DELAY", "60")  # the worker waits after reading
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    deadline = time.monotonic() + 30
+    while (said := soup(client.get(f"{prefix}/job", headers=HX)).select_one("#job-phase")) and (
+        said.text != "Reading your QuickBooks files" and time.monotonic() < deadline
+    ):
+        time.sleep(0.1)
+    assert said is not None and said.text == "Reading your QuickBooks files"
+    assert soup(client.post(f"{prefix}/job/cancel", headers=csrf | HX)).select_one("#job")
 
 
 def test_large_history_note(client, monkeypatch):

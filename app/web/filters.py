@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Flask, g
 
+from app import words
 from app.fixes import with_fix
 from app.jobs import ImportJob
 from app.model import Problem, money
@@ -18,19 +19,6 @@ JOB_STATES = {  # the home page's word for a migration's last import
     "failed": "import failed",
     "cancelled": "import cancelled",
     "interrupted": "import interrupted",
-}
-PHASES = {  # what the worker is doing (app.jobs.worker reports these)
-    "starting": "Starting",
-    "reading files": "Reading the files",
-    "checking": "Checking",
-    "accounts": "Writing the accounts",
-    "transactions": "Writing the transactions",
-    "documents": "Writing the invoices, bills and payments",
-    "saving": "Saving the book",
-    "loading": "Opening the book again to check it",
-    "reading": "Reading the book back",
-    "verifying": "Comparing with QuickBooks",
-    "done": "Finished",
 }
 
 
@@ -65,8 +53,9 @@ def differ_words(job: ImportJob) -> str:
     return f"written, but {n:,} account{'s' * (n != 1)} differ{'s' * (n == 1)} from QuickBooks"
 
 
-def phase(name: str) -> str:
-    return PHASES.get(name, name.capitalize())
+def job_progress(job: ImportJob) -> str:
+    """What a running import is doing, in plain words, with its count when it has one."""
+    return words.progress(job.phase, job.done, job.total)
 
 
 def problem(p: Problem) -> str:
@@ -88,7 +77,17 @@ def shown(text: object) -> str:
     return out
 
 
-FILTERS = (money, count, kilobytes, disk_size, job_state, differ_words, phase, problem, shown)
+FILTERS = (
+    money,
+    count,
+    kilobytes,
+    disk_size,
+    job_state,
+    differ_words,
+    job_progress,
+    problem,
+    shown,
+)
 
 
 def setup_filters(app: Flask) -> None:

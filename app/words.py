@@ -1,0 +1,78 @@
+"""How the wizard and the command line say things in plain English: a count with its noun in the
+right number (``plural``), a noun with its article (``article``) and what an import is doing
+(``progress``). No Flask here: app.web.filters registers these as template filters."""
+
+from __future__ import annotations
+
+IRREGULAR = {
+    "is": "are",
+    "this": "these",
+    "was": "were",
+    "entry": "entries",
+    "company": "companies",
+}
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """``n`` things, with thousands separators and the noun in the right number: "1 transaction",
+    "2,000 transactions", "0 problems"; ``many`` when the plural is not the word plus "s"."""
+    return f"{n:,} {word if n == 1 else (many or plural_of(word))}"
+
+
+def plural_of(word: str) -> str:
+    """The plural of a noun the wizard counts: "account" → "accounts", "entry" → "entries",
+    "tax" → "taxes"; a phrase takes it on its first word ("file with problems")."""
+    first, sep, rest = word.partition(" ")
+    if first in IRREGULAR:
+        many = IRREGULAR[first]
+    elif first.endswith(("s", "x", "ch", "sh")):
+        many = first + "es"
+    elif first.endswith("y") and first[-2:-1] not in "aeiou":
+        many = first[:-1] + "ies"
+    else:
+        many = first + "s"
+    return many + sep + rest
+
+
+def article(word: str) -> str:
+    """The word with "a" or "an" before it: "an asset account", "a bank account", "an A/R
+    account" (said "ay-are"), "a U.S. bank" (a capital letter read out by name takes "an" only for
+    the letters whose name starts with a vowel sound)."""
+    text = str(word).strip()
+    if not text:
+        return text
+    head = text.split(" ", 1)[0]
+    initialism = len(head) > 1 and head.replace("/", "").isupper()
+    if initialism or (len(head) == 1 and head.isalpha()):
+        an = head[0].upper() in "AEFHILMNORSX"
+    else:
+        an = head[0].lower() in "aeiou" and not head.lower().startswith(
+            ("uni", "use", "usu", "one")
+        )
+    return f"{'an' if an else 'a'} {text}"
+
+
+# What the import is doing in each phase (app.jobs.worker and app.gnc report these), and what its
+# count counts: (the words, the counted thing and what is done to it), "" when it has no count.
+PHASES: dict[str, tuple[str, str]] = {
+    "starting": ("Starting the import", ""),
+    "reading files": ("Reading your QuickBooks files", ""),
+    "checking": ("Checking the accounts and transactions before writing them", ""),
+    "accounts": ("Writing the accounts", "accounts written"),
+    "transactions": ("Writing the transactions", "transactions written"),
+    "documents": ("Writing the invoices, bills and payments", ""),
+    "saving": ("Saving the book", ""),
+    "loading": ("Opening the written book again to check it", "transactions opened"),
+    "reading": ("Reading the balances back from the book", "accounts read"),
+    "verifying": ("Comparing every balance with QuickBooks", ""),
+    "done": ("Finished", ""),
+}
+
+
+def progress(phase: str, done: int = 0, total: int = 0) -> str:
+    """ "Writing the transactions (transactions written: 2,000 of 3,000)": what a phase does and,
+    when it counts something, how far it is. A step of one (0 of 1, 1 of 1) shows no count."""
+    words, counted = PHASES.get(phase, (phase.capitalize(), ""))
+    if not counted or total <= 1:
+        return words
+    return f"{words} ({counted}: {done:,} of {total:,})"
