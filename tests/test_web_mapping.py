@@ -161,3 +161,13 @@ def test_click_to_edit_a_tree_row(client):
     assert bad.status_code == 422
     gone = client.get(f"{prefix}/map/edit", query_string={"account": "Nope"}, headers=HX)
     assert gone.status_code == 422
+
+
+def test_a_retype_is_said_with_its_article(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    form = {"account": "Checking", "kind": "retype", "target": "ASSET"}
+    r = client.post(f"{prefix}/map/rules", data=form, headers=csrf | HX)
+    assert (
+        soup(r).select_one("#map-status").text.startswith("Saved: Make “Checking” an asset account")
+    )

@@ -17,6 +17,7 @@ from app.documents.proof import quickbooks_open
 from app.documents.selection import Selection
 from app.fixes import with_fix
 from app.model import Account, Ledger, Problem, Source, Transaction
+from app.words import plural
 
 RECONCILE_WORDS = {"n": "", "c": "cleared", "y": "reconciled"}
 _AT = re.compile(r"\s*(\S+):(\d+)\s*")
@@ -352,7 +353,7 @@ def documents_view(selection: Selection | None) -> DocumentsView | None:
     if guessed:
         n = len(guessed)
         notes = (
-            f"Payments of {n:,} customer{'s' * (n != 1)} or vendor{'s' * (n != 1)} are applied "
+            f"Payments of {plural(n, 'customer or vendor', 'customers or vendors')} are applied "
             "oldest first (QuickBooks' exports do not say which invoice a payment paid; the "
             "Open Invoices / Unpaid Bills report would): each one's open balance is exact, "
             "which of its documents are open is a best guess.",

@@ -50,7 +50,8 @@ def differ_words(job: ImportJob) -> str:
     n = job.differences
     if not n:  # only a check (counts, dates) or the invoices and bills' open balances differ
         return "written, but it differs from QuickBooks (the Download step says where)"
-    return f"written, but {n:,} account{'s' * (n != 1)} differ{'s' * (n == 1)} from QuickBooks"
+    verb = "differs" if n == 1 else "differ"
+    return f"written, but {words.plural(n, 'account')} {verb} from QuickBooks"
 
 
 def job_progress(job: ImportJob) -> str:
@@ -77,8 +78,13 @@ def shown(text: object) -> str:
     return out
 
 
+plural = words.plural
+article = words.article
+
 FILTERS = (
     money,
+    plural,
+    article,
     count,
     kilobytes,
     disk_size,

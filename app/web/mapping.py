@@ -18,6 +18,7 @@ from app.pages.preview import account_rows
 from app.plan import Cutover, Plan, Rule, month_day, parse_day, plan_from_json
 from app.quickbooks import account_type
 from app.web.context import fragment, migration, render, views
+from app.words import article
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
@@ -249,4 +250,4 @@ def describe(rule: Rule) -> str:
         return f"Move “{rule.account}” under “{rule.target or 'the top level'}”"
     if rule.kind == "merge":
         return f"Merge “{rule.account}” into “{rule.target}”"
-    return f"Make “{rule.account}” a {rule.target.lower()} account"
+    return f"Make “{rule.account}” {article(rule.target.lower() + ' account')}"
