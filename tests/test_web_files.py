@@ -58,6 +58,31 @@ def test_wrong_uploads_are_refused_with_a_message(client, name, data, status, wo
     assert r.status_code == status and "<html" in r.get_data(as_text=True)
 
 
+def test_a_file_that_cannot_be_read_is_said_once_by_its_card(client):
+    prefix, csrf = new_migration(client)
+    r = upload(client, prefix, csrf, "junk.txt", data=b"\x00\x01hello\nnothing here\n")
+    page = soup(r)
+    assert page.select_one("#files .message.ok") is None  # no green "Added" beside a red card
+    card = page.select_one("article[data-filename='junk.txt']")
+    assert "has-errors" in card["class"] and "not a QuickBooks text export" in card.text
+    r = upload(client, prefix, csrf, "lists.iif")
+    assert soup(r).select_one("#files .message.ok").text.strip() == "Added lists.iif."
+
+
+def test_a_transactions_file_shows_its_problems_and_asks_for_the_lists(client):
+    prefix, csrf = new_migration(client)
+    card = soup(upload(client, prefix, csrf, "txns.iif")).select_one(
+        "article[data-filename='txns.iif']"
+    )
+    assert "Lists to IIF Files" in card.select_one("#needs-chart").text
+    problems = card.select_one("details.problems")
+    assert "4 problems in this file (4 to fix)" in problems.select_one("summary").text
+    assert "txns.iif:4: choose a GnuCash type for account 'Checking'" in problems.text
+    page = soup(upload(client, prefix, csrf, "lists.iif"))
+    assert page.select_one("#needs-chart") is None
+    assert page.select_one("article[data-filename='txns.iif'] details.problems") is None
+
+
 def test_no_file_chosen(client):
     prefix, csrf = new_migration(client)
     r = client.post(f"{prefix}/files", data={}, headers=csrf)

@@ -1,4 +1,6 @@
-"""The Files step's view model: one card per uploaded file."""
+"""The Files step's view model: one card per uploaded file, with every problem found in it (when
+it is read and when the book is prepared from it), and which of the files just added to say
+"Added" for (one that cannot be read is said only by its red card)."""
 
 from __future__ import annotations
 
@@ -19,19 +21,27 @@ class FileCard:
     problems: tuple[Problem, ...]
     read: bool
     needs_columns: bool  # a CSV no layout claims: offer the hand mapping
+    needs_chart: bool = False  # transactions, but no chart of accounts uploaded: ask for the lists
 
     @property
     def error_count(self) -> int:
         return sum(1 for p in self.problems if p.severity == "error")
 
 
-def file_cards(paths: Sequence[Path], parsed: Ledger) -> list[FileCard]:
+def file_cards(
+    paths: Sequence[Path], parsed: Ledger, prepared: Sequence[Problem] = ()
+) -> list[FileCard]:
+    """``prepared``: the problems of preparing the book (they name the file and line they come
+    from, like the reading's own)."""
     infos = {f.filename: f for f in parsed.files}
+    found = tuple(dict.fromkeys((*parsed.problems, *prepared)))  # reading's first, no twice
+    no_chart = not parsed.accounts
     cards = []
     for p in paths:
         info = infos.get(p.name, FileInfo(p.name, "not read"))
-        problems = tuple(x for x in parsed.problems if x.source and x.source.filename == p.name)
+        problems = tuple(x for x in found if x.source and x.source.filename == p.name)
         read = info.layout != "not read"
+        has_history = any(what == "Transactions" and n for what, n in info.counts)
         cards.append(
             FileCard(
                 p.name,
@@ -41,6 +51,14 @@ def file_cards(paths: Sequence[Path], parsed: Ledger) -> list[FileCard]:
                 problems,
                 read,
                 needs_columns=info.layout in ("not read", "hand") and mappable(p),
+                needs_chart=read and no_chart and has_history,
             )
         )
     return cards
+
+
+def said_added(added: Sequence[str], cards: Sequence[FileCard]) -> tuple[str, ...]:
+    """The files just added that were read (or wait for their columns): the rest are said once,
+    by their own card, not also as "Added"."""
+    by_name = {c.name: c for c in cards}
+    return tuple(n for n in added if n in by_name and (by_name[n].read or by_name[n].needs_columns))

@@ -9,7 +9,7 @@ from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from app.errors import MigrationError
-from app.pages.files import file_cards
+from app.pages.files import file_cards, said_added
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
@@ -27,14 +27,15 @@ def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) 
     m = migration()
     plan = m.plan()
     paths = m.files()
-    parsed = views().parsed(m, plan)
-    m.note_company(parsed.company)
+    view = views().view(m, plan)
+    m.note_company(view.parsed.company)
+    cards = file_cards(paths, view.parsed, view.prepared.problems)
     return {
         "m": m,
-        "cards": file_cards(paths, parsed),
+        "cards": cards,
         "plan": plan,
         "messages": messages,
-        "added": added,
+        "added": said_added(added, cards),
     }
 
 
