@@ -142,10 +142,10 @@ def not_posted(
 STANDARD_PARENTS: dict[str, str] = {
     "BANK": "Assets:Current Assets",
     "OCASSET": "Assets:Current Assets",
-    "AR": "Assets",
+    "AR": "Assets:Current Assets",
     "FIXASSET": "Assets:Fixed Assets",
     "OASSET": "Assets:Other Assets",
-    "AP": "Liabilities",
+    "AP": "Liabilities:Current Liabilities",
     "CCARD": "Liabilities:Credit Cards",
     "OCLIAB": "Liabilities:Current Liabilities",
     "LTLIAB": "Liabilities:Long-Term Liabilities",

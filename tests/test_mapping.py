@@ -84,10 +84,10 @@ def test_default_keeps_quickbooks_tree_and_names():
     [
         ("BANK", "Assets:Current Assets"),
         ("OCASSET", "Assets:Current Assets"),
-        ("AR", "Assets"),
+        ("AR", "Assets:Current Assets"),
         ("FIXASSET", "Assets:Fixed Assets"),
         ("OASSET", "Assets:Other Assets"),
-        ("AP", "Liabilities"),
+        ("AP", "Liabilities:Current Liabilities"),
         ("CCARD", "Liabilities:Credit Cards"),
         ("OCLIAB", "Liabilities:Current Liabilities"),
         ("LTLIAB", "Liabilities:Long-Term Liabilities"),
