@@ -171,3 +171,24 @@ def test_a_retype_is_said_with_its_article(client):
     assert (
         soup(r).select_one("#map-status").text.startswith("Saved: Make “Checking” an asset account")
     )
+
+
+def test_a_retype_says_where_the_standard_tree_moves_it(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    settings = {"currency": "USD", "mode": "full", "opening_balances": "1", "reparent": "1"}
+    client.post(f"{prefix}/map/settings", data=settings, headers=csrf | HX)
+    form = {"account": "Checking", "kind": "retype", "target": "ASSET"}
+    check = soup(client.post(f"{prefix}/map/check", data=form, headers=csrf | HX))
+    assert check.select_one("#rule-moves").text == (
+        "If you make this change, it moves under “Assets” (GnuCash's standard tree)."
+    )
+    r = client.post(f"{prefix}/map/rules", data=form, headers=csrf | HX)
+    assert soup(r).select_one("#map-status").text == (
+        "Saved: Make “Checking” an asset account; it moves under “Assets” "
+        "(GnuCash's standard tree)."
+    )
+    tree = [tr["data-account"] for tr in soup(r).select("#tree-table tr[data-account]")]
+    assert "Assets:Checking" in tree
+    same = client.post(f"{prefix}/map/check", data=form | {"target": "BANK"}, headers=csrf | HX)
+    assert soup(same).select_one("#rule-moves") is not None  # back under Current Assets

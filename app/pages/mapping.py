@@ -1,4 +1,5 @@
-"""The Map step's view model: the resulting GnuCash tree as rows, and what is wrong with it."""
+"""The Map step's view model: the resulting GnuCash tree as rows, what is wrong with it, and where
+a retyped account moves when the plan puts accounts under GnuCash's standard tree."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass
 
 from app.mapping import apply
 from app.model import AccountType, Ledger, Problem
-from app.plan import Plan
+from app.plan import Plan, Rule
 from app.validate import check_accounts
 
 
@@ -54,3 +55,23 @@ def tree_problems(resolved: Ledger, plan: Plan) -> list[Problem]:
     applied = apply(resolved, plan)
     own = applied.problems[len(resolved.problems) :]
     return [*own, *check_accounts(applied)]
+
+
+def where_it_moves(resolved: Ledger, plan: Plan, rule: Rule) -> str:
+    """ "it moves under “Assets:Current Assets” (GnuCash's standard tree)": where a retype puts
+    its account when ``plan`` reparents (a top-level account goes under its type's standard
+    parent); "" when its place does not change or the plan keeps QuickBooks' tree."""
+    if rule.kind != "retype" or not plan.reparent:
+        return ""
+    before = _place(apply(resolved, plan), rule.account)
+    after = _place(apply(resolved, plan.with_rule(rule)), rule.account)
+    if not after or after == before:
+        return ""
+    parent = after.rpartition(":")[0]
+    where = f"under “{parent}”" if parent else "to the top level"
+    return f"it moves {where} (GnuCash's standard tree)"
+
+
+def _place(ledger: Ledger, account: str) -> str:
+    """The full name in ``ledger`` of the QuickBooks account ``account`` ("" when gone)."""
+    return next((a.full_name for a in ledger.accounts if account in a.origin), "")

@@ -12,8 +12,8 @@ from flask import Blueprint, Response, request
 from app import resolve
 from app.as_of import as_of_words
 from app.errors import MappingError
-from app.model import AccountType
-from app.pages.mapping import tree_problems, tree_rows
+from app.model import AccountType, Ledger
+from app.pages.mapping import tree_problems, tree_rows, where_it_moves
 from app.pages.preview import account_rows
 from app.plan import Cutover, Plan, Rule, month_day, parse_day, plan_from_json
 from app.quickbooks import account_type
@@ -87,9 +87,16 @@ def _type_of(word: str) -> str:
 def add_rule() -> tuple[str, int]:
     m = migration()
     rule = _rule_from_form()
-    if rule.account not in {a.full_name for a in views().view(m).resolved.accounts}:
+    resolved = views().view(m).resolved
+    if rule.account not in {a.full_name for a in resolved.accounts}:
         raise MappingError("Choose the QuickBooks account to change from the list.")
-    return _save(m.plan().with_rule(rule), f"Saved: {describe(rule)}.")
+    plan = m.plan()
+    said = "; ".join(filter(None, (describe(rule), _moves(resolved, plan, rule))))
+    return _save(plan.with_rule(rule), f"Saved: {said}.")
+
+
+def _moves(resolved: Ledger, plan: Plan, rule: Rule) -> str:
+    return where_it_moves(replace(resolved, transactions=()), plan, rule)
 
 
 @bp.post("/map/rules/<int:index>/delete")
@@ -132,8 +139,11 @@ def save_row() -> tuple[str, int]:
         plan = plan.with_rule(Rule("rename", account, name))
         done.append(describe(Rule("rename", account, name)))
     if type_ and (row.type is None or type_ != row.type.value):
-        plan = plan.with_rule(Rule("retype", account, type_))
-        done.append(describe(Rule("retype", account, type_)))
+        retype = Rule("retype", account, type_)
+        done.append(describe(retype))
+        done.append(_moves(view.resolved, plan, retype))
+        plan = plan.with_rule(retype)
+    done = [d for d in done if d]
     return _save(plan, ("Saved: " + "; ".join(done) + ".") if done else "Nothing changed.")
 
 
@@ -146,6 +156,7 @@ def check_rule() -> tuple[str, int]:
     except MappingError as exc:  # said beside the field, as it is typed
         return fragment("mapping/_rule_check.html", messages=[exc.message])
     messages: list[str] = []
+    note = ""  # a valid retype's new place, when the plan reparents
     if rule.kind == "rename" and ":" in rule.target:
         messages.append("A name cannot contain ':' (GnuCash uses it between levels).")
     elif rule.account and rule.target:
@@ -155,9 +166,10 @@ def check_rule() -> tuple[str, int]:
         try:
             after = tree_problems(chart_only, plan.with_rule(rule))
             messages = [p.message for p in after if p.message not in before]
+            note = "" if messages else where_it_moves(chart_only, plan, rule)
         except MappingError as exc:
             messages.append(exc.message)
-    return fragment("mapping/_rule_check.html", messages=messages)
+    return fragment("mapping/_rule_check.html", messages=messages, note=note)
 
 
 @bp.post("/map/settings")
