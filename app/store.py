@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import hashlib
 import os
 import re
 import secrets
@@ -188,6 +189,14 @@ class Migration:
 
     def save_plan(self, plan: Plan) -> None:
         save_plan(plan, self.plan_path)
+
+    def settings_sha(self) -> str:
+        """A digest of what an import is made from: the plan (as its JSON file says it) and the
+        uploads (name and size). The job keeps it, so the Import step can tell a book written
+        with earlier settings."""
+        files = [(p.name, p.stat().st_size) for p in self.files()]
+        text = self.plan().to_json() + "\n" + repr(files)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def signature(self) -> tuple:
         """Changes whenever an upload is added, removed or replaced."""

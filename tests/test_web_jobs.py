@@ -103,6 +103,25 @@ def test_progress_says_what_the_import_does(client, monkeypatch):
     assert soup(client.post(f"{prefix}/job/cancel", headers=csrf | HX)).select_one("#job")
 
 
+def test_the_import_step_says_when_the_book_was_written_with_earlier_settings(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#to-download") is not None
+    assert soup(client.get(f"{prefix}/import")).select_one("#job-outdated") is None
+    rename = {"account": "Checking", "kind": "rename", "target": "Bank"}
+    client.post(f"{prefix}/map/rules", data=rename, headers=csrf | HX)
+    for panel in (
+        soup(client.get(f"{prefix}/import")),
+        soup(client.get(f"{prefix}/job", headers=HX)),
+    ):
+        assert "made with earlier settings" in panel.select_one("#job-outdated").text
+        assert panel.select_one("#to-download") is None
+        assert "primary" in panel.select_one("#start-import")["class"]
+    client.post(f"{prefix}/map/rules/0/delete", headers=csrf | HX)  # back to the job's plan
+    assert soup(client.get(f"{prefix}/import")).select_one("#to-download") is not None
+
+
 def test_large_history_note(client, monkeypatch):
     from app.web import jobs as job_views
 

@@ -43,6 +43,7 @@ class ImportJob:
     differences: int = 0  # accounts whose balance differs from QuickBooks' ("differs")
     created: float = 0.0
     finished: float = 0.0
+    settings: str = ""  # Migration.settings_sha() when the job started ("": an older job's)
 
     @property
     def active(self) -> bool:

@@ -117,7 +117,12 @@ class JobRunner:
         if current is not None and current.active:
             return current
         _keep_last_book(m, current)
-        job = ImportJob(id=secrets.token_urlsafe(12), created=now(), phase="starting")
+        job = ImportJob(
+            id=secrets.token_urlsafe(12),
+            created=now(),
+            phase="starting",
+            settings=m.settings_sha(),
+        )
         save(m.job_path, job)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         with (m.path / "worker.log").open("ab") as log:

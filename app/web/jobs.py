@@ -31,7 +31,18 @@ def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> 
     "refused", "none" (nothing written yet) or, by default, the job's own; ``active`` makes the
     region poll itself; ``kept``: the book of an import before this one, still offered."""
     state = state or (job.state if job else "none")
-    return {"job": job, "state": state, "active": state in ACTIVE, "kept": kept}
+    return {
+        "job": job,
+        "state": state,
+        "active": state in ACTIVE,
+        "kept": kept,
+        "outdated": _outdated(job),
+    }
+
+
+def _outdated(job: ImportJob | None) -> bool:
+    """Whether the job's book was written before the plan or the files changed."""
+    return bool(job and job.written and job.settings) and job.settings != migration().settings_sha()
 
 
 def _kept(m: Migration) -> Book | None:
