@@ -133,6 +133,8 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         expect(cards.nth(0)).to_contain_text("IIF lists")
         expect(cards.nth(1)).to_contain_text("CSV Transaction Detail")
         expect(cards.nth(1)).to_contain_text("400")
+        expect(page.locator("#files .message.ok")).to_contain_text("Added")
+        expect(page.locator("#needs-chart")).to_have_count(0)  # the lists are there
         shot("1-files")
 
         page.click("#to-preview")
@@ -161,6 +163,8 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         page.check("#reparent")
         main = "Assets:Current Assets:Main Checking"
         expect(page.locator(f"#tree-table tr[data-account='{main}']")).to_be_visible()
+        ar = "Assets:Current Assets:Accounts Receivable"  # GnuCash's standard place for A/R
+        expect(page.locator(f"#tree-table tr[data-account='{ar}']")).to_be_visible()
         page.uncheck("#reparent")
         expect(page.locator("#tree-table tr[data-account='Main Checking']")).to_be_visible()
         shot("3-map")
