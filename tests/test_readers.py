@@ -26,6 +26,7 @@ from app.model import (
     Vendor,
 )
 from app.plan import FileOptions, Plan
+from tests.support.cut import cut_journal
 
 T = AccountType
 
@@ -399,26 +400,6 @@ def test_a_generated_find_export_and_another_layout_are_one_history(tmp_path, la
 
 
 # ---------------------------------------------------------------- files cut at the export cap
-
-
-def cut_journal(path: Path, lines: int = 32768) -> Path:
-    """A Journal of two-line checks cut by QuickBooks' export cap after ``lines`` lines, inside
-    its last transaction (its Rent line is there, its Checking line is not)."""
-    rows = ["Rock Castle", "Journal", ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit"]
-    while (lines - 1 - len(rows)) % 4:
-        rows.insert(2, "")
-    n = 0
-    while len(rows) < lines:
-        n += 1
-        day = dt.date(2021, 1, 1) + dt.timedelta(days=n // 40)
-        rows += [
-            f",{n},Check,{day:%m/%d/%Y},{n},,,Rent,10.00,",
-            ",,,,,,,Checking,,10.00",
-            ",,,,,,,,10.00,10.00",
-            "",
-        ]
-    path.write_text("\n".join(rows[:lines]) + "\n")
-    return path
 
 
 def test_a_file_cut_at_the_export_cap_is_an_error_unless_the_cut_is_accepted(tmp_path):

@@ -56,6 +56,8 @@ def upload() -> tuple[str, int] | Response:
             added.append(migration().save_upload(f.filename or "", f.stream))
         except MigrationError as exc:
             failed.append(exc)
+        finally:
+            f.close()  # a large upload is spooled to a temporary file: let it go now
     if failed and not added:
         raise failed[0]
     if not is_htmx():
@@ -76,10 +78,14 @@ def remove(name: str) -> tuple[str, int] | Response:
 def options(name: str) -> tuple[str, int] | Response:
     m = migration()
     m.file(name)  # 404 for a name that is not an upload
-    order = request.form.get("date_order", "")
+    form = request.form
     plan = m.plan()
     current = plan.files.get(name, FileOptions())
-    files = {**plan.files, name: replace(current, date_order=order)}
+    if "date_order" in form:
+        current = replace(current, date_order=form["date_order"])
+    if "truncated_ok" in form:  # the file is cut at the export cap and the user expects it
+        current = replace(current, truncated_ok=form["truncated_ok"] == "yes")
+    files = {**plan.files, name: current}
     m.save_plan(_checked(replace(plan, files=files)))
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
