@@ -13,13 +13,16 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from gnucash import ACCT_TYPE_EXPENSE, ACCT_TYPE_INCOME, GncNumeric, Session, SessionOpenMode
 
 from app import gnc, pipeline
 from app.as_of import MONTHS, ZERO
 from app.book import BookAccount, BookOwner, BookSnapshot
 from app.cutover import OPENING_KIND, apply
 from app.fixes import with_fix
+
+# the raw bindings, as app.gnc takes them (importing gnucash before app.gnc.bindings sets its
+# environment crashed the interpreter on GnuCash 5.10)
+from app.gnc.bindings import C, GncNumeric, Session, SessionOpenMode
 from app.model import (
     Account,
     AccountType,
@@ -472,7 +475,7 @@ def damage(path: Path, account: str, cents: int, *, pnl: bool = False, before=No
             txn = split.GetParent()
             pair = txn.GetSplitList()
             other = next(s for s in pair if s.GetAccount().get_full_name() != account)
-            kind = other.GetAccount().GetType() in (ACCT_TYPE_INCOME, ACCT_TYPE_EXPENSE)
+            kind = other.GetAccount().GetType() in (C.ACCT_TYPE_INCOME, C.ACCT_TYPE_EXPENSE)
             if (
                 len(pair) == 2
                 and kind == pnl

@@ -195,6 +195,9 @@ def _wizard(folder: Path) -> dict[str, float]:
 
 def _seed_write(ledger, path: Path) -> None:
     """The seed's pattern: bindings wrapper objects, journal on, accounts not held in edit."""
+    from app.gnc import bindings  # first: it sets the environment gnucash needs
+
+    assert bindings.C  # (importing gnucash bare crashed the interpreter on 5.10)
     from gnucash import GncNumeric, Session, SessionOpenMode, Split, Transaction
     from gnucash import gnucash_core_c as C
     from gnucash.gnucash_core import Account
