@@ -18,20 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.paths import DATA, ENTERPRISE, ROOT
+from tests.support.cli import convert
 
 CLI = DATA / "cli"
 LISTS, TXNS = CLI / "lists.iif", CLI / "txns.iif"
-
-
-def convert(*args: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "run.py"), "convert", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-        check=False,
-    )
 
 
 def read_book(path: Path, **kw):

@@ -8,29 +8,17 @@ import csv
 import io
 import re
 import subprocess
-import sys
 from collections import Counter
 from decimal import Decimal as D
 
 import pytest
 
 from app import gnc
-from tests.paths import ROOT
+from tests.support.cli import convert
 from tests.support.companygen import make_company
 
 DOCUMENT_TYPES = {"Invoice": "customer", "Credit Memo": "customer", "Bill": "vendor",
                   "Credit": "vendor"}  # fmt: skip
-
-
-def convert(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "run.py"), "convert", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
 
 
 def balances(path) -> dict[str, D]:

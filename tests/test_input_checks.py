@@ -11,9 +11,10 @@ import pytest
 
 from app import pipeline
 from app.errors import BookWriteError
+from app.gnc import read_book
 from app.plan import Plan
 from tests.paths import DATA
-from tests.test_cli import convert, read_book
+from tests.support.cli import convert
 
 CHECKS = DATA / "checks"
 LISTS = DATA / "cli" / "lists.iif"

@@ -31,7 +31,6 @@ from app.pages import download
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
-DOCUMENTS_CSV = audit.DOCUMENTS_CSV  # the documents part of the proof, per owner (web.jobs)
 
 
 class Reporter:
@@ -87,7 +86,7 @@ def slug(text: str) -> str:
 def write_documents_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
     """``out/documents.csv``: per customer and vendor, the open balances compared (only when the
     book has documents; an earlier import's file is removed otherwise)."""
-    path = out_dir / DOCUMENTS_CSV
+    path = out_dir / audit.DOCUMENTS_CSV
     if outcome.report.documents is None:
         path.unlink(missing_ok=True)
     else:

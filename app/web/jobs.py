@@ -16,9 +16,9 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app import audit
+from app.audit import DOCUMENTS_CSV
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
-from app.jobs.worker import DOCUMENTS_CSV
 from app.store import Migration
 from app.web.context import fragment, is_htmx, migration, render, runner, views
 
