@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app import cutover, mapping, readers, resolve, validate, verify
@@ -21,7 +21,7 @@ from app.documents.proof import prove
 from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.model import Ledger, Problem
-from app.plan import Plan
+from app.plan import DocumentsMode, Plan
 
 Progress = Callable[[str, int, int], None]
 
@@ -32,23 +32,48 @@ def read(paths: Sequence[Path], plan: Plan) -> Ledger:
         return readers.read(paths, plan)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Prepared:
-    """``ledger`` is final: every account with its GnuCash full name, parents included."""
+    """``ledger`` is final: every account with its GnuCash full name, parents included.
+
+    The documents part (which invoices, bills and payments the book gets, and its warnings) is
+    worked out on first use: it never holds an error, and the Map step, which shows only errors
+    and the tree, answers every edit without it."""
 
     parsed: Ledger
     ledger: Ledger
-    problems: tuple[Problem, ...]
-    # the invoices, bills and payments the book gets (None: the plan says none, or there are none)
-    documents: selection.Selection | None = None
+    checked: tuple[Problem, ...]  # every problem but the documents part's
+    documents_mode: DocumentsMode = "none"
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def documents(self) -> selection.Selection | None:
+        """The invoices, bills and payments the book gets (None: the plan says none, there are
+        none, or errors remain)."""
+        return self._documents()[0]
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        if "problems" not in self._memo:
+            self._memo["problems"] = order([*self.checked, *self._documents()[1]])
+        return self._memo["problems"]
 
     @property
     def errors(self) -> tuple[Problem, ...]:
-        return tuple(p for p in self.problems if p.severity == "error")
+        return tuple(p for p in self.checked if p.severity == "error")
 
     @property
     def warnings(self) -> tuple[Problem, ...]:
         return tuple(p for p in self.problems if p.severity != "error")
+
+    def _documents(self) -> tuple[selection.Selection | None, tuple[Problem, ...]]:
+        if "documents" not in self._memo:  # (two threads may both work it out: it is pure)
+            found: tuple[selection.Selection | None, tuple[Problem, ...]] = (None, ())
+            if not self.errors:  # of a ledger that can be written
+                with paused():
+                    found = selection.select(self.ledger, self.documents_mode)
+            self._memo["documents"] = found
+        return self._memo["documents"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +108,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger) -> Prepared:
     if plan.cutover.mode == "balances_only" and plan.documents != "none":
         ledger = open_items_opening(ledger)  # the open items as the A/R and A/P openings
     found = validate.check(ledger, reported=unresolved, currency=plan.currency)
-    docs, more = None, ()
-    if not any(p.severity == "error" for p in (*ledger.problems, *found)):
-        docs, more = selection.select(ledger, plan.documents)  # (of a ledger that can be written)
-    return Prepared(parsed, ledger, order([*ledger.problems, *found, *more]), docs)
+    return Prepared(parsed, ledger, order([*ledger.problems, *found]), plan.documents)
 
 
 def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:
