@@ -34,6 +34,7 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December")  # fmt: skip
 
 Daily = Iterable[tuple[dt.date, Decimal]]
+DailyByAccount = dict[str, dict[dt.date, Decimal]]  # per account, its lines summed per date
 
 
 def fiscal_year_start(as_of: dt.date, mmdd: str) -> dt.date:
@@ -62,9 +63,12 @@ def month_day_words(mmdd: str) -> str:
     return f"{day} {MONTHS[month - 1]}"
 
 
-def as_of(ledger: Ledger, cutover: Cutover) -> tuple[AsOf | None, list[Problem]]:
+def as_of(
+    ledger: Ledger, cutover: Cutover, daily: DailyByAccount | None = None
+) -> tuple[AsOf | None, list[Problem]]:
     """The day QuickBooks' figures are taken as of and the fiscal year they count from, with
-    what the user should know about them (see the module docstring). None: no date at all."""
+    what the user should know about them (see the module docstring). None: no date at all.
+    ``daily``: ``ledger_daily(ledger)`` when the caller has it (one pass over the history)."""
     problems: list[Problem] = []
     given_fy = cutover.fiscal_year_start.strip()
     if cutover.mode == "balances_only":
@@ -92,7 +96,7 @@ def as_of(ledger: Ledger, cutover: Cutover) -> tuple[AsOf | None, list[Problem]]
                 "export_date",
             )
         )
-    fits = _fiscal_fits(ledger, day)
+    fits = _fiscal_fits(ledger, day, daily)
     if given_fy:
         used, fiscal = given_fy, "given"
         if len(fits) == 1 and given_fy not in fits:
@@ -211,13 +215,14 @@ def _pnl_figures(ledger: Ledger) -> list[Account]:
     ]
 
 
-def _fiscal_fits(ledger: Ledger, day: dt.date) -> list[str]:
+def _fiscal_fits(ledger: Ledger, day: dt.date, daily: DailyByAccount | None) -> list[str]:
     """The month starts whose fiscal year (the one containing ``day``) makes the history explain
     every income and expense figure; none without such figures or without history."""
     pnl = _pnl_figures(ledger)
     if not pnl or not ledger.transactions:
         return []
-    daily = ledger_daily(ledger)
+    if daily is None:
+        daily = ledger_daily(ledger)
     fits = []
     for mmdd in MONTH_STARTS:
         start = fiscal_year_start(day, mmdd)
@@ -257,7 +262,7 @@ def figures(
     return out
 
 
-def ledger_daily(ledger: Ledger) -> dict[str, dict[dt.date, Decimal]]:
+def ledger_daily(ledger: Ledger) -> DailyByAccount:
     """Per account, its lines summed per date (voided transactions left out)."""
     out: dict[str, dict[dt.date, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     for t in ledger.transactions:

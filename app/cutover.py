@@ -31,6 +31,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app.as_of import (
+    DailyByAccount,
     as_of,
     figures,
     fiscal_year_start,
@@ -65,11 +66,12 @@ def apply(ledger: Ledger, cutover: Cutover) -> Ledger:
             fiscal_year_start(dt.date(2000, 1, 1), cutover.fiscal_year_start)
     except ValueError as exc:
         return _with(ledger, [Problem(None, str(exc))])
-    day, problems = as_of(ledger, cutover)
-    ledger = replace(ledger, as_of=day)
     if cutover.mode == "balances_only":
-        return _balances_only(ledger, cutover, problems)
-    return _full(ledger, cutover, problems)
+        day, problems = as_of(ledger, cutover)
+        return _balances_only(replace(ledger, as_of=day), cutover, problems)
+    daily = ledger_daily(ledger)  # one pass over the history, for the as-of day and the openings
+    day, problems = as_of(ledger, cutover, daily)
+    return _full(replace(ledger, as_of=day), cutover, problems, daily)
 
 
 def _with(ledger: Ledger, problems: list[Problem], **changes: object) -> Ledger:
@@ -108,7 +110,9 @@ def _opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Tr
     )
 
 
-def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
+def _full(
+    ledger: Ledger, cutover: Cutover, problems: list[Problem], daily: DailyByAccount
+) -> Ledger:
     _option_warnings(ledger, cutover, problems)
     if not ledger.transactions:
         _without_history(ledger, cutover, problems)
@@ -116,7 +120,7 @@ def _full(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
     if ledger.as_of is None:  # a bad export date: its problem is already there
         return _with(ledger, problems)
     first = min(t.date for t in ledger.transactions)
-    lines = _differences(ledger, cutover, first, problems)
+    lines = _differences(ledger, cutover, first, problems, daily)
     if not lines:
         return _with(ledger, problems)
     return _balanced_opening(ledger, lines, first, problems)
@@ -167,7 +171,11 @@ def _without_history(ledger: Ledger, cutover: Cutover, problems: list[Problem]) 
 
 
 def _differences(
-    ledger: Ledger, cutover: Cutover, first: dt.date, problems: list[Problem]
+    ledger: Ledger,
+    cutover: Cutover,
+    first: dt.date,
+    problems: list[Problem],
+    daily: DailyByAccount,
 ) -> list[Split]:
     """Per account with QuickBooks figures: what the history does not explain as of the as-of
     date (an opening line when ``opening_balances``), else a warning naming the likely fix."""
@@ -176,7 +184,6 @@ def _differences(
     opening_day = first - DAY
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     re_name = retained.full_name if retained else None
-    daily = ledger_daily(ledger)
     explained = figures(
         ((a.full_name, a.type, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
         retained.full_name if retained else None,

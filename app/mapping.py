@@ -27,7 +27,7 @@ from decimal import Decimal
 from app.model import Account, AccountType, Ledger, Problem, Role, Source
 from app.plan import Plan, Rule
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
-from app.resolve import with_account
+from app.resolve import renamed
 
 A = AccountType
 # Standard parents (GnuCash's usual top level) and their types.
@@ -180,16 +180,10 @@ def apply(ledger: Ledger, plan: Plan) -> Ledger:
     accounts = _accounts(tree)
     paths = {k: tree.path(k) for k in tree.nodes}
     names = {src: paths[key] for src, key in final_of.items() if src != paths[key]}
-    transactions = tuple(
-        replace(t, splits=tuple(with_account(s, names.get(s.account, s.account)) for s in t.splits))
-        if any(s.account in names for s in t.splits)
-        else t
-        for t in ledger.transactions
-    )
     return replace(
         ledger,
         accounts=accounts,
-        transactions=transactions,
+        transactions=renamed(ledger.transactions, names),
         problems=(*ledger.problems, *problems),
     )
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 
-from app.model import Account, Ledger, Problem, Role, Source, Split
+from app.model import Account, Ledger, Problem, Role, Source, Split, Transaction
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS, builtin_account, created_warning
 from app.validate import line_list
 
@@ -30,12 +30,15 @@ _PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)\s*")
 
 _SPLIT_FIELDS = tuple(f.name for f in fields(Split))
 _SPLIT_REST = attrgetter(*_SPLIT_FIELDS[1:])  # every field after ``account``, in order
+_ACCOUNT = attrgetter("account")
+_TXN_FIELDS = tuple(f.name for f in fields(Transaction))
+_TXN_REST = attrgetter(*_TXN_FIELDS[2:])  # every field after ``date`` and ``splits``
+assert _TXN_FIELDS[:2] == ("date", "splits"), "renamed() builds transactions positionally"
+assert _SPLIT_FIELDS[0] == "account", "with_account() builds splits positionally"
 
 
 def with_account(split: Split, account: str) -> Split:
     """``replace(split, account=account)``, twice as fast (run on every split of a history)."""
-    if _SPLIT_FIELDS[0] != "account":  # pragma: no cover - the model's field order changed
-        return replace(split, account=account)
     return Split(account, *_SPLIT_REST(split))
 
 
@@ -150,7 +153,7 @@ def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
     return replace(
         ledger,
         accounts=(*ledger.accounts, *found.created.values()),
-        transactions=_rename_splits(ledger, found.names),
+        transactions=renamed(ledger.transactions, found.names),
         problems=(*ledger.problems, *found.warnings, *(u.problem for u in found.open_)),
     )
 
@@ -217,14 +220,25 @@ class _Index:
         return sorted(set(self.suffix.get(path) or self.folded.get(path.casefold(), [])))
 
 
-def _rename_splits(ledger: Ledger, names: dict[str, str]) -> tuple:
+def renamed(
+    transactions: tuple[Transaction, ...], names: Mapping[str, str]
+) -> tuple[Transaction, ...]:
+    """``transactions`` with every split's account renamed by ``names`` (old → new); those
+    without such a split are kept as they are (the same objects). Fast: it runs on a whole
+    history at each Map change."""
     if not names:
-        return ledger.transactions
+        return transactions
+    keep = names.keys().isdisjoint
+    get = names.get
     return tuple(
-        replace(t, splits=tuple(with_account(s, names.get(s.account, s.account)) for s in t.splits))
-        if any(s.account in names for s in t.splits)
-        else t
-        for t in ledger.transactions
+        t
+        if keep(map(_ACCOUNT, t.splits))
+        else Transaction(
+            t.date,
+            tuple(with_account(s, get(a := s.account, a)) for s in t.splits),
+            *_TXN_REST(t),
+        )
+        for t in transactions
     )
 
 
@@ -295,7 +309,7 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
     return replace(
         ledger,
         accounts=accounts,
-        transactions=_rename_splits(ledger, renames),
+        transactions=renamed(ledger.transactions, renames),
         problems=(*ledger.problems, *problems),
     )
 

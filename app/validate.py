@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from decimal import Decimal
+from itertools import repeat
+from operator import attrgetter, mod
 from types import MappingProxyType
 
 from app.model import Account, AccountType, Ledger, Problem, Source
@@ -40,6 +42,8 @@ _PLACES = {
     **dict.fromkeys("XAG XAU XPD XPT XTS XXX".split(), 6),
 }
 NOT_DECIMAL = MappingProxyType({"MGA": 5, "MGF": 500})  # currency → its unit's denominator
+_VALUE = attrgetter("value")
+_ZERO = Decimal(0)
 _INT64 = 2**63 - 1  # gnc_numeric's numerator
 _GINT = 2**31 - 1  # a bill term's day counts
 
@@ -131,16 +135,19 @@ def untyped(account: Account) -> str:
 def _check_transactions(ledger: Ledger, reported: set[str]) -> list[Problem]:
     out: list[Problem] = []
     accounts = {a.full_name: a for a in ledger.accounts}
-    missing: dict[str, list[Source]] = defaultdict(list)
-    placeholder: dict[str, list[Source]] = defaultdict(list)
+    # the common case first, in passes that stay in C: every transaction balances and posts
+    # only to chart accounts that take postings; the places are looked up only when not
+    bad = {s.account for t in ledger.transactions for s in t.splits}
+    bad.difference_update(n for n, a in accounts.items() if not a.placeholder)
+    bad.difference_update(reported)
     for t in ledger.transactions:
         if not t.splits:
             out.append(Problem(t.source, "transaction has no lines"))
             continue
-        total = t.total
+        total = sum(map(_VALUE, t.splits), _ZERO)
         if total != 0:
-            debits = sum((s.value for s in t.splits if s.value > 0), Decimal(0))
-            credits = -sum((s.value for s in t.splits if s.value < 0), Decimal(0))
+            debits = sum((s.value for s in t.splits if s.value > 0), _ZERO)
+            credits = -sum((s.value for s in t.splits if s.value < 0), _ZERO)
             out.append(
                 Problem(
                     t.source,
@@ -148,15 +155,23 @@ def _check_transactions(ledger: Ledger, reported: set[str]) -> list[Problem]:
                     f"(difference {total:.2f}); {line_list(s.source for s in t.splits)}",
                 )
             )
+    if bad:
+        out.extend(_misposted(ledger, accounts, bad))
+    return out
+
+
+def _misposted(ledger: Ledger, accounts: dict[str, Account], bad: set[str]) -> list[Problem]:
+    """Lines posting to an account outside the chart, or to a placeholder, grouped by account."""
+    missing: dict[str, list[Source]] = defaultdict(list)
+    placeholder: dict[str, list[Source]] = defaultdict(list)
+    for t in ledger.transactions:
         for s in t.splits:
-            account = accounts.get(s.account)
-            if account is None:
-                if s.account not in reported:
-                    missing[s.account].append(s.source)
-            elif account.placeholder:
-                placeholder[s.account].append(s.source)
-    for name, sources in missing.items():
-        out.append(Problem(sources[0], f"account {name!r} does not exist ({line_list(sources)})"))
+            if s.account in bad:
+                (placeholder if s.account in accounts else missing)[s.account].append(s.source)
+    out = [
+        Problem(sources[0], f"account {name!r} does not exist ({line_list(sources)})")
+        for name, sources in missing.items()
+    ]
     for name, sources in placeholder.items():
         out.append(
             Problem(
@@ -193,10 +208,16 @@ def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
         return "finer" if v != v.quantize(unit) else ""
 
     found: dict[str, list[Source]] = {"finer": [], "larger": []}
-    for t in ledger.transactions:
-        for s in t.splits:
-            if why := misfit(s.value):
-                found[why].append(s.source)
+    values = [s.value for t in ledger.transactions for s in t.splits]
+    # the common case in C: nothing out of range and nothing finer than the unit (x % unit is
+    # zero exactly when x is a whole number of units); the places are looked up only when not
+    if values and (
+        max(values) > largest or min(values) < -largest or any(map(mod, values, repeat(unit)))
+    ):
+        for t in ledger.transactions:
+            for s in t.splits:
+                if why := misfit(s.value):
+                    found[why].append(s.source)
     out = [
         Problem(
             sources[0],

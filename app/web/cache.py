@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app import pipeline
+from app import pipeline, resolve
 from app.model import Ledger
 from app.pages.preview import SearchIndex
 from app.plan import Plan
+from app.resolve import Unresolved
 from app.store import Migration
 
 CACHE_SIZE = 6  # parsed results kept (each can be a few hundred MB for 100,000 transactions)
@@ -27,6 +28,7 @@ class View:
 
     parsed: Ledger  # as read, QuickBooks names
     resolved: Ledger  # report labels matched to chart accounts (the preview's transactions)
+    unresolved: tuple[Unresolved, ...]  # the report labels the Map step asks about
     prepared: pipeline.Prepared  # final ledger and every problem
     search: SearchIndex
 
@@ -79,16 +81,18 @@ class ViewCache:
         sig = m.signature()
         mapped = json.dumps(plan.account_map, sort_keys=True)
 
-        def make_resolved() -> tuple[Ledger, SearchIndex]:
+        def make_resolved() -> tuple[Ledger, tuple[Unresolved, ...], SearchIndex]:
             resolved = pipeline.resolve_accounts(parsed, plan)
-            return resolved, SearchIndex(resolved.transactions)
+            open_ = tuple(resolve.unresolved(parsed, plan.account_map))
+            return resolved, open_, SearchIndex(resolved.transactions)
 
         # the preview's part depends only on the files and the report-account choices
         key = (m.id, "resolved", sig, _read_options(plan), mapped)
-        resolved, search = self._cached(key, make_resolved)
+        resolved, open_, search = self._cached(key, make_resolved)
         key = (m.id, "view", sig, plan.to_json())
         return self._cached(
-            key, lambda: View(parsed, resolved, pipeline.prepare(parsed, plan, resolved), search)
+            key,
+            lambda: View(parsed, resolved, open_, pipeline.prepare(parsed, plan, resolved), search),
         )
 
 

@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from flask import Blueprint, Response, request
 
-from app import resolve
 from app.as_of import as_of_words
 from app.errors import MappingError
 from app.model import AccountType, Ledger
@@ -38,7 +37,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "tree_problems": tree_problems(chart_only, plan),
         "errors": view.prepared.errors,
         "accounts": account_rows(chart_only),
-        "unresolved": resolve.unresolved(view.parsed, plan.account_map),
+        "unresolved": view.unresolved,
         "chart": [a.full_name for a in view.resolved.accounts],
         "status_message": status_message,
         "describe": describe,
