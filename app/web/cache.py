@@ -9,8 +9,8 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from app import pipeline, resolve
 from app.model import Ledger
@@ -19,6 +19,7 @@ from app.plan import Plan
 from app.resolve import Unresolved
 from app.store import Migration
 
+T = TypeVar("T")
 CACHE_SIZE = 6  # parsed results kept (each can be a few hundred MB for 100,000 transactions)
 
 
@@ -31,6 +32,14 @@ class View:
     unresolved: tuple[Unresolved, ...]  # the report labels the Map step asks about
     prepared: pipeline.Prepared  # final ledger and every problem
     search: SearchIndex
+    _pages: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def page(self, step: str, make: Callable[[], T]) -> T:
+        """A step's view model of this view, made on the step's first visit and kept with the
+        view (a page shown again, or a Map change undone, costs nothing)."""
+        if step not in self._pages:
+            self._pages[step] = make()
+        return self._pages[step]
 
 
 class ViewCache:

@@ -25,20 +25,25 @@ def page() -> tuple[str, int]:
     m = migration()
     view = views().view(m)
     ledger = view.resolved
-    txns = _txns(view)
+    shown = view.page(
+        "preview",
+        lambda: {
+            "accounts": preview.account_rows(ledger),
+            "problems": preview.problem_rows(view.prepared.problems, ledger, view.search),
+            "not_imported": preview.not_imported(ledger),
+            "counts": preview.counts(ledger),
+            "documents": preview.documents_view(view.prepared.documents),
+        },
+    )
     return render(
         "preview/page.html",
         "preview/_transactions.html",
         m=m,
         view=view,
         ledger=ledger,
-        accounts=preview.account_rows(ledger),
-        txns=txns,
-        problems=preview.problem_rows(view.prepared.problems, ledger, view.search),
-        not_imported=preview.not_imported(ledger),
-        counts=preview.counts(ledger),
-        documents=preview.documents_view(view.prepared.documents),
+        txns=_txns(view),
         documents_mode=m.plan().documents,
+        **shown,
     )
 
 
