@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from app import pipeline, verify, words
+from app import currency, pipeline, verify, words
 from app.as_of import as_of_words
 from app.documents.proof import documents_report
 from app.errors import BookWriteError, MappingError
@@ -208,10 +208,8 @@ def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
             return problem
     if problem := _input_error(args):
         return problem
-    from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
-
-    if not gnc.is_known_currency(plan.currency):
-        return f"unknown currency {plan.currency!r} (GnuCash knows ISO codes like USD)"
+    if not currency.is_known(plan.currency):
+        return currency.unknown(plan.currency)
     return None
 
 

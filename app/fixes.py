@@ -18,6 +18,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "files": "check that every transaction file is given",
         "accept_cut": "export it again by date range (a year at a time) and give every file, or "
         "add --accept-truncated {file} if the cut is expected",
+        "currency": "give --currency with an ISO code such as USD",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
@@ -25,6 +26,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "export_date": "set “Export date” on the Map step to the day the lists were exported",
         "files": "check on the Files step that every transaction file is there",
         "accept_cut": "export it again by date range (a year at a time) and upload every file",
+        "currency": "set “Currency” on the Map step to an ISO code such as USD",
     },
 }
 

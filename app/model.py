@@ -248,7 +248,9 @@ class NotImported:
     source: Source
 
 
-Fix = Literal["", "opening_balances", "fiscal_year_start", "export_date", "files", "accept_cut"]
+Fix = Literal[
+    "", "opening_balances", "fiscal_year_start", "export_date", "files", "accept_cut", "currency"
+]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.
 Topic = Literal["", "truncated", "coverage", "overlap", "difference"]

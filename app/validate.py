@@ -21,6 +21,7 @@ from itertools import repeat
 from operator import attrgetter, mod
 from types import MappingProxyType
 
+from app.currency import is_known, unknown
 from app.model import Account, AccountType, Ledger, Problem, Source
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
@@ -186,6 +187,8 @@ def _misposted(ledger: Ledger, accounts: dict[str, Account], bad: set[str]) -> l
 def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
     """Split amounts and credit limits GnuCash stores as a 64-bit count of the currency's unit:
     none may be finer than that unit or larger than the count holds (splits grouped per kind)."""
+    if not is_known(currency):
+        return [Problem(None, unknown(currency), fix="currency")]
     n = places(currency)
     if n is None:
         return [

@@ -319,6 +319,16 @@ def test_existing_file_is_not_overwritten(tmp_path: Path) -> None:
     assert _files(tmp_path) == ["book.gnucash"]
 
 
+def test_the_projects_currency_list_is_gnucashs() -> None:
+    """app.currency lists what the engine's table knows (the web process never loads GnuCash
+    to check a code): nothing it accepts may be refused by the writer."""
+    from app import currency
+
+    engine = {c for c in currency.KNOWN if gnc.is_known_currency(c)}
+    assert engine == currency.KNOWN
+    assert not currency.is_known("XYZ") and not currency.is_known("usd")
+
+
 def test_currency_table() -> None:
     assert gnc.is_known_currency("EUR")
     assert not gnc.is_known_currency("XYZ")

@@ -157,6 +157,14 @@ def test_currency_units_match_the_gnucash_engine():
         assert (NOT_DECIMAL[code] if n is None else 10**n) == fraction, code
 
 
+def test_an_unknown_currency_is_an_error_with_its_fix():
+    (p,) = check(Ledger(), currency="XYZ")[-1:]
+    assert p.severity == "error" and p.fix == "currency" and p.source is None
+    assert (
+        p.message == "unknown currency 'XYZ': GnuCash keeps books in ISO codes like USD, EUR or CAD"
+    )
+
+
 def test_amounts_must_fit_the_currency_unit():
     ledger = Ledger(accounts=BASE, transactions=(txn(("Rent", "5.5"), ("Checking", "-5.5")),))
     assert check(ledger, currency="USD") == []

@@ -73,6 +73,7 @@ def test_map_settings_refuse_bad_values(client):
     upload(client, prefix, csrf, "lists.iif")
     cases = [
         ({"currency": "dollars"}, "three-letter"),
+        ({"currency": "XYZ"}, "Unknown currency &#39;XYZ&#39;: GnuCash keeps books in ISO codes"),
         ({"currency": "USD", "fiscal_year_start": "13-40"}, "fiscal year start"),
         ({"currency": "USD", "mode": "balances_only"}, "cutover date"),
     ]
@@ -85,6 +86,24 @@ def test_map_settings_refuse_bad_values(client):
         headers=csrf | HX,
     )
     assert r.status_code == 200
+
+
+def test_a_plan_file_with_an_unknown_currency_is_an_error_on_preview_and_map(client):
+    """A plan file is not the settings form: its currency is checked with the rest (validate),
+    so Preview and Map say it and the import is refused before anything is written."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    plan = json.loads(client.get(f"{prefix}/plan.json").data) | {"currency": "XYZ"}
+    file = (io.BytesIO(json.dumps(plan).encode()), "plan.json")
+    r = client.post(f"{prefix}/plan", data={"plan": file}, headers=csrf | HX)
+    assert r.status_code == 200
+    words = "unknown currency &#39;XYZ&#39;"
+    fix = "set “Currency” on the Map step to an ISO code such as USD"
+    preview = client.get(f"{prefix}/preview").get_data(as_text=True)
+    assert words in preview and fix in preview
+    assert "1 problem to fix before importing" in client.get(f"{prefix}/map").get_data(as_text=True)
+    r = client.post(f"{prefix}/import", headers=csrf | HX)
+    assert r.status_code == 422 and words in r.get_data(as_text=True)
 
 
 def test_plan_download_and_upload(client):

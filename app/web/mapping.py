@@ -10,6 +10,7 @@ from dataclasses import replace
 from flask import Blueprint, Response, request
 
 from app.as_of import as_of_words
+from app.currency import is_known, unknown
 from app.errors import MappingError
 from app.model import AccountType, Ledger
 from app.pages.mapping import tree_problems, tree_rows, where_it_moves
@@ -179,6 +180,9 @@ def settings() -> tuple[str, int]:
         raise MappingError(
             f"The currency must be a three-letter ISO code like USD (got {currency!r})."
         )
+    if not is_known(currency):
+        words = unknown(currency)
+        raise MappingError(f"{words[0].upper()}{words[1:]}.")
     cutover = Cutover(
         mode=f.get("mode", "full"),
         date=f.get("date", "") if f.get("mode") == "balances_only" else "",
