@@ -23,8 +23,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from decimal import Decimal
 
-from app.model import Account, AccountType, AsOf, Fix, Ledger, Problem, Role, Source
+from app.model import Account, AccountType, AsOf, Fix, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
+from app.source import Source
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)

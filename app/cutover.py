@@ -40,18 +40,9 @@ from app.as_of import (
     role_account,
 )
 from app.coverage import gaps
-from app.model import (
-    Account,
-    AccountType,
-    Ledger,
-    Problem,
-    Role,
-    Source,
-    Split,
-    Transaction,
-    money,
-)
+from app.model import Account, AccountType, Ledger, Problem, Role, Split, Transaction, money
 from app.plan import Cutover, parse_day
+from app.source import Source
 
 OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)

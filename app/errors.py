@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.model import Problem, Source
+from app.model import Problem
+from app.source import Source
 
 
 class MigrationError(Exception):

@@ -24,10 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from app.model import Account, AccountType, Ledger, Problem, Role, Source
+from app.model import Account, AccountType, Ledger, Problem, Role
 from app.plan import Plan, Rule
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import renamed
+from app.source import Source
 
 A = AccountType
 # Standard parents (GnuCash's usual top level) and their types.

@@ -1,6 +1,7 @@
 """The parsed ledger, in GnuCash's words.
 
-Parsers turn QuickBooks files into these frozen dataclasses; everything after them (mapping,
+Parsers turn QuickBooks files into these frozen dataclasses (with the business records of
+``app.business``, every record's ``Source`` from ``app.source``); everything after them (mapping,
 validation, preview, the GnuCash writer, verification) reads only these. QuickBooks vocabulary
 stays inside the parsers. Money is always ``Decimal``; every record keeps the file and line it
 came from.
@@ -9,25 +10,15 @@ came from.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from typing import Literal
 
-
-@dataclass(frozen=True, slots=True, order=True)
-class Source:
-    """Where a record came from: the uploaded file's name (no directory) and its 1-based line."""
-
-    filename: str
-    line: int
-
-    def __str__(self) -> str:
-        return f"{self.filename}:{self.line}"
-
+from app.business import BillTerm, Customer, Employee, OpenItem, Vendor
+from app.source import Source
 
 Severity = Literal["error", "warning"]
-TermKind = Literal["days", "proximo"]
 DateOrderCode = Literal["", "mdy", "dmy"]
 
 
@@ -170,75 +161,6 @@ class Transaction:
 
 
 @dataclass(frozen=True, slots=True)
-class Address:
-    name: str = ""
-    lines: tuple[str, ...] = ()  # at most 4 are kept by GnuCash
-    phone: str = ""
-    fax: str = ""
-    email: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class BillTerm:
-    """GnuCash bill term. kind "days": due/discount after N days; "proximo": due on a day of
-    the next month (``due_days`` is then the day of month, ``cutoff`` the cut-off day)."""
-
-    name: str
-    source: Source
-    kind: TermKind = "days"
-    due_days: int = 0
-    discount_days: int = 0
-    discount: Decimal = Decimal(0)  # percent, e.g. Decimal("1.0") for 1 %
-    cutoff: int = 0
-    description: str = ""
-    hidden: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    name: str
-    source: Source
-    description: str = ""
-    notes: str = ""
-    active: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Customer:
-    name: str
-    source: Source
-    billing: Address = Address()
-    shipping: Address = Address()
-    notes: str = ""
-    active: bool = True
-    terms: str = ""  # BillTerm name
-    credit_limit: Decimal | None = None
-    taxable: bool | None = None
-    jobs: tuple[Job, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Vendor:
-    name: str
-    source: Source
-    address: Address = Address()
-    notes: str = ""
-    active: bool = True
-    terms: str = ""
-    tax_id: str = ""
-    eligible_1099: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Employee:
-    name: str
-    source: Source
-    address: Address = Address()
-    notes: str = ""
-    active: bool = True
-
-
-@dataclass(frozen=True, slots=True)
 class NotImported:
     """A record GnuCash has no place for (other names, classes, items...), listed, not dropped."""
 
@@ -372,24 +294,6 @@ class AsOf:
 
 
 @dataclass(frozen=True, slots=True)
-class OpenItem:
-    """One detail row of an Open Invoices / Unpaid Bills Detail report: what was still open of
-    a document (or unapplied of a payment or credit) on the report's date. ``open`` is signed as
-    the report prints it: what the customer owes us / what we owe the vendor is positive."""
-
-    owner_kind: Literal["customer", "vendor"]
-    owner: str  # customer (or Customer:Job) or vendor full name
-    kind_label: str  # the report's Type: Invoice, Payment, Credit Memo, Bill, Bill Pmt -Check...
-    date: dt.date
-    open: Decimal
-    source: Source
-    num: str = ""
-    ref: str = ""  # Trans #, when the report shows it
-    due: dt.date | None = None
-    terms: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class Ledger:
     """Everything read from one or more files. ``chart`` tells whether ``accounts`` came from a
     real chart of accounts (IIF lists) rather than being inferred from report rows."""
@@ -429,70 +333,3 @@ class ReadOptions:
     pivot: int = 80
     columns: tuple[tuple[str, str], ...] = ()
     truncated_ok: bool = False  # the user says the file is cut at the export cap on purpose
-
-
-def to_text(ledger: Ledger) -> str:
-    """The canonical, readable dump of a ledger used by golden files: one record per line,
-    nested records indented, only fields that differ from their defaults, sources as file:line."""
-    out: list[str] = []
-    for f in fields(ledger):
-        value = getattr(ledger, f.name)
-        if isinstance(value, tuple):
-            if not value and f.name in _SINCE_GOLDENS:
-                continue  # a newer list, printed only when it holds something
-            out.append(f"# {f.name} ({len(value)})")
-            for item in value:
-                _dump(item, 0, out)
-        elif value != f.default:
-            out.append(f"# {f.name}: {_scalar(value)}")
-    return "\n".join(out) + "\n"
-
-
-_SINCE_GOLDENS = frozenset({"open_items"})
-# FileInfo.layout is its kind's code (kind is printed); FileInfo.quiet is derived from the dates
-_NOT_DUMPED = frozenset({"layout", "quiet"})
-
-
-def _scalar(value: object) -> str:
-    if isinstance(value, Enum):
-        return str(value.value)
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_scalar(v) for v in value) + ")"
-    return str(value)
-
-
-def _dump(record: object, depth: int, out: list[str]) -> None:
-    head: list[str] = [type(record).__name__]
-    nested: list[object] = []
-    where = ""
-    for f in fields(record):  # type: ignore[arg-type]
-        value = getattr(record, f.name)
-        if f.name == "source":
-            where = f" @{value}" if value else ""
-            continue
-        if f.name in _NOT_DUMPED:
-            continue
-        if value == f.default and f.name not in ("full_name", "name", "account", "value", "date"):
-            continue
-        if isinstance(value, tuple) and value and is_dataclass(value[0]):
-            nested.extend(value)
-        elif isinstance(value, Source):
-            head.append(f"{f.name}={value}")
-        elif is_dataclass(value):
-            head.append(f"{f.name}={_inline(value)}")
-        else:
-            head.append(f"{f.name}={_scalar(value)}")
-    out.append("  " * depth + " ".join(head) + where)
-    for item in nested:
-        _dump(item, depth + 1, out)
-
-
-def _inline(record: object) -> str:
-    parts = [
-        f"{f.name}={_scalar(getattr(record, f.name))}"
-        for f in fields(record)  # type: ignore[arg-type]
-        if getattr(record, f.name) != f.default
-    ]
-    return "{" + " ".join(parts) + "}"

@@ -16,7 +16,8 @@ import re
 from collections.abc import Iterable
 from types import MappingProxyType
 
-from app.model import Account, AccountType, NotImported, Problem, Role, Source
+from app.model import Account, AccountType, NotImported, Problem, Role
+from app.source import Source
 
 # QuickBooks type code → GnuCash type
 ACCOUNT_TYPES = MappingProxyType(

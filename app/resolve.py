@@ -20,8 +20,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 
-from app.model import Account, Ledger, Problem, Role, Source, Split, Transaction
+from app.model import Account, Ledger, Problem, Role, Split, Transaction
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS, builtin_account, created_warning
+from app.source import Source
 from app.validate import line_list
 
 _PREFIX = re.compile(r"\s*(\d[\w.]*)(?:\s*[·—–]\s*|\s+-\s+)(.+?)\s*")

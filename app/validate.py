@@ -22,7 +22,8 @@ from operator import attrgetter, mod
 from types import MappingProxyType
 
 from app.currency import is_known, unknown
-from app.model import Account, AccountType, Ledger, Problem, Source
+from app.model import Account, AccountType, Ledger, Problem
+from app.source import Source
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
 # asset- and liability-like types mix freely, income and expense mix, equity stays with equity.

@@ -7,18 +7,9 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app.cutover import OPENING_KIND, apply
-from app.model import (
-    Account,
-    AccountType,
-    FileInfo,
-    Ledger,
-    Role,
-    Source,
-    Split,
-    Transaction,
-    money,
-)
+from app.model import Account, AccountType, FileInfo, Ledger, Role, Split, Transaction, money
 from app.plan import Cutover
+from app.source import Source
 
 T = AccountType
 D = Decimal

@@ -18,26 +18,13 @@ import pytest
 
 from app import gnc
 from app.book import BookSnapshot
+from app.business import Address, BillTerm, Customer, Employee, Job, Vendor
 from app.errors import BookWriteError
 from app.gnc import bindings
 from app.gnc.detacher import SplitListDetacher, account_layout
 from app.gnc.engine import Engine, engine_version
-from app.model import (
-    Account,
-    AccountType,
-    Address,
-    BillTerm,
-    Customer,
-    Employee,
-    Job,
-    Ledger,
-    Reconcile,
-    Role,
-    Source,
-    Split,
-    Transaction,
-    Vendor,
-)
+from app.model import Account, AccountType, Ledger, Reconcile, Role, Split, Transaction
+from app.source import Source
 
 S = Source("lists.iif", 1)
 D = Decimal

@@ -323,7 +323,8 @@ def test_rows_that_may_have_moved_an_ssn_are_refused_and_short_rows_said(tmp_pat
 def test_the_reader_never_lets_a_moved_ssn_through(tmp_path):
     """Line 9's SSN sits under ADDR1 and line 10's under HIDDEN: neither row is read; line 8
     (full width) and line 11 (empty cells past the end) are."""
-    from app.model import ReadOptions, to_text
+    from app.ledger_text import to_text
+    from app.model import ReadOptions
     from app.readers import iif
 
     ledger = iif.parse(CHECKS / "short_rows.iif", ReadOptions())

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from app.ledger_text import to_text
 from app.mapping import apply
-from app.model import Account, AccountType, Ledger, Role, Source, Split, Transaction, to_text
+from app.model import Account, AccountType, Ledger, Role, Split, Transaction
 from app.pages.mapping import preview_tree, tree_problems
 from app.plan import Plan, Rule, plan_from_json
 from app.quickbooks import ACCOUNT_TYPES
+from app.source import Source
 
 DATA = Path(__file__).parent / "data" / "mapping"
 T = AccountType

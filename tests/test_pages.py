@@ -6,9 +6,10 @@ import datetime as dt
 import time
 from decimal import Decimal as D
 
-from app.model import Account, AccountType, Ledger, Problem, Reconcile, Source, Split, Transaction
+from app.model import Account, AccountType, Ledger, Problem, Reconcile, Split, Transaction
 from app.pages import preview
 from app.readers.qbcsv.columns import column_sample
+from app.source import Source
 from tests.paths import DATA
 
 

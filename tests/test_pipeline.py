@@ -10,17 +10,9 @@ import pytest
 
 from app import pipeline
 from app.errors import ProblemsError
-from app.model import (
-    Account,
-    AccountType,
-    FileInfo,
-    Ledger,
-    Problem,
-    Source,
-    Split,
-    Transaction,
-)
+from app.model import Account, AccountType, FileInfo, Ledger, Problem, Split, Transaction
 from app.plan import Cutover, Plan, Rule
+from app.source import Source
 
 T = AccountType
 CHART = (

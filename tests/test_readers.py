@@ -11,21 +11,20 @@ from types import SimpleNamespace
 import pytest
 
 from app import readers
+from app.business import Customer, Vendor
 from app.errors import AmbiguousFormatError, UnknownFormatError
 from app.model import (
     Account,
     AccountType,
-    Customer,
     FileInfo,
     Ledger,
     NotImported,
     ReadOptions,
-    Source,
     Split,
     Transaction,
-    Vendor,
 )
 from app.plan import FileOptions, Plan
+from app.source import Source
 from tests.support.cut import cut_journal
 
 T = AccountType

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from app.business import Address
 from app.errors import ParseError
-from app.model import AccountType, Address, Ledger, ReadOptions, Reconcile, Role, to_text
+from app.ledger_text import to_text
+from app.model import AccountType, Ledger, ReadOptions, Reconcile, Role
 from app.readers import iif
 
 DATA = Path(__file__).resolve().parent / "data" / "iif"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.model import ReadOptions, to_text
+from app.ledger_text import to_text
+from app.model import ReadOptions
 from app.readers.qbcsv import names
 from tests.paths import DATA, ROOT
 

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from app.errors import ParseError
-from app.model import ReadOptions, Reconcile, Source, Split, Transaction, to_text
+from app.ledger_text import to_text
+from app.model import ReadOptions, Reconcile, Split, Transaction
 from app.pages.preview import left_out
 from app.readers import qbcsv
 from app.readers.qbcsv import build
+from app.source import Source
 from tests.support.companygen import make_company
 
 CSV_DIR = Path(__file__).parent / "data" / "csv"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.model import to_text
+from app.ledger_text import to_text
 from app.plan import Plan
 from app.readers import read
 from app.readers.redact import redact

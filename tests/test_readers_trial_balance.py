@@ -11,7 +11,8 @@ import pytest
 
 from app import pipeline, readers
 from app.errors import ParseError
-from app.model import ReadOptions, to_text
+from app.ledger_text import to_text
+from app.model import ReadOptions
 from app.plan import Cutover, Plan, Rule
 from app.readers.qbcsv import trial_balance
 from tests.support.companygen import make_company

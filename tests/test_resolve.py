@@ -9,8 +9,9 @@ from decimal import Decimal as D
 
 import pytest
 
-from app.model import Account, AccountType, Ledger, Source, Split, Transaction
+from app.model import Account, AccountType, Ledger, Split, Transaction
 from app.resolve import resolve, split_prefix
+from app.source import Source
 
 T = AccountType
 CHART = (

@@ -7,7 +7,8 @@ from decimal import Decimal as D
 
 import pytest
 
-from app.model import Account, AccountType, Ledger, Source, Split, Transaction
+from app.model import Account, AccountType, Ledger, Split, Transaction
+from app.source import Source
 from app.validate import check, compatible, line_list
 
 T = AccountType
@@ -190,7 +191,7 @@ def test_amounts_must_fit_gnucash_s_64_bit_count():
 
 
 def test_terms_of_an_unknown_kind():
-    from app.model import BillTerm
+    from app.business import BillTerm
 
     ledger = Ledger(terms=(BillTerm("Odd", Source("l.iif", 3), kind="weekly"),))
     assert messages(ledger) == ["l.iif:3: terms 'Odd' are of unknown kind 'weekly'"]

@@ -20,7 +20,9 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
-from app.model import AccountType, BillTerm, Ledger, OpenItem, Problem, Source, Transaction
+from app.business import BillTerm, OpenItem
+from app.model import AccountType, Ledger, Problem, Transaction
+from app.source import Source
 
 __all__ = ["Document", "Documents", "Line", "OpenItem", "Payment", "derive", "end_owner"]
 

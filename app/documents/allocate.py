@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from app.business import OpenItem
 from app.documents import Document, Documents, OwnerKind, Payment, end_owner
-from app.model import OpenItem, Problem
+from app.model import Problem
 
 Rule = Literal["open items report", "reference or amount", "oldest first", "nothing to apply"]
 ZERO = Decimal(0)

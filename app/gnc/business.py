@@ -8,6 +8,7 @@ import logging
 from decimal import Decimal
 
 from app.book import BookOwner, BookTerm
+from app.business import Address
 from app.errors import BookWriteError
 from app.gnc.bindings import (
     C,
@@ -23,7 +24,7 @@ from app.gnc.bindings import (
 from app.gnc.context import Writer
 from app.gnc.engine import Engine, LayoutError, bill_terms
 from app.gnc.numeric import at_unit, exact, to_decimal
-from app.model import Address, Ledger
+from app.model import Ledger
 
 log = logging.getLogger(__name__)
 

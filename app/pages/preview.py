@@ -16,7 +16,8 @@ from decimal import Decimal
 from app.documents.proof import quickbooks_open
 from app.documents.selection import Selection
 from app.fixes import with_fix
-from app.model import Account, Ledger, Problem, Source, Transaction
+from app.model import Account, Ledger, Problem, Transaction
+from app.source import Source
 from app.words import plural
 
 RECONCILE_WORDS = {"n": "", "c": "cleared", "y": "reconciled"}

@@ -21,13 +21,14 @@ from typing import Any
 
 from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
-from app.model import Account, FileInfo, Ledger, Problem, ReadOptions, Source
+from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
 from app.readers import iif, overlap, qbcsv
 from app.readers.qbcsv import names, open_items, trial_balance
 from app.readers.values import is_binary
 from app.readers.visible import visible
 from app.resolve import canonical
+from app.source import Source
 
 READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)
 

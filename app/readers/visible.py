@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from app.model import Ledger, Problem, Source
+from app.model import Ledger, Problem
 from app.readers.values import CONTROL, decode, without_controls
+from app.source import Source
 from app.validate import line_list
 
 # Every byte but the C0 controls and DEL (UTF-8 and cp1252 alike), and the C1 controls in UTF-8:

@@ -21,18 +21,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from app.errors import ParseError
-from app.model import (
-    FileInfo,
-    Layout,
-    Ledger,
-    Problem,
-    ReadOptions,
-    Source,
-)
+from app.model import FileInfo, Layout, Ledger, Problem, ReadOptions
 from app.readers.iif.lists import Lists
 from app.readers.iif.rows import Header, Reading, Row, read_header, read_row
 from app.readers.iif.transactions import Transactions, file_date_order
 from app.readers.values import decode, is_binary, parse_date
+from app.source import Source
 
 _IDENTIFY = re.compile(r'^"?![A-Za-z][A-Za-z ]*"?(\t|,|\s*$)')
 

@@ -11,19 +11,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 
-from app.model import (
-    Account,
-    BillTerm,
-    Customer,
-    Employee,
-    NotImported,
-    Role,
-    Source,
-    Vendor,
-)
+from app.business import BillTerm, Customer, Employee, Vendor
+from app.model import Account, NotImported, Role
 from app.quickbooks import ACCOUNT_TYPES, ROLES
 from app.readers.iif.names import Names, amount, flag
 from app.readers.iif.rows import Reading, Row
+from app.source import Source
 
 # keyword → (list name, column holding the record's name, why GnuCash gets nothing)
 NOT_IMPORTED = MappingProxyType(

@@ -22,7 +22,7 @@ from dataclasses import replace
 from decimal import Decimal
 from types import MappingProxyType
 
-from app.model import Address, Customer, Employee, Job, Vendor
+from app.business import Address, Customer, Employee, Job, Vendor
 from app.readers.iif.rows import Reading, Row, amount, flag
 
 # QuickBooks' job status list, in its order [inferred from Intuit's !CUST doc: 0 = none]

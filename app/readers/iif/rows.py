@@ -28,8 +28,9 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from app.model import Problem, ReadOptions, Source
+from app.model import Problem, ReadOptions
 from app.readers.values import clean, parse_amount, parse_bool
+from app.source import Source
 
 # A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
 _BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")

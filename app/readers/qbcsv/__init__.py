@@ -41,7 +41,7 @@ from pathlib import Path
 
 from app.errors import ParseError
 from app.gc_pause import paused
-from app.model import Ledger, ReadOptions, Reconcile, Source
+from app.model import Ledger, ReadOptions, Reconcile
 from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.header import (
@@ -55,6 +55,7 @@ from app.readers.qbcsv.header import (
     safe_decode,
 )
 from app.readers.values import SHORT_AMOUNT, is_binary, is_utf16
+from app.source import Source
 
 KINDS = {
     "find": "CSV Find export",

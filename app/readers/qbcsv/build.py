@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import fields
 from decimal import Decimal
 
-from app.model import Reconcile, Source, Split, Transaction
+from app.model import Reconcile, Split, Transaction
+from app.source import Source
 
 _SOURCE = ("filename", "line")
 _SPLIT = ("account", "value", "source", "memo", "reconcile", "mark", "account_type_label")

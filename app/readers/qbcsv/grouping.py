@@ -30,7 +30,6 @@ from app.model import (
     NotImported,
     Problem,
     ReadOptions,
-    Source,
     Split,
     Transaction,
 )
@@ -39,6 +38,7 @@ from app.readers.payers import named
 from app.readers.qbcsv.build import Group, transaction_maker
 from app.readers.qbcsv.find import group_by_balance
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
+from app.source import Source
 from app.validate import line_list
 
 ZERO = Decimal(0)

@@ -17,10 +17,11 @@ import re
 from pathlib import Path
 
 from app.errors import ParseError
-from app.model import FileInfo, Layout, Ledger, ReadOptions, Source
+from app.model import FileInfo, Layout, Ledger, ReadOptions
 from app.readers.iif.names import Names
 from app.readers.iif.rows import Reading, Row
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
+from app.source import Source
 
 SCAN = 15
 KINDS = {"CUST": "CSV customer list", "VEND": "CSV vendor list"}

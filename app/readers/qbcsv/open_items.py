@@ -13,10 +13,12 @@ import csv
 import io
 from pathlib import Path
 
+from app.business import OpenItem
 from app.errors import ParseError
-from app.model import FileInfo, Ledger, OpenItem, Problem, ReadOptions, Source
+from app.model import FileInfo, Ledger, Problem, ReadOptions
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import clean, date_order, parse_amount, parse_date
+from app.source import Source
 
 _NEEDED = ("Type", "Date", "Open Balance")
 _VENDOR_TYPES = frozenset({"BILL", "CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT"})

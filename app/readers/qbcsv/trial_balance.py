@@ -24,11 +24,12 @@ from decimal import Decimal
 from pathlib import Path
 
 from app.errors import ParseError
-from app.model import Account, FileInfo, Ledger, ReadOptions, Source
+from app.model import Account, FileInfo, Ledger, ReadOptions
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import full_year, parse_amount, parse_date
 from app.resolve import canonical, split_prefix
+from app.source import Source
 
 KIND = "CSV Trial Balance"
 SCAN = 15  # rows searched for the header row
