@@ -20,24 +20,18 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
 
 from app import currency, pipeline, verify, words
-from app.as_of import as_of_words
+from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
 from app.errors import BookWriteError, MappingError
 from app.fileio import write_text
-from app.fixes import with_fix
-from app.model import FileInfo, Ledger, Problem
-from app.pages import preview
-from app.pages.preview import left_out
+from app.model import Problem
 from app.plan import DOCUMENTS_MODES, FileOptions, Plan, Rule, load_plan, month_day, parse_day
 from app.quickbooks import account_type
 from app.validate import untyped
 
-ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
 TEMP_ADDS = 30  # bytes a temporary name adds: ".NAME.partial-PID.LCK", ".NAME.XXXXXXXX.tmp"
-SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
 
 
 def _date(text: str) -> str:
@@ -260,7 +254,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     summary(prepared, sys.stdout, args.report)
     if prepared.errors:
         for problem in with_type_option(prepared):
-            print(_worded(problem), file=sys.stderr)
+            print(worded(problem), file=sys.stderr)
         n = len(prepared.errors)
         print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
         return 1
@@ -287,7 +281,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
 def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: verify.Report) -> bool:
     """The report files asked for, after the book; False (said) when one cannot be written."""
     if args.report and prepared.warnings:
-        lines = [_worded(w) for w in by_importance(prepared.warnings)]
+        lines = [worded(w) for w in by_importance(prepared.warnings)]
         write_text(warnings_file(args.report), "\n".join(lines) + "\n")
     if args.report:
         try:
@@ -333,29 +327,13 @@ def _differ(report: verify.Report) -> str:
     checks = sum(1 for c in report.checks if not c.ok)
     parts = []
     if rows:
-        parts.append(
-            f"{_n(rows, 'account')} {'differs' if rows == 1 else 'differ'} from QuickBooks"
-        )
+        verb = "differs" if rows == 1 else "differ"
+        parts.append(f"{words.plural(rows, 'account')} {verb} from QuickBooks")
     if checks:
-        parts.append(f"{_n(checks, 'check')} {'differs' if checks == 1 else 'differ'}")
+        parts.append(f"{words.plural(checks, 'check')} {'differs' if checks == 1 else 'differ'}")
     if report.documents is not None and not report.documents.ok:
         parts.append(report.documents.headline())
     return " and ".join(parts)
-
-
-TOPICS = ("truncated", "coverage", "overlap", "difference")  # most important first
-
-
-def by_importance(warnings: Sequence[Problem]) -> list[Problem]:
-    """A file cut at the export cap, the files' dates, one history in two files, figures that
-    differ, then the rest; in file and line order within each (stable)."""
-    rank = {topic: i for i, topic in enumerate(TOPICS)}
-    return sorted(warnings, key=lambda w: rank.get(w.topic, len(TOPICS)))
-
-
-def warnings_file(report: Path) -> Path:
-    """Where ``--report r.csv`` puts every warning: r.warnings.txt beside it."""
-    return report.with_name(f"{report.stem}.warnings.txt")
 
 
 def _documents_report(path: Path, report: verify.Report) -> None:
@@ -385,86 +363,3 @@ def _progress(phase: str, done: int, total: int) -> None:
     """A one-line progress display on a terminal (large books take a while)."""
     end = "\n" if done >= total else ""
     print(f"\r{words.progress(phase, done, total)}\033[K", end=end, file=sys.stderr, flush=True)
-
-
-def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None) -> None:
-    """What was read, imported, left out, and the warnings, the most important first (at most
-    ``SHOWN_WARNINGS``; the rest counted, and where to read them: beside ``report``)."""
-    parsed, ledger = prepared.parsed, prepared.ledger
-    print(f"Read {len(parsed.files)} file{'s' * (len(parsed.files) != 1)}:", file=out)
-    for info in parsed.files:
-        print(f"  {info.filename}: {describe(info)}", file=out)
-    print("Imported:" if not prepared.errors else "Would import:", file=out)
-    for line in counts(ledger):
-        print(f"  {line}", file=out)
-    for line in as_of_words(ledger.as_of):
-        print(f"  {line}", file=out)
-    docs = preview.documents_view(prepared.documents)
-    if docs is not None:
-        print(f"  {docs.summary()}", file=out)
-        for line in docs.notes:
-            print(f"  {line}", file=out)
-    groups = left_out(ledger)
-    if groups:
-        print("Not imported:", file=out)
-        for g in groups:
-            more = "; ..." if len(g.reasons) > 2 else ""
-            print(f"  {g.what}: {g.count:,} ({'; '.join(g.reasons[:2])}{more})", file=out)
-    _warnings(prepared, out, report)
-
-
-def _warnings(prepared: pipeline.Prepared, out: TextIO, report: Path | None) -> None:
-    """The warnings, the most important first; past ``SHOWN_WARNINGS`` how many, and where."""
-    if prepared.warnings:
-        n = len(prepared.warnings)
-        print(f"Warnings ({n:,}):", file=out)
-        for w in by_importance(prepared.warnings)[:SHOWN_WARNINGS]:
-            print(f"  {_worded(w)}", file=out)
-        more = n - SHOWN_WARNINGS
-        if more > 0:
-            if prepared.errors:
-                where = f"a run that writes the book lists all {n:,} beside --report REPORT.csv"
-            elif report:
-                where = f"all {n:,} are in {warnings_file(report)}"
-            else:
-                where = f"add --report REPORT.csv to have all {n:,} in REPORT.warnings.txt"
-            print(f"  ... and {more:,} more, less important ({where})", file=out)
-
-
-def _worded(p: Problem) -> str:
-    """``file:line: message; to fix: ...`` in the command line's words."""
-    return with_fix(str(p), p.fix, "cli", p.source.filename if p.source else "")
-
-
-def describe(info: FileInfo) -> str:
-    parts = [info.kind]
-    if info.encoding:
-        parts.append(info.encoding)
-    if info.date_order:
-        order = ORDER_WORDS.get(info.date_order, info.date_order)
-        parts.append(f"dates {order}" + (" (could be either)" if info.date_order_ambiguous else ""))
-    if info.first_date and info.last_date:
-        parts.append(f"{info.first_date.isoformat()} to {info.last_date.isoformat()}")
-    if info.cut:
-        parts.append("cut at QuickBooks' export cap (accepted)")
-    parts.extend(f"{what} {n:,}" for what, n in info.counts)
-    if info.marks:
-        parts.append("cleared marks " + " ".join(repr(m) for m in info.marks))
-    return ", ".join(parts)
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
-
-
-def counts(ledger: Ledger) -> list[str]:
-    n = dict(preview.counts(ledger))
-    made = sum(1 for a in ledger.accounts if not a.origin)
-    return [
-        _n(n["Accounts"], "account") + (f" ({_n(made, 'parent')} created)" if made else ""),
-        f"{_n(n['Transactions'], 'transaction')} with {_n(n['Splits'], 'split')}",
-        f"{_n(n['Customers'], 'customer')} with {_n(n['Jobs'], 'job')}",
-        _n(n["Vendors"], "vendor"),
-        _n(n["Employees"], "employee"),
-        _n(n["Terms"], "bill term"),
-    ]
