@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import currency, pipeline, verify, words
+from app import currency, pipeline, words
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
 from app.errors import BookWriteError, MappingError
@@ -30,6 +30,7 @@ from app.model import Problem
 from app.plan import DOCUMENTS_MODES, FileOptions, Plan, Rule, load_plan, month_day, parse_day
 from app.quickbooks import account_type
 from app.validate import untyped
+from app.verify_report import Report
 
 TEMP_ADDS = 30  # bytes a temporary name adds: ".NAME.partial-PID.LCK", ".NAME.XXXXXXXX.tmp"
 
@@ -278,7 +279,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     return _verdict(args, plan, report)
 
 
-def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: verify.Report) -> bool:
+def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Report) -> bool:
     """The report files asked for, after the book; False (said) when one cannot be written."""
     if args.report and prepared.warnings:
         lines = [worded(w) for w in by_importance(prepared.warnings)]
@@ -298,7 +299,7 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: veri
     return True
 
 
-def _verdict(args: argparse.Namespace, plan: Plan, report: verify.Report) -> int:
+def _verdict(args: argparse.Namespace, plan: Plan, report: Report) -> int:
     """The last lines: the book written, and what differs (the exit status says it too)."""
     written = f"Book written to {args.output} ({plan.format}, {plan.currency})"
     if report.ok:
@@ -321,7 +322,7 @@ def _verdict(args: argparse.Namespace, plan: Plan, report: verify.Report) -> int
     return 0
 
 
-def _differ(report: verify.Report) -> str:
+def _differ(report: Report) -> str:
     """ "2 accounts differ from QuickBooks", "1 check differs", or both."""
     rows = len(report.differences)
     checks = sum(1 for c in report.checks if not c.ok)
@@ -336,7 +337,7 @@ def _differ(report: verify.Report) -> str:
     return " and ".join(parts)
 
 
-def _documents_report(path: Path, report: verify.Report) -> None:
+def _documents_report(path: Path, report: Report) -> None:
     """The per-owner documents CSV (a header alone when the book has no documents)."""
     rows = report.documents.rows if report.documents else ()
     write_text(path, documents_report(rows))

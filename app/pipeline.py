@@ -22,6 +22,7 @@ from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.model import Ledger, Problem
 from app.plan import DocumentsMode, Plan
+from app.verify_report import Report
 
 Progress = Callable[[str, int, int], None]
 
@@ -80,7 +81,7 @@ class Prepared:
 class Outcome:
     stats: WriteStats
     snapshot: BookSnapshot
-    report: verify.Report
+    report: Report
 
 
 def resolve_accounts(parsed: Ledger, plan: Plan) -> Ledger:
@@ -194,9 +195,7 @@ def progress(on_progress: Progress | None, phase: str, done: int, total: int) ->
         on_progress(phase, done, total)
 
 
-def _with_documents(
-    report: verify.Report, docs: selection.Selection, book: BookDocuments
-) -> verify.Report:
+def _with_documents(report: Report, docs: selection.Selection, book: BookDocuments) -> Report:
     """The documents part of the proof, and a note on what the documents pass added."""
     meant = docs.counts()
     held = dict(Counter(d.kind for d in book.documents))

@@ -214,7 +214,7 @@ def test_an_empty_file_among_good_ones_is_named(tmp_path):
 
 
 def test_a_report_of_no_accounts_is_not_ok():
-    from app.verify import Report
+    from app.verify_report import Report
 
     report = Report(rows=(), checks=())
     assert not report.ok

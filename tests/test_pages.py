@@ -139,7 +139,7 @@ def test_split_accounts_outside_the_chart_are_flagged():
 
 def test_a_family_whose_differences_cancel_out_still_shows_them():
     from app.pages.download import families
-    from app.verify import Row
+    from app.verify_report import Row
 
     ledger = Ledger(
         accounts=(

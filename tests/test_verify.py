@@ -27,7 +27,8 @@ from app.gnc.bindings import C, GncNumeric, Session, SessionOpenMode
 from app.model import Account, AccountType, FileInfo, Ledger, Reconcile, Role
 from app.plan import Cutover, Plan
 from app.source import Source
-from app.verify import CSV_HEADER, Report, verify
+from app.verify import verify
+from app.verify_report import CSV_HEADER, Report
 from tests.paths import ENTERPRISE
 from tests.support.companygen import BALANCE_SHEET, Company, make_company
 from tests.test_cutover import HISTORY, ledger, without

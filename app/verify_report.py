@@ -1,0 +1,229 @@
+"""The proof's result (``app.verify`` makes it): a ``Row`` per account, a ``Check`` per count or
+date, and the ``Report`` holding them, with its words: the headline, the summary and difference
+lines each front end shows, and the CSV report (amounts as plain decimals)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from app import as_of as cut
+from app.as_of import ZERO
+from app.csvsafe import line as csv_line
+from app.documents.proof import DocumentsProof
+from app.fixes import Audience, with_fix
+from app.model import AsOf, Fix, money
+
+CSV_HEADER = (
+    "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
+)
+CENT = Decimal("0.01")
+NOTHING_COMPARED = "nothing to compare with QuickBooks: the book has no accounts"
+FAMILIES = ("asset", "liability", "equity", "income", "expense")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    account: str  # GnuCash full name
+    quickbooks_account: str  # QuickBooks name(s), " + " between merged ones
+    quickbooks_balance: Decimal
+    gnucash_balance: Decimal
+    basis: str  # "all time", "year to date", "retained earnings", "history", "not in the input"
+    lines: Decimal = ZERO  # the ledger's lines, all time (opening transaction included)
+    opening: Decimal = ZERO  # of which from the opening transaction
+    book_total: Decimal = ZERO  # the book's own splits, all time
+    in_book: bool = True
+    family: str = ""  # "asset", "liability", "equity", "income", "expense"; "" when untyped
+    cause: str = ""  # a difference's probable cause, in plain words
+    fix: Fix = ""  # the setting that resolves it (app.fixes words it per front end)
+    # "" for the input's accounts; "parent": a parent qb2gnucash created for the tree (no
+    # QuickBooks origin); "book": in the book only (GnuCash's Imbalance-*/Orphan-*)
+    created: str = ""
+
+    @property
+    def uploaded(self) -> Decimal:
+        """The uploaded transaction lines alone (without the opening transaction)."""
+        return self.lines - self.opening
+
+    @property
+    def difference(self) -> Decimal:
+        return self.gnucash_balance - self.quickbooks_balance
+
+    @property
+    def history_difference(self) -> Decimal:
+        return self.book_total - self.lines
+
+    @property
+    def ok(self) -> bool:
+        return self.in_book and not self.difference and not self.history_difference
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    input: object
+    book: object
+    ok: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    rows: tuple[Row, ...]
+    checks: tuple[Check, ...]
+    as_of: AsOf | None = None
+    notes: tuple[str, ...] = ()
+    documents: DocumentsProof | None = None  # invoices, bills, payments (when written)
+
+    @property
+    def year_start(self) -> dt.date | None:
+        return self.as_of.year_start if self.as_of else None
+
+    @property
+    def differences(self) -> tuple[Row, ...]:
+        return tuple(r for r in self.rows if not r.ok)
+
+    @property
+    def ok(self) -> bool:
+        """Every account matches, every check passes and the documents agree; never with no
+        account compared."""
+        return (
+            bool(self.rows)
+            and not self.differences
+            and all(c.ok for c in self.checks)
+            and (self.documents is None or self.documents.ok)
+        )
+
+    def by_family(self) -> list[tuple[str, Decimal, Decimal]]:
+        """(family, QuickBooks total, GnuCash total) for asset, liability, equity, income and
+        expense (then untyped, if any): the picture of the balances by account type."""
+        totals: dict[str, list[Decimal]] = {f: [ZERO, ZERO] for f in FAMILIES}
+        for r in self.rows:
+            pair = totals.setdefault(r.family, [ZERO, ZERO])
+            pair[0] += r.quickbooks_balance
+            pair[1] += r.gnucash_balance
+        return [(f, q, g) for f, (q, g) in totals.items()]
+
+    def to_csv(self) -> str:
+        """One row per account, nothing else; amounts as plain decimals (-1403.99, 0.00). ``as_of``:
+        the day QuickBooks' figures are from and where that came from; ``cause``: a difference's
+        probable cause."""
+        out = [CSV_HEADER]
+        as_of = self.as_of.describe() if self.as_of else ""
+        for r in self.rows:
+            cells = (
+                r.account,
+                r.quickbooks_account,
+                _plain(r.quickbooks_balance),
+                _plain(r.gnucash_balance),
+                _plain(r.difference),
+                r.basis,
+                as_of,
+                r.cause,
+            )
+            out.append(csv_line(cells))
+        return "\n".join(out) + "\n"
+
+    @property
+    def quickbooks_rows(self) -> tuple[Row, ...]:
+        """The rows of QuickBooks' own accounts: what the headline counts."""
+        return tuple(r for r in self.rows if not r.created)
+
+    def headline(self) -> str:
+        """ "66 of 66 accounts match QuickBooks to the cent" only when every row does; with no
+        account at all, that nothing was compared; the documents part added when it differs.
+        Counted are the input's accounts: the parents qb2gnucash created for the tree and the
+        book's own Imbalance/Orphan accounts are listed apart (``created_lines``)."""
+        docs = self.documents
+        if docs is not None and not docs.ok:
+            return f"{self._accounts_headline()}; {docs.headline()}"
+        return self._accounts_headline()
+
+    def _accounts_headline(self) -> str:
+        n = len(self.quickbooks_rows)
+        differ = len(self.differences)
+        if not self.rows:
+            return NOTHING_COMPARED
+        if not differ:
+            return f"{n} of {n} account{'s' * (n != 1)} match QuickBooks to the cent"
+        others = n - sum(1 for r in self.differences if not r.created)
+        verb = "differs" if differ == 1 else "differ"
+        return (
+            f"{differ} account{'s' * (differ != 1)} {verb} from QuickBooks "
+            f"({others} other{'s' * (others != 1)} match)"
+        )
+
+    def created_lines(self) -> list[str]:
+        """The accounts not counted in the headline, listed apart."""
+        out = []
+        parents = [r.account for r in self.rows if r.created == "parent"]
+        if parents:
+            out.append(
+                f"Not counted above: {_n(len(parents), 'parent account')} qb2gnucash created "
+                f"for the tree, not in QuickBooks, nothing posted to them: {_some(parents)}"
+            )
+        book = [r.account for r in self.rows if r.created == "book"]
+        if book:
+            out.append(f"Not counted above, in the book only (made by GnuCash): {_some(book)}")
+        return out
+
+    def as_of_lines(self) -> list[str]:
+        """When QuickBooks' figures are from, and what lies after that day."""
+        return cut.as_of_words(self.as_of)
+
+    def summary_lines(self, audience: Audience = "cli", *, differences: bool = True) -> list[str]:
+        """The headline, each difference with its cause and fix (unless the caller shows them
+        apart), when the figures are from, then failed and passed checks, then the notes."""
+        out = [self.headline(), *self.created_lines()]
+        if differences:
+            out.extend(self.difference_lines(audience, checks=False))
+        out.extend(self.documents.lines() if self.documents else ())
+        out.extend(self.as_of_lines())
+        out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
+        out.extend(self.notes)
+        return out
+
+    def difference_lines(self, audience: Audience = "cli", *, checks: bool = True) -> list[str]:
+        """Each differing account with its cause and fix (then each failed check)."""
+        out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
+        if checks:
+            out.extend(_check_line(c) for c in self.checks if not c.ok)
+        return out
+
+
+def _check_line(c: Check) -> str:
+    mark = "ok" if c.ok else "DIFFERS"
+    detail = f" ({c.detail})" if c.detail else ""
+    return f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
+def _some(names: list[str], shown: int = 8) -> str:
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def _plain(value: Decimal) -> str:
+    """-1403.99, 0.00: at least two places, no exponent, no thousands separator, no "-0"."""
+    if value.as_tuple().exponent > -2:  # type: ignore[operator]
+        value = value.quantize(CENT)
+    return f"{abs(value) if not value else value:f}"
+
+
+def _describe(r: Row) -> str:
+    if not r.in_book:
+        return f"{r.account}: missing from the book (expected {money(r.quickbooks_balance)})"
+    cause = f" — {r.cause}" if r.cause else ""
+    if r.difference and r.basis != "history":
+        return (
+            f"{r.account}: QuickBooks {money(r.quickbooks_balance)}, GnuCash "
+            f"{money(r.gnucash_balance)} ({r.basis}), difference {money(r.difference)}{cause}"
+        )
+    return (
+        f"{r.account}: transaction lines {money(r.lines)}, GnuCash {money(r.book_total)} "
+        f"(all time), difference {money(r.history_difference)}{cause}"
+    )
