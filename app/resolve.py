@@ -14,20 +14,16 @@ comes from the report's Account Type column, else stays None for the user to cho
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 
+from app.account_labels import NUMBER, ChartIndex, parents, parse_label, prefix_code
 from app.model import Account, Ledger, Problem, Role, Split, Transaction
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS, builtin_account, created_warning
 from app.source import Source
 from app.validate import line_list
-
-_PREFIX = re.compile(r"\s*(\d[\w.]*)(?:\s*[·—–]\s*|\s+-\s+)(.+?)\s*")
-_NUMBER = re.compile(r"\s*\d[\d.]*\s*")
-_PAREN = re.compile(r"(.+?)\s*\(([^()]*)\)\s*")
 
 _SPLIT_FIELDS = tuple(f.name for f in fields(Split))
 _SPLIT_REST = attrgetter(*_SPLIT_FIELDS[1:])  # every field after ``account``, in order
@@ -41,12 +37,6 @@ assert _SPLIT_FIELDS[0] == "account", "with_account() builds splits positionally
 def with_account(split: Split, account: str) -> Split:
     """``replace(split, account=account)``, twice as fast (run on every split of a history)."""
     return Split(account, *_SPLIT_REST(split))
-
-
-def split_prefix(level: str) -> tuple[str, str]:
-    """``"6210 · Fuel"`` → ``("6210", "Fuel")``; a level without a number → ``("", level)``."""
-    m = _PREFIX.fullmatch(level)
-    return (m[1], m[2]) if m else ("", level.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +98,7 @@ class _Found:
 
 def _lookup(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str, str]) -> _Found:
     """Against the chart: label → full name where it differs, and the labels left open."""
-    index = _Index(ledger.accounts)
+    index = ChartIndex(ledger.accounts)
     names: dict[str, str] = {}
     open_: list[Unresolved] = []
     created: dict[str, Account] = {}
@@ -123,7 +113,7 @@ def _lookup(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[st
                 open_.append(Unresolved(label, (), where, mapped_to=target))
             continue
         found = index.find(label)
-        full, code, _ = _parse_label(label)
+        full, code, _ = parse_label(label)
         made = None if found else created.get(full) or builtin_account(full, code, where[0])
         if len(found) == 1:
             if found[0] != label:
@@ -157,68 +147,6 @@ def resolve(ledger: Ledger, account_map: dict[str, str]) -> Ledger:
         transactions=renamed(ledger.transactions, found.names),
         problems=(*ledger.problems, *found.warnings, *(u.problem for u in found.open_)),
     )
-
-
-def canonical(accounts: tuple[Account, ...]) -> Callable[[str], str]:
-    """A function giving the chart full name a label resolves to without a plan (the label
-    itself when unknown or ambiguous); without a chart, the label with numbers stripped. Used
-    to recognise one transaction exported twice with different account labels."""
-    index = _Index(accounts) if accounts else None
-    memo: dict[str, str] = {}
-
-    def name(label: str) -> str:
-        if label not in memo:
-            if index is None:
-                memo[label] = _parse_label(label)[0]
-            else:
-                found = index.find(label)
-                memo[label] = found[0] if len(found) == 1 else label
-        return memo[label]
-
-    return name
-
-
-class _Index:
-    """Lookups over a chart: full name, code, and every suffix path (leaf, ``Parent:Leaf``...)."""
-
-    def __init__(self, accounts: tuple[Account, ...]) -> None:
-        self.full = {a.full_name for a in accounts}
-        self.code: dict[str, list[str]] = defaultdict(list)
-        self.suffix: dict[str, list[str]] = defaultdict(list)
-        self.folded: dict[str, list[str]] = defaultdict(list)
-        for a in accounts:
-            if a.code:
-                self.code[a.code.strip()].append(a.full_name)
-            levels = a.full_name.split(":")
-            for i in range(len(levels)):
-                tail = ":".join(levels[i:])
-                self.suffix[tail].append(a.full_name)
-                self.folded[tail.casefold()].append(a.full_name)
-
-    def find(self, label: str) -> list[str]:
-        """Matches for ``label`` by the first rule that finds any (several = ambiguous)."""
-        label = label.strip()
-        if label in self.full:
-            return [label]
-        levels = [split_prefix(level) for level in label.split(":")]
-        if any(code for code, _ in levels):
-            code = levels[-1][0]
-            found = self.code.get(code, []) if code else []
-            found = found or self.by_name(":".join(name for _, name in levels))
-            if found:
-                return found
-        if _NUMBER.fullmatch(label) and self.code.get(label):
-            return self.code[label]
-        found = self.by_name(label)  # also a name that merely looks numbered ("401K - Match")
-        m = _PAREN.fullmatch(label)
-        if not found and m:
-            return self.find(m[1])
-        return found
-
-    def by_name(self, path: str) -> list[str]:
-        if path in self.full:
-            return [path]
-        return sorted(set(self.suffix.get(path) or self.folded.get(path.casefold(), [])))
 
 
 def renamed(
@@ -258,7 +186,7 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
         if target is not None:
             full, code, description = target.strip(), "", ""
         else:
-            full, code, description = _parse_label(label)
+            full, code, description = parse_label(label)
             full = aliases.get(label, full)
         old = made.get(full)
         if old is not None and code and old.code and code != old.code:
@@ -303,7 +231,7 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
             if old.type is None and kind_type:
                 old = replace(old, type=kind_type, kind_label=kind_label)
             made[full] = replace(old, code=old.code or code)
-        own_path = target is None and _parse_label(label)[0] == full  # not another label's
+        own_path = target is None and parse_label(label)[0] == full  # not another label's
         _add_parents(made, full, label if own_path else "")
     accounts = tuple(sorted(made.values(), key=lambda a: a.full_name.split(":")))
     renames = {k: v for k, v in names.items() if k != v}
@@ -318,8 +246,8 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
 def _add_parents(made: dict[str, Account], full: str, label: str) -> None:
     """The missing parents of ``full`` as placeholders, numbered from ``label``'s levels (""
     when the path is not the label's own)."""
-    for parent, child in _parents(full):
-        code = _prefix_code(label, parent) if label else ""
+    for parent, child in parents(full):
+        code = prefix_code(label, parent) if label else ""
         if parent not in made:
             made[parent] = Account(
                 full_name=parent,
@@ -347,12 +275,12 @@ def _by_code(
         if a.code.strip():
             named[a.code.strip()].setdefault(a.full_name, a.source)
     numbered = {
-        label: _parse_label(label)
+        label: parse_label(label)
         for label in labels
-        if label not in account_map and label.strip() and _parse_label(label)[1]
+        if label not in account_map and label.strip() and parse_label(label)[1]
     }
     for label, (full, code, _) in numbered.items():
-        if not _NUMBER.fullmatch(label):
+        if not NUMBER.fullmatch(label):
             named[code].setdefault(full, labels[label][0].source)
     chosen, problems = _one_per_number(named)
     aliases: dict[str, str] = {}
@@ -360,7 +288,7 @@ def _by_code(
         if code not in chosen or chosen[code] == full:
             continue
         aliases[label] = chosen[code]
-        if _NUMBER.fullmatch(label):
+        if NUMBER.fullmatch(label):
             problems.append(
                 Problem(
                     labels[label][0].source,
@@ -394,30 +322,3 @@ def _one_per_number(
             )
         )
     return chosen, problems
-
-
-def _parse_label(label: str) -> tuple[str, str, str]:
-    """(full name, code of the leaf, description) of a report label, numbers stripped."""
-    text, description = label.strip(), ""
-    m = _PAREN.fullmatch(text)
-    if m:
-        text, description = m[1], m[2].strip()
-    levels = [split_prefix(level) for level in text.split(":")]
-    code = levels[-1][0]
-    if _NUMBER.fullmatch(text):
-        code = text.strip()
-    return ":".join(name for _, name in levels), code, description
-
-
-def _prefix_code(label: str, parent: str) -> str:
-    depth = parent.count(":") + 1
-    levels = label.split(":")
-    return split_prefix(levels[depth - 1])[0] if len(levels) >= depth else ""
-
-
-def _parents(full: str) -> list[tuple[str, str]]:
-    """(parent, child) pairs from the leaf upwards: ``A:B:C`` → (A:B, A:B:C), (A, A:B)."""
-    levels = full.split(":")
-    return [
-        (":".join(levels[:i]), ":".join(levels[: i + 1])) for i in range(len(levels) - 1, 0, -1)
-    ]

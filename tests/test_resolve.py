@@ -9,8 +9,9 @@ from decimal import Decimal as D
 
 import pytest
 
+from app.account_labels import split_prefix
 from app.model import Account, AccountType, Ledger, Split, Transaction
-from app.resolve import resolve, split_prefix
+from app.resolve import resolve
 from app.source import Source
 
 T = AccountType

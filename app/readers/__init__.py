@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from app.account_labels import canonical
 from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
@@ -27,7 +28,6 @@ from app.readers import iif, overlap, qbcsv
 from app.readers.qbcsv import names, open_items, trial_balance
 from app.readers.values import is_binary
 from app.readers.visible import visible
-from app.resolve import canonical
 from app.source import Source
 
 READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)

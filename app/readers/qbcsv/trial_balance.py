@@ -23,12 +23,12 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
+from app.account_labels import canonical, split_prefix
 from app.errors import ParseError
 from app.model import Account, FileInfo, Ledger, ReadOptions
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import full_year, parse_amount, parse_date
-from app.resolve import canonical, split_prefix
 from app.source import Source
 
 KIND = "CSV Trial Balance"
