@@ -11,7 +11,7 @@ from app.as_of import figures, fiscal_year_start
 from app.cutover import apply
 from app.model import AccountType
 from app.plan import Cutover
-from tests.test_cutover import ledger
+from tests.support.ledgers import ledger
 
 T = AccountType
 

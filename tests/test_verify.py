@@ -28,10 +28,11 @@ from app.model import Account, AccountType, FileInfo, Ledger, Reconcile, Role
 from app.plan import Cutover, Plan
 from app.source import Source
 from app.verify import verify
-from app.verify_report import CSV_HEADER, Report
+from app.verify_report import CSV_HEADER
 from tests.paths import ENTERPRISE
-from tests.support.companygen import BALANCE_SHEET, Company, make_company
-from tests.test_cutover import HISTORY, ledger, without
+from tests.support.companygen import BALANCE_SHEET, make_company
+from tests.support.end_to_end import START, assert_known_answers, convert
+from tests.support.ledgers import HISTORY, ledger, without
 
 D = Decimal
 T = AccountType
@@ -332,28 +333,6 @@ def test_accounts_without_figures_compare_history() -> None:
 
 
 # ---------------------------------------------------------------- end to end, real engine
-
-START = dt.date(2019, 1, 1)
-
-
-def convert(tmp_path: Path, company: Company, plan: Plan, *, layout: str = "transactions_iif"):
-    """The generator's lists IIF + one history export (``layout``: a key of ``write_all``)
-    through the whole pipeline; the book is written, read back with the bindings and verified
-    (pipeline.write)."""
-    files = company.write_all(tmp_path / "exports")
-    paths = [files["lists"], files[layout]]
-    prepared = pipeline.prepare(pipeline.read(paths, plan), plan)
-    assert not prepared.errors, prepared.errors
-    outcome = pipeline.write(prepared, tmp_path / "book.gnucash", plan)
-    return prepared, outcome
-
-
-def assert_known_answers(report: Report, expected: dict[str, Decimal]) -> None:
-    """Every account's figure from the book equals the generator's own answer."""
-    rows = [r for r in report.rows if r.quickbooks_account]
-    assert len(rows) == len([n for n in expected if n != "Estimates"])
-    for r in rows:
-        assert r.gnucash_balance == expected[r.quickbooks_account], r
 
 
 @pytest.mark.parametrize(

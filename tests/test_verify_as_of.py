@@ -18,7 +18,7 @@ import pytest
 from app import cli, pipeline
 from app.plan import Cutover, Plan
 from tests.support.companygen import BALANCE_SHEET, Company, make_company
-from tests.test_verify import START, assert_known_answers, convert
+from tests.support.end_to_end import START, assert_known_answers, convert
 
 NEW_YEAR = dt.date(2022, 1, 3)  # the export, two days into the next fiscal year
 

@@ -17,8 +17,16 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from app import audit
-from tests.support.web import HX, WEB, new_migration, soup, token, upload, wait_done
-from tests.test_web_jobs import differing_lists
+from tests.support.web import (
+    HX,
+    WEB,
+    differing_lists,
+    new_migration,
+    soup,
+    token,
+    upload,
+    wait_done,
+)
 
 CLASSES = b"!CLASS\tNAME\tHIDDEN\nCLASS\tWest Region\tN\nCLASS\tEast Region\tN\n"
 MEMBERS = {

@@ -11,7 +11,15 @@ import re
 import time
 from pathlib import Path
 
-from tests.support.web import HX, WEB, is_fragment, new_migration, soup, upload, wait_done
+from tests.support.web import (
+    HX,
+    differing_lists,
+    is_fragment,
+    new_migration,
+    soup,
+    upload,
+    wait_done,
+)
 
 
 def test_import_is_refused_while_problems_remain_then_resolved(client):
@@ -164,15 +172,6 @@ def test_import_page_shows_warnings_before_writing(client):
     box = soup(client.get(f"{prefix}/import")).select_one("#import-warnings")
     assert "Checking: QuickBooks balance 75.00" in box.text
     assert soup(client.get(f"{prefix}/import")).select_one("#start-import") is not None
-
-
-def differing_lists() -> bytes:
-    """lists.iif with QuickBooks saying 80.00 in Checking, where the history explains 75.00."""
-    text = (WEB / "lists.iif").read_text(encoding="utf-8")
-    text = text.replace("Checking\tBANK\t75.00", "Checking\tBANK\t80.00")
-    return text.replace(
-        "Opening Bal Equity\tEQUITY\t0.00", "Opening Bal Equity\tEQUITY\t-5.00"
-    ).encode()
 
 
 def test_a_book_that_differs_is_said_first_and_offered_behind_it(client):

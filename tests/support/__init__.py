@@ -1,1 +1,3 @@
-"""Test support: the company generator and the benchmark (not tests themselves)."""
+"""Test support (not tests themselves): the company generator, the benchmark, and the helpers
+several test modules share (hand-made ledgers, end-to-end conversion, the CLI, the web client,
+cut files)."""

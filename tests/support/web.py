@@ -64,3 +64,12 @@ def wait_done(client, prefix: str, timeout: float = 120) -> BeautifulSoup:
 
 def add(m, name: str, data: bytes | None = None) -> str:
     return m.save_upload(name, io.BytesIO(data if data is not None else (WEB / name).read_bytes()))
+
+
+def differing_lists() -> bytes:
+    """lists.iif with QuickBooks saying 80.00 in Checking, where the history explains 75.00."""
+    text = (WEB / "lists.iif").read_text(encoding="utf-8")
+    text = text.replace("Checking\tBANK\t75.00", "Checking\tBANK\t80.00")
+    return text.replace(
+        "Opening Bal Equity\tEQUITY\t0.00", "Opening Bal Equity\tEQUITY\t-5.00"
+    ).encode()
