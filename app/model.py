@@ -186,7 +186,7 @@ class Problem:
     message: str
     severity: Severity = "error"
     # The one setting that resolves it, named by each front end in its own words (the wizard's
-    # Map step, the CLI's flag): see ``FIXES`` in app/cli.py and the wizard's templates.
+    # Map step, the CLI's flag): see ``WORDS`` in app/fixes.py.
     fix: Fix = ""
     topic: Topic = ""
 
