@@ -58,3 +58,21 @@ def test_concurrent_requests_parse_once(tmp_path, monkeypatch):
         t.join()
     assert len(calls) == 1
     assert all(r is results[0] for r in results)
+
+
+def test_map_edits_never_push_out_another_migrations_parse(tmp_path):
+    """Three migrations open, many plan edits in the last: coming back to the first costs no
+    parse (its parsed and resolved results are kept apart from the views edits make)."""
+    store, views = Store(tmp_path), ViewCache()
+    migrations = [store.create() for _ in range(3)]
+    for m in migrations:
+        add(m, "lists.iif")
+        add(m, "txns.iif")
+    first = [views.view(m) for m in migrations]
+    m = migrations[-1]
+    for i in range(8):
+        m.save_plan(m.plan().with_rule(Rule("rename", "Checking", f"Bank {i}")))
+        assert views.view(m).prepared.ledger.account(f"Bank {i}") is not None
+    again = views.view(migrations[0])
+    assert again.parsed is first[0].parsed and again.resolved is first[0].resolved
+    assert views.view(migrations[1]).parsed is first[1].parsed

@@ -1,7 +1,8 @@
 """What each migration parses to, cached: parsing is the slow part, so the last few results are
 kept, keyed on the uploads' names, sizes and mtimes plus the plan; a page never re-parses
-unchanged files and an edited plan re-runs only the cheap stages. Held in
-``app.extensions["views"]``."""
+unchanged files and an edited plan re-runs only the cheap stages. Each stage has its own
+limit: Map edits make a new view each, and they never push out the parse of another migration
+the bookkeeper comes back to. Held in ``app.extensions["views"]``."""
 
 from __future__ import annotations
 
@@ -20,7 +21,10 @@ from app.resolve import Unresolved
 from app.store import Migration
 
 T = TypeVar("T")
-CACHE_SIZE = 6  # parsed results kept (each can be a few hundred MB for 100,000 transactions)
+# Results kept per stage (a parse of 100,000 transactions holds ~200 MB; a view shares it and
+# adds the transactions its plan changed): the files of the last migrations opened, the
+# report-account matches of each, and the last few plans' views.
+CACHE_SIZE = {"parsed": 3, "resolved": 3, "view": 4}
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,8 @@ class View:
 
 
 class ViewCache:
-    """The last ``CACHE_SIZE`` results; concurrent requests for one key parse once."""
+    """The last ``CACHE_SIZE`` results of each stage; concurrent requests for one key parse
+    once."""
 
     def __init__(self) -> None:
         self._cache: OrderedDict[tuple, Any] = OrderedDict()
@@ -72,8 +77,9 @@ class ViewCache:
                 value = make()
                 with self._lock:
                     self._cache[key] = value
-                    while len(self._cache) > CACHE_SIZE:
-                        self._cache.popitem(last=False)
+                    same = [k for k in self._cache if k[1] == key[1]]  # oldest first
+                    for old in same[: max(0, len(same) - CACHE_SIZE[key[1]])]:
+                        del self._cache[old]
             finally:
                 with self._lock:
                     self._pending.pop(key, None)
