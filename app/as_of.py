@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Problem, Role
@@ -271,6 +271,25 @@ def ledger_daily(ledger: Ledger) -> DailyByAccount:
             continue
         for s in t.splits:
             out[s.account][t.date] += s.value
+    return out
+
+
+def renamed_daily(daily: DailyByAccount, names: Mapping[str, str]) -> DailyByAccount:
+    """``ledger_daily`` of a ledger whose split accounts were renamed by ``names`` (old → new;
+    several old names may become one), from the original's (which is left as it is)."""
+    out: DailyByAccount = {}
+    copied: set[str] = set()
+    for old, per in daily.items():
+        new = names.get(old, old)
+        if new not in out:
+            out[new] = per
+            continue
+        if new not in copied:  # the first one's dict is the original's: added to in a copy
+            out[new] = dict(out[new])
+            copied.add(new)
+        into = out[new]
+        for day, value in per.items():
+            into[day] = into.get(day, ZERO) + value
     return out
 
 

@@ -49,9 +49,9 @@ ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
 
 
-def apply(ledger: Ledger, cutover: Cutover) -> Ledger:
+def apply(ledger: Ledger, cutover: Cutover, daily: DailyByAccount | None = None) -> Ledger:
     """The ledger with the cutover applied and its ``as_of`` decided; findings are added to
-    ``ledger.problems``."""
+    ``ledger.problems``. ``daily``: ``ledger_daily(ledger)`` when the caller has it."""
     try:
         if cutover.fiscal_year_start.strip():
             fiscal_year_start(dt.date(2000, 1, 1), cutover.fiscal_year_start)
@@ -60,7 +60,8 @@ def apply(ledger: Ledger, cutover: Cutover) -> Ledger:
     if cutover.mode == "balances_only":
         day, problems = as_of(ledger, cutover)
         return _balances_only(replace(ledger, as_of=day), cutover, problems)
-    daily = ledger_daily(ledger)  # one pass over the history, for the as-of day and the openings
+    if daily is None:  # one pass over the history, for the as-of day and the openings
+        daily = ledger_daily(ledger)
     day, problems = as_of(ledger, cutover, daily)
     return _full(replace(ledger, as_of=day), cutover, problems, daily)
 

@@ -143,6 +143,13 @@ class _Tree:
 
 def apply(ledger: Ledger, plan: Plan) -> Ledger:
     """The ledger with the plan applied: final names, types, placeholders; splits rewritten."""
+    return applied(ledger, plan)[0]
+
+
+def applied(ledger: Ledger, plan: Plan) -> tuple[Ledger, dict[str, str]]:
+    """``apply`` and the renames it made to the splits: full name in ``ledger`` → final full
+    name, for every account whose splits now post under another name (figures summed per
+    account can follow them without a pass over the history)."""
     tree = _Tree()
     problems: list[Problem] = []
     known = {a.full_name for a in ledger.accounts}
@@ -181,12 +188,13 @@ def apply(ledger: Ledger, plan: Plan) -> Ledger:
     accounts = _accounts(tree)
     paths = {k: tree.path(k) for k in tree.nodes}
     names = {src: paths[key] for src, key in final_of.items() if src != paths[key]}
-    return replace(
+    out = replace(
         ledger,
         accounts=accounts,
         transactions=renamed(ledger.transactions, names),
         problems=(*ledger.problems, *problems),
     )
+    return out, names
 
 
 def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:

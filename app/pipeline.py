@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app import cutover, mapping, readers, resolve, validate, verify
+from app.as_of import DailyByAccount, renamed_daily
 from app.book import BookDocuments, BookSnapshot, WriteStats
 from app.documents import selection
 from app.documents.opening import open_items_opening
@@ -91,21 +92,31 @@ def resolve_accounts(parsed: Ledger, plan: Plan) -> Ledger:
         return resolve.resolve(parsed, plan.account_map)
 
 
-def prepare(parsed: Ledger, plan: Plan, resolved: Ledger | None = None) -> Prepared:
+def prepare(
+    parsed: Ledger,
+    plan: Plan,
+    resolved: Ledger | None = None,
+    resolved_daily: DailyByAccount | None = None,
+) -> Prepared:
     """Plan applied and checked. Each stage adds its problems to the ledger's. ``resolved``:
-    ``resolve_accounts(parsed, plan)`` when the caller already has it."""
+    ``resolve_accounts(parsed, plan)`` when the caller already has it; ``resolved_daily``:
+    ``ledger_daily(resolved)``, likewise (the wizard keeps both across plan edits)."""
     with paused():
         if resolved is None:
             resolved = resolve.resolve(parsed, plan.account_map)
-        return _prepare(parsed, plan, resolved)
+        return _prepare(parsed, plan, resolved, resolved_daily)
 
 
-def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger) -> Prepared:
+def _prepare(
+    parsed: Ledger, plan: Plan, resolved: Ledger, resolved_daily: DailyByAccount | None
+) -> Prepared:
     if plan.cutover.mode == "balances_only":  # history is ignored: its labels do not matter
         resolved = replace(resolved, problems=_history_ignored(parsed))
     chart = {a.full_name for a in resolved.accounts}
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
-    ledger = cutover.apply(mapping.apply(resolved, plan), plan.cutover)
+    mapped, names = mapping.applied(resolved, plan)
+    daily = None if resolved_daily is None else renamed_daily(resolved_daily, names)
+    ledger = cutover.apply(mapped, plan.cutover, daily)
     if plan.cutover.mode == "balances_only" and plan.documents != "none":
         ledger = open_items_opening(ledger)  # the open items as the A/R and A/P openings
     found = validate.check(ledger, reported=unresolved, currency=plan.currency)

@@ -9,10 +9,12 @@ from decimal import Decimal as D
 import pytest
 
 from app import pipeline
+from app.as_of import ledger_daily
 from app.errors import ProblemsError
 from app.model import Account, AccountType, FileInfo, Ledger, Problem, Split, Transaction
 from app.plan import Cutover, Plan, Rule
 from app.source import Source
+from tests.support.ledgers import ledger
 
 T = AccountType
 CHART = (
@@ -234,3 +236,29 @@ def test_balances_only_turns_errors_in_transaction_files_into_warnings():
     ]
     full = pipeline.prepare(ledger, Plan())
     assert len([p for p in full.errors if p.source]) == 2
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        (),
+        (Rule("rename", "Checking", "Bank"),),
+        (Rule("merge", "Owner's Equity", "Opening Balance Equity"),),
+        (Rule("move", "Rent", "Expenses:Premises"), Rule("rename", "Sales", "Revenue")),
+        (Rule("merge", "Rent", "Sales"), Rule("retype", "Accounts Payable", "LIABILITY")),
+    ],
+)
+@pytest.mark.parametrize("opening", [False, True])
+def test_daily_sums_kept_from_the_resolved_ledger_give_the_same_result(rules, opening):
+    """The wizard keeps the resolved ledger's per-day sums across plan edits and has them
+    follow the plan's renames and merges (as_of.renamed_daily) instead of summing the history
+    again: the prepared ledger and its problems are exactly those of a fresh prepare."""
+    parsed = ledger(checking="15000.00", rent="900.00")  # figures the history does not explain
+    plan = Plan(rules=rules, reparent=True, cutover=Cutover(opening_balances=opening))
+    resolved = pipeline.resolve_accounts(parsed, plan)
+    kept = pipeline.prepare(parsed, plan, resolved, ledger_daily(resolved))
+    fresh = pipeline.prepare(parsed, plan)
+    assert kept.ledger == fresh.ledger and kept.problems == fresh.problems
+    assert any(p.fix == "opening_balances" for p in fresh.problems) != opening
+    if opening:
+        assert fresh.ledger.transactions[0].kind_label == "Opening balances"
