@@ -13,6 +13,7 @@ from app.pages.files import file_cards, said_added
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
+from app.web import preview
 from app.web.context import is_htmx, migration, render, views
 from app.web.errors import NoColumns
 
@@ -60,6 +61,7 @@ def upload() -> tuple[str, int] | Response:
             f.close()  # a large upload is spooled to a temporary file: let it go now
     if failed and not added:
         raise failed[0]
+    preview.shown(views().view(migration()))  # read now, with the upload's progress
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
     context = _files_context(tuple(e.message for e in failed), tuple(added))

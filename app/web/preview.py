@@ -24,8 +24,23 @@ def _page_number() -> int:
 def page() -> tuple[str, int]:
     m = migration()
     view = views().view(m)
+    return render(
+        "preview/page.html",
+        "preview/_transactions.html",
+        m=m,
+        view=view,
+        ledger=view.resolved,
+        txns=_txns(view),
+        documents_mode=m.plan().documents,
+        **shown(view),
+    )
+
+
+def shown(view: View) -> dict:
+    """The Preview's view models of ``view``, made once per view (the upload makes them, so
+    the first Preview after it answers as quickly as the next)."""
     ledger = view.resolved
-    shown = view.page(
+    return view.page(
         "preview",
         lambda: {
             "accounts": preview.account_rows(ledger),
@@ -34,16 +49,6 @@ def page() -> tuple[str, int]:
             "counts": preview.counts(ledger),
             "documents": preview.documents_view(view.prepared.documents),
         },
-    )
-    return render(
-        "preview/page.html",
-        "preview/_transactions.html",
-        m=m,
-        view=view,
-        ledger=ledger,
-        txns=_txns(view),
-        documents_mode=m.plan().documents,
-        **shown,
     )
 
 
