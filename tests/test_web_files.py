@@ -32,6 +32,19 @@ def test_upload_several_files_shows_what_each_holds(client):
     assert soup(full).select_one(".steps .current").text.strip().endswith("Files")
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_the_upload_reads_the_files_for_the_preview(app, client, htmx):
+    """The parse and the Preview's view models are made by the upload (the slow part happens
+    under its progress bar); the first Preview only shows them."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif", htmx=htmx)
+    m = app.extensions["store"].open(prefix.rsplit("/", 1)[1])
+    made = app.extensions["views"].view(m).page("preview", lambda: pytest.fail("made again"))
+    assert [n for n, _ in made["counts"]][:2] == ["Accounts", "Transactions"]
+    assert dict(made["counts"])["Transactions"] == 2
+    assert "Checking" in client.get(f"{prefix}/preview").get_data(as_text=True)
+
+
 def test_upload_without_htmx_redirects_back(client):
     prefix, csrf = new_migration(client)
     r = upload(client, prefix, csrf, "lists.iif", htmx=False)
