@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Iterable
-from decimal import Decimal
+from decimal import Decimal, Underflow, localcontext
 from itertools import repeat
 from operator import attrgetter, mod
 from types import MappingProxyType
@@ -141,7 +141,7 @@ def _check_transactions(ledger: Ledger, reported: set[str]) -> list[Problem]:
     # only to chart accounts that take postings; the places are looked up only when not
     bad = {s.account for t in ledger.transactions for s in t.splits}
     bad.difference_update(n for n, a in accounts.items() if not a.placeholder)
-    bad.difference_update(reported)
+    bad.difference_update(r for r in reported if r not in accounts)  # said by resolve
     for t in ledger.transactions:
         if not t.splits:
             out.append(Problem(t.source, "transaction has no lines"))
@@ -215,9 +215,7 @@ def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
     values = [s.value for t in ledger.transactions for s in t.splits]
     # the common case in C: nothing out of range and nothing finer than the unit (x % unit is
     # zero exactly when x is a whole number of units); the places are looked up only when not
-    if values and (
-        max(values) > largest or min(values) < -largest or any(map(mod, values, repeat(unit)))
-    ):
+    if values and (max(values) > largest or min(values) < -largest or not _whole(values, unit)):
         for t in ledger.transactions:
             for s in t.splits:
                 if why := misfit(s.value):
@@ -241,6 +239,17 @@ def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
                 )
             )
     return out
+
+
+def _whole(values: list[Decimal], unit: Decimal) -> bool:
+    """Whether every value is a whole number of ``unit`` (in C: ``x % unit`` is zero exactly
+    then; a remainder too small for the context underflows, and then the answer is no)."""
+    with localcontext() as context:
+        context.traps[Underflow] = True
+        try:
+            return not any(map(mod, values, repeat(unit)))
+        except Underflow:
+            return False
 
 
 def _check_terms(ledger: Ledger) -> list[Problem]:

@@ -14,7 +14,8 @@ from app.errors import ProblemsError
 from app.model import Account, AccountType, FileInfo, Ledger, Problem, Split, Transaction
 from app.plan import Cutover, Plan, Rule
 from app.source import Source
-from tests.support.ledgers import ledger
+from tests.support import ledgers
+from tests.support.ledgers import HISTORY, ledger
 
 T = AccountType
 CHART = (
@@ -253,7 +254,11 @@ def test_daily_sums_kept_from_the_resolved_ledger_give_the_same_result(rules, op
     """The wizard keeps the resolved ledger's per-day sums across plan edits and has them
     follow the plan's renames and merges (as_of.renamed_daily) instead of summing the history
     again: the prepared ledger and its problems are exactly those of a fresh prepare."""
-    parsed = ledger(checking="15000.00", rent="900.00")  # figures the history does not explain
+    extra = (
+        ledgers.txn("2022-04-01", ("Rent", "50.00"), ("Checking", "-50.00"), voided=True, line=30),
+        ledgers.txn("2022-04-02", ("Mystery", "7.00"), ("Checking", "-7.00"), line=34),  # unknown
+    )
+    parsed = ledger((*HISTORY, *extra), checking="15000.00", rent="900.00")  # not explained
     plan = Plan(rules=rules, reparent=True, cutover=Cutover(opening_balances=opening))
     resolved = pipeline.resolve_accounts(parsed, plan)
     kept = pipeline.prepare(parsed, plan, resolved, ledger_daily(resolved))

@@ -158,6 +158,46 @@ def test_currency_units_match_the_gnucash_engine():
         assert (NOT_DECIMAL[code] if n is None else 10**n) == fraction, code
 
 
+def test_a_placeholder_is_said_even_when_its_name_is_an_unresolved_label():
+    """``reported`` spares a label resolve already named from "does not exist" only: a
+    placeholder that takes postings is said whatever else is said about the name."""
+    src = Source("t.iif", 4)
+    ledger = Ledger(
+        accounts=(
+            Account("Expenses", AccountType.EXPENSE, src, placeholder=True),
+            Account("Checking", AccountType.BANK, src),
+        ),
+        transactions=(
+            Transaction(
+                dt.date(2024, 1, 2),
+                (Split("Expenses", D("5.00"), src), Split("Checking", D("-5.00"), src)),
+                src,
+            ),
+        ),
+    )
+    (p,) = check(ledger, reported={"Expenses"})
+    assert "'Expenses' is a placeholder and cannot take postings" in p.message
+
+
+def test_an_amount_too_fine_to_take_a_remainder_of_is_still_finer_than_a_cent():
+    """A remainder smaller than the decimal context holds underflows to zero: the fast check
+    takes that as 'not whole' and the slow one finds the line."""
+    tiny = D("0." + "0" * 1_000_100 + "1")
+    src = Source("t.iif", 2)
+    ledger = Ledger(
+        transactions=(
+            Transaction(
+                dt.date(2024, 1, 2),
+                (Split("A", tiny, src), Split("B", -tiny, src)),
+                src,
+            ),
+        ),
+    )
+    assert [p.message[:34] for p in check(ledger, reported={"A", "B"})] == [
+        "amounts finer than the book curren"
+    ]
+
+
 def test_an_unknown_currency_is_an_error_with_its_fix():
     (p,) = check(Ledger(), currency="XYZ")[-1:]
     assert p.severity == "error" and p.fix == "currency" and p.source is None

@@ -11,6 +11,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from app import pipeline, resolve
@@ -26,7 +27,7 @@ T = TypeVar("T")
 # Results kept per stage (a parse of 100,000 transactions holds ~200 MB; a view shares it and
 # adds the transactions its plan changed): the files of the last migrations opened, the
 # report-account matches of each, and the last few plans' views.
-CACHE_SIZE = {"parsed": 3, "resolved": 3, "view": 4}
+CACHE_SIZE = MappingProxyType({"parsed": 3, "resolved": 3, "view": 4})
 
 
 @dataclass(frozen=True)
