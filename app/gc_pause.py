@@ -25,3 +25,14 @@ def paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def keep_out_of_collection() -> None:
+    """Collect once, then put every live object out of the collector's reach (``gc.freeze``).
+
+    For a process that keeps large ledgers alive between requests (the wizard's cache): each
+    later full collection would walk their millions of objects again, none of which it can
+    free (measured at 100k: 0.3-0.7 s in the middle of a Map edit, every few edits). Reference
+    counting still frees them as soon as they are dropped (they hold no cycles)."""
+    gc.collect()
+    gc.freeze()

@@ -76,3 +76,23 @@ def test_map_edits_never_push_out_another_migrations_parse(tmp_path):
     again = views.view(migrations[0])
     assert again.parsed is first[0].parsed and again.resolved is first[0].resolved
     assert views.view(migrations[1]).parsed is first[1].parsed
+
+
+def test_a_kept_parse_is_out_of_the_collectors_reach(tmp_path):
+    """The wizard keeps parses alive between requests: the cyclic collector is not made to
+    walk them again at every full collection (a pause of 0.3-0.7 s at 100k in a Map edit);
+    they are still freed by reference counting when the cache drops them."""
+    import gc
+    import weakref
+
+    store, views = Store(tmp_path), ViewCache()
+    m = store.create()
+    add(m, "lists.iif")
+    add(m, "txns.iif")
+    parsed = views.parsed(m)
+    walked = {id(o) for o in gc.get_objects()}
+    assert id(parsed.transactions) not in walked and id(parsed.accounts) not in walked
+    gone = weakref.ref(views.view(m).prepared)  # a later stage is not frozen: freed as usual
+    views.forget(m)
+    gc.collect()
+    assert gone() is None

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from app import pipeline, resolve
 from app.as_of import DailyByAccount as Daily
 from app.as_of import ledger_daily
+from app.gc_pause import keep_out_of_collection
 from app.model import Ledger
 from app.pages.preview import SearchIndex
 from app.plan import Plan
@@ -91,7 +92,7 @@ class ViewCache:
     def parsed(self, m: Migration, plan: Plan | None = None) -> Ledger:
         plan = plan or m.plan()
         key = (m.id, "parsed", m.signature(), _read_options(plan))
-        return self._cached(key, lambda: pipeline.read(m.files(), plan))
+        return self._cached(key, lambda: _kept(pipeline.read(m.files(), plan)))
 
     def view(self, m: Migration, plan: Plan | None = None) -> View:
         plan = plan or m.plan()
@@ -114,6 +115,12 @@ class ViewCache:
                 parsed, resolved, open_, pipeline.prepare(parsed, plan, resolved, daily), search
             ),
         )
+
+
+def _kept(parsed: Ledger) -> Ledger:
+    """A parse the cache keeps, out of the garbage collector's reach (see gc_pause)."""
+    keep_out_of_collection()
+    return parsed
 
 
 def _read_options(plan: Plan) -> str:
