@@ -154,3 +154,20 @@ def test_a_family_whose_differences_cancel_out_still_shows_them():
     assets = families(ledger, rows)[0]
     assert (assets["quickbooks"], assets["gnucash"]) == ("150.00", "150.00")
     assert not assets["ok"] and assets["differ"] == 2
+
+
+def test_the_proof_checks_figures_read_as_a_bookkeeper_reads_them():
+    import datetime as dt
+
+    from app.pages.download import _check_name, _check_value
+
+    assert _check_value(30_000) == "30,000"
+    assert _check_value(dt.date(2024, 2, 1)) == "2024-02-01"
+    assert [_check_value(v) for v in (None, "", "Opening Balances")] == [
+        "none",
+        "none",
+        "Opening Balances",
+    ]
+    assert _check_name("splits") == "transaction lines (GnuCash calls them splits)"
+    assert _check_name("splits cleared") == "transaction lines cleared"
+    assert _check_name("customers") == "customers"

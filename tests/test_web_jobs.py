@@ -7,12 +7,17 @@ and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swa
 
 from __future__ import annotations
 
+import io
 import re
 import time
+import zipfile
 from pathlib import Path
+
+from bs4 import BeautifulSoup
 
 from tests.support.web import (
     HX,
+    WEB,
     differing_lists,
     is_fragment,
     new_migration,
@@ -155,10 +160,67 @@ def test_balances_by_kind_picture(client):
         ["Assets", "75.00", "75.00"],
         ["Liabilities", "0.00", "0.00"],
         ["Equity", "0.00", "0.00"],
-        ["Income (this fiscal year)", "100.00", "100.00"],
+        ["Income (this fiscal year)", "-100.00", "-100.00"],
         ["Expenses (this fiscal year)", "25.00", "25.00"],
     ]
     assert rows[0].select_one(".bar.qb")["style"] == "width: 75%"
+
+
+def large_company() -> tuple[bytes, bytes]:
+    """lists.iif and txns.iif with amounts in the millions (the same two transactions)."""
+    lists = (WEB / "lists.iif").read_text(encoding="utf-8")
+    for old, new in (("75.00", "1222222.22"), ("25.00", "12345.67"), ("100.00", "1234567.89")):
+        lists = lists.replace(old, new)
+    txns = (WEB / "txns.iif").read_text(encoding="utf-8")
+    for old, new in (("25.00", "12345.67"), ("100.00", "1234567.89")):
+        txns = txns.replace(old, new)
+    return lists.encode(), txns.encode()
+
+
+MONEY = re.compile(r"-?\d{1,3}(,\d{3})*\.\d{2}")
+
+
+def test_the_download_page_has_one_sign_convention_and_formatted_numbers(client):
+    """Issue 13, item 26: every table of the proof in a trial balance's signs (the sums by kind
+    too), said in words; every amount with thousands separators, 2 decimals, a minus sign."""
+    lists, txns = large_company()
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", data=lists)
+    upload(client, prefix, csrf, "txns.iif", data=txns)
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#job")["data-state"] == "done"
+    page = soup(client.get(f"{prefix}/download"))
+    note = page.select_one("#sign-note").text
+    assert "a debit balance as a positive number, a credit balance with a minus sign" in note
+    assert "Difference is GnuCash minus QuickBooks" in note
+    amounts = [td.text for td in page.select("#families td.num, #report-table td.num")]
+    assert amounts and all(MONEY.fullmatch(a) for a in amounts), amounts
+    rows = {
+        tr.select("td")[0].text: [td.text for td in tr.select("td.num")]
+        for tr in page.select("#report-table tbody tr")
+    }
+    assert rows["Sales"] == ["-1,234,567.89", "-1,234,567.89", "0.00"]
+    assert rows["Checking"] == ["1,222,222.22", "1,222,222.22", "0.00"]
+    kinds = {
+        tr.select("td")[0].text: [td.text for td in tr.select("td.num")]
+        for tr in page.select("#families tbody tr")
+    }
+    assert kinds["Income (this fiscal year)"] == ["-1,234,567.89", "-1,234,567.89"]  # as Sales
+    assert kinds["Expenses (this fiscal year)"] == ["12,345.67", "12,345.67"]
+    checks = page.select_one("#checks").text
+    assert "transaction lines (GnuCash calls them splits): QuickBooks files 4" in checks
+    assert "Imbalance, Orphan): expected none: QuickBooks files 0, GnuCash book 0" in checks
+    assert "first transaction date: QuickBooks files 2024-02-01" in checks
+    facts = [dt.text for dt in page.select("#imported dt")]
+    assert "Transaction lines (splits)" in facts and "Splits" not in facts
+    pack = client.get(f"{prefix}/download/audit.zip")
+    with zipfile.ZipFile(io.BytesIO(pack.data)) as z:
+        name = next(n for n in z.namelist() if n.endswith(".html"))
+        report = BeautifulSoup(z.read(name).decode(), "html.parser")
+    pack.close()
+    assert "a credit balance with a minus sign" in report.select_one("#sign-note").text
+    income = report.select("#families tbody tr")[3].select("td.num")
+    assert [td.text for td in income[:2]] == ["-1,234,567.89", "-1,234,567.89"]
 
 
 def test_import_page_shows_warnings_before_writing(client):

@@ -1,8 +1,15 @@
 """The Download step's view model: the finished job's result as plain JSON (``out/result.json``,
-written by the worker, read by the page)."""
+written by the worker, read by the page).
+
+One sign convention on the whole page (and in the audit pack's printable report): a trial
+balance's, as the proof computes it (``app.verify``) and its CSV writes it: a debit balance is
+positive, a credit balance negative, in every table, the sums by kind of account included.
+``SIGN_NOTE`` says so in plain words. Counts in the checks carry thousands separators; money is
+formatted by the pages' ``money`` filter (``app.model.money``)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from app import pipeline
@@ -11,9 +18,47 @@ from app.fixes import action, with_fix
 from app.model import Ledger
 from app.pages.preview import counts, left_out
 
+SIGN_NOTE = (
+    "Balances are shown as a trial balance shows them, in every table on this page: a debit "
+    "balance as a positive number, a credit balance with a minus sign (-1,234.56). So income, "
+    "liabilities and equity usually show a minus here, where GnuCash's account tree shows "
+    "them without it. Difference is GnuCash minus QuickBooks."
+)
+
+CHECK_WORDS = {  # the proof's names for its checks (app.verify), as a bookkeeper says them
+    "splits": "transaction lines (GnuCash calls them splits)",
+    "Imbalance/Orphan accounts": (
+        "accounts GnuCash makes for amounts it could not place (Imbalance, Orphan): expected none"
+    ),
+    "account numbers used twice": "account numbers used by two accounts",
+}
+COUNT_WORDS = {"Splits": "Transaction lines (splits)"}
+
 
 def _plain(value: Decimal) -> str:
     return f"{abs(value) if not value else value:.2f}"  # never "-0.00"
+
+
+def _check_name(name: str) -> str:
+    if name in CHECK_WORDS:
+        return CHECK_WORDS[name]
+    if name.startswith("splits "):  # "splits cleared", "splits not reconciled", ...
+        return "transaction lines " + name.removeprefix("splits ")
+    return name
+
+
+def _check_value(value: object) -> str:
+    """A check's figure as the page shows it: counts with thousands separators, dates as
+    YYYY-MM-DD, nothing as "none"."""
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
 
 
 def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[str, object]:
@@ -39,13 +84,19 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
             for r in report.rows
         ],
         "checks": [
-            {"name": c.name, "input": str(c.input), "book": str(c.book), "ok": bool(c.ok)}
+            {
+                "name": _check_name(c.name),
+                "input": _check_value(c.input),
+                "book": _check_value(c.book),
+                "ok": bool(c.ok),
+                "detail": c.detail,
+            }
             for c in report.checks
         ],
         "notes": list(report.notes),
         "families": families(ledger, report.rows),
         "transactions": len(ledger.transactions),
-        "counts": counts(ledger),
+        "counts": [(COUNT_WORDS.get(what, what), n) for what, n in counts(ledger)],
         "not_imported": [
             {"what": g.what, "count": g.count, "reasons": list(g.reasons)} for g in left_out(ledger)
         ],
@@ -98,10 +149,10 @@ FAMILIES = (
 
 
 def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
-    """The compared balances summed by kind of account: the picture beside the table.
-    Credit-natured families are shown positive; ``width`` is a percentage of the largest. A
-    family is ok only when each of its accounts is: differences that cancel out in the sum still
-    show (with how many accounts differ)."""
+    """The compared balances summed by kind of account: the picture beside the table. In the
+    page's one sign convention (debit positive, credit negative, as the rows); ``width`` is a
+    percentage of the largest. A family is ok only when each of its accounts is: differences
+    that cancel out in the sum still show (with how many accounts differ)."""
     sums = {f: [Decimal(0), Decimal(0)] for f, _ in FAMILIES}
     differ = dict.fromkeys(sums, 0)
     for r in rows:  # type: ignore[attr-defined]
@@ -110,11 +161,10 @@ def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
             sums[account.type.family][0] += r.quickbooks_balance
             sums[account.type.family][1] += r.gnucash_balance
             differ[account.type.family] += not r.ok
-    sign = {"asset": 1, "expense": 1}
     biggest = max((abs(v) for pair in sums.values() for v in pair), default=Decimal(0)) or 1
     out = []
     for family, label in FAMILIES:
-        qb, gnc = (v * sign.get(family, -1) for v in sums[family])
+        qb, gnc = sums[family]
         out.append(
             {
                 "label": label,

@@ -19,6 +19,7 @@ from app import audit
 from app.audit import DOCUMENTS_CSV
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
+from app.pages.download import SIGN_NOTE
 from app.store import Migration
 from app.web.context import fragment, is_htmx, migration, render, runner, views
 
@@ -133,6 +134,7 @@ def result() -> tuple[str, int]:
         headline=data.get("headline") or next(iter(data.get("summary", ())), ""),
         large=data.get("transactions", 0) > LARGE_HISTORY,
         differences=[r for r in data.get("rows", []) if not r["ok"]],
+        sign_note=SIGN_NOTE,
     )
 
 
@@ -186,6 +188,7 @@ def audit_pack() -> Response | WerkzeugResponse:
         job=found.job,
         result=data,
         files=audit.read_files(found.folder),
+        sign_note=SIGN_NOTE,
     )
     target = tempfile.TemporaryFile(dir=m.path)  # send_file closes it
     try:
