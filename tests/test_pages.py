@@ -171,3 +171,23 @@ def test_the_proof_checks_figures_read_as_a_bookkeeper_reads_them():
     assert _check_name("splits") == "transaction lines (GnuCash calls them splits)"
     assert _check_name("splits cleared") == "transaction lines cleared"
     assert _check_name("customers") == "customers"
+
+
+def test_search_finds_dates_as_shown_and_as_quickbooks_writes_them():
+    """Issue 13, item 31: the page shows 2024-02-01; QuickBooks writes 2/1/2024 (or 1/2/2024 in
+    a day-first file), 02/01/24 with a 2-digit year; a month as 2024-02 or 2/2024."""
+    index = preview.SearchIndex([txn(i) for i in range(120)])  # txn(31) is on 2024-02-01
+
+    def nums(q: str, orders=("mdy",)) -> list[str]:
+        return [g.num for g in preview.txn_page(index, q, date_orders=orders).groups]
+
+    for q in ("2024-02-01", "2/1/2024", "02/01/2024", "2/1/24", "2024-2-1", "2.1.2024"):
+        assert nums(q) == ["1031"], q
+    assert nums("1/2/2024", orders=("dmy",)) == ["1031"]
+    assert nums("2/1/2024", orders=("dmy",)) == ["1001"]  # 2 January
+    assert nums("1/2/2024", orders=("mdy", "dmy")) == ["1001", "1031"]  # either way
+    assert nums("2/1/2024 customer 3") == ["1031"]  # with other words
+    assert nums("2/1/2024 savings") == []  # txn(31) is Customer 3
+    assert preview.txn_page(index, "2/2024", per_page=100).matches == 29  # February 2024
+    assert preview.txn_page(index, "2024-02", per_page=100).matches == 29
+    assert nums("13/13/2024") == [] and nums("1/2/0019") == []  # no such date: as written

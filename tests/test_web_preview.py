@@ -74,3 +74,40 @@ def test_unknown_split_accounts_are_marked_in_the_preview(client):
     upload(client, prefix, csrf, "lists.iif", "unknown_account.iif")
     cells = soup(client.get(f"{prefix}/preview")).select("#txn-table td.account.bad")
     assert [c.text.split()[0:2] for c in cells] == [["Heating", "Oil"]]
+
+
+def test_search_finds_dates_as_shown_and_as_quickbooks_writes_them(client):
+    """Issue 13, item 31: 2024-02-02 as the table shows it, 2/2/2024 as the file has it; in a
+    file read day first, 2/1/2024 is the 2nd of January."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+
+    def found(q: str) -> list[str]:
+        r = client.get(f"{prefix}/transactions", query_string={"q": q}, headers=HX)
+        return [tr.select_one("td").text for tr in soup(r).select("tbody.txn tr.head")]
+
+    assert found("2024-02-02") == found("2/2/2024") == found("02/02/24") == ["2024-02-02"]
+    assert found("2/1/2024") == ["2024-02-01"]
+    assert len(found("2/2024")) == 2
+    name = soup(client.get(f"{prefix}/files")).select("#files article.file")[1]["data-filename"]
+    client.post(f"{prefix}/files/{name}/options", data={"date_order": "dmy"}, headers=csrf | HX)
+    assert found("2/1/2024") == found("2024-01-02") == ["2024-01-02"]
+
+
+def test_the_pager_jumps_to_a_page(client):
+    """Issue 13, item 31: "Go to page" asks the transactions region for that page (htmx), or the
+    whole Preview without JavaScript; a page past the end is the last."""
+    client.application.config["TRANSACTIONS_PER_PAGE"] = 1
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get(f"{prefix}/preview", query_string={"q": "2024"}))
+    jump = page.select_one(".pager form#page-jump")
+    assert jump["action"].endswith(f"{prefix}/preview#transactions")
+    assert jump["hx-get"].endswith(f"{prefix}/transactions")
+    assert jump.select_one("input[name=q]")["value"] == "2024"
+    number = jump.select_one("input[name=page]")
+    assert (number["min"], number["max"], number["value"]) == ("1", "2", "1")
+    r = client.get(f"{prefix}/transactions", query_string={"q": "2024", "page": "2"}, headers=HX)
+    assert is_fragment(r) and "Page 2 of 2" in soup(r).select_one(".pager").text
+    full = soup(client.get(f"{prefix}/preview", query_string={"q": "2024", "page": "9"}))
+    assert "Page 2 of 2" in full.select_one(".pager").text

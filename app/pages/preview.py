@@ -17,11 +17,15 @@ from app.documents.proof import quickbooks_open
 from app.documents.selection import Selection
 from app.fixes import with_fix
 from app.model import Account, Ledger, Problem, Transaction
+from app.readers.values import full_year
 from app.source import Source
 from app.words import plural
 
 RECONCILE_WORDS = {"n": "", "c": "cleared", "y": "reconciled"}
 _AT = re.compile(r"\s*(\S+):(\d+)\s*")
+_WRITTEN_DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})")  # 2/1/2024, 02/01/24
+_WRITTEN_MONTH = re.compile(r"(\d{1,2})/(\d{4})")  # 2/2024
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")  # 2024-02-01, 2024-2-1
 
 
 def anchor(source: Source | None) -> str:
@@ -50,7 +54,10 @@ class SearchIndex:
                 parts += (s.account, s.memo, f"{s.value:.2f}", f"{abs(s.value):.2f}")
             self.texts.append("\n".join(parts).lower())
 
-    def find(self, q: str) -> list[int]:
+    def find(self, q: str, date_orders: Collection[str] = ("mdy",)) -> list[int]:
+        """The transactions whose text holds every word of ``q``. A date is found as the page
+        shows it (2024-02-01) and as QuickBooks writes it (2/1/2024, 02/01/24: read in the
+        files' ``date_orders``, "mdy" and/or "dmy"); a month as 2024-02 or 2/2024."""
         q = q.strip().lower()
         if not q:
             return list(range(len(self.texts)))
@@ -59,8 +66,38 @@ class SearchIndex:
             for key, i in self.at.items():  # file:line, case-insensitive
                 if key.lower() == q:
                     return [i]
-        words = q.split()
-        return [i for i, text in enumerate(self.texts) if all(w in text for w in words)]
+        words = [_date_words(w, date_orders) for w in q.split()]
+        return [
+            i
+            for i, text in enumerate(self.texts)
+            if all(any(alt in text for alt in alts) for alts in words)
+        ]
+
+
+def _date_words(word: str, orders: Collection[str]) -> tuple[str, ...]:
+    """A searched word with the ISO forms it may mean (the index holds dates as YYYY-MM-DD)."""
+    found = [word]
+    if m := _ISO_DATE.fullmatch(word):
+        found += _iso(int(m[1]), int(m[2]), int(m[3]))
+    elif m := _WRITTEN_DATE.fullmatch(word):
+        a, b = int(m[1]), int(m[2])
+        try:
+            year = full_year(m[3])
+        except ValueError:  # 1/2/0019: a year before 1900 is no date here
+            return tuple(found)
+        for order in orders or ("mdy",):
+            month, day = (a, b) if order == "mdy" else (b, a)
+            found += _iso(year, month, day)
+    elif (m := _WRITTEN_MONTH.fullmatch(word)) and 1 <= int(m[1]) <= 12:
+        found.append(f"{m[2]}-{int(m[1]):02d}-")
+    return tuple(dict.fromkeys(found))
+
+
+def _iso(year: int, month: int, day: int) -> list[str]:
+    try:
+        return [dt.date(year, month, day).isoformat()]
+    except ValueError:  # 13/13/2024: no date, searched as written
+        return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +148,13 @@ def txn_page(
     q: str = "",
     page: int = 1,
     per_page: int = PER_PAGE,
+    *,
     chart: Collection[str] | None = None,
+    date_orders: Collection[str] = ("mdy",),
 ) -> TxnPage:
-    """One page of the transactions matching ``q``; with ``chart``, split accounts outside it
-    are flagged."""
-    found = index.find(q)
+    """One page of the transactions matching ``q`` (dates as QuickBooks writes them read in
+    ``date_orders``); with ``chart``, split accounts outside it are flagged."""
+    found = index.find(q, date_orders)
     pages = max(1, -(-len(found) // per_page))
     page = min(max(1, page), pages)
     chosen = found[(page - 1) * per_page : page * per_page]

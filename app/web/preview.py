@@ -66,4 +66,5 @@ def _txns(view: View) -> preview.TxnPage:
     chart = {a.full_name for a in view.resolved.accounts} if view.resolved.chart else None
     per_page = current_app.config["TRANSACTIONS_PER_PAGE"]
     q, page = request.args.get("q", ""), _page_number()
-    return preview.txn_page(view.search, q, page, per_page, chart=chart)
+    orders = {f.date_order for f in view.resolved.files if f.date_order} or {"mdy"}
+    return preview.txn_page(view.search, q, page, per_page, chart=chart, date_orders=orders)
