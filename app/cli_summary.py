@@ -13,6 +13,7 @@ from app.as_of import as_of_words
 from app.fixes import with_fix
 from app.model import FileInfo, Ledger, Problem
 from app.pages import preview
+from app.pages.documents import documents_view
 from app.pages.preview import left_out
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
@@ -44,7 +45,7 @@ def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None
         print(f"  {line}", file=out)
     for line in as_of_words(ledger.as_of):
         print(f"  {line}", file=out)
-    docs = preview.documents_view(prepared.documents)
+    docs = documents_view(prepared.documents)
     if docs is not None:
         print(f"  {docs.summary()}", file=out)
         for line in docs.notes:

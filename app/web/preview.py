@@ -7,6 +7,7 @@ from flask import Blueprint, current_app, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from app.pages import preview
+from app.pages.documents import documents_view
 from app.web.cache import View
 from app.web.context import is_htmx, migration, render, views
 
@@ -47,7 +48,7 @@ def shown(view: View) -> dict:
             "problems": preview.problem_rows(view.prepared.problems, ledger, view.search),
             "not_imported": preview.not_imported(ledger),
             "counts": preview.counts(ledger),
-            "documents": preview.documents_view(view.prepared.documents),
+            "documents": documents_view(view.prepared.documents),
         },
     )
 
