@@ -24,13 +24,25 @@
 
   // Settings and rules are saved as soon as they change. A link followed while such a save is
   // still on its way waits for it: otherwise the next page (and the import started there) could
-  // miss what was just chosen, or the browser could abort the save.
+  // miss what was just chosen, or the browser could abort the save. Each request is counted
+  // until its XHR ends ("loadend": answered, failed or aborted), not until htmx:afterRequest,
+  // which htmx skips when the element that sent it is gone (a check typed just before "Apply"
+  // re-rendered the region), and which would leave the link waiting for ever.
+  // The Map step's "Saving…" / "All changes saved" (#save-state, htmx's indicator of the #map
+  // region): a change that was refused says so there until the next one is saved.
   var saving = 0;
   var next = null;
-  document.addEventListener("htmx:beforeSend", function () { saving += 1; });
-  document.addEventListener("htmx:afterRequest", function () {
-    saving = Math.max(0, saving - 1);
-    if (!saving && next) { var href = next; next = null; window.location.assign(href); }
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var holder = e.detail.elt.closest && e.detail.elt.closest("[hx-indicator]");
+    var saves = !!holder && holder.getAttribute("hx-indicator") === "#save-state";
+    var xhr = e.detail.xhr;
+    saving += 1;
+    xhr.addEventListener("loadend", function () {
+      var state = document.getElementById("save-state");
+      if (state && saves && xhr.status) { state.classList.toggle("failed", xhr.status >= 400); }
+      saving = Math.max(0, saving - 1);
+      if (!saving && next) { var href = next; next = null; window.location.assign(href); }
+    });
   });
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest("a[href]");
@@ -42,19 +54,6 @@
     e.preventDefault();
     next = link.href;
     document.body.classList.add("waiting");
-  });
-
-  // The Map step's "Saving…" / "All changes saved" (#save-state, htmx's indicator of the #map
-  // region): a change that was refused says so there until the next one is saved.
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    var holder = e.detail.elt.closest && e.detail.elt.closest("[hx-indicator]");
-    e.detail.xhr.qbSaves = !!holder && holder.getAttribute("hx-indicator") === "#save-state";
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    var state = document.getElementById("save-state");
-    if (state && e.detail.xhr && e.detail.xhr.qbSaves) {
-      state.classList.toggle("failed", !e.detail.successful);
-    }
   });
 
   // Every change on the Map step re-renders the #map region: the page and the tree (a scrolled
