@@ -30,6 +30,7 @@ def start(page, server: str, tmp_path: Path) -> None:  # noqa: F811
 
     page.goto(server)
     page.click("#new-migration")
+    page.wait_for_load_state()  # htmx is wired to the upload form
     page.set_input_files("#file-input", company_files(tmp_path))
     expect(page.locator("#files article.file")).to_have_count(2)
 
@@ -158,3 +159,59 @@ def test_loading_a_plan_file_asks_first(server, browser_page, tmp_path):  # noqa
         expect(page.locator("#rule-list")).to_have_count(0)
         expect(page.locator("#tree-table tr[data-account='Checking']")).to_be_attached()
         assert len(asked) == 2
+
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) { return null; }
+  const shown = e.id === "file-input" ? document.querySelector("label[for=file-input]") : e;
+  const s = getComputedStyle(shown);
+  return {what: e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " +
+                (e.textContent || e.name || "").trim().slice(0, 40),
+          style: s.outlineStyle, width: parseFloat(s.outlineWidth)};
+}"""
+
+
+def focus_walk(page, most: int = 200) -> list[dict]:
+    """Tab from the top of the page through its controls (at most ``most``): what each focus
+    looked like."""
+    page.wait_for_load_state()  # the stylesheet is in
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); }")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    seen: list[dict] = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        info = page.evaluate(FOCUSED)
+        if info is None or (seen and info["what"] == seen[0]["what"]):
+            break  # back out of the page, or round to the first control
+        seen.append(info)
+    return seen
+
+
+def test_keyboard_focus_is_visible_on_every_control(server, browser_page, tmp_path):  # noqa: F811
+    """Item 31: tabbing through each step, every control shows a 3 px outline, the "Choose
+    files…" button (a label for an invisible file input) included."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    with screenshot_on_failure(page, tmp_path):
+        page.goto(server)
+        walks = {"home": focus_walk(page)}
+        start(page, server, tmp_path)
+        walks["files"] = focus_walk(page)
+        assert any(f["what"].startswith("input#file-input") for f in walks["files"])
+        page.locator("#file-input").focus()  # "Choose files…" with its focus, for the eye
+        page.screenshot(path=str(tmp_path / "files-focus.png"))
+        page.click("#to-preview")
+        expect(page.locator("#txn-table")).to_be_visible()
+        walks["preview"] = focus_walk(page)
+        page.click("#to-map")
+        expect(page.locator("#tree-table")).to_be_visible()
+        walks["map"] = focus_walk(page, most=400)
+        page.click("#to-import")
+        expect(page.locator("#start-import")).to_be_visible()
+        walks["import"] = focus_walk(page)
+        for step, walk in walks.items():
+            assert len(walk) >= 2, step
+            bad = [f for f in walk if f["style"] != "solid" or f["width"] < 3]
+            assert bad == [], step

@@ -294,3 +294,17 @@ def test_a_file_cut_at_the_export_cap_can_be_accepted_on_its_card(client, tmp_pa
 
 def app_plan(client, prefix: str):
     return client.application.extensions["store"].open(prefix.rsplit("/", 1)[1]).plan()
+
+
+def test_choose_files_is_a_label_that_shows_the_file_inputs_focus(client):
+    """Issue 13, item 31: the file input is invisible but focusable; its label, the visible
+    "Choose files…" button, follows it so the stylesheet can outline it on the input's focus."""
+    prefix, _csrf = new_migration(client)
+    page = soup(client.get(f"{prefix}/files"))
+    box = page.select_one("#file-input")
+    label = box.find_next_sibling()
+    assert label.name == "label" and label["for"] == "file-input"
+    assert "Choose files" in label.text
+    with client.get("/static/app.css") as r:
+        css = r.get_data(as_text=True)
+    assert "#file-input:focus-visible + label {" in css and ":focus-visible," in css
