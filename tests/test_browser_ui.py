@@ -215,3 +215,74 @@ def test_keyboard_focus_is_visible_on_every_control(server, browser_page, tmp_pa
             assert len(walk) >= 2, step
             bad = [f for f in walk if f["style"] != "solid" or f["width"] < 3]
             assert bad == [], step
+
+
+LAYOUT = """() => {
+  const doc = document.documentElement;
+  const off = (a, b) => Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2) +
+                        Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2);
+  const text = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r; };
+  return {
+    sideways: doc.scrollWidth - doc.clientWidth,
+    wide: [...document.querySelectorAll("main *")]
+      .filter(e => e.getBoundingClientRect().right > doc.clientWidth + 1
+                   && !e.closest(".scroll"))
+      .slice(0, 5).map(e => e.tagName + "#" + e.id + "." + e.className),
+    wrapped: [...document.querySelectorAll(".date")]
+      .filter(e => e.textContent.trim() && text(e).getClientRects().length > 1)
+      .map(e => e.textContent.trim()),
+    dates: document.querySelectorAll(".date").length,
+    offCentre: [...document.querySelectorAll(".steps .num")]
+      .map(e => off(e.getBoundingClientRect(), text(e).getBoundingClientRect()))
+      .filter(d => d > 1.5),
+  };
+}"""
+
+
+def test_layout_at_800_pixels(server, browser_page, tmp_path):  # noqa: F811
+    """Item 32: at a window 800 px wide no step scrolls sideways (wide tables scroll in their
+    own box), no date wraps, the step numbers sit in the middle of their circles; "Skip to
+    content" is the first thing Tab reaches and takes the focus to the page's content."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.set_viewport_size({"width": 800, "height": 900})
+    seen: dict[str, dict] = {}
+
+    def look(step: str) -> None:
+        page.wait_for_load_state()
+        seen[step] = page.evaluate(LAYOUT)
+        page.screenshot(path=str(tmp_path / f"{step}.png"), full_page=True)
+
+    with screenshot_on_failure(page, tmp_path):
+        page.goto(server)
+        look("home")
+        start(page, server, tmp_path)
+        look("files")
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("Tab")
+        skip = page.locator("a.skip")
+        expect(skip).to_be_focused()
+        expect(skip).to_have_text("Skip to content")
+        box = skip.bounding_box()
+        assert box and box["width"] > 50 and box["y"] >= 0
+        page.keyboard.press("Enter")
+        expect(page.locator("#content")).to_be_focused()
+        page.click("#to-preview")
+        expect(page.locator("#txn-table")).to_be_visible()
+        look("preview")
+        page.click("#to-map")
+        look("map")
+        page.click("#to-import")
+        look("import")
+        page.click("#start-import")
+        page.locator("#to-download").wait_for(timeout=180_000)
+        look("import-done")
+        page.click("#to-download")
+        expect(page.locator("#summary-line")).to_be_visible()
+        look("download")
+    for step, got in seen.items():
+        assert got["sideways"] <= 0 and got["wide"] == [], (step, got)
+        assert got["wrapped"] == [], (step, got)
+        assert got["offCentre"] == [], (step, got)
+    assert seen["preview"]["dates"] >= 50 and seen["files"]["dates"] >= 2

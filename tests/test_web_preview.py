@@ -111,3 +111,22 @@ def test_the_pager_jumps_to_a_page(client):
     assert is_fragment(r) and "Page 2 of 2" in soup(r).select_one(".pager").text
     full = soup(client.get(f"{prefix}/preview", query_string={"q": "2024", "page": "9"}))
     assert "Page 2 of 2" in full.select_one(".pager").text
+
+
+def test_every_page_starts_with_a_skip_link_and_dates_do_not_wrap(client):
+    """Issue 13, item 32 (what the browser test measures at 800 px): "Skip to content" comes
+    first and leads to <main>; dates are marked to stay on one line; the transactions table
+    scrolls in its own box."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    for path in ("/", f"{prefix}/files", f"{prefix}/preview", f"{prefix}/map", f"{prefix}/import"):
+        page = soup(client.get(path))
+        first = page.body.find(True)
+        assert first.name == "a" and first["href"] == "#content", path
+        assert first.text == "Skip to content"
+        assert page.select_one("main#content")["tabindex"] == "-1"
+    page = soup(client.get(f"{prefix}/preview"))
+    assert [td.text for td in page.select("#txn-table td.date")] == ["2024-02-01", "2024-02-02"]
+    assert page.select_one("#txn-table").parent["class"] == ["scroll"]
+    files = soup(client.get(f"{prefix}/files"))
+    assert [s.text for s in files.select("#files .facts .date")] == ["2024-02-01", "2024-02-02"]
