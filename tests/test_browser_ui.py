@@ -286,3 +286,54 @@ def test_layout_at_800_pixels(server, browser_page, tmp_path):  # noqa: F811
         assert got["wrapped"] == [], (step, got)
         assert got["offCentre"] == [], (step, got)
     assert seen["preview"]["dates"] >= 50 and seen["files"]["dates"] >= 2
+
+
+def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, tmp_path):  # noqa: F811
+    """Item 32: turning the transactions' pages (links or "Go to page") changes the address, and
+    Back returns to each page before; "Remove" on a file asks first, "Cancel" keeps it."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    asked: list[str] = []
+    answer = {"accept": False}
+
+    def on_dialog(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if answer["accept"] else dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    pager = page.locator("#txn-region .pager")
+    with screenshot_on_failure(page, tmp_path):
+        start(page, server, tmp_path)
+        page.click("#to-preview")
+        expect(pager).to_contain_text("Page 1 of 8")
+        first = page.url
+        pager.get_by_text("Next ›").click()
+        expect(pager).to_contain_text("Page 2 of 8")
+        assert page.url.endswith("/preview?page=2#transactions")
+        page.fill("#page-number", "6")
+        page.click("#page-jump button")
+        expect(pager).to_contain_text("Page 6 of 8")
+        assert page.url.endswith("/preview?page=6#transactions")
+        page.go_back()
+        expect(pager).to_contain_text("Page 2 of 8")
+        assert page.url.endswith("/preview?page=2#transactions")
+        page.go_back()
+        expect(pager).to_contain_text("Page 1 of 8")
+        assert page.url == first
+        page.go_forward()
+        expect(pager).to_contain_text("Page 2 of 8")
+        page.reload()
+        expect(pager).to_contain_text("Page 2 of 8")
+
+        page.click(".steps a:has-text('Files')")
+        cards = page.locator("#files article.file")
+        expect(cards).to_have_count(2)
+        cards.nth(0).locator("form.remove button").click()
+        expect(cards).to_have_count(2)
+        assert len(asked) == 1 and asked[0].startswith("Remove lists.IIF?")
+        answer["accept"] = True
+        cards.nth(0).locator("form.remove button").click()
+        expect(cards).to_have_count(1)
+        expect(cards.nth(0)).to_contain_text("Transaction Detail.csv")
+        assert len(asked) == 2

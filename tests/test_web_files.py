@@ -308,3 +308,12 @@ def test_choose_files_is_a_label_that_shows_the_file_inputs_focus(client):
     with client.get("/static/app.css") as r:
         css = r.get_data(as_text=True)
     assert "#file-input:focus-visible + label {" in css and ":focus-visible," in css
+
+
+def test_remove_asks_first(client):
+    """Issue 13, item 32: the Remove form carries its question (static/app.js asks it)."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    form = soup(client.get(f"{prefix}/files")).select_one("#files form.remove")
+    assert form["data-confirm"].startswith("Remove lists.iif? What was read from it leaves")
+    assert "you can add it again" in form["data-confirm"]

@@ -130,3 +130,23 @@ def test_every_page_starts_with_a_skip_link_and_dates_do_not_wrap(client):
     assert page.select_one("#txn-table").parent["class"] == ["scroll"]
     files = soup(client.get(f"{prefix}/files"))
     assert [s.text for s in files.select("#files .facts .date")] == ["2024-02-01", "2024-02-02"]
+
+
+def test_turning_a_page_changes_the_address(client):
+    """Issue 13, item 32: the pager's requests push the Preview's own address (Back returns to
+    the page before); a search replaces it (a reload keeps the search)."""
+    client.application.config["TRANSACTIONS_PER_PAGE"] = 1
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get(f"{prefix}/preview"))
+    assert page.select_one(".pager")["hx-push-url"] == "true"
+    r = client.get(f"{prefix}/transactions", query_string={"q": "", "page": "2"}, headers=HX)
+    assert r.headers["HX-Push-Url"] == f"{prefix}/preview?page=2#transactions"
+    assert "HX-Replace-Url" not in r.headers
+    r = client.get(f"{prefix}/transactions", query_string={"q": "gas", "page": "1"}, headers=HX)
+    assert r.headers["HX-Push-Url"] == f"{prefix}/preview?q=gas#transactions"
+    r = client.get(f"{prefix}/transactions", query_string={"q": "gas"}, headers=HX)
+    assert r.headers["HX-Replace-Url"] == f"{prefix}/preview?q=gas#transactions"
+    assert "HX-Push-Url" not in r.headers
+    pushed = soup(client.get(f"{prefix}/preview", query_string={"page": "2"}))  # a reload
+    assert "Page 2 of 2" in pushed.select_one(".pager").text

@@ -54,13 +54,25 @@ def shown(view: View) -> dict:
 
 
 @bp.get("/transactions")
-def transactions() -> tuple[str, int] | Response:
-    """The transactions region alone (active search and page links)."""
+def transactions() -> tuple[str, int, dict[str, str]] | Response:
+    """The transactions region alone (active search and page links), with the Preview's
+    address for it: pushed for a page (Back returns to the one before), replacing the current
+    one for a search."""
     if not is_htmx():
         args = {"q": request.args.get("q", ""), "page": _page_number()}
         return redirect(url_for("preview.page", **args, _anchor="transactions"))
     view = views().view(migration())
-    return render("preview/page.html", "preview/_transactions.html", txns=_txns(view))
+    txns = _txns(view)
+    html, status = render("preview/page.html", "preview/_transactions.html", txns=txns)
+    # the address bar follows: a page turned is a step Back returns to, a search replaces it
+    header = "HX-Push-Url" if "page" in request.args else "HX-Replace-Url"
+    where = url_for("preview.page", **_args(txns.q, txns.page), _anchor="transactions")
+    return html, status, {header: where}
+
+
+def _args(q: str, page: int) -> dict[str, object]:
+    """The Preview's query for a search and a page, without what is the default."""
+    return {k: v for k, v in (("q", q), ("page", page)) if v and v != 1}
 
 
 def _txns(view: View) -> preview.TxnPage:
