@@ -6,6 +6,7 @@ no sideways scroll at 800 px. A screenshot of each test's last state lands in it
 from __future__ import annotations
 
 import contextlib
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -325,6 +326,17 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         expect(pager).to_contain_text("Page 2 of 8")
         page.reload()
         expect(pager).to_contain_text("Page 2 of 8")
+        page.click("#txn-table th a:has-text('Amount')")  # sorted in the region, on the server
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
+        expect(pager).to_contain_text("Page 1 of 8")
+        assert page.url.endswith("/preview?sort=amount#transactions")
+        amounts = page.locator("#txn-table tr.head td.num").all_inner_texts()
+        values = [Decimal(a.replace(",", "")) for a in amounts]
+        assert values == sorted(values) and len(values) == 50
+        page.click("#account-table th a:has-text('Number')")  # a plain link: the whole page
+        expect(page.locator("#account-table th[aria-sort=ascending]")).to_have_text("Number")
+        page.go_back()
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
 
         page.click(".steps a:has-text('Files')")
         cards = page.locator("#files article.file")

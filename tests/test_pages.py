@@ -7,7 +7,7 @@ import time
 from decimal import Decimal as D
 
 from app.model import Account, AccountType, Ledger, Problem, Reconcile, Split, Transaction
-from app.pages import preview
+from app.pages import chart, preview
 from app.readers.qbcsv.columns import column_sample
 from app.source import Source
 from tests.paths import DATA
@@ -41,7 +41,7 @@ def test_account_rows_are_a_tree_with_split_counts():
         ),
         transactions=(txn(1, "Utilities:Gas"), txn(2)),
     )
-    rows = preview.account_rows(ledger)
+    rows = chart.account_rows(ledger)
     assert [(r.full_name, r.depth) for r in rows] == [
         ("Checking", 0),
         ("Utilities", 0),
@@ -191,3 +191,121 @@ def test_search_finds_dates_as_shown_and_as_quickbooks_writes_them():
     assert preview.txn_page(index, "2/2024", per_page=100).matches == 29  # February 2024
     assert preview.txn_page(index, "2024-02", per_page=100).matches == 29
     assert nums("13/13/2024") == [] and nums("1/2/0019") == []  # no such date: as written
+
+
+def chart_in_every_type() -> Ledger:
+    """One account of each QuickBooks type, given in no order, with a subaccount or two."""
+    A = AccountType
+    given = [
+        ("Other Expense", A.EXPENSE, "EXEXP"),
+        ("Sales", A.INCOME, "INC"),
+        ("Visa", A.CREDIT, "CCARD"),
+        ("Truck", A.ASSET, "FIXASSET"),
+        ("Checking", A.BANK, "BANK"),
+        ("Loan", A.LIABILITY, "LTLIAB"),
+        ("Payroll Liabilities", A.LIABILITY, "OCLIAB"),
+        ("Accounts Payable", A.PAYABLE, "AP"),
+        ("Interest Income", A.INCOME, "EXINC"),
+        ("Deposits", A.ASSET, "OASSET"),
+        ("Cost of Goods Sold", A.EXPENSE, "COGS"),
+        ("Utilities", A.EXPENSE, "EXP"),
+        ("Utilities:Water", A.EXPENSE, "EXP"),
+        ("Utilities:Gas", A.EXPENSE, "EXP"),
+        ("Owner's Equity", A.EQUITY, "EQUITY"),
+        ("Undeposited Funds", A.ASSET, "OCASSET"),
+        ("Accounts Receivable", A.RECEIVABLE, "AR"),
+        ("Cash Box", A.CASH, ""),  # no QuickBooks type (a report's account): as a bank
+        ("Advertising", A.EXPENSE, "Expense"),  # a report's type word
+    ]
+    return Ledger(
+        accounts=tuple(
+            Account(name, kind, src(i, "l.iif"), label, code=str(9000 - i))
+            for i, (name, kind, label) in enumerate(given)
+        ),
+        transactions=(txn(1, "Utilities:Gas"), txn(2)),
+    )
+
+
+QUICKBOOKS_ORDER = [
+    "Cash Box",
+    "Checking",
+    "Accounts Receivable",
+    "Undeposited Funds",
+    "Truck",
+    "Deposits",
+    "Accounts Payable",
+    "Visa",
+    "Payroll Liabilities",
+    "Loan",
+    "Owner's Equity",
+    "Sales",
+    "Cost of Goods Sold",
+    "Advertising",
+    "Utilities",
+    "Utilities:Gas",
+    "Utilities:Water",
+    "Interest Income",
+    "Other Expense",
+]
+
+
+def test_the_chart_is_in_quickbooks_type_order():
+    """Issue 13, item 32: bank, A/R, other current asset, fixed asset, other asset, A/P, credit
+    card, other current liability, long-term liability, equity, income, cost of goods sold,
+    expense, other income, other expense; subaccounts under their parents, by name."""
+    rows = chart.account_rows(chart_in_every_type())
+    assert [r.full_name for r in rows] == QUICKBOOKS_ORDER
+    assert [r.depth for r in rows if r.full_name.startswith("Utilities")] == [0, 1, 1]
+    assert rows[15].name == "Gas"  # a tree: the name under its parent
+    assert [r.full_name for r in chart.account_rows(chart_in_every_type(), "qbtype")] == (
+        QUICKBOOKS_ORDER
+    )
+
+
+def test_the_chart_sorts_by_any_column():
+    ledger = chart_in_every_type()
+
+    def names(sort: str) -> list[str]:
+        return [r.full_name for r in chart.account_rows(ledger, sort)]
+
+    by_name = names("account")  # the tree by name
+    assert by_name[:3] == ["Accounts Payable", "Accounts Receivable", "Advertising"]
+    assert by_name.index("Utilities") + 1 == by_name.index("Utilities:Gas")
+    assert names("-account") == by_name[::-1]
+    assert names("number")[0] == "Advertising" and names("-number")[0] == "Other Expense"
+    assert names("-lines")[0] == "Sales"  # 2 lines; Checking and Utilities:Gas 1 each
+    flat = chart.account_rows(ledger, "number")
+    assert all(r.depth == 0 and r.name == r.full_name for r in flat)  # flat: full names
+    assert names("nonsense") == QUICKBOOKS_ORDER
+    heads = chart.account_columns("-number")
+    assert [(c.label, c.sort, c.state) for c in heads[:2]] == [
+        ("Account", "account", "none"),
+        ("Number", "number", "descending"),
+    ]
+    default = chart.account_columns("")
+    assert [(c.sort, c.state) for c in default if c.label == "QuickBooks type"] == [
+        ("-qbtype", "ascending")
+    ]
+    assert default[-1].key == ""  # Hidden: not sortable
+
+
+def test_transactions_sort_by_date_number_description_and_amount():
+    ts = [txn(5, "Savings"), txn(300), txn(2), txn(40, "Savings")]  # txn(300): 2024-01-01
+    index = preview.SearchIndex(ts)
+
+    def nums(sort: str, q: str = "") -> list[str]:
+        return [g.num for g in preview.txn_page(index, q, sort=sort).groups]
+
+    assert nums("") == ["1005", "1300", "1002", "1040"]  # as in the files
+    assert nums("date") == ["1300", "1002", "1005", "1040"]
+    assert nums("-date") == ["1040", "1005", "1002", "1300"]
+    assert nums("amount") == ["1002", "1005", "1040", "1300"]
+    assert nums("num") == ["1002", "1005", "1040", "1300"]
+    assert nums("description") == ["1002", "1005", "1040", "1300"]  # Customer 2, 5, 5, 6
+    assert nums("-amount", "savings") == ["1040", "1005"]  # the matches only, in that order
+    assert nums("bogus") == nums("")
+    page = preview.txn_page(index, sort="-date")
+    assert page.sort == "-date"
+    assert [(c.label, c.sort, c.state) for c in page.columns if c.key == "date"] == [
+        ("Date", "date", "descending")
+    ]

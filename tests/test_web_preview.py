@@ -150,3 +150,114 @@ def test_turning_a_page_changes_the_address(client):
     assert "HX-Push-Url" not in r.headers
     pushed = soup(client.get(f"{prefix}/preview", query_string={"page": "2"}))  # a reload
     assert "Page 2 of 2" in pushed.select_one(".pager").text
+
+
+SCRAMBLED_CHART = [  # (name, QuickBooks type, number), in no order
+    ("Other Expense", "EXEXP", "8000"),
+    ("Sales", "INC", "4000"),
+    ("Visa", "CCARD", "2100"),
+    ("Truck", "FIXASSET", "1500"),
+    ("Checking", "BANK", "1000"),
+    ("Loan", "LTLIAB", "2700"),
+    ("Payroll Liabilities", "OCLIAB", "2200"),
+    ("Accounts Payable", "AP", "2000"),
+    ("Interest Income", "EXINC", "7000"),
+    ("Deposits", "OASSET", "1800"),
+    ("Cost of Goods Sold", "COGS", "5000"),
+    ("Utilities", "EXP", "6100"),
+    ("Owner's Equity", "EQUITY", "3000"),
+    ("Undeposited Funds", "OCASSET", "1200"),
+    ("Accounts Receivable", "AR", "1100"),
+]
+
+
+def scrambled_lists() -> bytes:
+    lines = ["!ACCNT\tNAME\tACCNTTYPE\tOBAMOUNT\tACCNUM\tHIDDEN"]
+    lines += [f"ACCNT\t{n}\t{t}\t0.00\t{code}\tN" for n, t, code in SCRAMBLED_CHART]
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+def test_the_chart_is_in_quickbooks_type_order_and_sorts_by_its_columns(client):
+    """Issue 13, item 32: the Preview lists the chart as QuickBooks does (by type: bank, A/R,
+    other current asset, fixed, other asset, A/P, credit card, other current liability,
+    long-term liability, equity, income, COGS, expense, other income, other expense); each
+    column's title is a plain link that sorts by it on the server, a second click the other
+    way."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", data=scrambled_lists())
+    page = soup(client.get(f"{prefix}/preview"))
+
+    def chart(page) -> list[str]:
+        return [tr["data-account"] for tr in page.select("#account-table tbody tr")]
+
+    assert chart(page) == [
+        "Checking",
+        "Accounts Receivable",
+        "Undeposited Funds",
+        "Truck",
+        "Deposits",
+        "Accounts Payable",
+        "Visa",
+        "Payroll Liabilities",
+        "Loan",
+        "Owner's Equity",
+        "Sales",
+        "Cost of Goods Sold",
+        "Utilities",
+        "Interest Income",
+        "Other Expense",
+    ]
+    heads = {a.text: a for a in page.select("#account-table th.sortable a")}
+    assert list(heads) == [
+        "Account",
+        "Number",
+        "GnuCash type",
+        "QuickBooks type",
+        "QuickBooks balance",
+        "Lines",
+    ]
+    assert heads["Number"]["href"] == f"{prefix}/preview?sort=number#accounts"
+    assert not heads["Number"].has_attr("hx-get")  # a plain link: the whole page
+    qb = heads["QuickBooks type"].parent
+    assert qb["aria-sort"] == "ascending" and heads["QuickBooks type"]["href"].endswith(
+        "sort=-qbtype#accounts"
+    )
+    by_number = soup(client.get(heads["Number"]["href"]))
+    assert chart(by_number) == [n for n, _t, code in sorted(SCRAMBLED_CHART, key=lambda r: r[2])]
+    head = by_number.select_one("#account-table th[aria-sort=ascending] a")
+    assert head.text == "Number" and head["href"].endswith("sort=-number#accounts")
+    backwards = soup(client.get(f"{prefix}/preview", query_string={"sort": "-number"}))
+    assert chart(backwards) == chart(by_number)[::-1]
+    assert chart(soup(client.get(f"{prefix}/preview?sort=junk"))) == chart(page)
+
+
+def test_transactions_sort_by_their_columns_in_the_region(client):
+    """Issue 13, item 32: the transactions' column titles are links (the whole Preview) that
+    htmx turns into requests for the region, sorted on the server; the order is kept by the
+    pager, the search and the address."""
+    client.application.config["TRANSACTIONS_PER_PAGE"] = 1
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get(f"{prefix}/preview"))
+    heads = {a.text: a for a in page.select("#txn-table th.sortable a")}
+    assert list(heads) == ["Date", "Num", "Description / account", "Amount"]
+    amount = heads["Amount"]
+    assert amount["href"] == f"{prefix}/preview?sort=amount#transactions"
+    assert amount["hx-get"] == f"{prefix}/transactions?q=&sort=amount&page=1"
+    r = client.get(amount["hx-get"], headers=HX)
+    region = soup(r)
+    assert r.headers["HX-Push-Url"] == f"{prefix}/preview?sort=amount#transactions"
+    assert [td.text for td in region.select("tbody.txn tr.head td.num")] == ["25.00"]
+    assert region.select_one("#txn-sort")["value"] == "amount"
+    assert region.select_one("th[aria-sort=ascending] a").text == "Amount"
+    nxt = next(a for a in region.select(".pager a") if "Next" in a.text)
+    assert "sort=amount" in nxt["hx-get"] and "sort=amount" in nxt["href"]
+    assert region.select_one("#page-jump input[name=sort]")["value"] == "amount"
+    down = soup(client.get(f"{prefix}/transactions?sort=-amount&page=1", headers=HX))
+    assert [td.text for td in down.select("tbody.txn tr.head td.num")] == ["100.00"]
+    whole = soup(client.get(f"{prefix}/preview?sort=-amount"))
+    assert [td.text for td in whole.select("#txn-table tbody.txn tr.head td.num")] == ["100.00"]
+    search = soup(client.get(f"{prefix}/preview")).select_one("#txn-search")
+    assert search["hx-include"] == "#txn-sort"
+    r = client.get(f"{prefix}/transactions?sort=amount&page=2")  # no htmx: the whole page
+    assert r.status_code == 302 and r.location.endswith("/preview?page=2&sort=amount#transactions")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app.fixes import with_fix
-from app.model import Account, Ledger, Problem, Transaction
+from app.model import Ledger, Problem, Transaction
 from app.readers.values import full_year
 from app.source import Source
 
@@ -32,7 +32,47 @@ def anchor(source: Source | None) -> str:
     return "src-" + re.sub(r"[^A-Za-z0-9_-]", "_", source.filename) + f"-{source.line}"
 
 
+# ---------------------------------------------------------------- sortable columns
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A table's column head: its label, and for a sortable one the ``?sort=`` a click asks for
+    (the other direction when the table is sorted by it) and how the table is sorted by it now
+    (``aria-sort``: "ascending", "descending" or "none")."""
+
+    label: str
+    key: str = ""  # "" = not sortable
+    num: bool = False
+    sort: str = ""
+    state: str = "none"
+
+
+def columns(spec: Sequence[tuple[str, str, bool]], current: str, default: str = "") -> list[Column]:
+    """The heads of a table sorted by ``current`` ("key" or "-key"; "" is ``default``)."""
+    current = current or default
+    out = []
+    for label, key, num in spec:
+        if not key:
+            out.append(Column(label, num=num))
+            continue
+        state = "ascending" if current == key else "descending" if current == f"-{key}" else "none"
+        out.append(Column(label, key, num, f"-{key}" if state == "ascending" else key, state))
+    return out
+
+
 # ---------------------------------------------------------------- transactions
+
+TXN_SORTS = ("date", "num", "description", "amount")
+TXN_COLUMNS = (  # (label, sort key, right-aligned)
+    ("Date", "date", False),
+    ("Num", "num", False),
+    ("Description / account", "description", False),
+    ("Memo", "", False),
+    ("Amount", "amount", True),
+    ("Cleared", "", False),
+    ("Where", "", False),
+)
 
 
 class SearchIndex:
@@ -41,6 +81,8 @@ class SearchIndex:
 
     def __init__(self, transactions: Sequence[Transaction]) -> None:
         self.transactions = transactions
+        # sort key → (the indices in that order, each index's place in it), made when asked
+        self._orders: dict[str, tuple[list[int], list[int]]] = {}
         self.texts: list[str] = []
         self.at: dict[str, int] = {}  # "file:line" → transaction index
         for i, t in enumerate(transactions):
@@ -69,6 +111,41 @@ class SearchIndex:
             for i, text in enumerate(self.texts)
             if all(any(alt in text for alt in alts) for alts in words)
         ]
+
+    def ordered(self, found: list[int], sort: str) -> list[int]:
+        """``found`` in the order ``sort`` asks ("date", "-amount"...; anything else: as in the
+        files). Each key's ranking is worked out once per index (100,000 transactions: one
+        sort), a request only orders its matches by it."""
+        key = sort.removeprefix("-")
+        if key not in TXN_SORTS:
+            return found
+        if key not in self._orders:
+            order = sorted(range(len(self.transactions)), key=_TXN_KEYS[key](self.transactions))
+            rank = [0] * len(order)
+            for position, i in enumerate(order):
+                rank[i] = position
+            self._orders[key] = (order, rank)
+        order, rank = self._orders[key]
+        out = list(order) if len(found) == len(order) else sorted(found, key=rank.__getitem__)
+        return out[::-1] if sort.startswith("-") else out
+
+
+def natural(text: str) -> tuple[int, int, str]:
+    """Numbers by their value (9 before 10), then the rest by text."""
+    digits = text.strip()
+    return (0, int(digits), "") if digits.isdigit() else (1, 0, digits.casefold())
+
+
+def _txn_total(t: Transaction) -> Decimal:
+    return sum((s.value for s in t.splits if s.value > 0), Decimal(0))
+
+
+_TXN_KEYS = {  # key → (transactions → the sort key of an index)
+    "date": lambda ts: lambda i: ts[i].date,
+    "num": lambda ts: lambda i: natural(ts[i].num),
+    "description": lambda ts: lambda i: ts[i].description.casefold(),
+    "amount": lambda ts: lambda i: _txn_total(ts[i]),
+}
 
 
 def _date_words(word: str, orders: Collection[str]) -> tuple[str, ...]:
@@ -130,6 +207,8 @@ class TxnPage:
     matches: int
     total: int
     per_page: int
+    sort: str = ""  # "" (as in the files) or one of TXN_SORTS, "-" before it for descending
+    columns: tuple[Column, ...] = ()
 
     @property
     def first(self) -> int:
@@ -148,15 +227,21 @@ def txn_page(
     *,
     chart: Collection[str] | None = None,
     date_orders: Collection[str] = ("mdy",),
+    sort: str = "",
 ) -> TxnPage:
     """One page of the transactions matching ``q`` (dates as QuickBooks writes them read in
-    ``date_orders``); with ``chart``, split accounts outside it are flagged."""
-    found = index.find(q, date_orders)
+    ``date_orders``), in the order ``sort`` asks; with ``chart``, split accounts outside it are
+    flagged."""
+    sort = sort if sort.removeprefix("-") in TXN_SORTS else ""
+    found = index.ordered(index.find(q, date_orders), sort)
     pages = max(1, -(-len(found) // per_page))
     page = min(max(1, page), pages)
     chosen = found[(page - 1) * per_page : page * per_page]
     groups = tuple(_group(index.transactions[i], chart) for i in chosen)
-    return TxnPage(groups, q, page, pages, len(found), len(index.transactions), per_page)
+    heads = tuple(columns(TXN_COLUMNS, sort))
+    return TxnPage(
+        groups, q, page, pages, len(found), len(index.transactions), per_page, sort, heads
+    )
 
 
 def _group(t: Transaction, chart: Collection[str] | None) -> TxnGroup:
@@ -169,7 +254,7 @@ def _group(t: Transaction, chart: Collection[str] | None) -> TxnGroup:
         voided=t.voided,
         where=str(t.source),
         anchor=anchor(t.source),
-        total=sum((s.value for s in t.splits if s.value > 0), Decimal(0)),
+        total=_txn_total(t),
         splits=tuple(
             SplitRow(
                 s.account,
@@ -182,51 +267,6 @@ def _group(t: Transaction, chart: Collection[str] | None) -> TxnGroup:
             for s in t.splits
         ),
     )
-
-
-# ---------------------------------------------------------------- accounts
-
-
-@dataclass(frozen=True, slots=True)
-class AccountRow:
-    full_name: str
-    name: str
-    depth: int
-    type: str  # GnuCash type
-    kind_label: str  # QuickBooks type
-    code: str
-    balance: Decimal | None
-    splits: int
-    hidden: bool
-    placeholder: bool
-    where: str
-    anchor: str
-
-
-def _tree_key(a: Account) -> tuple[str, ...]:
-    return tuple(level.casefold() for level in a.full_name.split(":"))
-
-
-def account_rows(ledger: Ledger) -> list[AccountRow]:
-    """The chart as a tree table: parents before children, siblings by name."""
-    counts = Counter(s.account for t in ledger.transactions for s in t.splits)
-    return [
-        AccountRow(
-            full_name=a.full_name,
-            name=a.name,
-            depth=a.full_name.count(":"),
-            type=a.type.value if a.type else "unknown",
-            kind_label=a.kind_label,
-            code=a.code,
-            balance=a.balance,
-            splits=counts[a.full_name],
-            hidden=a.hidden,
-            placeholder=a.placeholder,
-            where=str(a.source),
-            anchor=anchor(a.source),
-        )
-        for a in sorted(ledger.accounts, key=_tree_key)
-    ]
 
 
 # ---------------------------------------------------------------- problems and what is left out

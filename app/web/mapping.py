@@ -13,8 +13,8 @@ from app.as_of import as_of_words
 from app.currency import is_known, unknown
 from app.errors import MappingError
 from app.model import AccountType, Ledger
+from app.pages.chart import account_rows
 from app.pages.mapping import tree_problems, tree_rows, where_it_moves
-from app.pages.preview import account_rows
 from app.plan import Cutover, Plan, Rule, month_day, parse_day, plan_from_json
 from app.quickbooks import account_type
 from app.web.context import fragment, migration, render, views

@@ -1,12 +1,16 @@
-"""Step 2, Preview: the chart, the transactions (searched and paginated here, on the server),
-the name lists, what is not imported, and every problem linked to its rows."""
+"""Step 2, Preview: the chart, the transactions (searched, sorted and paginated here, on the
+server), the name lists, what is not imported, and every problem linked to its rows.
+
+``?sort=`` sorts one table: a key of the chart's (``chart.ACCOUNT_SORTS``) or of the
+transactions' (``preview.TXN_SORTS``), "-" before it for descending; the other table keeps its
+own order (the chart as QuickBooks lists it, the transactions as in the files)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from app.pages import preview
+from app.pages import chart, preview
 from app.pages.documents import documents_view
 from app.web.cache import View
 from app.web.context import is_htmx, migration, render, views
@@ -25,6 +29,7 @@ def _page_number() -> int:
 def page() -> tuple[str, int]:
     m = migration()
     view = views().view(m)
+    sort = request.args.get("sort", "")
     return render(
         "preview/page.html",
         "preview/_transactions.html",
@@ -32,25 +37,28 @@ def page() -> tuple[str, int]:
         view=view,
         ledger=view.resolved,
         txns=_txns(view),
+        account_columns=chart.account_columns(sort),
         documents_mode=m.plan().documents,
-        **shown(view),
+        **shown(view, sort),
     )
 
 
-def shown(view: View) -> dict:
+def shown(view: View, sort: str = "") -> dict:
     """The Preview's view models of ``view``, made once per view (the upload makes them, so
-    the first Preview after it answers as quickly as the next)."""
+    the first Preview after it answers as quickly as the next); the chart's rows once per
+    order asked for."""
     ledger = view.resolved
-    return view.page(
+    models = view.page(
         "preview",
         lambda: {
-            "accounts": preview.account_rows(ledger),
             "problems": preview.problem_rows(view.prepared.problems, ledger, view.search),
             "not_imported": preview.not_imported(ledger),
             "counts": preview.counts(ledger),
             "documents": documents_view(view.prepared.documents),
         },
     )
+    rows = view.page(f"preview accounts {sort}", lambda: chart.account_rows(ledger, sort))
+    return {**models, "accounts": rows}
 
 
 @bp.get("/transactions")
@@ -59,20 +67,20 @@ def transactions() -> tuple[str, int, dict[str, str]] | Response:
     address for it: pushed for a page (Back returns to the one before), replacing the current
     one for a search."""
     if not is_htmx():
-        args = {"q": request.args.get("q", ""), "page": _page_number()}
+        args = _args(request.args.get("q", ""), _page_number(), request.args.get("sort", ""))
         return redirect(url_for("preview.page", **args, _anchor="transactions"))
     view = views().view(migration())
     txns = _txns(view)
     html, status = render("preview/page.html", "preview/_transactions.html", txns=txns)
     # the address bar follows: a page turned is a step Back returns to, a search replaces it
     header = "HX-Push-Url" if "page" in request.args else "HX-Replace-Url"
-    where = url_for("preview.page", **_args(txns.q, txns.page), _anchor="transactions")
+    where = url_for("preview.page", **_args(txns.q, txns.page, txns.sort), _anchor="transactions")
     return html, status, {header: where}
 
 
-def _args(q: str, page: int) -> dict[str, object]:
-    """The Preview's query for a search and a page, without what is the default."""
-    return {k: v for k, v in (("q", q), ("page", page)) if v and v != 1}
+def _args(q: str, page: int, sort: str = "") -> dict[str, object]:
+    """The Preview's query for a search, a page and an order, without what is the default."""
+    return {k: v for k, v in (("q", q), ("page", page), ("sort", sort)) if v and v != 1}
 
 
 def _txns(view: View) -> preview.TxnPage:
@@ -80,4 +88,7 @@ def _txns(view: View) -> preview.TxnPage:
     per_page = current_app.config["TRANSACTIONS_PER_PAGE"]
     q, page = request.args.get("q", ""), _page_number()
     orders = {f.date_order for f in view.resolved.files if f.date_order} or {"mdy"}
-    return preview.txn_page(view.search, q, page, per_page, chart=chart, date_orders=orders)
+    sort = request.args.get("sort", "")
+    return preview.txn_page(
+        view.search, q, page, per_page, chart=chart, date_orders=orders, sort=sort
+    )
