@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime as dt
+import functools
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
@@ -59,6 +60,8 @@ class _Pass:
         self.count: defaultdict[str, int] = defaultdict(int)
         self.detacher: SplitListDetacher | None = None
         self.inserts = 0
+        self.unit = 10**w.places  # the currency's smallest unit, as a denominator
+        self.noon = functools.cache(_noon)  # a few dates, each asked for many times
 
     def inserted(self, n: int) -> None:
         """``n`` new splits went into account lists: on 4.13 each insert walks the whole list
@@ -69,8 +72,7 @@ class _Pass:
             self.inserts = 0
 
     def num(self, value: Decimal) -> object:
-        scaled = int(value.scaleb(self.w.places))
-        return C.gnc_numeric_create(scaled, 10**self.w.places)
+        return C.gnc_numeric_create(int(value.scaleb(self.w.places)), self.unit)
 
     def owner(self, kind: str, name: str, where: object):
         got = self.w.owners.get((kind, name))
@@ -127,7 +129,7 @@ class _Pass:
         C.gncInvoiceSetID(inv, d.id)
         C.gncInvoiceSetCurrency(inv, self.cur_i)
         C.gncInvoiceSetOwner(inv, owner)
-        C.gncInvoiceSetDateOpened(inv, _noon(d.date))
+        C.gncInvoiceSetDateOpened(inv, self.noon(d.date))
         C.gncInvoiceSetNotes(inv, d.notes)
         if d.credit:
             C.gncInvoiceSetIsCreditNote(inv, True)
@@ -144,11 +146,11 @@ class _Pass:
         C.gnc_lot_set_title(lot, f"{TYPE_WORDS[d.kind]} {d.id}")
         C.gnc_lot_add_split(lot, ar)
         C.xaccTransBeginEdit(txn)
-        C.xaccTransSetDateDue(txn, _noon(d.due))
+        C.xaccTransSetDateDue(txn, self.noon(d.due))
         C.xaccTransCommitEdit(txn)
         C.gncInvoiceAttachToTxn(inv, txn)  # txn type 'I', its KVP names the invoice
         C.gncInvoiceSetPostedAcc(inv, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
-        C.gncInvoiceSetDatePosted(inv, _noon(d.date))
+        C.gncInvoiceSetDatePosted(inv, self.noon(d.date))
         C.gncInvoiceCommitEdit(inv)
         C.xaccTransSetReadOnly(txn, READ_ONLY)
         self.lots[d.transaction] = lot
@@ -158,8 +160,8 @@ class _Pass:
         """One document line: an entry on the line's income (bill: expense) account."""
         e = C.gncEntryCreate(self.book_i)
         C.gncEntryBeginEdit(e)
-        C.gncEntrySetDate(e, _noon(d.date))
-        C.gncEntrySetDateEntered(e, _noon(d.date))
+        C.gncEntrySetDate(e, self.noon(d.date))
+        C.gncEntrySetDateEntered(e, self.noon(d.date))
         C.gncEntrySetDescription(e, ln.description)
         C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)  # §7.4
         acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
