@@ -282,6 +282,9 @@ def test_layout_at_800_pixels(server, browser_page, tmp_path):  # noqa: F811
         page.click("#to-download")
         expect(page.locator("#summary-line")).to_be_visible()
         look("download")
+        page.goto(server)  # home again, now with a migration in its table
+        expect(page.locator("#migrations")).to_be_visible()
+        look("home with a migration")
     for step, got in seen.items():
         assert got["sideways"] <= 0 and got["wide"] == [], (step, got)
         assert got["wrapped"] == [], (step, got)
@@ -333,6 +336,13 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         amounts = page.locator("#txn-table tr.head td.num").all_inner_texts()
         values = [Decimal(a.replace(",", "")) for a in amounts]
         assert values == sorted(values) and len(values) == 50
+        pager.get_by_text("Next ›").click()  # a page turned after a sort, then Back:
+        expect(pager).to_contain_text("Page 2 of 8")
+        page.go_back()  # the whole Preview comes back, not the table alone (htmx restores it)
+        expect(pager).to_contain_text("Page 1 of 8")
+        expect(page.locator(".steps")).to_be_visible()
+        expect(page.locator("#txn-search")).to_be_visible()
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
         page.click("#account-table th a:has-text('Number')")  # a plain link: the whole page
         expect(page.locator("#account-table th[aria-sort=ascending]")).to_have_text("Number")
         page.go_back()

@@ -261,3 +261,19 @@ def test_transactions_sort_by_their_columns_in_the_region(client):
     assert search["hx-include"] == "#txn-sort"
     r = client.get(f"{prefix}/transactions?sort=amount&page=2")  # no htmx: the whole page
     assert r.status_code == 302 and r.location.endswith("/preview?page=2&sort=amount#transactions")
+
+
+def test_back_to_a_page_htmx_put_in_the_history_gets_the_whole_page(client):
+    """The browser's Back (or a reload) of an address the pager pushed: htmx asks for it with
+    HX-Request and HX-History-Restore-Request and puts the answer in place of the whole body,
+    so the answer is the page, not the transactions region alone."""
+    client.application.config["TRANSACTIONS_PER_PAGE"] = 1
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    restore = HX | {"HX-History-Restore-Request": "true"}
+    r = client.get(f"{prefix}/preview", query_string={"page": "2"}, headers=restore)
+    assert r.status_code == 200 and not is_fragment(r)
+    page = soup(r)
+    assert page.select_one(".steps") and page.select_one("#txn-search")
+    assert "Page 2 of 2" in page.select_one(".pager").text
+    assert is_fragment(client.get(f"{prefix}/preview", query_string={"page": "2"}, headers=HX))

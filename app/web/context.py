@@ -42,7 +42,14 @@ def migration() -> Migration:
 
 
 def is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")
+    """A request for a region. Not one: a boosted link, and the browser's Back or reload of a
+    page htmx put in the history (it asks with HX-History-Restore-Request and wants the page)."""
+    headers = request.headers
+    return (
+        headers.get("HX-Request") == "true"
+        and not headers.get("HX-Boosted")
+        and headers.get("HX-History-Restore-Request") != "true"
+    )
 
 
 def render(page: str, partial: str, status: int = 200, **context: Any) -> tuple[str, int]:
