@@ -262,6 +262,26 @@ def test_the_chart_is_in_quickbooks_type_order():
     )
 
 
+def test_a_listed_chart_keeps_quickbooks_own_order_within_each_type():
+    """From the IIF lists (a chart QuickBooks wrote in its Chart of Accounts' order) siblings of
+    one type stay in the file's order, as the Map step lists them; only types are reordered."""
+    listed = chart_in_every_type()
+    listed = Ledger(accounts=listed.accounts, transactions=listed.transactions, chart=True)
+    names = [r.full_name for r in chart.account_rows(listed)]
+    assert names[:2] == ["Checking", "Cash Box"]  # both banks, in the file's order
+    expenses = names[names.index("Cost of Goods Sold") + 1 : names.index("Interest Income")]
+    assert expenses == ["Utilities", "Utilities:Water", "Utilities:Gas", "Advertising"]
+
+
+def test_the_search_finds_an_amount_typed_as_it_is_shown():
+    """The tables show 2,596.25; typed with its thousands comma it is found as without it."""
+    index = preview.SearchIndex([txn(i) for i in (5, 2596, 12596)])
+    plain = [g.num for g in preview.txn_page(index, "2596.25").groups]
+    assert plain == ["3596", "13596"]  # (words match inside: 12596.25 holds it too)
+    assert [g.num for g in preview.txn_page(index, "2,596.25").groups] == plain
+    assert [g.num for g in preview.txn_page(index, "12,596.25").groups] == ["13596"]
+
+
 def test_the_chart_sorts_by_any_column():
     ledger = chart_in_every_type()
 

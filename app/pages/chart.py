@@ -83,8 +83,10 @@ def quickbooks_rank(a: Account) -> int:
     return _RANK.get(code, len(_RANK))
 
 
-def _quickbooks_tree(accounts: Sequence[Account]) -> list[Account]:
-    """Parents before their children, siblings as QuickBooks lists them: by type, then name."""
+def _quickbooks_tree(accounts: Sequence[Account], listed: bool) -> list[Account]:
+    """Parents before their children, siblings as QuickBooks lists them: by type, then in the
+    order of the chart's own list when there is one (``listed``: the IIF lists, which QuickBooks
+    writes in its Chart of Accounts' order), else by name."""
     names = {a.full_name for a in accounts}
     children: dict[str, list[Account]] = {}
     for a in accounts:
@@ -94,7 +96,8 @@ def _quickbooks_tree(accounts: Sequence[Account]) -> list[Account]:
 
     def walk(parent: str) -> None:
         for a in sorted(
-            children.get(parent, ()), key=lambda a: (quickbooks_rank(a), a.name.casefold())
+            children.get(parent, ()),
+            key=lambda a: (quickbooks_rank(a), a.source if listed else a.name.casefold()),
         ):
             out.append(a)
             walk(a.full_name)
@@ -114,7 +117,7 @@ def account_rows(ledger: Ledger, sort: str = "") -> list[AccountRow]:
     if key not in ACCOUNT_SORTS:
         sort = key = ""
     if sort in ("", "qbtype"):
-        accounts = _quickbooks_tree(ledger.accounts)
+        accounts = _quickbooks_tree(ledger.accounts, ledger.chart)
     elif key == "account":
         accounts = sorted(ledger.accounts, key=_tree_key)
     else:

@@ -22,6 +22,7 @@ RECONCILE_WORDS = {"n": "", "c": "cleared", "y": "reconciled"}
 _AT = re.compile(r"\s*(\S+):(\d+)\s*")
 _WRITTEN_DATE = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})")  # 2/1/2024, 02/01/24
 _WRITTEN_MONTH = re.compile(r"(\d{1,2})/(\d{4})")  # 2/2024
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?:\D|$))")  # 2,596.71 as shown → 2596.71
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")  # 2024-02-01, 2024-2-1
 
 
@@ -105,7 +106,7 @@ class SearchIndex:
             for key, i in self.at.items():  # file:line, case-insensitive
                 if key.lower() == q:
                     return [i]
-        words = [_date_words(w, date_orders) for w in q.split()]
+        words = [_date_words(_THOUSANDS.sub("", w), date_orders) for w in q.split()]
         return [
             i
             for i, text in enumerate(self.texts)
