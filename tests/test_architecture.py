@@ -129,3 +129,24 @@ def _too_long(limit: int) -> list[str]:
 def test_no_module_in_app_is_longer_than_400_lines():
     assert all((ROOT / rel).is_file() for rel in LONG_ON_PURPOSE)  # the list names real modules
     assert _too_long(MAX_LINES) == []
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in tests/support/ and fixtures in tests/conftest.py, so each test
+    module can be read, run and moved on its own."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            found += [
+                f"{path.relative_to(ROOT)} imports {n}"
+                for n in names
+                if n.startswith("tests.test_")
+            ]
+    assert found == []

@@ -13,93 +13,14 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
-import os
 import random
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from tests.paths import ROOT
-
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """``run.py --no-open`` on a free port with its own instance folder: the address it prints,
-    with its access token (what ``make run`` opens). Without the token the wizard says 403."""
-    port = free_port()
-    log_path = tmp_path / "server.log"
-    log = log_path.open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "run.py", "--no-open", "--port", str(port)],
-        cwd=ROOT,
-        env={**os.environ, "QB2GNUCASH_INSTANCE": str(tmp_path / "instance")},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    printed = re.compile(rf"running at (http://127\.0\.0\.1:{port}/\?token=[\w-]+) ")
-    try:
-        deadline = time.monotonic() + 30
-        while not (found := printed.search(log_path.read_text(encoding="utf-8"))):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("run.py did not start:\n" + log_path.read_text(encoding="utf-8"))
-            time.sleep(0.2)
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).close()
-        assert refused.value.code == 403
-        refused.value.close()
-        yield found[1]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
-
-
-@pytest.fixture
-def browser_page(tmp_path: Path):
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():  # part of the set-up: missing is a failure, not a skip
-        pytest.fail(f"Debian's chromium is not installed at {CHROMIUM} (make setup installs it)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(
-            accept_downloads=True, viewport={"width": 1280, "height": 900}
-        )
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        try:
-            yield page
-        finally:
-            context.close()
-            browser.close()
 
 
 def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import browser_page, server  # noqa: F401 (fixtures)
+from tests.support.browser import answer_dialogs
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def company_files(tmp_path: Path) -> list[str]:
     return [str(lists), str(report)]
 
 
-def start(page, server: str, tmp_path: Path) -> None:  # noqa: F811
+def start(page, server: str, tmp_path: Path) -> None:
     """A new migration with a generated company's lists and transactions, on the Files step."""
     from playwright.sync_api import expect
 
@@ -46,7 +46,7 @@ def screenshot_on_failure(page, tmp_path: Path):
         raise
 
 
-def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, tmp_path):  # noqa: F811
+def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, tmp_path):
     """Item 31: every change shows "Saving…" until it is saved, then "All changes saved" (a
     refused one "Not saved"); checks as typed show nothing there; the tree and the page keep
     their scroll positions after an edit re-renders them."""
@@ -120,7 +120,7 @@ def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, t
     assert errors == []
 
 
-def test_loading_a_plan_file_asks_first(server, browser_page, tmp_path):  # noqa: F811
+def test_loading_a_plan_file_asks_first(server, browser_page, tmp_path):
     """Item 31: loading a saved plan says what it replaces and asks; "Cancel" keeps the edits."""
     from playwright.sync_api import expect
 
@@ -129,14 +129,8 @@ def test_loading_a_plan_file_asks_first(server, browser_page, tmp_path):  # noqa
     plan_file = tmp_path / "saved-plan.json"
     plan_file.write_text(Plan().to_json(), encoding="utf-8")
     page = browser_page
-    asked: list[str] = []
-    answer = {"accept": False}
-
-    def on_dialog(dialog) -> None:
-        asked.append(dialog.message)
-        dialog.accept() if answer["accept"] else dialog.dismiss()
-
-    page.on("dialog", on_dialog)
+    dialogs = answer_dialogs(page)
+    asked = dialogs.asked
     with screenshot_on_failure(page, tmp_path):
         start(page, server, tmp_path)
         page.click("#to-preview")
@@ -153,7 +147,7 @@ def test_loading_a_plan_file_asks_first(server, browser_page, tmp_path):  # noqa
         assert "replaces every choice on this page: your 1 change to accounts" in asked[0]
         assert "Download the plan first" in asked[0]
 
-        answer["accept"] = True
+        dialogs.accept = True
         page.set_input_files("#plan-input", str(plan_file))
         page.click("#load-plan")
         expect(page.locator("#map-status")).to_contain_text("Plan loaded from saved-plan.json")
@@ -189,7 +183,7 @@ def focus_walk(page, most: int = 200) -> list[dict]:
     return seen
 
 
-def test_keyboard_focus_is_visible_on_every_control(server, browser_page, tmp_path):  # noqa: F811
+def test_keyboard_focus_is_visible_on_every_control(server, browser_page, tmp_path):
     """Item 31: tabbing through each step, every control shows a 3 px outline, the "Choose
     files…" button (a label for an invisible file input) included."""
     from playwright.sync_api import expect
@@ -240,7 +234,7 @@ LAYOUT = """() => {
 }"""
 
 
-def test_layout_at_800_pixels(server, browser_page, tmp_path):  # noqa: F811
+def test_layout_at_800_pixels(server, browser_page, tmp_path):
     """Item 32: at a window 800 px wide no step scrolls sideways (wide tables scroll in their
     own box), no date wraps, the step numbers sit in the middle of their circles; "Skip to
     content" is the first thing Tab reaches and takes the focus to the page's content."""
@@ -292,20 +286,14 @@ def test_layout_at_800_pixels(server, browser_page, tmp_path):  # noqa: F811
     assert seen["preview"]["dates"] >= 50 and seen["files"]["dates"] >= 2
 
 
-def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, tmp_path):  # noqa: F811
+def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, tmp_path):
     """Item 32: turning the transactions' pages (links or "Go to page") changes the address, and
     Back returns to each page before; "Remove" on a file asks first, "Cancel" keeps it."""
     from playwright.sync_api import expect
 
     page = browser_page
-    asked: list[str] = []
-    answer = {"accept": False}
-
-    def on_dialog(dialog) -> None:
-        asked.append(dialog.message)
-        dialog.accept() if answer["accept"] else dialog.dismiss()
-
-    page.on("dialog", on_dialog)
+    dialogs = answer_dialogs(page)
+    asked = dialogs.asked
     pager = page.locator("#txn-region .pager")
     with screenshot_on_failure(page, tmp_path):
         start(page, server, tmp_path)
@@ -354,7 +342,7 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         cards.nth(0).locator("form.remove button").click()
         expect(cards).to_have_count(2)
         assert len(asked) == 1 and asked[0].startswith("Remove lists.IIF?")
-        answer["accept"] = True
+        dialogs.accept = True
         cards.nth(0).locator("form.remove button").click()
         expect(cards).to_have_count(1)
         expect(cards.nth(0)).to_contain_text("Transaction Detail.csv")

@@ -1,0 +1,43 @@
+"""What the browser tests share besides their fixtures (those are in tests/conftest.py):
+Debian's chromium and its flags, a free port, and a recorder of the page's dialogs."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass, field
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Dialogs:
+    """The confirm() dialogs a page opened, answered Cancel until ``accept`` is set."""
+
+    asked: list[str] = field(default_factory=list)
+    accept: bool = False
+
+    def __call__(self, dialog) -> None:
+        self.asked.append(dialog.message)
+        dialog.accept() if self.accept else dialog.dismiss()
+
+
+def answer_dialogs(page) -> Dialogs:
+    """Record and answer every dialog ``page`` opens from now on."""
+    dialogs = Dialogs()
+    page.on("dialog", dialogs)
+    return dialogs
