@@ -52,18 +52,29 @@ DAY = dt.timedelta(days=1)
 def apply(ledger: Ledger, cutover: Cutover, daily: DailyByAccount | None = None) -> Ledger:
     """The ledger with the cutover applied and its ``as_of`` decided; findings are added to
     ``ledger.problems``. ``daily``: ``ledger_daily(ledger)`` when the caller has it."""
+    out, keep = applied(ledger, cutover, daily)
+    return replace(out, transactions=(*out.transactions, *ledger.transactions)) if keep else out
+
+
+def applied(
+    ledger: Ledger, cutover: Cutover, daily: DailyByAccount | None = None
+) -> tuple[Ledger, bool]:
+    """``apply`` in two parts: the ledger holding only the transactions made here, and whether
+    ``ledger``'s own follow them (not in balances-only mode). Of those it reads only their
+    number and dates, and their amounts from ``daily``: a caller may pass the transactions as
+    they were before a renaming of accounts and ``daily`` after it (``pipeline.prepare``)."""
     try:
         if cutover.fiscal_year_start.strip():
             fiscal_year_start(dt.date(2000, 1, 1), cutover.fiscal_year_start)
     except ValueError as exc:
-        return _with(ledger, [Problem(None, str(exc))])
+        return _with(ledger, [Problem(None, str(exc))], transactions=()), True
     if cutover.mode == "balances_only":
         day, problems = as_of(ledger, cutover)
         return _balances_only(replace(ledger, as_of=day), cutover, problems)
     if daily is None:  # one pass over the history, for the as-of day and the openings
         daily = ledger_daily(ledger)
     day, problems = as_of(ledger, cutover, daily)
-    return _full(replace(ledger, as_of=day), cutover, problems, daily)
+    return _full(replace(ledger, as_of=day), cutover, problems, daily), True
 
 
 def _with(ledger: Ledger, problems: list[Problem], **changes: object) -> Ledger:
@@ -108,13 +119,13 @@ def _full(
     _option_warnings(ledger, cutover, problems)
     if not ledger.transactions:
         _without_history(ledger, cutover, problems)
-        return _with(ledger, problems)
+        return _with(ledger, problems, transactions=())
     if ledger.as_of is None:  # a bad export date: its problem is already there
-        return _with(ledger, problems)
+        return _with(ledger, problems, transactions=())
     first = min(t.date for t in ledger.transactions)
     lines = _differences(ledger, cutover, first, problems, daily)
     if not lines:
-        return _with(ledger, problems)
+        return _with(ledger, problems, transactions=())
     return _balanced_opening(ledger, lines, first, problems)
 
 
@@ -260,7 +271,7 @@ def _balanced_opening(
             )
         )
     if not lines:
-        return _with(ledger, problems)
+        return _with(ledger, problems, transactions=())
     txn = _opening(
         opening_day,
         lines,
@@ -268,14 +279,18 @@ def _balanced_opening(
         f"What the imported history (from {first}) does not explain of QuickBooks' trial "
         f"balance as of {ledger.as_of.describe()}",
     )
-    return _with(ledger, problems, accounts=accounts, transactions=(txn, *ledger.transactions))
+    return _with(ledger, problems, accounts=accounts, transactions=(txn,))
 
 
-def _balances_only(ledger: Ledger, cutover: Cutover, problems: list[Problem]) -> Ledger:
+def _balances_only(
+    ledger: Ledger, cutover: Cutover, problems: list[Problem]
+) -> tuple[Ledger, bool]:
+    """The trial balance as one opening transaction, and False: the history is left out."""
     try:
         day = parse_day(cutover.date)
     except ValueError as exc:
-        return _with(ledger, [Problem(None, f"balances-only mode needs a date: {exc}")])
+        problem = Problem(None, f"balances-only mode needs a date: {exc}")
+        return _with(ledger, [problem], transactions=()), True
     if ledger.transactions:
         n = len(ledger.transactions)
         problems.append(
@@ -295,7 +310,7 @@ def _balances_only(ledger: Ledger, cutover: Cutover, problems: list[Problem]) ->
                 "(the IIF lists export)",
             )
         )
-        return _with(ledger, problems, transactions=())
+        return _with(ledger, problems, transactions=()), False
     lines: list[Split] = []
     ytd = ZERO
     for a in figured:
@@ -324,7 +339,8 @@ def _balances_only(ledger: Ledger, cutover: Cutover, problems: list[Problem]) ->
                 "opening transaction is made — check the lists export",
             )
         )
-        return _with(ledger, problems, transactions=())
+        return _with(ledger, problems, transactions=()), False
     lines = [s for s in lines if s.value]
     txn = _opening(day, lines, figured[0].source, f"QuickBooks' trial balance as of {day}")
-    return _with(ledger, problems, accounts=accounts, transactions=(txn,) if lines else ())
+    made = (txn,) if lines else ()
+    return _with(ledger, problems, accounts=accounts, transactions=made), False

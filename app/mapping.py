@@ -143,13 +143,15 @@ class _Tree:
 
 def apply(ledger: Ledger, plan: Plan) -> Ledger:
     """The ledger with the plan applied: final names, types, placeholders; splits rewritten."""
-    return applied(ledger, plan)[0]
+    out, names = applied(ledger, plan)
+    return replace(out, transactions=renamed(out.transactions, names))
 
 
 def applied(ledger: Ledger, plan: Plan) -> tuple[Ledger, dict[str, str]]:
-    """``apply`` and the renames it made to the splits: full name in ``ledger`` → final full
-    name, for every account whose splits now post under another name (figures summed per
-    account can follow them without a pass over the history)."""
+    """``apply`` but for the splits, and the renames they take: full name in ``ledger`` →
+    final full name, for every account whose splits post under another name. The transactions
+    are left as they are: figures summed per account follow the renames without a pass over
+    the history, and the history is renamed once, when the book is written."""
     tree = _Tree()
     problems: list[Problem] = []
     known = {a.full_name for a in ledger.accounts}
@@ -188,13 +190,7 @@ def applied(ledger: Ledger, plan: Plan) -> tuple[Ledger, dict[str, str]]:
     accounts = _accounts(tree)
     paths = {k: tree.path(k) for k in tree.nodes}
     names = {src: paths[key] for src, key in final_of.items() if src != paths[key]}
-    out = replace(
-        ledger,
-        accounts=accounts,
-        transactions=renamed(ledger.transactions, names),
-        problems=(*ledger.problems, *problems),
-    )
-    return out, names
+    return replace(ledger, accounts=accounts, problems=(*ledger.problems, *problems)), names
 
 
 def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:

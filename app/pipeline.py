@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app import cutover, mapping, readers, resolve, validate, verify
-from app.as_of import DailyByAccount, renamed_daily
+from app.as_of import renamed_daily
 from app.book import BookDocuments, BookSnapshot, WriteStats
 from app.documents import selection
 from app.documents.opening import open_items_opening
 from app.documents.proof import prove
 from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
-from app.model import Ledger, Problem
+from app.history import History
+from app.model import Ledger, Problem, Transaction
 from app.plan import DocumentsMode, Plan
 from app.verify_report import Report
 
@@ -38,15 +39,35 @@ def read(paths: Sequence[Path], plan: Plan) -> Ledger:
 class Prepared:
     """``ledger`` is final: every account with its GnuCash full name, parents included.
 
-    The documents part (which invoices, bills and payments the book gets, and its warnings) is
-    worked out on first use: it never holds an error, and the Map step, which shows only errors
-    and the tree, answers every edit without it."""
+    It is made on first use from ``outline`` (the final ledger but for the history: accounts,
+    as-of day, problems, and the transactions the cutover made) and ``history`` (the resolved
+    transactions the book keeps, renamed by ``names``). The Map step, which shows only errors
+    and the tree, answers every edit from the outline: renaming 100,000 transactions waits for
+    the page that shows them or the book that holds them. The documents part (which invoices,
+    bills and payments the book gets, and its warnings) is likewise worked out on first use: it
+    never holds an error."""
 
     parsed: Ledger
-    ledger: Ledger
+    outline: Ledger
+    history: tuple[Transaction, ...]  # as resolved: their splits name accounts before ``names``
+    names: Mapping[str, str]  # resolved full name → final, where they differ
     checked: tuple[Problem, ...]  # every problem but the documents part's
     documents_mode: DocumentsMode = "none"
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def ledger(self) -> Ledger:
+        if "ledger" not in self._memo:  # (two threads may both make it: it is pure)
+            with paused():
+                made = resolve.renamed(self.history, self.names)
+                if self.outline.transactions:  # the cutover's come first
+                    made = (*self.outline.transactions, *made)
+                self._memo["ledger"] = replace(self.outline, transactions=made)
+        return self._memo["ledger"]
+
+    @property
+    def transaction_count(self) -> int:
+        return len(self.outline.transactions) + len(self.history)
 
     @property
     def documents(self) -> selection.Selection | None:
@@ -93,34 +114,43 @@ def resolve_accounts(parsed: Ledger, plan: Plan) -> Ledger:
 
 
 def prepare(
-    parsed: Ledger,
-    plan: Plan,
-    resolved: Ledger | None = None,
-    resolved_daily: DailyByAccount | None = None,
+    parsed: Ledger, plan: Plan, resolved: Ledger | None = None, history: History | None = None
 ) -> Prepared:
     """Plan applied and checked. Each stage adds its problems to the ledger's. ``resolved``:
-    ``resolve_accounts(parsed, plan)`` when the caller already has it; ``resolved_daily``:
-    ``ledger_daily(resolved)``, likewise (the wizard keeps both across plan edits)."""
+    ``resolve_accounts(parsed, plan)`` when the caller already has it; ``history``:
+    ``History.of(resolved.transactions)``, likewise (the wizard keeps both across plan edits)."""
     with paused():
         if resolved is None:
             resolved = resolve.resolve(parsed, plan.account_map)
-        return _prepare(parsed, plan, resolved, resolved_daily)
+        if history is None:
+            history = History.of(resolved.transactions)
+        return _prepare(parsed, plan, resolved, history)
 
 
-def _prepare(
-    parsed: Ledger, plan: Plan, resolved: Ledger, resolved_daily: DailyByAccount | None
-) -> Prepared:
+def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> Prepared:
+    """mapping → cutover → validate with the history's splits left naming the resolved accounts:
+    each stage follows the plan's renames (``names``) on what it reads of them (dates, per-day
+    sums, the accounts named); ``Prepared.ledger`` renames them once."""
     if plan.cutover.mode == "balances_only":  # history is ignored: its labels do not matter
         resolved = replace(resolved, problems=_history_ignored(parsed))
     chart = {a.full_name for a in resolved.accounts}
-    unresolved = {s.account for t in resolved.transactions for s in t.splits} - chart
+    unresolved = history.accounts - chart
     mapped, names = mapping.applied(resolved, plan)
-    daily = None if resolved_daily is None else renamed_daily(resolved_daily, names)
-    ledger = cutover.apply(mapped, plan.cutover, daily)
+    outline, keep = cutover.applied(mapped, plan.cutover, renamed_daily(history.daily, names))
     if plan.cutover.mode == "balances_only" and plan.documents != "none":
-        ledger = open_items_opening(ledger)  # the open items as the A/R and A/P openings
-    found = validate.check(ledger, reported=unresolved, currency=plan.currency)
-    return Prepared(parsed, ledger, order([*ledger.problems, *found]), plan.documents)
+        outline = open_items_opening(outline)  # the open items as the A/R and A/P openings
+    kept = history if keep else None
+    found = validate.check(
+        outline, reported=unresolved, currency=plan.currency, history=kept, names=names
+    )
+    return Prepared(
+        parsed,
+        outline,
+        kept.transactions if kept else (),
+        names,
+        order([*outline.problems, *found]),
+        plan.documents,
+    )
 
 
 def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:

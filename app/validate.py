@@ -15,14 +15,16 @@ whose unit is not a power of ten.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from decimal import Decimal, Underflow, localcontext
 from itertools import repeat
 from operator import attrgetter, mod
 from types import MappingProxyType
+from typing import Literal
 
 from app.currency import is_known, unknown
-from app.model import Account, AccountType, Ledger, Problem
+from app.history import History
+from app.model import Account, AccountType, Ledger, Problem, Transaction
 from app.source import Source
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
@@ -48,6 +50,7 @@ _VALUE = attrgetter("value")
 _ZERO = Decimal(0)
 _INT64 = 2**63 - 1  # gnc_numeric's numerator
 _GINT = 2**31 - 1  # a bill term's day counts
+_NO_NAMES: Mapping[str, str] = MappingProxyType({})
 
 
 def compatible(parent: AccountType, child: AccountType) -> bool:
@@ -62,16 +65,24 @@ def places(currency: str) -> int | None:
 
 
 def check(
-    ledger: Ledger, *, reported: Collection[str] = (), currency: str = "USD"
+    ledger: Ledger,
+    *,
+    reported: Collection[str] = (),
+    currency: str = "USD",
+    history: History | None = None,
+    names: Mapping[str, str] = _NO_NAMES,
 ) -> list[Problem]:
     """Every problem that blocks writing ``ledger`` (plus warnings). ``reported``: account
     labels already reported as unresolved by ``resolve``, not reported a second time;
-    ``currency``: the book's (amounts must fit its unit)."""
+    ``currency``: the book's (amounts must fit its unit). ``history``: transactions the book
+    gets after ``ledger``'s, their splits still naming accounts as before ``names`` (old →
+    final full name; see ``pipeline.prepare``): checked as if renamed, with what no renaming
+    changes worked out once per history."""
     return [
-        *_nothing(ledger),
+        *_nothing(ledger, history),
         *check_accounts(ledger),
-        *_check_transactions(ledger, set(reported)),
-        *_check_amounts(ledger, currency),
+        *_check_transactions(ledger, set(reported), history, names),
+        *_check_amounts(ledger, currency, history),
         *_check_terms(ledger),
     ]
 
@@ -82,10 +93,10 @@ NOTHING = (
 )
 
 
-def _nothing(ledger: Ledger) -> list[Problem]:
+def _nothing(ledger: Ledger, history: History | None) -> list[Problem]:
     """A warning (each empty file has its own, with its name) when the book would be empty."""
     lists = (ledger.accounts, ledger.transactions, ledger.customers, ledger.vendors)
-    if any(lists) or ledger.employees or ledger.terms:
+    if any(lists) or ledger.employees or ledger.terms or (history and history.transactions):
         return []
     return [Problem(None, NOTHING, "warning")]
 
@@ -134,15 +145,31 @@ def untyped(account: Account) -> str:
     return f"choose a GnuCash type for account {account.full_name!r}{label}"
 
 
-def _check_transactions(ledger: Ledger, reported: set[str]) -> list[Problem]:
-    out: list[Problem] = []
+def _check_transactions(
+    ledger: Ledger, reported: set[str], history: History | None, names: Mapping[str, str]
+) -> list[Problem]:
     accounts = {a.full_name: a for a in ledger.accounts}
+    out = _unbalanced(ledger.transactions)
     # the common case first, in passes that stay in C: every transaction balances and posts
     # only to chart accounts that take postings; the places are looked up only when not
     bad = {s.account for t in ledger.transactions for s in t.splits}
+    parts = [(ledger.transactions, _NO_NAMES)]
+    if history is not None:
+        out.extend(history.kept("unbalanced", lambda: _unbalanced(history.transactions)))
+        bad.update(names.get(a, a) for a in history.accounts)
+        parts.append((history.transactions, names))
     bad.difference_update(n for n, a in accounts.items() if not a.placeholder)
     bad.difference_update(r for r in reported if r not in accounts)  # said by resolve
-    for t in ledger.transactions:
+    if bad:
+        out.extend(_misposted(parts, accounts, bad))
+    return out
+
+
+def _unbalanced(transactions: Iterable[Transaction]) -> list[Problem]:
+    """A transaction without lines, or whose lines do not sum to zero (no renaming changes
+    either)."""
+    out: list[Problem] = []
+    for t in transactions:
         if not t.splits:
             out.append(Problem(t.source, "transaction has no lines"))
             continue
@@ -157,19 +184,24 @@ def _check_transactions(ledger: Ledger, reported: set[str]) -> list[Problem]:
                     f"(difference {total:.2f}); {line_list(s.source for s in t.splits)}",
                 )
             )
-    if bad:
-        out.extend(_misposted(ledger, accounts, bad))
     return out
 
 
-def _misposted(ledger: Ledger, accounts: dict[str, Account], bad: set[str]) -> list[Problem]:
-    """Lines posting to an account outside the chart, or to a placeholder, grouped by account."""
+def _misposted(
+    parts: list[tuple[tuple[Transaction, ...], Mapping[str, str]]],
+    accounts: dict[str, Account],
+    bad: set[str],
+) -> list[Problem]:
+    """Lines posting to an account outside the chart, or to a placeholder, grouped by account
+    (``parts``: transactions, and the renames their splits' accounts still take)."""
     missing: dict[str, list[Source]] = defaultdict(list)
     placeholder: dict[str, list[Source]] = defaultdict(list)
-    for t in ledger.transactions:
-        for s in t.splits:
-            if s.account in bad:
-                (placeholder if s.account in accounts else missing)[s.account].append(s.source)
+    for transactions, names in parts:
+        for t in transactions:
+            for s in t.splits:
+                name = names.get(s.account, s.account)
+                if name in bad:
+                    (placeholder if name in accounts else missing)[name].append(s.source)
     out = [
         Problem(sources[0], f"account {name!r} does not exist ({line_list(sources)})")
         for name, sources in missing.items()
@@ -185,7 +217,7 @@ def _misposted(ledger: Ledger, accounts: dict[str, Account], bad: set[str]) -> l
     return out
 
 
-def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
+def _check_amounts(ledger: Ledger, currency: str, history: History | None) -> list[Problem]:
     """Split amounts and credit limits GnuCash stores as a 64-bit count of the currency's unit:
     none may be finer than that unit or larger than the count holds (splits grouped per kind)."""
     if not is_known(currency):
@@ -199,27 +231,16 @@ def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
                 "cannot take decimal amounts in; choose another book currency",
             )
         ]
-    unit, largest = Decimal(1).scaleb(-n), Decimal(_INT64).scaleb(-n)
+    largest = Decimal(_INT64).scaleb(-n)
     words = {
         "finer": "finer than the book currency's smallest unit "
         f"({currency}: {n or 'no'} decimal place{'s' * (n != 1)})",
         "larger": f"larger than the book currency can hold ({currency}: at most {largest:,f})",
     }
-
-    def misfit(v: Decimal) -> str:
-        if not -largest <= v <= largest:
-            return "larger"
-        return "finer" if v != v.quantize(unit) else ""
-
-    found: dict[str, list[Source]] = {"finer": [], "larger": []}
-    values = [s.value for t in ledger.transactions for s in t.splits]
-    # the common case in C: nothing out of range and nothing finer than the unit (x % unit is
-    # zero exactly when x is a whole number of units); the places are looked up only when not
-    if values and (max(values) > largest or min(values) < -largest or not _whole(values, unit)):
-        for t in ledger.transactions:
-            for s in t.splits:
-                if why := misfit(s.value):
-                    found[why].append(s.source)
+    found = _misfits(ledger.transactions, n)
+    if history is not None:
+        kept = history.kept(("misfits", n), lambda: _misfits(history.transactions, n))
+        found = {why: [*sources, *kept[why]] for why, sources in found.items()}
     out = [
         Problem(
             sources[0],
@@ -230,7 +251,7 @@ def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
         if sources
     ]
     for c in ledger.customers:
-        if c.credit_limit is not None and (why := misfit(c.credit_limit)):
+        if c.credit_limit is not None and (why := _misfit(c.credit_limit, n)):
             out.append(
                 Problem(
                     c.source,
@@ -239,6 +260,29 @@ def _check_amounts(ledger: Ledger, currency: str) -> list[Problem]:
                 )
             )
     return out
+
+
+def _misfit(value: Decimal, places: int) -> Literal["finer", "larger", ""]:
+    """Why a GnuCash amount in units of ``10**-places`` cannot be ``value`` ("": it can)."""
+    unit, largest = Decimal(1).scaleb(-places), Decimal(_INT64).scaleb(-places)
+    if not -largest <= value <= largest:
+        return "larger"
+    return "finer" if value != value.quantize(unit) else ""
+
+
+def _misfits(transactions: tuple[Transaction, ...], places: int) -> dict[str, list[Source]]:
+    """The lines whose amounts ``_misfit``, by why (no renaming changes them)."""
+    unit, largest = Decimal(1).scaleb(-places), Decimal(_INT64).scaleb(-places)
+    found: dict[str, list[Source]] = {"finer": [], "larger": []}
+    values = [s.value for t in transactions for s in t.splits]
+    # the common case in C: nothing out of range and nothing finer than the unit (x % unit is
+    # zero exactly when x is a whole number of units); the places are looked up only when not
+    if values and (max(values) > largest or min(values) < -largest or not _whole(values, unit)):
+        for t in transactions:
+            for s in t.splits:
+                if why := _misfit(s.value, places):
+                    found[why].append(s.source)
+    return found
 
 
 def _whole(values: list[Decimal], unit: Decimal) -> bool:

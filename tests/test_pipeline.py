@@ -4,13 +4,14 @@ through the real GnuCash engine, reopened with read_book."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from decimal import Decimal as D
 
 import pytest
 
-from app import pipeline
-from app.as_of import ledger_daily
+from app import cutover, mapping, pipeline, validate
 from app.errors import ProblemsError
+from app.history import History
 from app.model import Account, AccountType, FileInfo, Ledger, Problem, Split, Transaction
 from app.plan import Cutover, Plan, Rule
 from app.source import Source
@@ -247,23 +248,43 @@ def test_balances_only_turns_errors_in_transaction_files_into_warnings():
         (Rule("merge", "Owner's Equity", "Opening Balance Equity"),),
         (Rule("move", "Rent", "Expenses:Premises"), Rule("rename", "Sales", "Revenue")),
         (Rule("merge", "Rent", "Sales"), Rule("retype", "Accounts Payable", "LIABILITY")),
+        # names swapped: the opening lines name the final accounts, which are other accounts'
+        # names before the plan (renaming them with the history would move them)
+        (Rule("rename", "Checking", "Rent"), Rule("rename", "Rent", "Checking")),
     ],
 )
 @pytest.mark.parametrize("opening", [False, True])
-def test_daily_sums_kept_from_the_resolved_ledger_give_the_same_result(rules, opening):
-    """The wizard keeps the resolved ledger's per-day sums across plan edits and has them
-    follow the plan's renames and merges (as_of.renamed_daily) instead of summing the history
-    again: the prepared ledger and its problems are exactly those of a fresh prepare."""
+@pytest.mark.parametrize("reparent", [False, True])
+def test_history_renamed_last_gives_what_each_stage_in_turn_gives(rules, opening, reparent):
+    """``prepare`` leaves the history's splits naming the resolved accounts while the cutover
+    and the checks follow the plan's renames (the wizard keeps one History across plan edits),
+    and renames them once for ``Prepared.ledger``: the ledger and its problems are exactly those
+    of mapping, cutover and validate run in turn on a renamed history."""
     extra = (
         ledgers.txn("2022-04-01", ("Rent", "50.00"), ("Checking", "-50.00"), voided=True, line=30),
         ledgers.txn("2022-04-02", ("Mystery", "7.00"), ("Checking", "-7.00"), line=34),  # unknown
+        ledgers.txn("2022-04-03", ("Rent", "7.001"), ("Checking", "-7.00"), line=36),  # unbalanced
     )
     parsed = ledger((*HISTORY, *extra), checking="15000.00", rent="900.00")  # not explained
-    plan = Plan(rules=rules, reparent=True, cutover=Cutover(opening_balances=opening))
+    plan = Plan(rules=rules, reparent=reparent, cutover=Cutover(opening_balances=opening))
     resolved = pipeline.resolve_accounts(parsed, plan)
-    kept = pipeline.prepare(parsed, plan, resolved, ledger_daily(resolved))
+    history = History.of(resolved.transactions)
+    kept = pipeline.prepare(parsed, plan, resolved, history)
+    again = pipeline.prepare(parsed, replace(plan, currency="EUR"), resolved, history)
     fresh = pipeline.prepare(parsed, plan)
-    assert kept.ledger == fresh.ledger and kept.problems == fresh.problems
+    in_turn = cutover.apply(mapping.apply(resolved, plan), plan.cutover)
+    unresolved = {s.account for t in resolved.transactions for s in t.splits} - {
+        a.full_name for a in resolved.accounts
+    }
+    problems = pipeline.order(
+        [*in_turn.problems, *validate.check(in_turn, reported=unresolved, currency="USD")]
+    )
+    assert kept.ledger == fresh.ledger == in_turn
+    assert kept.problems == fresh.problems == problems
+    assert again.ledger.transactions == in_turn.transactions  # the kept checks reused
+    assert any("does not balance" in p.message for p in problems)
+    assert any("'Mystery'" in p.message for p in problems)
+    assert any("finer than" in p.message for p in problems)
     assert any(p.fix == "opening_balances" for p in fresh.problems) != opening
     if opening:
         assert fresh.ledger.transactions[0].kind_label == "Opening balances"

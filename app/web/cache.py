@@ -15,9 +15,8 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from app import pipeline, resolve
-from app.as_of import DailyByAccount as Daily
-from app.as_of import ledger_daily
 from app.gc_pause import keep_out_of_collection
+from app.history import History
 from app.model import Ledger
 from app.pages.preview import SearchIndex
 from app.plan import Plan
@@ -100,19 +99,20 @@ class ViewCache:
         sig = m.signature()
         mapped = json.dumps(plan.account_map, sort_keys=True)
 
-        def make_resolved() -> tuple[Ledger, tuple[Unresolved, ...], SearchIndex, Daily]:
+        def make_resolved() -> tuple[Ledger, tuple[Unresolved, ...], SearchIndex, History]:
             resolved = pipeline.resolve_accounts(parsed, plan)
             open_ = tuple(resolve.unresolved(parsed, plan.account_map))
-            return resolved, open_, SearchIndex(resolved.transactions), ledger_daily(resolved)
+            history = History.of(resolved.transactions)
+            return resolved, open_, SearchIndex(resolved.transactions), history
 
         # the preview's part depends only on the files and the report-account choices
         key = (m.id, "resolved", sig, _read_options(plan), mapped)
-        resolved, open_, search, daily = self._cached(key, make_resolved)
+        resolved, open_, search, history = self._cached(key, make_resolved)
         key = (m.id, "view", sig, plan.to_json())
         return self._cached(
             key,
             lambda: View(
-                parsed, resolved, open_, pipeline.prepare(parsed, plan, resolved, daily), search
+                parsed, resolved, open_, pipeline.prepare(parsed, plan, resolved, history), search
             ),
         )
 

@@ -68,7 +68,7 @@ def _context() -> dict:
         "view": view,
         "errors": errors,
         "files": files,
-        "large": len(view.prepared.ledger.transactions) > LARGE_HISTORY,
+        "large": view.prepared.transaction_count > LARGE_HISTORY,
     } | region(job, state, _kept(m))
 
 

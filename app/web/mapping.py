@@ -34,7 +34,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "m": m,
         "plan": plan,
         "view": view,
-        "tree": tree_rows(view.prepared.ledger),
+        "tree": tree_rows(view.prepared.outline),
         "tree_problems": tree_problems(chart_only, plan),
         "errors": view.prepared.errors,
         "accounts": account_rows(chart_only),
@@ -43,8 +43,8 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "status_message": status_message,
         "describe": describe,
         "types": TYPES,
-        "as_of": view.prepared.ledger.as_of,
-        "as_of_words": as_of_words(view.prepared.ledger.as_of),
+        "as_of": view.prepared.outline.as_of,
+        "as_of_words": as_of_words(view.prepared.outline.as_of),
     }
 
 
@@ -114,7 +114,8 @@ def edit_row() -> tuple[str, int]:
     """Click to edit: one row of the resulting tree as a small form (name and type)."""
     m = migration()
     account = request.args.get("account", "")
-    row = next((r for r in tree_rows(views().view(m).prepared.ledger) if account in r.origin), None)
+    rows = tree_rows(views().view(m).prepared.outline)
+    row = next((r for r in rows if account in r.origin), None)
     if row is None:
         raise MappingError(
             f"There is no account {account!r} in the tree any more; reload the page."
@@ -127,7 +128,7 @@ def save_row() -> tuple[str, int]:
     m = migration()
     account = request.form.get("account", "")
     view = views().view(m)
-    row = next((r for r in tree_rows(view.prepared.ledger) if account in r.origin), None)
+    row = next((r for r in tree_rows(view.prepared.outline) if account in r.origin), None)
     if row is None:
         raise MappingError(
             f"There is no account {account!r} in the tree any more; reload the page."
