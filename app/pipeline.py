@@ -22,7 +22,7 @@ from app.documents.proof import prove
 from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.history import History
-from app.model import Ledger, Problem, Transaction
+from app.model import AccountType, Ledger, Problem
 from app.plan import DocumentsMode, Plan
 from app.verify_report import Report
 
@@ -49,7 +49,7 @@ class Prepared:
 
     parsed: Ledger
     outline: Ledger
-    history: tuple[Transaction, ...]  # as resolved: their splits name accounts before ``names``
+    history: History | None  # the resolved history the book keeps (None: balances only)
     names: Mapping[str, str]  # resolved full name → final, where they differ
     checked: tuple[Problem, ...]  # every problem but the documents part's
     documents_mode: DocumentsMode = "none"
@@ -59,7 +59,9 @@ class Prepared:
     def ledger(self) -> Ledger:
         if "ledger" not in self._memo:  # (two threads may both make it: it is pure)
             with paused():
-                made = resolve.renamed(self.history, self.names)
+                made = (
+                    resolve.renamed(self.history.transactions, self.names) if self.history else ()
+                )
                 if self.outline.transactions:  # the cutover's come first
                     made = (*self.outline.transactions, *made)
                 self._memo["ledger"] = replace(self.outline, transactions=made)
@@ -67,7 +69,9 @@ class Prepared:
 
     @property
     def transaction_count(self) -> int:
-        return len(self.outline.transactions) + len(self.history)
+        return len(self.outline.transactions) + len(
+            self.history.transactions if self.history else ()
+        )
 
     @property
     def documents(self) -> selection.Selection | None:
@@ -76,9 +80,18 @@ class Prepared:
         return self._documents()[0]
 
     @property
+    def overview(self) -> selection.Selection | None:
+        """``documents`` as the Preview shows them (counts, open amounts, rules, problems):
+        worked out on the history as resolved and kept with it for every plan that makes the
+        same accounts A/R and A/P, since renaming accounts changes none of that. Its accounts
+        are named as before the plan and its transactions numbered within the history: only
+        the book needs ``documents``."""
+        return self._overview()[0]
+
+    @property
     def problems(self) -> tuple[Problem, ...]:
         if "problems" not in self._memo:
-            self._memo["problems"] = order([*self.checked, *self._documents()[1]])
+            self._memo["problems"] = order([*self.checked, *self._overview()[1]])
         return self._memo["problems"]
 
     @property
@@ -97,6 +110,28 @@ class Prepared:
                     found = selection.select(self.ledger, self.documents_mode)
             self._memo["documents"] = found
         return self._memo["documents"]
+
+    def _overview(self) -> tuple[selection.Selection | None, tuple[Problem, ...]]:
+        history = self.history
+        if history is None or self.errors:  # balances only: the few opening documents
+            return self._documents()
+        final = {a.full_name: a for a in self.outline.accounts}
+        owed = {  # each resolved account the plan makes A/R or A/P, under its resolved name
+            r: replace(a, full_name=r)
+            for r in history.accounts
+            if (a := final.get(self.names.get(r, r))) is not None
+            and a.type in (AccountType.RECEIVABLE, AccountType.PAYABLE)
+        }
+        key = ("documents", self.documents_mode, frozenset((r, a.type) for r, a in owed.items()))
+        as_resolved = replace(
+            self.outline, accounts=tuple(owed.values()), transactions=history.transactions
+        )
+
+        def make() -> tuple[selection.Selection | None, tuple[Problem, ...]]:
+            with paused():
+                return selection.select(as_resolved, self.documents_mode)
+
+        return history.kept(key, make)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +181,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
     return Prepared(
         parsed,
         outline,
-        kept.transactions if kept else (),
+        kept,
         names,
         order([*outline.problems, *found]),
         plan.documents,

@@ -15,7 +15,10 @@ import pytest
 
 from app import gnc, pipeline
 from app.errors import MappingError
-from app.plan import Cutover, Plan, plan_from_json
+from app.history import History
+from app.model import AccountType
+from app.pages.documents import documents_view
+from app.plan import Cutover, Plan, Rule, plan_from_json
 from tests.support.companygen import make_company
 
 D = Decimal
@@ -221,3 +224,37 @@ def test_balances_only_what_the_items_do_not_explain_stays_in_the_lump(
     opening = next(t for t in prepared.ledger.transactions if t.kind_label == "Opening balances")
     ar = next(s for s in opening.splits if s.account == "Accounts Receivable")
     assert ar.value == gone
+
+
+@pytest.mark.parametrize("mode", ["all", "open"])
+def test_preview_documents_kept_across_plans_are_the_books(company_files, mode) -> None:
+    """The Preview's invoices and bills (``Prepared.overview``) are worked out once on the
+    resolved history and kept with it: for plans that rename, move or reparent the A/R and A/P
+    accounts they are exactly what the book's ledger gives (``Prepared.documents``), problems
+    included; a plan that makes other accounts A/R or A/P works them out again."""
+    _company, files = company_files
+    plan = replace(Plan(), documents=mode)  # type: ignore[arg-type]
+    parsed = pipeline.read(files, plan)
+    resolved = pipeline.resolve_accounts(parsed, plan)
+    history = History.of(resolved.transactions)
+    ar = next(a.full_name for a in resolved.accounts if a.type is AccountType.RECEIVABLE)
+    ap = next(a.full_name for a in resolved.accounts if a.type is AccountType.PAYABLE)
+    renames = [
+        plan,
+        replace(plan, reparent=True),
+        plan.with_rule(Rule("rename", ar, "Owed to us")),
+        plan.with_rule(Rule("move", ap, "Liabilities:Trade")),
+    ]
+    first = None
+    for p in [*renames, plan.with_rule(Rule("retype", ap, "RECEIVABLE"))]:
+        prepared = pipeline.prepare(parsed, p, resolved, history)
+        assert not prepared.errors
+        book = prepared.documents
+        assert prepared.overview is not None and book is not None
+        assert documents_view(prepared.overview) == documents_view(book)
+        assert prepared.problems == pipeline.order([*prepared.checked, *book.problems])
+        first = first or prepared.overview
+        assert (prepared.overview is first) == (p in renames)
+    assert any("A/R or A/P lines in one transaction" in str(x) for x in book.problems) or (
+        documents_view(book) != documents_view(first)
+    )

@@ -20,14 +20,17 @@ that is not among ``docs``, for callers that choose documents themselves. Pure: 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from typing import Any, TypeVar
 
 from app.cutover import OPENING_KIND
 from app.documents import Document, Documents, derive, end_owner
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
 
+T = TypeVar("T")
 ZERO = Decimal(0)
 LINK_KIND = "Lot link"  # kind_label of the zero-sum transactions that apply a credit note
 
@@ -50,6 +53,14 @@ class Selection:
     allocation: Allocation
     docs: Documents  # what becomes GnuCash documents (a subset in mode "open")
     open_amounts: dict[int, Decimal] = field(default_factory=dict)  # document txn → still open
+    _kept: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def kept(self, key: Any, make: Callable[[], T]) -> T:
+        """``make()``, once per key: for what is worked out from this selection alone (the
+        Preview's view of it, made once however many plans share the selection)."""
+        if key not in self._kept:
+            self._kept[key] = make()
+        return self._kept[key]
 
     @property
     def problems(self) -> tuple[Problem, ...]:

@@ -79,6 +79,10 @@ def documents_view(selection: Selection | None) -> DocumentsView | None:
     the plan says none)."""
     if selection is None:
         return None
+    return selection.kept("documents_view", lambda: _view(selection))
+
+
+def _view(selection: Selection) -> DocumentsView:
     history = selection.history_counts()
     meant = selection.counts()
     qb = quickbooks_open(selection.derived)

@@ -54,7 +54,7 @@ def shown(view: View, sort: str = "") -> dict:
             "problems": preview.problem_rows(view.prepared.problems, ledger, view.search),
             "not_imported": preview.not_imported(ledger),
             "counts": preview.counts(ledger),
-            "documents": documents_view(view.prepared.documents),
+            "documents": documents_view(view.prepared.overview),
         },
     )
     rows = view.page(f"preview accounts {sort}", lambda: chart.account_rows(ledger, sort))

@@ -154,7 +154,8 @@ def child(kind: str, folder: Path) -> None:
 
 def _wizard(folder: Path) -> dict[str, float]:
     """Upload, first Preview (the parse), Preview again, Map, one rename on the Map step, Map
-    again, reparenting on (a change of every account's name), then the Import page: each
+    again, reparenting on (a change of every account's name), then the Import and Preview
+    pages of that plan: each
     request's time through Flask's test client (the server's time, no network)."""
     from app import create_app
     from tests.support.web import HX, new_migration, signed_in
@@ -196,6 +197,7 @@ def _wizard(folder: Path) -> dict[str, float]:
             lambda: client.post(f"{prefix}/map/settings", data=whole, headers=csrf | HX),
         )
         timed("import page", lambda: client.get(f"{prefix}/import"))
+        timed("preview, changed plan", lambda: client.get(f"{prefix}/preview"))
         app.extensions["jobs"].shutdown()
         return t
 
@@ -382,7 +384,7 @@ def main() -> None:
     )
     for n, w in wizard.items():
         steps = ("upload", "first preview", "preview again", "map", "map rename", "map again")
-        for step in (*steps, "map reparent", "import page"):
+        for step in (*steps, "map reparent", "import page", "preview, changed plan"):
             target = "target <= 0.5 s (0.2 s)" if step != "upload" else "parses, with progress"
             rows.append((f"wizard {n:,} txns: {step}", f"{sec(w, step):.2f} s", target))
     for d in docs.values():
