@@ -113,8 +113,8 @@ class Prepared:
 
     def _overview(self) -> tuple[selection.Selection | None, tuple[Problem, ...]]:
         history = self.history
-        if history is None or self.errors:  # balances only: the few opening documents
-            return self._documents()
+        if history is None or self.errors or "documents" in self._memo:
+            return self._documents()  # balances only (a few opening documents), or done
         final = {a.full_name: a for a in self.outline.accounts}
         owed = {  # each resolved account the plan makes A/R or A/P, under its resolved name
             r: replace(a, full_name=r)
