@@ -8,8 +8,12 @@ date); a payment keeps its bank split while its A/R (A/P) split is cut into one 
 document paid and an unapplied rest (owner lot); a credit note applied to a document is a
 zero-sum lot-link ("L") transaction. Never PostToAccount or the engine's auto-apply (4.13 bug,
 §7.1); vendor signs from the split itself (§7.3); credit-note quantities through
-SetDocQuantity (§7.4); voided transactions stay out of lots (§7.11). Bulk recipe: the A/R and
-A/P accounts in BeginEdit with deferred balances and events suspended (§3).
+SetDocQuantity (§7.4); voided transactions stay out of lots (§7.11). Bulk recipe: every
+account in BeginEdit with deferred balances and events suspended (§3), and each transaction
+changed inside one edit of its own: a lot add, a due date, AttachToTxn and SetReadOnly each edit
+the transaction, and an edit not nested in another commits it whole (measured on 5.10 at
+10,133 documents: 1.51-1.62x the GL write with one commit per call, 1.20-1.31x with one per
+transaction).
 
 Raw ``gnucash_core_c`` calls, as in the writer's hot loop, with the bindings from
 ``app.gnc.bindings``: used only through ``write_book(..., after=...)``, never by the core.
@@ -144,15 +148,18 @@ class _Pass:
         lot = C.gnc_lot_new(self.book_i)
         C.gncInvoiceAttachToLot(inv, lot)
         C.gnc_lot_set_title(lot, f"{TYPE_WORDS[d.kind]} {d.id}")
-        C.gnc_lot_add_split(lot, ar)
+        # one edit of the transaction for all that changes it (the lot, the due date, the
+        # invoice's KVP and type, read-only): each call edits it again, and an edit that is not
+        # nested in another commits the whole transaction
         C.xaccTransBeginEdit(txn)
+        C.gnc_lot_add_split(lot, ar)
         C.xaccTransSetDateDue(txn, self.noon(d.due))
-        C.xaccTransCommitEdit(txn)
         C.gncInvoiceAttachToTxn(inv, txn)  # txn type 'I', its KVP names the invoice
         C.gncInvoiceSetPostedAcc(inv, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
         C.gncInvoiceSetDatePosted(inv, self.noon(d.date))
         C.gncInvoiceCommitEdit(inv)
         C.xaccTransSetReadOnly(txn, READ_ONLY)
+        C.xaccTransCommitEdit(txn)
         self.lots[d.transaction] = lot
         self.count[d.kind] += 1
 
@@ -201,14 +208,14 @@ class _Pass:
             C.xaccSplitSetValue(s, n)
             C.xaccSplitSetAmount(s, n)
         C.xaccTransSetTxnType(txn, C.TXN_TYPE_PAYMENT)
-        C.xaccTransCommitEdit(txn)
-        for s, piece in zip(splits, pieces, strict=True):
+        for s, piece in zip(splits, pieces, strict=True):  # inside the edit (see adopt)
             if piece.document is not None:
                 C.gnc_lot_add_split(self.lots[piece.document], s)
             elif piece.rest:
                 lot = C.gnc_lot_new(self.book_i)
                 C.gncOwnerAttachToLot(self.owner(p.owner_kind, p.owner, p.source), lot)
                 C.gnc_lot_add_split(lot, s)
+        C.xaccTransCommitEdit(txn)
         self.count["payment"] += 1
 
     def link(self, cn: Document, doc: Document, amount: Decimal) -> None:
@@ -232,10 +239,10 @@ class _Pass:
             C.xaccSplitSetAction(s, "Lot Link")
             C.xaccSplitSetMemo(s, f"Offset between documents: {cn.id} - {doc.id}")
             made.append((d, s))
+        for d, s in made:  # inside the edit (see adopt)
+            C.gnc_lot_add_split(self.lots[d.transaction], s)
         C.xaccTransCommitEdit(t)
         self.inserted(2)
-        for d, s in made:
-            C.gnc_lot_add_split(self.lots[d.transaction], s)
         self.count["link"] += 1
 
 
