@@ -139,6 +139,7 @@ class Outcome:
     stats: WriteStats
     snapshot: BookSnapshot
     report: Report
+    written: Ledger  # the ledger as the book holds it (after the documents pass)
 
 
 def resolve_accounts(parsed: Ledger, plan: Plan) -> Ledger:
@@ -263,7 +264,7 @@ def write(
             raise BookWriteError(f"cannot put the book in place at {out_path}: {exc}") from exc
     finally:
         staged.unlink(missing_ok=True)  # nothing of a failed run stays behind
-    return Outcome(stats, snapshot, report)
+    return Outcome(stats, snapshot, report, written)
 
 
 def progress(on_progress: Progress | None, phase: str, done: int, total: int) -> None:

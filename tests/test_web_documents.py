@@ -97,6 +97,18 @@ def test_preview_map_import_download(client, exports) -> None:
     assert re.fullmatch(want + "match QuickBooks", line.text), line.text
     assert "ok" in line["class"] and "ok" in page.select_one("#summary-line")["class"]
     assert not page.select("#documents-differences")
+    # what is in the book is counted as the checks count it (payments cut per document paid)
+    counted = {
+        div.dt.text: int(div.dd.text.replace(",", ""))
+        for div in page.select("#imported dl.facts div")
+    }
+    checks = {li.text.split(":")[0]: li.text for li in page.select("#checks li")}
+    lines = re.search(
+        r"GnuCash book ([\d,]+)", checks["transaction lines (GnuCash calls them splits)"]
+    )
+    assert counted["Transaction lines (splits)"] == int(lines.group(1).replace(",", ""))
+    txns = re.search(r"GnuCash book ([\d,]+)", checks["transactions"])
+    assert counted["Transactions"] == int(txns.group(1).replace(",", ""))
     with client.get(page.select_one("#download-documents")["href"]) as r:
         assert r.status_code == 200 and r.mimetype == "text/csv"
         assert "-documents.csv" in r.headers["Content-Disposition"]

@@ -62,8 +62,10 @@ def _check_value(value: object) -> str:
 
 
 def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[str, object]:
-    """What the Download step shows, as plain JSON."""
-    report, ledger = outcome.report, prepared.ledger
+    """What the Download step shows, as plain JSON. What is in the book is counted as the book
+    holds it: the documents pass cuts payments' A/R (A/P) lines per document paid and adds the
+    credit notes' lot links, which the checks count too."""
+    report, ledger = outcome.report, outcome.written
     return {
         "ok": bool(report.ok),
         "headline": report.headline(),
