@@ -333,6 +333,7 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
         page.click("#account-table th a:has-text('Number')")  # a plain link: the whole page
         expect(page.locator("#account-table th[aria-sort=ascending]")).to_have_text("Number")
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")  # kept
         page.go_back()
         expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
 

@@ -216,19 +216,19 @@ def test_the_chart_is_in_quickbooks_type_order_and_sorts_by_its_columns(client):
         "QuickBooks balance",
         "Lines",
     ]
-    assert heads["Number"]["href"] == f"{prefix}/preview?sort=number#accounts"
+    assert heads["Number"]["href"] == f"{prefix}/preview?chart_sort=number#accounts"
     assert not heads["Number"].has_attr("hx-get")  # a plain link: the whole page
     qb = heads["QuickBooks type"].parent
     assert qb["aria-sort"] == "ascending" and heads["QuickBooks type"]["href"].endswith(
-        "sort=-qbtype#accounts"
+        "chart_sort=-qbtype#accounts"
     )
     by_number = soup(client.get(heads["Number"]["href"]))
     assert chart(by_number) == [n for n, _t, code in sorted(SCRAMBLED_CHART, key=lambda r: r[2])]
     head = by_number.select_one("#account-table th[aria-sort=ascending] a")
-    assert head.text == "Number" and head["href"].endswith("sort=-number#accounts")
-    backwards = soup(client.get(f"{prefix}/preview", query_string={"sort": "-number"}))
+    assert head.text == "Number" and head["href"].endswith("chart_sort=-number#accounts")
+    backwards = soup(client.get(f"{prefix}/preview", query_string={"chart_sort": "-number"}))
     assert chart(backwards) == chart(by_number)[::-1]
-    assert chart(soup(client.get(f"{prefix}/preview?sort=junk"))) == chart(page)
+    assert chart(soup(client.get(f"{prefix}/preview?chart_sort=junk"))) == chart(page)
 
 
 def test_transactions_sort_by_their_columns_in_the_region(client):
@@ -258,9 +258,23 @@ def test_transactions_sort_by_their_columns_in_the_region(client):
     whole = soup(client.get(f"{prefix}/preview?sort=-amount"))
     assert [td.text for td in whole.select("#txn-table tbody.txn tr.head td.num")] == ["100.00"]
     search = soup(client.get(f"{prefix}/preview")).select_one("#txn-search")
-    assert search["hx-include"] == "#txn-sort"
+    assert search["hx-include"] == "#txn-sort, #txn-chart-sort"
     r = client.get(f"{prefix}/transactions?sort=amount&page=2")  # no htmx: the whole page
     assert r.status_code == 302 and r.location.endswith("/preview?page=2&sort=amount#transactions")
+    # each table keeps its own order: sorting one keeps the other's, in every address
+    both = soup(client.get(f"{prefix}/preview?sort=-amount&chart_sort=number"))
+    assert both.select_one("#account-table th[aria-sort=ascending]").text == "Number"
+    assert both.select_one("#txn-table th[aria-sort=descending]").text == "Amount"
+    head = next(a for a in both.select("#account-table th a") if a.text == "Account")
+    assert head["href"] == f"{prefix}/preview?sort=-amount&chart_sort=account#accounts"
+    head = next(a for a in both.select("#txn-table th a") if a.text == "Date")
+    assert head["href"] == f"{prefix}/preview?sort=date&chart_sort=number#transactions"
+    r = client.get(head["hx-get"], headers=HX)
+    assert r.headers["HX-Push-Url"] == f"{prefix}/preview?sort=date&chart_sort=number#transactions"
+    assert soup(r).select_one("#txn-chart-sort")["value"] == "number"
+    nxt = next(a for a in soup(r).select(".pager a") if "Next" in a.text)
+    assert "chart_sort=number" in nxt["hx-get"] and "chart_sort=number" in nxt["href"]
+    assert both.select_one("#txn-search")["hx-include"] == "#txn-sort, #txn-chart-sort"
 
 
 def test_back_to_a_page_htmx_put_in_the_history_gets_the_whole_page(client):

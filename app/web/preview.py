@@ -1,9 +1,10 @@
 """Step 2, Preview: the chart, the transactions (searched, sorted and paginated here, on the
 server), the name lists, what is not imported, and every problem linked to its rows.
 
-``?sort=`` sorts one table: a key of the chart's (``chart.ACCOUNT_SORTS``) or of the
-transactions' (``preview.TXN_SORTS``), "-" before it for descending; the other table keeps its
-own order (the chart as QuickBooks lists it, the transactions as in the files)."""
+Each table has its own order in the address, kept by every link of the other: ``?chart_sort=``
+a key of the chart's (``chart.ACCOUNT_SORTS``), ``?sort=`` one of the transactions'
+(``preview.TXN_SORTS``), "-" before it for descending; without it a table keeps its own order
+(the chart as QuickBooks lists it, the transactions as in the files)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def _page_number() -> int:
 def page() -> tuple[str, int]:
     m = migration()
     view = views().view(m)
-    sort = request.args.get("sort", "")
+    chart_sort = request.args.get("chart_sort", "")
     return render(
         "preview/page.html",
         "preview/_transactions.html",
@@ -37,9 +38,10 @@ def page() -> tuple[str, int]:
         view=view,
         ledger=view.resolved,
         txns=_txns(view),
-        account_columns=chart.account_columns(sort),
+        chart_sort=chart_sort,
+        account_columns=chart.account_columns(chart_sort),
         documents_mode=m.plan().documents,
-        **shown(view, sort),
+        **shown(view, chart_sort),
     )
 
 
@@ -66,21 +68,27 @@ def transactions() -> tuple[str, int, dict[str, str]] | Response:
     """The transactions region alone (active search and page links), with the Preview's
     address for it: pushed for a page (Back returns to the one before), replacing the current
     one for a search."""
+    chart_sort = request.args.get("chart_sort", "")
     if not is_htmx():
-        args = _args(request.args.get("q", ""), _page_number(), request.args.get("sort", ""))
+        q, sort = request.args.get("q", ""), request.args.get("sort", "")
+        args = _args(q, _page_number(), sort, chart_sort)
         return redirect(url_for("preview.page", **args, _anchor="transactions"))
     view = views().view(migration())
     txns = _txns(view)
-    html, status = render("preview/page.html", "preview/_transactions.html", txns=txns)
+    html, status = render(
+        "preview/page.html", "preview/_transactions.html", txns=txns, chart_sort=chart_sort
+    )
     # the address bar follows: a page turned is a step Back returns to, a search replaces it
     header = "HX-Push-Url" if "page" in request.args else "HX-Replace-Url"
-    where = url_for("preview.page", **_args(txns.q, txns.page, txns.sort), _anchor="transactions")
-    return html, status, {header: where}
+    args = _args(txns.q, txns.page, txns.sort, chart_sort)
+    return html, status, {header: url_for("preview.page", **args, _anchor="transactions")}
 
 
-def _args(q: str, page: int, sort: str = "") -> dict[str, object]:
-    """The Preview's query for a search, a page and an order, without what is the default."""
-    return {k: v for k, v in (("q", q), ("page", page), ("sort", sort)) if v and v != 1}
+def _args(q: str, page: int, sort: str = "", chart_sort: str = "") -> dict[str, object]:
+    """The Preview's query for a search, a page and the two tables' orders, without what is
+    the default."""
+    pairs = (("q", q), ("page", page), ("sort", sort), ("chart_sort", chart_sort))
+    return {k: v for k, v in pairs if v and v != 1}
 
 
 def _txns(view: View) -> preview.TxnPage:
