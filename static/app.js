@@ -1,5 +1,5 @@
 // qb2gnucash: the little the pages need beyond htmx: drag-and-drop, upload progress, confirms,
-// the Map step's save indicator and scroll positions.
+// the Map step's save indicator, scroll positions and keyboard focus across a region's change.
 (function () {
   "use strict";
 
@@ -70,6 +70,38 @@
     if (tree) { tree.scrollTop = scrolled.tree; }
     window.scrollTo(scrolled.x, scrolled.y);
     scrolled = null;
+  });
+
+  // A region re-rendered by a change keeps the keyboard focus where it was: on the same control
+  // (by id, else by its form and name), else, when that control is gone (a file or a change
+  // removed), on the region's status message ([data-status]: "Removed ...", "Undone: ..."), else
+  // on the region itself. Without scrolling: the scroll positions are kept above.
+  var focused = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var el = document.activeElement;
+    if (!el || el === document.body || !e.detail.target || !e.detail.target.contains(el)) {
+      focused = null;
+      return;
+    }
+    focused = { id: el.id, form: el.form && el.form.id, name: el.name, value: el.value };
+  });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (!focused) { return; }
+    var was = focused;
+    focused = null;
+    if (document.activeElement && document.activeElement !== document.body) { return; }
+    var region = e.detail.target && document.getElementById(e.detail.target.id) || e.detail.target;
+    var again = was.id && document.getElementById(was.id);
+    if (!again && was.form && was.name) {
+      var named = document.querySelectorAll("#" + was.form + " [name='" + was.name + "']");
+      again = Array.prototype.find.call(named, function (n) {
+        return n.type !== "radio" || n.value === was.value;
+      });
+    }
+    var target = again || (region && region.querySelector("[data-status]")) || region;
+    if (!target) { return; }
+    if (!target.hasAttribute("tabindex") && !again) { target.setAttribute("tabindex", "-1"); }
+    target.focus({ preventScroll: true });
   });
 
   // A message from an earlier failed action goes away once an action succeeds.

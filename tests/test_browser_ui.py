@@ -100,6 +100,7 @@ def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, t
         tree.evaluate("t => { t.scrollTop = 300; }")
         undo.click()
         expect(page.locator("#map-status")).to_contain_text("Undone")
+        expect(page.locator("#map-status")).to_be_focused()  # its button is gone: the message
         assert tree.evaluate("t => t.scrollTop") == 300
         assert page.evaluate("window.scrollY") == window_y
 
@@ -116,6 +117,11 @@ def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, t
         expect(page.locator("#tree-table tr[data-account$='Renamed in the tree']")).to_be_attached()
         kept = page.evaluate("window.treeTop")
         assert kept > 300 and tree.evaluate("t => t.scrollTop") == kept
+        page.focus("#reparent")
+        page.keyboard.press("Space")  # a setting changed from the keyboard: focus stays on it
+        expect(page.locator("#map-status")).to_contain_text("Settings saved")
+        expect(page.locator("#reparent")).to_be_checked()
+        expect(page.locator("#reparent")).to_be_focused()
         page.screenshot(path=str(tmp_path / "map.png"), full_page=True)
     assert errors == []
 
@@ -347,4 +353,7 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         cards.nth(0).locator("form.remove button").click()
         expect(cards).to_have_count(1)
         expect(cards.nth(0)).to_contain_text("Transaction Detail.csv")
+        said = page.locator("#files-status")  # what happened, said where the focus now is
+        expect(said).to_contain_text("Removed lists.IIF")
+        expect(said).to_be_focused()
         assert len(asked) == 2

@@ -141,6 +141,10 @@ def test_remove_a_file(client):
     upload(client, prefix, csrf, "lists.iif", "txns.iif")
     r = client.post(f"{prefix}/files/txns.iif/delete", headers=csrf | HX)
     assert [c["data-filename"] for c in soup(r).select("article.file")] == ["lists.iif"]
+    said = soup(r).select_one("#files-status")
+    assert said.text.startswith("Removed txns.iif:") and said.has_attr("data-status")
+    page = soup(client.get(f"{prefix}/files"))  # said once, where it happened
+    assert page.select_one("#files-status") is None
 
 
 def test_date_order_is_saved_in_the_plan(client):

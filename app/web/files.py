@@ -24,7 +24,9 @@ class NoFileChosen(UploadError):
     """Choose one or more QuickBooks export files first (or drop them on the box)."""
 
 
-def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) -> dict:
+def _files_context(
+    messages: tuple[str, ...] = (), added: tuple[str, ...] = (), removed: str = ""
+) -> dict:
     m = migration()
     plan = m.plan()
     paths = m.files()
@@ -37,6 +39,7 @@ def _files_context(messages: tuple[str, ...] = (), added: tuple[str, ...] = ()) 
         "plan": plan,
         "messages": messages,
         "added": said_added(added, cards),
+        "removed": removed,
     }
 
 
@@ -73,7 +76,7 @@ def remove(name: str) -> tuple[str, int] | Response:
     migration().remove_upload(name)
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
-    return render("files/page.html", "files/_files.html", **_files_context())
+    return render("files/page.html", "files/_files.html", **_files_context(removed=name))
 
 
 @bp.post("/files/<name>/options")
