@@ -88,6 +88,25 @@ def test_map_settings_refuse_bad_values(client):
     assert r.status_code == 200
 
 
+def test_balances_only_is_prefilled_with_the_export_date(client):
+    """Choosing "Only the balances" on the form as it is shown saves: the cutover date is
+    prefilled with the day QuickBooks' figures are from (before, it was empty and the choice
+    was refused at once)."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    form = soup(client.get(f"{prefix}/map")).select_one("#settings-form")
+    day = form.select_one("#cutover-date")["value"]
+    assert day == form.select_one("#export-date")["value"] and day
+    data = {
+        i["name"]: i.get("value", "")
+        for i in form.select("input[name]")
+        if i.get("type") not in ("checkbox", "radio")
+    } | {"mode": "balances_only", "format": "xml"}
+    r = client.post(f"{prefix}/map/settings", data=data, headers=csrf | HX)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    assert json.loads(client.get(f"{prefix}/plan.json").data)["cutover"]["date"] == day
+
+
 def test_a_plan_file_with_an_unknown_currency_is_an_error_on_preview_and_map(client):
     """A plan file is not the settings form: its currency is checked with the rest (validate),
     so Preview and Map say it and the import is refused before anything is written."""
