@@ -29,6 +29,7 @@ __all__ = ["Document", "Documents", "Line", "OpenItem", "Payment", "derive", "en
 DocKind = Literal["invoice", "bill", "credit_note_customer", "credit_note_vendor"]
 OwnerKind = Literal["customer", "vendor"]
 ZERO = Decimal(0)
+ONE = Decimal(1)
 
 # QuickBooks / Reckon type words (CSV Type, IIF TRNSTYPE), upper-cased
 _INVOICES = frozenset({"INVOICE", "TAX INVOICE", "STATEMENT CHARGE", "STMT CHG"})
@@ -176,18 +177,12 @@ def derive(ledger: Ledger, *, skip: frozenset[str] = frozenset()) -> Documents:
             continue
         term = txn.terms or owner_terms.get((kind_of, name), "")
         due = txn.due or _due(txn.date, terms.get(term))
-        sign = 1 if value >= 0 else -1
-        lines = tuple(
-            Line(
-                s.memo,
-                s.account,
-                Decimal(1),
-                -side * sign * s.value,
-                -side * sign * s.value,
-                s.source,
-            )
+        same = -side * (1 if value >= 0 else -1) == 1  # the lines' sense is the splits' own
+        lines = tuple(  # 1 × amount: the split's own Decimal where it can be (memory at 100k)
+            Line(s.memo, s.account, ONE, amount, amount, s.source)
             for s in txn.splits
             if s is not post
+            for amount in (s.value if same else -s.value,)
         )
         docs.append(
             Document(
