@@ -18,6 +18,7 @@ from app.as_of import DailyByAccount, ledger_daily
 from app.model import Ledger, Transaction
 
 T = TypeVar("T")
+KEPT_PER_KIND = 3
 
 
 @dataclass(frozen=True)
@@ -27,16 +28,22 @@ class History:
     transactions: tuple[Transaction, ...]
     daily: DailyByAccount  # per account, its lines summed per date (voided ones left out)
     accounts: frozenset[str]  # every account a split names
-    _kept: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    _kept: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, transactions: tuple[Transaction, ...]) -> History:
         accounts = frozenset(s.account for t in transactions for s in t.splits)
         return cls(transactions, ledger_daily(Ledger(transactions=transactions)), accounts)
 
-    def kept(self, key: Any, make: Callable[[], T]) -> T:
+    def kept(self, key: tuple, make: Callable[[], T]) -> T:
         """``make()``, once per key: for results that no plan changes (two threads may both
-        work one out: it is pure)."""
+        work one out: it is pure). Keys are tuples led by a kind ("unbalanced", "documents"...);
+        each kind keeps its last ``KEPT_PER_KIND`` results (a documents part of 100,000
+        transactions holds ~50 MB, one per documents setting and choice of A/R accounts)."""
         if key not in self._kept:
-            self._kept[key] = make()
+            value = make()
+            same = [k for k in self._kept if k[0] == key[0]]  # oldest first
+            for old in same[: max(0, len(same) + 1 - KEPT_PER_KIND)]:
+                self._kept.pop(old, None)
+            self._kept[key] = value
         return self._kept[key]

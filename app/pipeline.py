@@ -53,7 +53,7 @@ class Prepared:
     names: Mapping[str, str]  # resolved full name → final, where they differ
     checked: tuple[Problem, ...]  # every problem but the documents part's
     documents_mode: DocumentsMode = "none"
-    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+    _memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def ledger(self) -> Ledger:

@@ -155,7 +155,7 @@ def _check_transactions(
     bad = {s.account for t in ledger.transactions for s in t.splits}
     parts = [(ledger.transactions, _NO_NAMES)]
     if history is not None:
-        out.extend(history.kept("unbalanced", lambda: _unbalanced(history.transactions)))
+        out.extend(history.kept(("unbalanced",), lambda: _unbalanced(history.transactions)))
         bad.update(names.get(a, a) for a in history.accounts)
         parts.append((history.transactions, names))
     bad.difference_update(n for n, a in accounts.items() if not a.placeholder)

@@ -11,7 +11,7 @@ import pytest
 
 from app import cutover, mapping, pipeline, validate
 from app.errors import ProblemsError
-from app.history import History
+from app.history import KEPT_PER_KIND, History
 from app.model import Account, AccountType, FileInfo, Ledger, Problem, Split, Transaction
 from app.plan import Cutover, Plan, Rule
 from app.source import Source
@@ -288,3 +288,32 @@ def test_history_renamed_last_gives_what_each_stage_in_turn_gives(rules, opening
     assert any(p.fix == "opening_balances" for p in fresh.problems) != opening
     if opening:
         assert fresh.ledger.transactions[0].kind_label == "Opening balances"
+
+
+def test_history_keeps_the_last_results_of_each_kind():
+    """What a History keeps is bounded per kind (a documents part of a large history is tens
+    of MB): the oldest of a kind is worked out again when asked for, other kinds stay."""
+    history = History.of(())
+    calls: list[tuple] = []
+
+    def make(key: tuple) -> tuple:
+        calls.append(key)
+        return key
+
+    assert history.kept(("unbalanced",), lambda: make(("unbalanced",))) == ("unbalanced",)
+    for i in range(KEPT_PER_KIND + 1):
+        history.kept(("documents", i), lambda i=i: make(("documents", i)))
+    history.kept(("documents", KEPT_PER_KIND), lambda: make(("again",)))  # kept: not made
+    history.kept(("unbalanced",), lambda: make(("again",)))  # another kind: kept
+    assert ("again",) not in calls
+    history.kept(("documents", 0), lambda: make(("documents", 0)))  # the oldest: dropped
+    assert calls.count(("documents", 0)) == 2
+
+
+def test_a_copy_of_prepared_works_its_parts_out_again():
+    """``replace`` on a Prepared (or a History, a Selection, a View) gives a fresh memo: the
+    copy never answers with what was worked out for the original."""
+    prepared = pipeline.prepare(parsed(txn(10, ("Travel", "5"), ("Checking", "-5"))), Plan())
+    assert prepared.ledger.transactions  # worked out and kept
+    empty = replace(prepared, history=History.of(()))
+    assert prepared.ledger.transactions and not empty.ledger.transactions

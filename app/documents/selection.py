@@ -53,7 +53,7 @@ class Selection:
     allocation: Allocation
     docs: Documents  # what becomes GnuCash documents (a subset in mode "open")
     open_amounts: dict[int, Decimal] = field(default_factory=dict)  # document txn → still open
-    _kept: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    _kept: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def kept(self, key: Any, make: Callable[[], T]) -> T:
         """``make()``, once per key: for what is worked out from this selection alone (the

@@ -39,7 +39,7 @@ class View:
     unresolved: tuple[Unresolved, ...]  # the report labels the Map step asks about
     prepared: pipeline.Prepared  # final ledger and every problem
     search: SearchIndex
-    _pages: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _pages: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def page(self, step: str, make: Callable[[], T]) -> T:
         """A step's view model of this view, made on the step's first visit and kept with the
