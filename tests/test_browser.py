@@ -198,10 +198,14 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
         expect(page.locator("#lists-only")).to_contain_text("Only the balances")
         page.screenshot(path=str(shots / "lists-only.png"), full_page=True)
         page.click("#lists-only a")
-        page.check("input[name=mode][value=balances_only]")
-        expect(page.locator("#messages")).to_contain_text("cutover date")
-        page.fill("input[name=date]", "2026-12-15")
+        prefilled = page.input_value("input[name=date]")  # the day QuickBooks' figures are from
+        assert prefilled
+        page.check("input[name=mode][value=balances_only]")  # saved at once, with that day
         expect(page.locator("#map-status")).to_contain_text("Settings saved")
+        expect(page.locator("#messages")).to_be_empty()
+        page.fill("input[name=date]", "2026-12-15")
+        expect(page.locator("input[name=date]")).to_have_value("2026-12-15")
+        expect(page.locator("#save-state")).to_have_text("All changes saved", use_inner_text=True)
         page.click("#to-import")
         book_path = import_and_download(page, tmp_path, shots)
     except Exception:
@@ -212,6 +216,7 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
     assert book.account("Checking").balance == Decimal("99250.02")
     assert book.account("Savings").balance == Decimal("5987.50")
     assert book.transactions == 1
+    assert book.first_date == dt.date(2026, 12, 15)  # the date typed over the prefilled one
 
 
 def enterprise_history(path: Path, n: int = 40, seed: int = 11) -> Path:
