@@ -44,6 +44,15 @@
       if (!saving && next) { var href = next; next = null; window.location.assign(href); }
     });
   });
+  // A change the browser refused to send (a form field's own check) is not saved: say so,
+  // never "All changes saved" (the server's message, once sent, says what is wrong).
+  document.addEventListener("htmx:validation:halted", function (e) {
+    var holder = e.detail.elt.closest && e.detail.elt.closest("[hx-indicator]");
+    var state = document.getElementById("save-state");
+    if (state && holder && holder.getAttribute("hx-indicator") === "#save-state") {
+      state.classList.add("failed");
+    }
+  });
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest("a[href]");
     if (!saving || !link || e.defaultPrevented || link.target || link.hasAttribute("download") ||
@@ -71,6 +80,20 @@
     window.scrollTo(scrolled.x, scrolled.y);
     scrolled = null;
   });
+
+  // A link outside a region that htmx re-renders carries that region's state as the address
+  // has it now (data-keep: the query keys to take from it): the Preview's chart titles keep the
+  // transactions' search, page and order after a page turned in their region.
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("a[data-keep]");
+    if (!link) { return; }
+    var now = new URLSearchParams(window.location.search);
+    var url = new URL(link.href, window.location.href);
+    link.getAttribute("data-keep").split(" ").forEach(function (key) {
+      if (now.get(key)) { url.searchParams.set(key, now.get(key)); } else { url.searchParams.delete(key); }
+    });
+    link.href = url.toString();
+  }, true);
 
   // A region re-rendered by a change keeps the keyboard focus where it was: on the same control
   // (by id, else by its form and name), else, when that control is gone (a file or a change

@@ -117,6 +117,14 @@ def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, t
         expect(page.locator("#tree-table tr[data-account$='Renamed in the tree']")).to_be_attached()
         kept = page.evaluate("window.treeTop")
         assert kept > 300 and tree.evaluate("t => t.scrollTop") == kept
+        currency = page.locator("#settings-form input[name=currency]")
+        currency.fill("US")  # sent, and refused with the server's words: never "saved"
+        currency.press("Tab")
+        expect(page.locator("#messages")).to_contain_text("three-letter ISO code")
+        expect(state).to_have_text("Not saved: see the message above", use_inner_text=True)
+        currency.fill("USD")
+        currency.press("Tab")
+        expect(state).to_have_text("All changes saved", use_inner_text=True)
         page.focus("#reparent")
         page.keyboard.press("Space")  # a setting changed from the keyboard: focus stays on it
         expect(page.locator("#map-status")).to_contain_text("Settings saved")
@@ -342,6 +350,13 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")  # kept
         page.go_back()
         expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
+        pager.get_by_text("Next ›").click()  # a page turned in the region, then the chart
+        expect(pager).to_contain_text("Page 2 of 8")  # sorted: the region's state is kept
+        page.click("#account-table th a:has-text('Account')")
+        expect(page.locator("#account-table th[aria-sort=ascending]")).to_have_text("Account")
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
+        expect(pager).to_contain_text("Page 2 of 8")
+        assert "page=2" in page.url and "sort=amount" in page.url
 
         page.click(".steps a:has-text('Files')")
         cards = page.locator("#files article.file")

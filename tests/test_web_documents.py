@@ -79,10 +79,10 @@ def test_preview_map_import_download(client, exports) -> None:
     assert r.status_code == 200
     assert soup(r).select_one('#documents-setting input[value="open"]')["checked"] is not None
     assert json.loads(client.get(f"{prefix}/plan.json").data)["documents"] == "open"
-    assert (
-        "become GnuCash documents"
-        in soup(client.get(f"{prefix}/preview")).select_one("#documents-summary").text
-    )
+    opened = soup(client.get(f"{prefix}/preview"))
+    assert "become GnuCash documents" in opened.select_one("#documents-summary").text
+    assert "every one in the history" in opened.select_one("#documents-counted").text
+    assert section.select_one("#documents-counted") is None  # "all": they are the book's
     r = _settings(client, prefix, csrf, "none")
     assert soup(client.get(f"{prefix}/preview")).select_one("#documents-none")
     assert _settings(client, prefix, csrf, "sometimes").status_code == 422

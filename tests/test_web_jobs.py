@@ -122,6 +122,7 @@ def test_the_import_step_says_when_the_book_was_written_with_earlier_settings(cl
     client.post(f"{prefix}/import", headers=csrf | HX)
     assert wait_done(client, prefix).select_one("#to-download") is not None
     assert soup(client.get(f"{prefix}/import")).select_one("#job-outdated") is None
+    assert soup(client.get(f"{prefix}/download")).select_one("#book-outdated") is None
     rename = {"account": "Checking", "kind": "rename", "target": "Bank"}
     client.post(f"{prefix}/map/rules", data=rename, headers=csrf | HX)
     for panel in (
@@ -131,8 +132,12 @@ def test_the_import_step_says_when_the_book_was_written_with_earlier_settings(cl
         assert "made with earlier settings" in panel.select_one("#job-outdated").text
         assert panel.select_one("#to-download") is None
         assert "primary" in panel.select_one("#start-import")["class"]
+    page = soup(client.get(f"{prefix}/download"))  # the book is still offered, said to be old
+    assert "with earlier settings" in page.select_one("#book-outdated").text
+    assert page.select_one("#download-book") is not None
     client.post(f"{prefix}/map/rules/0/delete", headers=csrf | HX)  # back to the job's plan
     assert soup(client.get(f"{prefix}/import")).select_one("#to-download") is not None
+    assert soup(client.get(f"{prefix}/download")).select_one("#book-outdated") is None
 
 
 def test_large_history_note(client, monkeypatch):

@@ -130,6 +130,7 @@ def result() -> tuple[str, int]:
         job=book.job if book else latest,
         book=book,
         latest=latest,
+        outdated=bool(book and not book.previous and _outdated(book.job)),
         result=data,
         headline=data.get("headline") or next(iter(data.get("summary", ())), ""),
         large=data.get("transactions", 0) > LARGE_HISTORY,
