@@ -237,10 +237,13 @@ class _Pass:
             C.xaccSplitSetValue(s, n)
             C.xaccSplitSetAmount(s, n)
             C.xaccSplitSetAction(s, "Lot Link")
-            C.xaccSplitSetMemo(s, f"Offset between documents: {cn.id} - {doc.id}")
             made.append((d, s))
         for d, s in made:  # inside the edit (see adopt)
             C.gnc_lot_add_split(self.lots[d.transaction], s)
+        # the memo GnuCash itself gives a link ("Offset between documents: Credit Note CM-1 -
+        # Invoice 1001", in the engine's language): Check & Repair rewrites any other, and 5.10
+        # crashes doing so (it frees the link's split list while walking it)
+        C.gncOwnerSetLotLinkMemo(t)
         C.xaccTransCommitEdit(t)
         self.inserted(2)
         self.count["link"] += 1

@@ -1,8 +1,8 @@
 """GnuCash's own Check & Repair (``gncScrubBusinessAccountTree``, what File > Check & Repair All
 runs for the business layer, after the account scrubs) on a book, in a process of its own:
 ``python -m tests.support.scrub BOOK`` prints, as JSON, what the book holds before and after
-(every account's split count and balance, every A/R and A/P lot's title, splits and balance,
-every document's total, open amount and paid state). The scrubber is not wrapped in SWIG: it is
+(every account's split count and balance, every A/R and A/P lot's title, splits, balance and
+memos, every document's total, open amount and paid state). The scrubber is not wrapped in SWIG: it is
 called through ctypes from the engine library the bindings loaded. A separate process, since
 4.13's scrubber can loop for ever on some lots (BUSINESS-DOCUMENTS.md §2.4): the caller sets a
 timeout. The book is opened read-write and ended without saving: the file is not changed."""
@@ -35,6 +35,7 @@ def snapshot(book) -> dict:
                     C.gnc_lot_get_title(lot) or "",
                     len(C.gnc_lot_get_split_list(lot)),
                     str(to_decimal(C.gnc_lot_get_balance(lot))),
+                    sorted(C.xaccSplitGetMemo(s) or "" for s in C.gnc_lot_get_split_list(lot)),
                 ]
                 for lot in C.xaccAccountGetLotList(acc.get_instance())
             )
