@@ -231,7 +231,7 @@ def _check_amounts(ledger: Ledger, currency: str, history: History | None) -> li
                 "cannot take decimal amounts in; choose another book currency",
             )
         ]
-    largest = Decimal(_INT64).scaleb(-n)
+    unit, largest = _limits(n)
     words = {
         "finer": "finer than the book currency's smallest unit "
         f"({currency}: {n or 'no'} decimal place{'s' * (n != 1)})",
@@ -251,7 +251,7 @@ def _check_amounts(ledger: Ledger, currency: str, history: History | None) -> li
         if sources
     ]
     for c in ledger.customers:
-        if c.credit_limit is not None and (why := _misfit(c.credit_limit, n)):
+        if c.credit_limit is not None and (why := _misfit(c.credit_limit, unit, largest)):
             out.append(
                 Problem(
                     c.source,
@@ -262,9 +262,14 @@ def _check_amounts(ledger: Ledger, currency: str, history: History | None) -> li
     return out
 
 
-def _misfit(value: Decimal, places: int) -> Literal["finer", "larger", ""]:
-    """Why a GnuCash amount in units of ``10**-places`` cannot be ``value`` ("": it can)."""
-    unit, largest = Decimal(1).scaleb(-places), Decimal(_INT64).scaleb(-places)
+def _limits(places: int) -> tuple[Decimal, Decimal]:
+    """A currency's unit (``10**-places``) and the largest amount GnuCash holds in it."""
+    return Decimal(1).scaleb(-places), Decimal(_INT64).scaleb(-places)
+
+
+def _misfit(value: Decimal, unit: Decimal, largest: Decimal) -> Literal["finer", "larger", ""]:
+    """Why a GnuCash amount of ``unit`` and at most ``largest`` cannot be ``value`` ("": it
+    can)."""
     if not -largest <= value <= largest:
         return "larger"
     return "finer" if value != value.quantize(unit) else ""
@@ -272,7 +277,7 @@ def _misfit(value: Decimal, places: int) -> Literal["finer", "larger", ""]:
 
 def _misfits(transactions: tuple[Transaction, ...], places: int) -> dict[str, list[Source]]:
     """The lines whose amounts ``_misfit``, by why (no renaming changes them)."""
-    unit, largest = Decimal(1).scaleb(-places), Decimal(_INT64).scaleb(-places)
+    unit, largest = _limits(places)
     found: dict[str, list[Source]] = {"finer": [], "larger": []}
     values = [s.value for t in transactions for s in t.splits]
     # the common case in C: nothing out of range and nothing finer than the unit (x % unit is
@@ -280,7 +285,7 @@ def _misfits(transactions: tuple[Transaction, ...], places: int) -> dict[str, li
     if values and (max(values) > largest or min(values) < -largest or not _whole(values, unit)):
         for t in transactions:
             for s in t.splits:
-                if why := _misfit(s.value, places):
+                if why := _misfit(s.value, unit, largest):
                     found[why].append(s.source)
     return found
 
