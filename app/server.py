@@ -10,18 +10,44 @@ import argparse
 import ipaddress
 import logging
 import os
+import re
 import socket
 import sys
 import threading
 import webbrowser
 from collections.abc import Sequence
+from urllib.parse import unquote
 
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from app import create_app
 
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 TOKEN_ENV = "QB2GNUCASH_TOKEN"
+
+
+_QUERY_PART = re.compile(r"(?<=[?&;])([^=&;\s]*)=([^&;\s\"']*)")
+
+
+def hide_token(text: str, token: str) -> str:
+    """A request line (or any text) without the access token: the value of every ``token=``
+    query parameter (however its name is percent-encoded), and the token itself anywhere."""
+
+    def part(m: re.Match[str]) -> str:
+        return f"{m[1]}=[hidden]" if unquote(m[1]).lower() == "token" else m[0]
+
+    text = _QUERY_PART.sub(part, text)
+    return text.replace(token, "[hidden]") if token else text
+
+
+class QuietRequestHandler(WSGIRequestHandler):
+    """werkzeug's request handler, its access log without the access token (the address
+    ``run.py`` prints is the only place the token is shown)."""
+
+    def log(self, type: str, message: str, *args: object) -> None:
+        token = self.server.app.config.get("ACCESS_TOKEN", "")  # type: ignore[attr-defined]
+        shown = tuple(hide_token(a, token) if isinstance(a, str) else a for a in args)
+        super().log(type, message, *shown)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -85,12 +111,20 @@ def main(argv: Sequence[str]) -> int:
     if args.debug:  # Flask's reloader and debugger
         os.environ[TOKEN_ENV] = app.config["ACCESS_TOKEN"]  # the same token after a reload
         print(f"qb2gnucash (debug) at {url}", flush=True)
-        app.run(host=args.host, port=args.port, debug=True, threaded=True)
+        app.run(
+            host=args.host,
+            port=args.port,
+            debug=True,
+            threaded=True,
+            request_handler=QuietRequestHandler,
+        )
         return 0
     # werkzeug's server without app.run()'s "development server, not for production" banner:
     # the person reading this terminal is a bookkeeper, and this server only ever serves them.
     # A port in use: werkzeug says so on stderr and exits with 1.
-    server = make_server(args.host, args.port, app, threaded=True)
+    server = make_server(
+        args.host, args.port, app, threaded=True, request_handler=QuietRequestHandler
+    )
     print(f"qb2gnucash is running at {url}  (Ctrl+C stops it)", flush=True)
     if not args.no_open:
         threading.Timer(1.0, webbrowser.open, (url,)).start()

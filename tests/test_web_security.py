@@ -245,8 +245,11 @@ def test_the_column_page_is_for_csv_reports_only_and_blanks_sensitive_cells(clie
 class _NotServing:
     """Stands in for werkzeug's server: records where it was asked to listen."""
 
-    def __init__(self, calls: list[dict], host: str, port: int, app, threaded: bool) -> None:
+    def __init__(
+        self, calls: list[dict], host: str, port: int, app, *, threaded: bool, request_handler
+    ) -> None:
         calls.append({"host": host, "port": port, "threaded": threaded})
+        calls[-1]["handler"] = request_handler
         calls[-1]["app"] = app
 
     def serve_forever(self) -> None:
@@ -329,3 +332,25 @@ def test_server_opens_the_token_address(no_serving, tmp_path, monkeypatch):
     assert no_serving[0]["app"].config["ACCESS_TOKEN"] == "chosen-token-chosen-token-chosen-token"
     url = "http://127.0.0.1:5123/?token=chosen-token-chosen-token-chosen-token"
     assert opened == [("open", url)]
+
+
+def test_the_access_token_stays_out_of_the_servers_log(server: str, tmp_path):
+    """Issue 22, item 3: werkzeug's access log line of the token address (``GET /?token=…``)
+    and of a request line it cannot parse never show the token."""
+    import urllib.request
+
+    token = server.partition("?token=")[2]
+    assert token
+    base = server.partition("?")[0]
+    for url in (server, f"{base}files?x=1&token={token}", f"{base}?%74oken={token}"):
+        with pytest.raises(urllib.error.HTTPError):  # 303 to a page that needs the cookie
+            urllib.request.urlopen(url, timeout=10).close()
+    port = int(base.rsplit(":", 1)[1].strip("/"))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        raw.sendall(f"GET /?token={token} HTTP/9.9 nonsense\r\n\r\n".encode())
+        raw.recv(4096)
+    printed, *logged = (tmp_path / "server.log").read_text(encoding="utf-8").splitlines()
+    assert printed.startswith("qb2gnucash is running at") and token in printed  # for the user
+    log = "\n".join(logged)
+    assert "GET /?token=[hidden] HTTP/1.1" in log and "GET /files?x=1&token=[hidden] " in log, log
+    assert token not in log, log
