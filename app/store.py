@@ -31,6 +31,7 @@ from app.readers.redact import redact
 
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
+UNTOUCHED_FOR = dt.timedelta(days=1)  # an empty migration is removed by a Start after that
 MAX_NAME = 120  # characters of a stored name (the name the user gave is kept for pages)
 
 
@@ -224,12 +225,12 @@ class Store:
         return m
 
     def start(self) -> Migration:
-        """A migration to start with: an untouched one (no file, no choice, no import) is reused,
-        so every click on "Start" does not leave an empty one behind."""
+        """A new migration for every "Start": one never handed out twice (two browsers pressing
+        it would share their files). Untouched ones (no file, no choice, no import) older than
+        ``UNTOUCHED_FOR`` are removed here instead."""
         for m in self.all():
-            if m.untouched():
-                write_json(m.meta_path, {**m.meta, "created": _now()})
-                return m
+            if m.created < dt.datetime.now() - UNTOUCHED_FOR and m.untouched():
+                self.delete(m)
         return self.create()
 
     def open(self, mid: str) -> Migration:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.support.web import new_migration, soup, upload
+from tests.support.web import WEB, new_migration, soup, upload
 
 
 def test_home_new_reopen_delete(client):
@@ -36,15 +36,68 @@ def test_home_says_where_migrations_are_kept_and_their_space(client, app):
     assert page.select_one("#migrations td.size").text == f"{round(m.size() / 1024)} KB"
 
 
-def test_start_twice_leaves_one_empty_migration_and_rows_name_the_company(client):
+def test_every_start_is_a_new_migration_and_rows_name_the_company(client):
+    """Issue 22, item 12: an untouched migration is never handed to a second Start (another
+    browser may hold it); the home list shows only migrations with something in them."""
     first, csrf = new_migration(client)
     again, _ = new_migration(client)
-    assert again == first  # nothing was done in the first: it is the one started again
+    assert again != first
     upload(client, first, csrf, "lists.iif")
     client.get(f"{first}/files")
-    other, _ = new_migration(client)
-    assert other != first
     rows = soup(client.get("/")).select("#migrations tbody tr")
-    assert len(rows) == 2
-    names = [r.select_one("td.company").text for r in rows]
-    assert "(no files yet)" in names and any(n and n != "(no files yet)" for n in names), names
+    assert len(rows) == 1  # the untouched one is not listed (and is cleaned up later)
+    assert rows[0].select_one("td.company").text not in ("", "(no files yet)")
+    assert upload(client, again, csrf, "txns.iif").status_code == 200
+    assert len(soup(client.get("/")).select("#migrations tbody tr")) == 2
+
+
+def test_ten_browsers_starting_together_get_ten_migrations(app):
+    """Issue 22, item 12: 10 browsers pressing Start together, then each adding its file."""
+    import threading
+
+    from tests.support.web import signed_in, token
+
+    browsers = [signed_in(app) for _ in range(10)]
+    tokens = [token(b) for b in browsers]
+    ready = threading.Barrier(len(browsers))
+    got: dict[int, object] = {}
+
+    def start(i: int) -> None:
+        ready.wait()
+        got[i] = browsers[i].post("/m", data={"csrf_token": tokens[i]})
+
+    threads = [threading.Thread(target=start, args=(i,)) for i in range(len(browsers))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(r.status_code for r in got.values()) == [303] * 10
+    prefixes = [got[i].location.rsplit("/", 1)[0] for i in range(10)]
+    assert len(set(prefixes)) == 10
+    for i, (b, prefix) in enumerate(zip(browsers, prefixes, strict=True)):
+        name = f"lists{i}.iif"
+        data = (WEB / "lists.iif").read_bytes()
+        assert upload(b, prefix, {"X-CSRF-Token": tokens[i]}, name, data=data).status_code == 200
+    store = app.extensions["store"]
+    assert sorted([p.name for p in m.files()] for m in store.all()) == sorted(
+        [f"lists{i}.iif"] for i in range(10)
+    )
+
+
+def test_untouched_migrations_are_cleaned_up_a_day_later(app, client):
+    import datetime as dt
+    import os
+
+    store = app.extensions["store"]
+    old, fresh, used = store.create(), store.create(), store.create()
+    (used.uploads_dir / "lists.iif").write_bytes((WEB / "lists.iif").read_bytes())
+    day_ago = (dt.datetime.now() - dt.timedelta(days=1, minutes=1)).timestamp()
+    for m in (old, used):
+        for p in (m.path, m.meta_path, m.uploads_dir):
+            os.utime(p, (day_ago, day_ago))
+        m.meta_path.write_text(
+            m.meta_path.read_text().replace(m.meta["created"][:4], "2000"), encoding="utf-8"
+        )
+    new_migration(client)
+    left = {m.id for m in store.all()}
+    assert old.id not in left and {fresh.id, used.id} <= left and len(left) == 3

@@ -14,7 +14,9 @@ bp = Blueprint("home", __name__)
 def index() -> str:
     jobs = runner()
     rows = [
-        (m, [p.name for p in m.files()], jobs.get(m), m.size(), jobs.book(m)) for m in store().all()
+        (m, [p.name for p in m.files()], jobs.get(m), m.size(), jobs.book(m))
+        for m in store().all()
+        if not m.untouched()  # nothing to go back to (a Start removes it a day later)
     ]
     return render_template("home/index.html", rows=rows, folder=store().root)
 
