@@ -11,6 +11,7 @@ web layer (``app.web.cache``), keyed on ``Migration.signature`` and the plan.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import errno
 import hashlib
@@ -18,6 +19,8 @@ import os
 import re
 import secrets
 import shutil
+import threading
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -41,6 +44,11 @@ class UnknownMigration(LookupError):
 
 class UnknownUpload(LookupError):
     """No uploaded file with this name in the migration."""
+
+
+class MigrationGone(MigrationError):
+    """This migration was deleted (in another window or browser, perhaps): nothing more is done
+    in it. Start a new one from the home page."""
 
 
 class UploadError(MigrationError):
@@ -95,11 +103,18 @@ class Migration:
         try:
             return dt.datetime.fromisoformat(self.meta["created"])
         except (KeyError, ValueError):
-            return dt.datetime.fromtimestamp(self.path.stat().st_mtime)
+            try:
+                return dt.datetime.fromtimestamp(self.path.stat().st_mtime)
+            except OSError:  # deleted meanwhile
+                return dt.datetime.min
 
     def files(self) -> list[Path]:
         """Uploaded files in the order they were added (merging keeps the first of twins)."""
-        present = {p.name: p for p in self.uploads_dir.iterdir() if not p.name.startswith(".")}
+        try:
+            found = list(self.uploads_dir.iterdir())
+        except FileNotFoundError:  # deleted meanwhile (Store.delete): nothing is left of it
+            return []
+        present = {p.name: p for p in found if not p.name.startswith(".")}
         order = [n for n in self.meta.get("files", []) if n in present]
         return [present[n] for n in order + sorted(set(present) - set(order))]
 
@@ -171,7 +186,12 @@ class Migration:
 
     def size(self) -> int:
         """Bytes on disk: uploads, plan, books and reports."""
-        return sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file())
+        total = 0
+        for folder, _, names in os.walk(self.path):
+            for name in names:
+                with contextlib.suppress(OSError):  # a file replaced or deleted meanwhile
+                    total += os.stat(os.path.join(folder, name)).st_size
+        return total
 
     def display_names(self) -> dict[str, str]:
         """Stored (sanitised) name → the name the user gave the file, where they differ."""
@@ -209,12 +229,19 @@ class Migration:
 
 
 class Store:
-    """All migrations under ``root``; held in ``app.extensions["store"]``."""
+    """All migrations under ``root``; held in ``app.extensions["store"]``.
+
+    Deleting a migration and starting its import exclude each other (``exclusive``): whichever
+    comes second sees what the first did (a deleted migration raises ``MigrationGone``; a
+    started import is stopped by the deletion). A deletion first renames the folder out of the
+    listing (``.deleted-<id>``), so no half-deleted migration is ever listed or opened."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         root.chmod(0o700)  # earlier versions made it 0755: no other user may look inside
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
 
     def create(self) -> Migration:
         mid = secrets.token_urlsafe(24)
@@ -227,11 +254,26 @@ class Store:
     def start(self) -> Migration:
         """A new migration for every "Start": one never handed out twice (two browsers pressing
         it would share their files). Untouched ones (no file, no choice, no import) older than
-        ``UNTOUCHED_FOR`` are removed here instead."""
+        ``UNTOUCHED_FOR`` are removed here instead, and what a deletion left behind."""
         for m in self.all():
-            if m.created < dt.datetime.now() - UNTOUCHED_FOR and m.untouched():
-                self.delete(m)
+            if m.created < dt.datetime.now() - UNTOUCHED_FOR:
+                with contextlib.suppress(MigrationGone), self.exclusive(m):
+                    if m.untouched():
+                        self.delete(m)
+        for left in self.root.glob(".deleted-*"):
+            shutil.rmtree(left, ignore_errors=True)
         return self.create()
+
+    @contextlib.contextmanager
+    def exclusive(self, m: Migration) -> Iterator[Migration]:
+        """Hold ``m`` against a deletion (or, for a deletion, against everything else that
+        holds it); raises MigrationGone when it was deleted before."""
+        with self._guard:
+            lock = self._locks.setdefault(m.id, threading.Lock())
+        with lock:
+            if not m.meta_path.is_file():
+                raise MigrationGone()
+            yield m
 
     def open(self, mid: str) -> Migration:
         if not ID.fullmatch(mid or ""):
@@ -247,7 +289,13 @@ class Store:
         return sorted(found, key=lambda m: m.created, reverse=True)
 
     def delete(self, m: Migration) -> None:
-        shutil.rmtree(m.path)
+        """Out of the listing at once (one rename), then its files (call within ``exclusive``,
+        after the migration's job is stopped)."""
+        gone = self.root / f".deleted-{m.id}"
+        m.path.rename(gone)
+        shutil.rmtree(gone, ignore_errors=True)  # what is left is removed by the next Start
+        with self._guard:
+            self._locks.pop(m.id, None)
 
 
 def _now() -> str:

@@ -101,3 +101,78 @@ def test_untouched_migrations_are_cleaned_up_a_day_later(app, client):
     new_migration(client)
     left = {m.id for m in store.all()}
     assert old.id not in left and {fresh.id, used.id} <= left and len(left) == 3
+
+
+def test_deleting_while_another_browser_starts_its_import(app):
+    """Issue 22, item 13: deletion and a job's start exclude each other. Whichever comes first,
+    no 500, and the migration ends wholly deleted: not listed, no folder, no worker left."""
+    import threading
+
+    from tests.support.web import HX, signed_in, token
+
+    store = app.extensions["store"]
+    root = store.root
+    for _ in range(6):
+        one, other = signed_in(app), signed_in(app)
+        csrf_one, csrf_other = token(one), token(other)
+        prefix, _ = new_migration(one)
+        upload(one, prefix, {"X-CSRF-Token": csrf_one}, "lists.iif", "txns.iif")
+        ready = threading.Barrier(2)
+        got: dict[str, object] = {}
+
+        def delete(prefix=prefix, client=one, csrf=csrf_one, ready=ready, got=got) -> None:
+            ready.wait()
+            got["delete"] = client.post(f"{prefix}/delete", data={"csrf_token": csrf})
+
+        def start(prefix=prefix, client=other, csrf=csrf_other, ready=ready, got=got) -> None:
+            ready.wait()
+            got["import"] = client.post(f"{prefix}/import", headers={"X-CSRF-Token": csrf} | HX)
+
+        threads = [threading.Thread(target=delete), threading.Thread(target=start)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert got["delete"].status_code == 303, got["delete"].text
+        started = got["import"]
+        assert started.status_code in (200, 404), started.text
+        if started.status_code == 404:
+            assert "deleted" in soup(started).text
+        mid = prefix.rsplit("/", 1)[1]
+        assert not (root / mid).exists() and mid not in {m.id for m in store.all()}
+        assert [p.name for p in root.iterdir() if not p.name.startswith(".")] == []
+        assert one.get(f"{prefix}/import").status_code == 404
+    assert not app.extensions["jobs"]._procs  # every worker started was stopped and collected
+
+
+def test_a_request_that_waited_for_a_deletion_says_the_migration_is_gone(app, client):
+    """Issue 22, item 13, the other order: an import or an upload that opened the migration
+    just before it was deleted waits for the deletion, then says so (404, nothing written)."""
+    import threading
+
+    from tests.support.web import HX
+
+    store = app.extensions["store"]
+    for action in ("import", "files"):
+        prefix, csrf = new_migration(client)
+        upload(client, prefix, csrf, "lists.iif", "txns.iif")
+        m = store.open(prefix.rsplit("/", 1)[1])
+        got: dict[str, object] = {}
+
+        def request(prefix=prefix, csrf=csrf, action=action, got=got) -> None:
+            if action == "import":
+                got["r"] = client.post(f"{prefix}/import", headers=csrf | HX)
+            else:
+                got["r"] = upload(client, prefix, csrf, "odd_columns.csv")
+
+        with store.exclusive(m):  # as the deletion holds it
+            waiting = threading.Thread(target=request)
+            waiting.start()
+            waiting.join(1.0)
+            assert waiting.is_alive()  # it waits for the deletion
+            store.delete(m)
+        waiting.join(30)
+        r = got["r"]
+        assert r.status_code == 404, r.text
+        assert "This migration was deleted" in soup(r).text and "Start a new one" in soup(r).text
+        assert not m.path.exists() and not list(store.root.iterdir())

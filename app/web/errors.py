@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, current_app, g, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
 
 from app.errors import (
@@ -17,7 +17,7 @@ from app.errors import (
     ProblemsError,
     UnknownFormatError,
 )
-from app.store import DiskFull, DuplicateUpload, UnknownUpload, UploadError
+from app.store import DiskFull, DuplicateUpload, MigrationGone, UnknownUpload, UploadError
 from app.web.context import is_htmx
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ class NoColumns(MigrationError):
 
 STATUS: dict[type[MigrationError], int] = {
     NoColumns: 404,
+    MigrationGone: 404,
     NotSignedIn: 403,
     ParseError: 422,
     UnknownFormatError: 415,
@@ -111,6 +112,8 @@ def setup_errors(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
+        if "migration" in g and not g.migration.meta_path.is_file():  # deleted meanwhile
+            return migration_error(MigrationGone())
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_page(
             "Something went wrong on our side (the details are in the server's log). Go back "

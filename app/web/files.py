@@ -14,7 +14,7 @@ from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web import preview
-from app.web.context import is_htmx, migration, render, views
+from app.web.context import is_htmx, migration, render, store, views
 from app.web.errors import NoColumns
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
@@ -57,7 +57,8 @@ def upload() -> tuple[str, int] | Response:
     failed: list[MigrationError] = []
     for f in uploads:
         try:
-            added.append(migration().save_upload(f.filename or "", f.stream))
+            with store().exclusive(migration()):  # not into a migration being deleted
+                added.append(migration().save_upload(f.filename or "", f.stream))
         except MigrationError as exc:
             failed.append(exc)
         finally:

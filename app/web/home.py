@@ -30,7 +30,8 @@ def create() -> Response:
 @bp.post("/m/<mid>/delete")
 def delete() -> Response:
     m = migration()
-    runner().cancel(m)
-    store().delete(m)
+    with store().exclusive(m):  # not while its import is being started (nor twice at once)
+        runner().cancel(m)
+        store().delete(m)
     views().forget(m)
     return redirect(url_for("home.index"), 303)

@@ -21,7 +21,7 @@ from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
 from app.pages.download import SIGN_NOTE
 from app.store import Migration
-from app.web.context import fragment, is_htmx, migration, render, runner, views
+from app.web.context import fragment, is_htmx, migration, render, runner, store, views
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
@@ -80,13 +80,15 @@ def page() -> tuple[str, int]:
 @bp.post("/import")
 def start() -> tuple[str, int]:
     m = migration()
-    context = _context()
-    if not context["files"]:
-        return render("jobs/import.html", "jobs/_job.html", 422, **context | {"errors": ()})
-    if context["errors"]:
-        context |= region(context["job"], "refused")
-        return render("jobs/import.html", "jobs/_job.html", 422, **context)
-    context |= region(runner().submit(m), kept=_kept(m))
+    with store().exclusive(m):  # not while it is being deleted (then: MigrationGone)
+        context = _context()
+        if not context["files"]:
+            return render("jobs/import.html", "jobs/_job.html", 422, **context | {"errors": ()})
+        if context["errors"]:
+            context |= region(context["job"], "refused")
+            return render("jobs/import.html", "jobs/_job.html", 422, **context)
+        job = runner().submit(m)
+    context |= region(job, kept=_kept(m))
     return render("jobs/import.html", "jobs/_job.html", **context)
 
 
