@@ -8,7 +8,9 @@ an output or report that cannot be written there: a read-only folder, a name too
 ``--strict`` when the verification finds a difference (the book is still written). ``--report
 R.csv`` writes the verification report and every warning (R.warnings.txt, most important first)
 beside the book. A failed run leaves no new file behind (but for that late report failure); an
-existing book given with ``--force`` is only replaced on success.
+existing book given with ``--force`` is only replaced on success; what a run killed while
+saving left beside the book (``.BOOK.partial-PID``…) is removed by the next run into that folder
+(``fileio.remove_stale_partials``: a dead process's only).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from app import currency, pipeline, words
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
 from app.errors import BookWriteError, MappingError
-from app.fileio import write_text
+from app.fileio import remove_stale_partials, write_text
 from app.model import Problem
 from app.plan import DOCUMENTS_MODES, FileOptions, Plan, Rule, load_plan, month_day, parse_day
 from app.quickbooks import account_type
@@ -259,6 +261,13 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
         n = len(prepared.errors)
         print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
         return 1
+    stale = remove_stale_partials(out.absolute().parent)
+    if stale:
+        n = len(stale)
+        print(
+            f"Removed {n} temporary file{'s' * (n != 1)} left beside the book by an earlier run "
+            "that was stopped while saving"
+        )
     try:
         outcome = pipeline.write(
             prepared,

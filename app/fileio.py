@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -49,3 +50,36 @@ def read_json(path: Path) -> dict[str, Any]:
     except (FileNotFoundError, json.JSONDecodeError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+# A book being written or read back (app.gnc.session, app.pipeline), and what the engine puts
+# beside it: ".BOOK.partial-PID", ".BOOK.partial-checked-PID", "..BOOK.partial-checked-PID.
+# partial-PID.LCK"... The first PID is the process that made it.
+_PARTIAL = re.compile(r"\.(.+?)\.partial-(?:checked-)?(\d+)(?=$|\.)")
+
+
+def remove_stale_partials(folder: Path) -> list[Path]:
+    """Remove the partial books (and their locks) that a run killed while writing left in
+    ``folder``: only those whose process is gone, never a live run's; the paths removed."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for path in folder.iterdir():
+            m = _PARTIAL.match(path.name)
+            if m and not _alive(int(m[2])) and path.is_file():
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (another user's included); a reused pid counts as alive."""
+    if pid <= 0:
+        return True  # not a process id: leave the file alone
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

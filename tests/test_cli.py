@@ -774,3 +774,54 @@ def test_the_most_important_warnings_come_first_and_the_rest_are_counted(tmp_pat
     assert len(every) == n
     assert every[: len(overlap)] == [line.strip() for line in shown[: len(overlap)]]
     assert read_book(out).transactions == len(company.transactions)
+
+
+def test_a_cli_killed_while_saving_leaves_partials_that_the_next_run_removes(tmp_path):
+    """Issue 22, item 15: kill -9 during the save leaves hidden partial files beside the book
+    (the engine's temporary book and its lock); the next run to that folder removes those of
+    dead processes only, never another live run's."""
+    import re
+    import signal
+    import time
+
+    from tests.support.companygen import make_company
+
+    company = make_company(3000, seed=5)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    folder = tmp_path / "books"
+    folder.mkdir()
+    out = folder / "Company.gnucash"
+    cmd = [sys.executable, str(ROOT / "run.py"), "convert", lists, journal, "-o", out]
+    killed = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 240
+    saving = re.compile(r"\.partial-(checked-)?\d+$")  # a book being written or read back
+    while not any(saving.search(p.name) for p in folder.iterdir()):
+        assert killed.poll() is None and time.monotonic() < deadline, "no temporary book seen"
+        time.sleep(0.01)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    stale = sorted(p.name for p in folder.iterdir())
+    assert stale and all(".Company.gnucash.partial-" in n for n in stale), stale
+    alive = subprocess.Popen(["sleep", "300"])  # a live run's (its pid in the name)
+    try:
+        live = [
+            f".Company.gnucash.partial-checked-{alive.pid}",
+            f".Other.gnucash.partial-{alive.pid}",
+        ]
+        live.append(f"{live[0]}.partial-{alive.pid}.LCK")
+        for name in live:
+            (folder / name).write_bytes(b"another run's")
+        (folder / "notes.partial-1.txt").write_bytes(b"the user's")  # not one of ours
+        run = convert(lists, journal, "-o", out)
+        assert run.returncode == 0, run.stdout + run.stderr
+        n = len(stale)
+        said = f"Removed {n} temporary file{'s' * (n != 1)} left beside the book by an earlier run"
+        assert said in run.stdout
+        assert sorted(p.name for p in folder.iterdir()) == sorted(
+            ["Company.gnucash", "notes.partial-1.txt", *live]
+        )
+    finally:
+        alive.kill()
+        alive.wait()
+    assert read_book(out).account("Checking").balance == company.expected_balances()["Checking"]
