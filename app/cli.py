@@ -2,8 +2,8 @@
 
 Exit status: 0 written (a difference the verification finds is listed in the last lines); 1
 problems in the input (each on stderr as ``file:line: message``; no book is written), a book
-GnuCash could not write, or a report that could not be written after the book was (the message
-says so); 2 usage errors (options, plan file, currency, an existing output without ``--force``,
+GnuCash could not write, or a report (warnings file, documents report) that could not be written
+after the book was (a full disk: one line says which, and why; nothing of them is left); 2 usage errors (options, plan file, currency, an existing output without ``--force``,
 an output or report that cannot be written there: a read-only folder, a name too long); 3 with
 ``--strict`` when the verification finds a difference (the book is still written). ``--report
 R.csv`` writes the verification report and every warning (R.warnings.txt, most important first)
@@ -26,7 +26,7 @@ from pathlib import Path
 from app import currency, pipeline, words
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
-from app.errors import BookWriteError, MappingError
+from app.errors import BookWriteError, MappingError, why_not_written
 from app.fileio import remove_stale_partials, write_text
 from app.model import Problem
 from app.plan import DOCUMENTS_MODES, FileOptions, Plan, Rule, load_plan, month_day, parse_day
@@ -289,23 +289,38 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
 
 
 def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Report) -> bool:
-    """The report files asked for, after the book; False (said) when one cannot be written."""
+    """The report files asked for, after the book; False (said, one line each) when one cannot
+    be written: then nothing of it is left (atomic writes), and the book stays."""
+    wanted: list[tuple[Path, str, str]] = []
     if args.report and prepared.warnings:
         lines = [worded(w) for w in by_importance(prepared.warnings)]
-        write_text(warnings_file(args.report), "\n".join(lines) + "\n")
+        wanted.append((warnings_file(args.report), "\n".join(lines) + "\n", "warnings file"))
     if args.report:
-        try:
-            write_text(args.report, report.to_csv())
-        except OSError as exc:  # checked before, so the disk filled up or the folder changed
-            print(
-                f"Book written to {args.output}, but not the report: {exc.strerror}",
-                file=sys.stderr,
-            )
-            return False
-        print(f"Report written to {args.report}")
+        wanted.append((args.report, report.to_csv(), "report"))
     if args.documents_report:
-        _documents_report(args.documents_report, report)
-    return True
+        rows = report.documents.rows if report.documents else ()
+        wanted.append((args.documents_report, documents_report(rows), "documents report"))
+    failed: list[str] = []
+    why = ""
+    for path, text, what in wanted:
+        try:
+            write_text(path, text)
+        except OSError as exc:  # checked before, so the disk filled up or the folder changed
+            why = why or why_not_written(exc, path.parent)
+            failed.append(f"the {what} {path}")
+            continue
+        if what == "report":
+            print(f"Report written to {path}")
+        elif what == "documents report":
+            none = "" if report.documents else " (no invoices or bills were written as documents)"
+            print(f"Documents report written to {path}{none}")
+    if failed:
+        print(
+            f"Book written to {args.output}, but not {' or '.join(failed)}: {why}. Free some "
+            "space or choose another folder, and run again with --force.",
+            file=sys.stderr,
+        )
+    return not failed
 
 
 def _verdict(args: argparse.Namespace, plan: Plan, report: Report) -> int:
@@ -344,14 +359,6 @@ def _differ(report: Report) -> str:
     if report.documents is not None and not report.documents.ok:
         parts.append(report.documents.headline())
     return " and ".join(parts)
-
-
-def _documents_report(path: Path, report: Report) -> None:
-    """The per-owner documents CSV (a header alone when the book has no documents)."""
-    rows = report.documents.rows if report.documents else ()
-    write_text(path, documents_report(rows))
-    why = "" if report.documents else " (no invoices or bills were written as documents)"
-    print(f"Documents report written to {path}{why}")
 
 
 def with_type_option(prepared: pipeline.Prepared) -> list[Problem]:

@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 
 from werkzeug.utils import secure_filename
 
-from app.errors import MigrationError, UnknownFormatError
+from app.errors import MigrationError, UnknownFormatError, why_not_written
 from app.fileio import read_json, write_json
 from app.plan import Plan, load_plan, save_plan
 from app.readers.redact import redact
@@ -64,17 +64,14 @@ class DiskFull(UploadError):
 
 
 def _not_saved(name: str, exc: OSError, folder: Path) -> UploadError:
+    why = why_not_written(exc, folder)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        try:
-            free = f" ({shutil.disk_usage(folder).free // (1024 * 1024):,} MB free)"
-        except OSError:
-            free = ""
         return DiskFull(
-            f"{name} was not added: the disk is full{free}. Nothing of it was kept. Free some "
+            f"{name} was not added: {why}. Nothing of it was kept. Free some "
             "space (deleting an earlier migration on the home page frees its files) and add it "
             "again."
         )
-    return UploadError(f"{name} was not added ({exc.strerror}); nothing of it was kept.")
+    return UploadError(f"{name} was not added ({why}); nothing of it was kept.")
 
 
 def display_name(filename: str) -> str:

@@ -825,3 +825,28 @@ def test_a_cli_killed_while_saving_leaves_partials_that_the_next_run_removes(tmp
         alive.kill()
         alive.wait()
     assert read_book(out).account("Checking").balance == company.expected_balances()["Checking"]
+
+
+@pytest.mark.parametrize("option", ["--report", "--documents-report"])
+def test_a_full_disk_for_the_reports_is_said_once_and_leaves_nothing_half_written(tmp_path, option):
+    """Issue 22, item 14: the warnings file (written with --report) and --documents-report on a
+    disk that is full: one clear message, exit 1, the book kept (and said), no partial file."""
+    from tests.support.disk import files_in, fill, small_disk
+
+    out = tmp_path / "Company.gnucash"
+    with small_disk(tmp_path / "full") as full:
+        fill(full)
+        before = files_in(full)
+        run = convert(LISTS, TXNS, "-o", out, option, full / "r.csv")
+        assert run.returncode == 1, run.stdout + run.stderr
+        assert "Traceback" not in run.stderr + run.stdout
+        what = "warnings file" if option == "--report" else "documents report"
+        said = [line for line in run.stderr.splitlines() if line]
+        assert said[-1].startswith(f"Book written to {out}, but not the {what} "), said
+        assert said[-1].endswith(
+            f"{'or the report ' + str(full / 'r.csv') if option == '--report' else ''}: the disk "
+            "is full (0 MB free). Free some space or choose another folder, and run again with "
+            "--force."
+        ), said
+        assert files_in(full) == before  # nothing half-written, not even a hidden temporary
+    assert read_book(out).transactions == 2
