@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.errors import NotWritten, why_not_written
 from app.fileio import write_text
 
 if TYPE_CHECKING:
@@ -23,7 +24,8 @@ MB = 1024 * 1024
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The wizard. ``QB2GNUCASH_INSTANCE`` (or ``instance_path`` in ``test_config``) moves the
     folder holding the migrations; the default is ``instance/`` beside the code. Every page needs
-    ``ACCESS_TOKEN`` (a new random one unless given): ``?token=`` once, then a cookie."""
+    ``ACCESS_TOKEN`` (a new random one unless given): ``?token=`` once, then a cookie. Raises
+    NotWritten when the instance folder cannot be written (read-only, full, not allowed)."""
     from flask import Flask  # noqa: PLC0415 - see the module docstring
 
     from app import web  # noqa: PLC0415
@@ -53,13 +55,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SERVED_HOSTS=["127.0.0.1", "localhost"],
     )
     app.config.update(config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
+    folder = Path(app.instance_path)
+    try:  # a folder that cannot be written is said now, in one sentence (NotWritten)
+        folder.mkdir(parents=True, exist_ok=True)
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = _secret_key(folder / "secret_key")
+        store = Store(Path(app.config["MIGRATIONS_DIR"]))
+    except OSError as exc:
+        why = why_not_written(exc, folder if folder.is_dir() else folder.parent)
+        raise NotWritten(f"qb2gnucash cannot keep its files in {folder}: {why}") from exc
     if not app.config.get("ACCESS_TOKEN"):  # made at start-up: see app.web.security
         app.config["ACCESS_TOKEN"] = secrets.token_urlsafe(24)
 
-    store = Store(Path(app.config["MIGRATIONS_DIR"]))
     app.extensions["store"] = store
     app.extensions["jobs"] = JobRunner()
     app.extensions["views"] = ViewCache()

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from app import create_app
+from app.errors import NotWritten
 
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 TOKEN_ENV = "QB2GNUCASH_TOKEN"
@@ -96,7 +97,15 @@ def main(argv: Sequence[str]) -> int:
     config: dict[str, object] = {"INSTANCE_PATH": args.instance} if args.instance else {}
     config["SERVED_HOSTS"] = served_hosts(args.host)
     config["ACCESS_TOKEN"] = os.environ.get(TOKEN_ENV, "")
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except NotWritten as exc:
+        print(
+            f"run.py: error: {exc.message}. Start it with --instance naming a folder you can "
+            "write (or set QB2GNUCASH_INSTANCE).",
+            file=sys.stderr,
+        )
+        return 2
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else shown}:{args.port}/"
     url += f"?token={app.config['ACCESS_TOKEN']}"

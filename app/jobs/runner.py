@@ -19,6 +19,7 @@ from pathlib import Path
 
 from werkzeug.utils import secure_filename
 
+from app.errors import NotWritten, why_not_written
 from app.jobs import Book, ImportJob, load, now, previous_dir, save
 from app.store import Migration
 
@@ -116,14 +117,25 @@ class JobRunner:
         current = self.get(m)
         if current is not None and current.active:
             return current
-        _keep_last_book(m, current)
         job = ImportJob(
             id=secrets.token_urlsafe(12),
             created=now(),
             phase="starting",
             settings=m.settings_sha(),
         )
-        save(m.job_path, job)
+        staged = m.path / ".job.next.json"
+        try:
+            save(staged, job)  # first: a full disk stops here, before the last book is moved
+            _keep_last_book(m, current)
+            staged.replace(m.job_path)
+        except OSError as exc:
+            staged.unlink(missing_ok=True)
+            _unkeep_last_book(m)
+            raise NotWritten(
+                f"The import could not start: {why_not_written(exc, m.path)}. Nothing was "
+                "changed: the book written before stays on offer. Free some space (deleting an "
+                "earlier migration on the home page frees its files) and start it again."
+            ) from exc
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         with (m.path / "worker.log").open("ab") as log:
             proc = subprocess.Popen(
@@ -186,6 +198,23 @@ def _keep_last_book(m: Migration, current: ImportJob | None) -> None:
     for f in m.out_dir.iterdir():
         if f.is_file():
             f.unlink()
+
+
+def _unkeep_last_book(m: Migration) -> None:
+    """Undo ``_keep_last_book`` when the new import could not start: the kept book back in
+    out/ (renames only, which a full disk allows), or an empty out/previous/ removed."""
+    kept_dir = previous_dir(m.out_dir)
+    if not kept_dir.is_dir():
+        return
+    kept = load(kept_dir / "job.json")
+    latest = load(m.job_path)
+    if kept is not None and latest is not None and kept.id == latest.id:
+        for f in kept_dir.iterdir():
+            if f.is_file() and f.name != "job.json":
+                f.replace(m.out_dir / f.name)
+        shutil.rmtree(kept_dir, ignore_errors=True)
+    elif kept is None:
+        shutil.rmtree(kept_dir, ignore_errors=True)
 
 
 def _remove_partials(m: Migration) -> None:

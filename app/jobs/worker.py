@@ -24,7 +24,7 @@ from pathlib import Path
 
 from app import audit, jobs, pipeline
 from app.documents.proof import documents_report
-from app.errors import MigrationError, ProblemsError
+from app.errors import MigrationError, ProblemsError, why_not_written
 from app.fileio import write_json, write_text
 from app.model import Ledger
 from app.pages import download
@@ -127,6 +127,14 @@ def run(m: Migration, job_id: str) -> int:
         rep.update(state="failed", error=exc.__doc__ or "", problems=problems, finished=jobs.now())
     except MigrationError as exc:
         rep.update(state="failed", error=exc.message, finished=jobs.now())
+    except OSError as exc:  # a full disk while writing the result: no book is offered
+        why = why_not_written(exc, m.out_dir)
+        rep.update(
+            state="failed",
+            error=f"The import stopped: {why}. No new book was written. Free some space "
+            "(deleting an earlier migration on the home page frees its files) and start it again.",
+            finished=jobs.now(),
+        )
     except Exception:
         traceback.print_exc()  # into worker.log beside the job
         rep.update(

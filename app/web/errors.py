@@ -13,6 +13,7 @@ from app.errors import (
     BookWriteError,
     MappingError,
     MigrationError,
+    NotWritten,
     ParseError,
     ProblemsError,
     UnknownFormatError,
@@ -49,7 +50,8 @@ STATUS: dict[type[MigrationError], int] = {
     MappingError: 422,
     ProblemsError: 422,
     DuplicateUpload: 409,
-    DiskFull: 507,
+    DiskFull: 409,  # this computer's state, not the server's failure: never a 5xx
+    NotWritten: 409,
     UploadError: 400,
     CSRFError: 400,
     BookWriteError: 500,

@@ -8,6 +8,7 @@ QuickBooks is offered behind its differences: its download without ``?difference
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app import audit
 from app.audit import DOCUMENTS_CSV
+from app.errors import NotWritten, why_not_written
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
 from app.pages.download import SIGN_NOTE
@@ -193,12 +195,23 @@ def audit_pack() -> Response | WerkzeugResponse:
         files=audit.read_files(found.folder),
         sign_note=SIGN_NOTE,
     )
-    target = tempfile.TemporaryFile(dir=m.path)  # send_file closes it
+    target = None
     try:
+        target = tempfile.TemporaryFile(dir=m.path)  # no name on disk; send_file closes it
         audit.write_pack(target, found.folder, found.job.book, page, found.job.finished)
         target.seek(0)
+    except OSError as exc:  # a full disk: nothing of the pack is left (the file had no name)
+        if target is not None:
+            with contextlib.suppress(OSError):  # its buffer cannot be written either
+                target.close()
+        raise NotWritten(
+            f"The audit pack could not be made: {why_not_written(exc, m.path)}. Nothing of it "
+            "was kept. Free some space (deleting an earlier migration on the home page frees its "
+            "files) and download it again."
+        ) from exc
     except BaseException:
-        target.close()
+        if target is not None:
+            target.close()
         raise
     name = audit.pack_name(found.job.book)
     return send_file(

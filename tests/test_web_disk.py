@@ -1,0 +1,81 @@
+"""The wizard on a disk that is full or read-only (issue 22, item 14): one clear message, never a
+traceback or a 5xx, nothing half-written. A real small file system (tests/support/disk.py)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import zipfile
+from io import BytesIO
+
+from app import create_app
+from tests.paths import ROOT
+from tests.support.browser import free_port
+from tests.support.disk import files_in, fill, small_disk
+from tests.support.web import HX, new_migration, signed_in, soup, upload, wait_done
+
+
+def test_the_audit_pack_and_a_new_import_on_a_full_disk(tmp_path):
+    with small_disk(tmp_path / "instance", kb=8192) as folder:
+        app = create_app({"TESTING": True, "INSTANCE_PATH": str(folder)})
+        try:
+            client = signed_in(app)
+            prefix, csrf = new_migration(client)
+            upload(client, prefix, csrf, "lists.iif", "txns.iif")
+            client.post(f"{prefix}/import", headers=csrf | HX)
+            assert wait_done(client, prefix).select_one("#to-download") is not None
+            filler = fill(folder)
+            before = files_in(folder)
+
+            r = client.get(f"{prefix}/download/audit.zip")
+            assert r.status_code == 409, r.text
+            text = " ".join(soup(r).text.split())
+            assert "The audit pack could not be made: the disk is full (0 MB free)." in text
+            assert "Free some space" in text and "Something went wrong" not in text
+            assert files_in(folder) == before
+
+            for headers in (csrf | HX, csrf):
+                r = client.post(f"{prefix}/import", headers=headers)
+                assert r.status_code == 409, r.text
+                text = " ".join(soup(r).text.split())
+                assert "The import could not start: the disk is full (0 MB free)." in text
+                assert "Nothing was changed: the book written before stays on offer" in text
+                assert files_in(folder) == before  # the book not moved aside, no job started
+            page = soup(client.get(f"{prefix}/download"))
+            assert page.select_one("#download-book") is not None, page.text
+            assert "earlier settings" not in page.text
+            with client.get(f"{prefix}/download/book") as r:
+                assert r.status_code == 200
+
+            filler.unlink()  # room again: both work
+            with client.get(f"{prefix}/download/audit.zip") as r:
+                assert r.status_code == 200
+                names = zipfile.ZipFile(BytesIO(r.data)).namelist()
+            assert "lists-audit/lists.gnucash" in names
+            assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+            assert wait_done(client, prefix).select_one("#to-download") is not None
+        finally:
+            app.extensions["jobs"].shutdown()
+
+
+def test_a_read_only_instance_folder_is_said_at_start_up(tmp_path):
+    with small_disk(tmp_path / "instance", read_only=True) as folder:
+        command = [sys.executable, "run.py", "--no-open", "--port", str(free_port())]
+        run = subprocess.run(
+            [*command, "--instance", str(folder)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert "Traceback" not in run.stderr and run.stdout == ""
+        (line,) = run.stderr.splitlines()
+        assert re.fullmatch(
+            rf"run\.py: error: qb2gnucash cannot keep its files in {re.escape(str(folder))}: the "
+            r"disk or folder is read-only\. Start it with --instance naming a folder you can "
+            r"write \(or set QB2GNUCASH_INSTANCE\)\.",
+            line,
+        ), line
