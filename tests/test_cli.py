@@ -850,3 +850,29 @@ def test_a_full_disk_for_the_reports_is_said_once_and_leaves_nothing_half_writte
         ), said
         assert files_in(full) == before  # nothing half-written, not even a hidden temporary
     assert read_book(out).transactions == 2
+
+
+def test_a_stray_quote_before_the_employees_refuses_the_lists(tmp_path):
+    """Issue 22, item 1: ``CUST<TAB>"unterminated quote<TAB>x`` just before ``!EMP`` made the
+    quoted field swallow the header and the first employee, whose SSN landed in a 20th
+    customer's address, and the book was called matching. Now the file is refused, at that
+    line, and no SSN reaches the output."""
+    from tests.support.companygen import make_company
+
+    company = make_company(200, seed=7)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    text = lists.read_text(encoding="utf-8")
+    at = text.index("!EMP\t")
+    lists.write_text(text[:at] + 'CUST\t"unterminated quote\tx\n' + text[at:], encoding="utf-8")
+    line = text[:at].count("\n") + 1
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    out = tmp_path / "book.gnucash"
+    run = convert(lists, journal, "-o", out)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert (
+        f"lists.iif:{line}: a quoted field opened on this line runs over line {line + 1} (!EMP)"
+        in run.stderr
+    )
+    assert not out.exists()
+    for _, ssn in company.employees:
+        assert ssn not in run.stdout + run.stderr

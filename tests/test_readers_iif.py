@@ -157,6 +157,43 @@ def test_quoted_field_over_two_lines_is_kept_with_a_warning(tmp_path: Path) -> N
     assert [str(p) for p in ledger.problems] == ["test.iif:2: a quoted field runs over lines 2-3"]
 
 
+@pytest.mark.parametrize(
+    ("content", "line", "over"),
+    [
+        (  # issue 22, item 1: a customer's stray quote swallows the !EMP header and an employee
+            '!CUST\tNAME\tBADDR1\nCUST\tAl\tx\nCUST\t"unterminated quote\tx\n'
+            "!EMP\tNAME\tADDR1\tSSNO\nEMP\tJo\t9 Elm\t987-65-4326\n"
+            '!CLASS\tNAME\nCLASS\t"closed here"\n',
+            3,
+            "line 4 (!EMP)",
+        ),
+        (  # a row of a keyword already headed, the quote closed further on
+            '!EMP\tNAME\tADDR1\tSSNO\nEMP\t"Jo\t9 Elm\t987-65-4326\n'
+            'EMP\tAl\t"8 Oak"\t987-65-4327\n',
+            2,
+            "line 3 (EMP)",
+        ),
+        (  # the same never closed: said as running over the next row all the same
+            '!ACCNT\tNAME\tBANKNUM\nACCNT\t"Checking\t000123456789\nENDTRNS\n',
+            2,
+            "line 3 (ENDTRNS)",
+        ),
+    ],
+)
+def test_a_quote_that_runs_over_a_row_of_its_own_is_a_broken_row(
+    tmp_path: Path, content: str, line: int, over: str
+) -> None:
+    with pytest.raises(ParseError) as info:
+        read(tmp_path, content)
+    message = str(info.value)
+    assert message.startswith(
+        f"test.iif:{line}: a quoted field opened on this line runs over {over}, the start of a "
+        'row of its own: a stray quote (") or one never closed; remove it or close it on its '
+        "line, and export or add the file again"
+    ), message
+    assert "987-65" not in message and "000123456789" not in message
+
+
 def test_tab_inside_quotes_stays_in_the_field(tmp_path: Path) -> None:
     ledger = read(tmp_path, '!EMP\tNAME\tNOTEPAD\tHIDDEN\nEMP\tAl\t"a\tb\tc"\tY\n')
     assert ledger.employees[0].notes == "a\tb\tc"

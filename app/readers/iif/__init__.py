@@ -174,14 +174,30 @@ def _delimiter(lines: list[str]) -> str:
     return "\t"
 
 
+_HEADER_LINE = re.compile(r'"?(![A-Z][A-Z ]*)"?$')
+
+
+def _row_start(line: str, delimiter: str, keywords: set[str]) -> str:
+    """The keyword (``!EMP``, ``EMP``, ``ENDTRNS``) when ``line`` starts a row of its own: a
+    header, or a row of a keyword headed above; else ""."""
+    first = line.split(delimiter, 1)[0].strip()
+    header = _HEADER_LINE.match(first)
+    if header:
+        return header[1]
+    return first if first in keywords else ""
+
+
 def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
     """(first line, last line, cells, delimiter) per record; CRLF, LF and bare CR all end a
-    line. A quoted field may run over lines; one never closed is fatal."""
+    line. A quoted field may run over lines, but not over a line that starts a row of its own
+    (a header, or a row of a keyword headed above: a stray quote swallowing rows, an SSN among
+    them, into one cell); that, and one never closed, are fatal."""
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     delimiter = _delimiter(lines)
     reader = csv.reader((line + "\n" for line in lines), delimiter=delimiter, strict=False)
+    keywords = {"ENDTRNS"}  # the rows that start a line of their own (no header for this one)
     while True:
         start = reader.line_num + 1
         try:
@@ -190,14 +206,38 @@ def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
             return
         except csv.Error as exc:
             if _open_quote("\n".join(lines[start - 1 :]), delimiter):
+                _runs_over_a_row(
+                    lines, start, len(lines), delimiter=delimiter, keywords=keywords, name=name
+                )
                 raise ParseError(Source(name, start), "a quoted field is never closed") from None
             raise ParseError(Source(name, start), f"cannot split this line ({exc})") from None
         end = reader.line_num
+        if end > start:
+            _runs_over_a_row(lines, start, end, delimiter=delimiter, keywords=keywords, name=name)
         if end == len(lines) and _open_quote("\n".join(lines[start - 1 :]), delimiter):
             raise ParseError(
                 Source(name, start), 'a quoted field opened on this line is never closed (no ")'
             )
+        first = cells[0].strip() if cells else ""
+        if first.startswith("!") and first[1:].strip():
+            keywords.add(first[1:].strip().upper())
         yield start, end, cells, delimiter
+
+
+def _runs_over_a_row(
+    lines: list[str], start: int, end: int, *, delimiter: str, keywords: set[str], name: str
+) -> None:
+    """Refuse a record of lines ``start``..``end`` whose quoted field runs over a line that
+    starts a row of its own (the message names that line and its keyword, never a cell)."""
+    for k in range(start + 1, end + 1):
+        keyword = _row_start(lines[k - 1], delimiter, keywords)
+        if keyword:
+            raise ParseError(
+                Source(name, start),
+                f"a quoted field opened on this line runs over line {k} ({keyword}), the start "
+                'of a row of its own: a stray quote (") or one never closed; remove it or close '
+                "it on its line, and export or add the file again",
+            )
 
 
 def _rows(text: str, reading: Reading) -> Iterator[Row]:
