@@ -29,10 +29,13 @@ from app.verify_report import Report
 Progress = Callable[[str, int, int], None]
 
 
-def read(paths: Sequence[Path], plan: Plan) -> Ledger:
-    """Every file parsed and merged; unreadable files are error problems, never exceptions."""
+def read(
+    paths: Sequence[Path], plan: Plan, unread: Sequence[tuple[str, Sequence[Problem]]] = ()
+) -> Ledger:
+    """Every file parsed and merged; unreadable files are error problems, never exceptions.
+    ``unread``: files given but not kept (name, why: ``Migration.unread``), errors too."""
     with paused():
-        return readers.read(paths, plan)
+        return readers.read(paths, plan, unread=unread)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Migrations on disk: one folder each under ``MIGRATIONS_DIR``.
 
 ``<root>/<id>/`` holds ``meta.json`` (created, upload order), ``uploads/`` (sanitised names
-only; each a copy of the export with its SSNs and bank numbers blanked, ``readers.redact``),
+only; each a copy of the export with its SSNs and bank numbers blanked, ``readers.redact``;
+a file whose sensitive cells cannot be told is not kept: ``meta.json`` holds its name, size,
+SHA-256 and why, ``Migration.withheld``),
 ``plan.json``, ``job.json`` (see app/jobs/) and ``out/`` (the book, its result and report;
 ``out/previous/`` the last book while a new one is made). The folders are the owner's alone
 (0700), the uploads too (0600). Every page is a function of
@@ -21,7 +23,7 @@ import secrets
 import shutil
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -29,8 +31,10 @@ from werkzeug.utils import secure_filename
 
 from app.errors import MigrationError, UnknownFormatError, why_not_written
 from app.fileio import read_json, write_json
+from app.model import Problem
 from app.plan import Plan, load_plan, save_plan
-from app.readers.redact import redact
+from app.readers.redact import Redaction, redact
+from app.source import Source
 
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
@@ -72,6 +76,27 @@ def _not_saved(name: str, exc: OSError, folder: Path) -> UploadError:
             "again."
         )
     return UploadError(f"{name} was not added ({why}); nothing of it was kept.")
+
+
+@dataclass(frozen=True, slots=True)
+class Withheld:
+    """An upload of which no copy is kept: the reader cannot tell which of its cells hold an
+    SSN or a bank number (``problems``: why, at its lines). Its name, size and SHA-256 (of the
+    file as given) stay, for its card; nothing of it is read."""
+
+    name: str
+    size: int
+    sha256: str
+    problems: tuple[Problem, ...]
+
+
+def _withheld(part: Path, done: Redaction) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    with part.open("rb") as f:
+        for block in iter(lambda: f.read(1024 * 1024), b""):
+            digest.update(block)
+    why = [[p.source.line if p.source else 1, p.message] for p in done.withheld]
+    return {"bytes": part.stat().st_size, "sha256": digest.hexdigest(), "why": why}
 
 
 def display_name(filename: str) -> str:
@@ -139,7 +164,7 @@ class Migration:
         if len(name) > MAX_NAME:  # the file system's limit is 255 bytes, with room for ".part"
             stem, suffix = name.rsplit(".", 1)
             name = f"{stem[: MAX_NAME - len(suffix) - 1]}.{suffix}"
-        if name in {p.name for p in self.files()}:
+        if name in {p.name for p in self.files()} | {w.name for w in self.withheld()}:
             raise DuplicateUpload(
                 f"{name} is already uploaded; remove it first to replace it, or rename the new one"
             )
@@ -149,9 +174,15 @@ class Migration:
                 shutil.copyfileobj(stream, f, 1024 * 1024)
             if part.stat().st_size == 0:
                 raise UploadError(f"{name} is empty; export it again from QuickBooks")
-            redact(part)  # the kept copy has no SSN or bank number (the user keeps the original)
-            part.replace(final)
+            # the kept copy has no SSN or bank number (the user keeps the original); where the
+            # reader cannot tell which cells hold one, no copy is kept: its name, size, SHA-256
+            # and why are kept instead, for its card
+            done = redact(part, name)
             meta = self.meta
+            if done.withheld:
+                meta["withheld"] = {**meta.get("withheld", {}), name: _withheld(part, done)}
+            else:
+                part.replace(final)
             meta["files"] = [*meta.get("files", []), name]
             shown = display_name(filename)
             if shown != name:
@@ -165,10 +196,31 @@ class Migration:
             part.unlink(missing_ok=True)
         return name
 
+    def withheld(self) -> list[Withheld]:
+        """The uploads of which no copy is kept (``readers.redact``), in the order added."""
+        kept = self.meta.get("withheld", {})
+        return [
+            Withheld(
+                name,
+                int(kept[name]["bytes"]),
+                str(kept[name]["sha256"]),
+                tuple(Problem(Source(name, int(n)), str(text)) for n, text in kept[name]["why"]),
+            )
+            for name in self.meta.get("files", [])
+            if name in kept
+        ]
+
+    def unread(self) -> list[tuple[str, tuple[Problem, ...]]]:
+        """The uploads of which no copy is kept, as ``pipeline.read`` takes them."""
+        return [(w.name, w.problems) for w in self.withheld()]
+
     def untouched(self) -> bool:
         """Nothing uploaded, chosen or imported yet."""
         return not (
-            any(self.uploads_dir.iterdir()) or self.plan_path.exists() or self.job_path.exists()
+            any(self.uploads_dir.iterdir())
+            or self.plan_path.exists()
+            or self.job_path.exists()
+            or self.meta.get("withheld")
         )
 
     @property
@@ -193,10 +245,16 @@ class Migration:
     def display_names(self) -> dict[str, str]:
         """Stored (sanitised) name → the name the user gave the file, where they differ."""
         names = self.meta.get("names", {})
-        present = {p.name for p in self.files()}
+        present = {p.name for p in self.files()} | {w.name for w in self.withheld()}
         return {k: str(v) for k, v in names.items() if k in present} if names else {}
 
     def remove_upload(self, name: str) -> None:
+        meta = self.meta
+        if name in meta.get("withheld", {}):
+            del meta["withheld"][name]
+            meta["files"] = [n for n in meta.get("files", []) if n != name]
+            write_json(self.meta_path, meta)
+            return
         self.file(name).unlink()
         plan = self.plan()
         if name in plan.files:
@@ -213,6 +271,7 @@ class Migration:
         uploads (name and size). The job keeps it, so the Import step can tell a book written
         with earlier settings."""
         files = [(p.name, p.stat().st_size) for p in self.files()]
+        files += [(w.name, -w.size) for w in self.withheld()]
         text = self.plan().to_json() + "\n" + repr(files)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -222,6 +281,7 @@ class Migration:
         for p in self.files():
             st = p.stat()
             out.append((p.name, st.st_size, st.st_mtime_ns))
+        out += [(w.name, w.size, w.sha256) for w in self.withheld()]
         return tuple(out)
 
 

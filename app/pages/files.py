@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.model import FileInfo, Ledger, Problem
+from app.readers import NOT_KEPT
 from app.readers.qbcsv.columns import mappable
+from app.store import Withheld
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +24,8 @@ class FileCard:
     read: bool
     needs_columns: bool  # a CSV no layout claims: offer the hand mapping
     needs_chart: bool = False  # transactions, but no chart of accounts uploaded: ask for the lists
+    kept: bool = True  # False: no copy kept (app.store.Withheld): only its size and SHA-256
+    sha256: str = ""
 
     @property
     def error_count(self) -> int:
@@ -29,10 +33,14 @@ class FileCard:
 
 
 def file_cards(
-    paths: Sequence[Path], parsed: Ledger, prepared: Sequence[Problem] = ()
+    paths: Sequence[Path],
+    parsed: Ledger,
+    prepared: Sequence[Problem] = (),
+    withheld: Sequence[Withheld] = (),
 ) -> list[FileCard]:
     """``prepared``: the problems of preparing the book (they name the file and line they come
-    from, like the reading's own)."""
+    from, like the reading's own); ``withheld``: the files given of which no copy is kept, each
+    with its card after the others."""
     infos = {f.filename: f for f in parsed.files}
     found = tuple(dict.fromkeys((*parsed.problems, *prepared)))  # reading's first, no twice
     no_chart = not parsed.accounts
@@ -52,6 +60,22 @@ def file_cards(
                 read,
                 needs_columns=info.layout in ("not read", "hand") and mappable(p),
                 needs_chart=read and no_chart and has_history,
+            )
+        )
+    for w in withheld:
+        problems = tuple(x for x in found if x.source and x.source.filename == w.name)
+        info = FileInfo(w.name, NOT_KEPT)
+        cards.append(
+            FileCard(
+                w.name,
+                NOT_KEPT,
+                w.size,
+                info,
+                problems or w.problems,
+                read=False,
+                needs_columns=False,
+                kept=False,
+                sha256=w.sha256,
             )
         )
     return cards

@@ -31,6 +31,7 @@ from app.readers.visible import visible
 from app.source import Source
 
 READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)
+BINARY = "a binary file, not a QuickBooks text export"
 
 UNKNOWN = (
     "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "
@@ -64,7 +65,7 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
         if is_binary(head):
             return _unread(
                 path,
-                Problem(Source(path.name, 1), "a binary file, not a QuickBooks text export"),
+                Problem(Source(path.name, 1), BINARY),
             )
         ledger = identify(path, options, candidates).parse(path, options)
         return _said_if_empty(visible(path, _checked(ledger, options)))
@@ -152,9 +153,23 @@ def _unread(path: Path, problem: Problem) -> Ledger:
     return Ledger(problems=(problem,), files=(FileInfo(path.name, "not read"),))
 
 
-def read(paths: Sequence[Path], plan: Plan, candidates: Sequence[Any] | None = None) -> Ledger:
-    """Every file read with its own options from the plan, then merged."""
-    return merge([read_one(Path(p), plan.file_options(Path(p).name), candidates) for p in paths])
+NOT_KEPT = "No copy kept"  # the kind of a file given but not kept (app.store.Withheld)
+
+
+def read(
+    paths: Sequence[Path],
+    plan: Plan,
+    candidates: Sequence[Any] | None = None,
+    unread: Sequence[tuple[str, Sequence[Problem]]] = (),
+) -> Ledger:
+    """Every file read with its own options from the plan, then merged. ``unread``: files given
+    but of which no copy was kept (name, why): each a file not read, holding its problems."""
+    parts = [read_one(Path(p), plan.file_options(Path(p).name), candidates) for p in paths]
+    parts += [
+        Ledger(problems=tuple(problems), files=(FileInfo(name, NOT_KEPT),))
+        for name, problems in unread
+    ]
+    return merge(parts)
 
 
 def merge(parts: Sequence[Ledger]) -> Ledger:

@@ -1,12 +1,24 @@
 """The copies of the uploads the wizard keeps, with their sensitive cells blanked: employee Social
 Security numbers, bank account and routing numbers (the cells the readers blank while reading,
-by the same rules), so they never stay on disk. The user keeps the original; what the readers
-make of the copy is what they made of the original.
+by the same rules), so they never stay on disk, whatever the file's fate (read, refused or not
+understood). The user keeps the original; what the readers make of the copy is what they made of
+the original.
 
 IIF: the cells ``iif.rows.read_header`` marks sensitive, in rows split exactly as the reader
-splits them. CSV customer and vendor lists: the columns ``qbcsv.names`` drops. Other files are
-left as they are. Only a file holding such a cell is rewritten: its records with one are
-written again (the same cells, the sensitive ones empty), every other line stays byte for byte.
+splits them; the cells of a row with no header (not read) and, in the name lists and the chart,
+the cells under no column name (not read, only counted: a placeholder of the same kind stays).
+CSV customer and vendor lists: the columns ``qbcsv.names`` drops. A text file no reader
+understands (a CSV employee list, a report to map by hand): the columns named like an SSN or a
+bank number (``qbcsv.columns.SENSITIVE_HEADER``), and SSN-shaped text anywhere else masked as the
+column mapping page shows it. Transaction reports are left as they are. Only
+a file holding such a cell is rewritten: in an IIF file its records with one are written again
+(the same cells, the sensitive ones empty), every other line stays byte for byte.
+
+Where the reader cannot tell which cells are sensitive, no copy is kept at all
+(``Redaction.withheld``: why, in the reader's own words, at its file and line): an IIF file the
+reader stops reading (a quote never closed or running over rows: ``iif._records``), a row of a
+header with sensitive columns whose cells do not line up (``rows.misaligned``), a binary file,
+and a CSV list or a file no reader understands that cannot be split.
 """
 
 from __future__ import annotations
@@ -14,32 +26,59 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import ParseError
-from app.model import ReadOptions
-from app.readers import iif
+from app.model import Problem, ReadOptions
+from app.readers import BINARY, READERS, iif
 from app.readers.iif import _records
-from app.readers.iif.rows import read_header
+from app.readers.iif.rows import QUIET, Header, is_number, misaligned, read_header, stray_cells
 from app.readers.qbcsv import names
+from app.readers.qbcsv.columns import SENSITIVE_HEADER, SSN, SSN_MASK
 from app.readers.qbcsv.header import delimiter_of
 from app.readers.values import decode, is_binary
+from app.source import Source
+
+CANNOT_SPLIT = "not a readable CSV file ({})"
 
 
-def redact(path: Path) -> bool:
-    """Blank the sensitive cells of ``path`` in place; True when there were any."""
-    is_iif = iif.identify(path, ReadOptions())
-    if not is_iif and not names.identify(path, ReadOptions()):
-        return False  # a transaction report (however large) is not even read in full
+@dataclass(frozen=True, slots=True)
+class Redaction:
+    """What ``redact`` did: ``blanked`` the file in place, or found it must be ``withheld`` (no
+    copy kept; the problems say why, at their file and line)."""
+
+    blanked: bool = False
+    withheld: tuple[Problem, ...] = ()
+
+
+def redact(path: Path, name: str = "") -> Redaction:
+    """Blank the sensitive cells of ``path`` in place, or say it must not be kept. ``name``:
+    the file's name in the problems (default: ``path``'s)."""
+    name = name or path.name
+    with path.open("rb") as f:
+        head = f.read(4096)
+    if is_binary(head):
+        return Redaction(withheld=(Problem(Source(name, 1), BINARY),))
+    options = ReadOptions()
+    claims = [r for r in READERS if r.identify(path, options)]
+    if claims and iif not in claims and names not in claims:
+        return Redaction()  # a transaction report (however large) is not even read in full
     data = path.read_bytes()
-    if is_binary(data[:4096]):
-        return False
     text, encoding = decode(data)
-    blanked = _iif(text, path.name) if is_iif else _csv_list(text)
+    if iif in claims:
+        blanked, why = _iif(text, name)
+    elif names in claims:
+        blanked, why = _csv(text, name, _list_columns, ssn_shaped=False)
+    else:  # understood by no reader: kept for the column mapping, its sensitive columns blank
+        blanked, why = _csv(text, name, _named_columns, ssn_shaped=True)
+    if why:
+        return Redaction(withheld=why)
     if blanked is None:
-        return False
+        return Redaction()
     path.write_bytes(blanked.encode(encoding, errors="replace"))
-    return True
+    return Redaction(blanked=True)
 
 
 def _cells(cells: list[str], delimiter: str) -> str:
@@ -48,55 +87,109 @@ def _cells(cells: list[str], delimiter: str) -> str:
     return out.getvalue()[:-1]
 
 
-def _iif(text: str, name: str) -> str | None:
-    """``text`` with every sensitive cell blank, or None when it holds none."""
+def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
+    """(``text`` with every sensitive cell blank, or None when it holds none; the reasons to
+    keep no copy)."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     parts = re.split(r"(\r\n|\r|\n)", text[len(bom) :])
     lines, ends = parts[0::2], [*parts[1::2], ""]
-    sensitive: dict[str, tuple[int, ...]] = {}
+    headers: dict[str, Header] = {}
+    withheld: list[Problem] = []
     changed = False
     try:
         for start, end, cells, delimiter in _records(text, name):
             first = cells[0].strip().upper() if cells else ""
             if first.startswith("!"):
-                sensitive[first[1:].strip()] = read_header(first[1:].strip(), cells[1:]).sensitive
+                headers[first[1:].strip()] = read_header(first[1:].strip(), cells[1:])
                 continue
-            filled = [i + 1 for i in sensitive.get(first, ()) if i + 1 < len(cells)]
-            filled = [i for i in filled if cells[i].strip()]
-            if not filled:
+            rest = cells[1:]
+            if not _blank(first, headers.get(first), rest, withheld, Source(name, start)):
                 continue
-            for i in filled:
-                cells[i] = ""
-            lines[start - 1] = _cells(cells, delimiter)
+            lines[start - 1] = _cells([cells[0], *rest], delimiter)
             for k in range(start, end):  # the lines of a quoted field are now in its cell
                 lines[k], ends[k - 1] = "", ""
             changed = True
-    except ParseError:  # the reader stops there too: what follows is not read
-        pass
-    return bom + "".join(a + b for a, b in zip(lines, ends, strict=True)) if changed else None
+    except ParseError as exc:  # the reader stops there: what follows cannot be told
+        prefix = f"{exc.source}: "
+        return None, (Problem(exc.source, exc.message.removeprefix(prefix)),)
+    if withheld:
+        return None, tuple(withheld)
+    return (bom + "".join(a + b for a, b in zip(lines, ends, strict=True)) if changed else None), ()
 
 
-def _csv_list(text: str) -> str | None:
-    """A customer or vendor list with its sensitive columns empty, or None when none holds
-    anything."""
+def _blank(
+    keyword: str, header: Header | None, cells: list[str], withheld: list[Problem], at: Source
+) -> bool:
+    """Blank a data row's sensitive cells in place (True when any changed); a row whose cells
+    may have moved is added to ``withheld``."""
+    if header is None:  # not read at all (no header above it): nothing of it is kept
+        filled = [i for i, c in enumerate(cells) if c.strip()]
+    else:
+        filled = [i for i in header.sensitive if i < len(cells) and cells[i].strip()]
+    for i in filled:
+        cells[i] = ""
+    if header is None:
+        return bool(filled)
+    why = misaligned(keyword, header, cells)
+    if why:
+        withheld.append(Problem(at, why))
+        return False
+    if keyword in QUIET:  # only counted by the reader, numbers apart: a placeholder of the kind
+        for i in stray_cells(header, cells):
+            placeholder = "0" if is_number(cells[i]) else "x"
+            if cells[i] != placeholder:
+                cells[i] = placeholder
+                filled.append(i)
+    return bool(filled)
+
+
+def _list_columns(row: list[str]) -> list[int] | None:
+    """A customer or vendor list's header row: the columns ``qbcsv.names`` drops."""
+    if not names._list_of(row):
+        return None
+    return [i for i, c in enumerate(row) if names._SENSITIVE.search(names._norm(c))]
+
+
+def _named_columns(row: list[str]) -> list[int] | None:
+    """Any row naming a column like an SSN or a bank number: those columns."""
+    found = [i for i, c in enumerate(row) if SENSITIVE_HEADER.search(c)]
+    return found or None
+
+
+def _csv(
+    text: str,
+    name: str,
+    header: Callable[[list[str]], list[int] | None],
+    *,
+    ssn_shaped: bool,
+) -> tuple[str | None, tuple[Problem, ...]]:
+    """(The CSV with the columns ``header`` finds (on one of its first rows) empty below it and,
+    with ``ssn_shaped``, SSN-shaped text anywhere else masked; None when nothing changed; the
+    reason to keep no copy: a file that cannot be split)."""
     body = text.lstrip("\ufeff")
     delimiter = delimiter_of(body.splitlines()[: names.SCAN])
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
+    rows: list[list[str]] = []
     try:
-        rows = list(csv.reader(io.StringIO(body, newline=""), delimiter=delimiter))
-    except csv.Error:  # not readable as a list either
-        return None
-    at = next((i for i, r in enumerate(rows[: names.SCAN]) if names._list_of(r)), None)
-    if at is None:
-        return None
-    blank = [i for i, c in enumerate(rows[at]) if names._SENSITIVE.search(names._norm(c))]
+        rows.extend(reader)
+    except csv.Error as exc:
+        return None, (Problem(Source(name, reader.line_num), CANNOT_SPLIT.format(exc)),)
+    at = next((i for i, r in enumerate(rows[: names.SCAN]) if header(r)), None)
     changed = False
-    for row in rows[at + 1 :]:
-        for i in blank:
-            if i < len(row) and row[i].strip():
-                row[i], changed = "", True
+    if at is not None:
+        blank = header(rows[at]) or []
+        for row in rows[at + 1 :]:
+            for i in blank:
+                if i < len(row) and row[i].strip():
+                    row[i], changed = "", True
+    if ssn_shaped:  # anywhere else, masked as the column page shows it (columns._shown)
+        for row in rows:
+            for i, c in enumerate(row):
+                if SSN.search(c):
+                    row[i], changed = SSN.sub(SSN_MASK, c), True
     if not changed:
-        return None
+        return None, ()
     out = io.StringIO()
     end = "\r\n" if "\r\n" in body else "\n"
     csv.writer(out, delimiter=delimiter, lineterminator=end).writerows(rows)
-    return text[: len(text) - len(body)] + out.getvalue()
+    return text[: len(text) - len(body)] + out.getvalue(), ()

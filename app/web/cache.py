@@ -91,7 +91,7 @@ class ViewCache:
     def parsed(self, m: Migration, plan: Plan | None = None) -> Ledger:
         plan = plan or m.plan()
         key = (m.id, "parsed", m.signature(), _read_options(plan))
-        return self._cached(key, lambda: _kept(pipeline.read(m.files(), plan)))
+        return self._cached(key, lambda: _kept(pipeline.read(m.files(), plan, m.unread())))
 
     def view(self, m: Migration, plan: Plan | None = None) -> View:
         plan = plan or m.plan()

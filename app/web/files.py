@@ -32,7 +32,7 @@ def _files_context(
     paths = m.files()
     view = views().view(m, plan)
     m.note_company(view.parsed.company)
-    cards = file_cards(paths, view.parsed, view.prepared.problems)
+    cards = file_cards(paths, view.parsed, view.prepared.problems, m.withheld())
     return {
         "m": m,
         "cards": cards,

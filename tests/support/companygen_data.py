@@ -105,6 +105,9 @@ VENDORS = (
     "Sloan Roofing",
     "State Fund",
 )
+# The bank accounts' numbers in the lists export (ACCNT BANKNUM): like the SSNs, never to reach a
+# book, a page, a log or a stored copy.
+BANK_NUMBERS = {"Checking": "440177882210", "Savings": "440177882298"}
 EMPLOYEES = (
     ("Duncan Fisher", "900-12-3456"),
     ("Jenny Miller", "900-23-4567"),

@@ -18,6 +18,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tests.support.companygen_data import BANK_NUMBERS
+
 if TYPE_CHECKING:
     from tests.support.companygen import Company, Txn
 
@@ -400,8 +402,9 @@ def write_trial_balance_csv(company: Company, path: Path, *, encoding: str = "ut
 
 @no_gc
 def write_lists_iif(company: Company, path: Path) -> Path:
-    """A "Lists to IIF" export: HDR, ACCNT (OBAMOUNT = trial balance), CUST, VEND, EMP (with a
-    fake SSNO that must never reach a book), OTHERNAME, TERMS, CLASS."""
+    """A "Lists to IIF" export: HDR, ACCNT (OBAMOUNT = trial balance; the bank accounts with a
+    fake BANKNUM), CUST, VEND, EMP (with a fake SSNO), OTHERNAME, TERMS, CLASS: neither fake
+    number may ever reach a book, a page, a log or a stored copy."""
     stamp = "1546300800"
     rows = [
         ["!HDR", "PROD", "VER", "REL", "IIFVER", "DATE", "TIME", "ACCNTNT", "ACCNTNTSPLITTIME"],
@@ -419,7 +422,7 @@ def write_lists_iif(company: Company, path: Path) -> Path:
 
     _section(rows, "ACCNT", ACCNT, [
         rec(n, ACCNTTYPE=t, OBAMOUNT=money(tb[n]), ACCNUM=num, SCD="0", EXTRA=extra,
-            HIDDEN="Y" if n in company.hidden else "N", USEID="N")
+            HIDDEN="Y" if n in company.hidden else "N", USEID="N", BANKNUM=BANK_NUMBERS.get(n, ""))
         for n, t, num, extra in company.accounts
     ])  # fmt: skip
     terms = [t[0] for t in company.terms]

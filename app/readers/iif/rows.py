@@ -36,7 +36,7 @@ from app.source import Source
 _BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
 _NAME_LISTS = ("CUST", "VEND", "EMP", "OTHERNAME")
 # Keywords whose unexpected extra cells are never quoted in a message (they may be sensitive).
-_QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
+QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
 
 
 @dataclass(slots=True)
@@ -127,10 +127,10 @@ def _stray_message(keyword: str, stray: list[str]) -> str:
     """What was ignored in plain words, and whether any of it could have been an amount (name
     lists never show the cells: they may hold personal numbers)."""
     n = len(stray)
-    what = "" if keyword in _QUIET else f" ({', '.join(repr(clean(c)) for c in stray[:3])})"
+    what = "" if keyword in QUIET else f" ({', '.join(repr(clean(c)) for c in stray[:3])})"
     cells = f"{n} cell{'s' * (n != 1)}"
     text = f"{cells} under no column name of the !{keyword} header ignored{what}"
-    numbers = sum(1 for c in stray if _is_number(c))
+    numbers = sum(1 for c in stray if is_number(c))
     if not numbers:
         return f"{text}; none holds a number, so no amount is lost"
     which = "it holds" if n == 1 else f"{numbers} of them hold" + "s" * (numbers == 1)
@@ -178,11 +178,29 @@ def _short_message(keyword: str, n: int, width: int, missing: list[str]) -> str:
     )
 
 
-def _is_number(cell: str) -> bool:
+def is_number(cell: str) -> bool:
     try:
         return parse_amount(cell) is not None
     except ValueError:
         return False
+
+
+def misaligned(keyword: str, header: Header, cells: list[str]) -> str:
+    """Why the row ``cells`` of a header with sensitive columns is not read (a sensitive cell
+    may have moved under another column: see the module docstring), else "". Its sensitive
+    positions must be blank already."""
+    width, n = len(header.columns), len(cells)
+    if n == width or not header.sensitive:
+        return ""
+    moved = _moved_sensitive(header, cells)
+    return _misaligned(keyword, n, width, moved) if moved else ""
+
+
+def stray_cells(header: Header, cells: list[str]) -> list[int]:
+    """The positions of the row's cells under no column name (past the header's end, or under
+    an empty name) that hold text: read by nobody, said only by count (``_stray_message``)."""
+    width = len(header.columns)
+    return [i for i in (*range(width, len(cells)), *header.unnamed) if cells[i].strip()]
 
 
 def read_row(
@@ -194,19 +212,17 @@ def read_row(
     for i in header.sensitive:
         if i < n:
             cells[i] = ""
-    if n != width and header.sensitive:
-        moved = _moved_sensitive(header, cells)
-        if moved:
-            reading.error(source, _misaligned(keyword, n, width, moved))
-            return None
+    why = misaligned(keyword, header, cells)
+    if why:
+        reading.error(source, why)
+        return None
     if n < width:
         missing = [c for c in header.columns[n:] if c]
         if missing:
             reading.warn(source, _short_message(keyword, n, width, missing))
         cells.extend([""] * (width - n))
     if len(cells) > width or header.unnamed:
-        stray = [c for c in cells[width:] if c.strip()]
-        stray += [cells[i] for i in header.unnamed if cells[i].strip()]
+        stray = [cells[i] for i in stray_cells(header, cells)]
         if stray:
             reading.warn(source, _stray_message(keyword, stray))
         del cells[width:]

@@ -35,6 +35,7 @@ SENSITIVE_HEADER = re.compile(
     re.IGNORECASE,
 )
 SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+SSN_MASK = "•••-••-••••"
 
 
 def mappable(path: Path) -> bool:
@@ -80,7 +81,7 @@ def column_sample(path: Path, columns: dict[str, str], date_order: str = "") -> 
 
 
 def _shown(cell: str, hidden: bool) -> str:
-    return "" if hidden else SSN.sub("•••-••-••••", cell)
+    return "" if hidden else SSN.sub(SSN_MASK, cell)
 
 
 def _read(role: str, raw: str, date_order: str) -> tuple[str, bool]:
