@@ -54,3 +54,25 @@ def test_csv_lists_become_customers_and_vendors_in_the_book(tmp_path: Path) -> N
     raw = gzip.decompress(out.read_bytes()).decode("utf-8")
     for secret in SECRETS:
         assert secret not in raw
+
+
+@pytest.mark.parametrize(
+    ("row", "words"),
+    [
+        ("Hardware Hut,x,066-000,12345678,Net 30", "if one was added before Bank Account Number"),
+        ("Hardware Hut,12345678,Net 30", "if one is missing before BSB"),
+    ],
+)
+def test_a_list_row_whose_bank_number_may_have_moved_is_not_read(tmp_path, row, words) -> None:
+    """Issue 22, item 2: the IIF lists' rule on a CSV list with sensitive columns: a row of
+    another length, with text where a bank cell would sit, is an error and is not read."""
+    path = tmp_path / "suppliers.csv"
+    path.write_text(
+        f"Supplier,BSB,Bank Account Number,Terms\nGood Co,066-000,87654321,Net 30\n{row}\n",
+        encoding="utf-8",
+    )
+    ledger = names.parse(path, ReadOptions())
+    assert [v.name for v in ledger.vendors] == ["Good Co"]
+    (problem,) = [p for p in ledger.problems if p.severity == "error"]
+    assert problem.source.line == 3 and words in problem.message
+    assert "12345678" not in to_text(ledger) and "87654321" not in to_text(ledger)

@@ -81,6 +81,15 @@ CORPUS: dict[str, tuple[bytes, bool, str]] = {
     ),
     "binary.iif": (gzip.compress(LISTS.encode(), mtime=0), False, "binary file"),
     "employees.csv": (CSV_LIST.encode(), True, ""),
+    "vendors.csv": (
+        (
+            "Vendor,Bank Account No.,Terms\r\n"
+            f"Sloan Roofing,{BANK_NUMBERS['Checking']},Net 30\r\n"
+            f"State Fund,x,{BANK_NUMBERS['Savings']},Net 30\r\n"
+        ).encode(),
+        False,
+        "if one was added before Bank Account No.",
+    ),
     "employees_unnamed.csv": (CSV_LIST.replace("SS No.", "Number").encode(), True, ""),
     "no_emp_header.iif": (
         "".join(r for r in LISTS.splitlines(keepends=True) if not r.startswith("!EMP")).encode(),

@@ -145,9 +145,7 @@ def _blank(
 
 def _list_columns(row: list[str]) -> list[int] | None:
     """A customer or vendor list's header row: the columns ``qbcsv.names`` drops."""
-    if not names._list_of(row):
-        return None
-    return [i for i, c in enumerate(row) if names._SENSITIVE.search(names._norm(c))]
+    return names.sensitive_columns(row) if names._list_of(row) else None
 
 
 def _named_columns(row: list[str]) -> list[int] | None:
@@ -178,6 +176,16 @@ def _csv(
     changed = False
     if at is not None:
         blank = header(rows[at]) or []
+        keyword = names._list_of(rows[at]) if not ssn_shaped else None
+        if keyword:  # a list's row whose cells may have moved: the reader's own rule
+            lines = _first_lines(body, delimiter)
+            why = [
+                Problem(Source(name, line), problem)
+                for line, row in zip(lines[at + 1 :], rows[at + 1 :], strict=True)
+                if (problem := names.misaligned_row(keyword, rows[at], row))
+            ]
+            if why:
+                return None, tuple(why)
         for row in rows[at + 1 :]:
             for i in blank:
                 if i < len(row) and row[i].strip():
@@ -193,3 +201,14 @@ def _csv(
     end = "\r\n" if "\r\n" in body else "\n"
     csv.writer(out, delimiter=delimiter, lineterminator=end).writerows(rows)
     return text[: len(text) - len(body)] + out.getvalue(), ()
+
+
+def _first_lines(body: str, delimiter: str) -> list[int]:
+    """The first line of each CSV record (a quoted cell may run over lines), as the list reader
+    numbers them."""
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
+    firsts, last = [], 0
+    for _ in reader:
+        firsts.append(last + 1)
+        last = reader.line_num
+    return firsts

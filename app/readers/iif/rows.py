@@ -159,10 +159,10 @@ def _moved_sensitive(header: Header, cells: list[str]) -> str:
     return ""
 
 
-def _misaligned(keyword: str, n: int, width: int, column: str) -> str:
+def _misaligned(header_words: str, n: int, width: int, column: str) -> str:
     how = "is missing" if n < width else "was added"
     return (
-        f"this row has {n} cells, its !{keyword} header {width}: if one {how} before {column}, "
+        f"this row has {n} cells, {header_words} {width}: if one {how} before {column}, "
         f"the {column} cell (never imported) now sits under another column, so the row is not "
         "read; export the list again from QuickBooks (it writes every cell) or line the row up "
         "with its header"
@@ -185,15 +185,17 @@ def is_number(cell: str) -> bool:
         return False
 
 
-def misaligned(keyword: str, header: Header, cells: list[str]) -> str:
+def misaligned(keyword: str, header: Header, cells: list[str], header_words: str = "") -> str:
     """Why the row ``cells`` of a header with sensitive columns is not read (a sensitive cell
     may have moved under another column: see the module docstring), else "". Its sensitive
-    positions must be blank already."""
+    positions must be blank already. ``header_words``: the header in the message (default
+    "its !KEYWORD header"; a CSV list's "its header row")."""
     width, n = len(header.columns), len(cells)
     if n == width or not header.sensitive:
         return ""
     moved = _moved_sensitive(header, cells)
-    return _misaligned(keyword, n, width, moved) if moved else ""
+    words = header_words or f"its !{keyword} header"
+    return _misaligned(words, n, width, moved) if moved else ""
 
 
 def stray_cells(header: Header, cells: list[str]) -> list[int]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import FileInfo, Layout, Ledger, ReadOptions
 from app.readers.iif.names import Names
-from app.readers.iif.rows import Reading, Row
+from app.readers.iif.rows import Header, Reading, Row, misaligned
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.source import Source
 
@@ -60,6 +60,24 @@ def identify(path: Path, options: ReadOptions) -> bool:
     return not options.columns and any(_list_of(cells) for _, cells in first_rows(path)[:SCAN])
 
 
+def sensitive_columns(header: list[str]) -> list[int]:
+    """The positions of a list's header row naming a bank account, BSB, routing, SSN or tax file
+    number column (dropped while parsing, blanked in the kept copy: ``readers.redact``)."""
+    return [i for i, c in enumerate(header) if _SENSITIVE.search(_norm(c))]
+
+
+def misaligned_row(keyword: str, header: list[str], cells: list[str]) -> str:
+    """Why a list's row is not read: of another length than its header row, with text where a
+    sensitive cell would sit if one were missing or added (the IIF lists' rule,
+    ``iif.rows.misaligned``); else ""."""
+    if not any(c.strip() for c in cells):
+        return ""
+    sensitive = tuple(sensitive_columns(header))
+    shape = Header(tuple(c.strip() for c in header), {}, sensitive, ())
+    blanked = ["" if i in sensitive else c for i, c in enumerate(cells)]
+    return misaligned(keyword, shape, blanked, "its header row")
+
+
 def _columns(keyword: str, cells: list[str]) -> tuple[list[str], list[str]]:
     """(IIF column per CSV column, "" = not read; the notes' labels for the others)."""
     out: list[str] = []
@@ -71,7 +89,7 @@ def _columns(keyword: str, cells: list[str]) -> tuple[list[str], list[str]]:
         word = _norm(cell)
         col = ""
         m = _ADDRESS.fullmatch(word)
-        if not word or _SENSITIVE.search(word):
+        if not word or _SENSITIVE.search(word):  # (sensitive_columns)
             col = ""
         elif word in _NAME and "NAME" not in used:
             col = "NAME"
@@ -122,6 +140,10 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     records: list[Row] = []
     width = len(columns)
     for line, raw in rows[at + 1 :]:
+        why = misaligned_row(keyword, header, raw)
+        if why:  # a sensitive cell may sit under another column: the row is not read
+            reading.error(Source(name, line), why)
+            continue
         kept = [c if columns[i] else "" for i, c in enumerate(raw[:width])]  # sensitive: gone
         kept += [""] * (width - len(kept))
         if not any(c.strip() for c in kept) or not kept[index["NAME"]].strip():
