@@ -215,9 +215,13 @@ class Migration:
         return [(w.name, w.problems) for w in self.withheld()]
 
     def untouched(self) -> bool:
-        """Nothing uploaded, chosen or imported yet."""
+        """Nothing uploaded, chosen or imported yet (or nothing left: deleted meanwhile)."""
+        try:
+            uploaded = any(self.uploads_dir.iterdir())
+        except FileNotFoundError:
+            return True
         return not (
-            any(self.uploads_dir.iterdir())
+            uploaded
             or self.plan_path.exists()
             or self.job_path.exists()
             or self.meta.get("withheld")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,7 +10,14 @@ import pytest
 
 from app.errors import UnknownFormatError
 from app.plan import FileOptions
-from app.store import DuplicateUpload, Store, UnknownMigration, UnknownUpload, UploadError
+from app.store import (
+    DuplicateUpload,
+    MigrationGone,
+    Store,
+    UnknownMigration,
+    UnknownUpload,
+    UploadError,
+)
 from tests.paths import DATA
 from tests.support.web import add
 
@@ -119,3 +127,19 @@ def test_the_kept_copy_has_no_ssn_or_bank_number_and_only_the_owner_reads_it(tmp
         assert path.stat().st_mode & 0o777 == mode, path
     assert (m.uploads_dir / "lists.iif").stat().st_mode & 0o777 == 0o600
     assert m.size() == sum(p.stat().st_size for p in m.path.rglob("*") if p.is_file()) > 0
+
+
+def test_a_migration_deleted_while_it_is_listed_answers_as_empty(tmp_path):
+    """Issue 22, item 13: the home page lists migrations while another browser deletes one:
+    what it asks of the vanished one answers as for an empty one, never an error."""
+    store = Store(tmp_path / "migrations")
+    m = store.create()
+    add(m, "lists.iif")
+    listed = store.all()
+    with store.exclusive(m):
+        store.delete(m)
+    (gone,) = listed
+    assert (gone.files(), gone.size(), gone.untouched(), gone.withheld()) == ([], 0, True, [])
+    assert gone.created == dt.datetime.min and store.all() == []
+    with pytest.raises(MigrationGone), store.exclusive(gone):
+        pass
