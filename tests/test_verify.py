@@ -491,6 +491,7 @@ def test_damaged_book_is_caught(tmp_path: Path) -> None:
     assert ",12.34,all time," in report.to_csv() and ",-12.34," in report.to_csv()
 
 
+@pytest.mark.samples
 def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> None:
     """The real Enterprise lists export alone becomes an opening book that matches its TB."""
     sample = samples_dir / ENTERPRISE.name
