@@ -52,7 +52,9 @@ chroot_test() {
   rm -rf "$root/work"
   mkdir -p "$root/work"
   git clone -q "$here" "$root/work/main"
-  if [[ -d $here/../shared ]]; then cp -r "$here/../shared" "$root/work/shared"; fi
+  # -L: a ../shared that is a link (as in a worktree) is copied as the folder it points to
+  if [[ -d $here/../shared ]]; then cp -rL "$here/../shared" "$root/work/shared"; fi
   echo "Debian $(cat "$root/etc/debian_version") chroot at $root: ${*:-make test}"
-  chroot "$root" bash -c "cd /work/main && CI=true ${*:-make test}"
+  # exported: CI=true must reach every command of a compound one (`make setup && pytest …`)
+  chroot "$root" bash -c "export CI=true; cd /work/main && ${*:-make test}"
 }
