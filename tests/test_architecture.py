@@ -1,11 +1,12 @@
 """The shape of ``app/``, read from its source: no import cycle of any kind (runtime, lazy inside a
 function, or under ``TYPE_CHECKING``), GnuCash imported in one module, Flask only in the web layer,
-``app.gnc``'s internals used by nobody outside it, and no module over 400 lines (but the one
-listed)."""
+``app.gnc``'s internals used by nobody outside it, no module over 400 lines (but the one
+listed), and no citation of notes outside the repository (every ``docs/`` heading cited exists)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from tests.paths import ROOT
@@ -150,3 +151,48 @@ def test_no_test_module_imports_another():
                 if n.startswith("tests.test_")
             ]
     assert found == []
+
+
+# ---------------------------------------------------------------- knowledge in the repository
+
+NOTES_OUTSIDE = re.compile(
+    r"\.\./shared/docs|§|\b(?:BUSINESS-DOCUMENTS|GNUCASH-SCALING|GNUCASH-BINDINGS|SALES-TAX|"
+    r"LAYOUT-REVIEW)\b|(?<!docs/)\bFORMATS\.md §"
+)
+CITED = re.compile(r"\b([A-Z]+\.md), \"([^\"]+)\"")
+
+
+def _texts() -> dict[Path, str]:
+    paths = [*APP.rglob("*.py"), *(ROOT / "tests").rglob("*.py"), *(ROOT / "docs").glob("*.md")]
+    paths += [*(ROOT / "templates").rglob("*.html"), ROOT / "README.md", ROOT / "Makefile"]
+    paths += [p for p in (ROOT / ".ci").iterdir() if p.is_file()]
+    here = Path(__file__)
+    return {p: p.read_text(encoding="utf-8") for p in paths if p != here}
+
+
+def test_no_code_or_doc_cites_notes_outside_the_repository():
+    """What the code relies on is in docs/ (a clone has no ../shared/docs): no section numbers
+    of notes kept elsewhere, no pointer to them."""
+    found = [
+        f"{p.relative_to(ROOT)}: {m[0]!r}"
+        for p, text in _texts().items()
+        for m in NOTES_OUTSIDE.finditer(text)
+    ]
+    assert found == []
+
+
+def test_every_cited_docs_heading_exists():
+    """``docs/NAME.md, "Heading"`` in code or docs names a heading that file has (or the start
+    of one)."""
+    headings = {
+        p.name: {line.lstrip("#").strip() for line in p.read_text().splitlines() if line[:1] == "#"}
+        for p in (ROOT / "docs").glob("*.md")
+    }
+    cited = [
+        (p.relative_to(ROOT), name, " ".join(title.split()))
+        for p, text in _texts().items()
+        for name, title in CITED.findall(re.sub(r"\s*\n\s*(?:#\s*)?", " ", text))
+    ]
+    assert len(cited) >= 5
+    missing = [c for c in cited if not any(h.startswith(c[2]) for h in headings.get(c[1], ()))]
+    assert missing == []

@@ -1,4 +1,5 @@
-"""The transactions: the raw ``gnucash_core_c`` loop that writes them (GNUCASH-SCALING §3), the
+"""The transactions: the raw ``gnucash_core_c`` loop that writes them (docs/ENGINE.md, "Bulk
+writing (the call order)"), the
 self-check before the save, and ``BookTransaction`` read-back.
 
 The loop holds every receiving account in ``BeginEdit`` with deferred balances and events
@@ -52,7 +53,8 @@ def bulk_edit(engine: Engine, accounts: list) -> Iterator[None]:
 
 
 def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool, str, int]:
-    """The hot loop (GNUCASH-SCALING §3). Returns (detached, why not, split count)."""
+    """The hot loop (docs/ENGINE.md, "Bulk writing (the call order)"). Returns (detached, why
+    not, split count)."""
     used = {s.account for t in txns for s in t.splits}
     for t in txns:
         for s in t.splits:

@@ -5,11 +5,11 @@ line is split, by their position in the header, before anything else sees them, 
 row's length. ``flag`` and ``amount`` read a cell with the row's problems reported on the
 reading.
 
-Rows that do not line up with their header. QuickBooks writes every cell of every row, empty
-ones included (each row of the real exports in ../shared/samples has its header's width), so a
-row with fewer cells comes from another program or an edit, and nothing in it tells trailing
-cells left off (harmless) from a cell missing mid-row, which moves every later cell under the
-wrong column. The rule:
+Rows that do not line up with their header. QuickBooks writes every cell of every row, empty ones
+included (each row of the real exports has its header's width: docs/FORMATS.md, "Row width"), so a
+row with fewer cells comes from another program or an edit, and nothing in it tells trailing cells
+left off (harmless) from a cell missing mid-row, which moves every later cell under the wrong
+column. The rule:
 
 - A short row (fewer cells than the header names columns) in a header with a sensitive column
   at position s, k cells short: a sensitive cell moved left by a missing cell would sit at one

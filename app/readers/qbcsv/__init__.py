@@ -1,6 +1,6 @@
 """QuickBooks CSV transaction reports → Ledger: one header-driven reader for every layout.
 
-Layouts (FORMATS.md §4), told apart by the header row's column set:
+Layouts (docs/FORMATS.md, "The transaction layouts"), told apart by the header row's columns:
 - Edit > Find > Advanced export: Account + signed Amount + running Balance, no Trans #;
   transactions are rebuilt from the running sum returning to 0.00, the Split column (when the
   export has it) telling look-alike neighbours apart (see grouping.py);
