@@ -111,6 +111,30 @@ def test_flask_is_imported_only_by_the_web_layer():
     assert importers == []
 
 
+# The stages after reading, in the order a conversion runs (README, "Development"), and what
+# serves them: a reader that imports one of these sits above it in the pipeline.
+STAGES = (
+    "app.resolve", "app.mapping", "app.cutover", "app.validate", "app.history", "app.documents",
+    "app.gnc", "app.verify", "app.verify_report", "app.pipeline", "app.cli", "app.cli_summary",
+    "app.jobs", "app.pages", "app.web", "app.store", "app.audit", "app.server",
+)  # fmt: skip
+
+
+def test_the_readers_import_no_later_stage():
+    """The readers come first: what they share with later stages (``line_list``, the model,
+    QuickBooks' words) lives in modules below both (``app.source``, ``app.model``...)."""
+    graph = _graph()
+    assert all(any(m == s or m.startswith(s + ".") for m in graph) for s in STAGES)
+    upward = sorted(
+        (name, m)
+        for name, found in graph.items()
+        if name.startswith("app.readers")
+        for m in found
+        if any(m == s or m.startswith(s + ".") for s in STAGES)
+    )
+    assert upward == []
+
+
 MAX_LINES = 400
 LONG_ON_PURPOSE = {
     "app/readers/qbcsv/grouping.py",  # the measured hot loop of the CSV readers: kept in one piece

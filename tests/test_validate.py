@@ -9,8 +9,8 @@ import pytest
 
 from app.gnc import bindings
 from app.model import Account, AccountType, Ledger, Split, Transaction
-from app.source import Source
-from app.validate import check, compatible, line_list
+from app.source import Source, line_list
+from app.validate import check, compatible
 
 T = AccountType
 DAY = dt.date(2024, 3, 1)

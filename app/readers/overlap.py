@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from app.model import Ledger, Problem, Transaction, money
-from app.validate import line_list
+from app.source import line_list
 
 Name = Callable[[str], str]
 IIF_LAYOUTS = frozenset({"iif", "iif transactions"})

@@ -38,8 +38,7 @@ from app.readers.payers import named
 from app.readers.qbcsv.build import Group, transaction_maker
 from app.readers.qbcsv.find import group_by_balance
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
-from app.source import Source
-from app.validate import line_list
+from app.source import Source, line_list
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
