@@ -26,6 +26,7 @@ from decimal import Decimal
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
 from app.source import Source
+from app.words import plural
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
@@ -90,8 +91,8 @@ def as_of(
         problems.append(
             Problem(
                 None,
-                f"{after:,} transaction{'s are' if after != 1 else ' is'} dated after {day}, the "
-                "day QuickBooks' figures are taken as of: the book holds "
+                f"{plural(after, 'transaction')} {'is' if after == 1 else 'are'} dated after "
+                f"{day}, the day QuickBooks' figures are taken as of: the book holds "
                 f"{'them' if after != 1 else 'it'}, and balances are compared as of {day}",
                 "warning",
                 "export_date",
@@ -138,7 +139,7 @@ def as_of_words(asof: AsOf | None) -> list[str]:
     ]
     if asof.after:
         out.append(
-            f"{asof.after:,} transaction{'s' * (asof.after != 1)} dated after {asof.date}: in "
+            f"{plural(asof.after, 'transaction')} dated after {asof.date}: in "
             "the book, outside QuickBooks' figures (compared as of that day)"
         )
     return out

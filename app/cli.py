@@ -257,7 +257,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
         for problem in with_type_option(prepared):
             print(worded(problem), file=sys.stderr)
         n = len(prepared.errors)
-        print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
+        print(f"No book written: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
         return 1
     try:
         outcome = pipeline.write(

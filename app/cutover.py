@@ -43,6 +43,7 @@ from app.coverage import gaps
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, Transaction, money
 from app.plan import Cutover, parse_day
 from app.source import Source
+from app.words import plural
 
 OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)
@@ -296,7 +297,7 @@ def _balances_only(
         problems.append(
             Problem(
                 None,
-                f"balances-only mode: {n} transaction{'s' if n != 1 else ''} ignored; the book "
+                f"balances-only mode: {plural(n, 'transaction')} ignored; the book "
                 f"starts from QuickBooks' trial balance on {day}",
                 "warning",
             )

@@ -26,6 +26,7 @@ from app.currency import is_known, unknown
 from app.history import History
 from app.model import Account, AccountType, Ledger, Problem, Transaction
 from app.source import Source, line_list
+from app.words import plural
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
 # asset- and liability-like types mix freely, income and expense mix, equity stays with equity.
@@ -231,9 +232,9 @@ def _check_amounts(ledger: Ledger, currency: str, history: History | None) -> li
             )
         ]
     unit, largest = _limits(n)
+    unit_words = plural(n, "decimal place", "decimal places") if n else "no decimal places"
     words = {
-        "finer": "finer than the book currency's smallest unit "
-        f"({currency}: {n or 'no'} decimal place{'s' * (n != 1)})",
+        "finer": f"finer than the book currency's smallest unit ({currency}: {unit_words})",
         "larger": f"larger than the book currency can hold ({currency}: at most {largest:,f})",
     }
     found = _misfits(ledger.transactions, n)

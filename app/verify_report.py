@@ -14,6 +14,7 @@ from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
 from app.fixes import Audience, with_fix
 from app.model import AsOf, Fix, money
+from app.words import plural
 
 CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
@@ -146,12 +147,11 @@ class Report:
         if not self.rows:
             return NOTHING_COMPARED
         if not differ:
-            return f"{n} of {n} account{'s' * (n != 1)} match QuickBooks to the cent"
+            return f"{n:,} of {plural(n, 'account')} match QuickBooks to the cent"
         others = n - sum(1 for r in self.differences if not r.created)
         verb = "differs" if differ == 1 else "differ"
         return (
-            f"{differ} account{'s' * (differ != 1)} {verb} from QuickBooks "
-            f"({others} other{'s' * (others != 1)} match)"
+            f"{plural(differ, 'account')} {verb} from QuickBooks ({plural(others, 'other')} match)"
         )
 
     def created_lines(self) -> list[str]:
@@ -160,8 +160,9 @@ class Report:
         parents = [r.account for r in self.rows if r.created == "parent"]
         if parents:
             out.append(
-                f"Not counted above: {_n(len(parents), 'parent account')} qb2gnucash created "
-                f"for the tree, not in QuickBooks, nothing posted to them: {_some(parents)}"
+                f"Not counted above: {plural(len(parents), 'parent account', 'parent accounts')} "
+                "qb2gnucash created for the tree, not in QuickBooks, nothing posted to them: "
+                f"{_some(parents)}"
             )
         book = [r.account for r in self.rows if r.created == "book"]
         if book:
@@ -196,10 +197,6 @@ def _check_line(c: Check) -> str:
     mark = "ok" if c.ok else "DIFFERS"
     detail = f" ({c.detail})" if c.detail else ""
     return f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}"
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
 
 
 def _some(names: list[str], shown: int = 8) -> str:

@@ -220,3 +220,21 @@ def test_every_cited_docs_heading_exists():
     assert len(cited) >= 5
     missing = [c for c in cited if not any(h.startswith(c[2]) for h in headings.get(c[1], ()))]
     assert missing == []
+
+
+HAND_PLURAL = re.compile(
+    r"""['"]s['"] \* \(|['"]s['"] if .{1,30}!= 1|\w\(s\) (?!for\b|or\b)[a-z]"""
+)
+
+
+def test_counts_are_pluralised_by_words_plural_only():
+    """A count and its noun go through ``app.words.plural`` (one rule for "1 account", "2,000
+    accounts", "entries"), not ``'s' * (n != 1)`` or "account(s)" written again."""
+    found = [
+        f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+        for p in sorted(APP.rglob("*.py"))
+        if p.name != "words.py"
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if HAND_PLURAL.search(line)
+    ]
+    assert found == []

@@ -29,6 +29,7 @@ from app.cutover import OPENING_KIND
 from app.documents import Document, Documents, derive, end_owner
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
+from app.words import plural
 
 T = TypeVar("T")
 ZERO = Decimal(0)
@@ -128,7 +129,7 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
     n = sum(1 for r in records if (r.owner_kind, r.owner) not in known)
     problem = Problem(
         None,
-        f"{len(missing):,} name{'s' * (len(missing) != 1)} on A/R or A/P lines "
+        f"{plural(len(missing), 'name')} on A/R or A/P lines "
         f"{'are' if len(missing) != 1 else 'is'} not in the customer or vendor lists ({names}): "
         + (
             "its one invoice, bill or payment stays a plain transaction, not a GnuCash document"

@@ -24,6 +24,7 @@ from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import Engine, LayoutError
 from app.gnc.numeric import at_unit, to_decimal
 from app.model import Ledger, Transaction
+from app.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,7 @@ def check(w: Writer, ledger: Ledger) -> None:
     n_book = len(w.book.get_root_account().get_descendants())
     if n_book != len(w.accounts):
         raise BookWriteError(
-            f"GnuCash created {n_book - len(w.accounts)} account(s) of its own "
+            f"GnuCash created {plural(n_book - len(w.accounts), 'account')} of its own "
             "(Imbalance/Orphan): the input does not balance"
         )
     for name, a in w.accounts.items():

@@ -39,6 +39,7 @@ from app.readers.qbcsv.build import Group, transaction_maker
 from app.readers.qbcsv.find import group_by_balance
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.source import Source, line_list
+from app.words import plural
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
@@ -300,7 +301,7 @@ class Collector:
                 where = line_list(Source(self.filename, line) for line, _ in rows)
                 self.warn(
                     rows[0][0],
-                    f"the {column} column is not a number on {n:,} row{'s' * (n != 1)} ({where}; "
+                    f"the {column} column is not a number on {plural(n, 'row')} ({where}; "
                     f"got {rows[0][1]!r}); {other} holds the value there and is used, so nothing "
                     "is lost",
                 )
