@@ -328,10 +328,9 @@ def _differ(report: Report) -> str:
     checks = sum(1 for c in report.checks if not c.ok)
     parts = []
     if rows:
-        verb = "differs" if rows == 1 else "differ"
-        parts.append(f"{words.plural(rows, 'account')} {verb} from QuickBooks")
+        parts.append(f"{words.differ(rows, 'account')} from QuickBooks")
     if checks:
-        parts.append(f"{words.plural(checks, 'check')} {'differs' if checks == 1 else 'differ'}")
+        parts.append(words.differ(checks, "check"))
     if report.documents is not None and not report.documents.ok:
         parts.append(report.documents.headline())
     return " and ".join(parts)

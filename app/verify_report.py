@@ -14,7 +14,7 @@ from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
 from app.fixes import Audience, with_fix
 from app.model import AsOf, Fix, money
-from app.words import plural
+from app.words import differ, plural
 
 CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
@@ -143,16 +143,13 @@ class Report:
 
     def _accounts_headline(self) -> str:
         n = len(self.quickbooks_rows)
-        differ = len(self.differences)
+        n_differ = len(self.differences)
         if not self.rows:
             return NOTHING_COMPARED
-        if not differ:
+        if not n_differ:
             return f"{n:,} of {plural(n, 'account')} match QuickBooks to the cent"
         others = n - sum(1 for r in self.differences if not r.created)
-        verb = "differs" if differ == 1 else "differ"
-        return (
-            f"{plural(differ, 'account')} {verb} from QuickBooks ({plural(others, 'other')} match)"
-        )
+        return f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match)"
 
     def created_lines(self) -> list[str]:
         """The accounts not counted in the headline, listed apart."""

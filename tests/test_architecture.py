@@ -238,3 +238,16 @@ def test_counts_are_pluralised_by_words_plural_only():
         if HAND_PLURAL.search(line)
     ]
     assert found == []
+
+
+def test_differs_or_differ_is_worked_out_by_words_differ_only():
+    """ "1 account differs", "2 accounts differ": the verb agrees in ``app.words.differ``."""
+    files = [*APP.rglob("*.py"), *(ROOT / "templates").rglob("*.html")]
+    found = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in sorted(files)
+        if p.name != "words.py"
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"""['"]differs['"] if""", line)
+    ]
+    assert found == []

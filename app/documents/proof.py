@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from app import csvsafe
 from app.documents import Documents, end_owner
-from app.words import plural
+from app.words import differ, plural
 
 ZERO = Decimal(0)
 
@@ -136,7 +136,7 @@ class DocumentsProof:
                 for k in ("customer", "vendor")
                 if by[k]
             )
-            what = "balance differs" if len(self.differences) == 1 else "balances differ"
+            what = differ(len(self.differences), "balance", count=False)
             return f"{who} open {what} from QuickBooks"
         if not self.ok:
             return "the invoices and bills in the book differ from the files'"
