@@ -13,13 +13,12 @@ from app.as_of import ZERO
 from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
 from app.fixes import Audience, with_fix
-from app.model import AsOf, Fix, money
+from app.model import AsOf, Fix, money, plain
 from app.words import differ, plural
 
 CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
 )
-CENT = Decimal("0.01")
 NOTHING_COMPARED = "nothing to compare with QuickBooks: the book has no accounts"
 FAMILIES = ("asset", "liability", "equity", "income", "expense")
 
@@ -116,9 +115,9 @@ class Report:
             cells = (
                 r.account,
                 r.quickbooks_account,
-                _plain(r.quickbooks_balance),
-                _plain(r.gnucash_balance),
-                _plain(r.difference),
+                plain(r.quickbooks_balance),
+                plain(r.gnucash_balance),
+                plain(r.difference),
                 r.basis,
                 as_of,
                 r.cause,
@@ -199,13 +198,6 @@ def _check_line(c: Check) -> str:
 def _some(names: list[str], shown: int = 8) -> str:
     more = len(names) - shown
     return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
-
-
-def _plain(value: Decimal) -> str:
-    """-1403.99, 0.00: at least two places, no exponent, no thousands separator, no "-0"."""
-    if value.as_tuple().exponent > -2:  # type: ignore[operator]
-        value = value.quantize(CENT)
-    return f"{abs(value) if not value else value:f}"
 
 
 def _describe(r: Row) -> str:
