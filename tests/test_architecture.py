@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import tokenize
 from pathlib import Path
 
 from tests.paths import ROOT
@@ -250,4 +251,18 @@ def test_differs_or_differ_is_worked_out_by_words_differ_only():
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
         if re.search(r"""['"]differs['"] if""", line)
     ]
+    assert found == []
+
+
+def test_error_statuses_are_named_in_app_web_errors_only():
+    """The views take their 4xx/5xx status from ``app.web.errors`` (``UNPROCESSABLE``...), by
+    name; only redirects (303) and success are written where they are used."""
+    found = []
+    for p in sorted((APP / "web").glob("*.py")):
+        if p.name == "errors.py":
+            continue
+        with p.open("rb") as f:
+            for tok in tokenize.tokenize(f.readline):
+                if tok.type == tokenize.NUMBER and re.fullmatch(r"[45]\d\d", tok.string):
+                    found.append(f"{p.relative_to(ROOT)}:{tok.start[0]}: {tok.line.strip()}")
     assert found == []

@@ -4,6 +4,7 @@ hand mapping of a CSV's columns when no known layout claims it."""
 from __future__ import annotations
 
 from dataclasses import replace
+from http import HTTPStatus
 
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
@@ -15,7 +16,7 @@ from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web import preview
 from app.web.context import is_htmx, migration, render, views
-from app.web.errors import NoColumns
+from app.web.errors import UNPROCESSABLE, NoColumns
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 
@@ -118,7 +119,7 @@ def columns(name: str) -> tuple[str, int] | Response:
         files = {**plan.files, name: replace(saved, columns=chosen)}
         m.save_plan(_checked(replace(plan, files=files)))
         return redirect(url_for("files.page"), 303)
-    status = 422 if request.method == "POST" else 200
+    status = UNPROCESSABLE if request.method == "POST" else HTTPStatus.OK
     context = {
         "m": m,
         "name": name,

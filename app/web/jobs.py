@@ -22,6 +22,7 @@ from app.jobs import ACTIVE, Book, ImportJob
 from app.pages.download import SIGN_NOTE
 from app.store import Migration
 from app.web.context import fragment, is_htmx, migration, render, runner, views
+from app.web.errors import UNPROCESSABLE
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
@@ -82,10 +83,11 @@ def start() -> tuple[str, int]:
     m = migration()
     context = _context()
     if not context["files"]:
-        return render("jobs/import.html", "jobs/_job.html", 422, **context | {"errors": ()})
+        context |= {"errors": ()}
+        return render("jobs/import.html", "jobs/_job.html", UNPROCESSABLE, **context)
     if context["errors"]:
         context |= region(context["job"], "refused")
-        return render("jobs/import.html", "jobs/_job.html", 422, **context)
+        return render("jobs/import.html", "jobs/_job.html", UNPROCESSABLE, **context)
     context |= region(runner().submit(m), kept=_kept(m))
     return render("jobs/import.html", "jobs/_job.html", **context)
 
