@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from app import pipeline
 from app.documents.proof import DocumentsProof
-from app.fixes import action, with_fix
+from app.fixes import action, step, with_fix
 from app.model import Ledger, plain
 from app.pages.preview import counts, left_out
 
@@ -78,6 +78,7 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
                 "ok": bool(r.ok),
                 "cause": r.cause,
                 "action": action(r.fix, "wizard"),
+                "step": step(r.fix),
             }
             for r in report.rows
         ],
