@@ -1,5 +1,5 @@
 # qb2gnucash: `make run` starts the wizard (installing only what it needs to run), `make test`
-# runs the whole suite (lint, then pytest, browser tests included).
+# runs the whole suite (lint and type checks, then pytest, browser tests included).
 VENV := .venv
 PY := $(VENV)/bin/python
 CODE := app tests run.py
@@ -21,6 +21,7 @@ test: lint
 lint: setup
 	$(PY) -m ruff check $(CODE)
 	$(PY) -m ruff format --check $(CODE)
+	$(PY) -m mypy app
 
 format: setup
 	$(PY) -m ruff format $(CODE)

@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
-from app.model import Account, AccountType, AsOf, Fix, Ledger, Problem, Role
+from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Fix, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
 from app.source import Source
 from app.words import plural
@@ -99,6 +99,7 @@ def as_of(
             )
         )
     fits = _fiscal_fits(ledger, day, daily)
+    fiscal: FiscalBasis
     if given_fy:
         used, fiscal = given_fy, "given"
         if len(fits) == 1 and given_fy not in fits:
@@ -147,7 +148,7 @@ def as_of_words(asof: AsOf | None) -> list[str]:
 
 def _export_day(
     ledger: Ledger, cutover: Cutover, problems: list[Problem]
-) -> tuple[dt.date, str, Source | None] | None:
+) -> tuple[dt.date, AsOfBasis, Source | None] | None:
     if cutover.export_date.strip():
         try:
             return parse_day(cutover.export_date), "given", None
@@ -174,7 +175,7 @@ def _export_day(
                 )
             )
         assert latest.exported_on is not None
-        basis = "export header" if latest.kind.startswith("IIF") else "report title"
+        basis: AsOfBasis = "export header" if latest.kind.startswith("IIF") else "report title"
         return latest.exported_on, basis, latest.exported_at
     last = max((t.date for t in ledger.transactions), default=None)
     if last is None:

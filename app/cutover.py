@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 
 from app.as_of import (
     DailyByAccount,
@@ -78,7 +79,7 @@ def applied(
     return _full(replace(ledger, as_of=day), cutover, problems, daily), True
 
 
-def _with(ledger: Ledger, problems: list[Problem], **changes: object) -> Ledger:
+def _with(ledger: Ledger, problems: list[Problem], **changes: Any) -> Ledger:
     return replace(ledger, problems=(*ledger.problems, *problems), **changes)
 
 

@@ -20,7 +20,7 @@ import secrets
 import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from werkzeug.utils import secure_filename
 
@@ -109,7 +109,7 @@ class Migration:
                 return p
         raise UnknownUpload(name)
 
-    def save_upload(self, filename: str, stream: BinaryIO) -> str:
+    def save_upload(self, filename: str, stream: IO[bytes]) -> str:
         """Store one upload under its sanitised name; refuses odd names, types, twins, empties."""
         name = secure_filename(filename or "")
         if not name:

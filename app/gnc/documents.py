@@ -84,10 +84,10 @@ class _Pass:
         got = self.w.owners.get((kind, name))
         if got is None:
             raise BookWriteError(f"{where}: {kind} {name!r} is not in the {kind} list")
-        return got.get_instance()  # type: ignore[attr-defined]  # the GncOwner typemap takes it
+        return got.get_instance()  # the GncOwner typemap takes it
 
     def post_split(self, txn_ptr, account: str, where: object):
-        acc = int(self.w.accounts[account].get_instance())  # type: ignore[attr-defined]
+        acc = int(self.w.accounts[account].get_instance())
         hits = [s for s in C.xaccTransGetSplitList(txn_ptr) if int(C.xaccSplitGetAccount(s)) == acc]
         if len(hits) != 1:
             raise BookWriteError(f"{where}: expected one {account} split, found {len(hits)}")
@@ -102,7 +102,7 @@ class _Pass:
             try:  # this pass only adds splits (none removed or moved): the detacher's rule
                 self.detacher = SplitListDetacher(
                     self.w.engine,
-                    [int(a.get_instance()) for a in accounts],  # type: ignore[attr-defined]
+                    [int(a.get_instance()) for a in accounts],
                 )
                 self.detacher.detach()
             except LayoutError:  # 5.x: inserts are cheap there
@@ -158,7 +158,7 @@ class _Pass:
         C.gnc_lot_add_split(lot, ar)
         C.xaccTransSetDateDue(txn, self.noon(d.due))
         C.gncInvoiceAttachToTxn(inv, txn)  # txn type 'I', its KVP names the invoice
-        C.gncInvoiceSetPostedAcc(inv, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
+        C.gncInvoiceSetPostedAcc(inv, self.w.accounts[d.account].get_instance())
         C.gncInvoiceSetDatePosted(inv, self.noon(d.date))
         C.gncInvoiceCommitEdit(inv)
         C.xaccTransSetReadOnly(txn, READ_ONLY)
@@ -175,7 +175,7 @@ class _Pass:
         C.gncEntrySetDescription(e, ln.description)
         # DOCUMENTS.md, "Credit-note quantities"
         C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)
-        acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
+        acc = self.w.accounts[ln.account].get_instance()
         if vendor:
             C.gncEntrySetBillAccount(e, acc)
             C.gncEntrySetBillPrice(e, self.num(ln.price))
@@ -201,7 +201,7 @@ class _Pass:
         for _ in pieces[1:]:
             s = C.xaccMallocSplit(self.book_i)
             C.xaccSplitSetParent(s, txn)
-            C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())  # type: ignore[attr-defined]
+            C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())
             if memo:
                 C.xaccSplitSetMemo(s, memo)
             C.xaccSplitSetReconcile(s, state)
@@ -236,7 +236,7 @@ class _Pass:
         for d, value in ((doc, -side * amount), (cn, side * amount)):
             s = C.xaccMallocSplit(self.book_i)
             C.xaccSplitSetParent(s, t)
-            C.xaccSplitSetAccount(s, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
+            C.xaccSplitSetAccount(s, self.w.accounts[d.account].get_instance())
             n = self.num(value)
             C.xaccSplitSetValue(s, n)
             C.xaccSplitSetAmount(s, n)

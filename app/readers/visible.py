@@ -65,7 +65,7 @@ def visible(path: Path, ledger: Ledger) -> Ledger:
     if not has_controls(path):
         return ledger
     found: dict[str, tuple[set[str], list[Source]]] = {}
-    changes = {
+    changes: dict[str, Any] = {
         name: tuple(_record(r, found) for r in getattr(ledger, name)) for name in (*_LISTS, *_MORE)
     }
     if not found:

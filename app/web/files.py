@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from http import HTTPStatus
+from typing import cast
 
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from app.errors import MigrationError
+from app.model import DateOrderCode
 from app.pages.files import file_cards, said_added
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
@@ -88,7 +90,8 @@ def options(name: str) -> tuple[str, int] | Response:
     plan = m.plan()
     current = plan.files.get(name, FileOptions())
     if "date_order" in form:
-        current = replace(current, date_order=form["date_order"])
+        # checked with the plan's own rules when saved
+        current = replace(current, date_order=cast(DateOrderCode, form["date_order"]))
     if "truncated_ok" in form:  # the file is cut at the export cap and the user expects it
         current = replace(current, truncated_ok=form["truncated_ok"] == "yes")
     files = {**plan.files, name: current}

@@ -44,7 +44,9 @@ def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> 
 
 def _outdated(job: ImportJob | None) -> bool:
     """Whether the job's book was written before the plan or the files changed."""
-    return bool(job and job.written and job.settings) and job.settings != migration().settings_sha()
+    if job is None or not (job.written and job.settings):
+        return False
+    return job.settings != migration().settings_sha()
 
 
 def _kept(m: Migration) -> Book | None:

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from typing import Literal
 
 from app.model import (
     FileInfo,
@@ -322,7 +324,7 @@ class Collector:
                 first.void = first.void or g.void
         self.groups = keep
 
-    def _dates(self) -> tuple[str, bool, dict[str, dt.date | None]]:
+    def _dates(self) -> tuple[Literal["mdy", "dmy"], bool, dict[str, dt.date | None]]:
         """Decide the date order once, then parse each distinct date text once."""
         first_seen: dict[str, int] = {}
         for g in self.groups:
@@ -388,7 +390,7 @@ class Collector:
                 if "," in ref and ref.replace(",", "").isdigit():
                     ref = ref.replace(",", "")  # "364,134" is Trans # 364134
             notes = (f"{prefix} #{ref}" if ref else prefix) if kind or ref else ""
-            splits = g.splits
+            splits: Sequence[Split] = g.splits
             name = g.name.strip()
             if g.names:  # lines with names of their own
                 name, splits = named(name, splits, g.names)
