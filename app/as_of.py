@@ -23,9 +23,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
-from app.model import Account, AccountType, AsOf, Fix, Ledger, Problem, Role
+from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Fix, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
 from app.source import Source
+from app.words import plural
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
@@ -90,14 +91,15 @@ def as_of(
         problems.append(
             Problem(
                 None,
-                f"{after:,} transaction{'s are' if after != 1 else ' is'} dated after {day}, the "
-                "day QuickBooks' figures are taken as of: the book holds "
+                f"{plural(after, 'transaction')} {'is' if after == 1 else 'are'} dated after "
+                f"{day}, the day QuickBooks' figures are taken as of: the book holds "
                 f"{'them' if after != 1 else 'it'}, and balances are compared as of {day}",
                 "warning",
                 "export_date",
             )
         )
     fits = _fiscal_fits(ledger, day, daily)
+    fiscal: FiscalBasis
     if given_fy:
         used, fiscal = given_fy, "given"
         if len(fits) == 1 and given_fy not in fits:
@@ -138,7 +140,7 @@ def as_of_words(asof: AsOf | None) -> list[str]:
     ]
     if asof.after:
         out.append(
-            f"{asof.after:,} transaction{'s' * (asof.after != 1)} dated after {asof.date}: in "
+            f"{plural(asof.after, 'transaction')} dated after {asof.date}: in "
             "the book, outside QuickBooks' figures (compared as of that day)"
         )
     return out
@@ -146,7 +148,7 @@ def as_of_words(asof: AsOf | None) -> list[str]:
 
 def _export_day(
     ledger: Ledger, cutover: Cutover, problems: list[Problem]
-) -> tuple[dt.date, str, Source | None] | None:
+) -> tuple[dt.date, AsOfBasis, Source | None] | None:
     if cutover.export_date.strip():
         try:
             return parse_day(cutover.export_date), "given", None
@@ -173,7 +175,7 @@ def _export_day(
                 )
             )
         assert latest.exported_on is not None
-        basis = "export header" if latest.kind.startswith("IIF") else "report title"
+        basis: AsOfBasis = "export header" if latest.kind.startswith("IIF") else "report title"
         return latest.exported_on, basis, latest.exported_at
     last = max((t.date for t in ledger.transactions), default=None)
     if last is None:

@@ -68,7 +68,7 @@ def line_count(data: bytes) -> int:
 def file_rows(paths: Sequence[Path], names: Mapping[str, str]) -> list[tuple[str, ...]]:
     """One row per stored upload (FILES_HEADER): ``names`` maps a stored name to the name the user
     gave it, where they differ (``Migration.display_names``)."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for path in paths:
         data = path.read_bytes()
         rows.append(

@@ -260,14 +260,13 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
         for problem in with_type_option(prepared):
             print(worded(problem), file=sys.stderr)
         n = len(prepared.errors)
-        print(f"No book written: {n} problem{'s' * (n != 1)} to resolve.", file=sys.stderr)
+        print(f"No book written: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
         return 1
     stale = remove_stale_partials(out.absolute().parent)
     if stale:
-        n = len(stale)
+        files = words.plural(len(stale), "temporary file", "temporary files")
         print(
-            f"Removed {n} temporary file{'s' * (n != 1)} left beside the book by an earlier run "
-            "that was stopped while saving"
+            f"Removed {files} left beside the book by an earlier run that was stopped while saving"
         )
     try:
         outcome = pipeline.write(
@@ -353,10 +352,9 @@ def _differ(report: Report) -> str:
     checks = sum(1 for c in report.checks if not c.ok)
     parts = []
     if rows:
-        verb = "differs" if rows == 1 else "differ"
-        parts.append(f"{words.plural(rows, 'account')} {verb} from QuickBooks")
+        parts.append(f"{words.differ(rows, 'account')} from QuickBooks")
     if checks:
-        parts.append(f"{words.plural(checks, 'check')} {'differs' if checks == 1 else 'differ'}")
+        parts.append(words.differ(checks, "check"))
     if report.documents is not None and not report.documents.ok:
         parts.append(report.documents.headline())
     return " and ".join(parts)

@@ -15,6 +15,7 @@ from app.model import FileInfo, Ledger, Problem
 from app.pages import preview
 from app.pages.documents import documents_view
 from app.pages.preview import left_out
+from app.words import plural
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
 SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
@@ -37,7 +38,7 @@ def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None
     """What was read, imported, left out, and the warnings, the most important first (at most
     ``SHOWN_WARNINGS``; the rest counted, and where to read them: beside ``report``)."""
     parsed, ledger = prepared.parsed, prepared.ledger
-    print(f"Read {len(parsed.files)} file{'s' * (len(parsed.files) != 1)}:", file=out)
+    print(f"Read {plural(len(parsed.files), 'file')}:", file=out)
     for info in parsed.files:
         print(f"  {info.filename}: {describe(info)}", file=out)
     print("Imported:" if not prepared.errors else "Would import:", file=out)
@@ -99,18 +100,14 @@ def describe(info: FileInfo) -> str:
     return ", ".join(parts)
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
-
-
 def counts(ledger: Ledger) -> list[str]:
     n = dict(preview.counts(ledger))
     made = sum(1 for a in ledger.accounts if not a.origin)
     return [
-        _n(n["Accounts"], "account") + (f" ({_n(made, 'parent')} created)" if made else ""),
-        f"{_n(n['Transactions'], 'transaction')} with {_n(n['Splits'], 'split')}",
-        f"{_n(n['Customers'], 'customer')} with {_n(n['Jobs'], 'job')}",
-        _n(n["Vendors"], "vendor"),
-        _n(n["Employees"], "employee"),
-        _n(n["Terms"], "bill term"),
+        plural(n["Accounts"], "account") + (f" ({plural(made, 'parent')} created)" if made else ""),
+        f"{plural(n['Transactions'], 'transaction')} with {plural(n['Splits'], 'split')}",
+        f"{plural(n['Customers'], 'customer')} with {plural(n['Jobs'], 'job')}",
+        plural(n["Vendors"], "vendor"),
+        plural(n["Employees"], "employee"),
+        plural(n["Terms"], "bill term", "bill terms"),
     ]

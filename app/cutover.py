@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 
 from app.as_of import (
     DailyByAccount,
@@ -43,6 +44,7 @@ from app.coverage import gaps
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, Transaction, money
 from app.plan import Cutover, parse_day
 from app.source import Source
+from app.words import plural
 
 OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)
@@ -77,7 +79,7 @@ def applied(
     return _full(replace(ledger, as_of=day), cutover, problems, daily), True
 
 
-def _with(ledger: Ledger, problems: list[Problem], **changes: object) -> Ledger:
+def _with(ledger: Ledger, problems: list[Problem], **changes: Any) -> Ledger:
     return replace(ledger, problems=(*ledger.problems, *problems), **changes)
 
 
@@ -296,7 +298,7 @@ def _balances_only(
         problems.append(
             Problem(
                 None,
-                f"balances-only mode: {n} transaction{'s' if n != 1 else ''} ignored; the book "
+                f"balances-only mode: {plural(n, 'transaction')} ignored; the book "
                 f"starts from QuickBooks' trial balance on {day}",
                 "warning",
             )

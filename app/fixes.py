@@ -9,6 +9,7 @@ from typing import Literal
 from app.model import Fix
 
 Audience = Literal["cli", "wizard"]
+Step = Literal["files", "map"]  # the wizard step where a finding's setting is made
 
 WORDS: dict[Audience, dict[Fix, str]] = {
     "cli": {
@@ -29,6 +30,18 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "currency": "set “Currency” on the Map step to an ISO code such as USD",
     },
 }
+
+
+# The findings resolved on the Files step (a file to add or export again); every other setting
+# is on the Map step.
+FILES_STEP: frozenset[Fix] = frozenset({"files", "accept_cut"})
+
+
+def step(fix: Fix) -> Step | None:
+    """The wizard step that holds the setting resolving ``fix``; None when nothing is set."""
+    if not fix:
+        return None
+    return "files" if fix in FILES_STEP else "map"
 
 
 def action(fix: Fix, audience: Audience, file: str = "") -> str:

@@ -22,12 +22,29 @@ Severity = Literal["error", "warning"]
 DateOrderCode = Literal["", "mdy", "dmy"]
 
 
+CENT = Decimal("0.01")
+
+
 def money(value: Decimal | str | None) -> str:
-    """1234.5 → "1,234.50": the one way money is shown (messages, pages; the CSV report uses plain
-    decimals). None and "" show as nothing."""
+    """1234.5 → "1,234.50": the one way money is shown (messages, pages; the CSV report and the
+    Download step's data use ``plain``). None and "" show as nothing."""
     if value is None or value == "":
         return ""
-    return f"{Decimal(value):,.2f}"
+    return f"{_every_place(Decimal(value)):,f}"
+
+
+def plain(value: Decimal) -> str:
+    """-1403.99, 0.00: money without thousands separators (CSV, JSON), like ``money``."""
+    return f"{_every_place(value):f}"
+
+
+def _every_place(value: Decimal) -> Decimal:
+    """At least two places and every place the value has, never rounded (a six-decimal currency
+    keeps its six, so a difference of 0.000001 never shows as 0.00); no exponent, no "-0"."""
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent > -2:
+        value = value.quantize(CENT)
+    return abs(value) if not value else value
 
 
 class AccountType(Enum):

@@ -25,6 +25,7 @@ from app.history import History
 from app.model import AccountType, Ledger, Problem
 from app.plan import DocumentsMode, Plan
 from app.verify_report import Report
+from app.words import plural
 
 Progress = Callable[[str, int, int], None]
 
@@ -287,7 +288,8 @@ def _with_documents(report: Report, docs: selection.Selection, book: BookDocumen
     cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
     added = []
     if links:
-        added.append(f"{links:,} lot-link transaction{'s' * (links != 1)} (credit notes applied)")
+        linked = plural(links, "lot-link transaction", "lot-link transactions")
+        added.append(f"{linked} (credit notes applied)")
     if cut:
         added.append(f"{cut:,} A/R and A/P lines cut out of the payments (one per document paid)")
     note = (

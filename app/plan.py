@@ -18,7 +18,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Literal, cast, get_args
 
 from app.errors import MappingError
 from app.fileio import write_text
@@ -137,7 +137,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
         )
         files = {
             str(k): FileOptions(
-                str(v.get("date_order", "")),
+                cast(DateOrderCode, str(v.get("date_order", ""))),  # checked below
                 dict(v.get("columns", {})),
                 bool(v.get("truncated_ok", False)),
             )

@@ -22,8 +22,7 @@ from operator import attrgetter
 from app.account_labels import NUMBER, ChartIndex, parents, parse_label, prefix_code
 from app.model import Account, Ledger, Problem, Role, Split, Transaction
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS, builtin_account, created_warning
-from app.source import Source
-from app.validate import line_list
+from app.source import Source, line_list
 
 _SPLIT_FIELDS = tuple(f.name for f in fields(Split))
 _SPLIT_REST = attrgetter(*_SPLIT_FIELDS[1:])  # every field after ``account``, in order

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from werkzeug.utils import secure_filename
 
@@ -147,7 +147,7 @@ class Migration:
                 return p
         raise UnknownUpload(name)
 
-    def save_upload(self, filename: str, stream: BinaryIO) -> str:
+    def save_upload(self, filename: str, stream: IO[bytes]) -> str:
         """Store one upload under its sanitised name; refuses odd names, types, twins, empties."""
         name = secure_filename(filename or "")
         if not name:
@@ -281,7 +281,7 @@ class Migration:
 
     def signature(self) -> tuple:
         """Changes whenever an upload is added, removed or replaced."""
-        out = []
+        out: list[tuple[str, int, int | str]] = []
         for p in self.files():
             st = p.stat()
             out.append((p.name, st.st_size, st.st_mtime_ns))

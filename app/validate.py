@@ -25,7 +25,8 @@ from typing import Literal
 from app.currency import is_known, unknown
 from app.history import History
 from app.model import Account, AccountType, Ledger, Problem, Transaction
-from app.source import Source
+from app.source import Source, line_list
+from app.words import plural
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
 # asset- and liability-like types mix freely, income and expense mix, equity stays with equity.
@@ -36,7 +37,6 @@ _GROUP = {
     "income": "pnl",
     "expense": "pnl",
 }
-_SHOWN_LINES = 5
 # GnuCash's currencies' units (its ISO 4217 table, checked against the engine in the tests):
 # decimal places of the smallest unit, 2 unless listed here; MGA and MGF have 1/5 and 1/500.
 _PLACES = {
@@ -232,9 +232,9 @@ def _check_amounts(ledger: Ledger, currency: str, history: History | None) -> li
             )
         ]
     unit, largest = _limits(n)
+    unit_words = plural(n, "decimal place", "decimal places") if n else "no decimal places"
     words = {
-        "finer": "finer than the book currency's smallest unit "
-        f"({currency}: {n or 'no'} decimal place{'s' * (n != 1)})",
+        "finer": f"finer than the book currency's smallest unit ({currency}: {unit_words})",
         "larger": f"larger than the book currency can hold ({currency}: at most {largest:,f})",
     }
     found = _misfits(ledger.transactions, n)
@@ -341,20 +341,3 @@ def _check_terms(ledger: Ledger) -> list[Problem]:
                     )
                 )
     return out
-
-
-def line_list(sources: Iterable[Source]) -> str:
-    """``lines 12-14`` for one file's consecutive lines, else the first few places and a count."""
-    places = sorted(set(sources))
-    files = {s.filename for s in places}
-    lines = [s.line for s in places]
-    if len(files) == 1 and len(lines) > 1 and lines == list(range(lines[0], lines[-1] + 1)):
-        return f"lines {lines[0]}-{lines[-1]}"
-    if len(files) == 1:
-        shown = ", ".join(str(n) for n in lines[:_SHOWN_LINES])
-        word = "line" if len(lines) == 1 else "lines"
-    else:
-        shown = ", ".join(str(s) for s in places[:_SHOWN_LINES])
-        word = "line" if len(places) == 1 else "lines"
-    more = len(places) - _SHOWN_LINES
-    return f"{word} {shown}" + (f" and {more} more" if more > 0 else "")

@@ -21,7 +21,7 @@ Checks compare counts and dates, input vs book.
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import replace
 from decimal import Decimal
 
@@ -53,7 +53,7 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
         ((b.full_name, _type(b), b.daily) for b in snapshot.accounts), re_name, as_of, year_start
     )
     daily = ledger_daily(ledger)
-    opening = Counter[str]()
+    opening: defaultdict[str, Decimal] = defaultdict(Decimal)
     for t in ledger.transactions:
         if t.kind_label == OPENING_KIND and not t.voided:
             for s in t.splits:

@@ -13,12 +13,12 @@ from app.as_of import ZERO
 from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
 from app.fixes import Audience, with_fix
-from app.model import AsOf, Fix, money
+from app.model import AsOf, Fix, money, plain
+from app.words import differ, plural
 
 CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
 )
-CENT = Decimal("0.01")
 NOTHING_COMPARED = "nothing to compare with QuickBooks: the book has no accounts"
 FAMILIES = ("asset", "liability", "equity", "income", "expense")
 
@@ -115,9 +115,9 @@ class Report:
             cells = (
                 r.account,
                 r.quickbooks_account,
-                _plain(r.quickbooks_balance),
-                _plain(r.gnucash_balance),
-                _plain(r.difference),
+                plain(r.quickbooks_balance),
+                plain(r.gnucash_balance),
+                plain(r.difference),
                 r.basis,
                 as_of,
                 r.cause,
@@ -142,17 +142,13 @@ class Report:
 
     def _accounts_headline(self) -> str:
         n = len(self.quickbooks_rows)
-        differ = len(self.differences)
+        n_differ = len(self.differences)
         if not self.rows:
             return NOTHING_COMPARED
-        if not differ:
-            return f"{n} of {n} account{'s' * (n != 1)} match QuickBooks to the cent"
+        if not n_differ:
+            return f"{n:,} of {plural(n, 'account')} match QuickBooks to the cent"
         others = n - sum(1 for r in self.differences if not r.created)
-        verb = "differs" if differ == 1 else "differ"
-        return (
-            f"{differ} account{'s' * (differ != 1)} {verb} from QuickBooks "
-            f"({others} other{'s' * (others != 1)} match)"
-        )
+        return f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match)"
 
     def created_lines(self) -> list[str]:
         """The accounts not counted in the headline, listed apart."""
@@ -160,8 +156,9 @@ class Report:
         parents = [r.account for r in self.rows if r.created == "parent"]
         if parents:
             out.append(
-                f"Not counted above: {_n(len(parents), 'parent account')} qb2gnucash created "
-                f"for the tree, not in QuickBooks, nothing posted to them: {_some(parents)}"
+                f"Not counted above: {plural(len(parents), 'parent account', 'parent accounts')} "
+                "qb2gnucash created for the tree, not in QuickBooks, nothing posted to them: "
+                f"{_some(parents)}"
             )
         book = [r.account for r in self.rows if r.created == "book"]
         if book:
@@ -198,20 +195,9 @@ def _check_line(c: Check) -> str:
     return f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}"
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
-
-
 def _some(names: list[str], shown: int = 8) -> str:
     more = len(names) - shown
     return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
-
-
-def _plain(value: Decimal) -> str:
-    """-1403.99, 0.00: at least two places, no exponent, no thousands separator, no "-0"."""
-    if value.as_tuple().exponent > -2:  # type: ignore[operator]
-        value = value.quantize(CENT)
-    return f"{abs(value) if not value else value:f}"
 
 
 def _describe(r: Row) -> str:

@@ -1,6 +1,7 @@
 """How the wizard and the command line say things in plain English: a count with its noun in the
-right number (``plural``), a noun with its article (``article``) and what an import is doing
-(``progress``). No Flask here: app.web.filters registers these as template filters."""
+right number (``plural``) and with its verb ("2 accounts differ": ``differ``), a noun with its
+article (``article``) and what an import is doing (``progress``). No Flask here:
+app.web.filters registers these as template filters."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ def plural(n: int, word: str, many: str = "") -> str:
     """``n`` things, with thousands separators and the noun in the right number: "1 transaction",
     "2,000 transactions", "0 problems"; ``many`` when the plural is not the word plus "s"."""
     return f"{n:,} {word if n == 1 else (many or plural_of(word))}"
+
+
+def differ(n: int, word: str, many: str = "", *, count: bool = True) -> str:
+    """The count, its noun and the verb agreeing: "1 account differs", "2 accounts differ";
+    ``count=False`` leaves the number out ("balance differs", "balances differ")."""
+    said = plural(n, word, many) if count else (word if n == 1 else many or plural_of(word))
+    return f"{said} {'differs' if n == 1 else 'differ'}"
 
 
 def plural_of(word: str) -> str:

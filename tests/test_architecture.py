@@ -1,11 +1,13 @@
 """The shape of ``app/``, read from its source: no import cycle of any kind (runtime, lazy inside a
 function, or under ``TYPE_CHECKING``), GnuCash imported in one module, Flask only in the web layer,
-``app.gnc``'s internals used by nobody outside it, and no module over 400 lines (but the one
-listed)."""
+``app.gnc``'s internals used by nobody outside it, no module over 400 lines (but the one
+listed), and no citation of notes outside the repository (every ``docs/`` heading cited exists)."""
 
 from __future__ import annotations
 
 import ast
+import re
+import tokenize
 from pathlib import Path
 
 from tests.paths import ROOT
@@ -110,6 +112,30 @@ def test_flask_is_imported_only_by_the_web_layer():
     assert importers == []
 
 
+# The stages after reading, in the order a conversion runs (README, "Development"), and what
+# serves them: a reader that imports one of these sits above it in the pipeline.
+STAGES = (
+    "app.resolve", "app.mapping", "app.cutover", "app.validate", "app.history", "app.documents",
+    "app.gnc", "app.verify", "app.verify_report", "app.pipeline", "app.cli", "app.cli_summary",
+    "app.jobs", "app.pages", "app.web", "app.store", "app.audit", "app.server",
+)  # fmt: skip
+
+
+def test_the_readers_import_no_later_stage():
+    """The readers come first: what they share with later stages (``line_list``, the model,
+    QuickBooks' words) lives in modules below both (``app.source``, ``app.model``...)."""
+    graph = _graph()
+    assert all(any(m == s or m.startswith(s + ".") for m in graph) for s in STAGES)
+    upward = sorted(
+        (name, m)
+        for name, found in graph.items()
+        if name.startswith("app.readers")
+        for m in found
+        if any(m == s or m.startswith(s + ".") for s in STAGES)
+    )
+    assert upward == []
+
+
 MAX_LINES = 400
 LONG_ON_PURPOSE = {
     "app/readers/qbcsv/grouping.py",  # the measured hot loop of the CSV readers: kept in one piece
@@ -149,4 +175,94 @@ def test_no_test_module_imports_another():
                 for n in names
                 if n.startswith("tests.test_")
             ]
+    assert found == []
+
+
+# ---------------------------------------------------------------- knowledge in the repository
+
+NOTES_OUTSIDE = re.compile(
+    r"\.\./shared/docs|§|\b(?:BUSINESS-DOCUMENTS|GNUCASH-SCALING|GNUCASH-BINDINGS|SALES-TAX|"
+    r"LAYOUT-REVIEW)\b|(?<!docs/)\bFORMATS\.md §"
+)
+CITED = re.compile(r"\b([A-Z]+\.md), \"([^\"]+)\"")
+
+
+def _texts() -> dict[Path, str]:
+    paths = [*APP.rglob("*.py"), *(ROOT / "tests").rglob("*.py"), *(ROOT / "docs").glob("*.md")]
+    paths += [*(ROOT / "templates").rglob("*.html"), ROOT / "README.md", ROOT / "Makefile"]
+    paths += [p for p in (ROOT / ".ci").iterdir() if p.is_file()]
+    here = Path(__file__)
+    return {p: p.read_text(encoding="utf-8") for p in paths if p != here}
+
+
+def test_no_code_or_doc_cites_notes_outside_the_repository():
+    """What the code relies on is in docs/ (a clone has no ../shared/docs): no section numbers
+    of notes kept elsewhere, no pointer to them."""
+    found = [
+        f"{p.relative_to(ROOT)}: {m[0]!r}"
+        for p, text in _texts().items()
+        for m in NOTES_OUTSIDE.finditer(text)
+    ]
+    assert found == []
+
+
+def test_every_cited_docs_heading_exists():
+    """``docs/NAME.md, "Heading"`` in code or docs names a heading that file has (or the start
+    of one)."""
+    headings = {
+        p.name: {line.lstrip("#").strip() for line in p.read_text().splitlines() if line[:1] == "#"}
+        for p in (ROOT / "docs").glob("*.md")
+    }
+    cited = [
+        (p.relative_to(ROOT), name, " ".join(title.split()))
+        for p, text in _texts().items()
+        for name, title in CITED.findall(re.sub(r"\s*\n\s*(?:#\s*)?", " ", text))
+    ]
+    assert len(cited) >= 5
+    missing = [c for c in cited if not any(h.startswith(c[2]) for h in headings.get(c[1], ()))]
+    assert missing == []
+
+
+HAND_PLURAL = re.compile(
+    r"""['"]s['"] \* \(|['"]s['"] if .{1,30}!= 1|\w\(s\) (?!for\b|or\b)[a-z]"""
+)
+
+
+def test_counts_are_pluralised_by_words_plural_only():
+    """A count and its noun go through ``app.words.plural`` (one rule for "1 account", "2,000
+    accounts", "entries"), not ``'s' * (n != 1)`` or "account(s)" written again."""
+    found = [
+        f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+        for p in sorted(APP.rglob("*.py"))
+        if p.name != "words.py"
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if HAND_PLURAL.search(line)
+    ]
+    assert found == []
+
+
+def test_differs_or_differ_is_worked_out_by_words_differ_only():
+    """ "1 account differs", "2 accounts differ": the verb agrees in ``app.words.differ``."""
+    files = [*APP.rglob("*.py"), *(ROOT / "templates").rglob("*.html")]
+    found = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in sorted(files)
+        if p.name != "words.py"
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"""['"]differs['"] if""", line)
+    ]
+    assert found == []
+
+
+def test_error_statuses_are_named_in_app_web_errors_only():
+    """The views take their 4xx/5xx status from ``app.web.errors`` (``UNPROCESSABLE``...), by
+    name; only redirects (303) and success are written where they are used."""
+    found = []
+    for p in sorted((APP / "web").glob("*.py")):
+        if p.name == "errors.py":
+            continue
+        with p.open("rb") as f:
+            for tok in tokenize.tokenize(f.readline):
+                if tok.type == tokenize.NUMBER and re.fullmatch(r"[45]\d\d", tok.string):
+                    found.append(f"{p.relative_to(ROOT)}:{tok.start[0]}: {tok.line.strip()}")
     assert found == []

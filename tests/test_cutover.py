@@ -7,7 +7,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app.cutover import OPENING_KIND, apply
-from app.model import Account, AccountType, FileInfo, Ledger, Role, money
+from app.model import Account, AccountType, FileInfo, Ledger, Role, money, plain
 from app.plan import Cutover
 from app.source import Source
 from tests.support.ledgers import EXPORTED, HISTORY, LISTS, chart, ledger, txn, without
@@ -228,8 +228,12 @@ def test_balances_only_needs_balances() -> None:
 
 
 def test_money() -> None:
-    assert money(D("-98250.025")) == "-98,250.02"
-    assert money(D("0")) == "0.00"
+    assert money(D("-98250.5")) == "-98,250.50"
+    assert money(D("0")) == money(D("-0.00")) == "0.00"
+    # every place kept, never rounded: a six-decimal currency's difference shows
+    assert money(D("-98250.025")) == "-98,250.025"
+    assert money(D("0.000001")) == "0.000001"
+    assert plain(D("-1403.990000")) == "-1403.990000" and plain(D("12")) == "12.00"
 
 
 def test_opening_balances_without_any_quickbooks_figure_warn() -> None:

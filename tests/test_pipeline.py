@@ -9,7 +9,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from app import cutover, mapping, pipeline, validate
+from app import cutover, gnc, mapping, pipeline, validate
 from app.errors import ProblemsError
 from app.history import KEPT_PER_KIND, History
 from app.model import Account, AccountType, FileInfo, Ledger, Problem, Split, Transaction
@@ -107,7 +107,6 @@ def test_problems_from_every_stage_sorted_and_deduplicated():
 
 
 def test_write_reads_back_and_verifies(tmp_path):
-    gnc = pytest.importorskip("app.gnc")
     ledger = parsed(
         txn(10, ("7751 · Gas", "25.00"), ("Checking", "-25.00")),
         txn(12, ("Checking", "100.00"), ("Sales", "-100.00"), day=2),

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import html
-import os
-import re
-import subprocess
 from collections import Counter, defaultdict
 from decimal import Decimal
 from pathlib import Path
@@ -32,6 +28,7 @@ from app.verify_report import CSV_HEADER
 from tests.paths import ENTERPRISE
 from tests.support.companygen import BALANCE_SHEET, make_company
 from tests.support.end_to_end import START, assert_known_answers, convert
+from tests.support.gnucash_reports import trial_balance
 from tests.support.ledgers import HISTORY, ledger, without
 
 D = Decimal
@@ -491,6 +488,7 @@ def test_damaged_book_is_caught(tmp_path: Path) -> None:
     assert ",12.34,all time," in report.to_csv() and ",-12.34," in report.to_csv()
 
 
+@pytest.mark.samples
 def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> None:
     """The real Enterprise lists export alone becomes an opening book that matches its TB."""
     sample = samples_dir / ENTERPRISE.name
@@ -510,37 +508,49 @@ def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> N
         assert checking.gnucash_balance == D("99250.02")
         assert outcome.snapshot.transactions == 1
         # GnuCash's own Trial Balance report (gnucash-cli) agrees with QuickBooks' figures
-        debit = sum((a.balance for a in figured if a.balance > 0), ZERO)
-        totals, text = gnucash_trial_balance(out, tmp_path)
-        assert totals == [f"${debit:,.2f}", f"${debit:,.2f}"]
-        for a in figured:
-            if a.balance:
-                assert f" {a.name} ${abs(a.balance):,.2f} " in text, a
+        expected = {a.full_name: a.balance for a in figured}  # the book's (mapped) names
+        assert_trial_balance_report(out, tmp_path / "home", expected)
 
 
-def gnucash_trial_balance(book: Path, home: Path) -> tuple[list[str], str]:
-    """Runs ``gnucash-cli --report run --name "Trial Balance"``: (total cells, report text)."""
-    html_out = home / f"{book.stem}-tb.html"
-    subprocess.run(
-        [
-            "gnucash-cli",
-            "--report",
-            "run",
-            "--name",
-            "Trial Balance",
-            "--output-file",
-            str(html_out),
-            str(book),
-        ],
-        check=True,
-        capture_output=True,
-        env={**os.environ, "HOME": str(home)},
-        timeout=120,
-    )
-    page = html_out.read_text(encoding="utf-8")
-    totals = re.findall(r'class="total-number-cell"[^>]*>([^<]*)<', page)
-    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
-    return totals, text
+def assert_trial_balance_report(book: Path, home: Path, expected: dict[str, Decimal]) -> None:
+    """GnuCash's own Trial Balance report on ``book`` shows each account at its ``expected``
+    figure (book's full name → debit-positive balance), every other account blank, and totals
+    that balance."""
+    tb = trial_balance(book, home)
+    assert {name: tb.balances.get(name, ZERO) for name in expected} == expected
+    named = {name for name, value in expected.items() if value}
+    assert set(tb.nonzero()) == named, set(tb.nonzero()) ^ named
+    debit = sum((v for v in expected.values() if v > 0), ZERO)
+    assert (tb.total_debit, tb.total_credit) == (debit, debit)
+
+
+@pytest.mark.parametrize("mode", ["balances only", "full history"])
+def test_gnucash_trial_balance_report_shows_quickbooks_figures(tmp_path: Path, mode: str) -> None:
+    """GnuCash's own Trial Balance report (not our reader) on a generated company's book: with
+    balances only at the export date it shows QuickBooks' own Trial Balance figures; with the
+    full history, the all-time balance of each account (GnuCash posts no closing entries). A
+    book damaged by 12.34 shows it."""
+    company = make_company(160, seed=21, start=START, years=2)
+    if mode == "balances only":
+        cut = Cutover(mode="balances_only", date=company.export_date.isoformat())
+        expected = company.trial_balance()
+    else:
+        cut = Cutover()
+        expected = company.expected_balances()
+    _prepared, outcome = convert(tmp_path, company, Plan(cutover=cut))
+    assert outcome.report.ok, outcome.report.summary_lines()
+    expected.pop("Estimates")  # a non-posting account QuickBooks lists: not in the book
+    assert sum(expected.values()) == 0 and sum(1 for v in expected.values() if v) > 30
+    book = tmp_path / "book.gnucash"
+    assert {r.account for r in outcome.report.rows if r.quickbooks_account} == set(expected)
+    assert_trial_balance_report(book, tmp_path / "home", expected)
+    if mode == "full history":
+        other = damage(book, "Checking", 1234)
+        with pytest.raises(AssertionError):
+            assert_trial_balance_report(book, tmp_path / "home", expected)
+        tb = trial_balance(book, tmp_path / "home")
+        assert tb.balances["Checking"] - expected["Checking"] == D("12.34")
+        assert tb.balances[other] - expected[other] == D("-12.34")
 
 
 GOLDEN_PLANS = (

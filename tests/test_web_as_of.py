@@ -8,6 +8,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from app.fixes import step
 from app.gnc import read_book
 from tests.support.companygen import make_company
 from tests.support.web import HX, new_migration, soup, upload, wait_done
@@ -83,6 +84,7 @@ def test_download_names_causes_and_the_wizard_fix(client, tmp_path):
     one = page.select_one("#one-cause").text  # one cause for all: said once, with its fix
     assert "the day of the export, which the files do not say" in one
     assert "set “Export date” on the Map step" in one
+    assert one_link(page).endswith("/map#settings")  # the row's step, not its words, routes it
     assert page.select("#differences td.cause") == []
     text = page.get_text()
     assert "--export-date" not in text and "--opening-balances" not in text
@@ -90,3 +92,13 @@ def test_download_names_causes_and_the_wizard_fix(client, tmp_path):
     with client.get(page.select_one("#download-book")["href"]) as r:  # "anyway": it differs
         book.write_bytes(r.data)
     assert read_book(book).transactions == 200  # the book itself is whole
+
+
+def one_link(page) -> str:
+    return page.select_one("#one-cause a")["href"]
+
+
+def test_each_fix_is_made_on_its_step():
+    assert (step("files"), step("accept_cut")) == ("files", "files")
+    assert {step(f) for f in ("export_date", "opening_balances", "currency")} == {"map"}
+    assert step("") is None

@@ -51,13 +51,19 @@ def test_concurrent_requests_parse_once(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pipeline, "read", slow_read)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(views.parsed(m))) for _ in range(4)]
+    together = threading.Barrier(4)  # the four requests arrive at once, not one after another
+
+    def request() -> None:
+        together.wait(timeout=10)
+        results.append(views.parsed(m))
+
+    threads = [threading.Thread(target=request) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert len(calls) == 1
-    assert all(r is results[0] for r in results)
+    assert len(results) == 4 and all(r is results[0] for r in results)
 
 
 def test_map_edits_never_push_out_another_migrations_parse(tmp_path):

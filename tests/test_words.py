@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.words import article, plural, progress
+from app.words import article, differ, plural, progress
 
 
 @pytest.mark.parametrize(
@@ -58,3 +58,11 @@ def test_progress_names_what_it_does_and_counts_what_it_counts():
     assert progress("reading files", 0, 0) == "Reading your QuickBooks files"
     assert progress("something new", 3, 9) == "Something new"
     assert "Checking:" not in checking
+
+
+def test_differ_agrees_the_verb_with_the_count():
+    assert differ(1, "account") == "1 account differs"
+    assert differ(2_000, "account") == "2,000 accounts differ"
+    assert differ(1, "balance", count=False) == "balance differs"
+    assert differ(3, "balance", count=False) == "balances differ"
+    assert differ(2, "bill term", "bill terms") == "2 bill terms differ"

@@ -109,7 +109,7 @@ class Documents:
 
     def count(self) -> dict[str, int]:
         """Counts by kind (documents) plus "payment", voided ones not counted."""
-        out = Counter(d.kind for d in self.documents if not d.voided)
+        out: Counter[str] = Counter(d.kind for d in self.documents if not d.voided)
         out["payment"] = sum(1 for p in self.payments if not p.voided)
         return dict(out)
 
@@ -152,7 +152,9 @@ def derive(ledger: Ledger, *, skip: frozenset[str] = frozenset()) -> Documents:
             )
             continue
         post = posts[0]
-        kind_of = "customer" if types[post.account] is AccountType.RECEIVABLE else "vendor"
+        kind_of: OwnerKind = (
+            "customer" if types[post.account] is AccountType.RECEIVABLE else "vendor"
+        )
         side = 1 if kind_of == "customer" else -1
         value = side * post.value  # > 0: the owner owes more
         word = txn.kind_label.strip().upper()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
@@ -72,8 +73,8 @@ class _Credit:
 
 def allocate(docs: Documents) -> Allocation:
     """The applications for every owner of ``docs`` (see the module docstring)."""
-    debits: dict[tuple[str, str], list[Document]] = defaultdict(list)
-    credits: dict[tuple[str, str], list[_Credit]] = defaultdict(list)
+    debits: dict[tuple[OwnerKind, str], list[Document]] = defaultdict(list)
+    credits: dict[tuple[OwnerKind, str], list[_Credit]] = defaultdict(list)
     for d in docs.documents:
         if d.voided:
             continue
@@ -94,7 +95,7 @@ def allocate(docs: Documents) -> Allocation:
     for pool in sorted(set(debits) | set(credits)):
         kind, owner = pool
         ds = sorted(debits[pool], key=lambda d: (d.date, d.transaction))
-        cs = sorted(credits[pool], key=lambda c: (c.date, c.key))  # type: ignore[arg-type, return-value]
+        cs = sorted(credits[pool], key=lambda c: (c.date, c.key))
         why = ""
         if kind in reported:
             need = {d.transaction: d.total - open_of.get(d.transaction, ZERO) for d in ds}
@@ -130,7 +131,9 @@ def allocate(docs: Documents) -> Allocation:
     return Allocation(tuple(apps), tuple(rules), tuple(problems))
 
 
-def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decimal], list[Problem]]:
+def _open_amounts(
+    docs: Documents, reported: Collection[str]
+) -> tuple[dict[int, Decimal], list[Problem]]:
     """Report rows joined to documents and payments (by Trans #, else owner + date + num):
     transaction index → open amount, positive in the document's (credit's) own sense."""
     by_ref: dict[tuple[str, str], int] = {}

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from app import csvsafe
 from app.documents import Documents, end_owner
+from app.words import differ, plural
 
 ZERO = Decimal(0)
 
@@ -86,12 +87,11 @@ KIND_WORDS = {
 
 
 def _n(count: int, kind: str) -> str:
-    one, many = KIND_WORDS.get(kind, (kind, kind + "s"))
-    return f"{count:,} {one if count == 1 else many}"
+    return plural(count, *KIND_WORDS.get(kind, (kind, "")))
 
 
 def _owners(count: int, kind: str) -> str:
-    return f"{count:,} {kind}{'s' * (count != 1)}"
+    return plural(count, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +136,7 @@ class DocumentsProof:
                 for k in ("customer", "vendor")
                 if by[k]
             )
-            what = "balance differs" if len(self.differences) == 1 else "balances differ"
+            what = differ(len(self.differences), "balance", count=False)
             return f"{who} open {what} from QuickBooks"
         if not self.ok:
             return "the invoices and bills in the book differ from the files'"

@@ -26,9 +26,10 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from app.cutover import OPENING_KIND
-from app.documents import Document, Documents, derive, end_owner
+from app.documents import Document, Documents, Payment, derive, end_owner
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
+from app.words import plural
 
 T = TypeVar("T")
 ZERO = Decimal(0)
@@ -69,7 +70,7 @@ class Selection:
     def counts(self) -> dict[str, int]:
         """What the book is to hold: documents by kind, "payment" (payments written as such),
         "link" (lot links), "open" (documents with something open)."""
-        out = Counter(d.kind for d in self.docs.documents if not d.voided)
+        out: Counter[str] = Counter(d.kind for d in self.docs.documents if not d.voided)
         out["payment"] = sum(1 for p in payment_pieces(self.docs, self.allocation).values() if p)
         out["link"] = len(links(self.docs, self.allocation))
         out["open"] = sum(
@@ -119,7 +120,7 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
     known = {("vendor", v.name) for v in ledger.vendors}
     for c in ledger.customers:
         known |= {("customer", c.name), *(("customer", f"{c.name}:{j.name}") for j in c.jobs)}
-    records = [*docs.documents, *docs.payments]
+    records: list[Document | Payment] = [*docs.documents, *docs.payments]
     missing = sorted({(r.owner_kind, r.owner) for r in records} - known)
     if not missing:
         return docs
@@ -128,7 +129,7 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
     n = sum(1 for r in records if (r.owner_kind, r.owner) not in known)
     problem = Problem(
         None,
-        f"{len(missing):,} name{'s' * (len(missing) != 1)} on A/R or A/P lines "
+        f"{plural(len(missing), 'name')} on A/R or A/P lines "
         f"{'are' if len(missing) != 1 else 'is'} not in the customer or vendor lists ({names}): "
         + (
             "its one invoice, bill or payment stays a plain transaction, not a GnuCash document"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from decimal import Decimal
+from typing import Any
 
 from app.book import BookOwner, BookTerm
 from app.business import Address
@@ -167,7 +168,7 @@ def _join(*parts: str) -> str:
 # ---------------------------------------------------------------- reading back
 
 
-def read(engine: Engine, book) -> dict[str, tuple]:
+def read(engine: Engine, book) -> dict[str, Any]:
     """The book's customers, vendors, employees and terms, as ``BookSnapshot`` fields."""
     return {
         "customers": _read_owners(book, "gncCustomer", GncCustomer),

@@ -1,19 +1,19 @@
 """The business layer on a written book: invoices, bills and credit notes that *adopt* the GL
 transactions ``app.gnc.transactions`` already wrote, and payments applied through the engine's lots.
 
-Research and measurements: BUSINESS-DOCUMENTS.md (§2.2 adopt/record_payment/link, §6 design,
-§7 pitfalls). No amount in any account changes: a document's posting *is* its QuickBooks
-transaction (unposted invoice + entries, then AttachToLot / AttachToTxn / SetPostedAcc / due
-date); a payment keeps its bank split while its A/R (A/P) split is cut into one piece per
-document paid and an unapplied rest (owner lot); a credit note applied to a document is a
-zero-sum lot-link ("L") transaction. Never PostToAccount or the engine's auto-apply (4.13 bug,
-§7.1); vendor signs from the split itself (§7.3); credit-note quantities through
-SetDocQuantity (§7.4); voided transactions stay out of lots (§7.11). Bulk recipe: every
-account in BeginEdit with deferred balances and events suspended (§3), and each transaction
-changed inside one edit of its own: a lot add, a due date, AttachToTxn and SetReadOnly each edit
-the transaction, and an edit not nested in another commits it whole (measured on 5.10 at
-10,133 documents: 1.51-1.62x the GL write with one commit per call, 1.20-1.31x with one per
-transaction).
+Design and measurements: docs/DOCUMENTS.md (its headings cited below in quotes). No amount in
+any account changes: a document's posting *is* its QuickBooks transaction (unposted invoice +
+entries, then AttachToLot / AttachToTxn / SetPostedAcc / due date); a payment keeps its bank
+split while its A/R (A/P) split is cut into one piece per document paid and an unapplied rest
+(owner lot); a credit note applied to a document is a zero-sum lot-link ("L") transaction.
+Never PostToAccount or the engine's auto-apply ("No engine auto-apply of payments"); vendor
+signs from the split itself ("Payment signs follow the split"); credit-note quantities through
+SetDocQuantity ("Credit-note quantities"); voided transactions stay out of lots (so headed).
+Bulk recipe ("Speed"): every account in BeginEdit with deferred balances and events suspended,
+and each transaction changed inside one edit of its own: a lot add, a due date, AttachToTxn and
+SetReadOnly each edit the transaction, and an edit not nested in another commits it whole
+(measured on 5.10 at 10,133 documents: 1.51-1.62x the GL write with one commit per call,
+1.20-1.31x with one per transaction).
 
 Raw ``gnucash_core_c`` calls, as in the writer's hot loop, with the bindings from
 ``app.gnc.bindings``: used only through ``write_book(..., after=...)``, never by the core.
@@ -51,7 +51,8 @@ TYPE_WORDS = {
 
 
 def _noon(day: dt.date) -> dt.datetime:
-    """GnuCash's neutral time of day (the time64 typemap wants a datetime, §7.6)."""
+    """GnuCash's neutral time of day (the time64 typemap wants a datetime: DOCUMENTS.md, "Dates
+    cross as datetime")."""
     return dt.datetime(day.year, day.month, day.day, 10, 59)
 
 
@@ -69,7 +70,8 @@ class _Pass:
 
     def inserted(self, n: int) -> None:
         """``n`` new splits went into account lists: on 4.13 each insert walks the whole list
-        (g_list_find), so the lists are kept short as in the GL writer (GNUCASH-SCALING)."""
+        (g_list_find), so the lists are kept short as in the GL writer (docs/ENGINE.md, "Why
+        writing and reading a big book is quadratic in GnuCash 4.x-5.6")."""
         self.inserts += n
         if self.detacher is not None and self.inserts >= DETACH_EVERY:
             self.detacher.detach()
@@ -82,10 +84,10 @@ class _Pass:
         got = self.w.owners.get((kind, name))
         if got is None:
             raise BookWriteError(f"{where}: {kind} {name!r} is not in the {kind} list")
-        return got.get_instance()  # type: ignore[attr-defined]  # the GncOwner typemap takes it
+        return got.get_instance()  # the GncOwner typemap takes it
 
     def post_split(self, txn_ptr, account: str, where: object):
-        acc = int(self.w.accounts[account].get_instance())  # type: ignore[attr-defined]
+        acc = int(self.w.accounts[account].get_instance())
         hits = [s for s in C.xaccTransGetSplitList(txn_ptr) if int(C.xaccSplitGetAccount(s)) == acc]
         if len(hits) != 1:
             raise BookWriteError(f"{where}: expected one {account} split, found {len(hits)}")
@@ -93,14 +95,14 @@ class _Pass:
 
     def run(self) -> dict[str, int]:
         # every account: committing an adopted transaction re-balances (4.13) or re-sorts (5.x)
-        # each account it touches that is not in edit mode: quadratic (§3)
+        # each account it touches that is not in edit mode: quadratic (DOCUMENTS.md, "Speed")
         accounts = list(self.w.accounts.values())
         cuts = payment_pieces(self.docs, self.alloc)
         with bulk_edit(self.w.engine, accounts):
             try:  # this pass only adds splits (none removed or moved): the detacher's rule
                 self.detacher = SplitListDetacher(
                     self.w.engine,
-                    [int(a.get_instance()) for a in accounts],  # type: ignore[attr-defined]
+                    [int(a.get_instance()) for a in accounts],
                 )
                 self.detacher.detach()
             except LayoutError:  # 5.x: inserts are cheap there
@@ -124,7 +126,8 @@ class _Pass:
         """An unposted document with its entries, attached to its own GL transaction."""
         txn = self.w.transactions[d.transaction]
         ar = self.post_split(txn, d.account, d.source)
-        if C.xaccSplitGetLot(ar) is not None:  # §7.8: AttachToTxn would not notice
+        # AttachToTxn would not notice (DOCUMENTS.md, "A transaction adopted twice is not refused")
+        if C.xaccSplitGetLot(ar) is not None:
             raise BookWriteError(f"{d.source}: transaction already belongs to a document")
         owner = self.owner(d.owner_kind, d.owner, d.source)
         vendor = d.owner_kind == "vendor"
@@ -155,7 +158,7 @@ class _Pass:
         C.gnc_lot_add_split(lot, ar)
         C.xaccTransSetDateDue(txn, self.noon(d.due))
         C.gncInvoiceAttachToTxn(inv, txn)  # txn type 'I', its KVP names the invoice
-        C.gncInvoiceSetPostedAcc(inv, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
+        C.gncInvoiceSetPostedAcc(inv, self.w.accounts[d.account].get_instance())
         C.gncInvoiceSetDatePosted(inv, self.noon(d.date))
         C.gncInvoiceCommitEdit(inv)
         C.xaccTransSetReadOnly(txn, READ_ONLY)
@@ -170,8 +173,9 @@ class _Pass:
         C.gncEntrySetDate(e, self.noon(d.date))
         C.gncEntrySetDateEntered(e, self.noon(d.date))
         C.gncEntrySetDescription(e, ln.description)
-        C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)  # §7.4
-        acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
+        # DOCUMENTS.md, "Credit-note quantities"
+        C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)
+        acc = self.w.accounts[ln.account].get_instance()
         if vendor:
             C.gncEntrySetBillAccount(e, acc)
             C.gncEntrySetBillPrice(e, self.num(ln.price))
@@ -197,7 +201,7 @@ class _Pass:
         for _ in pieces[1:]:
             s = C.xaccMallocSplit(self.book_i)
             C.xaccSplitSetParent(s, txn)
-            C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())  # type: ignore[attr-defined]
+            C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())
             if memo:
                 C.xaccSplitSetMemo(s, memo)
             C.xaccSplitSetReconcile(s, state)
@@ -232,7 +236,7 @@ class _Pass:
         for d, value in ((doc, -side * amount), (cn, side * amount)):
             s = C.xaccMallocSplit(self.book_i)
             C.xaccSplitSetParent(s, t)
-            C.xaccSplitSetAccount(s, self.w.accounts[d.account].get_instance())  # type: ignore[attr-defined]
+            C.xaccSplitSetAccount(s, self.w.accounts[d.account].get_instance())
             n = self.num(value)
             C.xaccSplitSetValue(s, n)
             C.xaccSplitSetAmount(s, n)

@@ -1,4 +1,5 @@
-"""The transactions: the raw ``gnucash_core_c`` loop that writes them (GNUCASH-SCALING §3), the
+"""The transactions: the raw ``gnucash_core_c`` loop that writes them (docs/ENGINE.md, "Bulk
+writing (the call order)"), the
 self-check before the save, and ``BookTransaction`` read-back.
 
 The loop holds every receiving account in ``BeginEdit`` with deferred balances and events
@@ -23,6 +24,7 @@ from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import Engine, LayoutError
 from app.gnc.numeric import at_unit, to_decimal
 from app.model import Ledger, Transaction
+from app.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +54,8 @@ def bulk_edit(engine: Engine, accounts: list) -> Iterator[None]:
 
 
 def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool, str, int]:
-    """The hot loop (GNUCASH-SCALING §3). Returns (detached, why not, split count)."""
+    """The hot loop (docs/ENGINE.md, "Bulk writing (the call order)"). Returns (detached, why
+    not, split count)."""
     used = {s.account for t in txns for s in t.splits}
     for t in txns:
         for s in t.splits:
@@ -141,7 +144,7 @@ def check(w: Writer, ledger: Ledger) -> None:
     n_book = len(w.book.get_root_account().get_descendants())
     if n_book != len(w.accounts):
         raise BookWriteError(
-            f"GnuCash created {n_book - len(w.accounts)} account(s) of its own "
+            f"GnuCash created {plural(n_book - len(w.accounts), 'account')} of its own "
             "(Imbalance/Orphan): the input does not balance"
         )
     for name, a in w.accounts.items():

@@ -14,8 +14,8 @@ from decimal import Decimal
 
 from app import pipeline
 from app.documents.proof import DocumentsProof
-from app.fixes import action, with_fix
-from app.model import Ledger
+from app.fixes import action, step, with_fix
+from app.model import Ledger, plain
 from app.pages.preview import counts, left_out
 
 SIGN_NOTE = (
@@ -33,10 +33,6 @@ CHECK_WORDS = {  # the proof's names for its checks (app.verify), as a bookkeepe
     "account numbers used twice": "account numbers used by two accounts",
 }
 COUNT_WORDS = {"Splits": "Transaction lines (splits)"}
-
-
-def _plain(value: Decimal) -> str:
-    return f"{abs(value) if not value else value:.2f}"  # never "-0.00"
 
 
 def _check_name(name: str) -> str:
@@ -75,13 +71,14 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
             {
                 "account": r.account,
                 "quickbooks_account": r.quickbooks_account,
-                "quickbooks_balance": _plain(r.quickbooks_balance),
-                "gnucash_balance": _plain(r.gnucash_balance),
-                "difference": _plain(r.difference),
+                "quickbooks_balance": plain(r.quickbooks_balance),
+                "gnucash_balance": plain(r.gnucash_balance),
+                "difference": plain(r.difference),
                 "basis": r.basis,
                 "ok": bool(r.ok),
                 "cause": r.cause,
                 "action": action(r.fix, "wizard"),
+                "step": step(r.fix),
             }
             for r in report.rows
         ],
@@ -132,9 +129,9 @@ def documents_data(proof: DocumentsProof | None) -> dict[str, object] | None:
             {
                 "owner": r.owner,
                 "kind": r.kind,
-                "quickbooks_open": _plain(r.quickbooks_open),
-                "gnucash_open": _plain(r.gnucash_open),
-                "difference": _plain(r.difference),
+                "quickbooks_open": plain(r.quickbooks_open),
+                "gnucash_open": plain(r.gnucash_open),
+                "difference": plain(r.difference),
             }
             for r in proof.differences
         ],
@@ -170,8 +167,8 @@ def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
         out.append(
             {
                 "label": label,
-                "quickbooks": _plain(qb),
-                "gnucash": _plain(gnc),
+                "quickbooks": plain(qb),
+                "gnucash": plain(gnc),
                 "qb_width": round(100 * abs(qb) / biggest),
                 "gnc_width": round(100 * abs(gnc) / biggest),
                 "ok": qb == gnc and not differ[family],

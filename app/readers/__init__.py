@@ -180,7 +180,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         ((a.full_name, a) for part in charts or parts for a in part.accounts), "account", problems
     )
     if charts and tbs:
-        accounts = _figures_from(tbs, accounts, problems)  # type: ignore[arg-type]
+        accounts = _figures_from(tbs, accounts, problems)
     lists = {
         what: _first_by_name(
             ((r.name, r) for part in parts for r in getattr(part, what)), word, problems

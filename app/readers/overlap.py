@@ -26,9 +26,10 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Literal
 
 from app.model import Ledger, Problem, Transaction, money
-from app.validate import line_list
+from app.source import line_list
 
 Name = Callable[[str], str]
 IIF_LAYOUTS = frozenset({"iif", "iif transactions"})
@@ -113,7 +114,9 @@ class _History:
         for other, pair in pairs.items():
             self.problems.append(_imported_once(pair, other))
 
-    def _twin(self, t: Transaction, k: tuple, iif: bool, used: set[int]) -> _Kept | bool | None:
+    def _twin(
+        self, t: Transaction, k: tuple, iif: bool, used: set[int]
+    ) -> _Kept | Literal[False] | None:
         """The earlier transaction ``t`` repeats; None when none; False when ``t`` names a
         Trans # an earlier file has with other contents (an error is added)."""
         if t.ref:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeGuard, TypeVar
 
 T = TypeVar("T")
 DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape's choice)
@@ -213,7 +213,12 @@ class DateOrder(Generic[T]):
         return self.dmy is not None and self.mdy is not None
 
 
-def date_order(samples: Iterable[tuple[str, T]], given: str = "") -> DateOrder[T]:
+def is_order(text: str | None) -> TypeGuard[Literal["mdy", "dmy"]]:
+    """Whether ``text`` names a date order ("mdy", "dmy"), not "" (detect) or anything else."""
+    return text in ("mdy", "dmy")
+
+
+def date_order(samples: Iterable[tuple[str, T]], given: str | None = "") -> DateOrder[T]:
     """The one date-order rule: the order ``given`` by the user, else D/M/Y when a date proves
     it and none proves M/D/Y, else M/D/Y. Each sample is (date text, where it was found)."""
     dmy: tuple[str, T] | None = None
@@ -228,8 +233,8 @@ def date_order(samples: Iterable[tuple[str, T]], given: str = "") -> DateOrder[T
             mdy = mdy or (text, where)
         if dmy and mdy:
             break
-    if given in ("mdy", "dmy"):
-        return DateOrder(given, False, dmy, mdy)  # type: ignore[arg-type]
+    if is_order(given):
+        return DateOrder(given, False, dmy, mdy)
     order: Literal["mdy", "dmy"] = "dmy" if dmy and not mdy else "mdy"
     return DateOrder(order, not dmy and not mdy, dmy, mdy)
 

@@ -19,8 +19,7 @@ from typing import Any
 
 from app.model import Ledger, Problem
 from app.readers.values import CONTROL, decode, without_controls
-from app.source import Source
-from app.validate import line_list
+from app.source import Source, line_list
 
 # Every byte but the C0 controls and DEL (UTF-8 and cp1252 alike), and the C1 controls in UTF-8:
 # deleting the first from a file's bytes and searching the second take milliseconds for 30 MB.
@@ -66,7 +65,7 @@ def visible(path: Path, ledger: Ledger) -> Ledger:
     if not has_controls(path):
         return ledger
     found: dict[str, tuple[set[str], list[Source]]] = {}
-    changes = {
+    changes: dict[str, Any] = {
         name: tuple(_record(r, found) for r in getattr(ledger, name)) for name in (*_LISTS, *_MORE)
     }
     if not found:

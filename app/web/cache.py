@@ -108,9 +108,9 @@ class ViewCache:
         # the preview's part depends only on the files and the report-account choices
         key = (m.id, "resolved", sig, _read_options(plan), mapped)
         resolved, open_, search, history = self._cached(key, make_resolved)
-        key = (m.id, "view", sig, plan.to_json())
+        view_key = (m.id, "view", sig, plan.to_json())
         return self._cached(
-            key,
+            view_key,
             lambda: View(
                 parsed, resolved, open_, pipeline.prepare(parsed, plan, resolved, history), search
             ),

@@ -4,6 +4,7 @@ MigrationError (its message is the user's), the web layer picks the status and t
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 
 from flask import Flask, current_app, g, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
@@ -40,29 +41,33 @@ class NoColumns(MigrationError):
     """Only a CSV report's columns can be mapped by hand."""
 
 
-STATUS: dict[type[MigrationError], int] = {
-    NoColumns: 404,
-    MigrationGone: 404,
-    NotSignedIn: 403,
-    ParseError: 422,
-    UnknownFormatError: 415,
-    AmbiguousFormatError: 422,
-    MappingError: 422,
-    ProblemsError: 422,
-    DuplicateUpload: 409,
-    DiskFull: 409,  # this computer's state, not the server's failure: never a 5xx
-    NotWritten: 409,
-    UploadError: 400,
-    CSRFError: 400,
-    BookWriteError: 500,
+# Input understood but refused (a file with problems, a step that cannot run yet): the views'
+# status for a page that says what to fix, and the errors' below.
+UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
+
+STATUS: dict[type[MigrationError], HTTPStatus] = {
+    NoColumns: HTTPStatus.NOT_FOUND,
+    MigrationGone: HTTPStatus.NOT_FOUND,
+    NotSignedIn: HTTPStatus.FORBIDDEN,
+    ParseError: UNPROCESSABLE,
+    UnknownFormatError: HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+    AmbiguousFormatError: UNPROCESSABLE,
+    MappingError: UNPROCESSABLE,
+    ProblemsError: UNPROCESSABLE,
+    DuplicateUpload: HTTPStatus.CONFLICT,
+    DiskFull: HTTPStatus.CONFLICT,  # this computer's state, not the server's failure: never a 5xx
+    NotWritten: HTTPStatus.CONFLICT,
+    UploadError: HTTPStatus.BAD_REQUEST,
+    CSRFError: HTTPStatus.BAD_REQUEST,
+    BookWriteError: HTTPStatus.INTERNAL_SERVER_ERROR,
 }
 
 
-def _status(exc: MigrationError) -> int:
+def _status(exc: MigrationError) -> HTTPStatus:
     for cls in type(exc).__mro__:
         if cls in STATUS:
             return STATUS[cls]
-    return 400
+    return HTTPStatus.BAD_REQUEST
 
 
 def error_page(message: str, status: int, problems: tuple = ()) -> tuple[str, int, dict]:
@@ -87,7 +92,7 @@ def setup_errors(app: Flask) -> None:
         return error_page(
             f"There is no uploaded file named {exc.args[0]!r} in this migration; the page may be "
             "out of date. Go back to the Files step.",
-            404,
+            HTTPStatus.NOT_FOUND,
         )
 
     @app.errorhandler(SecurityError)
@@ -97,7 +102,7 @@ def setup_errors(app: Flask) -> None:
             "qb2gnucash answers only on the address it was started on: open the address that "
             "`run.py` printed.\n"
         )
-        return text, 400, {"Content-Type": "text/plain; charset=utf-8"}
+        return text, HTTPStatus.BAD_REQUEST, {"Content-Type": "text/plain; charset=utf-8"}
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge):
@@ -105,12 +110,12 @@ def setup_errors(app: Flask) -> None:
         return error_page(
             f"That upload is larger than the limit of {limit:,} MB. Upload the files one at a "
             "time, or export a shorter date range from QuickBooks.",
-            413,
+            HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
         )
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return error_page(exc.description or exc.name, exc.code or 500)
+        return error_page(exc.description or exc.name, exc.code or HTTPStatus.INTERNAL_SERVER_ERROR)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
@@ -120,5 +125,5 @@ def setup_errors(app: Flask) -> None:
         return error_page(
             "Something went wrong on our side (the details are in the server's log). Go back "
             "and try again; your uploaded files and choices are kept.",
-            500,
+            HTTPStatus.INTERNAL_SERVER_ERROR,
         )

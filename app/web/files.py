@@ -4,18 +4,21 @@ hand mapping of a CSV's columns when no known layout claims it."""
 from __future__ import annotations
 
 from dataclasses import replace
+from http import HTTPStatus
+from typing import cast
 
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from app.errors import MigrationError
+from app.model import DateOrderCode
 from app.pages.files import file_cards, said_added
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web import preview
 from app.web.context import is_htmx, migration, render, store, views
-from app.web.errors import NoColumns
+from app.web.errors import UNPROCESSABLE, NoColumns
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 
@@ -88,7 +91,8 @@ def options(name: str) -> tuple[str, int] | Response:
     plan = m.plan()
     current = plan.files.get(name, FileOptions())
     if "date_order" in form:
-        current = replace(current, date_order=form["date_order"])
+        # checked with the plan's own rules when saved
+        current = replace(current, date_order=cast(DateOrderCode, form["date_order"]))
     if "truncated_ok" in form:  # the file is cut at the export cap and the user expects it
         current = replace(current, truncated_ok=form["truncated_ok"] == "yes")
     files = {**plan.files, name: current}
@@ -119,7 +123,7 @@ def columns(name: str) -> tuple[str, int] | Response:
         files = {**plan.files, name: replace(saved, columns=chosen)}
         m.save_plan(_checked(replace(plan, files=files)))
         return redirect(url_for("files.page"), 303)
-    status = 422 if request.method == "POST" else 200
+    status = UNPROCESSABLE if request.method == "POST" else HTTPStatus.OK
     context = {
         "m": m,
         "name": name,

@@ -50,8 +50,7 @@ def differ_words(job: ImportJob) -> str:
     n = job.differences
     if not n:  # only a check (counts, dates) or the invoices and bills' open balances differ
         return "written, but it differs from QuickBooks (the Download step says where)"
-    verb = "differs" if n == 1 else "differ"
-    return f"written, but {words.plural(n, 'account')} {verb} from QuickBooks"
+    return f"written, but {words.differ(n, 'account')} from QuickBooks"
 
 
 def job_progress(job: ImportJob) -> str:
@@ -79,11 +78,13 @@ def shown(text: object) -> str:
 
 
 plural = words.plural
+differ = words.differ
 article = words.article
 
 FILTERS = (
     money,
     plural,
+    differ,
     article,
     count,
     kilobytes,

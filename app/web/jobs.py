@@ -24,6 +24,7 @@ from app.jobs import ACTIVE, Book, ImportJob
 from app.pages.download import SIGN_NOTE
 from app.store import Migration
 from app.web.context import fragment, is_htmx, migration, render, runner, store, views
+from app.web.errors import UNPROCESSABLE
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
@@ -45,7 +46,9 @@ def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> 
 
 def _outdated(job: ImportJob | None) -> bool:
     """Whether the job's book was written before the plan or the files changed."""
-    return bool(job and job.written and job.settings) and job.settings != migration().settings_sha()
+    if job is None or not (job.written and job.settings):
+        return False
+    return job.settings != migration().settings_sha()
 
 
 def _kept(m: Migration) -> Book | None:
@@ -85,10 +88,11 @@ def start() -> tuple[str, int]:
     with store().exclusive(m):  # not while it is being deleted (then: MigrationGone)
         context = _context()
         if not context["files"]:
-            return render("jobs/import.html", "jobs/_job.html", 422, **context | {"errors": ()})
+            context |= {"errors": ()}
+            return render("jobs/import.html", "jobs/_job.html", UNPROCESSABLE, **context)
         if context["errors"]:
             context |= region(context["job"], "refused")
-            return render("jobs/import.html", "jobs/_job.html", 422, **context)
+            return render("jobs/import.html", "jobs/_job.html", UNPROCESSABLE, **context)
         job = runner().submit(m)
     context |= region(job, kept=_kept(m))
     return render("jobs/import.html", "jobs/_job.html", **context)

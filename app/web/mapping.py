@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import cast
 
 from flask import Blueprint, Response, request
 
@@ -15,7 +16,18 @@ from app.errors import MappingError
 from app.model import AccountType, Ledger
 from app.pages.chart import account_rows
 from app.pages.mapping import tree_problems, tree_rows, where_it_moves
-from app.plan import Cutover, Plan, Rule, month_day, parse_day, plan_from_json
+from app.plan import (
+    BookFormat,
+    Cutover,
+    CutoverMode,
+    DocumentsMode,
+    Plan,
+    Rule,
+    RuleKind,
+    month_day,
+    parse_day,
+    plan_from_json,
+)
 from app.quickbooks import account_type
 from app.web.context import fragment, migration, render, views
 from app.words import article
@@ -69,7 +81,8 @@ def _rule_from_form() -> Rule:
     target = (request.form.get("target") or request.form.get("name", "")).strip()
     if kind == "move" and target == "(top level)":
         target = ""
-    return Rule(kind, account, _type_of(target) if kind == "retype" else target)
+    target = _type_of(target) if kind == "retype" else target
+    return Rule(cast(RuleKind, kind), account, target)  # checked with the plan's rules when saved
 
 
 def _type_of(word: str) -> str:
@@ -185,7 +198,7 @@ def settings() -> tuple[str, int]:
         words = unknown(currency)
         raise MappingError(f"{words[0].upper()}{words[1:]}.")
     cutover = Cutover(
-        mode=f.get("mode", "full"),
+        mode=cast(CutoverMode, f.get("mode", "full")),  # checked with the plan's rules
         date=f.get("date", "") if f.get("mode") == "balances_only" else "",
         opening_balances=bool(f.get("opening_balances")),
         fiscal_year_start=_month_day(f.get("fiscal_year_start", "")),
@@ -199,9 +212,9 @@ def settings() -> tuple[str, int]:
         plan,
         reparent=bool(f.get("reparent")),
         currency=currency,
-        format=f.get("format", "xml"),
+        format=cast(BookFormat, f.get("format", "xml")),  # checked with the plan's rules
         cutover=cutover,
-        documents=f.get("documents", plan.documents),  # checked by the plan's own rules
+        documents=cast(DocumentsMode, f.get("documents", plan.documents)),  # the plan's rules
     )
     return _save(plan, "Settings saved.")
 

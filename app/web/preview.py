@@ -8,6 +8,8 @@ a key of the chart's (``chart.ACCOUNT_SORTS``), ``?sort=`` one of the transactio
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, current_app, redirect, request, url_for
 from werkzeug.wrappers import Response
 
@@ -84,7 +86,7 @@ def transactions() -> tuple[str, int, dict[str, str]] | Response:
     return html, status, {header: url_for("preview.page", **args, _anchor="transactions")}
 
 
-def _args(q: str, page: int, sort: str = "", chart_sort: str = "") -> dict[str, object]:
+def _args(q: str, page: int, sort: str = "", chart_sort: str = "") -> dict[str, Any]:
     """The Preview's query for a search, a page and the two tables' orders, without what is
     the default."""
     pairs = (("q", q), ("page", page), ("sort", sort), ("chart_sort", chart_sort))

@@ -18,6 +18,7 @@ from collections.abc import Collection
 from flask import Flask, Response, current_app, redirect, request, session
 from werkzeug.exceptions import SecurityError
 from werkzeug.urls import urlencode
+from werkzeug.wrappers import Response as BaseResponse
 
 from app.web.errors import CSRFError, NotSignedIn
 
@@ -92,7 +93,7 @@ def _check_access(endpoint: str | None, values: dict | None) -> None:
         raise NotSignedIn()
 
 
-def _sign_in() -> Response | None:
+def _sign_in() -> BaseResponse | None:
     """The token address: the cookie, and the same address without the token."""
     if request.endpoint == "static" or _signed_in() or not _token_given():
         return None

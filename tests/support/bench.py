@@ -147,6 +147,20 @@ def child(kind: str, folder: Path) -> None:
         t["rows"] = sum(len(x.splits) for x in ledger.transactions)
     elif kind == "wizard":  # the wizard's server time for the pages a bookkeeper waits on
         t = _wizard(folder)
+    elif kind == "search":  # the Preview's transaction search, against one plain `in` pass
+        from app.pages import preview
+
+        _plan, prepared = _prepared(folder)
+        t0 = time.perf_counter()
+        index = preview.SearchIndex(prepared.ledger.transactions)
+        t["index"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        plain = sum(1 for text in index.texts if "rent" in text)
+        t["plain"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        page = preview.txn_page(index, "rent 1 2", sort="-amount")
+        t["search"] = time.perf_counter() - t0
+        t["matches"], t["plain matches"] = page.matches, plain
     else:
         raise SystemExit(f"unknown measurement {kind}")
     _child_result(t, about)
@@ -295,6 +309,7 @@ def main() -> None:
             _document_files(n, base / f"d{n}")
             docs[n] = _run("documents", base / f"d{n}")
         wizard = {n: _run("wizard", folders[n]) for n in (small, large)}
+        search = {n: _run("search", folders[n]) for n in (small, large)}
         _big, mb = _big_csv(base)
         reader = _run("csv_reader", base)
         ours = _run("qbcsv", base)
@@ -387,6 +402,29 @@ def main() -> None:
         for step in (*steps, "map reparent", "import page", "preview, changed plan"):
             target = "target <= 0.5 s (0.2 s)" if step != "upload" else "parses, with progress"
             rows.append((f"wizard {n:,} txns: {step}", f"{sec(w, step):.2f} s", target))
+    for n, x in search.items():
+        rows.append(
+            (
+                f"preview search, 3 words + sort, {n:,} txns",
+                f"{sec(x, 'search'):.3f} s",
+                f"{int(x['seconds']['matches']):,} found; target <= 0.5 s (index built once: "
+                f"{sec(x, 'index'):.2f} s)",
+            )
+        )
+    rows.append(
+        (
+            f"RATIO search / one plain `in` pass at {large:,}",
+            f"{sec(search[large], 'search') / sec(search[large], 'plain'):.1f}x",
+            "three words, date forms, sort",
+        )
+    )
+    rows.append(
+        (
+            f"RATIO search {large:,} / search {small:,}",
+            f"{sec(search[large], 'search') / sec(search[small], 'search'):.2f}x",
+            f"linear = {large / small:.0f}x",
+        )
+    )
     for d in docs.values():
         got = int(d["seconds"]["count"])
         rows.append((f"GL write, {got:,} documents' company", f"{sec(d, 'gl'):.2f} s", ""))

@@ -1,12 +1,11 @@
 """Writers for ``tests.support.companygen``: each reproduces one QuickBooks export as on disk.
 
-CSV reports are QuickBooks' Excel/CSV exports (FORMATS.md §4): a leading unnamed column, title
-rows (company, report name, date range), a header row, amounts with thousands commas (quoted by
-the CSV quoting because of the comma), zero amounts as empty cells, Total/TOTAL rows. Account
-labels: full names in the Find export and IIF files, ``NNNN · Leaf`` in the Journal, Transaction
-Detail and General Ledger reports. In cp1252 files the ✓ mark (not in that code page) is
-written ``X``. IIF files quote a field holding a comma, as QuickBooks does.
-"""
+CSV reports are QuickBooks' Excel/CSV exports (docs/FORMATS.md, "CSV reports"): a leading unnamed
+column, title rows (company, report name, date range), a header row, amounts with thousands commas
+(quoted by the CSV quoting because of the comma), zero amounts as empty cells, Total/TOTAL rows.
+Account labels: full names in the Find export and IIF files, ``NNNN · Leaf`` in the Journal,
+Transaction Detail and General Ledger reports. In cp1252 files the ✓ mark (not in that code page) is
+written ``X``. IIF files quote a field holding a comma, as QuickBooks does."""
 
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ runs for the business layer, after the account scrubs) on a book, in a process o
 (every account's split count and balance, every A/R and A/P lot's title, splits, balance and
 memos, every document's total, open amount and paid state). The scrubber is not wrapped in
 SWIG: it is called through ctypes from the engine library the bindings loaded. A separate
-process, since 4.13's scrubber can loop for ever on some lots (BUSINESS-DOCUMENTS.md §2.4) and
-5.10's crashed on links whose memo it rewrote: the caller sets a timeout. The book is opened
+process, since 4.13's scrubber can loop for ever on some lots (docs/DOCUMENTS.md, "Voided
+transactions stay out of lots") and 5.10's crashed on links whose memo it rewrote: the caller
+sets a timeout. The book is opened
 read-write and ended without saving: the file is not changed."""
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ line is split, by their position in the header, before anything else sees them, 
 row's length. ``flag`` and ``amount`` read a cell with the row's problems reported on the
 reading.
 
-Rows that do not line up with their header. QuickBooks writes every cell of every row, empty
-ones included (each row of the real exports in ../shared/samples has its header's width), so a
-row with fewer cells comes from another program or an edit, and nothing in it tells trailing
-cells left off (harmless) from a cell missing mid-row, which moves every later cell under the
-wrong column. The rule:
+Rows that do not line up with their header. QuickBooks writes every cell of every row, empty ones
+included (each row of the real exports has its header's width: docs/FORMATS.md, "Row width"), so a
+row with fewer cells comes from another program or an edit, and nothing in it tells trailing cells
+left off (harmless) from a cell missing mid-row, which moves every later cell under the wrong
+column. The rule:
 
 - A short row (fewer cells than the header names columns) in a header with a sensitive column
   at position s, k cells short: a sensitive cell moved left by a missing cell would sit at one
@@ -31,6 +31,7 @@ from decimal import Decimal
 from app.model import Problem, ReadOptions
 from app.readers.values import clean, parse_amount, parse_bool
 from app.source import Source
+from app.words import plural
 
 # A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
 _BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
@@ -128,12 +129,12 @@ def _stray_message(keyword: str, stray: list[str]) -> str:
     lists never show the cells: they may hold personal numbers)."""
     n = len(stray)
     what = "" if keyword in QUIET else f" ({', '.join(repr(clean(c)) for c in stray[:3])})"
-    cells = f"{n} cell{'s' * (n != 1)}"
+    cells = plural(n, "cell")
     text = f"{cells} under no column name of the !{keyword} header ignored{what}"
     numbers = sum(1 for c in stray if is_number(c))
     if not numbers:
         return f"{text}; none holds a number, so no amount is lost"
-    which = "it holds" if n == 1 else f"{numbers} of them hold" + "s" * (numbers == 1)
+    which = "it holds" if n == 1 else f"{numbers} of them {'holds' if numbers == 1 else 'hold'}"
     return (
         f"{text}; {which} a number that is not read: if it is an amount, the row has more "
         f"cells than the !{keyword} header names; line them up and import again"

@@ -11,21 +11,23 @@ TRNS NAME, else the SPL rows' names (``app.readers.payers``: a deposit's payers)
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Literal
 
 from app.model import NotImported, Reconcile, Split, Transaction
 from app.quickbooks import non_posting, non_posting_kind, not_posted
 from app.readers.iif.rows import Reading, Row
 from app.readers.payers import named
-from app.readers.values import date_order, parse_amount, parse_date
+from app.readers.values import date_order, is_order, parse_amount, parse_date
 
 # --- dates ------------------------------------------------------------------------------------
 
 
-def file_date_order(rows: list[Row], reading: Reading) -> tuple[str, bool]:
+def file_date_order(rows: list[Row], reading: Reading) -> tuple[Literal["mdy", "dmy"], bool]:
     """M/D/Y unless options say otherwise or a transaction date proves D/M/Y (first field over
     12). Returns (order, ambiguous: no date proved it)."""
-    if reading.options.date_order in ("mdy", "dmy"):
-        return reading.options.date_order, False
+    given = reading.options.date_order
+    if is_order(given):
+        return given, False
     found = date_order(
         (row.get("DATE"), row.source) for row in rows if row.keyword in ("TRNS", "SPL")
     )

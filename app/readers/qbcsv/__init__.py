@@ -1,6 +1,6 @@
 """QuickBooks CSV transaction reports → Ledger: one header-driven reader for every layout.
 
-Layouts (FORMATS.md §4), told apart by the header row's column set:
+Layouts (docs/FORMATS.md, "The transaction layouts"), told apart by the header row's columns:
 - Edit > Find > Advanced export: Account + signed Amount + running Balance, no Trans #;
   transactions are rebuilt from the running sum returning to 0.00, the Split column (when the
   export has it) telling look-alike neighbours apart (see grouping.py);
@@ -35,13 +35,15 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from operator import itemgetter
 from pathlib import Path
+from typing import cast
 
 from app.errors import ParseError
 from app.gc_pause import paused
-from app.model import Ledger, ReadOptions, Reconcile
+from app.model import Layout, Ledger, ReadOptions, Reconcile, Split
 from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.header import (
@@ -139,7 +141,7 @@ class _Reader:
             (c.strip() for _, cells in rows[: header.index] for c in cells if c.strip()), ""
         )
         self._check(header)
-        layout = header.layout or "hand"
+        layout = cast(Layout, header.layout or "hand")  # layout_of's names are Layouts
         self.out.start(layout, header.line, "ref" in header.roles)
         self.out.has_split = "split" in header.roles
         try:
@@ -214,7 +216,7 @@ class _Reader:
         decimal = Decimal
         g = None
         g_ref = g_date = g_who = ""  # the open group's Trans #, date and name
-        put = None  # its splits.append
+        put: Callable[[Split], None] = _before_any_group  # its splits.append
         spans = self.spans
         section = ""
         stack: list[str] = []  # the open sections' accounts (full label paths)
@@ -341,3 +343,8 @@ class _Reader:
             out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})
         out.labels = {*labels.values(), *sections}
+
+
+def _before_any_group(split: Split) -> None:
+    """``put`` before the first group opens: never called (a group opens on the first split)."""
+    raise AssertionError(f"{split.source}: a split before any transaction")

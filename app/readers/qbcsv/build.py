@@ -46,7 +46,7 @@ def split_maker(filename: str) -> SplitMaker:
 
         return plain
     new = object.__new__
-    set_file, set_line = Source.filename.__set__, Source.line.__set__  # type: ignore[attr-defined]
+    set_file, set_line = (getattr(Source, n).__set__ for n in _SOURCE)
     s_account, s_value, s_source, s_memo, s_reconcile, s_mark, s_label = (
         getattr(Split, n).__set__ for n in _SPLIT
     )

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from typing import Literal
 
 from app.model import (
     FileInfo,
@@ -38,8 +40,8 @@ from app.readers.payers import named
 from app.readers.qbcsv.build import Group, transaction_maker
 from app.readers.qbcsv.find import group_by_balance
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
-from app.source import Source
-from app.validate import line_list
+from app.source import Source, line_list
+from app.words import plural
 
 ZERO = Decimal(0)
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
@@ -301,7 +303,7 @@ class Collector:
                 where = line_list(Source(self.filename, line) for line, _ in rows)
                 self.warn(
                     rows[0][0],
-                    f"the {column} column is not a number on {n:,} row{'s' * (n != 1)} ({where}; "
+                    f"the {column} column is not a number on {plural(n, 'row')} ({where}; "
                     f"got {rows[0][1]!r}); {other} holds the value there and is used, so nothing "
                     "is lost",
                 )
@@ -322,7 +324,7 @@ class Collector:
                 first.void = first.void or g.void
         self.groups = keep
 
-    def _dates(self) -> tuple[str, bool, dict[str, dt.date | None]]:
+    def _dates(self) -> tuple[Literal["mdy", "dmy"], bool, dict[str, dt.date | None]]:
         """Decide the date order once, then parse each distinct date text once."""
         first_seen: dict[str, int] = {}
         for g in self.groups:
@@ -388,7 +390,7 @@ class Collector:
                 if "," in ref and ref.replace(",", "").isdigit():
                     ref = ref.replace(",", "")  # "364,134" is Trans # 364134
             notes = (f"{prefix} #{ref}" if ref else prefix) if kind or ref else ""
-            splits = g.splits
+            splits: Sequence[Split] = g.splits
             name = g.name.strip()
             if g.names:  # lines with names of their own
                 name, splits = named(name, splits, g.names)

@@ -118,15 +118,15 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     reader = csv.reader(
         io.StringIO(text, newline=""), delimiter=delimiter_of(text.splitlines()[:SCAN])
     )
-    rows: list[tuple[int, list[str]]] = []
+    read: list[tuple[int, list[str], int]] = []  # (first line, cells, last line)
     try:
         for row in reader:  # a record's first line (a quoted address spans several)
-            rows.append((rows[-1][2] + 1 if rows else 1, row, reader.line_num))  # type: ignore[arg-type]
+            read.append((read[-1][2] + 1 if read else 1, row, reader.line_num))
     except csv.Error as exc:
         raise ParseError(
             Source(name, reader.line_num), f"not a readable CSV file ({exc})"
         ) from None
-    rows = [(first, row) for first, row, _ in rows]  # type: ignore[misc]
+    rows = [(first, row) for first, row, _ in read]
     at = next((i for i, (_, cells) in enumerate(rows[:SCAN]) if _list_of(cells)), None)
     if at is None:
         raise ParseError(Source(name, 1), "expected a Customer or Vendor header row (got none)")

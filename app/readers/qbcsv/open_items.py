@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
+from typing import Literal
 
 from app.business import OpenItem
 from app.errors import ParseError
@@ -52,7 +53,9 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         raise ParseError(Source(name, 1), "no header row with Type, Date and Open Balance")
     at, col = found
     titles = " ".join(clean(c) for _, cells in rows[: at - 1] for c in cells)
-    file_kind = "vendor" if "bill" in titles.lower() or "payable" in titles.lower() else "customer"
+    file_kind: Literal["customer", "vendor"] = (
+        "vendor" if "bill" in titles.lower() or "payable" in titles.lower() else "customer"
+    )
     i = col["Date"]
     samples = ((cells[i], line) for line, cells in rows[at:] if i < len(cells))
     order = date_order(samples, options.date_order).order
@@ -86,7 +89,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             problems.append(Problem(src, f"open item without a {what}: not read"))
             continue
         word = kind.upper()
-        owner_kind = (
+        owner_kind: Literal["customer", "vendor"] = (
             "vendor"
             if word in _VENDOR_TYPES or word.startswith("BILL PMT")
             else "customer"

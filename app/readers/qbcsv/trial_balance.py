@@ -1,10 +1,11 @@
 """QuickBooks (and Reckon) Trial Balance report as CSV → the chart's figures on one date.
 
-Layout (FORMATS.md §4 for how QuickBooks CSV reports look): optional title rows (company,
-"Trial Balance" / Reckon's "Open TB", "As of December 31, 2021", "Accrual Basis"), a header row
-with Debit and Credit (``Dr``/``Cr``) and no Date; the account label sits in an ``Account``
-column or, in QuickBooks' own export, in the leading unnamed column(s); a ``TOTAL`` row ends the
-report. An optional ``Account Type``/``Type`` column gives the account's type.
+Layout (docs/FORMATS.md, "Trial Balance" and "What every QuickBooks CSV report looks like"):
+optional title rows (company, "Trial Balance" / Reckon's "Open TB", "As of December 31, 2021",
+"Accrual Basis"), a header row with Debit and Credit (``Dr``/``Cr``) and no Date; the account label
+sits in an ``Account`` column or, in QuickBooks' own export, in the leading unnamed column(s); a
+``TOTAL`` row ends the report. An optional ``Account Type``/``Type`` column gives the account's
+type.
 
 Each row becomes an ``Account`` with ``balance`` = debit − credit (credit-natured balances
 negative, as QuickBooks' OBAMOUNT). Labels (``NNNN · Leaf``, ``Parent:Child``) are read with
