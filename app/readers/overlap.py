@@ -16,6 +16,10 @@ transaction is the same as an earlier file's when
   run of them, it is imported once, as the run. Two transactions with one date, type, num and
   name but other lines, one in each of two files that otherwise overlap, are the same document
   in two versions: an error naming both places.
+Inside one file a Trans # (an IIF TRNSID) given twice is caught the same way: a second copy with
+the same date and lines is imported once (the same TRNS blocks appended twice to a file), one
+with other lines is an error naming both places (QuickBooks numbers each transaction once);
+two halves that do not balance alone are left to the validation, which names them.
 Every duplicate is said once per pair of files (a warning naming its lines), never one warning
 per transaction: an overlap of thousands must not hide the other warnings.
 """
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from app.model import Ledger, Problem, Transaction, money
@@ -184,7 +188,7 @@ class _History:
         if o.t.date != t.date:
             how = f"dated {o.t.date.isoformat()} there, {t.date.isoformat()} here"
         else:
-            how = f"there: {self._lines(o.t)}; here: {self._lines(t)}"
+            how = f"there: {_lines(o.t, self.name)}; here: {_lines(t, self.name)}"
         return Problem(
             t.source,
             f"{what} of {t.date.isoformat()} is also in {o.t.source}, but the two files "
@@ -192,15 +196,16 @@ class _History:
             "or give only one of them",
         )
 
-    def _lines(self, t: Transaction) -> str:
-        shown = [f"{self.name(s.account)} {money(s.value)}" for s in t.splits[:_SHOWN_LINES]]
-        more = len(t.splits) - _SHOWN_LINES
-        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
-
     def transactions(self) -> tuple[Transaction, ...]:
         out = [k.t for k in self.kept]
         out.sort(key=lambda t: t.date)
         return tuple(out)
+
+
+def _lines(t: Transaction, name: Name) -> str:
+    shown = [f"{name(s.account)} {money(s.value)}" for s in t.splits[:_SHOWN_LINES]]
+    more = len(t.splits) - _SHOWN_LINES
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _span(txns: Sequence[Transaction]) -> str:
@@ -243,7 +248,7 @@ def _run_warning(t: Transaction, run: Sequence[_Kept], other: str) -> Problem:
 def history(parts: Sequence[Ledger], name: Name, problems: list[Problem]) -> tuple:
     """All files' transactions in date order (stable), each transaction once; see the module
     docstring. ``name`` maps each file's account label to what two files' labels compare by."""
-    with_history = [p for p in parts if p.transactions]
+    with_history = [_once(p, name, problems) for p in parts if p.transactions]
     if len(with_history) == 1:  # nothing to compare with: no key computed
         return tuple(sorted(with_history[0].transactions, key=lambda t: t.date))
     order = sorted(with_history, key=lambda p: not any(t.ref for t in p.transactions))
@@ -257,3 +262,60 @@ def leaf(name: Name) -> Name:
     """Labels compared by their leaf alone (no chart to say where a report's ``6910 · Gas``
     sits): ``name`` then everything before the last ``:`` dropped."""
     return lambda label: name(label).rsplit(":", 1)[-1]
+
+
+TWICE_TODO = "if the file was put together from several exports, check that none was added twice"
+
+
+def _once(part: Ledger, name: Name, problems: list[Problem]) -> Ledger:
+    """``part`` with each transaction whose Trans # the file gave before kept once: dropped
+    (said once for the file) when its date and lines are the same; an error when both copies
+    balance but differ; left for the validation when they do not balance (one transaction
+    read in two pieces)."""
+    first: dict[str, Transaction] = {}
+    again: list[tuple[Transaction, Transaction]] = []
+    dropped: set[int] = set()
+    for t in part.transactions:
+        if not t.ref:
+            continue
+        seen = first.setdefault(t.ref, t)
+        if seen is t:
+            continue
+        if key(seen, name) == key(t, name):
+            again.append((t, seen))
+            dropped.add(id(t))
+        elif seen.total == 0 and t.total == 0:
+            problems.append(_numbered_twice(seen, t, name))
+            dropped.add(id(t))
+    if again:
+        problems.append(_twice_warning(again))
+    if not dropped:
+        return part
+    return replace(part, transactions=tuple(t for t in part.transactions if id(t) not in dropped))
+
+
+def _twice_warning(again: Sequence[tuple[Transaction, Transaction]]) -> Problem:
+    t, seen = again[0]
+    if len(again) == 1:
+        text = (
+            f"this transaction of {t.date.isoformat()} (Trans # {t.ref}) is in the file twice, "
+            f"with the same lines (first at line {seen.source.line}): imported once; {TWICE_TODO}"
+        )
+    else:
+        copies = [t for t, _ in again]
+        text = (
+            f"{len(again):,} transactions of this file ({_span(copies)}) are in it twice, with "
+            f"the same Trans # and lines ({line_list(c.source for c in copies)} repeat "
+            f"{line_list(s.source for _, s in again)}): each is imported once; {TWICE_TODO}"
+        )
+    return Problem(t.source, text, "warning", topic="overlap")
+
+
+def _numbered_twice(seen: Transaction, t: Transaction, name: Name) -> Problem:
+    return Problem(
+        t.source,
+        f"Trans # {t.ref} of {t.date.isoformat()} is also at line {seen.source.line} of this "
+        f"file, with other lines (there: {_lines(seen, name)}; here: {_lines(t, name)}): "
+        "QuickBooks gives each transaction its own number; export the file again from "
+        "QuickBooks (a file another program wrote: clear its TRNSID or Trans # column)",
+    )
