@@ -208,6 +208,22 @@ def likely_fix(
     return "export_date" if asof.guessed else "files"
 
 
+def explains_more(quickbooks: Decimal, explained: Decimal) -> bool:
+    """The history explains all of QuickBooks' figure and more, in its direction."""
+    return explained > quickbooks > 0 or explained < quickbooks < 0
+
+
+def over_explained(figures: Iterable[tuple[Decimal, Decimal]]) -> bool:
+    """(QuickBooks' figure, what the history explains) per account: on every account where
+    they differ (two at least) the history explains more. An opening balance, which adds what
+    came before the history, cannot be what is missing then: it would take history back. The
+    likely cause is transactions counted twice (a file given twice, a report exported twice
+    into one file). A history that starts late explains less of some account (its opening
+    balance has the sign of its balance), so this is never said of it."""
+    differ = [(q, e) for q, e in figures if q != e]
+    return len(differ) >= 2 and all(explains_more(q, e) for q, e in differ)
+
+
 def _pnl_figures(ledger: Ledger) -> list[Account]:
     return [
         a

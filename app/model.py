@@ -171,7 +171,14 @@ class NotImported:
 
 
 Fix = Literal[
-    "", "opening_balances", "fiscal_year_start", "export_date", "files", "accept_cut", "currency"
+    "",
+    "opening_balances",
+    "fiscal_year_start",
+    "export_date",
+    "files",
+    "repeated",
+    "accept_cut",
+    "currency",
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.

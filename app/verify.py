@@ -26,13 +26,18 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app import as_of as cut
-from app.as_of import ZERO, figures, ledger_daily, role_account
+from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookSnapshot
 from app.coverage import Gap, gaps
 from app.cutover import OPENING_KIND
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
 from app.plan import Cutover
 from app.verify_report import Check, Report, Row
+
+REPEATED = (
+    "the history explains more than QuickBooks' balance, as on every account that differs: "
+    "transactions are probably in the files twice"
+)
 
 
 def _type(book: BookAccount) -> AccountType | None:
@@ -61,6 +66,11 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
     folded = cutover.mode == "balances_only" and cutover.ytd_to_retained
     ytd = sum((a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.type)), ZERO)
     holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
+    more = cutover.mode != "balances_only" and over_explained(
+        (a.balance, from_book.get(a.full_name, ZERO))
+        for a in ledger.accounts
+        if a.balance is not None
+    )
     notes = [*_notes(ytd if folded else ZERO, re_name, holes), _trial_balance_note(asof)]
     rows: list[Row] = []
     for a in ledger.accounts:
@@ -92,10 +102,8 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
             a.type.family if a.type else "",
             created="parent" if a.placeholder and not a.origin else "",
         )
-        if not row.ok and holes and row.in_book and not row.history_difference:
-            row = replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
-        elif not row.ok:
-            row = _cause(row, a, ledger, cutover, asof=asof, re_name=re_name)
+        if not row.ok:
+            row = _why(row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more)
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
     for b in snapshot.accounts:
@@ -141,6 +149,28 @@ def _trial_balance_note(asof: AsOf | None) -> str:
         "Debit column, a negative one in its Credit column without the minus sign; but that "
         f"report counts income and expense from the first transaction, this one {year}."
     )
+
+
+def _why(
+    row: Row,
+    account: Account,
+    ledger: Ledger,
+    cutover: Cutover,
+    *,
+    asof: AsOf | None,
+    re_name: str | None,
+    holes: list[Gap],
+    more: bool,
+) -> Row:
+    """A differing row with its cause: transactions counted twice (``more``: the history
+    explains more than QuickBooks on every account that differs), a history with gaps, else
+    the likeliest setting (``_cause``)."""
+    if row.in_book and not row.history_difference and row.basis != "history":
+        if more:
+            return replace(row, cause=REPEATED, fix="repeated")
+        if holes:
+            return replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
+    return _cause(row, account, ledger, cutover, asof=asof, re_name=re_name)
 
 
 def _cause(

@@ -1,0 +1,91 @@
+"""A history the files give wrongly (the same transactions twice, a report cut short, figures of
+another fiscal year) is never called matching, and the advice names the real cause (issue 22).
+
+Each case starts from the issue's reproduction: a generated company's exports, damaged as a
+user's files were, converted with ``run.py convert`` and the book reopened with the bindings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import convert
+from tests.support.companygen import Company, make_company
+
+NEXT_YEAR = dt.date(2022, 1, 5)  # the lists exported in a new fiscal year: P&L figures at 0.00
+
+
+def read_book(path: Path):
+    from app.gnc import read_book as read
+
+    return read(path)
+
+
+def twice(path: Path, keep: int) -> Path:
+    """``path`` with its lines after the first ``keep`` appended again (the blocks twice)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines + lines[keep:]), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def small() -> Company:
+    company = make_company(40, 1, exported=NEXT_YEAR)
+    assert company.transactions[-1].date < NEXT_YEAR
+    return company
+
+
+# ---------------------------------------------------------------- 4: the same transactions twice
+
+
+def test_an_iif_file_holding_its_transactions_twice_is_imported_once(small, tmp_path):
+    """The issue's reproduction: the TRNS blocks appended twice to one IIF file. Following the
+    old advice (--opening-balances) gave 81 transactions for 40 and every account matching."""
+    lists = small.write_lists_iif(tmp_path / "lists.iif")
+    txns = twice(small.write_transactions_iif(tmp_path / "txns.iif"), keep=3)
+    out = tmp_path / "book.gnucash"
+    run = convert(lists, txns, "-o", out, "--opening-balances", "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (
+        "txns.iif:168: 40 transactions of this file (2019-01-01 to 2021-12-17) are in it twice, "
+        "with the same Trans # and lines (lines 168, 174, 177, 182, 187 and 35 more repeat "
+        "lines 4, 10, 13, 18, 23 and 35 more): each is imported once"
+    ) in run.stdout
+    assert "  40 transactions with" in run.stdout
+    book = read_book(out)
+    assert book.transactions == 40  # no opening transaction: the history explains everything
+    truth = small.expected_balances()
+    assert {a.full_name: a.balance for a in book.accounts if a.full_name in truth} == {
+        n: v for n, v in truth.items() if n != "Estimates"
+    }
+
+
+def test_a_history_twice_without_trans_numbers_is_never_absorbed(small, tmp_path):
+    """The same Find export appended to itself (no Trans # to tell the copies apart): every
+    account's history is twice QuickBooks' balance. An opening balance would take the second
+    copy back and call the book matching; it is refused and the cause named."""
+    lists = small.write_lists_iif(tmp_path / "lists.iif")
+    find = twice(small.write_find_csv(tmp_path / "find.csv"), keep=1)
+    out = tmp_path / "book.gnucash"
+    run = convert(lists, find, "-o", out, "--opening-balances", "--strict")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "accounts match" not in run.stdout
+    assert (
+        "  the imported history explains more than QuickBooks' balance on every account that "
+        "differs (15 accounts: Checking -8,497.88 where QuickBooks has -4,248.94"
+    ) in run.stdout
+    assert "add --opening-balances" not in run.stdout
+    assert (
+        "  Checking: QuickBooks -4,248.94, GnuCash -8,497.88 (all time), difference -4,248.94 — "
+        "the history explains more than QuickBooks' balance, as on every account that differs: "
+        "transactions are probably in the files twice; to fix: give each transaction file "
+        "once, each holding its report once (export again a file that holds a report twice)"
+    ) in run.stdout
+    assert read_book(out).transactions == 80  # the history as given, no opening transaction
+    # without the option the advice is the same: not "add --opening-balances"
+    plain = convert(lists, find, "-o", tmp_path / "plain.gnucash")
+    assert "add --opening-balances" not in plain.stdout
+    assert "transactions are probably in the files twice" in plain.stdout
