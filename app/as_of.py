@@ -64,6 +64,12 @@ def month_day_words(mmdd: str) -> str:
     return f"{day} {MONTHS[month - 1]}"
 
 
+def fits_words(fits: tuple[str, ...]) -> str:
+    """ ("06-01", "07-01", "08-01") → "1 June, 1 July or 1 August"."""
+    words = [month_day_words(f) for f in fits]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def as_of(
     ledger: Ledger, cutover: Cutover, daily: DailyByAccount | None = None
 ) -> tuple[AsOf | None, list[Problem]]:
@@ -100,13 +106,13 @@ def as_of(
     fits = _fiscal_fits(ledger, day, daily)
     if given_fy:
         used, fiscal = given_fy, "given"
-        if len(fits) == 1 and given_fy not in fits:
+        if fits and month_day(given_fy) not in fits:
             problems.append(
                 Problem(
                     None,
                     f"the fiscal year start given ({month_day_words(given_fy)}) does not explain "
                     "QuickBooks' income and expense figures; a fiscal year starting "
-                    f"{month_day_words(fits[0])} does",
+                    f"{fits_words(fits)} does",
                     "warning",
                     "fiscal_year_start",
                 )
@@ -115,6 +121,19 @@ def as_of(
         used, fiscal = fits[0], "read from figures"
     else:
         used, fiscal = JANUARY, "not told" if _pnl_figures(ledger) else "default"
+        if fits and JANUARY not in fits:  # the differences are the year QuickBooks counts
+            problems.append(
+                Problem(
+                    None,
+                    "QuickBooks' income and expense figures do not fit a fiscal year starting "
+                    f"{month_day_words(JANUARY)}, the one assumed; they fit one starting "
+                    f"{fits_words(fits)} (the history has no income or expense between those "
+                    "days to tell which): the company's fiscal year start is in QuickBooks' "
+                    "Company Information",
+                    "warning",
+                    "fiscal_year_start",
+                )
+            )
     asof = AsOf(day, basis, fiscal_year_start(day, used), fiscal, where, after, tuple(fits))
     return asof, problems
 
@@ -196,7 +215,7 @@ def likely_fix(
 ) -> Fix:
     """The setting that most probably explains an account's difference from its QuickBooks
     figure (``first``: the history's first day; ``opening``: opening balances asked for)."""
-    if len(asof.fits) == 1 and asof.fits[0] != asof.year_start.strftime("%m-%d"):
+    if asof.fits and asof.year_start.strftime("%m-%d") not in asof.fits:
         return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
     # income, expense and Retained Earnings move with the fiscal year and the export date
     year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)

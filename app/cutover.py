@@ -37,6 +37,7 @@ from app.as_of import (
     as_of,
     figures,
     fiscal_year_start,
+    fits_words,
     ledger_daily,
     likely_fix,
     over_explained,
@@ -233,27 +234,36 @@ def _differences(
                 )
             )
             continue
+        fix = likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances)
+        other_year = (  # the figures count another fiscal year: say which
+            f"QuickBooks' figures fit a fiscal year starting {fits_words(ledger.as_of.fits)}"
+            if fix == "fiscal_year_start"
+            else ""
+        )
         pnl = a.type is not None and not a.type.balance_sheet
         if pnl and opening_day < year_start:
+            why = other_year or "the history covers the whole year, so it is not posted"
             problems.append(
                 Problem(
                     a.source,
                     f"{a.full_name}: {what} for the fiscal year from {year_start}; difference "
-                    f"{money(diff)} — the history covers the whole year, so it is not posted",
+                    f"{money(diff)} — {why}",
                     "warning",
-                    likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances),
+                    fix,
                     topic="difference",
                 )
             )
             continue
         if not cutover.opening_balances:
+            why = (
+                other_year or f"the history starts on {first}, after this account's first activity"
+            )
             problems.append(
                 Problem(
                     a.source,
-                    f"{a.full_name}: {what}; difference {money(diff)}: the history starts on "
-                    f"{first}, after this account's first activity",
+                    f"{a.full_name}: {what}; difference {money(diff)}: {why}",
                     "warning",
-                    likely_fix(a, re_name, ledger.as_of, first, opening=False),
+                    fix,
                     topic="difference",
                 )
             )

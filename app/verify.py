@@ -193,7 +193,7 @@ def _cause(
     fix = cut.likely_fix(account, re_name, asof, first, opening=cutover.opening_balances)
     causes = {
         "fiscal_year_start": "the fiscal year start: QuickBooks' figures fit a fiscal year "
-        f"starting {cut.month_day_words(asof.fits[0]) if asof.fits else ''}",
+        f"starting {cut.fits_words(asof.fits)}",
         "export_date": "QuickBooks' figures are from the day of the export, which the files do "
         "not say",
         "opening_balances": _started_late(first),

@@ -89,3 +89,41 @@ def test_a_history_twice_without_trans_numbers_is_never_absorbed(small, tmp_path
     plain = convert(lists, find, "-o", tmp_path / "plain.gnucash")
     assert "add --opening-balances" not in plain.stdout
     assert "transactions are probably in the files twice" in plain.stdout
+
+
+# ---------------------------------------------------------------- 8: another fiscal year
+
+
+def test_differences_of_one_fiscal_year_name_the_fiscal_year_start(tmp_path):
+    """A company whose fiscal year starts on 07-01, its lists exported on 2022-03-01 (the year
+    from 2021-07-01 to date in QuickBooks' income and expense figures), converted without
+    --fiscal-year-start. Its history has no income or expense in June and July, so 1 June,
+    1 July and 1 August all explain the figures and January 1st was assumed: every difference
+    was "check that every transaction file is given". Now the fiscal year start is named."""
+    company = make_company(60, 3, fiscal_year_start=(7, 1), exported=dt.date(2022, 3, 1))
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    run = convert(lists, journal, "-o", tmp_path / "book.gnucash", "--strict")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "check that every transaction file is given" not in run.stdout
+    assert (
+        "  QuickBooks' income and expense figures do not fit a fiscal year starting 1 January, "
+        "the one assumed; they fit one starting 1 June, 1 July or 1 August (the history has no "
+        "income or expense between those days to tell which): the company's fiscal year start "
+        "is in QuickBooks' Company Information; to fix: give --fiscal-year-start MM-DD"
+    ) in run.stdout
+    assert (
+        "  Rent: QuickBooks 2,137.61, GnuCash 0.00 (year to date), difference -2,137.61 — the "
+        "fiscal year start: QuickBooks' figures fit a fiscal year starting 1 June, 1 July or "
+        "1 August; to fix: give --fiscal-year-start MM-DD"
+    ) in run.stdout
+    assert (
+        "lists.iif:25: Retained Earnings: QuickBooks balance -31,669.81, imported history "
+        "explains -26,513.33; difference -5,156.48: QuickBooks' figures fit a fiscal year "
+        "starting 1 June, 1 July or 1 August; to fix: give --fiscal-year-start MM-DD"
+    ) in run.stdout
+    fixed = convert(
+        lists, journal, "-o", tmp_path / "fixed.gnucash", "--strict", "--fiscal-year-start", "07-01"
+    )
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "51 of 51 accounts match QuickBooks to the cent" in fixed.stdout
