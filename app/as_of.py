@@ -65,7 +65,7 @@ def month_day_words(mmdd: str) -> str:
 
 
 def fits_words(fits: tuple[str, ...]) -> str:
-    """ ("06-01", "07-01", "08-01") → "1 June, 1 July or 1 August"."""
+    """("06-01", "07-01", "08-01") → "1 June, 1 July or 1 August"."""
     words = [month_day_words(f) for f in fits]
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
 
