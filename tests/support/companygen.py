@@ -198,9 +198,16 @@ class Company:
         return _w.write_journal_csv(self, path, date_order=date_order, encoding=encoding)
 
     def write_transaction_detail_csv(
-        self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"
+        self,
+        path: Path,
+        *,
+        date_order: str = "mdy",
+        encoding: str = "utf-8",
+        bare_numbers: bool = False,
     ) -> Path:
-        return _w.write_transaction_detail_csv(self, path, date_order=date_order, encoding=encoding)
+        return _w.write_transaction_detail_csv(
+            self, path, date_order=date_order, encoding=encoding, bare_numbers=bare_numbers
+        )
 
     def write_general_ledger_csv(
         self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"

@@ -188,15 +188,22 @@ def _other_side(t: Txn, i: int, label: dict[str, str]) -> str:
 
 @no_gc
 def write_transaction_detail_csv(
-    company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
+    company: Company, path: Path, *, date_order="mdy", encoding="utf-8", bare_numbers=False
 ) -> Path:
     """Custom Transaction Detail: one full row per split, Debit/Credit and signed Amount,
-    running Balance, Account Type words; a final TOTAL row."""
+    running Balance, Account Type words; a final TOTAL row. ``bare_numbers``: as Reckon's
+    Spend Money and Transfer exports print it, the Account column holds the account's number
+    alone (``1204``) while the Split column names accounts in full (``1204 · Leaf``), as
+    QuickBooks fills it: on a transaction's first row the other side (``-SPLIT-`` for 3 lines
+    or more), on each later row the first row's account."""
     from tests.support.companygen import TYPE_WORDS
 
     fmt = _dates(date_order)
     marks = _marks(encoding)
     label = _labels(company)
+    shown = label
+    if bare_numbers:
+        shown = {a[0]: a[2] or label[a[0]] for a in company.accounts}
     words = {a[0]: TYPE_WORDS[a[1]] for a in company.accounts}
     header = ["", "Trans #", "Type", "Date", "Num", "Name", "Memo", "Account", "Class", "Clr",
               "Split", "Debit", "Credit", "Amount", "Balance", "Account Type"]  # fmt: skip
@@ -212,8 +219,11 @@ def write_transaction_detail_csv(
             balance += amount
             if amount > 0:
                 total += amount
+            other = _other_side(t, i, label)
+            if bare_numbers and i and len(t.splits) > 2:
+                other = label[t.splits[0][0]]  # later rows name the first row's account
             add(["", no, t.type, day, t.num, t.names[i] if t.names else t.name, memo,
-                 label[account], "", marks.get(clr, clr), _other_side(t, i, label),
+                 shown[account], "", marks.get(clr, clr), other,
                  _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
                  _cell(amount), money(balance), words[account]])  # fmt: skip
     add(["TOTAL", *[""] * 10, money(total), money(total), "0.00", "0.00", ""])

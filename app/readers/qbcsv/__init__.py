@@ -223,6 +223,9 @@ class _Reader:
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
         labels: dict[str, str] = {}  # account and account type cells → stripped
         memos: dict[str, tuple[str, bool]] = {}  # memo cell → stripped, starts with VOID
+        # Split cells (by_ref: the other modes keep them with their rows): names for accounts
+        # the Account column prints by number alone
+        note = out.others.setdefault if by_ref and "split" in roles else None
         last = reader.line_num
         for cells in reader:
             line = last + 1  # a record's first line (a quoted cell can hold line breaks)
@@ -326,6 +329,8 @@ class _Reader:
                 (labels.get(atype) or labels.setdefault(atype, atype.strip())) if atype else "",
             )  # fmt: skip
             if by_ref:
+                if note is not None:
+                    note(row[other_at], line)
                 if g is None or (ref and ref != g_ref) or (date and date != g_date):
                     g = new_group(line, ref, kind, date, num, who)
                     groups.append(g)

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import defaultdict
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
+from app.account_labels import NUMBER, parse_label
 from app.model import (
     FileInfo,
     Layout,
@@ -64,6 +67,7 @@ class Collector:
         self.flat: list[tuple] = []
         self.has_split = False  # the file has a Split column (balance mode decides by it)
         self.labels: set[str] = set()  # every account and Account Type label (set at the end)
+        self.others: dict[str, int] = {}  # ref mode: each Split cell → its first line
         self.not_imported: list[NotImported] = []
         # column → (line, cell) of the rows where it is not a number and the other one is used
         self.unreadable: dict[str, list[tuple[int, str]]] = {"Amount": [], "Debit/Credit": []}
@@ -246,6 +250,8 @@ class Collector:
 
     # -- the end --------------------------------------------------------------------------
     def ledger(self, kind: str, layout: Layout, encoding: str) -> Ledger:
+        if self.mode != "ledger":
+            self._name_numbers()
         if self.mode == "balance":
             self.groups.extend(group_by_balance(self.flat, self.has_split, self.warn))
             self.flat = []
@@ -291,6 +297,43 @@ class Collector:
             files=(info,),
             company=self.company,
         )
+
+    def _name_numbers(self) -> None:
+        """Account cells holding a number alone (``1204``, as Reckon's Spend Money and
+        Transfer exports print them) read as the label the file prints for that number
+        elsewhere: in its Split column (``1204 · Choices Flooring Noosaville``) or its Account
+        column. A number the file never names, or names two ways, stays as it is
+        (``app.resolve`` looks for it in the other files)."""
+        bare = {label for label in self.labels if NUMBER.fullmatch(label)}
+        if not bare:
+            return
+        cells = self.others.keys() if self.mode == "ref" else (row[7] for row in self.flat)
+        found: dict[str, set[str]] = defaultdict(set)
+        for cell in (*cells, *self.labels):
+            label = cell.strip()
+            code = parse_label(label)[1]
+            if code and label not in bare and code in bare:
+                found[code].add(label)
+        names = {code: next(iter(f)) for code, f in found.items() if len(f) == 1}
+        if not names:
+            return
+        if self.mode == "ref":
+            for g in self.groups:
+                if any(s.account in names for s in g.splits):
+                    new = {
+                        id(s): replace(s, account=names.get(s.account, s.account)) for s in g.splits
+                    }
+                    g.splits = [new[id(s)] for s in g.splits]
+                    if g.names:  # a line's own name stays with it
+                        g.names = [(new[id(s)], name) for s, name in g.names]
+        else:
+            self.flat = [
+                (*row[:5], replace(row[5], account=names[row[5].account]), *row[6:])
+                if row[5].account in names
+                else row
+                for row in self.flat
+            ]
+        self.labels |= set(names.values())
 
     def _unreadable(self) -> None:
         """One warning per column that could not be read on some rows where the other could."""
