@@ -210,12 +210,18 @@ def _export_day(
     return last, "last transaction", None
 
 
+def other_year(asof: AsOf | None) -> bool:
+    """QuickBooks' income and expense figures fit another fiscal year than the one used: the
+    history explains them all, counted from another start (``AsOf.fits``)."""
+    return bool(asof and asof.fits and asof.year_start.strftime("%m-%d") not in asof.fits)
+
+
 def likely_fix(
     account: Account, retained: str | None, asof: AsOf, first: dt.date | None, *, opening: bool
 ) -> Fix:
     """The setting that most probably explains an account's difference from its QuickBooks
     figure (``first``: the history's first day; ``opening``: opening balances asked for)."""
-    if asof.fits and asof.year_start.strftime("%m-%d") not in asof.fits:
+    if other_year(asof):
         return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
     # income, expense and Retained Earnings move with the fiscal year and the export date
     year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)

@@ -222,27 +222,28 @@ def _differences(
                 )
             )
             continue
-        if holes:  # what is missing inside the history cannot be told from what came before it
-            problems.append(
-                Problem(
-                    a.source,
-                    f"{a.full_name}: {what}; difference {money(diff)}, not posted as an opening "
-                    f"balance: the history is incomplete, {holes[0].short()}",
-                    "warning",
-                    "files",
-                    topic="difference",
-                )
-            )
-            continue
         fix = likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances)
-        other_year = (  # the figures count another fiscal year: say which
+        shifted = (  # the figures count another fiscal year: say which
             f"QuickBooks' figures fit a fiscal year starting {fits_words(ledger.as_of.fits)}"
             if fix == "fiscal_year_start"
             else ""
         )
+        if holes:  # what is missing inside the history cannot be told from what came before it
+            why = shifted or f"the history is incomplete, {holes[0].short()}"
+            problems.append(
+                Problem(
+                    a.source,
+                    f"{a.full_name}: {what}; difference {money(diff)}, not posted as an opening "
+                    f"balance: {why}",
+                    "warning",
+                    fix if shifted else "files",
+                    topic="difference",
+                )
+            )
+            continue
         pnl = a.type is not None and not a.type.balance_sheet
         if pnl and opening_day < year_start:
-            why = other_year or "the history covers the whole year, so it is not posted"
+            why = shifted or "the history covers the whole year, so it is not posted"
             problems.append(
                 Problem(
                     a.source,
@@ -255,9 +256,7 @@ def _differences(
             )
             continue
         if not cutover.opening_balances:
-            why = (
-                other_year or f"the history starts on {first}, after this account's first activity"
-            )
+            why = shifted or f"the history starts on {first}, after this account's first activity"
             problems.append(
                 Problem(
                     a.source,

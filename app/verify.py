@@ -168,7 +168,7 @@ def _why(
     if row.in_book and not row.history_difference and row.basis != "history":
         if more:
             return replace(row, cause=REPEATED, fix="repeated")
-        if holes:
+        if holes and not cut.other_year(asof):
             return replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
     return _cause(row, account, ledger, cutover, asof=asof, re_name=re_name)
 

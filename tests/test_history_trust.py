@@ -127,3 +127,77 @@ def test_differences_of_one_fiscal_year_name_the_fiscal_year_start(tmp_path):
     )
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "51 of 51 accounts match QuickBooks to the cent" in fixed.stdout
+
+
+# ---------------------------------------------------------------- 7: a report that stops early
+
+
+@pytest.fixture(scope="module")
+def mid() -> Company:
+    return make_company(1500, 5)  # 2019-01-01 to 2021-12-30, its lists exported on the last day
+
+
+def cut(path: Path, lines: int) -> Path:
+    """``path`` with only its first ``lines`` lines, as a report cut short."""
+    kept = path.read_text(encoding="utf-8").splitlines(keepends=True)[:lines]
+    path.write_text("".join(kept), encoding="utf-8")
+    return path
+
+
+def test_a_journal_cut_before_a_totals_row_is_named(mid, tmp_path):
+    """The issue's reproduction: a Journal cut just before a transaction's totals row ends on a
+    whole transaction, without the report's TOTAL row. It was "add --opening-balances"."""
+    lists = mid.write_lists_iif(tmp_path / "lists.iif")
+    journal = cut(mid.write_journal_csv(tmp_path / "journal.csv"), 3006)
+    assert journal.read_text().splitlines()[-1].endswith(",4120 · Labor,,")
+    out = tmp_path / "book.gnucash"
+    run = convert(lists, journal, "-o", out, "--opening-balances")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert not out.exists()
+    assert (
+        "journal.csv:3006: journal.csv stops early: it does not end with the TOTAL row a whole "
+        "Journal report ends with, and its title says it runs through 2021-12-30: its history "
+        "stops on 2020-03-01, and what follows in the report's period is missing; to fix: "
+        "export it again by date range (a year at a time) and give every file, or add "
+        "--accept-truncated journal.csv if the cut is expected"
+    ) in run.stderr
+    accepted = convert(lists, journal, "-o", out, "--opening-balances", "--accept-truncated",
+                       journal.name)  # fmt: skip
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert "add --opening-balances" not in accepted.stdout
+    assert "match QuickBooks to the cent" not in accepted.stdout
+    assert (
+        "the history is incomplete: no history from 2020-03-01 on (journal.csv is cut short)"
+    ) in accepted.stdout
+    assert read_book(out).transactions == 609  # the history as given: no opening balance
+
+
+def test_a_find_export_cut_inside_a_transaction_is_named(mid, tmp_path):
+    """A Find export cut at line 3,000, inside a transaction (no TOTAL row to miss there)."""
+    lists = mid.write_lists_iif(tmp_path / "lists.iif")
+    find = cut(mid.write_find_csv(tmp_path / "find.csv"), 3001)
+    run = convert(lists, find, "-o", tmp_path / "book.gnucash")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert (
+        "find.csv:3001: find.csv stops early: its last transaction (Check of 2021-01-24, line "
+        "3001) stops in the middle, its lines not balancing: its history stops on 2021-01-24, "
+        "and what follows in the report's period is missing; to fix:"
+    ) in run.stderr
+
+
+def test_a_history_ending_long_before_the_export_date_is_named(mid, tmp_path):
+    """A Find export cut at line 3,000 between two transactions: nothing in the file says it
+    stops early but its last day, 2021-01-23, eleven months before the lists' export date."""
+    lists = mid.write_lists_iif(tmp_path / "lists.iif")
+    find = cut(mid.write_find_csv(tmp_path / "find.csv"), 3000)
+    out = tmp_path / "book.gnucash"
+    run = convert(lists, find, "-o", out, "--opening-balances", "--strict")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert (
+        "find.csv:2999: no file covers 2021-01-24 to 2021-12-30 (find.csv ends 2021-01-23; "
+        "QuickBooks' figures are as of 2021-12-30, the export date in lists.iif:2); if "
+        "transactions happened then, export them and add the file"
+    ) in run.stdout
+    assert "add --opening-balances" not in run.stdout
+    assert "the history is incomplete: no file covers 2021-01-24 to 2021-12-30" in run.stdout
+    assert read_book(out).transactions == 1020  # no opening balance absorbed the rest

@@ -416,6 +416,7 @@ AMOUNT_AND_DC = ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit,Amount,Ba
 def test_debit_credit_decide_and_amount_cross_checks(tmp_path: Path, case: tuple) -> None:
     debit, credit, amount, value, problem = case
     text = AMOUNT_AND_DC + f",7,Check,1/5/2021,1,A,,Rent,{debit},{credit},{amount},#REF!\n"
+    text += "TOTAL\n"  # a whole report: its one line is no transaction cut in the middle
     ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
     got = [s.value for t in ledger.transactions for s in t.splits]
     assert got == ([] if value is None else [Decimal(value)])
@@ -610,6 +611,7 @@ def test_rows_without_account(tmp_path: Path) -> None:
         ",1,Check,1/5/2021,,,,Rent,,1.00,",
         ",1,Check,1/5/2021,,,,,,-1.00,",  # an amount but no account: an error
         ",1,Check,1/5/2021,,,note only,,,,",  # nothing at all: a warning
+        "TOTAL",  # a whole report: its unbalanced check was not cut there
     ]
     ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
     assert [(p.source.line, p.severity) for p in ledger.problems] == [(5, "error"), (6, "warning")]

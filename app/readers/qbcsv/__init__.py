@@ -54,6 +54,7 @@ from app.readers.qbcsv.header import (
     first_rows,
     safe_decode,
 )
+from app.readers.qbcsv.trial_balance import period_end
 from app.readers.values import SHORT_AMOUNT, is_binary, is_utf16
 from app.source import Source
 
@@ -109,6 +110,24 @@ def _read(  # noqa: PLR0917 - one internal call site
         raise ParseError(Source(name, reader.line), f"not a readable CSV file ({exc})") from None
 
 
+def _ends_with_total(path: Path, delimiter: str, encoding: str) -> bool:
+    """Whether the file's last row with text is a ``TOTAL`` row, as a whole Journal,
+    Transaction Detail or General Ledger report's is (read from the file's end alone)."""
+    with path.open("rb") as f:
+        big = f.read(2) == codecs.BOM_UTF16_BE or encoding == "utf-16-be"
+        size = f.seek(0, io.SEEK_END)
+        f.seek(max(0, size - 16384) & ~1)  # even: a UTF-16 file stays aligned
+        tail = f.read()
+    codec = ("utf-16-be" if big else "utf-16-le") if encoding.startswith("utf-16") else "utf-8"
+    text = tail.decode(codec, errors="replace")
+    for line in reversed(text.splitlines()[1:] or text.splitlines()):  # the first may be cut
+        cells = [c.strip() for c in next(csv.reader([line], delimiter=delimiter), [])]
+        first = next((c for c in cells if c), "")
+        if first:
+            return first.casefold() == "total"
+    return False
+
+
 class _Reader:
     """One file's reading: rows → split rows (here) → transactions (qbcsv_group.Collector)."""
 
@@ -147,6 +166,8 @@ class _Reader:
         finally:
             self.line = reader.line_num
         self.out.last_line = reader.line_num
+        self.out.period_end = period_end(rows[: header.index], self.options)
+        self.out.whole = _ends_with_total(path, delimiter, self.encoding)
         if self.spans and path.read_bytes().count(b'"') % 2:  # csv ends an open quote at EOF
             raise ParseError(
                 Source(self.name, self.spans[-1]),

@@ -26,6 +26,7 @@ from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
 from app.account_labels import NUMBER, parse_label
+from app.coverage import MIN_GAP, quiet_days
 from app.model import (
     FileInfo,
     Layout,
@@ -45,6 +46,7 @@ from app.source import Source
 from app.validate import line_list
 
 ZERO = Decimal(0)
+_TOTALLED = {"journal": "Journal", "detail": "Transaction Detail", "ledger": "General Ledger"}
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
 PLAIN = "0123456789.,-"
 # An amount the hot loop may hand to Decimal directly: ASCII digits, commas grouping thousands
@@ -68,6 +70,8 @@ class Collector:
         self.has_split = False  # the file has a Split column (balance mode decides by it)
         self.labels: set[str] = set()  # every account and Account Type label (set at the end)
         self.others: dict[str, int] = {}  # ref mode: each Split cell → its first line
+        self.whole = True  # the file ends with a TOTAL row (set at the end)
+        self.period_end: dt.date | None = None  # the last day of the title's period
         self.not_imported: list[NotImported] = []
         # column → (line, cell) of the rows where it is not a number and the other one is used
         self.unreadable: dict[str, list[tuple[int, str]]] = {"Amount": [], "Debit/Credit": []}
@@ -263,6 +267,7 @@ class Collector:
             txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
         self._unreadable()
         data_lines = self.last_line - self.header_line
+        early = None
         if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
             self.problems.append(  # the fact; readers.read_one decides what it means
                 Problem(
@@ -273,6 +278,8 @@ class Collector:
                     topic="truncated",
                 )
             )
+        elif early := self._stops_early(txns, layout):
+            self.problems.append(early)
         days = [t.date for t in txns]
         info = FileInfo(
             filename=self.filename,
@@ -289,6 +296,7 @@ class Collector:
             first_date=min(days) if days else None,
             last_date=max(days) if days else None,
             marks=tuple(self.marks),
+            stops_early=early is not None,
         )
         return Ledger(
             transactions=tuple(txns),
@@ -296,6 +304,43 @@ class Collector:
             problems=tuple(self.problems),
             files=(info,),
             company=self.company,
+        )
+
+    def _stops_early(self, txns: list[Transaction], layout: Layout) -> Problem | None:
+        """The finding that the file stops before its end (``readers.read_one`` decides what
+        it means, as for a file cut at the export cap), or None: its last transaction does not
+        balance, in a file without the TOTAL row a whole Journal, Transaction Detail or General
+        Ledger report ends with (cut in the middle); or such a report without its TOTAL row
+        whose title says its period runs on well past its last transaction. A missing TOTAL
+        row alone is no proof (files put together by hand have none)."""
+        if not txns:
+            return None
+        totalled = _TOTALLED.get(layout, "")
+        if totalled and self.whole:
+            return None
+        reasons = []
+        end = max(txns, key=lambda t: t.source.line)
+        if self.mode != "ledger" and end.total:
+            reasons.append(
+                f"its last transaction ({end.kind_label or 'transaction'} of "
+                f"{end.date.isoformat()}, line {end.source.line}) stops in the middle, its "
+                "lines not balancing"
+            )
+        last = max(t.date for t in txns)
+        quiet = max(MIN_GAP, quiet_days(t.date for t in txns))
+        if self.period_end is not None and (self.period_end - last).days > quiet:
+            reasons.append(f"its title says it runs through {self.period_end.isoformat()}")
+        if not reasons:
+            return None
+        if totalled:
+            reasons.insert(
+                0, f"it does not end with the TOTAL row a whole {totalled} report ends with"
+            )
+        return Problem(
+            Source(self.filename, self.last_line),
+            f"{self.filename} stops early: {', and '.join(reasons)}",
+            "warning",
+            topic="truncated",
         )
 
     def _name_numbers(self) -> None:
