@@ -103,7 +103,9 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
             created="parent" if a.placeholder and not a.origin else "",
         )
         if not row.ok:
-            row = _why(row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more)
+            row = _cause(
+                row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more
+            )
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
     for b in snapshot.accounts:
@@ -151,7 +153,7 @@ def _trial_balance_note(asof: AsOf | None) -> str:
     )
 
 
-def _why(
+def _cause(
     row: Row,
     account: Account,
     ledger: Ledger,
@@ -162,31 +164,17 @@ def _why(
     holes: list[Gap],
     more: bool,
 ) -> Row:
-    """A differing row with its cause: transactions counted twice (``more``: the history
-    explains more than QuickBooks on every account that differs), a history with gaps, else
-    the likeliest setting (``_cause``)."""
-    if row.in_book and not row.history_difference and row.basis != "history":
-        if more:
-            return replace(row, cause=REPEATED, fix="repeated")
-        if holes and not cut.other_year(asof):
-            return replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
-    return _cause(row, account, ledger, cutover, asof=asof, re_name=re_name)
-
-
-def _cause(
-    row: Row,
-    account: Account,
-    ledger: Ledger,
-    cutover: Cutover,
-    *,
-    asof: AsOf | None,
-    re_name: str | None,
-) -> Row:
-    """The probable cause of a row's difference, in plain words, and the setting that fixes it."""
+    """The probable cause of a row's difference, in plain words, and the setting that fixes
+    it: transactions counted twice (``more``: the history explains more than QuickBooks on
+    every account that differs), a history with gaps, else the likeliest setting."""
     if not row.in_book or row.history_difference or row.basis == "history":
         return replace(
             row, cause="the book's transactions differ from the files' (please report this)"
         )
+    if more:
+        return replace(row, cause=REPEATED, fix="repeated")
+    if holes and not cut.other_year(asof):
+        return replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
     if cutover.mode == "balances_only" or asof is None:
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
     first = min((t.date for t in ledger.transactions if t.kind_label != OPENING_KIND), default=None)
