@@ -91,6 +91,24 @@ def test_a_history_twice_without_trans_numbers_is_never_absorbed(small, tmp_path
     assert "transactions are probably in the files twice" in plain.stdout
 
 
+# ---------------------------------------------------------------- 6: the same history, two layouts
+
+
+def test_a_find_export_and_the_general_ledger_of_one_history_match(tmp_path):
+    """A Find export whose day's transactions are not in Trans # order (sorted by type) with
+    the General Ledger: same-day deposits the Find reads as one group doubled, accounts off and
+    "a transaction file may be missing". Now every account matches."""
+    company = make_company(2000, 1)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    find = company.write_find_csv(tmp_path / "find.csv", by_type=True)
+    ledger = company.write_general_ledger_csv(tmp_path / "general_ledger.csv")
+    run = convert(lists, find, ledger, "-o", tmp_path / "book.gnucash", "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "51 of 51 accounts match QuickBooks to the cent" in run.stdout
+    assert f"  {len(company.history):,} transactions with" in run.stdout
+    assert "read as one; imported once, as those 2" in run.stdout
+
+
 # ---------------------------------------------------------------- 8: another fiscal year
 
 

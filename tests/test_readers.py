@@ -446,6 +446,22 @@ def test_a_generated_find_export_and_another_layout_are_one_history(tmp_path, la
         assert len(overlap) == 2  # the file pair, and the one Find group that is two
 
 
+@pytest.mark.parametrize("split", [False, True])
+def test_a_find_export_in_another_order_than_trans_numbers_is_one_history(tmp_path, split):
+    """Issue 22 (6): a Find export whose day's transactions come in another order than their
+    Trans # (sorted by type): same-day deposits, one group in the Find, are not neighbours in
+    the General Ledger's Trans # order. They doubled (5 transactions here)."""
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=2000, seed=1)
+    find = company.write_find_csv(tmp_path / "find.csv", by_type=True, split=split)
+    ledger = company.write_general_ledger_csv(tmp_path / "general_ledger.csv")
+    merged = readers.read([find, ledger], Plan())
+    assert len(merged.transactions) == len(company.history)
+    assert {t.source.filename for t in merged.transactions} == {"general_ledger.csv"}
+    assert not merged.errors
+
+
 # ---------------------------------------------------------------- files cut at the export cap
 
 

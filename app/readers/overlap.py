@@ -12,10 +12,11 @@ transaction is the same as an earlier file's when
   where both files give them (types only between two CSV reports or two IIF files: their words
   differ). One found in no earlier file may still be the same as several: the Find export
   groups by the running balance, so two transactions of one day, type, num and name that each
-  return it to 0.00 are read as one (it warns so); when a later file's transaction is exactly a
-  run of them, it is imported once, as the run. Two transactions with one date, type, num and
-  name but other lines, one in each of two files that otherwise overlap, are the same document
-  in two versions: an error naming both places.
+  return it to 0.00 are read as one (it warns so); when a later file's transaction is exactly
+  several of them, one after another (in any order: a Find export need not list a day's
+  transactions by Trans #), it is imported once, as those. Two transactions with one date,
+  type, num and name but other lines, one in each of two files that otherwise overlap, are the
+  same document in two versions: an error naming both places.
 Inside one file a Trans # (an IIF TRNSID) given twice is caught the same way: a second copy with
 the same date and lines is imported once (the same TRNS blocks appended twice to a file), one
 with other lines is an error naming both places (QuickBooks numbers each transaction once);
@@ -31,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from app.model import Ledger, Problem, Transaction, money
+from app.model import Ledger, Problem, Split, Transaction, money
 from app.validate import line_list
 
 Name = Callable[[str], str]
@@ -41,10 +42,14 @@ _SHOWN_LINES = 6
 
 def key(t: Transaction, name: Name) -> tuple:
     """(date, the lines as a sorted multiset of (account, value)): what two copies share."""
+    return (t.date, _lines_key(t.splits, name))
+
+
+def _lines_key(splits: Sequence[Split], name: Name) -> tuple:
     values: dict[tuple[str, Decimal], int] = defaultdict(int)
-    for s in t.splits:
+    for s in splits:
         values[(name(s.account), s.value)] += 1
-    return (t.date, tuple(sorted(values.items())))
+    return tuple(sorted(values.items()))
 
 
 def _word(text: str) -> str:
@@ -105,7 +110,7 @@ class _History:
                 pair.kept.append(twin.t)
         mine: list[_Kept] = []
         for i, t, k in rest:
-            if t.ref or not self._run(t, k, iif, used):
+            if t.ref or not self._run(t, iif, used):
                 mine.append(_Kept(t, k, filename, iif, i))
         self._disagreeing(mine, pairs, used)
         for kept in mine:
@@ -137,30 +142,48 @@ class _History:
                 return o
         return None
 
-    def _run(self, t: Transaction, want: tuple, iif: bool, used: set[int]) -> bool:
-        """Whether ``t`` (no Trans #) is exactly a run of an earlier file's transactions of its
-        day, num, name and type, read as one; if so it is said and not kept."""
+    def _run(self, t: Transaction, iif: bool, used: set[int]) -> bool:
+        """Whether ``t`` (no Trans #) is exactly several of an earlier file's transactions of
+        its day, num, name and type, read as one; if so it is said and not kept. They follow
+        one another in ``t`` (each one's lines together), whatever order the other file
+        gives them: a Find export need not list a day's transactions by Trans #."""
         by_file: dict[str, list[_Kept]] = defaultdict(list)
         for o in self.by_doc.get(self.doc(t), ()):
             if id(o) not in used and self.same_fields(o.t, o.iif, t, iif):
                 by_file[o.file].append(o)
         for other, found in by_file.items():
-            found.sort(key=lambda o: o.index)
-            for start in range(len(found)):
-                lines: list = []
-                for end in range(start, len(found)):
-                    if end > start and found[end].index != found[end - 1].index + 1:
-                        break
-                    lines.extend(found[end].t.splits)
-                    if end == start:
-                        continue
-                    merged = Transaction(t.date, tuple(lines), t.source)
-                    if key(merged, self.name) == want:
-                        run = found[start : end + 1]
-                        used.update(id(o) for o in run)
-                        self.problems.append(_run_warning(t, run, other))
-                        return True
+            run = self._pieces(t.splits, sorted(found, key=lambda o: o.index))
+            if run is not None and len(run) > 1:
+                run.sort(key=lambda o: o.index)
+                used.update(id(o) for o in run)
+                self.problems.append(_run_warning(t, run, other))
+                return True
         return False
+
+    def _pieces(self, lines: tuple[Split, ...], found: list[_Kept]) -> list[_Kept] | None:
+        """Transactions of ``found`` whose lines, one transaction after another, are ``lines``
+        (compared as ``key`` does, each transaction's in any order), or None. Alike ones are
+        tried once at each place, so the search stays small."""
+        name = self.name
+        shapes = [_lines_key(o.t.splits, name) for o in found]
+
+        def walk(at: int, taken: list[int]) -> list[int] | None:
+            if at == len(lines):
+                return taken
+            tried: set[tuple] = set()
+            for i, o in enumerate(found):
+                n = len(o.t.splits)
+                if i in taken or shapes[i] in tried or at + n > len(lines):
+                    continue
+                tried.add(shapes[i])
+                if _lines_key(lines[at : at + n], name) == shapes[i]:
+                    done = walk(at + n, [*taken, i])
+                    if done is not None:
+                        return done
+            return None
+
+        chosen = walk(0, [])
+        return None if chosen is None else [found[i] for i in chosen]
 
     def _disagreeing(self, mine: list[_Kept], pairs: dict[str, _Pair], used: set[int]) -> None:
         """Same date, num, name and type, other lines, one left in each of two files that share

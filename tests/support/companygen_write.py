@@ -113,11 +113,19 @@ def _titles(company: Company, report: str, width: int) -> list[list[str]]:
 
 @no_gc
 def write_find_csv(
-    company: Company, path: Path, *, date_order="mdy", encoding="utf-8", split: bool = False
+    company: Company,
+    path: Path,
+    *,
+    date_order="mdy",
+    encoding="utf-8",
+    split: bool = False,
+    by_type: bool = False,
 ) -> Path:
     """Edit > Find > Advanced export: one row per split, running Balance back to 0.00. With
     ``split``, a Split column as QuickBooks fills it there: the first row names the other side
-    (or ``-SPLIT-`` for 3 lines or more), each later row the first row's account."""
+    (or ``-SPLIT-`` for 3 lines or more), each later row the first row's account. With
+    ``by_type``, each day's transactions sorted by their type (the Find window sorts by the
+    column clicked), so look-alike neighbours there need not be neighbours by Trans #."""
     fmt = _dates(date_order, padded=False)
     marks = _marks(encoding)
     head = ["", "Type", "Date", "Num", "Name", "Account", "Memo", "Clr", "Amount", "Balance"]
@@ -125,7 +133,10 @@ def write_find_csv(
         head.insert(6, "Split")
     rows = [head]
     add = rows.append
-    for t in company.history:
+    txns = company.history
+    if by_type:
+        txns = sorted(txns, key=lambda t: (t.date, t.type))
+    for t in txns:
         day = fmt(t.date)
         balance = ZERO
         first = t.splits[0][0]
