@@ -18,7 +18,11 @@ by hand for a report no layout claims. Split.account is the report's account cel
 against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``. With Amount beside
 Debit/Credit, Debit/Credit is the value and Amount a cross-check (``Collector.checked``).
 Estimates and orders are counted under "not imported", never read; a transaction without a name
-on its first row is named by its lines (``app.readers.payers``).
+on its first row is named by its lines (``app.readers.payers``). An account cell holding a number
+alone (Reckon's Spend Money / Transfer exports) reads as the label the file gives that number in
+its Split or Account column (``account_labels.numbers_named``). A report that stops before its
+end (a last transaction cut in the middle, no closing TOTAL row while its title's period runs on)
+is said so (``ending.py``), as one cut at the export cap is.
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
 decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
@@ -44,6 +48,7 @@ from app.gc_pause import paused
 from app.model import Ledger, ReadOptions, Reconcile
 from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
+from app.readers.qbcsv.ending import ends_with_total
 from app.readers.qbcsv.header import (
     HEADER_SCAN,
     ROW_ROLES,
@@ -110,24 +115,6 @@ def _read(  # noqa: PLR0917 - one internal call site
         raise ParseError(Source(name, reader.line), f"not a readable CSV file ({exc})") from None
 
 
-def _ends_with_total(path: Path, delimiter: str, encoding: str) -> bool:
-    """Whether the file's last row with text is a ``TOTAL`` row, as a whole Journal,
-    Transaction Detail or General Ledger report's is (read from the file's end alone)."""
-    with path.open("rb") as f:
-        big = f.read(2) == codecs.BOM_UTF16_BE or encoding == "utf-16-be"
-        size = f.seek(0, io.SEEK_END)
-        f.seek(max(0, size - 16384) & ~1)  # even: a UTF-16 file stays aligned
-        tail = f.read()
-    codec = ("utf-16-be" if big else "utf-16-le") if encoding.startswith("utf-16") else "utf-8"
-    text = tail.decode(codec, errors="replace")
-    for line in reversed(text.splitlines()[1:] or text.splitlines()):  # the first may be cut
-        cells = [c.strip() for c in next(csv.reader([line], delimiter=delimiter), [])]
-        first = next((c for c in cells if c), "")
-        if first:
-            return first.casefold() == "total"
-    return False
-
-
 class _Reader:
     """One file's reading: rows → split rows (here) → transactions (qbcsv_group.Collector)."""
 
@@ -167,7 +154,7 @@ class _Reader:
             self.line = reader.line_num
         self.out.last_line = reader.line_num
         self.out.period_end = period_end(rows[: header.index], self.options)
-        self.out.whole = _ends_with_total(path, delimiter, self.encoding)
+        self.out.whole = ends_with_total(path, delimiter, self.encoding)
         if self.spans and path.read_bytes().count(b'"') % 2:  # csv ends an open quote at EOF
             raise ParseError(
                 Source(self.name, self.spans[-1]),

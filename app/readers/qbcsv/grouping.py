@@ -21,12 +21,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import defaultdict
-from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
-from app.account_labels import NUMBER, parse_label
-from app.coverage import MIN_GAP, quiet_days
+from app.account_labels import numbers_named
 from app.model import (
     FileInfo,
     Layout,
@@ -39,14 +36,14 @@ from app.model import (
 )
 from app.quickbooks import non_posting_kind, non_posting_label, not_posted
 from app.readers.payers import named
-from app.readers.qbcsv.build import Group, transaction_maker
+from app.readers.qbcsv.build import Group, renamed, transaction_maker
+from app.readers.qbcsv.ending import stops_early
 from app.readers.qbcsv.find import group_by_balance
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.source import Source
 from app.validate import line_list
 
 ZERO = Decimal(0)
-_TOTALLED = {"journal": "Journal", "detail": "Transaction Detail", "ledger": "General Ledger"}
 EXPORT_CAP = (32767, 32768)  # QuickBooks' export row cap: a file this long is probably cut
 PLAIN = "0123456789.,-"
 # An amount the hot loop may hand to Decimal directly: ASCII digits, commas grouping thousands
@@ -254,8 +251,11 @@ class Collector:
 
     # -- the end --------------------------------------------------------------------------
     def ledger(self, kind: str, layout: Layout, encoding: str) -> Ledger:
-        if self.mode != "ledger":
-            self._name_numbers()
+        if self.mode != "ledger":  # numbers alone named as the file names them elsewhere
+            cells = self.others.keys() if self.mode == "ref" else (row[7] for row in self.flat)
+            if names := numbers_named(self.labels, cells):
+                self.groups, self.flat = renamed(self.groups, self.flat, names)
+                self.labels |= set(names.values())
         if self.mode == "balance":
             self.groups.extend(group_by_balance(self.flat, self.has_split, self.warn))
             self.flat = []
@@ -278,7 +278,15 @@ class Collector:
                     topic="truncated",
                 )
             )
-        elif early := self._stops_early(txns, layout):
+        elif early := stops_early(
+            self.filename,
+            txns,
+            layout,
+            whole=self.whole,
+            grouped_by_account=self.mode == "ledger",
+            period_end=self.period_end,
+            last_line=self.last_line,
+        ):
             self.problems.append(early)
         days = [t.date for t in txns]
         info = FileInfo(
@@ -305,80 +313,6 @@ class Collector:
             files=(info,),
             company=self.company,
         )
-
-    def _stops_early(self, txns: list[Transaction], layout: Layout) -> Problem | None:
-        """The finding that the file stops before its end (``readers.read_one`` decides what
-        it means, as for a file cut at the export cap), or None: its last transaction does not
-        balance, in a file without the TOTAL row a whole Journal, Transaction Detail or General
-        Ledger report ends with (cut in the middle); or such a report without its TOTAL row
-        whose title says its period runs on well past its last transaction. A missing TOTAL
-        row alone is no proof (files put together by hand have none)."""
-        if not txns:
-            return None
-        totalled = _TOTALLED.get(layout, "")
-        if totalled and self.whole:
-            return None
-        reasons = []
-        end = max(txns, key=lambda t: t.source.line)
-        if self.mode != "ledger" and end.total:
-            reasons.append(
-                f"its last transaction ({end.kind_label or 'transaction'} of "
-                f"{end.date.isoformat()}, line {end.source.line}) stops in the middle, its "
-                "lines not balancing"
-            )
-        last = max(t.date for t in txns)
-        quiet = max(MIN_GAP, quiet_days(t.date for t in txns))
-        if self.period_end is not None and (self.period_end - last).days > quiet:
-            reasons.append(f"its title says it runs through {self.period_end.isoformat()}")
-        if not reasons:
-            return None
-        if totalled:
-            reasons.insert(
-                0, f"it does not end with the TOTAL row a whole {totalled} report ends with"
-            )
-        return Problem(
-            Source(self.filename, self.last_line),
-            f"{self.filename} stops early: {', and '.join(reasons)}",
-            "warning",
-            topic="truncated",
-        )
-
-    def _name_numbers(self) -> None:
-        """Account cells holding a number alone (``1204``, as Reckon's Spend Money and
-        Transfer exports print them) read as the label the file prints for that number
-        elsewhere: in its Split column (``1204 · Choices Flooring Noosaville``) or its Account
-        column. A number the file never names, or names two ways, stays as it is
-        (``app.resolve`` looks for it in the other files)."""
-        bare = {label for label in self.labels if NUMBER.fullmatch(label)}
-        if not bare:
-            return
-        cells = self.others.keys() if self.mode == "ref" else (row[7] for row in self.flat)
-        found: dict[str, set[str]] = defaultdict(set)
-        for cell in (*cells, *self.labels):
-            label = cell.strip()
-            code = parse_label(label)[1]
-            if code and label not in bare and code in bare:
-                found[code].add(label)
-        names = {code: next(iter(f)) for code, f in found.items() if len(f) == 1}
-        if not names:
-            return
-        if self.mode == "ref":
-            for g in self.groups:
-                if any(s.account in names for s in g.splits):
-                    new = {
-                        id(s): replace(s, account=names.get(s.account, s.account)) for s in g.splits
-                    }
-                    g.splits = [new[id(s)] for s in g.splits]
-                    if g.names:  # a line's own name stays with it
-                        g.names = [(new[id(s)], name) for s, name in g.names]
-        else:
-            self.flat = [
-                (*row[:5], replace(row[5], account=names[row[5].account]), *row[6:])
-                if row[5].account in names
-                else row
-                for row in self.flat
-            ]
-        self.labels |= set(names.values())
 
     def _unreadable(self) -> None:
         """One warning per column that could not be read on some rows where the other could."""
