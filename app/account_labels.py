@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from app.model import Account
 
@@ -109,3 +109,21 @@ def parents(full: str) -> list[tuple[str, str]]:
     return [
         (":".join(levels[:i]), ":".join(levels[: i + 1])) for i in range(len(levels) - 1, 0, -1)
     ]
+
+
+def numbers_named(labels: Iterable[str], elsewhere: Iterable[str]) -> dict[str, str]:
+    """Bare account numbers among ``labels`` (``1204``) → the one label naming that number
+    among ``labels`` and ``elsewhere`` (another column of the same report, e.g. its Split
+    cells: ``1204 · Choices Flooring Noosaville``); a number named two ways, or never, is left
+    out."""
+    labels = list(labels)
+    bare = {label for label in labels if NUMBER.fullmatch(label)}
+    if not bare:
+        return {}
+    found: dict[str, set[str]] = defaultdict(set)
+    for cell in (*elsewhere, *labels):
+        label = cell.strip()
+        code = parse_label(label)[1]
+        if code in bare and label not in bare:
+            found[code].add(label)
+    return {code: next(iter(named)) for code, named in found.items() if len(named) == 1}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 
 from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Fix, Ledger, Problem, Role
@@ -65,6 +65,12 @@ def month_day_words(mmdd: str) -> str:
     return f"{day} {MONTHS[month - 1]}"
 
 
+def fits_words(fits: Sequence[str]) -> str:
+    """("06-01", "07-01", "08-01") → "1 June, 1 July or 1 August"."""
+    words = [month_day_words(f) for f in fits]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def as_of(
     ledger: Ledger, cutover: Cutover, daily: DailyByAccount | None = None
 ) -> tuple[AsOf | None, list[Problem]]:
@@ -102,13 +108,13 @@ def as_of(
     fiscal: FiscalBasis
     if given_fy:
         used, fiscal = given_fy, "given"
-        if len(fits) == 1 and given_fy not in fits:
+        if fits and month_day(given_fy) not in fits:
             problems.append(
                 Problem(
                     None,
                     f"the fiscal year start given ({month_day_words(given_fy)}) does not explain "
                     "QuickBooks' income and expense figures; a fiscal year starting "
-                    f"{month_day_words(fits[0])} does",
+                    f"{fits_words(fits)} does",
                     "warning",
                     "fiscal_year_start",
                 )
@@ -117,6 +123,19 @@ def as_of(
         used, fiscal = fits[0], "read from figures"
     else:
         used, fiscal = JANUARY, "not told" if _pnl_figures(ledger) else "default"
+        if fits and JANUARY not in fits:  # the differences are the year QuickBooks counts
+            problems.append(
+                Problem(
+                    None,
+                    "QuickBooks' income and expense figures do not fit a fiscal year starting "
+                    f"{month_day_words(JANUARY)}, the one assumed; they fit one starting "
+                    f"{fits_words(fits)} (the history has no income or expense between those "
+                    "days to tell which): the company's fiscal year start is in QuickBooks' "
+                    "Company Information",
+                    "warning",
+                    "fiscal_year_start",
+                )
+            )
     asof = AsOf(day, basis, fiscal_year_start(day, used), fiscal, where, after, tuple(fits))
     return asof, problems
 
@@ -193,12 +212,18 @@ def _export_day(
     return last, "last transaction", None
 
 
+def other_year(asof: AsOf | None) -> bool:
+    """QuickBooks' income and expense figures fit another fiscal year than the one used: the
+    history explains them all, counted from another start (``AsOf.fits``)."""
+    return bool(asof and asof.fits and asof.year_start.strftime("%m-%d") not in asof.fits)
+
+
 def likely_fix(
     account: Account, retained: str | None, asof: AsOf, first: dt.date | None, *, opening: bool
 ) -> Fix:
     """The setting that most probably explains an account's difference from its QuickBooks
     figure (``first``: the history's first day; ``opening``: opening balances asked for)."""
-    if len(asof.fits) == 1 and asof.fits[0] != asof.year_start.strftime("%m-%d"):
+    if other_year(asof):
         return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
     # income, expense and Retained Earnings move with the fiscal year and the export date
     year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
@@ -208,6 +233,22 @@ def likely_fix(
     if not opening and first is not None and not (year_bound and covers_year):
         return "opening_balances"
     return "export_date" if asof.guessed else "files"
+
+
+def explains_more(quickbooks: Decimal, explained: Decimal) -> bool:
+    """The history explains all of QuickBooks' figure and more, in its direction."""
+    return explained > quickbooks > 0 or explained < quickbooks < 0
+
+
+def over_explained(figures: Iterable[tuple[Decimal, Decimal]]) -> bool:
+    """(QuickBooks' figure, what the history explains) per account: on every account where
+    they differ (two at least) the history explains more. An opening balance, which adds what
+    came before the history, cannot be what is missing then: it would take history back. The
+    likely cause is transactions counted twice (a file given twice, a report exported twice
+    into one file). A history that starts late explains less of some account (its opening
+    balance has the sign of its balance), so this is never said of it."""
+    differ = [(q, e) for q, e in figures if q != e]
+    return len(differ) >= 2 and all(explains_more(q, e) for q, e in differ)
 
 
 def _pnl_figures(ledger: Ledger) -> list[Account]:

@@ -108,8 +108,8 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="FILE",
-        help="FILE is cut at QuickBooks' export cap on purpose: convert it, the proof naming "
-        "the missing period (repeatable)",
+        help="FILE is cut short on purpose (at QuickBooks' export cap, or a report that stops "
+        "early): convert it, the proof naming the missing period (repeatable)",
     )
     p.add_argument("--report", type=Path, metavar="REPORT.csv", help="verification report")
     p.add_argument(

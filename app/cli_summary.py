@@ -93,7 +93,11 @@ def describe(info: FileInfo) -> str:
     if info.first_date and info.last_date:
         parts.append(f"{info.first_date.isoformat()} to {info.last_date.isoformat()}")
     if info.cut:
-        parts.append("cut at QuickBooks' export cap (accepted)")
+        parts.append(
+            "cut short (accepted)"
+            if info.stops_early
+            else "cut at QuickBooks' export cap (accepted)"
+        )
     parts.extend(f"{what} {n:,}" for what, n in info.counts)
     if info.marks:
         parts.append("cleared marks " + " ".join(repr(m) for m in info.marks))

@@ -8,6 +8,11 @@ Each history file covers its first to its last transaction's day. A stretch betw
 - or it is longer than every run of days without a transaction inside the files themselves
   (``FileInfo.quiet``) and than two weeks: a quarter exported by nobody, not a quiet week (nor
   the days between two one-transaction files of different types, as Reckon exports them).
+  The stretch from the last file's last day to the day QuickBooks' figures are from (the
+  lists' or trial balance's export date, ``FileInfo.exported_on``) counts too when it is longer
+  than those runs and than a month (books are often exported some weeks after the period they
+  close): a history that stops long before the export (a report cut short between two
+  transactions) is named, and no opening balance takes in what happened after it.
 The reader merge warns of each; the proof repeats them in its notes.
 """
 
@@ -22,6 +27,7 @@ from app.model import FileInfo
 
 DAY = dt.timedelta(days=1)
 MIN_GAP = 14  # days: a shorter stretch without transactions is no gap worth a warning
+EXPORT_GAP = 31  # days: the same before the export date (a month closed, exported weeks later)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +36,7 @@ class Gap:
     end: dt.date | None  # None: open-ended (after the last file)
     before: FileInfo  # the file whose history ends before the gap
     after: FileInfo | None  # the file whose history starts after it
+    until: FileInfo | None = None  # the file whose export date ends it (no file after it)
 
     @property
     def cut(self) -> bool:
@@ -47,7 +54,8 @@ class Gap:
         """ "no history from 2021-10-25 on (journal.csv is cut)": for one line among others."""
         if self.cut:
             period = self.period() if self.end is None else f"for {self.period()}"
-            return f"no history {period} ({self.before.filename} is cut at the export cap)"
+            how = "cut short" if self.before.stops_early else "cut at the export cap"
+            return f"no history {period} ({self.before.filename} is {how})"
         return f"no file covers {self.period()}"
 
     def describe(self) -> str:
@@ -58,11 +66,15 @@ class Gap:
         then = f"; {after.filename} starts {after.first_date}" if after else ""
         if self.cut:
             period = self.period() if self.end is None else f"for {self.period()}"
+            how = "cut short" if self.before.stops_early else "cut at QuickBooks' export cap"
             return (
-                f"{self.before.filename} is cut at QuickBooks' export cap: its history stops on "
-                f"{last}, so the book has no history {period} (that day perhaps "
-                f"incomplete{then})"
+                f"{self.before.filename} is {how}: its history stops on {last}, so the book has "
+                f"no history {period} (that day perhaps incomplete{then})"
             )
+        if self.until is not None and self.end is not None:
+            where = self.until.exported_at or self.until.filename
+            what = "export date" if self.until.kind.startswith("IIF") else "report's date"
+            then = f"; QuickBooks' figures are as of {self.end}, the {what} in {where}"
         return f"no file covers {self.period()} ({self.before.filename} ends {last}{then})"
 
 
@@ -96,4 +108,18 @@ def gaps(files: Sequence[FileInfo]) -> list[Gap]:
     if end.cut:
         assert end.last_date
         out.append(Gap(end.last_date, None, end, None))
+    elif (until := _export(files)) is not None and until.exported_on and end.last_date:
+        missing = (until.exported_on - end.last_date).days
+        if missing > max(quiet, EXPORT_GAP):
+            out.append(Gap(end.last_date + DAY, until.exported_on, end, None, until))
     return out
+
+
+def _export(files: Sequence[FileInfo]) -> FileInfo | None:
+    """The file saying on which day QuickBooks' figures are taken (as ``app.as_of`` decides
+    it from the files: a trial balance's date, else the latest export date)."""
+    dated = [f for f in files if f.exported_on]
+    reports = [f for f in dated if f.layout == "trial balance"]
+    if reports:
+        return reports[0]
+    return max(dated, key=lambda f: f.exported_on or dt.date.min) if dated else None

@@ -16,7 +16,9 @@ Decisions (the as-of day and the fiscal year are decided in ``app.as_of``):
   what balances the transaction; anything beyond its own figure is reported, never hidden.
   When the files leave a gap (``app.coverage``: a file cut at the export cap, a stretch no file
   covers) nothing is posted: what is missing inside the history cannot be told from what came
-  before it; each difference is reported.
+  before it; each difference is reported. Nor when the history explains more than QuickBooks'
+  balance on every account that differs (``as_of.over_explained``: transactions in the files
+  twice): an opening balance would take history back, so every difference is reported.
 - Balances only: every account's figure on its own account (``ytd_to_retained``: income and
   expense summed into Retained Earnings instead). A trial balance that does not sum to zero is an
   error naming the difference; nothing is plugged.
@@ -36,8 +38,10 @@ from app.as_of import (
     as_of,
     figures,
     fiscal_year_start,
+    fits_words,
     ledger_daily,
     likely_fix,
+    over_explained,
     role_account,
 )
 from app.coverage import gaps
@@ -197,52 +201,96 @@ def _differences(
     )
     lines: list[Split] = []
     holes = gaps(ledger.files)
-    for a in _figured(ledger):
+    figured = _figured(ledger)
+    more = over_explained((a.balance or ZERO, explained.get(a.full_name, ZERO)) for a in figured)
+    if more:
+        problems.append(_explains_more(figured, explained))
+    for a in figured:
         assert a.balance is not None
         has = explained.get(a.full_name, ZERO)
         diff = a.balance - has
         if not diff:
             continue
         what = f"QuickBooks balance {money(a.balance)}, imported history explains {money(has)}"
+        if more:  # an opening balance would take history back
+            problems.append(
+                Problem(
+                    a.source,
+                    f"{a.full_name}: {what}; difference {money(diff)}: not posted, the history "
+                    "explains more than QuickBooks' balance",
+                    "warning",
+                    "repeated",
+                    topic="difference",
+                )
+            )
+            continue
+        fix = likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances)
+        shifted = (  # the figures count another fiscal year: say which
+            f"QuickBooks' figures fit a fiscal year starting {fits_words(ledger.as_of.fits)}"
+            if fix == "fiscal_year_start"
+            else ""
+        )
         if holes:  # what is missing inside the history cannot be told from what came before it
+            why = shifted or f"the history is incomplete, {holes[0].short()}"
             problems.append(
                 Problem(
                     a.source,
                     f"{a.full_name}: {what}; difference {money(diff)}, not posted as an opening "
-                    f"balance: the history is incomplete, {holes[0].short()}",
+                    f"balance: {why}",
                     "warning",
-                    "files",
+                    fix if shifted else "files",
                     topic="difference",
                 )
             )
             continue
         pnl = a.type is not None and not a.type.balance_sheet
         if pnl and opening_day < year_start:
+            why = shifted or "the history covers the whole year, so it is not posted"
             problems.append(
                 Problem(
                     a.source,
                     f"{a.full_name}: {what} for the fiscal year from {year_start}; difference "
-                    f"{money(diff)} — the history covers the whole year, so it is not posted",
+                    f"{money(diff)} — {why}",
                     "warning",
-                    likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances),
+                    fix,
                     topic="difference",
                 )
             )
             continue
         if not cutover.opening_balances:
+            why = shifted or f"the history starts on {first}, after this account's first activity"
             problems.append(
                 Problem(
                     a.source,
-                    f"{a.full_name}: {what}; difference {money(diff)}: the history starts on "
-                    f"{first}, after this account's first activity",
+                    f"{a.full_name}: {what}; difference {money(diff)}: {why}",
                     "warning",
-                    likely_fix(a, re_name, ledger.as_of, first, opening=False),
+                    fix,
                     topic="difference",
                 )
             )
             continue
         lines.append(Split(a.full_name, diff, a.source, memo=what))
     return lines
+
+
+def _explains_more(figured: list[Account], explained: dict[str, Decimal]) -> Problem:
+    """The one finding that says why no difference is posted: the history explains more."""
+    differ = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
+    shown = [
+        f"{a.full_name} {money(explained.get(a.full_name, ZERO))} where "
+        f"{'QuickBooks' if i == 0 else 'it'} has {money(a.balance)}"
+        for i, a in enumerate(differ[:2])
+    ]
+    more = f" and {len(differ) - 2} more" if len(differ) > 2 else ""
+    return Problem(
+        None,
+        "the imported history explains more than QuickBooks' balance on every account that "
+        f"differs ({len(differ)} accounts: {', '.join(shown)}{more}): transactions are probably "
+        "in the files twice; nothing is posted as an opening balance, which would take them back",
+        "warning",
+        "repeated",
+        topic="difference",
+    )
 
 
 def _balanced_opening(

@@ -17,6 +17,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "fiscal_year_start": "give --fiscal-year-start MM-DD",
         "export_date": "give --export-date YYYY-MM-DD, the day the lists were exported",
         "files": "check that every transaction file is given",
+        "repeated": "give each transaction file once, each holding its report once (export "
+        "again a file that holds a report twice)",
         "accept_cut": "export it again by date range (a year at a time) and give every file, or "
         "add --accept-truncated {file} if the cut is expected",
         "currency": "give --currency with an ISO code such as USD",
@@ -26,6 +28,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "fiscal_year_start": "set “Fiscal year starts” on the Map step",
         "export_date": "set “Export date” on the Map step to the day the lists were exported",
         "files": "check on the Files step that every transaction file is there",
+        "repeated": "check on the Files step that no file is there twice, and export again a "
+        "file that holds a report twice",
         "accept_cut": "export it again by date range (a year at a time) and upload every file",
         "currency": "set “Currency” on the Map step to an ISO code such as USD",
     },

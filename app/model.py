@@ -188,7 +188,14 @@ class NotImported:
 
 
 Fix = Literal[
-    "", "opening_balances", "fiscal_year_start", "export_date", "files", "accept_cut", "currency"
+    "",
+    "opening_balances",
+    "fiscal_year_start",
+    "export_date",
+    "files",
+    "repeated",
+    "accept_cut",
+    "currency",
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.
@@ -255,6 +262,9 @@ class FileInfo:
     # A file cut at QuickBooks' export cap that the user accepts as cut (``FileOptions``): its
     # history ends on ``last_date`` (that day perhaps incomplete); the proof names what is missing.
     cut: bool = False
+    # The file seems to stop before its end for another reason than the export cap (no TOTAL
+    # row, a last transaction cut in the middle): ``cut`` then says "cut short", not "at the cap".
+    stops_early: bool = False
     # The longest run of days without a transaction inside the file (history files): a stretch
     # between two files that is longer than any inside them is a gap worth naming.
     quiet: int = 0

@@ -94,11 +94,26 @@ NOTHING = (
 
 
 def _nothing(ledger: Ledger, history: History | None) -> list[Problem]:
-    """A warning (each empty file has its own, with its name) when the book would be empty."""
+    """A warning (each empty file has its own, with its name) when the book would be empty;
+    an error when open items were given (an Open Invoices or Unpaid Bills report alone): they
+    say what is open in a book that nothing else was given to make."""
     lists = (ledger.accounts, ledger.transactions, ledger.customers, ledger.vendors)
     if any(lists) or ledger.employees or ledger.terms or (history and history.transactions):
         return []
+    if ledger.open_items:
+        first = ledger.open_items[0].source.filename
+        kind = next((f.kind for f in ledger.files if f.filename == first), "")
+        what = kind.removeprefix("CSV ") or "open items"
+        return [Problem(Source(first, 1), OPEN_ITEMS_ALONE.format(what=what))]
     return [Problem(None, NOTHING, "warning")]
+
+
+OPEN_ITEMS_ALONE = (
+    "this {what} report lists the items still open on a date, but no file gives the accounts "
+    "and transactions they belong to, so the book would be empty: add the IIF lists export "
+    "(File > Utilities > Export > Lists to IIF Files) and the transaction history, or the lists "
+    "alone to start from the balances on a date"
+)
 
 
 def check_accounts(ledger: Ledger) -> list[Problem]:

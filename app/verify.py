@@ -26,13 +26,18 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app import as_of as cut
-from app.as_of import ZERO, figures, ledger_daily, role_account
+from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookSnapshot
 from app.coverage import Gap, gaps
 from app.cutover import OPENING_KIND
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
 from app.plan import Cutover
 from app.verify_report import Check, Report, Row
+
+REPEATED = (
+    "the history explains more than QuickBooks' balance, as on every account that differs: "
+    "transactions are probably in the files twice"
+)
 
 
 def _type(book: BookAccount) -> AccountType | None:
@@ -61,6 +66,11 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
     folded = cutover.mode == "balances_only" and cutover.ytd_to_retained
     ytd = sum((a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.type)), ZERO)
     holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
+    more = cutover.mode != "balances_only" and over_explained(
+        (a.balance, from_book.get(a.full_name, ZERO))
+        for a in ledger.accounts
+        if a.balance is not None
+    )
     notes = [*_notes(ytd if folded else ZERO, re_name, holes), _trial_balance_note(asof)]
     rows: list[Row] = []
     for a in ledger.accounts:
@@ -92,10 +102,10 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
             a.type.family if a.type else "",
             created="parent" if a.placeholder and not a.origin else "",
         )
-        if not row.ok and holes and row.in_book and not row.history_difference:
-            row = replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
-        elif not row.ok:
-            row = _cause(row, a, ledger, cutover, asof=asof, re_name=re_name)
+        if not row.ok:
+            row = _cause(
+                row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more
+            )
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
     for b in snapshot.accounts:
@@ -151,19 +161,27 @@ def _cause(
     *,
     asof: AsOf | None,
     re_name: str | None,
+    holes: list[Gap],
+    more: bool,
 ) -> Row:
-    """The probable cause of a row's difference, in plain words, and the setting that fixes it."""
+    """The probable cause of a row's difference, in plain words, and the setting that fixes
+    it: transactions counted twice (``more``: the history explains more than QuickBooks on
+    every account that differs), a history with gaps, else the likeliest setting."""
     if not row.in_book or row.history_difference or row.basis == "history":
         return replace(
             row, cause="the book's transactions differ from the files' (please report this)"
         )
+    if more:
+        return replace(row, cause=REPEATED, fix="repeated")
+    if holes and not cut.other_year(asof):
+        return replace(row, cause=f"the history is incomplete: {holes[0].short()}", fix="files")
     if cutover.mode == "balances_only" or asof is None:
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
     first = min((t.date for t in ledger.transactions if t.kind_label != OPENING_KIND), default=None)
     fix = cut.likely_fix(account, re_name, asof, first, opening=cutover.opening_balances)
     causes = {
         "fiscal_year_start": "the fiscal year start: QuickBooks' figures fit a fiscal year "
-        f"starting {cut.month_day_words(asof.fits[0]) if asof.fits else ''}",
+        f"starting {cut.fits_words(asof.fits)}",
         "export_date": "QuickBooks' figures are from the day of the export, which the files do "
         "not say",
         "opening_balances": _started_late(first),

@@ -221,7 +221,8 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
 
 def enterprise_history(path: Path, n: int = 40, seed: int = 11) -> Path:
     """A seeded Transaction Detail export of transfers between the Enterprise sample's own
-    balance-sheet accounts, dated in its last fiscal year."""
+    balance-sheet accounts, dated in its last fiscal year up to a week before its lists'
+    export (2026-12-15): a history that stops months before is a gap no opening balance fills."""
     rng = random.Random(seed)
     pairs = [
         ("Savings", "Checking"),
@@ -232,7 +233,7 @@ def enterprise_history(path: Path, n: int = 40, seed: int = 11) -> Path:
     rows = [
         ["", "Trans #", "Type", "Date", "Num", "Name", "Memo", "Account", "Clr", "Split", "Amount"]
     ]
-    day = dt.date(2026, 6, 1)
+    day = dt.date(2026, 10, 20)
     for i in range(1, n + 1):
         debit, credit = rng.choice(pairs)
         amount = Decimal(rng.randrange(1000, 90000)) / 100

@@ -682,6 +682,27 @@ def test_a_bare_account_number_and_its_name_in_another_file_are_one_account(tmp_
     ]
 
 
+def test_reckon_bare_numbers_are_named_from_the_split_column(tmp_path):
+    """Issue 22 (10): Reckon's Spend Money / Transfer layout (a number alone in the Account
+    column, ``1000 · Checking`` in the Split column) made most accounts bare numbers."""
+    from tests.support.companygen import make_company
+
+    company = make_company(300, 7)
+    path = company.write_transaction_detail_csv(tmp_path / "spend.csv", bare_numbers=True)
+    out = tmp_path / "book.gnucash"
+    run = convert(path, "-o", out, "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    book = read_book(out)
+    by_code = {a.code: a.full_name.rsplit(":", 1)[-1] for a in book.accounts}
+    assert by_code["1000"] == "Checking" and by_code["1200"] == "Accounts Receivable"
+    named = {t.splits[0][0] for t in company.history}  # the first rows' (later rows name it)
+    named |= {a for t in company.history if len(t.splits) == 2 for a, *_ in t.splits}
+    never = {a[2] for a in company.accounts if a[0] not in named}
+    assert {code for code, name in by_code.items() if name == code} == never & by_code.keys()
+    assert len(never & by_code.keys()) < len(by_code) / 2
+    assert balances(book)["Checking"] == company.history_balances()["Checking"]
+
+
 # ---------------------------------------------------------------- a file cut at the export cap
 
 

@@ -74,3 +74,25 @@ def test_a_cut_file_misses_its_last_day_on_up_to_the_next_file():
     assert alone.short() == "no history from 2022-08-14 on (2022.csv is cut at the export cap)"
     covered = history("rest.csv", D(2022, 8, 14), D(2022, 12, 31))  # starts on the cut day
     assert gaps([cut, covered]) == []
+
+
+def test_a_history_stopping_long_before_the_export_date_leaves_a_gap():
+    """Issue 22 (7): the stretch from the last file's last day to QuickBooks' export date
+    counts when it is longer than a month and than the files' own quiet runs."""
+    from app.source import Source
+
+    lists = FileInfo("lists.iif", "IIF lists", "iif lists", exported_on=D(2023, 12, 31),
+                     exported_at=Source("lists.iif", 2))  # fmt: skip
+    a = history("a.csv", D(2023, 1, 1), D(2023, 11, 30))  # 31 days before: a month closed late
+    assert gaps([lists, a]) == []
+    (gap,) = gaps([lists, replace(a, last_date=D(2023, 11, 29))])
+    assert (gap.start, gap.end, gap.after, gap.until) == (D(2023, 11, 30), D(2023, 12, 31), None,
+                                                          lists)  # fmt: skip
+    assert gap.describe() == (
+        "no file covers 2023-11-30 to 2023-12-31 (a.csv ends 2023-11-29; QuickBooks' figures "
+        "are as of 2023-12-31, the export date in lists.iif:2)"
+    )
+    assert gaps([lists, replace(a, last_date=D(2023, 11, 29), quiet=40)]) == []  # as quiet
+    cut = replace(a, cut=True, stops_early=True)
+    (gap,) = gaps([lists, cut])  # a file cut short: what follows its last day, open-ended
+    assert gap.short() == "no history from 2023-11-30 on (a.csv is cut short)"

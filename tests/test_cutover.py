@@ -285,3 +285,30 @@ def test_a_history_with_a_gap_posts_no_opening_balances() -> None:
             "difference",
         ),
     ]
+
+
+def test_a_history_that_explains_more_than_quickbooks_is_never_absorbed() -> None:
+    """Issue 22 (4): the history twice (no Trans # to catch it) explains twice QuickBooks'
+    balances; an opening balance would take the second copy back and every account would
+    match. It is never posted: each difference is reported, with the probable cause."""
+    twice = ledger((*HISTORY, *HISTORY))
+    for option in (True, False):
+        after = apply(twice, Cutover(opening_balances=option))
+        assert after.transactions == twice.transactions  # no opening transaction
+        assert {p.fix for p in after.problems} == {"repeated"}
+        head, *rows = after.problems
+        assert str(head) == (
+            "the imported history explains more than QuickBooks' balance on every account that "
+            "differs (6 accounts: Checking 32,400.00 where QuickBooks has 16,200.00, Accounts "
+            "Payable -800.00 where it has -400.00 and 4 more): transactions are probably in the "
+            "files twice; nothing is posted as an opening balance, which would take them back"
+        )
+        assert str(rows[0]) == (
+            "lists.iif:1: Checking: QuickBooks balance 16,200.00, imported history explains "
+            "32,400.00; difference -16,200.00: not posted, the history explains more than "
+            "QuickBooks' balance"
+        )
+        assert len(rows) == 6
+    # a history that starts late explains less of some accounts: its opening is posted
+    late = apply(ledger(HISTORY[3:]), Cutover(opening_balances=True))
+    assert late.transactions[0].kind_label == OPENING_KIND and late.problems == ()

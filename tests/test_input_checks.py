@@ -348,3 +348,60 @@ def test_the_reader_never_lets_a_moved_ssn_through(tmp_path):
     assert not any(ssn in text for ssn in SSNS)
     assert [c.name for c in ledger.customers] == ["Big Co", "Small Co"]
     assert [a.full_name for a in ledger.accounts] == ["Checking", "Sales"]
+
+
+# ---------------------------------------------- issue 22 (9): files that would make an empty book
+
+OPEN_AR = (
+    "Reckon Sample Pty Ltd\nOpen AR\nAs of 31 March 2023\n"
+    "Trans #,Type,Date,Num,P. O. #,Name,Source Name,Terms,Due Date,Class,Ageing,Open Balance\n"
+    ',,,,,,,,,,,\n"364,101",Tax Invoice,03/02/2023,1001,,"Smith, Jane","Smith, Jane",Net 30,'
+    '05/03/2023,,26,"1,100.00"\n"364,102",Payment,10/03/2023,,,Bloggs Pty Ltd,Bloggs Pty Ltd,,'
+    "10/03/2023,,,-200.00\n,,,,,,,,,,,900.00\nTOTAL,,,,,,,,,,,900.00\n"
+)
+
+OPEN_AP = (  # Reckon's Open AP: no "bill" or "payable" in its titles
+    "Reckon Sample Pty Ltd\nOpen AP\nAs of 31 March 2023\n"
+    "Trans #,Type,Date,Num,Name,Source Name,Due Date,Open Balance\n"
+    '"364,301",Bill,03/02/2023,,Bunnings,Bunnings,05/03/2023,"2,650.00"\n'
+    '"364,302",Bill Pmt -Cheque,10/03/2023,Debit,Bunnings,Bunnings,,-133.22\n'
+    ',,,,,,,"2,516.78"\nTOTAL,,,,,,,"2,516.78"\n'
+)
+
+
+@pytest.mark.parametrize("side", ["AR", "AP"])
+def test_an_open_items_report_alone_is_refused_with_what_to_add(tmp_path, side):
+    """A Reckon "Open AR" / "Open AP" report alone wrote an empty book and exited 0."""
+    report = tmp_path / f"open_{side.lower()}.csv"
+    report.write_text(OPEN_AR if side == "AR" else OPEN_AP, encoding="utf-8")
+    what = "Open Invoices" if side == "AR" else "Unpaid Bills"
+    (tmp_path / "out").mkdir()
+    assert refused(tmp_path / "out", report) == [
+        f"{report.name}:1: this {what} report lists the items still open on a date, but no "
+        "file gives the accounts and transactions they belong to, so the book would be empty: "
+        "add the IIF lists export (File > Utilities > Export > Lists to IIF Files) and the "
+        "transaction history, or the lists alone to start from the balances on a date"
+    ]
+
+
+@pytest.mark.parametrize("spaces", [" ", "    "])
+def test_an_iif_file_whose_tabs_became_spaces_is_refused(tmp_path, spaces):
+    """Its rows were all "with no header above" (their cells, SSNs included, in the warnings)
+    and the book was empty, exit 0."""
+    from tests.support.companygen import make_company
+
+    lists = make_company(40, 1).write_lists_iif(tmp_path / "lists.iif")
+    text = lists.read_text(encoding="utf-8")
+    assert "900-12-3456" in text  # an employee's SSN
+    lists.write_text(text.replace("\t", spaces), encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    run = convert(lists, "-o", out / "book.gnucash")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert list(out.iterdir()) == []
+    assert "900-12-3456" not in run.stdout + run.stderr
+    assert (
+        "lists.iif:1: this IIF file has no tabs: its columns are separated by spaces (an editor "
+        "or e-mail program turned the tabs into spaces), so no row can be read; export it again "
+        "from QuickBooks and give that file as it is"
+    ) in run.stderr

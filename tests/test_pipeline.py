@@ -264,7 +264,9 @@ def test_history_renamed_last_gives_what_each_stage_in_turn_gives(rules, opening
         ledgers.txn("2022-04-02", ("Mystery", "7.00"), ("Checking", "-7.00"), line=34),  # unknown
         ledgers.txn("2022-04-03", ("Rent", "7.001"), ("Checking", "-7.00"), line=36),  # unbalanced
     )
-    parsed = ledger((*HISTORY, *extra), checking="15000.00", rent="900.00")  # not explained
+    # not explained: QuickBooks has more in Checking, less Rent (were there less of both, the
+    # history would explain more than QuickBooks everywhere: no opening balance then)
+    parsed = ledger((*HISTORY, *extra), checking="17000.00", rent="900.00")
     plan = Plan(rules=rules, reparent=reparent, cutover=Cutover(opening_balances=opening))
     resolved = pipeline.resolve_accounts(parsed, plan)
     history = History.of(resolved.transactions)

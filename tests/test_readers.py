@@ -157,14 +157,62 @@ def test_overlapping_files_import_a_transaction_once():
     ]
 
 
-def test_not_a_duplicate_when_trans_numbers_differ_or_within_one_file():
-    a = Ledger(
-        transactions=(txn("a.csv", 1, 5, *RENT, ref="1"), txn("a.csv", 2, 5, *RENT, ref="1"))
-    )
+def test_not_a_duplicate_when_trans_numbers_differ_or_without_one_within_one_file():
+    a = Ledger(transactions=(txn("a.csv", 1, 5, *RENT, ref="1"),))
     b = Ledger(transactions=(txn("b.csv", 1, 5, *RENT, ref="2"),))
     merged = readers.merge([a, b])
-    assert len(merged.transactions) == 3
+    assert len(merged.transactions) == 2
     assert merged.problems == ()
+    alike = Ledger(transactions=(txn("a.csv", 1, 5, *RENT), txn("a.csv", 2, 5, *RENT)))
+    assert len(readers.merge([alike]).transactions) == 2  # two checks alike: nothing says one
+    assert readers.merge([alike]).problems == ()
+
+
+def test_one_trans_number_twice_in_one_file_is_imported_once():
+    """Issue 22 (4): the same TRNS blocks appended twice to one IIF file. Each repeated Trans #
+    with the same date and lines is imported once, as across files, and said once per file."""
+    first = (txn("t.iif", 4, 5, *RENT, ref="1"), txn("t.iif", 7, 6, *RENT, ref="2"))
+    again = (txn("t.iif", 10, 5, *RENT, ref="1"), txn("t.iif", 13, 6, *RENT, ref="2"))
+    one = Ledger(transactions=(*first, *again), files=(FileInfo("t.iif", "IIF", "iif"),))
+    for parts in ([one], [one, Ledger(transactions=(txn("b.csv", 2, 9, *RENT),))]):
+        merged = readers.merge(parts)
+        assert [str(t.source) for t in merged.transactions][:2] == ["t.iif:4", "t.iif:7"]
+        assert len(merged.transactions) == len(parts) + 1
+        assert [(str(p), p.severity, p.topic) for p in merged.problems] == [
+            (
+                "t.iif:10: 2 transactions of this file (2024-01-05 to 2024-01-06) are in it twice, "
+                "with the same Trans # and lines (lines 10, 13 repeat lines 4, 7): each is "
+                "imported once; if the file was put together from several exports, check that "
+                "none was added twice",
+                "warning",
+                "overlap",
+            )
+        ]
+    single = Ledger(transactions=(first[0], again[0]), files=one.files)
+    (said,) = readers.merge([single]).problems
+    assert str(said) == (
+        "t.iif:10: this transaction of 2024-01-05 (Trans # 1) is in the file twice, with the same "
+        "lines (first at line 4): imported once; if the file was put together from several "
+        "exports, check that none was added twice"
+    )
+
+
+def test_one_trans_number_for_two_transactions_in_one_file_is_an_error():
+    other = (("Rent", "12.00"), ("Checking", "-12.00"))
+    one = Ledger(
+        transactions=(txn("t.iif", 4, 5, *RENT, ref="1"), txn("t.iif", 9, 5, *other, ref="1"))
+    )
+    merged = readers.merge([one])
+    assert [str(p) for p in merged.errors] == [
+        "t.iif:9: Trans # 1 of 2024-01-05 is also at line 4 of this file, with other lines "
+        "(there: Rent 10.00, Checking -10.00; here: Rent 12.00, Checking -12.00): QuickBooks "
+        "gives each transaction its own number; export the file again from QuickBooks (a file "
+        "another program wrote: clear its TRNSID or Trans # column)"
+    ]
+    halves = Ledger(  # one transaction in two runs (unbalanced each): validation says so
+        transactions=(txn("t.iif", 4, 5, RENT[0], ref="1"), txn("t.iif", 9, 5, RENT[1], ref="1"))
+    )
+    assert readers.merge([halves]).problems == ()
 
 
 def test_two_identical_transactions_in_both_files_match_pairwise():
@@ -396,6 +444,22 @@ def test_a_generated_find_export_and_another_layout_are_one_history(tmp_path, la
         assert not merged.errors
         overlap = [p.message for p in merged.problems if p.topic == "overlap"]
         assert len(overlap) == 2  # the file pair, and the one Find group that is two
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_a_find_export_in_another_order_than_trans_numbers_is_one_history(tmp_path, split):
+    """Issue 22 (6): a Find export whose day's transactions come in another order than their
+    Trans # (sorted by type): same-day deposits, one group in the Find, are not neighbours in
+    the General Ledger's Trans # order. They doubled (5 transactions here)."""
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=2000, seed=1)
+    find = company.write_find_csv(tmp_path / "find.csv", by_type=True, split=split)
+    ledger = company.write_general_ledger_csv(tmp_path / "general_ledger.csv")
+    merged = readers.read([find, ledger], Plan())
+    assert len(merged.transactions) == len(company.history)
+    assert {t.source.filename for t in merged.transactions} == {"general_ledger.csv"}
+    assert not merged.errors
 
 
 # ---------------------------------------------------------------- files cut at the export cap

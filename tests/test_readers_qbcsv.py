@@ -369,6 +369,31 @@ def test_spreadsheet_hashes_in_amount_read_debit_credit() -> None:
     )
 
 
+def test_bare_account_numbers_take_the_names_the_split_column_gives(tmp_path) -> None:
+    """Issue 22 (10): Reckon's Spend Money / Transfer layout prints ``1204`` in the Account
+    column and ``1204 · Choices Flooring Noosaville`` in the Split column (the other side; on
+    the later rows of a longer transaction, its first row's account). Every number the file
+    names anywhere is read as that label; a number it never names stays a number."""
+    company = make_company(300, 7)
+    path = company.write_transaction_detail_csv(tmp_path / "spend.csv", bare_numbers=True)
+    text = path.read_text(encoding="utf-8")
+    assert ",1000,," in text and ",1000 · Checking," in text  # bare, and named in Split
+    label, number = company.labels(), {a[0]: a[2] for a in company.accounts}
+    named = set()  # the accounts the Split column names, as QuickBooks fills it
+    for t in company.history:
+        if len(t.splits) == 2:
+            named.update(s[0] for s in t.splits)
+        else:
+            named.add(t.splits[0][0])
+    ledger = qbcsv.parse(path, DEFAULT)
+    assert not ledger.errors
+    got = {s.account for t in ledger.transactions for s in t.splits}
+    want = {label[a] if a in named else number[a] for t in company.history for a, *_ in t.splits}
+    assert got == want
+    assert len(want - set(number.values())) > 20  # most are named; a few only by number
+    assert ledger.problems == ()
+
+
 AMOUNT_AND_DC = ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit,Amount,Balance\n"
 
 
@@ -391,6 +416,7 @@ AMOUNT_AND_DC = ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit,Amount,Ba
 def test_debit_credit_decide_and_amount_cross_checks(tmp_path: Path, case: tuple) -> None:
     debit, credit, amount, value, problem = case
     text = AMOUNT_AND_DC + f",7,Check,1/5/2021,1,A,,Rent,{debit},{credit},{amount},#REF!\n"
+    text += "TOTAL\n"  # a whole report: its one line is no transaction cut in the middle
     ledger = qbcsv.parse(write(tmp_path, text), DEFAULT)
     got = [s.value for t in ledger.transactions for s in t.splits]
     assert got == ([] if value is None else [Decimal(value)])
@@ -585,6 +611,7 @@ def test_rows_without_account(tmp_path: Path) -> None:
         ",1,Check,1/5/2021,,,,Rent,,1.00,",
         ",1,Check,1/5/2021,,,,,,-1.00,",  # an amount but no account: an error
         ",1,Check,1/5/2021,,,note only,,,,",  # nothing at all: a warning
+        "TOTAL",  # a whole report: its unbalanced check was not cut there
     ]
     ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
     assert [(p.source.line, p.severity) for p in ledger.problems] == [(5, "error"), (6, "warning")]

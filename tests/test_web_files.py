@@ -296,6 +296,25 @@ def test_a_file_cut_at_the_export_cap_can_be_accepted_on_its_card(client, tmp_pa
     )
 
 
+def test_a_report_that_stops_early_can_be_accepted_on_its_card(client, tmp_path):
+    """Issue 22 (7): a Journal cut before its TOTAL row, well before its title's period ends."""
+    from tests.support.companygen import make_company
+
+    prefix, csrf = new_migration(client)
+    journal = make_company(300, 5).write_journal_csv(tmp_path / "journal.csv")
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[:400]), encoding="utf-8")
+    with journal.open("rb") as stream:
+        store = client.application.extensions["store"]
+        store.open(prefix.rsplit("/", 1)[1]).save_upload("journal.csv", stream)
+    card = soup(client.get(f"{prefix}/files"))
+    assert "This file stops early (its problems below say why)" in card.text
+    assert "journal.csv stops early: it does not end with the TOTAL row" in card.text
+    form = {"truncated_ok": "yes", "csrf_token": csrf["X-CSRF-Token"]}
+    r = client.post(f"{prefix}/files/journal.csv/options", data=form, headers=csrf | HX)
+    assert r.status_code == 200 and "You said this file is cut short on purpose" in r.text
+
+
 def app_plan(client, prefix: str):
     return client.application.extensions["store"].open(prefix.rsplit("/", 1)[1]).plan()
 

@@ -98,10 +98,10 @@ def _said_if_empty(ledger: Ledger) -> Ledger:
 
 
 def _checked(ledger: Ledger, options: ReadOptions) -> Ledger:
-    """A file's ledger with its quiet stretch measured and a cut at the export cap decided: an
-    error unless the user accepts the cut (``ReadOptions.truncated_ok``); then a warning, the
-    file marked ``cut`` and its last transaction, when it does not balance, not imported (the
-    cut fell inside it) but named."""
+    """A file's ledger with its quiet stretch measured and a cut (at the export cap, or a file
+    that stops early: ``FileInfo.stops_early``) decided: an error unless the user accepts the
+    cut (``ReadOptions.truncated_ok``); then a warning, the file marked ``cut`` and its last
+    transaction, when it does not balance, not imported (the cut fell inside it) but named."""
     if not ledger.files or not ledger.transactions:
         return ledger
     info = replace(ledger.files[0], quiet=quiet_days(t.date for t in ledger.transactions))
@@ -133,8 +133,9 @@ def _checked(ledger: Ledger, options: ReadOptions) -> Ledger:
                 f"the last transaction ({end.kind_label or 'transaction'} of "
                 f"{end.date.isoformat()}"
                 + (f", Trans # {end.ref}" if end.ref else "")
-                + f", {len(end.splits)} of its lines) is cut off by the export cap: not "
-                "imported; it lies in the period the proof names as missing",
+                + f", {len(end.splits)} of its lines) is cut off "
+                + ("where the file stops" if info.stops_early else "by the export cap")
+                + ": not imported; it lies in the period the proof names as missing",
                 "warning",
                 topic="truncated",
             )

@@ -12,10 +12,15 @@ transaction is the same as an earlier file's when
   where both files give them (types only between two CSV reports or two IIF files: their words
   differ). One found in no earlier file may still be the same as several: the Find export
   groups by the running balance, so two transactions of one day, type, num and name that each
-  return it to 0.00 are read as one (it warns so); when a later file's transaction is exactly a
-  run of them, it is imported once, as the run. Two transactions with one date, type, num and
-  name but other lines, one in each of two files that otherwise overlap, are the same document
-  in two versions: an error naming both places.
+  return it to 0.00 are read as one (it warns so); when a later file's transaction is exactly
+  several of them, one after another (in any order: a Find export need not list a day's
+  transactions by Trans #), it is imported once, as those. Two transactions with one date,
+  type, num and name but other lines, one in each of two files that otherwise overlap, are the
+  same document in two versions: an error naming both places.
+Inside one file a Trans # (an IIF TRNSID) given twice is caught the same way: a second copy with
+the same date and lines is imported once (the same TRNS blocks appended twice to a file), one
+with other lines is an error naming both places (QuickBooks numbers each transaction once);
+two halves that do not balance alone are left to the validation, which names them.
 Every duplicate is said once per pair of files (a warning naming its lines), never one warning
 per transaction: an overlap of thousands must not hide the other warnings.
 """
@@ -24,11 +29,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Literal
 
-from app.model import Ledger, Problem, Transaction, money
+from app.model import Ledger, Problem, Split, Transaction, money
 from app.source import line_list
 
 Name = Callable[[str], str]
@@ -38,10 +43,14 @@ _SHOWN_LINES = 6
 
 def key(t: Transaction, name: Name) -> tuple:
     """(date, the lines as a sorted multiset of (account, value)): what two copies share."""
+    return (t.date, _lines_key(t.splits, name))
+
+
+def _lines_key(splits: Sequence[Split], name: Name) -> tuple:
     values: dict[tuple[str, Decimal], int] = defaultdict(int)
-    for s in t.splits:
+    for s in splits:
         values[(name(s.account), s.value)] += 1
-    return (t.date, tuple(sorted(values.items())))
+    return tuple(sorted(values.items()))
 
 
 def _word(text: str) -> str:
@@ -102,7 +111,7 @@ class _History:
                 pair.kept.append(twin.t)
         mine: list[_Kept] = []
         for i, t, k in rest:
-            if t.ref or not self._run(t, k, iif, used):
+            if t.ref or not self._run(t, iif, used):
                 mine.append(_Kept(t, k, filename, iif, i))
         self._disagreeing(mine, pairs, used)
         for kept in mine:
@@ -136,30 +145,48 @@ class _History:
                 return o
         return None
 
-    def _run(self, t: Transaction, want: tuple, iif: bool, used: set[int]) -> bool:
-        """Whether ``t`` (no Trans #) is exactly a run of an earlier file's transactions of its
-        day, num, name and type, read as one; if so it is said and not kept."""
+    def _run(self, t: Transaction, iif: bool, used: set[int]) -> bool:
+        """Whether ``t`` (no Trans #) is exactly several of an earlier file's transactions of
+        its day, num, name and type, read as one; if so it is said and not kept. They follow
+        one another in ``t`` (each one's lines together), whatever order the other file
+        gives them: a Find export need not list a day's transactions by Trans #."""
         by_file: dict[str, list[_Kept]] = defaultdict(list)
         for o in self.by_doc.get(self.doc(t), ()):
             if id(o) not in used and self.same_fields(o.t, o.iif, t, iif):
                 by_file[o.file].append(o)
         for other, found in by_file.items():
-            found.sort(key=lambda o: o.index)
-            for start in range(len(found)):
-                lines: list = []
-                for end in range(start, len(found)):
-                    if end > start and found[end].index != found[end - 1].index + 1:
-                        break
-                    lines.extend(found[end].t.splits)
-                    if end == start:
-                        continue
-                    merged = Transaction(t.date, tuple(lines), t.source)
-                    if key(merged, self.name) == want:
-                        run = found[start : end + 1]
-                        used.update(id(o) for o in run)
-                        self.problems.append(_run_warning(t, run, other))
-                        return True
+            run = self._pieces(t.splits, sorted(found, key=lambda o: o.index))
+            if run is not None and len(run) > 1:
+                run.sort(key=lambda o: o.index)
+                used.update(id(o) for o in run)
+                self.problems.append(_run_warning(t, run, other))
+                return True
         return False
+
+    def _pieces(self, lines: tuple[Split, ...], found: list[_Kept]) -> list[_Kept] | None:
+        """Transactions of ``found`` whose lines, one transaction after another, are ``lines``
+        (compared as ``key`` does, each transaction's in any order), or None. Alike ones are
+        tried once at each place, so the search stays small."""
+        name = self.name
+        shapes = [_lines_key(o.t.splits, name) for o in found]
+
+        def walk(at: int, taken: list[int]) -> list[int] | None:
+            if at == len(lines):
+                return taken
+            tried: set[tuple] = set()
+            for i, o in enumerate(found):
+                n = len(o.t.splits)
+                if i in taken or shapes[i] in tried or at + n > len(lines):
+                    continue
+                tried.add(shapes[i])
+                if _lines_key(lines[at : at + n], name) == shapes[i]:
+                    done = walk(at + n, [*taken, i])
+                    if done is not None:
+                        return done
+            return None
+
+        chosen = walk(0, [])
+        return None if chosen is None else [found[i] for i in chosen]
 
     def _disagreeing(self, mine: list[_Kept], pairs: dict[str, _Pair], used: set[int]) -> None:
         """Same date, num, name and type, other lines, one left in each of two files that share
@@ -187,7 +214,7 @@ class _History:
         if o.t.date != t.date:
             how = f"dated {o.t.date.isoformat()} there, {t.date.isoformat()} here"
         else:
-            how = f"there: {self._lines(o.t)}; here: {self._lines(t)}"
+            how = f"there: {_lines(o.t, self.name)}; here: {_lines(t, self.name)}"
         return Problem(
             t.source,
             f"{what} of {t.date.isoformat()} is also in {o.t.source}, but the two files "
@@ -195,15 +222,16 @@ class _History:
             "or give only one of them",
         )
 
-    def _lines(self, t: Transaction) -> str:
-        shown = [f"{self.name(s.account)} {money(s.value)}" for s in t.splits[:_SHOWN_LINES]]
-        more = len(t.splits) - _SHOWN_LINES
-        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
-
     def transactions(self) -> tuple[Transaction, ...]:
         out = [k.t for k in self.kept]
         out.sort(key=lambda t: t.date)
         return tuple(out)
+
+
+def _lines(t: Transaction, name: Name) -> str:
+    shown = [f"{name(s.account)} {money(s.value)}" for s in t.splits[:_SHOWN_LINES]]
+    more = len(t.splits) - _SHOWN_LINES
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _span(txns: Sequence[Transaction]) -> str:
@@ -246,7 +274,7 @@ def _run_warning(t: Transaction, run: Sequence[_Kept], other: str) -> Problem:
 def history(parts: Sequence[Ledger], name: Name, problems: list[Problem]) -> tuple:
     """All files' transactions in date order (stable), each transaction once; see the module
     docstring. ``name`` maps each file's account label to what two files' labels compare by."""
-    with_history = [p for p in parts if p.transactions]
+    with_history = [_once(p, name, problems) for p in parts if p.transactions]
     if len(with_history) == 1:  # nothing to compare with: no key computed
         return tuple(sorted(with_history[0].transactions, key=lambda t: t.date))
     order = sorted(with_history, key=lambda p: not any(t.ref for t in p.transactions))
@@ -260,3 +288,60 @@ def leaf(name: Name) -> Name:
     """Labels compared by their leaf alone (no chart to say where a report's ``6910 · Gas``
     sits): ``name`` then everything before the last ``:`` dropped."""
     return lambda label: name(label).rsplit(":", 1)[-1]
+
+
+TWICE_TODO = "if the file was put together from several exports, check that none was added twice"
+
+
+def _once(part: Ledger, name: Name, problems: list[Problem]) -> Ledger:
+    """``part`` with each transaction whose Trans # the file gave before kept once: dropped
+    (said once for the file) when its date and lines are the same; an error when both copies
+    balance but differ; left for the validation when they do not balance (one transaction
+    read in two pieces)."""
+    first: dict[str, Transaction] = {}
+    again: list[tuple[Transaction, Transaction]] = []
+    dropped: set[int] = set()
+    for t in part.transactions:
+        if not t.ref:
+            continue
+        seen = first.setdefault(t.ref, t)
+        if seen is t:
+            continue
+        if key(seen, name) == key(t, name):
+            again.append((t, seen))
+            dropped.add(id(t))
+        elif seen.total == 0 and t.total == 0:
+            problems.append(_numbered_twice(seen, t, name))
+            dropped.add(id(t))
+    if again:
+        problems.append(_twice_warning(again))
+    if not dropped:
+        return part
+    return replace(part, transactions=tuple(t for t in part.transactions if id(t) not in dropped))
+
+
+def _twice_warning(again: Sequence[tuple[Transaction, Transaction]]) -> Problem:
+    t, seen = again[0]
+    if len(again) == 1:
+        text = (
+            f"this transaction of {t.date.isoformat()} (Trans # {t.ref}) is in the file twice, "
+            f"with the same lines (first at line {seen.source.line}): imported once; {TWICE_TODO}"
+        )
+    else:
+        copies = [t for t, _ in again]
+        text = (
+            f"{len(again):,} transactions of this file ({_span(copies)}) are in it twice, with "
+            f"the same Trans # and lines ({line_list(c.source for c in copies)} repeat "
+            f"{line_list(s.source for _, s in again)}): each is imported once; {TWICE_TODO}"
+        )
+    return Problem(t.source, text, "warning", topic="overlap")
+
+
+def _numbered_twice(seen: Transaction, t: Transaction, name: Name) -> Problem:
+    return Problem(
+        t.source,
+        f"Trans # {t.ref} of {t.date.isoformat()} is also at line {seen.source.line} of this "
+        f"file, with other lines (there: {_lines(seen, name)}; here: {_lines(t, name)}): "
+        "QuickBooks gives each transaction its own number; export the file again from "
+        "QuickBooks (a file another program wrote: clear its TRNSID or Trans # column)",
+    )

@@ -190,17 +190,32 @@ class Company:
         return _w.write_trial_balance_csv(self, path, encoding=encoding)
 
     def write_find_csv(
-        self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8", split: bool = False
+        self,
+        path: Path,
+        *,
+        date_order: str = "mdy",
+        encoding: str = "utf-8",
+        split: bool = False,
+        by_type: bool = False,
     ) -> Path:
-        return _w.write_find_csv(self, path, date_order=date_order, encoding=encoding, split=split)
+        return _w.write_find_csv(
+            self, path, date_order=date_order, encoding=encoding, split=split, by_type=by_type
+        )
 
     def write_journal_csv(self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"):
         return _w.write_journal_csv(self, path, date_order=date_order, encoding=encoding)
 
     def write_transaction_detail_csv(
-        self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"
+        self,
+        path: Path,
+        *,
+        date_order: str = "mdy",
+        encoding: str = "utf-8",
+        bare_numbers: bool = False,
     ) -> Path:
-        return _w.write_transaction_detail_csv(self, path, date_order=date_order, encoding=encoding)
+        return _w.write_transaction_detail_csv(
+            self, path, date_order=date_order, encoding=encoding, bare_numbers=bare_numbers
+        )
 
     def write_general_ledger_csv(
         self, path: Path, *, date_order: str = "mdy", encoding: str = "utf-8"

@@ -114,11 +114,19 @@ def _titles(company: Company, report: str, width: int) -> list[list[str]]:
 
 @no_gc
 def write_find_csv(
-    company: Company, path: Path, *, date_order="mdy", encoding="utf-8", split: bool = False
+    company: Company,
+    path: Path,
+    *,
+    date_order="mdy",
+    encoding="utf-8",
+    split: bool = False,
+    by_type: bool = False,
 ) -> Path:
     """Edit > Find > Advanced export: one row per split, running Balance back to 0.00. With
     ``split``, a Split column as QuickBooks fills it there: the first row names the other side
-    (or ``-SPLIT-`` for 3 lines or more), each later row the first row's account."""
+    (or ``-SPLIT-`` for 3 lines or more), each later row the first row's account. With
+    ``by_type``, each day's transactions sorted by their type (the Find window sorts by the
+    column clicked), so look-alike neighbours there need not be neighbours by Trans #."""
     fmt = _dates(date_order, padded=False)
     marks = _marks(encoding)
     head = ["", "Type", "Date", "Num", "Name", "Account", "Memo", "Clr", "Amount", "Balance"]
@@ -126,7 +134,10 @@ def write_find_csv(
         head.insert(6, "Split")
     rows = [head]
     add = rows.append
-    for t in company.history:
+    txns = company.history
+    if by_type:
+        txns = sorted(txns, key=lambda t: (t.date, t.type))
+    for t in txns:
         day = fmt(t.date)
         balance = ZERO
         first = t.splits[0][0]
@@ -189,15 +200,22 @@ def _other_side(t: Txn, i: int, label: dict[str, str]) -> str:
 
 @no_gc
 def write_transaction_detail_csv(
-    company: Company, path: Path, *, date_order="mdy", encoding="utf-8"
+    company: Company, path: Path, *, date_order="mdy", encoding="utf-8", bare_numbers=False
 ) -> Path:
     """Custom Transaction Detail: one full row per split, Debit/Credit and signed Amount,
-    running Balance, Account Type words; a final TOTAL row."""
+    running Balance, Account Type words; a final TOTAL row. ``bare_numbers``: as Reckon's
+    Spend Money and Transfer exports print it, the Account column holds the account's number
+    alone (``1204``) while the Split column names accounts in full (``1204 · Leaf``), as
+    QuickBooks fills it: on a transaction's first row the other side (``-SPLIT-`` for 3 lines
+    or more), on each later row the first row's account."""
     from tests.support.companygen import TYPE_WORDS
 
     fmt = _dates(date_order)
     marks = _marks(encoding)
     label = _labels(company)
+    shown = label
+    if bare_numbers:
+        shown = {a[0]: a[2] or label[a[0]] for a in company.accounts}
     words = {a[0]: TYPE_WORDS[a[1]] for a in company.accounts}
     header = ["", "Trans #", "Type", "Date", "Num", "Name", "Memo", "Account", "Class", "Clr",
               "Split", "Debit", "Credit", "Amount", "Balance", "Account Type"]  # fmt: skip
@@ -213,8 +231,11 @@ def write_transaction_detail_csv(
             balance += amount
             if amount > 0:
                 total += amount
+            other = _other_side(t, i, label)
+            if bare_numbers and i and len(t.splits) > 2:
+                other = label[t.splits[0][0]]  # later rows name the first row's account
             add(["", no, t.type, day, t.num, t.names[i] if t.names else t.name, memo,
-                 label[account], "", marks.get(clr, clr), _other_side(t, i, label),
+                 shown[account], "", marks.get(clr, clr), other,
                  _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
                  _cell(amount), money(balance), words[account]])  # fmt: skip
     add(["TOTAL", *[""] * 10, money(total), money(total), "0.00", "0.00", ""])

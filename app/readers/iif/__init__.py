@@ -56,6 +56,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         raise ParseError(Source(name, 1), "this is a binary file, not an IIF text export")
     if not text.replace("\ufeff", "").strip():
         raise ParseError(Source(name, 1), "the file is empty")
+    _refuse_spaced(text, name)
     reading = Reading(name, options)
     rows = list(_rows(text, reading))
     order, ambiguous = file_date_order(rows, reading)
@@ -135,6 +136,26 @@ def _export_date(
             reading.warn(hdr.source, f"the HDR row's export DATE {hdr.get('DATE')!r} is unreadable")
         return None, None
     return day, hdr.source
+
+
+def _refuse_spaced(text: str, name: str) -> None:
+    """An IIF file without a single tab (nor commas between its header's columns), whose
+    ``!`` header rows hold several words: its tabs were turned into spaces, and every row
+    would be one cell under no header. Refused before any row is read (its cells, SSNs among
+    them, must not be echoed in a warning)."""
+    if "\t" in text:
+        return
+    lines = text.lstrip("\ufeff").splitlines()
+    if _delimiter(lines) != "\t":
+        return
+    for number, line in enumerate(lines, 1):
+        if line.lstrip('"').startswith("!") and len(line.split()) > 2:
+            raise ParseError(
+                Source(name, number),
+                "this IIF file has no tabs: its columns are separated by spaces (an editor or "
+                "e-mail program turned the tabs into spaces), so no row can be read; export it "
+                "again from QuickBooks and give that file as it is",
+            )
 
 
 def _line(problem: Problem) -> int:

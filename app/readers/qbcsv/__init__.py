@@ -18,7 +18,11 @@ by hand for a report no layout claims. Split.account is the report's account cel
 against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``. With Amount beside
 Debit/Credit, Debit/Credit is the value and Amount a cross-check (``Collector.checked``).
 Estimates and orders are counted under "not imported", never read; a transaction without a name
-on its first row is named by its lines (``app.readers.payers``).
+on its first row is named by its lines (``app.readers.payers``). An account cell holding a number
+alone (Reckon's Spend Money / Transfer exports) reads as the label the file gives that number in
+its Split or Account column (``account_labels.numbers_named``). A report that stops before its
+end (a last transaction cut in the middle, no closing TOTAL row while its title's period runs on)
+is said so (``ending.py``), as one cut at the export cap is.
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
 decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
@@ -46,6 +50,7 @@ from app.gc_pause import paused
 from app.model import Layout, Ledger, ReadOptions, Reconcile, Split
 from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
+from app.readers.qbcsv.ending import ends_with_total
 from app.readers.qbcsv.header import (
     HEADER_SCAN,
     ROW_ROLES,
@@ -56,6 +61,7 @@ from app.readers.qbcsv.header import (
     first_rows,
     safe_decode,
 )
+from app.readers.qbcsv.trial_balance import period_end
 from app.readers.values import SHORT_AMOUNT, is_binary, is_utf16
 from app.source import Source
 
@@ -149,6 +155,8 @@ class _Reader:
         finally:
             self.line = reader.line_num
         self.out.last_line = reader.line_num
+        self.out.period_end = period_end(rows[: header.index], self.options)
+        self.out.whole = ends_with_total(path, delimiter, self.encoding)
         if self.spans and path.read_bytes().count(b'"') % 2:  # csv ends an open quote at EOF
             raise ParseError(
                 Source(self.name, self.spans[-1]),
@@ -225,6 +233,9 @@ class _Reader:
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
         labels: dict[str, str] = {}  # account and account type cells → stripped
         memos: dict[str, tuple[str, bool]] = {}  # memo cell → stripped, starts with VOID
+        # Split cells (by_ref: the other modes keep them with their rows): names for accounts
+        # the Account column prints by number alone
+        note = out.others.setdefault if by_ref and "split" in roles else None
         last = reader.line_num
         for cells in reader:
             line = last + 1  # a record's first line (a quoted cell can hold line breaks)
@@ -328,6 +339,8 @@ class _Reader:
                 (labels.get(atype) or labels.setdefault(atype, atype.strip())) if atype else "",
             )  # fmt: skip
             if by_ref:
+                if note is not None:
+                    note(row[other_at], line)
                 if g is None or (ref and ref != g_ref) or (date and date != g_date):
                     g = new_group(line, ref, kind, date, num, who)
                     groups.append(g)

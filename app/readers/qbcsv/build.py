@@ -11,7 +11,7 @@ field) the ordinary constructors are used, so a model change can never leave a s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from decimal import Decimal
 
 from app.model import Reconcile, Split, Transaction
@@ -121,3 +121,23 @@ class Group:
             self.names = [(split, name)]
         else:
             self.names.append((split, name))
+
+
+def renamed(
+    groups: list[Group], flat: list[tuple], names: dict[str, str]
+) -> tuple[list[Group], list[tuple]]:
+    """Groups and flat rows (the Find export's, split at index 5) with each split whose account
+    is a key of ``names`` on that name instead; a line's own name stays with its split."""
+    for g in groups:
+        if any(s.account in names for s in g.splits):
+            new = {id(s): replace(s, account=names.get(s.account, s.account)) for s in g.splits}
+            g.splits = [new[id(s)] for s in g.splits]
+            if g.names:
+                g.names = [(new[id(s)], name) for s, name in g.names]
+    flat = [
+        (*row[:5], replace(row[5], account=names[row[5].account]), *row[6:])
+        if row[5].account in names
+        else row
+        for row in flat
+    ]
+    return groups, flat

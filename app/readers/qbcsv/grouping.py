@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from app.account_labels import numbers_named
 from app.model import (
     FileInfo,
     Layout,
@@ -37,7 +38,8 @@ from app.model import (
 )
 from app.quickbooks import non_posting_kind, non_posting_label, not_posted
 from app.readers.payers import named
-from app.readers.qbcsv.build import Group, transaction_maker
+from app.readers.qbcsv.build import Group, renamed, transaction_maker
+from app.readers.qbcsv.ending import stops_early
 from app.readers.qbcsv.find import group_by_balance
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.source import Source, line_list
@@ -66,6 +68,9 @@ class Collector:
         self.flat: list[tuple] = []
         self.has_split = False  # the file has a Split column (balance mode decides by it)
         self.labels: set[str] = set()  # every account and Account Type label (set at the end)
+        self.others: dict[str, int] = {}  # ref mode: each Split cell → its first line
+        self.whole = True  # the file ends with a TOTAL row (set at the end)
+        self.period_end: dt.date | None = None  # the last day of the title's period
         self.not_imported: list[NotImported] = []
         # column → (line, cell) of the rows where it is not a number and the other one is used
         self.unreadable: dict[str, list[tuple[int, str]]] = {"Amount": [], "Debit/Credit": []}
@@ -248,6 +253,11 @@ class Collector:
 
     # -- the end --------------------------------------------------------------------------
     def ledger(self, kind: str, layout: Layout, encoding: str) -> Ledger:
+        if self.mode != "ledger":  # numbers alone named as the file names them elsewhere
+            cells = self.others.keys() if self.mode == "ref" else (row[7] for row in self.flat)
+            if names := numbers_named(self.labels, cells):
+                self.groups, self.flat = renamed(self.groups, self.flat, names)
+                self.labels |= set(names.values())
         if self.mode == "balance":
             self.groups.extend(group_by_balance(self.flat, self.has_split, self.warn))
             self.flat = []
@@ -259,6 +269,7 @@ class Collector:
             txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
         self._unreadable()
         data_lines = self.last_line - self.header_line
+        early = None
         if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
             self.problems.append(  # the fact; readers.read_one decides what it means
                 Problem(
@@ -269,6 +280,16 @@ class Collector:
                     topic="truncated",
                 )
             )
+        elif early := stops_early(
+            self.filename,
+            txns,
+            layout,
+            whole=self.whole,
+            grouped_by_account=self.mode == "ledger",
+            period_end=self.period_end,
+            last_line=self.last_line,
+        ):
+            self.problems.append(early)
         days = [t.date for t in txns]
         info = FileInfo(
             filename=self.filename,
@@ -285,6 +306,7 @@ class Collector:
             first_date=min(days) if days else None,
             last_date=max(days) if days else None,
             marks=tuple(self.marks),
+            stops_early=early is not None,
         )
         return Ledger(
             transactions=tuple(txns),

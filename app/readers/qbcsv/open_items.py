@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -22,6 +23,8 @@ from app.readers.values import clean, date_order, parse_amount, parse_date
 from app.source import Source
 
 _NEEDED = ("Type", "Date", "Open Balance")
+# an Unpaid Bills report's title (Reckon's is "Open AP")
+_PAYABLE = re.compile(r"bill|payable|\bA/?P\b", re.IGNORECASE).search
 _VENDOR_TYPES = frozenset({"BILL", "CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT"})
 _CUSTOMER_TYPES = frozenset(
     {"INVOICE", "TAX INVOICE", "CREDIT MEMO", "ADJUSTMENT NOTE", "PAYMENT", "STATEMENT CHARGE"}
@@ -53,9 +56,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         raise ParseError(Source(name, 1), "no header row with Type, Date and Open Balance")
     at, col = found
     titles = " ".join(clean(c) for _, cells in rows[: at - 1] for c in cells)
-    file_kind: Literal["customer", "vendor"] = (
-        "vendor" if "bill" in titles.lower() or "payable" in titles.lower() else "customer"
-    )
+    file_kind: Literal["customer", "vendor"] = "vendor" if _PAYABLE(titles) else "customer"
     i = col["Date"]
     samples = ((cells[i], line) for line, cells in rows[at:] if i < len(cells))
     order = date_order(samples, options.date_order).order

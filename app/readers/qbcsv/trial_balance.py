@@ -131,6 +131,19 @@ def _title_date(
     return _read_date(Source(name, line), m, options), Source(name, line)
 
 
+def period_end(rows: list[tuple[int, list[str]]], options: ReadOptions) -> dt.date | None:
+    """The last day of a report's period as its title rows give it (``January 1, 2019 through
+    December 30, 2021``: 2021-12-30); None without such a range or when it is unreadable."""
+    for line, cells in rows:
+        for cell in cells:
+            if "through" in _norm(cell) and (matches := list(_DATES.finditer(cell))):
+                try:
+                    return _read_date(Source("", line), matches[-1], options)
+                except ParseError:
+                    return None
+    return None
+
+
 def _read_date(where: Source, m: re.Match[str], options: ReadOptions) -> dt.date:
     """``Dec 31, 21`` / ``December 31, 2021`` / ``31 December 2021``, else a numeric date read
     like the reports' dates (M/D/Y unless the file's options say D/M/Y)."""
