@@ -79,6 +79,7 @@ CORPUS: dict[str, tuple[bytes, bool, str]] = {
         False,
         "never closed",
     ),
+    "spaced.iif": (LISTS.replace("\t", " ").encode(), False, "has no tabs"),
     "binary.iif": (gzip.compress(LISTS.encode(), mtime=0), False, "binary file"),
     "employees.csv": (CSV_LIST.encode(), True, ""),
     "vendors.csv": (

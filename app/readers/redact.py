@@ -33,7 +33,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import Problem, ReadOptions
 from app.readers import BINARY, READERS, iif
-from app.readers.iif import _records
+from app.readers.iif import _records, refuse_spaced
 from app.readers.iif.rows import QUIET, Header, is_number, misaligned, read_header, stray_cells
 from app.readers.qbcsv import names
 from app.readers.qbcsv.columns import SENSITIVE_HEADER, SSN, SSN_MASK
@@ -97,6 +97,7 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
     withheld: list[Problem] = []
     changed = False
     try:
+        refuse_spaced(text, name)  # its columns cannot be told apart: nothing can be blanked
         for start, end, cells, delimiter in _records(text, name):
             first = cells[0].strip().upper() if cells else ""
             if first.startswith("!"):

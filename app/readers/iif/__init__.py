@@ -56,7 +56,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         raise ParseError(Source(name, 1), "this is a binary file, not an IIF text export")
     if not text.replace("\ufeff", "").strip():
         raise ParseError(Source(name, 1), "the file is empty")
-    _refuse_spaced(text, name)
+    refuse_spaced(text, name)
     reading = Reading(name, options)
     rows = list(_rows(text, reading))
     order, ambiguous = file_date_order(rows, reading)
@@ -138,7 +138,7 @@ def _export_date(
     return day, hdr.source
 
 
-def _refuse_spaced(text: str, name: str) -> None:
+def refuse_spaced(text: str, name: str) -> None:
     """An IIF file without a single tab (nor commas between its header's columns), whose
     ``!`` header rows hold several words: its tabs were turned into spaces, and every row
     would be one cell under no header. Refused before any row is read (its cells, SSNs among
