@@ -107,7 +107,7 @@ def convert(task: dict, folder: Path, progress: Progress) -> dict:
     read = audit.file_rows(files, {}, audit.AS_READ)
     audit.write_records(folder, read, prepared.ledger.not_imported, plan)
     finished = time.time()
-    book = task["book"] or database.database  # type: ignore[union-attr]
+    book = task["book"] or task["database"]
     page = render(
         "jobs/audit_report.html",
         book=book,

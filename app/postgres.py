@@ -199,8 +199,9 @@ def usage_problem(address: Address, overwrite: bool, password: str | None = None
     return None
 
 
-def connection_words(address: Address, password: str | None = None) -> str:
-    """The wizard's connection test: what a book written there would do, or why it cannot."""
+def connection_words(address: Address, password: str | None = None, ours: bool = False) -> str:
+    """The wizard's connection test: what a book written there would do, or why it cannot
+    (``ours``: the book there is the one this migration wrote, which an import replaces)."""
     found = state(address, password)  # BookWriteError: said by the caller
     if found == "missing":
         return (
@@ -210,6 +211,11 @@ def connection_words(address: Address, password: str | None = None) -> str:
         )
     if found == "empty":
         return f"Connected: the database {address.database} is empty; the book goes there."
+    if found == "book" and ours:
+        return (
+            f"Connected: the database {address.database} holds the book this wizard wrote; "
+            "writing the book again replaces it once the new one is checked."
+        )
     words = holds_words(address, found)
     return f"Connected, but {words}: the import will not replace it. Choose another database."
 

@@ -17,11 +17,12 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app import audit
 from app.audit import DOCUMENTS_CSV
+from app.errors import MappingError
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
 from app.pages.download import SIGN_NOTE
 from app.store import Migration
-from app.web.context import fragment, is_htmx, migration, render, runner, views
+from app.web.context import fragment, is_htmx, migration, passwords, render, runner, views
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
 LARGE_HISTORY = 20_000  # transactions: GnuCash 4.x takes minutes to open such a book
@@ -86,7 +87,13 @@ def start() -> tuple[str, int]:
     if context["errors"]:
         context |= region(context["job"], "refused")
         return render("jobs/import.html", "jobs/_job.html", 422, **context)
-    context |= region(runner().submit(m), kept=_kept(m))
+    env = {}
+    if context["plan"].format == "postgres":
+        if not context["plan"].database:
+            raise MappingError("Choose the PostgreSQL database for the book on the Map step.")
+        if (password := passwords().get(m.id)) is not None:
+            env["PGPASSWORD"] = password  # the worker's environment: never a file or a page
+    context |= region(runner().submit(m, env), kept=_kept(m))
     return render("jobs/import.html", "jobs/_job.html", **context)
 
 
@@ -150,6 +157,11 @@ def book() -> Response | WerkzeugResponse:
     found = _finished(migration())
     if not _accepted(found):
         return redirect(url_for("jobs.result"), 303)  # what differs comes first
+    if found.job.database:
+        raise NotFound(
+            f"This book is in the PostgreSQL database {found.job.database}, not in a file: open "
+            "it in GnuCash with File › Open (Data Format postgres)."
+        )
     return send_file(found.path, as_attachment=True, download_name=found.job.book, max_age=0)
 
 
@@ -185,7 +197,7 @@ def audit_pack() -> Response | WerkzeugResponse:
     data = read_json(found.folder / "result.json")
     page = render_template(
         "jobs/audit_report.html",
-        book=found.job.book,
+        book=found.job.database or found.job.book,
         job=found.job,
         result=data,
         files=audit.read_files(found.folder),
@@ -193,7 +205,14 @@ def audit_pack() -> Response | WerkzeugResponse:
     )
     target = tempfile.TemporaryFile(dir=m.path)  # send_file closes it
     try:
-        audit.write_pack(target, found.folder, found.job.book, page, found.job.finished)
+        audit.write_pack(
+            target,
+            found.folder,
+            found.job.book,
+            page,
+            found.job.finished,
+            database=found.job.database,
+        )
         target.seek(0)
     except BaseException:
         target.close()
