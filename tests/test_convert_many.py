@@ -18,20 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.paths import ROOT
+from tests.support.cli import convert
+from tests.support.cli import convert_many as many
 
 COMPANIES = 20
-
-
-def many(*args: object, env: dict | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "run.py"), "convert-many", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def _write(folder: Path, seed: int, n: int = 40):
@@ -263,14 +253,7 @@ def test_usage_errors_exit_2(tmp_path, args, message):
     (tmp_path / "clients" / "A").mkdir(parents=True)
     (tmp_path / "empty").mkdir()
     (tmp_path / "afile").write_text("x")
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "run.py"), "convert-many", *args],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
+    run = many(*args, cwd=tmp_path)
     assert run.returncode == 2, run.stdout + run.stderr
     assert message in run.stderr
     assert "Traceback" not in run.stderr
@@ -315,11 +298,8 @@ def test_a_manifest_company_whose_book_goes_to_postgresql(pg, tmp_path):
     data = tmp_path / "exports"
     first = _write(data / "pg", seed=91)
     _write(data / "taken", seed=92)
-    assert subprocess.run(  # a book written there by someone else
-        [sys.executable, str(ROOT / "run.py"), "convert", *(data / "taken").iterdir(), "-o",
-         pg.url("taken_db")],
-        capture_output=True, check=False, cwd=ROOT, timeout=300,
-    ).returncode == 0  # fmt: skip
+    taken = convert(*(data / "taken").iterdir(), "-o", pg.url("taken_db"))
+    assert taken.returncode == 0  # a book written there by someone else
     manifest = _manifest(
         data / "batch.csv",
         [

@@ -9,13 +9,11 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 from decimal import Decimal as D
 from pathlib import Path
 
 import pytest
 
-from tests.paths import ROOT
 from tests.support.cli import convert
 from tests.support.pgserver import PASSWORD, USER
 
@@ -163,25 +161,13 @@ def test_an_unauthorised_user_is_one_clear_error_and_nothing_is_made(
         env["PGPASSWORD"] = PASSWORD
     env["HOME"] = str(tmp_path)  # no ~/.pgpass
     user = "nobody_here" if how == "user" else USER
-    run = _convert_env(env, *files, "-o", pg.url("unauthorised", user))
+    run = convert(*files, "-o", pg.url("unauthorised", user), env=env)
     assert run.returncode == 2, run.stdout + run.stderr
     assert message in run.stderr
     assert run.stderr.count("\n") <= 14  # the usage and one error line (no traceback)
     assert "Traceback" not in run.stderr
     assert "unauthorised" not in pg.databases()
     _no_password(run)
-
-
-def _convert_env(env, *args):
-    return subprocess.run(
-        [sys.executable, str(ROOT / "run.py"), "convert", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=300,
-        check=False,
-    )
 
 
 def test_the_password_from_a_password_file(pg, other, tmp_path):
@@ -194,7 +180,7 @@ def test_the_password_from_a_password_file(pg, other, tmp_path):
     pgpass.chmod(0o600)
     env = {k: v for k, v in os.environ.items() if k != "PGPASSWORD"}
     env["PGPASSFILE"] = str(pgpass)
-    run = _convert_env(env, *files, "-o", pg.url("frompgpass"), "--strict")
+    run = convert(*files, "-o", pg.url("frompgpass"), "--strict", env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     _matches(comp, _read(pg.url("frompgpass")))
 

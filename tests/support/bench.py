@@ -492,10 +492,10 @@ def main() -> None:
     )
     ratio = side_by_side / one_by_one
     rows.append(("RATIO convert-many / one after another", f"{ratio:.2f}x", "target <= 0.6x"))
-    for n, r in pg.items():
+    for n, sql in pg.items():
         for k, label in (("sqlite_write", "SQLite"), ("pg_write", "PostgreSQL")):
-            save = f"of which save {sec(r[k], 'save'):.1f} s"
-            rows.append((f"{label} write {n:,} txns", f"{sec(r[k], 'write'):.1f} s", save))
+            save = f"of which save {sec(sql[k], 'save'):.1f} s"
+            rows.append((f"{label} write {n:,} txns", f"{sec(sql[k], 'write'):.1f} s", save))
     if small in pg:
         w = {k: sec(pg[small][k], "write") for k in ("sqlite_write", "pg_write")}
         ratio = w["pg_write"] / w["sqlite_write"]
