@@ -82,9 +82,15 @@ def main(argv: Sequence[str]) -> int:
         print(f"run.py convert-many: error: {problem}", file=sys.stderr)
         return 2
     args.output.mkdir(exist_ok=True)
+    _clean_leftovers(args.output)
     companies = [many.with_plan(c, options, args.output) for c in companies]
     display = Display(len(companies), sys.stdout, sys.stdout.isatty())
-    rows = Batch(args.output, args.jobs, args.force, display).run(companies)
+    try:
+        rows = Batch(args.output, args.jobs, args.force, display).run(companies)
+    except KeyboardInterrupt:
+        display.close()
+        print("Stopped: the companies still running were not converted.", file=sys.stderr)
+        return 130
     display.close()
     write_summary(args.output, rows, str(args.source))
     print(headline(rows))
@@ -116,6 +122,30 @@ def _usage_error(args: argparse.Namespace, options: list[str]) -> str:
         return f"folder {out.parent} does not exist"
     probe = out / "x" if out.is_dir() else out  # (the folder is made if it is not there)
     return unwritable(probe, "results") or ""
+
+
+def _clean_leftovers(outdir: Path) -> None:
+    """What a batch stopped by force left in OUTDIR (not a running one's): its staging folders
+    removed, a company folder it had moved aside put back."""
+    for left in outdir.glob(".*.*-*"):
+        name, _, pid = left.name[1:].rpartition("-")
+        output, _, kind = name.rpartition(".")
+        if kind not in ("partial", "old") or not pid.isdigit() or _alive(int(pid)):
+            continue
+        if kind == "old" and not (outdir / output).exists():
+            left.rename(outdir / output)
+        else:
+            shutil.rmtree(left, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @dataclass

@@ -116,7 +116,8 @@ def _from_folder(root: Path, outdir: Path) -> list[Company]:
             output=slug(folder.name) or "company",
         )
         if not files:
-            company = replace(company, problem=f"no files in {folder}")
+            inside = " (its sub-folders are not read)" if any(folder.iterdir()) else ""
+            company = replace(company, problem=f"no files in {folder}{inside}")
         out.append(company)
     return out
 
@@ -227,8 +228,12 @@ def with_plan(company: Company, options: Sequence[str], outdir: Path) -> Company
             args = cli.parser().parse_args(argv)
         plan = cli.build_plan(args)
         problem = input_error(args) or ("" if is_known(plan.currency) else unknown(plan.currency))
-        if not problem and company.database is None and plan.format == "postgres":
-            problem = "a book in PostgreSQL needs its address in the manifest's output column"
+        if not problem and (company.database is None) == (plan.format == "postgres"):
+            problem = (
+                "a book in PostgreSQL needs its address in the manifest's output column"
+                if company.database is None
+                else f"its output is a PostgreSQL database, but its format is {plan.format}"
+            )
     except SystemExit:
         said = stderr.getvalue().strip().splitlines()
         problem = said[-1].split("error: ", 1)[-1] if said else "options not understood"

@@ -169,9 +169,12 @@ def test_a_manifest_its_options_and_two_companies_writing_one_output(tmp_path):
             ["East Ltd", "east", "", "", "books"],
             ["West Ltd", "west", "", "", "Books"],
             ["Nowhere Ltd", "missing-folder", "", "", ""],
+            ["Mixed Ltd", "east", "", "--format sqlite", "postgres://me@db.example.com/mixed"],
         ],
     )
     out = tmp_path / "out"
+    (out / ".Gone.partial-999999").mkdir(parents=True)  # left by a batch stopped by force
+    (out / ".North-Ltd.old-999999").mkdir()
     run = many(manifest, "-o", out)
     assert run.returncode == 1
     rows = {r["company"]: r for r in _summary(out)}
@@ -186,6 +189,10 @@ def test_a_manifest_its_options_and_two_companies_writing_one_output(tmp_path):
         assert f"as {other} does: give each company its own output" in rows[name]["message"]
     assert not (out / "books").exists() and not (out / "Books").exists()
     assert rows["Nowhere Ltd"]["message"] == "batch.csv:6: missing-folder: no such file or folder"
+    assert rows["Mixed Ltd"]["message"] == (
+        "batch.csv:7: its output is a PostgreSQL database, but its format is sqlite"
+    )
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
 
 
 def test_a_worker_that_dies_takes_no_other_company_with_it(tmp_path):
