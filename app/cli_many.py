@@ -295,43 +295,47 @@ class Batch:
 
 
 class Display:
-    """A line per company as it finishes; on a terminal, an overall bar under them."""
+    """A line per company as it finishes; on a terminal, under them, a live line per company
+    being converted (what it is doing) and the overall bar, redrawn in place."""
 
     def __init__(self, total: int, out: TextIO, tty: bool) -> None:
         self.total, self.out, self.tty = total, out, tty
-        self.count, self.bar, self.last = 0, "", 0.0
+        self.count, self.live, self.last = 0, [], 0.0
 
     def finished(self, row: Row) -> None:
         self.count += 1
-        self._clear()
+        live, self.live = self.live, []
+        self._clear(len(live))
         print(f"[{self.count}/{self.total}] {row.company}: {_said(row)}", file=self.out)
-        self._draw(self.bar)
+        self.last = 0.0  # the live lines come back at the next update
 
     def update(self, running: Sequence[Running]) -> None:
         if not self.tty or time.monotonic() - self.last < REDRAW:
             return
-        width = shutil.get_terminal_size((100, 20)).columns
+        width = shutil.get_terminal_size((100, 20)).columns - 1
         filled = round(20 * self.count / max(1, self.total))
-        doing = " · ".join(
-            f"{r.company.name}: {words.progress(r.phase, r.done, r.total)}" for r in running
-        )
-        bar = f"[{'#' * filled}{'-' * (20 - filled)}] {self.count}/{self.total} · {doing}"
-        self._clear()
-        self._draw(bar[: width - 1])
+        lines = [
+            f"  {r.company.name}: {words.progress(r.phase, r.done, r.total)}"[:width]
+            for r in running
+        ]
+        lines.append(f"[{'#' * filled}{'-' * (20 - filled)}] {self.count}/{self.total} done")
+        self._clear(len(self.live))
+        self._draw(lines)
 
-    def _draw(self, bar: str) -> None:
-        self.bar = bar
-        if self.tty and bar:
-            print(bar, end="", file=self.out, flush=True)
+    def _draw(self, lines: list[str]) -> None:
+        self.live = lines
+        if self.tty and lines:
+            print("\n".join(lines), end="", file=self.out, flush=True)
             self.last = time.monotonic()
 
-    def _clear(self) -> None:
-        if self.tty and self.bar:
-            print("\r\033[K", end="", file=self.out)
+    def _clear(self, drawn: int) -> None:
+        """The live lines erased (the cursor is at the end of the last one)."""
+        if self.tty and drawn:
+            print("\r\033[K" + "\033[F\033[K" * (drawn - 1), end="", file=self.out)
 
     def close(self) -> None:
-        self._clear()
-        self.bar = ""
+        self._clear(len(self.live))
+        self.live = []
 
 
 def _said(row: Row) -> str:

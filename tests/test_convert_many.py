@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import os
 import pty
+import re
 import shutil
 import subprocess
 import sys
@@ -291,8 +292,9 @@ def test_on_a_terminal_a_line_per_company_and_an_overall_bar(tmp_path):
     assert proc.wait(timeout=300) == 0
     os.close(primary)
     text = seen.decode("utf-8", "replace")
-    assert "\r\x1b[K[" in text  # the bar, redrawn in place
-    assert "/3 · " in text
+    assert "\r\x1b[K" in text  # the live lines, redrawn in place
+    assert re.search(r"\[#*-*\] [0-3]/3 done", text)  # the overall bar
+    assert re.search(r"\n  (One|Two|Three): [A-Z]", text)  # a running company's line
     for name in ("One", "Two", "Three"):
         assert f"] {name}: matches QuickBooks (40 transactions" in text
     assert "3 companies: 3 match QuickBooks" in text
