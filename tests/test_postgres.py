@@ -170,16 +170,16 @@ def test_an_unauthorised_user_is_one_clear_error_and_nothing_is_made(
     _no_password(run)
 
 
-def test_the_password_from_a_password_file(pg, other, tmp_path):
-    """~/.pgpass's format in PGPASSFILE (libpq reads both the same way), PGPASSWORD unset: the
-    engine's connections find it too."""
+def test_the_password_from_pgpass(pg, other, tmp_path):
+    """~/.pgpass, PGPASSWORD unset: the engine's connections find it too."""
     comp, files = other
-    pgpass = tmp_path / "pgpass"
+    home = tmp_path / "home"
+    home.mkdir()
     escaped = PASSWORD.replace("\\", "\\\\").replace(":", "\\:")
-    pgpass.write_text(f"127.0.0.1:{pg.port}:*:{USER}:{escaped}\n")
-    pgpass.chmod(0o600)
-    env = {k: v for k, v in os.environ.items() if k != "PGPASSWORD"}
-    env["PGPASSFILE"] = str(pgpass)
+    (home / ".pgpass").write_text(f"127.0.0.1:{pg.port}:*:{USER}:{escaped}\n")
+    (home / ".pgpass").chmod(0o600)
+    env = {k: v for k, v in os.environ.items() if k not in ("PGPASSWORD", "PGPASSFILE")}
+    env["HOME"] = str(home)
     run = convert(*files, "-o", pg.url("frompgpass"), "--strict", env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     _matches(comp, _read(pg.url("frompgpass")))
