@@ -40,6 +40,7 @@ BLANKED = (
     "SHA-256 and lines of the stored copy, in which social security and bank account numbers "
     "are blanked; it differs from your original export where the export held any"
 )
+AS_READ = "SHA-256 and lines of each file as it was read, unchanged"
 FILES_HEADER = ("name", "stored_name", "bytes", "lines", "sha256", "note")
 NOT_IMPORTED_HEADER = ("what", "name", "reason", "where")
 
@@ -65,9 +66,12 @@ def line_count(data: bytes) -> int:
     return len(decode(data)[0].splitlines()) if data else 0
 
 
-def file_rows(paths: Sequence[Path], names: Mapping[str, str]) -> list[tuple[str, ...]]:
+def file_rows(
+    paths: Sequence[Path], names: Mapping[str, str], note: str = BLANKED
+) -> list[tuple[str, ...]]:
     """One row per stored upload (FILES_HEADER): ``names`` maps a stored name to the name the user
-    gave it, where they differ (``Migration.display_names``)."""
+    gave it, where they differ (``Migration.display_names``). ``note``: what the hash is of
+    (``AS_READ`` for the command line, which reads the user's own files)."""
     rows: list[tuple[str, ...]] = []
     for path in paths:
         data = path.read_bytes()
@@ -78,7 +82,7 @@ def file_rows(paths: Sequence[Path], names: Mapping[str, str]) -> list[tuple[str
                 str(len(data)),
                 str(line_count(data)),
                 hashlib.sha256(data).hexdigest(),
-                BLANKED,
+                note,
             )
         )
     return rows
@@ -116,13 +120,26 @@ def pack_name(book: str) -> str:
     return Path(book).stem + "-audit.zip"
 
 
-def readme(book: str, present: Sequence[str], missing: Sequence[str], written: str) -> str:
+def readme(
+    book: str,
+    present: Sequence[str],
+    missing: Sequence[str],
+    written: str,
+    *,
+    note: str = BLANKED,
+    database: str = "",
+) -> str:
     lines = [
-        f"Audit pack of the GnuCash book {book}, written by qb2gnucash{written} from QuickBooks "
-        "Desktop exports.",
+        f"Audit pack of the GnuCash book {database or book}, written by qb2gnucash{written} "
+        "from QuickBooks Desktop exports.",
         "",
         f"{book}: the GnuCash book (open it in GnuCash with File > Open).",
     ]
+    if database:  # the book is in a database, not in the pack
+        lines[-1] = (
+            f"The GnuCash book is in the PostgreSQL database {database} (open it in GnuCash "
+            "with File > Open, Data Format postgres); it is not in this pack."
+        )
     lines += [f"{name}: {DESCRIPTIONS[name]}." for name in present]
     lines.append(f"{README}: this file.")
     if missing:
@@ -133,7 +150,7 @@ def readme(book: str, present: Sequence[str], missing: Sequence[str], written: s
             + ". The book was written by an earlier version of qb2gnucash; write it again "
             "(Import step) for a complete pack.",
         ]
-    lines += ["", BLANKED[0].upper() + BLANKED[1:] + " (files.csv)."]
+    lines += ["", note[0].upper() + note[1:] + " (files.csv)."]
     return "\n".join(lines) + "\n"
 
 
@@ -143,10 +160,18 @@ def _stored(data: bytes) -> int:
 
 
 def write_pack(
-    target: BinaryIO, folder: Path, book: str, report_html: str, finished: float = 0.0
+    target: BinaryIO,
+    folder: Path,
+    book: str,
+    report_html: str,
+    finished: float = 0.0,
+    *,
+    database: str = "",
 ) -> None:
     """The zip of the book ``folder/book`` and its records, every member under one folder
-    (``lists-audit/``), dated when the book was written (``finished``, a timestamp)."""
+    (``lists-audit/``), dated when the book was written (``finished``, a timestamp). A book in
+    PostgreSQL (``database``: its address; ``book`` then only names the pack) is named in the
+    README instead."""
     root = Path(book).stem + "-audit/"
     when = dt.datetime.fromtimestamp(finished) if finished else dt.datetime.now()
     date_time = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
@@ -154,6 +179,8 @@ def write_pack(
     present = [REPORT_HTML, *(n for n in optional if (folder / n).is_file())]
     missing = [n for n in (REPORT_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV) if n not in present]
     written = f" on {when:%Y-%m-%d %H:%M}" if finished else ""
+    rows = read_files(folder)
+    note = (rows[0].get("note") or BLANKED) if rows else BLANKED
 
     def info(name: str, compress: int = zipfile.ZIP_DEFLATED) -> zipfile.ZipInfo:
         member = zipfile.ZipInfo(root + name, date_time)
@@ -162,13 +189,14 @@ def write_pack(
         return member
 
     with zipfile.ZipFile(target, "w") as zf:
-        path = folder / book
-        with path.open("rb") as f:
-            head = f.read(2)
-            f.seek(0)
-            with zf.open(info(book, _stored(head)), "w", force_zip64=True) as out:
-                shutil.copyfileobj(f, out, 1024 * 1024)
+        if not database:
+            with (folder / book).open("rb") as f:
+                head = f.read(2)
+                f.seek(0)
+                with zf.open(info(book, _stored(head)), "w", force_zip64=True) as out:
+                    shutil.copyfileobj(f, out, 1024 * 1024)
         zf.writestr(info(REPORT_HTML), report_html)
         for name in present[1:]:
             zf.writestr(info(name), (folder / name).read_bytes())
-        zf.writestr(info(README), readme(book, present, missing, written))
+        text = readme(book, present, missing, written, note=note, database=database)
+        zf.writestr(info(README), text)

@@ -1,11 +1,13 @@
-"""``run.py convert FILE... -o BOOK.gnucash``: the wizard's pipeline without a browser.
+"""``run.py convert FILE... -o BOOK.gnucash``: the wizard's pipeline without a browser. ``-o
+postgres://USER@HOST[:PORT]/DB`` writes the book into a PostgreSQL database instead (app.postgres).
 
 Exit status: 0 written (a difference the verification finds is listed in the last lines); 1
 problems in the input (each on stderr as ``file:line: message``; no book is written), a book
 GnuCash could not write, or a report (warnings file, documents report) that could not be written
 after the book was (a full disk: one line says which, and why; nothing of them is left); 2 usage
 errors (options, plan file, currency, an existing output without ``--force``, an output or report
-that cannot be written there: a read-only folder, a name too long); 3 with ``--strict`` when the
+that cannot be written there: a read-only folder, a name too long; a database server that cannot
+be reached or refuses the user, a database holding a book); 3 with ``--strict`` when the
 verification finds a difference (the book is still written). ``--report R.csv`` writes the
 verification report and every warning (R.warnings.txt, most important first) beside the book. A
 failed run leaves no new file behind (but for that late report failure); an existing book given
@@ -17,25 +19,32 @@ book (``.BOOK.partial-PID``…) is removed by the next run into that folder
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import currency, pipeline, words
+from app import pipeline, postgres, words
+from app.cli_checks import usage_error
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
 from app.errors import BookWriteError, MappingError, why_not_written
 from app.fileio import remove_stale_partials, write_text
 from app.model import Problem
-from app.plan import DOCUMENTS_MODES, FileOptions, Plan, Rule, load_plan, month_day, parse_day
+from app.plan import (
+    DOCUMENTS_MODES,
+    FORMATS,
+    FileOptions,
+    Plan,
+    Rule,
+    load_plan,
+    month_day,
+    parse_day,
+)
+from app.postgres import Address
 from app.quickbooks import account_type
 from app.validate import untyped
 from app.verify_report import Report
-
-TEMP_ADDS = 30  # bytes a temporary name adds: ".NAME.partial-PID.LCK", ".NAME.XXXXXXXX.tmp"
 
 
 def _date(text: str) -> str:
@@ -55,6 +64,16 @@ def _month_day(text: str) -> str:
 TYPE_HINT = "a GnuCash type such as BANK, ASSET, EXPENSE or a QuickBooks one such as 'Bank'"
 
 
+def _output(text: str) -> Path | Address:
+    """``-o``: a book file, or a PostgreSQL database (postgres://USER@HOST[:PORT]/DB)."""
+    if not postgres.is_address(text):
+        return Path(text)
+    try:
+        return postgres.parse_address(text)
+    except MappingError as exc:  # (never repeats the address: it may hold a password)
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
 def _retype(text: str) -> tuple[str, str]:
     """``--type "Utilities:Gas=EXPENSE"`` → ("Utilities:Gas", "EXPENSE")."""
     account, eq, word = text.rpartition("=")
@@ -72,8 +91,16 @@ def parser() -> argparse.ArgumentParser:
         description="Convert QuickBooks Desktop exports (IIF, CSV reports) into a GnuCash book.",
     )
     p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="IIF or CSV exports")
-    p.add_argument("-o", "--output", required=True, type=Path, metavar="BOOK.gnucash")
-    p.add_argument("--format", choices=("xml", "sqlite"), help="book format (default xml)")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=_output,
+        metavar="BOOK.gnucash",
+        help="the book: a file, or a PostgreSQL database postgres://USER@HOST[:PORT]/DB (the "
+        "password from PGPASSWORD or ~/.pgpass)",
+    )
+    p.add_argument("--format", choices=FORMATS, help="book format (default xml)")
     p.add_argument("--reparent", action="store_true", default=None, help="GnuCash's tree")
     p.add_argument("--plan", type=Path, metavar="PLAN.json", help="a plan saved by the wizard")
     p.add_argument("--currency", help="book currency, e.g. USD (default USD)")
@@ -132,8 +159,8 @@ def parser() -> argparse.ArgumentParser:
 def build_plan(args: argparse.Namespace) -> Plan:
     """The plan file (if any) with the command line's options on top."""
     plan = load_plan(args.plan) if args.plan else Plan()
-    if args.format:
-        plan = replace(plan, format=args.format)
+    database = "postgres" if isinstance(args.output, Address) else plan.format
+    plan = replace(plan, format=args.format or database)
     if args.reparent:
         plan = replace(plan, reparent=True)
     if args.currency:
@@ -174,7 +201,7 @@ def main(argv: Sequence[str]) -> int:
         return int(exc.code or 0)
     try:
         plan = build_plan(args)
-        problem = _usage_error(args, plan)
+        problem = usage_error(args, plan)
     except MappingError as exc:
         problem = exc.message
     if problem:
@@ -184,75 +211,9 @@ def main(argv: Sequence[str]) -> int:
     return _convert(args, plan)
 
 
-def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
-    """What is wrong with the command line itself (nothing has been read yet), or None."""
-    out: Path = args.output
-    outputs = ((out, "book"), *(((args.report, "report"),) if args.report else ()))
-    for path, what in outputs:  # first: a name too long cannot even be looked for
-        if problem := _too_long(path, what):
-            return problem
-    if out.exists() and not args.force:
-        return f"{out} already exists; add --force to replace it"
-    if out.is_dir():
-        return f"{out} is a folder"
-    if not out.parent.is_dir():
-        return f"folder {out.parent} does not exist"
-    if args.report and not args.report.parent.is_dir():
-        return f"folder {args.report.parent} for the report does not exist"
-    if args.documents_report and not args.documents_report.parent.is_dir():
-        return f"folder {args.documents_report.parent} for the documents report does not exist"
-    for path, what in outputs:
-        if problem := _unwritable(path, what):
-            return problem
-    if problem := _input_error(args):
-        return problem
-    if not currency.is_known(plan.currency):
-        return currency.unknown(plan.currency)
-    return None
-
-
-def _input_error(args: argparse.Namespace) -> str | None:
-    """What is wrong with the input files named (missing, a folder, two of one name)."""
-    names: set[str] = set()
-    for f in args.files:
-        if not f.is_file():
-            return f"{f}: " + ("a folder, not a file" if f.is_dir() else "no such file")
-        if f.name in names:  # messages and plan options name files by their name alone
-            return f"two input files are named {f.name}; rename one"
-        names.add(f.name)
-    for name in args.accept_truncated:
-        if Path(name).name not in names:
-            return f"--accept-truncated {name}: not one of the input files"
-    return None
-
-
-def _too_long(path: Path, what: str) -> str | None:
-    """A file name the file system refuses, with the temporary name's additions."""
-    try:
-        limit = os.pathconf(path.parent, "PC_NAME_MAX") - TEMP_ADDS
-    except (OSError, ValueError):
-        limit = 255 - TEMP_ADDS
-    size = len(os.fsencode(path.name))
-    if size > limit:
-        return f"the {what}'s file name is too long ({size} characters; at most {limit})"
-    return None
-
-
-def _unwritable(path: Path, what: str) -> str | None:
-    """Why the ``what`` cannot be written in ``path``'s folder, else None: tried for real, as
-    read-only file systems and ACLs refuse root too."""
-    try:
-        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=".qb2gnucash-", suffix=".probe")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        return f"cannot write the {what} in folder {path.parent} ({exc.strerror})"
-    return None
-
-
 def _convert(args: argparse.Namespace, plan: Plan) -> int:
     """Read, check, write and verify; the exit status says how it went."""
-    out: Path = args.output
+    out: Path | Address = args.output
     parsed = pipeline.read(args.files, plan)
     prepared = pipeline.prepare(parsed, plan)
     summary(prepared, sys.stdout, args.report)
@@ -262,7 +223,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
         n = len(prepared.errors)
         print(f"No book written: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
         return 1
-    stale = remove_stale_partials(out.absolute().parent)
+    stale = [] if isinstance(out, Address) else remove_stale_partials(out.absolute().parent)
     if stale:
         files = words.plural(len(stale), "temporary file", "temporary files")
         print(

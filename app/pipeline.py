@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app import cutover, mapping, readers, resolve, validate, verify
+from app import cutover, mapping, postgres, readers, resolve, validate, verify
 from app.as_of import renamed_daily
 from app.book import BookDocuments, BookSnapshot, WriteStats
 from app.documents import selection
@@ -24,6 +24,7 @@ from app.gc_pause import paused
 from app.history import History
 from app.model import AccountType, Ledger, Problem
 from app.plan import DocumentsMode, Plan
+from app.postgres import Address
 from app.verify_report import Report
 from app.words import plural
 
@@ -220,7 +221,7 @@ def order(problems: Sequence[Problem]) -> tuple[Problem, ...]:
 
 def write(
     prepared: Prepared,
-    out_path: Path,
+    out_path: Path | Address,
     plan: Plan,
     on_progress: Progress | None = None,
     *,
@@ -229,9 +230,31 @@ def write(
     """Write the book, read it back through GnuCash and compare. Refuses while errors remain.
     The book is written beside ``out_path`` under a hidden name and put in place only once it
     has been read back and compared: a run that fails (writing, reading back, a full disk) leaves
-    nothing behind, and an existing ``out_path`` is replaced only with ``overwrite``."""
+    nothing behind, and an existing ``out_path`` is replaced only with ``overwrite``. A
+    PostgreSQL ``out_path`` (an ``Address``) likewise: ``postgres.placed``."""
     if prepared.errors:
         raise ProblemsError(prepared.errors)
+    if isinstance(out_path, Address):
+        with postgres.placed(out_path, overwrite=overwrite) as where:
+            return _write_proven(prepared, where, plan, on_progress)
+    if out_path.exists() and not overwrite:
+        raise BookWriteError(f"{out_path} already exists; not overwritten")
+    staged = out_path.with_name(f".{out_path.name}.partial-checked-{os.getpid()}")
+    try:
+        outcome = _write_proven(prepared, staged, plan, on_progress)
+        try:
+            os.replace(staged, out_path)
+        except OSError as exc:
+            raise BookWriteError(f"cannot put the book in place at {out_path}: {exc}") from exc
+    finally:
+        staged.unlink(missing_ok=True)  # nothing of a failed run stays behind
+    return outcome
+
+
+def _write_proven(
+    prepared: Prepared, where: Path | Address, plan: Plan, on_progress: Progress | None
+) -> Outcome:
+    """The book written at ``where``, read back and compared."""
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
     docs = prepared.documents
@@ -243,31 +266,21 @@ def write(
             gnc.write_documents(written, docs.docs, docs.allocation)
             progress(on_progress, "documents", 1, 1)
 
-    if out_path.exists() and not overwrite:
-        raise BookWriteError(f"{out_path} already exists; not overwritten")
-    staged = out_path.with_name(f".{out_path.name}.partial-checked-{os.getpid()}")
-    try:
-        stats = gnc.write_book(
-            prepared.ledger,
-            staged,
-            currency=plan.currency,
-            fmt=plan.format,
-            on_progress=on_progress,
-            overwrite=True,
-            after=after,
-        )
-        snapshot = gnc.read_book(staged, on_progress=on_progress, documents=docs is not None)
-        with paused():
-            written = selection.as_written(prepared.ledger, docs)
-            report = verify.verify(written, snapshot, plan.cutover)
-            if docs is not None and snapshot.documents is not None:
-                report = _with_documents(report, docs, snapshot.documents)
-        try:
-            os.replace(staged, out_path)
-        except OSError as exc:
-            raise BookWriteError(f"cannot put the book in place at {out_path}: {exc}") from exc
-    finally:
-        staged.unlink(missing_ok=True)  # nothing of a failed run stays behind
+    stats = gnc.write_book(
+        prepared.ledger,
+        where,
+        currency=plan.currency,
+        fmt=plan.format,
+        on_progress=on_progress,
+        overwrite=True,
+        after=after,
+    )
+    snapshot = gnc.read_book(where, on_progress=on_progress, documents=docs is not None)
+    with paused():
+        written = selection.as_written(prepared.ledger, docs)
+        report = verify.verify(written, snapshot, plan.cutover)
+        if docs is not None and snapshot.documents is not None:
+            report = _with_documents(report, docs, snapshot.documents)
     return Outcome(stats, snapshot, report, written)
 
 

@@ -23,9 +23,10 @@ from typing import Literal, cast, get_args
 from app.errors import MappingError
 from app.fileio import write_text
 from app.model import AccountType, DateOrderCode, ReadOptions
+from app.postgres import parse_address
 
 RuleKind = Literal["rename", "move", "merge", "retype"]
-BookFormat = Literal["xml", "sqlite"]
+BookFormat = Literal["xml", "sqlite", "postgres"]
 CutoverMode = Literal["full", "balances_only"]
 DocumentsMode = Literal["all", "open", "none"]
 RULE_KINDS: tuple[RuleKind, ...] = get_args(RuleKind)
@@ -101,6 +102,9 @@ class Plan:
     reparent: bool = False
     currency: str = "USD"
     format: BookFormat = "xml"
+    # with format "postgres", the wizard's database: postgres://USER@HOST:PORT/DB (never a
+    # password; the command line takes it from -o instead)
+    database: str = ""
     account_map: dict[str, str] = field(default_factory=dict)
     files: dict[str, FileOptions] = field(default_factory=dict)
     cutover: Cutover = Cutover()
@@ -148,6 +152,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             reparent=bool(data.get("reparent", False)),
             currency=str(data.get("currency", "USD")),
             format=str(data.get("format", "xml")),  # type: ignore[arg-type]
+            database=str(data.get("database", "")),
             account_map={str(k): str(v) for k, v in data.get("account_map", {}).items()},
             files=files,
             cutover=Cutover(**data.get("cutover", {})),
@@ -174,6 +179,7 @@ def _check(plan: Plan, origin: str) -> None:
             )
     if plan.format not in FORMATS:
         raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
+    _check_database(plan.database, origin)
     if plan.cutover.mode not in CUTOVER_MODES:
         raise MappingError(f"{origin}: cutover mode must be one of {CUTOVER_MODES}")
     if plan.documents not in DOCUMENTS_MODES:
@@ -188,6 +194,15 @@ def _check(plan: Plan, origin: str) -> None:
     for name, fo in plan.files.items():
         if fo.date_order not in ("", "mdy", "dmy"):
             raise MappingError(f"{origin}: date order for {name} must be mdy or dmy")
+
+
+def _check_database(address: str, origin: str) -> None:
+    """A plan's database address is well formed and holds no password."""
+    if address:
+        try:
+            parse_address(address)
+        except MappingError as exc:
+            raise MappingError(f"{origin}: database: {exc.message}") from None
 
 
 def load_plan(path: Path) -> Plan:

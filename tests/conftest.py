@@ -121,6 +121,33 @@ def server(tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
+@pytest.fixture(scope="session")
+def pg_server():
+    """A throw-away PostgreSQL server for the whole run (tests/support/pgserver.py), stopped at
+    the end. Without Debian's server binaries: a failure under CI=true, else a skip saying why."""
+    from tests.support.pgserver import PgServer, missing
+
+    if why := missing():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{why}: CI runs the PostgreSQL tests")
+        pytest.skip(why)
+    server = PgServer.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg(pg_server, monkeypatch: pytest.MonkeyPatch):
+    """The server, with the book user's password in PGPASSWORD (as a user gives it)."""
+    from tests.support.pgserver import PASSWORD
+
+    monkeypatch.setenv("PGPASSWORD", PASSWORD)
+    monkeypatch.delenv("PGPASSFILE", raising=False)
+    return pg_server
+
+
 @pytest.fixture
 def browser_page(tmp_path: Path):
     from playwright.sync_api import sync_playwright

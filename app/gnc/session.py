@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from app import postgres
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
 from app.gnc import accounts, bindings, business, transactions
@@ -30,6 +31,7 @@ from app.gnc.context import Progress, Writer, Written, progress, since
 from app.gnc.detacher import can_load, load_sql_detached, load_xml_detached, refusal
 from app.gnc.transactions import DETACH_EVERY
 from app.model import Ledger
+from app.postgres import Address
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,9 @@ _WORDS = {
     "ERR_BACKEND_LOCKED": "another program (GnuCash itself?) has the book open",
     "ERR_FILEIO_FILE_LOCKERR": "its lock file could not be made (is the folder read-only?)",
     "ERR_BACKEND_STORE_EXISTS": "a book is already there",
+    "ERR_BACKEND_CANT_CONNECT": "the database server cannot be reached",
+    "ERR_BACKEND_CONN_LOST": "the connection to the database server was lost",
+    "ERR_BACKEND_SERVER_ERR": "the database server reported an error",
     "ERR_BACKEND_NO_SUCH_DB": "there is no book there",
     "ERR_FILEIO_FILE_NOT_FOUND": "there is no such file",
     "ERR_FILEIO_FILE_EMPTY": "the file is empty",
@@ -73,7 +78,7 @@ def _plain(exc: Exception) -> str:
 
 def write_book(
     ledger: Ledger,
-    path: Path,
+    path: Path | Address,
     *,
     currency: str = "USD",
     fmt: str = "xml",
@@ -84,10 +89,17 @@ def write_book(
 ) -> WriteStats:
     """Write the final ``ledger`` to ``path`` (raises BookWriteError; then no file is left).
 
+    ``path`` may be a PostgreSQL database (an ``Address``; ``fmt`` is then "postgres"): it
+    must be empty, and removing what a failed write left there is the caller's part
+    (``app.postgres.placed``).
     ``detach=False`` forces the plain path (quadratic on 4.13; for comparison tests).
     ``after``: called with the ``Written`` book once the GL is written and self-checked,
     before the save (the business documents pass); its time is the "documents" phase.
     """
+    if isinstance(path, Address):
+        return _write_database(
+            ledger, path, currency=currency, on_progress=on_progress, detach=detach, after=after
+        )
     path = Path(path).absolute()  # GnuCash reads a relative URI as under its own data folder
     if fmt not in ("xml", "sqlite"):
         raise BookWriteError(f"unknown book format {fmt!r} (expected xml or sqlite)")
@@ -106,15 +118,9 @@ def write_book(
         else:  # the save-as recipe: 4.13's constructor path loses SQLite data
             session = Session()
             session.begin("sqlite3://" + str(tmp), SessionOpenMode.SESSION_NEW_STORE)
-        w = Writer.open(session.book, engine, currency, on_progress)
-        stats = _build(w, ledger, detach)
-        if after is not None:
-            t0 = time.perf_counter()
-            after(w.written())
-            stats = replace(stats, seconds=(*stats.seconds, ("documents", since(t0))))
-        progress(on_progress, "saving", 0, 1)
-        t0 = time.perf_counter()
-        session.save()
+        stats, t0 = _fill_and_save(
+            session, ledger, currency=currency, on_progress=on_progress, detach=detach, after=after
+        )
         session.end()
         session = None
         if not tmp.is_file():  # an engine that skips saving an untouched book
@@ -132,6 +138,70 @@ def write_book(
         if session is not None:
             session.end()  # without save(): discards the book and releases the lock
         _remove_partials(tmp)
+
+
+def _fill_and_save(
+    session: Session,
+    ledger: Ledger,
+    *,
+    currency: str,
+    on_progress: Progress | None,
+    detach: bool,
+    after: Callable[[Written], object] | None,
+) -> tuple[WriteStats, float]:
+    """The ledger (and the ``after`` pass) into the new session's book, then its one save;
+    the stats and when the save began."""
+    w = Writer.open(session.book, bindings.engine(), currency, on_progress)
+    stats = _build(w, ledger, detach)
+    if after is not None:
+        t0 = time.perf_counter()
+        after(w.written())
+        stats = replace(stats, seconds=(*stats.seconds, ("documents", since(t0))))
+    progress(on_progress, "saving", 0, 1)
+    t0 = time.perf_counter()
+    session.save()
+    return stats, t0
+
+
+def _write_database(
+    ledger: Ledger,
+    address: Address,
+    *,
+    currency: str,
+    on_progress: Progress | None,
+    detach: bool,
+    after: Callable[[Written], object] | None,
+) -> WriteStats:
+    """The book into the empty PostgreSQL database at ``address`` with GnuCash's SQL backend:
+    the save-as recipe of SQLite (begin a new store, build, one save), the password handed
+    over in memory (``postgres.engine_password``)."""
+    engine = bindings.engine()
+    session = None
+    with postgres.engine_password():
+        try:
+            engine.log_disable()
+            session = Session()
+            session.begin(address.url, SessionOpenMode.SESSION_NEW_STORE)
+            stats, t0 = _fill_and_save(
+                session,
+                ledger,
+                currency=currency,
+                on_progress=on_progress,
+                detach=detach,
+                after=after,
+            )
+            session.end()
+            session = None
+        except GnuCashBackendException as exc:
+            said = _plain(exc)
+            raise BookWriteError(
+                f"GnuCash could not write the database {address.url}: {said}"
+            ) from exc
+        finally:
+            if session is not None:
+                session.end()  # without save(): nothing more reaches the database
+    progress(on_progress, "saving", 1, 1)
+    return replace(stats, seconds=(*stats.seconds, ("save", since(t0))))
 
 
 def _remove_partials(tmp: Path) -> None:
@@ -170,28 +240,49 @@ def _build(w: Writer, ledger: Ledger, detach: bool) -> WriteStats:
 
 
 def read_book(
-    path: Path,
+    path: Path | Address,
     *,
     transactions: bool = False,
     on_progress: Progress | None = None,
     detach: bool = True,
     documents: bool = False,
 ) -> BookSnapshot:
-    """What the book at ``path`` holds, read in a read-only session (ended, never destroyed).
+    """What the book at ``path`` (a file, or a PostgreSQL database) holds, read in a read-only
+    session (ended, never destroyed).
 
     ``transactions=True`` also lists every transaction (BookTransaction); ``documents=True``
     reads the invoices, bills and A/R / A/P lots too (``BookSnapshot.documents``). XML books
     are loaded with the split-list detacher (linear on 4.x-5.6; ``detach=False`` for the plain
     load).
-    Raises BookWriteError when the file cannot be opened.
+    Raises BookWriteError when the book cannot be opened.
     """
+    if isinstance(path, Address):
+        with postgres.engine_password():
+            return _read(
+                path.url, path.database, None, transactions, on_progress, detach, documents
+            )
     path = Path(path).absolute()  # (a relative one would be under GnuCash's data folder)
     if not path.is_file():
         raise BookWriteError(f"no book at {path}")
-    engine = bindings.engine()
     with path.open("rb") as f:
         sqlite = f.read(16) == b"SQLite format 3\0"
     uri = ("sqlite3://" if sqlite else "xml://") + str(path)
+    xml = None if sqlite else path
+    return _read(uri, path.name, xml, transactions, on_progress, detach, documents)
+
+
+def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
+    uri: str,
+    name: str,
+    xml: Path | None,
+    transactions: bool,
+    on_progress: Progress | None,
+    detach: bool,
+    documents: bool,
+) -> BookSnapshot:
+    """``read_book`` of the book at ``uri`` (``xml``: the file of an XML book; None for a
+    SQLite or PostgreSQL one)."""
+    engine = bindings.engine()
     try:
         # begin + load rather than the constructor: a loader re-enables the journal, and the
         # constructor's SQLite path then writes a .log beside the book.
@@ -199,11 +290,11 @@ def read_book(
         engine.log_disable()
         session.begin(uri, SessionOpenMode.SESSION_READ_ONLY)
         ctypes_load = detach and can_load(engine)
-        total = 0 if sqlite or not ctypes_load else _xml_transaction_count(path)
+        total = _xml_transaction_count(xml) if xml is not None and ctypes_load else 0
         why = "" if ctypes_load else "plain load requested" if not detach else "no ctypes load"
-        if sqlite and ctypes_load:
+        if xml is None and ctypes_load:
             why = load_sql_detached(engine, int(session.get_instance()))
-        elif total > DETACH_EVERY:
+        elif ctypes_load and total > DETACH_EVERY:
             why = load_xml_detached(engine, int(session.get_instance()), total, on_progress)
         else:
             session.load()
@@ -215,7 +306,7 @@ def read_book(
         engine.log_disable()
     except GnuCashBackendException as exc:
         session.end()
-        raise BookWriteError(f"GnuCash could not open {path.name}: {_plain(exc)}") from exc
+        raise BookWriteError(f"GnuCash could not open {name}: {_plain(exc)}") from exc
     try:
         book = session.book
         snap = accounts.read(engine, book, transactions, on_progress)

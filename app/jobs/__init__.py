@@ -39,7 +39,8 @@ class ImportJob:
     pid: int | None = None
     error: str = ""
     problems: tuple[str, ...] = ()
-    book: str = ""  # file name under out/ once written
+    book: str = ""  # file name under out/ once written (a book in PostgreSQL: only its name)
+    database: str = ""  # the book's PostgreSQL database (postgres://USER@HOST:PORT/DB), if there
     differences: int = 0  # accounts whose balance differs from QuickBooks' ("differs")
     created: float = 0.0
     finished: float = 0.0

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -112,8 +113,9 @@ class JobRunner:
             return _pid_runs(job.pid, job.id)
         return now() - job.created < START_GRACE  # a worker of an earlier server, not yet up
 
-    def submit(self, m: Migration) -> ImportJob:
-        """Start an import unless one is running (then that one is returned)."""
+    def submit(self, m: Migration, env: Mapping[str, str] | None = None) -> ImportJob:
+        """Start an import unless one is running (then that one is returned). ``env``: added to
+        the worker's environment (a database password: never on its command line or on disk)."""
         current = self.get(m)
         if current is not None and current.active:
             return current
@@ -136,7 +138,7 @@ class JobRunner:
                 "changed: the book written before stays on offer. Free some space (deleting an "
                 "earlier migration on the home page frees its files) and start it again."
             ) from exc
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
         with (m.path / "worker.log").open("ab") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "app.jobs.worker", str(m.path), job.id],
@@ -178,9 +180,12 @@ class JobRunner:
 
 
 def _holds(folder: Path, job: ImportJob) -> bool:
-    """Whether ``folder`` holds the job's book (a plain file name, never a path)."""
+    """Whether ``folder`` holds the job's book (a plain file name, never a path), or the book
+    is in a database (its records are in ``folder``)."""
     name = job.book
-    return bool(name) and secure_filename(name) == name and (folder / name).is_file()
+    if not name or secure_filename(name) != name:
+        return False
+    return bool(job.database) or (folder / name).is_file()
 
 
 def _keep_last_book(m: Migration, current: ImportJob | None) -> None:

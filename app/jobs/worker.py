@@ -22,12 +22,14 @@ import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
-from app import audit, jobs, pipeline
+from app import audit, jobs, pipeline, postgres
 from app.documents.proof import documents_report
-from app.errors import MigrationError, ProblemsError, why_not_written
+from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
 from app.fileio import write_json, write_text
 from app.model import Ledger
 from app.pages import download
+from app.plan import Plan
+from app.postgres import Address
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
@@ -93,6 +95,18 @@ def write_documents_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
         write_text(path, documents_report(outcome.report.documents.rows))
 
 
+def _target(m: Migration, plan: Plan, name: str) -> tuple[Path | Address, str, bool]:
+    """Where the book goes: ``out/NAME``, replacing the last one, or the plan's PostgreSQL
+    database, replacing only a book this migration wrote there (its last written job's)."""
+    if plan.format != "postgres":
+        return m.out_dir / name, "", True
+    if not plan.database:
+        raise MappingError("Choose the PostgreSQL database for the book on the Map step.")
+    address = postgres.parse_address(plan.database)
+    last = jobs.load(jobs.previous_dir(m.out_dir) / "job.json")
+    return address, address.url, bool(last and last.written and last.database == address.url)
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -109,9 +123,12 @@ def run(m: Migration, job_id: str) -> int:
         rep.progress("checking", 0, 1)
         prepared = pipeline.prepare(parsed, plan)
         name = book_name(parsed, files)
+        target, database, overwrite = _target(m, plan, name)
         outcome = pipeline.write(
-            prepared, m.out_dir / name, plan, on_progress=rep.progress, overwrite=True
+            prepared, target, plan, on_progress=rep.progress, overwrite=overwrite
         )
+        if database:
+            name = Path(name).stem  # names the downloads; the book is in the database
         rep.progress("verifying", 1, 1)
         write_json(m.out_dir / "result.json", download.result_data(prepared, outcome))
         write_text(m.out_dir / "report.csv", outcome.report.to_csv())
@@ -119,7 +136,14 @@ def run(m: Migration, job_id: str) -> int:
         audit.write_records(m.out_dir, read, prepared.ledger.not_imported, plan)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
         n = len(outcome.report.differences)
-        rep.update(state=state, phase="done", book=name, differences=n, finished=jobs.now())
+        rep.update(
+            state=state,
+            phase="done",
+            book=name,
+            database=database,
+            differences=n,
+            finished=jobs.now(),
+        )
         shutil.rmtree(jobs.previous_dir(m.out_dir), ignore_errors=True)  # replaced by this one
         return 0
     except ProblemsError as exc:

@@ -3,6 +3,7 @@ and the wizard's steps."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask import current_app, g, render_template, request
@@ -35,6 +36,32 @@ def views() -> ViewCache:
 
 def runner() -> JobRunner:
     return current_app.extensions["jobs"]
+
+
+class Passwords:
+    """Database passwords typed on the Map step, by migration: in this server's memory only
+    (never in the plan, a page, a log or a file), handed to the import worker in its
+    environment; gone when the wizard stops. Kept in ``app.extensions["passwords"]``."""
+
+    def __init__(self) -> None:
+        self._by_migration: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def keep(self, mid: str, password: str) -> None:
+        with self._lock:
+            self._by_migration[mid] = password
+
+    def get(self, mid: str) -> str | None:
+        with self._lock:
+            return self._by_migration.get(mid)
+
+    def forget(self, mid: str) -> None:
+        with self._lock:
+            self._by_migration.pop(mid, None)
+
+
+def passwords() -> Passwords:
+    return current_app.extensions["passwords"]
 
 
 def migration() -> Migration:

@@ -18,12 +18,21 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app import audit
 from app.audit import DOCUMENTS_CSV
-from app.errors import NotWritten, why_not_written
+from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
 from app.pages.download import SIGN_NOTE
 from app.store import Migration
-from app.web.context import fragment, is_htmx, migration, render, runner, store, views
+from app.web.context import (
+    fragment,
+    is_htmx,
+    migration,
+    passwords,
+    render,
+    runner,
+    store,
+    views,
+)
 from app.web.errors import UNPROCESSABLE
 
 bp = Blueprint("jobs", __name__, url_prefix="/m/<mid>")
@@ -93,7 +102,13 @@ def start() -> tuple[str, int]:
         if context["errors"]:
             context |= region(context["job"], "refused")
             return render("jobs/import.html", "jobs/_job.html", UNPROCESSABLE, **context)
-        job = runner().submit(m)
+        env = {}
+        if context["plan"].format == "postgres":
+            if not context["plan"].database:
+                raise MappingError("Choose the PostgreSQL database for the book on the Map step.")
+            if (password := passwords().get(m.id)) is not None:
+                env["PGPASSWORD"] = password  # the worker's environment: never a file or a page
+        job = runner().submit(m, env)
     context |= region(job, kept=_kept(m))
     return render("jobs/import.html", "jobs/_job.html", **context)
 
@@ -158,6 +173,11 @@ def book() -> Response | WerkzeugResponse:
     found = _finished(migration())
     if not _accepted(found):
         return redirect(url_for("jobs.result"), 303)  # what differs comes first
+    if found.job.database:
+        raise NotFound(
+            f"This book is in the PostgreSQL database {found.job.database}, not in a file: open "
+            "it in GnuCash with File › Open (Data Format postgres)."
+        )
     return send_file(found.path, as_attachment=True, download_name=found.job.book, max_age=0)
 
 
@@ -193,7 +213,7 @@ def audit_pack() -> Response | WerkzeugResponse:
     data = read_json(found.folder / "result.json")
     page = render_template(
         "jobs/audit_report.html",
-        book=found.job.book,
+        book=found.job.database or found.job.book,
         job=found.job,
         result=data,
         files=audit.read_files(found.folder),
@@ -202,7 +222,14 @@ def audit_pack() -> Response | WerkzeugResponse:
     target = None
     try:
         target = tempfile.TemporaryFile(dir=m.path)  # no name on disk; send_file closes it
-        audit.write_pack(target, found.folder, found.job.book, page, found.job.finished)
+        audit.write_pack(
+            target,
+            found.folder,
+            found.job.book,
+            page,
+            found.job.finished,
+            database=found.job.database,
+        )
         target.seek(0)
     except OSError as exc:  # a full disk: nothing of the pack is left (the file had no name)
         if target is not None:

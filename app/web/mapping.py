@@ -10,9 +10,10 @@ from typing import cast
 
 from flask import Blueprint, Response, request
 
+from app import postgres
 from app.as_of import as_of_words
 from app.currency import is_known, unknown
-from app.errors import MappingError
+from app.errors import MappingError, MigrationError
 from app.model import AccountType, Ledger
 from app.pages.chart import account_rows
 from app.pages.mapping import tree_problems, tree_rows, where_it_moves
@@ -29,7 +30,7 @@ from app.plan import (
     plan_from_json,
 )
 from app.quickbooks import account_type
-from app.web.context import fragment, migration, render, views
+from app.web.context import fragment, migration, passwords, render, runner, views
 from app.words import article
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
@@ -57,6 +58,8 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "types": TYPES,
         "as_of": view.prepared.outline.as_of,
         "as_of_words": as_of_words(view.prepared.outline.as_of),
+        "postgres_available": postgres.driver_present(),
+        "password_kept": passwords().get(m.id) is not None,
     }
 
 
@@ -213,10 +216,54 @@ def settings() -> tuple[str, int]:
         reparent=bool(f.get("reparent")),
         currency=currency,
         format=cast(BookFormat, f.get("format", "xml")),  # checked with the plan's rules
+        database=_database(f.get("format", "xml"), plan.database),
         cutover=cutover,
         documents=cast(DocumentsMode, f.get("documents", plan.documents)),  # the plan's rules
     )
     return _save(plan, "Settings saved.")
+
+
+NO_DRIVER = (
+    "GnuCash's PostgreSQL driver is not installed on this computer: install Debian's "
+    "libdbd-pgsql (make setup does), then reload this page."
+)
+
+
+def _database(fmt: str, before: str) -> str:
+    """The plan's PostgreSQL database as the settings form leaves it (its own form sets it:
+    ``test_database``); another format keeps the address for later, not the password."""
+    if fmt != "postgres":
+        passwords().forget(migration().id)
+    elif not postgres.driver_present():
+        raise MappingError(NO_DRIVER)
+    return before
+
+
+@bp.post("/map/database")
+def test_database() -> tuple[str, int]:
+    """The database's own form: its address saved in the plan, the password typed kept in
+    memory only, and the connection tested with them (else with the kept password): the Map
+    step says what writing the book there would do, or why it cannot."""
+    m, f = migration(), request.form
+    plan, typed = m.plan(), f.get("database", "").strip()
+    ok, said = False, ""
+    try:
+        if not postgres.driver_present():
+            raise MappingError(NO_DRIVER)
+        address = postgres.parse_address(typed)
+        if password := f.get("db_password", ""):
+            passwords().keep(m.id, password)
+        if address.url != plan.database:
+            plan = replace(plan, database=address.url)
+            m.save_plan(plan)
+        last = runner().book(m)
+        ours = last is not None and last.job.database == address.url
+        said = postgres.connection_words(address, passwords().get(m.id), ours)
+        ok, typed = True, address.url
+    except MigrationError as exc:  # an address that is no address, a server that says no
+        said = exc.message[0].upper() + exc.message[1:]
+    context = _context(plan) | {"database_test": (ok, said), "database_typed": typed}
+    return render("mapping/page.html", "mapping/_map.html", **context)
 
 
 def _export_date(text: str, guess: str) -> str:

@@ -4,7 +4,10 @@ the same run on the same machine. Prints one table. Not a test: nothing here ass
 Every measurement runs in a fresh child process (``python -m tests.support.bench _child
 KIND ...``), so GnuCash's process-global state and memory never carry over, and its peak RSS is
 its own.
-Sizes: BENCH_SMALL (default 10,000 transactions) and BENCH_LARGE (default 100,000).
+Sizes: BENCH_SMALL (default 10,000 transactions) and BENCH_LARGE (default 100,000);
+BENCH_MANY (default 20x2000: companies x transactions) for ``convert-many`` against
+``run.py convert`` on each company one after another. The PostgreSQL rows write into a
+throw-away server (tests/support/pgserver.py, fsync on as a real one) started for them.
 """
 
 from __future__ import annotations
@@ -130,6 +133,21 @@ def child(kind: str, folder: Path) -> None:
         t["gl"], t["documents"] = seconds["transactions"], seconds["documents"]
         t["count"] = sum(v for k, v in counts.items() if k not in ("payment", "link"))
         about = f"{counts}"
+    elif kind in ("sqlite_write", "pg_write"):  # the SQL backends' write of one prepared ledger
+        from contextlib import nullcontext
+
+        from app import gnc
+        from app.postgres import parse_address, placed
+
+        _plan, prepared = _prepared(folder)
+        sqlite = kind == "sqlite_write"
+        address = None if sqlite else parse_address(os.environ["BENCH_PG_URL"])
+        with placed(address) if address else nullcontext(folder / "sql.gnucash") as target:
+            t0 = time.perf_counter()  # (the database made by placed() beforehand)
+            fmt = "sqlite" if sqlite else "postgres"
+            stats = gnc.write_book(prepared.ledger, target, fmt=fmt, overwrite=True)
+            t["write"] = time.perf_counter() - t0
+        t["save"] = dict(stats.seconds)["save"]
     elif kind == "csv_reader":  # the floor for reading: decode + csv.reader, nothing else
         path = folder / "big.csv"
         t0 = time.perf_counter()
@@ -260,13 +278,14 @@ def _seed_write(ledger, path: Path) -> None:
     session.end()
 
 
-def _run(kind: str, folder: Path) -> dict:
+def _run(kind: str, folder: Path, env: dict[str, str] | None = None) -> dict:
     proc = subprocess.run(
         [sys.executable, "-m", "tests.support.bench", "_child", kind, str(folder)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, **(env or {})},
     )
     if proc.returncode != 0:
         raise SystemExit(f"{kind} in {folder} failed:\n{proc.stdout}\n{proc.stderr}")
@@ -286,6 +305,54 @@ def _big_csv(folder: Path) -> tuple[Path, float]:
             break
         n = int(n * CSV_TARGET_MB / mb) + 1000
     return path, path.stat().st_size / 2**20
+
+
+def _many(base: Path, companies: int, size: int) -> tuple[float, float, int]:
+    """``companies`` company folders of ``size`` transactions: the time of ``run.py convert``
+    on each, one after another, and of one ``run.py convert-many`` (default --jobs: the
+    cores); and the jobs it used."""
+    from app.cli_many import default_jobs
+    from tests.support.companygen import make_company
+
+    clients = base / "many"
+    for i in range(companies):
+        company = make_company(size, seed=500 + i)
+        folder = clients / f"Company {i:02d}"
+        folder.mkdir(parents=True)
+        company.write_lists_iif(folder / "lists.iif")
+        company.write_transaction_detail_csv(folder / "transaction_detail.csv")
+    run = [sys.executable, str(ROOT / "run.py")]
+    t0 = time.perf_counter()
+    for folder in sorted(clients.iterdir()):
+        files = [str(folder / "lists.iif"), str(folder / "transaction_detail.csv")]
+        out = base / f"one-{folder.name}.gnucash"
+        subprocess.run([*run, "convert", *files, "-o", str(out)], check=True, capture_output=True)
+    one_by_one = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    many = [*run, "convert-many", str(clients), "-o", str(base / "many-out")]
+    proc = subprocess.run(many, capture_output=True, text=True, check=False)
+    side_by_side = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"convert-many failed:\n{proc.stdout}\n{proc.stderr}")
+    return one_by_one, side_by_side, default_jobs()
+
+
+def _postgres(folders: dict[int, Path], sizes: tuple[int, ...]) -> dict[int, dict]:
+    """The SQLite and the PostgreSQL write of each size, on a throw-away durable server."""
+    from tests.support.pgserver import PASSWORD, PgServer, missing
+
+    if why := missing():
+        print(f"PostgreSQL rows skipped: {why}")
+        return {}
+    server = PgServer.start(durable=True)
+    try:
+        out = {}
+        for i, n in enumerate(sizes):
+            env = {"BENCH_PG_URL": server.url(f"bench_{i}"), "PGPASSWORD": PASSWORD}
+            out[n] = {k: _run(k, folders[n], env) for k in ("sqlite_write", "pg_write")}
+        return out
+    finally:
+        server.stop()
 
 
 def main() -> None:
@@ -310,6 +377,9 @@ def main() -> None:
             docs[n] = _run("documents", base / f"d{n}")
         wizard = {n: _run("wizard", folders[n]) for n in (small, large)}
         search = {n: _run("search", folders[n]) for n in (small, large)}
+        pg = _postgres(folders, (SEED_SIZE, small))
+        many_n, many_size = (int(x) for x in os.environ.get("BENCH_MANY", "20x2000").split("x"))
+        one_by_one, side_by_side, jobs = _many(base, many_n, many_size)
         _big, mb = _big_csv(base)
         reader = _run("csv_reader", base)
         ours = _run("qbcsv", base)
@@ -443,6 +513,36 @@ def main() -> None:
                 f"{sec(docs[hi], 'documents') / sec(docs[lo], 'documents'):.2f}x",
                 f"linear = {hi / lo:.0f}x",
             )
+        )
+    rows.append(
+        (
+            f"convert {many_n} companies of {many_size:,} txns one after another (baseline)",
+            f"{one_by_one:.1f} s",
+            "run.py convert each",
+        )
+    )
+    rows.append(
+        (
+            f"convert-many of the same {many_n} companies (--jobs {jobs})",
+            f"{side_by_side:.1f} s",
+            "with their reports and audit packs",
+        )
+    )
+    ratio = side_by_side / one_by_one
+    rows.append(("RATIO convert-many / one after another", f"{ratio:.2f}x", "target <= 0.6x"))
+    for n, sql in pg.items():
+        for k, label in (("sqlite_write", "SQLite"), ("pg_write", "PostgreSQL")):
+            save = f"of which save {sec(sql[k], 'save'):.1f} s"
+            rows.append((f"{label} write {n:,} txns", f"{sec(sql[k], 'write'):.1f} s", save))
+    if small in pg:
+        w = {k: sec(pg[small][k], "write") for k in ("sqlite_write", "pg_write")}
+        ratio = w["pg_write"] / w["sqlite_write"]
+        rows.append((f"RATIO PostgreSQL / SQLite write at {small:,}", f"{ratio:.2f}x", "<= 3x"))
+    if small in pg and SEED_SIZE in pg and small != SEED_SIZE:
+        lo, hi = sec(pg[SEED_SIZE]["pg_write"], "write"), sec(pg[small]["pg_write"], "write")
+        linear = f"linear = {small / SEED_SIZE:.0f}x"
+        rows.append(
+            (f"RATIO PostgreSQL write {small:,} / {SEED_SIZE:,}", f"{hi / lo:.2f}x", linear)
         )
     width = max(len(a) for a, _, _ in rows)
     print(r[large]["convert"]["about"])

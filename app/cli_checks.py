@@ -1,0 +1,107 @@
+"""What ``run.py convert`` checks on its command line before reading anything: the outputs can
+be written (a folder that exists and takes a file, a name not too long, a book not already
+there without ``--force``, a database that answers and holds no book), the inputs are files,
+the currency is GnuCash's. Each check returns the message, or None."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from app import currency, postgres
+from app.plan import Plan
+from app.postgres import Address
+
+TEMP_ADDS = 30  # bytes a temporary name adds: ".NAME.partial-PID.LCK", ".NAME.XXXXXXXX.tmp"
+
+
+def usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
+    """What is wrong with the command line itself (nothing has been read yet), or None."""
+    out: Path | Address = args.output
+    if isinstance(out, Address) or plan.format == "postgres":
+        return _database_error(args, plan)
+    outputs = ((out, "book"), *(((args.report, "report"),) if args.report else ()))
+    for path, what in outputs:  # first: a name too long cannot even be looked for
+        if problem := too_long(path, what):
+            return problem
+    if out.exists() and not args.force:
+        return f"{out} already exists; add --force to replace it"
+    if out.is_dir():
+        return f"{out} is a folder"
+    if not out.parent.is_dir():
+        return f"folder {out.parent} does not exist"
+    if args.report and not args.report.parent.is_dir():
+        return f"folder {args.report.parent} for the report does not exist"
+    if args.documents_report and not args.documents_report.parent.is_dir():
+        return f"folder {args.documents_report.parent} for the documents report does not exist"
+    for path, what in outputs:
+        if problem := unwritable(path, what):
+            return problem
+    if problem := input_error(args):
+        return problem
+    if not currency.is_known(plan.currency):
+        return currency.unknown(plan.currency)
+    return None
+
+
+def _database_error(args: argparse.Namespace, plan: Plan) -> str | None:
+    """``usage_error`` for a book in PostgreSQL: the server is asked last (it may take a
+    while to answer), after everything that can be checked here."""
+    out = args.output
+    if not isinstance(out, Address):
+        return f"the postgres format writes to a database: -o {postgres.FORMAT_HINT}"
+    if plan.format != "postgres":
+        return f"a database holds a postgres book, not {plan.format} (--format postgres)"
+    for path, what in ((args.report, "report"), (args.documents_report, "documents report")):
+        if path and not path.parent.is_dir():
+            return f"folder {path.parent} for the {what} does not exist"
+        if path and (problem := too_long(path, what) or unwritable(path, what)):
+            return problem
+    if not postgres.driver_present():
+        return "GnuCash's PostgreSQL driver is not installed (Debian: apt-get install libdbd-pgsql)"
+    if problem := input_error(args):
+        return problem
+    if not currency.is_known(plan.currency):
+        return currency.unknown(plan.currency)
+    return postgres.usage_problem(out, args.force)
+
+
+def input_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with the input files named (missing, a folder, two of one name)."""
+    names: set[str] = set()
+    for f in args.files:
+        if not f.is_file():
+            return f"{f}: " + ("a folder, not a file" if f.is_dir() else "no such file")
+        if f.name in names:  # messages and plan options name files by their name alone
+            return f"two input files are named {f.name}; rename one"
+        names.add(f.name)
+    for name in args.accept_truncated:
+        if Path(name).name not in names:
+            return f"--accept-truncated {name}: not one of the input files"
+    return None
+
+
+def too_long(path: Path, what: str) -> str | None:
+    """A file name the file system refuses, with the temporary name's additions."""
+    try:
+        limit = os.pathconf(path.parent, "PC_NAME_MAX") - TEMP_ADDS
+    except (OSError, ValueError):
+        limit = 255 - TEMP_ADDS
+    size = len(os.fsencode(path.name))
+    if size > limit:
+        return f"the {what}'s file name is too long ({size} characters; at most {limit})"
+    return None
+
+
+def unwritable(path: Path, what: str) -> str | None:
+    """Why the ``what`` cannot be written in ``path``'s folder, else None: tried for real, as
+    read-only file systems and ACLs refuse root too."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=".qb2gnucash-", suffix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"cannot write the {what} in folder {path.parent} ({exc.strerror})"
+    return None

@@ -1,0 +1,176 @@
+"""The wizard's PostgreSQL books (issue 29): the Map step offers the database where GnuCash's
+driver is installed, with a connection test; the password typed there is kept in the server's
+memory only (never in the plan, a page, a log or a file) and handed to the import worker; the
+book is written into the database, proved, and the Download step says where it is. Through
+Flask's test client and the real worker against a throw-away PostgreSQL server."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from decimal import Decimal as D
+from pathlib import Path
+
+import pytest
+
+from tests.support.pgserver import PASSWORD, USER
+from tests.support.web import HX, new_migration, soup, upload, wait_done
+
+
+@pytest.fixture
+def no_password_around(monkeypatch):
+    """Neither PGPASSWORD nor a password file: the only password is the one typed."""
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", "/nonexistent/pgpass")
+
+
+@pytest.fixture
+def company(tmp_path):
+    from tests.support.companygen import make_company
+
+    comp = make_company(120, seed=17, documents=True)
+    lists = comp.write_lists_iif(tmp_path / "lists.iif")
+    detail = comp.write_transaction_detail_csv(tmp_path / "transaction_detail.csv")
+    return comp, [lists, detail]
+
+
+def _migration(client, files: list[Path]):
+    prefix, csrf = new_migration(client)
+    for f in files:
+        r = upload(client, prefix, csrf, f.name, data=f.read_bytes())
+        assert r.status_code == 200, r.get_data(as_text=True)
+    return prefix, csrf
+
+
+def _settings(client, prefix, csrf, **fields):
+    data = {"currency": "USD", "mode": "full", "documents": "all", **fields}
+    return client.post(f"{prefix}/map/settings", data=data, headers=csrf | HX)
+
+
+def _database(client, prefix, csrf, address: str, password: str = ""):
+    """The Map step's database form: use this address (and password) and test it."""
+    data = {"database": address, "db_password": password}
+    return client.post(f"{prefix}/map/database", data=data, headers=csrf | HX)
+
+
+def _everything_on_disk(root: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in root.rglob("*") if p.is_file())
+
+
+def test_the_map_step_offers_postgresql_and_tests_the_connection(
+    pg_server, client, company, no_password_around
+):
+    _comp, files = company
+    prefix, csrf = _migration(client, files)
+    page = soup(client.get(f"{prefix}/map"))
+    options = [o["value"] for o in page.select("select[name=format] option")]
+    assert options == ["xml", "sqlite", "postgres"]  # the driver is installed here
+    assert page.select_one("#database-setting") is None  # shown once chosen
+    r = _settings(client, prefix, csrf, format="postgres")
+    assert r.status_code == 200
+    page = soup(r)
+    assert page.select_one("#database")["placeholder"] == "postgres://USER@HOST:5432/DATABASE"
+    url = pg_server.url("wizard_test")
+
+    def test(password: str = "", address: str = url) -> str:
+        r = _database(client, prefix, csrf, address, password)
+        assert r.status_code == 200
+        return soup(r).select_one("#database-test").text
+
+    assert "refused the password for bookkeeper" in test("wrong")
+    assert "put the password in PGPASSWORD or ~/.pgpass" in test("")  # (the kept wrong one)
+    said = test(PASSWORD)
+    assert said == (
+        f"Connected to 127.0.0.1:{pg_server.port} as {USER}. There is no database wizard_test "
+        "yet: the import creates it (the user needs the right to create databases)."
+    )
+    r = _database(client, prefix, csrf, url.replace(USER, f"{USER}:pw"))
+    assert "must not hold the password" in soup(r).select_one("#database-test").text
+    assert soup(r).select_one("#database")["value"] == url.replace(USER, f"{USER}:pw")
+    pg_server.sql(f"CREATE DATABASE wizard_empty OWNER {USER}")
+    assert "the database wizard_empty is empty; the book goes there" in test(
+        "", pg_server.url("wizard_empty")
+    )
+    # the address in the plan, the password kept in memory only (and used by the tests)
+    r = _database(client, prefix, csrf, url, PASSWORD)
+    mid = prefix.rsplit("/", 1)[-1]
+    migrations = Path(client.application.config["MIGRATIONS_DIR"])
+    assert f'"database": "{url}"' in (migrations / mid / "plan.json").read_text()
+    assert soup(r).select_one("#db-password")["placeholder"] == "kept (type to change)"
+    assert soup(r).select_one("#db-password")["value"] == ""
+    assert "There is no database wizard_test yet" in test()  # the kept password
+    assert PASSWORD not in r.get_data(as_text=True)
+    assert PASSWORD.encode() not in _everything_on_disk(migrations.parent)
+    bad = _database(client, prefix, csrf, "postgres://me@server")
+    assert "Give the database name" in soup(bad).select_one("#database-test").text
+    assert f'"database": "{url}"' in (migrations / mid / "plan.json").read_text()  # kept
+    r = _settings(client, prefix, csrf, format="xml")  # another format: the password forgotten
+    r = _settings(client, prefix, csrf, format="postgres")
+    assert soup(r).select_one("#db-password")["placeholder"] == ""
+    assert soup(r).select_one("#database")["value"] == url
+
+
+def test_an_import_into_postgresql_with_the_typed_password(
+    pg_server, client, company, no_password_around
+):
+    from app import gnc
+    from app.postgres import engine_password, parse_address
+
+    comp, files = company
+    prefix, csrf = _migration(client, files)
+    url = pg_server.url("wizard_book")
+    _settings(client, prefix, csrf, format="postgres")
+    _database(client, prefix, csrf, url, PASSWORD)
+    page = soup(client.get(f"{prefix}/import"))
+    assert f"into the PostgreSQL database {url}" in page.select_one("#import-summary").text
+    r = client.post(f"{prefix}/import", headers=csrf | HX)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    panel = wait_done(client, prefix)
+    assert panel.select_one("#to-download"), panel.text
+    with engine_password(PASSWORD):
+        book = gnc.read_book(parse_address(url))
+    expected = comp.expected_balances()
+    got = {a.full_name: a.balance for a in book.accounts}
+    assert {k: got.get(k, D(0)) for k in expected} == expected
+    download = soup(client.get(f"{prefix}/download"))
+    assert download.select_one("#book-in-database").text == (
+        f"The book is in the PostgreSQL database {url}."
+    )
+    assert download.select_one("#download-book") is None
+    with client.get(f"{prefix}/download/book") as refused:
+        assert refused.status_code == 404
+        assert "This book is in the PostgreSQL database" in refused.get_data(as_text=True)
+    with client.get(f"{prefix}/download/audit.zip") as pack:
+        assert pack.status_code == 200
+        data = pack.data
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = zf.namelist()
+        readme = next(zf.read(n).decode() for n in names if n.endswith("README.txt"))
+        report = next(zf.read(n).decode() for n in names if n.endswith("report.html"))
+    assert not [n for n in names if n.endswith(".gnucash")]
+    assert f"The GnuCash book is in the PostgreSQL database {url}" in readme
+    assert f"Verification report: {url}" in report
+    instance = Path(client.application.config["MIGRATIONS_DIR"]).parent
+    assert PASSWORD.encode() not in _everything_on_disk(instance)  # worker.log included
+    # written again: the book this migration wrote is replaced, once the new one is proven
+    r = client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#to-download")
+    assert pg_server.tables("wizard_book") >= {"accounts", "transactions"}
+    assert not [d for d in pg_server.databases() if "qb2gnucash" in d]
+
+
+def test_an_import_never_replaces_a_book_it_did_not_write(
+    pg_server, client, company, no_password_around
+):
+    _comp, files = company
+    pg_server.sql(f"CREATE DATABASE someone_elses OWNER {USER}")
+    pg_server.sql("CREATE TABLE ledger (id int)", "someone_elses")
+    prefix, csrf = _migration(client, files)
+    url = pg_server.url("someone_elses")
+    _settings(client, prefix, csrf, format="postgres")
+    _database(client, prefix, csrf, url, PASSWORD)
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    panel = wait_done(client, prefix)
+    assert panel.select_one("#job")["data-state"] == "failed"
+    assert "already holds tables (not a GnuCash book); not overwritten" in panel.text
+    assert pg_server.tables("someone_elses") == {"ledger"}
