@@ -22,14 +22,16 @@ from tests.support.companygen import make_company
 D = Decimal
 
 
-def _read(company, folder: Path, *, reports: bool = True, names: bool = True):
+def _read(company, folder: Path, *, reports: bool = True, names: bool = True, nested: bool = True):
     files = [
         company.write_lists_iif(folder / "lists.iif"),
         company.write_transaction_detail_csv(folder / "detail.csv"),
     ]
     if reports:
         files += [
-            company.write_open_invoices_csv(folder / "open_invoices.csv", names=names),
+            company.write_open_invoices_csv(
+                folder / "open_invoices.csv", names=names, nested=nested
+            ),
             company.write_unpaid_bills_csv(folder / "unpaid_bills.csv", names=names),
         ]
     plan = Plan()
@@ -60,9 +62,13 @@ def company():
     return make_company(900, seed=5, documents=True)
 
 
-@pytest.mark.parametrize("names", [True, False], ids=["trans-no", "group-headers"])
-def test_the_report_fixes_every_documents_open_amount(company, tmp_path, names) -> None:
-    ledger = _read(company, tmp_path, names=names)
+@pytest.mark.parametrize(
+    ("names", "nested"),
+    [(True, True), (False, True), (False, False)],
+    ids=["trans-no", "group-headers", "flat-groups"],
+)
+def test_the_report_fixes_every_documents_open_amount(company, tmp_path, names, nested) -> None:
+    ledger = _read(company, tmp_path, names=names, nested=nested)
     docs = derive(ledger)
     allocation = allocate(docs)
     got, want = _truth(company, ledger, docs, allocation)
@@ -103,14 +109,15 @@ def test_without_the_report_payments_go_oldest_first_and_owner_balances_hold(
     assert "oldest first" in rules and "open items report" not in rules
     got, want = _truth(company, ledger, docs, allocation)
     assert got != want  # the generator did not always pay oldest first
-    # whatever the allocation, each owner's open balance is the history's
+    # whatever the allocation, each owner's open balance (each job's its own) is the history's
     owed: dict[tuple[str, str], Decimal] = {}
     for d in docs.documents:
-        key = (d.owner_kind, d.owner.split(":")[0] if d.owner_kind == "customer" else d.owner)
+        key = (d.owner_kind, d.owner)
         owed[key] = owed.get(key, D(0)) + (-got[d.transaction] if d.credit else got[d.transaction])
     for p in docs.payments:
-        key = (p.owner_kind, p.owner.split(":")[0] if p.owner_kind == "customer" else p.owner)
+        key = (p.owner_kind, p.owner)
         owed[key] = owed.get(key, D(0)) - got[p.transaction]
+    assert any(":" in owner for _kind, owner in owed)
     qb = {k: v for k, (v, basis) in quickbooks_open(docs).items()}
     assert {k: v for k, v in owed.items() if v} == {k: v for k, v in qb.items() if v}
 
@@ -195,6 +202,79 @@ def test_a_bad_open_item_is_a_problem_not_a_traceback(tmp_path) -> None:
     assert (item.owner_kind, item.owner, item.open) == ("vendor", "PG&E", D("12.50"))
     (problem,) = ledger.problems
     assert str(problem).startswith("ub.csv:6: expected a date like M/D/YYYY")
+
+
+def test_open_items_reader_nested_groups(tmp_path) -> None:
+    """A customer's jobs are groups inside its group: their items are the job's (``Customer:
+    Job``), a bare job name in the Name column is completed from the group, a Total row closes
+    only the group it names, a customer whose name starts with "Total" is a customer."""
+    path = tmp_path / "oi.csv"
+    path.write_text(
+        "Company,,,,,\nOpen Invoices,,,,,\n,,,,,\n,,Type,Date,Name,Open Balance\n"
+        '"Cook, Brian",,,,,\n,,Invoice,1/2/2024,"Cook, Brian",10.00\n'
+        ",Kitchen,,,,\n,,Invoice,1/3/2024,,20.00\n,,Invoice,1/4/2024,Kitchen,30.00\n"
+        ",Total Kitchen,,,,50.00\n"
+        ',"Deck, Phase 2",,,,\n,,Credit Memo,1/5/2024,"Cook, Brian:Deck, Phase 2",-5.00\n'
+        ',"Total Deck, Phase 2",,,-5.00\n,,Payment,1/6/2024,,-1.00\n'
+        '"Total Cook, Brian",,,,54.00\n'
+        "Total Lawn Care,,,,\n,,Invoice,1/7/2024,,7.00\nTotal Total Lawn Care,,,,7.00\n"
+        "TOTAL,,,,,61.00\n"
+    )
+    ledger = open_items.parse(path, ReadOptions())
+    assert not ledger.problems
+    assert [(i.owner, i.open) for i in ledger.open_items] == [
+        ("Cook, Brian", D("10.00")),
+        ("Cook, Brian:Kitchen", D("20.00")),
+        ("Cook, Brian:Kitchen", D("30.00")),
+        ("Cook, Brian:Deck, Phase 2", D("-5.00")),
+        ("Cook, Brian", D("-1.00")),
+        ("Total Lawn Care", D("7.00")),
+    ]
+
+
+def test_a_customers_payment_of_its_jobs_invoices_is_applied_across_them(tmp_path) -> None:
+    """One payment of the customer (one A/R line in its name) paid its job's invoice: the
+    report cannot be reproduced job by job, so the customer with its jobs is one pool, and each
+    owner's open balance is the report's."""
+    rows = [
+        "!TRNS\tTRNSID\tTRNSTYPE\tDATE\tACCNT\tNAME\tAMOUNT\tDOCNUM",
+        "!SPL\tSPLID\tTRNSTYPE\tDATE\tACCNT\tNAME\tAMOUNT\tDOCNUM",
+        "!ENDTRNS",
+        "TRNS\t1\tINVOICE\t1/5/2024\tAccounts Receivable\tAcme:Deck\t100.00\t501",
+        "SPL\t\tINVOICE\t1/5/2024\tSales\tAcme:Deck\t-100.00\t501",
+        "ENDTRNS",
+        "TRNS\t2\tINVOICE\t1/9/2024\tAccounts Receivable\tAcme\t50.00\t502",
+        "SPL\t\tINVOICE\t1/9/2024\tSales\tAcme\t-50.00\t502",
+        "ENDTRNS",
+        "TRNS\t3\tPAYMENT\t1/20/2024\tChecking\tAcme\t100.00\t77",
+        "SPL\t\tPAYMENT\t1/20/2024\tAccounts Receivable\tAcme\t-100.00\t77",
+        "ENDTRNS",
+    ]
+    chart = [
+        "!ACCNT\tNAME\tACCNTTYPE",
+        "ACCNT\tChecking\tBANK",
+        "ACCNT\tAccounts Receivable\tAR",
+        "ACCNT\tSales\tINC",
+        "!CUST\tNAME",
+        "CUST\tAcme",
+        "CUST\tAcme:Deck",
+    ]
+    (tmp_path / "lists.iif").write_text("\r\n".join(chart) + "\r\n")
+    (tmp_path / "txns.iif").write_text("\r\n".join(rows) + "\r\n")
+    (tmp_path / "oi.csv").write_text(
+        "Open Invoices,,,,,\n,,,,,\n,Trans #,Type,Date,Num,Open Balance\n"
+        "Acme,,,,,\n,2,Invoice,1/9/2024,502,50.00\nTotal Acme,,,,,50.00\nTOTAL,,,,,50.00\n"
+    )
+    plan = Plan()
+    files = [tmp_path / n for n in ("lists.iif", "txns.iif", "oi.csv")]
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    docs = derive(prepared.ledger)
+    allocation = allocate(docs)
+    assert [(a.credit, a.document, a.amount) for a in allocation.applications] == [(2, 0, 100)]
+    (rule,) = allocation.rules
+    assert (rule.owner, rule.rule) == ("Acme", "open items report")
+    assert rule.note.endswith("applied across the jobs of Acme")
+    assert not allocation.problems
 
 
 def test_documents_report_csv(company, tmp_path) -> None:

@@ -1,7 +1,8 @@
 """Which payment (or credit note) paid which document: QuickBooks' exports do not say.
 
-Per owner (the end owner: a job's documents belong to its customer's pool, as QuickBooks lets a
-parent pay its jobs' invoices) by the strongest evidence there is:
+Per owner (a job is an owner of its own: its payments and credit notes pay its documents, as
+QuickBooks names each A/R line of a payment after the job whose invoice it pays) by the strongest
+evidence there is:
 
 1. the Open Invoices / Unpaid Bills report: every document's open amount and every payment's
    unapplied rest are known, so the application must give exactly those ("open items report");
@@ -10,7 +11,10 @@ parent pay its jobs' invoices) by the strongest evidence there is:
 3. oldest document first, as GnuCash's own auto-apply does ("oldest first").
 
 Within rule 1, steps 2 and 3 choose among the applications that reproduce the report (any of
-them gives the same balances). What no document takes stays the owner's prepayment or credit.
+them gives the same balances). Where the report cannot be reproduced job by job but can for the
+customer with its jobs together (a customer's payment, on one A/R line, that paid its jobs'
+invoices), the customer's family is one pool. What no document takes stays the owner's
+prepayment or credit.
 Pure: the model and ``app.documents`` only.
 """
 
@@ -77,7 +81,7 @@ def allocate(docs: Documents) -> Allocation:
     for d in docs.documents:
         if d.voided:
             continue
-        pool = (d.owner_kind, end_owner(d.owner_kind, d.owner))
+        pool = (d.owner_kind, d.owner)
         if d.credit:
             hint = " ".join(ln.description for ln in d.lines)
             credits[pool].append(_Credit(d.transaction, d.date, d.total, hint, d.source))
@@ -85,49 +89,101 @@ def allocate(docs: Documents) -> Allocation:
             debits[pool].append(d)
     for p in docs.payments:
         if not p.voided and p.amount > 0:
-            pool = (p.owner_kind, end_owner(p.owner_kind, p.owner))
+            pool = (p.owner_kind, p.owner)
             credits[pool].append(_Credit(p.transaction, p.date, p.amount, p.memo, p.source))
     reported = {o.owner_kind for o in docs.open_items}
     open_of, problems = _open_amounts(docs, reported)
+    families: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+    for pool in sorted(set(debits) | set(credits)):
+        families[pool[0], end_owner(*pool)].append(pool)
     apps: list[Application] = []
     rules: list[OwnerRule] = []
-    for pool in sorted(set(debits) | set(credits)):
-        kind, owner = pool
-        ds = sorted(debits[pool], key=lambda d: (d.date, d.transaction))
-        cs = sorted(credits[pool], key=lambda c: (c.date, c.key))  # type: ignore[arg-type, return-value]
-        why = ""
-        if kind in reported:
-            need = {d.transaction: d.total - open_of.get(d.transaction, ZERO) for d in ds}
-            have = {c.key: c.amount - open_of.get(c.key, ZERO) for c in cs}
-            why = _infeasible(need, have)
-            if not why:
-                got = _apply(ds, cs, need, have, dated=False)
-                apps += got
-                rules.append(OwnerRule(kind, owner, "open items report", _steps(got)))
+    for (kind, end), pools in families.items():
+        ds = {pool: sorted(debits[pool], key=lambda d: (d.date, d.transaction)) for pool in pools}
+        cs = {pool: sorted(credits[pool], key=lambda c: (c.date, c.key)) for pool in pools}  # type: ignore[arg-type, return-value]
+        if kind in reported and len(pools) > 1:
+            together = _family(kind, end, ds, cs, open_of)
+            if together is not None:
+                apps += together[0]
+                rules.append(together[1])
                 continue
-            problems.append(
-                Problem(
-                    None,
-                    f"{kind} {owner}: the open-items report cannot be reproduced from the "
-                    f"history ({why}); payments applied oldest first instead",
-                    "warning",
-                )
-            )
-        need = {d.transaction: d.total for d in ds}
-        have = {c.key: c.amount for c in cs}
-        got = _apply(ds, cs, need, have, dated=True)
-        apps += got
-        steps = Counter(a.step for a in got)
-        rule: Rule = (
-            "oldest first"
-            if steps["oldest first"]
-            else "reference or amount"
-            if got
-            else "nothing to apply"
-        )
-        note = _steps(got) + (f"; report not used: {why}" if why else "")
-        rules.append(OwnerRule(kind, owner, rule, note))
+        for pool in pools:
+            got, rule, problem = _pool(pool, ds[pool], cs[pool], kind in reported, open_of)
+            apps += got
+            rules.append(rule)
+            if problem is not None:
+                problems.append(problem)
     return Allocation(tuple(apps), tuple(rules), tuple(problems))
+
+
+def _family(
+    kind: str,
+    end: str,
+    ds: dict[tuple[str, str], list[Document]],
+    cs: dict[tuple[str, str], list[_Credit]],
+    open_of: dict[int, Decimal],
+) -> tuple[list[Application], OwnerRule] | None:
+    """A customer and its jobs as one pool, when the report cannot be reproduced job by job but
+    can for them together (a customer's payment, on one A/R line, that paid its jobs'
+    invoices); None when each job's own pool does, or neither."""
+    if not any(_infeasible(*_reported(ds[p], cs[p], open_of)) for p in ds):
+        return None
+    all_ds = sorted((d for p in ds for d in ds[p]), key=lambda d: (d.date, d.transaction))
+    all_cs = sorted((c for p in cs for c in cs[p]), key=lambda c: (c.date, c.key))  # type: ignore[arg-type, return-value]
+    need, have = _reported(all_ds, all_cs, open_of)
+    if _infeasible(need, have):
+        return None
+    got = _apply(all_ds, all_cs, need, have, dated=False)
+    note = "; ".join(filter(None, (_steps(got), f"applied across the jobs of {end}")))
+    return got, OwnerRule(kind, end, "open items report", note)  # type: ignore[arg-type]
+
+
+def _reported(
+    ds: list[Document], cs: list[_Credit], open_of: dict[int, Decimal]
+) -> tuple[dict[int, Decimal], dict[int, Decimal]]:
+    """What the report says each document had paid and each credit applied."""
+    need = {d.transaction: d.total - open_of.get(d.transaction, ZERO) for d in ds}
+    have = {c.key: c.amount - open_of.get(c.key, ZERO) for c in cs}
+    return need, have
+
+
+def _pool(
+    pool: tuple[str, str],
+    ds: list[Document],
+    cs: list[_Credit],
+    reported: bool,
+    open_of: dict[int, Decimal],
+) -> tuple[list[Application], OwnerRule, Problem | None]:
+    """One owner's applications: by the report when it can be reproduced, else as the history
+    says (references, amounts, oldest first)."""
+    kind, owner = pool
+    why = ""
+    problem = None
+    if reported:
+        need, have = _reported(ds, cs, open_of)
+        why = _infeasible(need, have)
+        if not why:
+            got = _apply(ds, cs, need, have, dated=False)
+            return got, OwnerRule(kind, owner, "open items report", _steps(got)), None  # type: ignore[arg-type]
+        problem = Problem(
+            None,
+            f"{kind} {owner}: the open-items report cannot be reproduced from the "
+            f"history ({why}); payments applied oldest first instead",
+            "warning",
+        )
+    need = {d.transaction: d.total for d in ds}
+    have = {c.key: c.amount for c in cs}
+    got = _apply(ds, cs, need, have, dated=True)
+    steps = Counter(a.step for a in got)
+    rule: Rule = (
+        "oldest first"
+        if steps["oldest first"]
+        else "reference or amount"
+        if got
+        else "nothing to apply"
+    )
+    note = _steps(got) + (f"; report not used: {why}" if why else "")
+    return got, OwnerRule(kind, owner, rule, note), problem  # type: ignore[arg-type]
 
 
 def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decimal], list[Problem]]:
@@ -142,7 +198,7 @@ def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decima
             continue
         if r.ref:
             by_ref[r.owner_kind, r.ref] = r.transaction
-        by_key[r.owner_kind, end_owner(r.owner_kind, r.owner), r.date, r.num].append(r.transaction)
+        by_key[r.owner_kind, r.owner, r.date, r.num].append(r.transaction)
         credit = r.credit if isinstance(r, Document) else True
         sense[r.transaction] = -1 if credit else 1
     out: dict[int, Decimal] = {}
@@ -150,9 +206,7 @@ def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decima
     for item in docs.open_items:
         key = by_ref.get((item.owner_kind, item.ref)) if item.ref else None
         if key is None:
-            hits = by_key.get(
-                (item.owner_kind, end_owner(item.owner_kind, item.owner), item.date, item.num), []
-            )
+            hits = by_key.get((item.owner_kind, item.owner, item.date, item.num), [])
             key = next((h for h in hits if h not in out), None)
         if key is None:
             problems.append(

@@ -26,7 +26,7 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from app.cutover import OPENING_KIND
-from app.documents import Document, Documents, derive, end_owner
+from app.documents import Document, Documents, derive
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
 
@@ -86,14 +86,12 @@ class Selection:
         return out
 
     def owner_open(self) -> dict[tuple[str, str], Decimal]:
-        """(kind, end owner) → Σ open documents (credit notes negative): the Preview's totals."""
+        """(kind, owner: a job its own) → Σ open documents (credit notes negative)."""
         out: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
         for d in self.derived.documents:
             amount = self.open_amounts.get(d.transaction, ZERO)
             if amount and not d.voided:
-                out[d.owner_kind, end_owner(d.owner_kind, d.owner)] += (
-                    -amount if d.credit else amount
-                )
+                out[d.owner_kind, d.owner] += -amount if d.credit else amount
         return dict(out)
 
 
@@ -123,7 +121,7 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
     missing = sorted({(r.owner_kind, r.owner) for r in records} - known)
     if not missing:
         return docs
-    gone = {(k, end_owner(k, o)) for k, o in missing} - {(k, end_owner(k, o)) for k, o in known}
+    gone = set(missing)
     names = ", ".join(f"{k} {o!r}" for k, o in missing[:3]) + (", ..." if len(missing) > 3 else "")
     n = sum(1 for r in records if (r.owner_kind, r.owner) not in known)
     problem = Problem(
@@ -143,11 +141,7 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
         docs,
         documents=tuple(d for d in docs.documents if (d.owner_kind, d.owner) in known),
         payments=tuple(p for p in docs.payments if (p.owner_kind, p.owner) in known),
-        open_items=tuple(
-            o
-            for o in docs.open_items
-            if (o.owner_kind, end_owner(o.owner_kind, o.owner)) not in gone
-        ),
+        open_items=tuple(o for o in docs.open_items if (o.owner_kind, o.owner) not in gone),
         problems=(*docs.problems, problem),
     )
 

@@ -29,7 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from app.book import BookDocument, BookDocuments
-from app.documents import Document, Documents, Line, Payment, end_owner
+from app.documents import Document, Documents, Line, Payment
 from app.documents.allocate import Allocation
 from app.documents.selection import Piece, links, payment_pieces
 from app.errors import BookWriteError
@@ -373,7 +373,7 @@ def read(book) -> BookDocuments:
             if who is None:
                 unowned += 1
                 continue
-            owner_open[who[0], end_owner(*who)] += side * to_decimal(C.gnc_lot_get_balance(lot))
+            owner_open[who] += side * to_decimal(C.gnc_lot_get_balance(lot))
             for split in C.gnc_lot_get_split_list(lot):
                 txn = C.xaccSplitGetParent(split)
                 if C.xaccTransGetTxnType(txn) == C.TXN_TYPE_PAYMENT:

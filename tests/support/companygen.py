@@ -212,8 +212,10 @@ class Company:
     ) -> Path:
         return _w.write_transactions_iif(self, path, date_order=date_order, encoding=encoding)
 
-    def write_open_invoices_csv(self, path: Path, *, names: bool = True) -> Path:
-        return _d.write_open_report(self, path, "customer", names=names)
+    def write_open_invoices_csv(
+        self, path: Path, *, names: bool = True, nested: bool = True
+    ) -> Path:
+        return _d.write_open_report(self, path, "customer", names=names, nested=nested)
 
     def write_unpaid_bills_csv(self, path: Path, *, names: bool = True) -> Path:
         return _d.write_open_report(self, path, "vendor", names=names)

@@ -5,8 +5,13 @@ every document's open amount; and the Open Invoices / Unpaid Bills Detail report
 It rewrites only the Invoice, Payment, Bill and Bill Pmt -Check transactions of a company made
 with the ordinary generator (same dates, numbers and lines), from its own random source, so
 ``documents=False`` companies are exactly what they were. Payments pay one to three open
-documents of one customer (or vendor), oldest first or not, fully or partly, sometimes with an
-unapplied rest; some are prepayments; some credit memos are applied, some left open.
+documents of one customer, job (a job is an owner of its own: its payments and credits pay its
+own documents, as QuickBooks names each A/R line after the job it applies to) or vendor, oldest
+first or not, fully or partly, sometimes with an unapplied rest; some are prepayments; some
+credit memos are applied, some left open.
+
+The reports are printed as QuickBooks does: one group per customer, its jobs as groups inside it
+(their header and "Total" rows one column further in), one group per vendor.
 """
 
 from __future__ import annotations
@@ -31,10 +36,6 @@ def _side(t: Txn) -> str:
     return "vendor" if t.type in ("Bill", "Credit", "Bill Pmt -Check") else "customer"
 
 
-def _end(side: str, name: str) -> str:
-    return name.split(":", 1)[0] if side == "customer" else name
-
-
 def add_documents(txns: list[Txn], seed: int, customers: list[str], vendors: list[str]):
     """Rewrite ``txns`` in place; returns trans_no → open amount at the end (documents: what is
     still owed; credits: what no document took), positive, for every document and credit."""
@@ -48,7 +49,7 @@ def add_documents(txns: list[Txn], seed: int, customers: list[str], vendors: lis
                 _credit_note(t, rng, open_, owned)
                 continue
             open_[t.trans_no] = abs(t.splits[0][1])
-            owned.setdefault((side, _end(side, t.name)), []).append(t)
+            owned.setdefault((side, t.name), []).append(t)
         elif t.type in ("Payment", "Bill Pmt -Check"):
             side = _side(t)
             _payment(t, rng, open_, owned, customers if side == "customer" else vendors)
@@ -62,7 +63,7 @@ def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
     t.splits = [(a, -v, memo, clr) for a, v, memo, clr in t.splits]
     total = abs(t.splits[0][1])
     rest = total
-    targets = [d for d in owned.get((side, _end(side, t.name)), []) if open_[d.trans_no] > 0]
+    targets = [d for d in owned.get((side, t.name), []) if open_[d.trans_no] > 0]
     if targets and rng.random() < 0.6:
         d = rng.choice(targets)
         amt = min(open_[d.trans_no], total)
@@ -117,10 +118,14 @@ def _terms(company: Company) -> dict[tuple[str, str], tuple[str, int]]:
     return out
 
 
-def write_open_report(company: Company, path: Path, side: str, *, names: bool = True) -> Path:
+def write_open_report(
+    company: Company, path: Path, side: str, *, names: bool = True, nested: bool = True
+) -> Path:
     """Open Invoices (``side`` "customer") or Unpaid Bills Detail ("vendor") as of the export
     date: one group per customer/vendor (header row, detail rows, "Total ..." row), a TOTAL
-    row. ``names``: with the Trans # and Name columns (else the group header names the owner)."""
+    row. ``names``: with the Trans # and Name columns (else the group headers name the owner).
+    ``nested``: a customer's jobs are groups inside its group, one column further in, as
+    QuickBooks prints them (else each ``Customer:Job`` is a group of its own)."""
     from tests.support.companygen_write import _dates, _write_csv, money
 
     fmt = _dates("mdy")
@@ -131,20 +136,22 @@ def write_open_report(company: Company, path: Path, side: str, *, names: bool = 
         cols = ["Type", "Date", "Num", "Due Date", "Aging", "Open Balance"]
     if names:
         cols = ["Trans #", *cols[:3], "Name", *cols[3:]]
-    header = ["", *cols]
-    title = "Open Invoices" if side == "customer" else "Unpaid Bills Detail"
-    pad = [""] * (len(header) - 1)
-    rows = [[company.name, *pad], [title, *pad], [f"As of {asof:%B} {asof.day}, {asof.year}", *pad]]
-    rows += [[""] * len(header), header]
     groups: dict[str, list[Txn]] = {}
     for t in company.transactions:
         if _side(t) == side and company.open_amounts.get(t.trans_no):
             groups.setdefault(t.name, []).append(t)
-    total = ZERO
-    for owner in sorted(groups):
-        rows.append([owner, *pad])
+    deep = nested and any(":" in owner for owner in groups)
+    lead = 2 if deep else 1  # the columns the group headers and Total rows sit in
+    header = [""] * lead + cols
+    title = "Open Invoices" if side == "customer" else "Unpaid Bills Detail"
+    pad = [""] * (len(header) - 1)
+    rows = [[company.name, *pad], [title, *pad], [f"As of {asof:%B} {asof.day}, {asof.year}", *pad]]
+    rows += [[""] * len(header), header]
+
+    def details(owner: str) -> Decimal:
+        """The detail rows of ``owner``'s items; their sum."""
         sub = ZERO
-        for t in groups[owner]:
+        for t in groups.get(owner, ()):
             amount = company.open_amounts[t.trans_no]
             signed = -amount if t.type in CREDITS else amount
             sub += signed
@@ -156,8 +163,23 @@ def write_open_report(company: Company, path: Path, side: str, *, names: bool = 
                     "Num": t.num, "Name": owner, "P. O. #": "",
                     "Terms": term if is_doc else "", "Due Date": fmt(due) if is_doc else "",
                     "Aging": aging, "Open Balance": money(signed)}  # fmt: skip
-            rows.append(["", *(cell[c] for c in cols)])
-        rows.append([f"Total {owner}", *pad[:-1], money(sub)])
+            rows.append([""] * lead + [cell[c] for c in cols])
+        return sub
+
+    def total_row(label: str, level: int, amount: Decimal) -> None:
+        rows.append([""] * level + [f"Total {label}"] + pad[level:-1] + [money(amount)])
+
+    total = ZERO
+    for top in sorted({o.split(":", 1)[0] if deep else o for o in groups}):
+        rows.append([top, *pad])
+        sub = details(top)  # a customer's own items first, then each job's group
+        for job in sorted(o for o in groups if deep and o.startswith(f"{top}:")):
+            leaf = job.split(":", 1)[1]
+            rows.append(["", leaf, *pad[1:]])
+            of_job = details(job)
+            total_row(leaf, 1, of_job)
+            sub += of_job
+        total_row(top, 0, sub)
         total += sub
     rows.append(["TOTAL", *pad[:-1], money(total)])
     return _write_csv(path, rows, "utf-8")
