@@ -3,7 +3,10 @@
 QuickBooks' exports hold every document as a transaction: an A/R posting with a customer (or
 ``Customer:Job``) name is a customer invoice (a credit memo: a credit note), an A/P posting with
 a vendor name a vendor bill (a bill credit: a credit note), the other A/R and A/P postings with
-a name are payments (received, or made to a vendor). Nothing here is written twice: a document
+a name are payments (received, or made to a vendor) or, with the other sign, charges (a journal
+entry's debit to A/R). The owner is the name on the A/R (A/P) line itself (``Split.owner``),
+else the transaction's: a journal entry may name a customer on its income line and a vendor on
+its A/P line. Nothing here is written twice: a document
 *adopts* its GL transaction (``transaction`` = its index in ``ledger.transactions``), which
 ``app.gnc.documents`` turns into the invoice's posting. Pure: stdlib and the model only.
 
@@ -138,8 +141,8 @@ def derive(ledger: Ledger, *, skip: frozenset[str] = frozenset()) -> Documents:
         ]
         if not posts:
             continue
-        name = txn.description.strip()
-        if not name:
+        name = (posts[0].owner or txn.description).strip()  # the line's own name, else the entry's
+        if not name and all(not s.owner for s in posts):
             continue  # no owner: plain GL, not part of the business layer
         if len(posts) > 1:
             problems.append(
