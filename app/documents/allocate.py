@@ -10,11 +10,16 @@ evidence there is:
    part still to pay ("reference or amount");
 3. oldest document first, as GnuCash's own auto-apply does ("oldest first").
 
+A charge (a journal entry that adds to what the owner owes: a debit to A/R, a credit to A/P) is
+paid like a document; a journal entry that lowers it is a credit like a payment.
+
 Within rule 1, steps 2 and 3 choose among the applications that reproduce the report (any of
 them gives the same balances). Where the report cannot be reproduced job by job but can for the
 customer with its jobs together (a customer's payment, on one A/R line, that paid its jobs'
 invoices), the customer's family is one pool. What no document takes stays the owner's
-prepayment or credit.
+prepayment or credit. Where the report cannot be reproduced, payments go oldest first within
+what it does say: nothing it shows open is paid beyond that, no credit it shows unapplied is
+used beyond that.
 Pure: the model and ``app.documents`` only.
 """
 
@@ -39,7 +44,7 @@ _TOKEN = re.compile(r"[^\s,;:/()]+")
 @dataclass(frozen=True, slots=True)
 class Application:
     """``amount`` (positive) of the credit (payment or credit note, by transaction index) paid
-    the document (by transaction index)."""
+    the document or charge (by transaction index)."""
 
     credit: int
     document: int
@@ -74,23 +79,20 @@ class _Credit:
     source: object
 
 
+@dataclass(slots=True)
+class _Debit:
+    """What a credit can pay: a document (invoice, bill) or a charge (a journal entry's debit
+    to A/R, credit to A/P), by its transaction index."""
+
+    key: int
+    date: object
+    total: Decimal
+    num: str
+
+
 def allocate(docs: Documents) -> Allocation:
     """The applications for every owner of ``docs`` (see the module docstring)."""
-    debits: dict[tuple[str, str], list[Document]] = defaultdict(list)
-    credits: dict[tuple[str, str], list[_Credit]] = defaultdict(list)
-    for d in docs.documents:
-        if d.voided:
-            continue
-        pool = (d.owner_kind, d.owner)
-        if d.credit:
-            hint = " ".join(ln.description for ln in d.lines)
-            credits[pool].append(_Credit(d.transaction, d.date, d.total, hint, d.source))
-        else:
-            debits[pool].append(d)
-    for p in docs.payments:
-        if not p.voided and p.amount > 0:
-            pool = (p.owner_kind, p.owner)
-            credits[pool].append(_Credit(p.transaction, p.date, p.amount, p.memo, p.source))
+    debits, credits = _by_owner(docs)
     reported = {o.owner_kind for o in docs.open_items}
     open_of, problems = _open_amounts(docs, reported)
     families: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
@@ -99,7 +101,7 @@ def allocate(docs: Documents) -> Allocation:
     apps: list[Application] = []
     rules: list[OwnerRule] = []
     for (kind, end), pools in families.items():
-        ds = {pool: sorted(debits[pool], key=lambda d: (d.date, d.transaction)) for pool in pools}
+        ds = {pool: sorted(debits[pool], key=lambda d: (d.date, d.key)) for pool in pools}
         cs = {pool: sorted(credits[pool], key=lambda c: (c.date, c.key)) for pool in pools}  # type: ignore[arg-type, return-value]
         if kind in reported and len(pools) > 1:
             together = _family(kind, end, ds, cs, open_of)
@@ -116,10 +118,36 @@ def allocate(docs: Documents) -> Allocation:
     return Allocation(tuple(apps), tuple(rules), tuple(problems))
 
 
+def _by_owner(
+    docs: Documents,
+) -> tuple[dict[tuple[str, str], list[_Debit]], dict[tuple[str, str], list[_Credit]]]:
+    """(kind, owner) → what its credits can pay (documents, charges), and its credits."""
+    debits: dict[tuple[str, str], list[_Debit]] = defaultdict(list)
+    credits: dict[tuple[str, str], list[_Credit]] = defaultdict(list)
+    for d in docs.documents:
+        if d.voided:
+            continue
+        pool = (d.owner_kind, d.owner)
+        if d.credit:
+            hint = " ".join(ln.description for ln in d.lines)
+            credits[pool].append(_Credit(d.transaction, d.date, d.total, hint, d.source))
+        else:
+            debits[pool].append(_Debit(d.transaction, d.date, d.total, d.num))
+    for p in docs.payments:
+        if p.voided or not p.amount:
+            continue
+        pool = (p.owner_kind, p.owner)
+        if p.amount > 0:
+            credits[pool].append(_Credit(p.transaction, p.date, p.amount, p.memo, p.source))
+        else:  # a charge: payments pay it as they pay a document
+            debits[pool].append(_Debit(p.transaction, p.date, -p.amount, p.num))
+    return debits, credits
+
+
 def _family(
     kind: str,
     end: str,
-    ds: dict[tuple[str, str], list[Document]],
+    ds: dict[tuple[str, str], list[_Debit]],
     cs: dict[tuple[str, str], list[_Credit]],
     open_of: dict[int, Decimal],
 ) -> tuple[list[Application], OwnerRule] | None:
@@ -128,7 +156,7 @@ def _family(
     invoices); None when each job's own pool does, or neither."""
     if not any(_infeasible(*_reported(ds[p], cs[p], open_of)) for p in ds):
         return None
-    all_ds = sorted((d for p in ds for d in ds[p]), key=lambda d: (d.date, d.transaction))
+    all_ds = sorted((d for p in ds for d in ds[p]), key=lambda d: (d.date, d.key))
     all_cs = sorted((c for p in cs for c in cs[p]), key=lambda c: (c.date, c.key))  # type: ignore[arg-type, return-value]
     need, have = _reported(all_ds, all_cs, open_of)
     if _infeasible(need, have):
@@ -139,40 +167,45 @@ def _family(
 
 
 def _reported(
-    ds: list[Document], cs: list[_Credit], open_of: dict[int, Decimal]
+    ds: list[_Debit], cs: list[_Credit], open_of: dict[int, Decimal]
 ) -> tuple[dict[int, Decimal], dict[int, Decimal]]:
     """What the report says each document had paid and each credit applied."""
-    need = {d.transaction: d.total - open_of.get(d.transaction, ZERO) for d in ds}
+    need = {d.key: d.total - open_of.get(d.key, ZERO) for d in ds}
     have = {c.key: c.amount - open_of.get(c.key, ZERO) for c in cs}
     return need, have
 
 
 def _pool(
     pool: tuple[str, str],
-    ds: list[Document],
+    ds: list[_Debit],
     cs: list[_Credit],
     reported: bool,
     open_of: dict[int, Decimal],
 ) -> tuple[list[Application], OwnerRule, Problem | None]:
     """One owner's applications: by the report when it can be reproduced, else as the history
-    says (references, amounts, oldest first)."""
+    says (references, amounts, oldest first), within what the report says is still open."""
     kind, owner = pool
     why = ""
     problem = None
+    need = {d.key: d.total for d in ds}
+    have = {c.key: c.amount for c in cs}
     if reported:
-        need, have = _reported(ds, cs, open_of)
-        why = _infeasible(need, have)
+        paid, applied = _reported(ds, cs, open_of)
+        why = _infeasible(paid, applied)
         if not why:
-            got = _apply(ds, cs, need, have, dated=False)
+            got = _apply(ds, cs, paid, applied, dated=False)
             return got, OwnerRule(kind, owner, "open items report", _steps(got)), None  # type: ignore[arg-type]
         problem = Problem(
             None,
             f"{kind} {owner}: the open-items report cannot be reproduced from the "
-            f"history ({why}); payments applied oldest first instead",
+            f"history ({why}); payments applied oldest first instead, leaving open what the "
+            "report shows open",
             "warning",
         )
-    need = {d.transaction: d.total for d in ds}
-    have = {c.key: c.amount for c in cs}
+        # what the report does say holds: a document (charge) it shows open is never paid
+        # beyond that, a credit it shows unapplied is never used beyond that
+        need = {k: max(v, ZERO) for k, v in paid.items()}
+        have = {k: max(v, ZERO) for k, v in applied.items()}
     got = _apply(ds, cs, need, have, dated=True)
     steps = Counter(a.step for a in got)
     rule: Rule = (
@@ -199,7 +232,7 @@ def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decima
         if r.ref:
             by_ref[r.owner_kind, r.ref] = r.transaction
         by_key[r.owner_kind, r.owner, r.date, r.num].append(r.transaction)
-        credit = r.credit if isinstance(r, Document) else True
+        credit = r.credit if isinstance(r, Document) else r.amount > 0  # else: a charge
         sense[r.transaction] = -1 if credit else 1
     out: dict[int, Decimal] = {}
     problems: list[Problem] = []
@@ -234,7 +267,7 @@ def _infeasible(need: dict[int, Decimal], have: dict[int, Decimal]) -> str:
 
 
 def _apply(
-    ds: list[Document],
+    ds: list[_Debit],
     cs: list[_Credit],
     need: dict[int, Decimal],
     have: dict[int, Decimal],
@@ -245,11 +278,11 @@ def _apply(
     documents dated on or before it (then, what is left, later ones too)."""
     out: list[Application] = []
 
-    def take(c: _Credit, d: Document, step) -> None:
-        amt = min(need[d.transaction], have[c.key])
+    def take(c: _Credit, d: _Debit, step) -> None:
+        amt = min(need[d.key], have[c.key])
         if amt > 0:
-            out.append(Application(c.key, d.transaction, amt, step))
-            need[d.transaction] -= amt
+            out.append(Application(c.key, d.key, amt, step))
+            need[d.key] -= amt
             have[c.key] -= amt
 
     for c, d in _by_reference(ds, cs):
@@ -257,17 +290,15 @@ def _apply(
             take(c, d, "reference")
     # a credit equal to exactly one document's part still to pay: documents by that part (a
     # document's part only drops to 0 in this step, so each bucket is checked as it goes)
-    by_need: dict[Decimal, list[Document]] = defaultdict(list)
+    by_need: dict[Decimal, list[_Debit]] = defaultdict(list)
     for d in ds:
-        if need[d.transaction] > 0:
-            by_need[need[d.transaction]].append(d)
+        if need[d.key] > 0:
+            by_need[need[d.key]].append(d)
     for c in cs:
         amount = have[c.key]
         if amount > 0:
             hits = [
-                d
-                for d in by_need.get(amount, ())
-                if need[d.transaction] == amount and _before(d, c, dated)
+                d for d in by_need.get(amount, ()) if need[d.key] == amount and _before(d, c, dated)
             ]
             if len(hits) == 1:
                 take(c, hits[0], "amount")
@@ -277,7 +308,7 @@ def _apply(
 
 
 def _oldest_first(
-    ds: list[Document],
+    ds: list[_Debit],
     cs: list[_Credit],
     need: dict[int, Decimal],
     have: dict[int, Decimal],
@@ -290,7 +321,7 @@ def _oldest_first(
     next-open pointers, so the pass is linear, not credits × documents."""
     n = len(ds)
     dates = [d.date for d in ds]
-    nxt = [i + 1 if need[d.transaction] <= 0 else i for i, d in enumerate(ds)] + [n]
+    nxt = [i + 1 if need[d.key] <= 0 else i for i, d in enumerate(ds)] + [n]
 
     def find(i: int) -> int:
         root = i
@@ -307,15 +338,15 @@ def _oldest_first(
         i = find(0)
         while i < end and have[c.key] > 0:
             take(c, ds[i], "oldest first")
-            if need[ds[i].transaction] <= 0:
+            if need[ds[i].key] <= 0:
                 nxt[i] = i + 1
             i = find(i + 1)
 
 
-def _by_reference(ds: list[Document], cs: list[_Credit]) -> list[tuple[_Credit, Document]]:
+def _by_reference(ds: list[_Debit], cs: list[_Credit]) -> list[tuple[_Credit, _Debit]]:
     """(credit, document) for each number a credit's memo or reference names that exactly one
     document carries, in the credits' order."""
-    by_num: dict[str, list[Document]] = defaultdict(list)
+    by_num: dict[str, list[_Debit]] = defaultdict(list)
     for d in ds:
         if d.num:
             by_num[d.num].append(d)
@@ -328,7 +359,7 @@ def _by_reference(ds: list[Document], cs: list[_Credit]) -> list[tuple[_Credit, 
     return pairs
 
 
-def _before(d: Document, c: _Credit, dated: bool) -> bool:
+def _before(d: _Debit, c: _Credit, dated: bool) -> bool:
     return not dated or d.date <= c.date  # type: ignore[operator]
 
 
@@ -338,17 +369,21 @@ def _steps(apps: list[Application]) -> str:
 
 
 def unapplied(docs: Documents, allocation: Allocation) -> dict[int, Decimal]:
-    """Credit transaction index → what no document took (positive), for every credit."""
+    """Transaction index → what is left (positive) of every credit (what no document took) and
+    of every charge (what no payment paid)."""
     applied: dict[int, Decimal] = defaultdict(Decimal)
+    paid: dict[int, Decimal] = defaultdict(Decimal)
     for a in allocation.applications:
         applied[a.credit] += a.amount
+        paid[a.document] += a.amount
     out: dict[int, Decimal] = {}
     for d in docs.documents:
         if d.credit and not d.voided:
             out[d.transaction] = d.total - applied[d.transaction]
     for p in docs.payments:
         if not p.voided:
-            out[p.transaction] = p.amount - applied[p.transaction]
+            left = p.amount - applied[p.transaction] if p.amount >= 0 else -p.amount
+            out[p.transaction] = left - paid[p.transaction] if p.amount < 0 else left
     return out
 
 

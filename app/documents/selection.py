@@ -26,7 +26,7 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from app.cutover import OPENING_KIND
-from app.documents import Document, Documents, derive
+from app.documents import Document, Documents, Payment, derive
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
 
@@ -182,13 +182,21 @@ def _open_only(
     rest = unapplied(docs, allocation)
     roots = {find(t) for t, v in open_amounts.items() if v}
     roots |= {find(p.transaction) for p in docs.payments if not p.voided and rest[p.transaction]}
-    return replace(docs, documents=tuple(d for d in docs.documents if find(d.transaction) in roots))
+    return replace(
+        docs,
+        documents=tuple(d for d in docs.documents if find(d.transaction) in roots),
+        payments=tuple(  # a charge of a settled group stays plain, like its documents
+            p for p in docs.payments if p.amount >= 0 or find(p.transaction) in roots
+        ),
+    )
 
 
 def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[Piece, ...]]:
     """Payment transaction → the pieces its A/R (A/P) line becomes; () leaves it plain (voided,
-    zero, or in mode "open" only paying documents that stay plain)."""
+    zero, or in mode "open" only paying documents that stay plain). A charge's line is one
+    piece, its own lot (``rest``), which the payments of it join as they join a document's."""
     kept = {d.transaction for d in docs.documents if not d.voided}
+    kept |= {p.transaction for p in docs.payments if not p.voided and p.amount < 0}
     parts: dict[int, list[Piece]] = defaultdict(list)
     loose: dict[int, Decimal] = defaultdict(Decimal)
     for a in allocation.applications:
@@ -200,6 +208,9 @@ def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[P
     out: dict[int, tuple[Piece, ...]] = {}
     for p in docs.payments:
         if p.voided:
+            continue
+        if p.amount < 0:
+            out[p.transaction] = (Piece(-p.amount, rest=True),)
             continue
         left = rest[p.transaction]
         pieces = list(parts.get(p.transaction, ()))
@@ -214,14 +225,20 @@ def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[P
     return out
 
 
-def links(docs: Documents, allocation: Allocation) -> list[tuple[Document, Document, Decimal]]:
-    """(credit note, document, amount) for each credit note applied to a document: one lot-link
-    transaction each."""
+def links(
+    docs: Documents, allocation: Allocation
+) -> list[tuple[Document, Document | Payment, Decimal]]:
+    """(credit note, document or charge, amount) for each credit note applied to a document or
+    a charge: one lot-link transaction each."""
     by_txn = {d.transaction: d for d in docs.documents if not d.voided}
+    owed: dict[int, Document | Payment] = {
+        **by_txn,
+        **{p.transaction: p for p in docs.payments if not p.voided and p.amount < 0},
+    }
     return [
-        (by_txn[a.credit], by_txn[a.document], a.amount)
+        (by_txn[a.credit], owed[a.document], a.amount)
         for a in allocation.applications
-        if a.credit in by_txn and a.document in by_txn
+        if a.credit in by_txn and a.document in owed
     ]
 
 

@@ -109,7 +109,8 @@ class _Pass:
                 for d in self.docs.documents:
                     if not d.voided:
                         self.adopt(d)
-                for p in self.docs.payments:
+                # charges first: their lots are where the payments of them go
+                for p in sorted(self.docs.payments, key=lambda p: p.amount >= 0):
                     pieces = cuts.get(p.transaction)
                     if pieces:
                         self.pay(p, pieces)
@@ -215,12 +216,13 @@ class _Pass:
                 lot = C.gnc_lot_new(self.book_i)
                 C.gncOwnerAttachToLot(self.owner(p.owner_kind, p.owner, p.source), lot)
                 C.gnc_lot_add_split(lot, s)
+                self.lots[p.transaction] = lot  # a charge's lot: the payments of it join it
         C.xaccTransCommitEdit(txn)
         self.count["payment"] += 1
 
-    def link(self, cn: Document, doc: Document, amount: Decimal) -> None:
-        """``amount`` of credit note ``cn`` offset against ``doc``: a zero-sum 'L' transaction
-        with one split in each lot (as gncOwnerCreateLotLink)."""
+    def link(self, cn: Document, doc: Document | Payment, amount: Decimal) -> None:
+        """``amount`` of credit note ``cn`` offset against ``doc`` (a document or a charge): a
+        zero-sum 'L' transaction with one split in each lot (as gncOwnerCreateLotLink)."""
         side = 1 if cn.owner_kind == "customer" else -1
         t = C.xaccMallocTransaction(self.book_i)
         C.xaccTransBeginEdit(t)

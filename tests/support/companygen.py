@@ -285,6 +285,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     documents: bool = False,
     twins: float = 0.0,
     payers: bool = False,
+    journals: bool = False,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
@@ -292,7 +293,9 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     memos and bill credits (``tests.support.companygen_docs``; ``open_amounts`` then holds
     each one's truth). ``twins``: about that share of the transactions come in neighbouring
     pairs with one type, date, num and name; ``payers``: deposits name their payers on the
-    deposit lines only (both: ``tests.support.companygen_extra``)."""
+    deposit lines only (both: ``tests.support.companygen_extra``); ``journals`` (with
+    ``documents``): some journal entries are charges and credits on A/R or A/P whose other lines
+    name someone else (``tests.support.companygen_docs``)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -419,7 +422,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         _x.add_twins(out, seed, twins, vendors)
     if payers:
         _x.add_payers(out, seed, customers)
-    open_amounts = _d.add_documents(out, seed, customers, vendors) if documents else {}
+    open_amounts = _d.add_documents(out, seed, customers, vendors, journals) if documents else {}
     return Company(
         name=COMPANY_NAME,
         accounts=list(CHART),

@@ -10,6 +10,13 @@ own documents, as QuickBooks names each A/R line after the job it applies to) or
 first or not, fully or partly, sometimes with an unapplied rest; some are prepayments; some
 credit memos are applied, some left open.
 
+``journals=True`` also turns some of the company's journal entries into entries on A/R or A/P
+(``add_documents``): a charge or a credit on a customer (its A/R line names it, the expense line
+names a vendor) or on a vendor (its A/P line names it, the income line names a customer), the
+first row sometimes naming no one; payments pay the charges like invoices and bills, the credits
+are applied like credit notes, and what stays open of them is in the reports as General Journal
+rows.
+
 The reports are printed as QuickBooks does: one group per customer, its jobs as groups inside it
 (their header and "Total" rows one column further in), one group per vendor.
 """
@@ -32,14 +39,59 @@ VENDOR_DOCS = ("Bill", "Credit")
 CREDITS = ("Credit Memo", "Credit", "Payment", "Bill Pmt -Check")
 
 
+JOURNAL = "General Journal"
+_CONTROL = {"customer": "Accounts Receivable", "vendor": "Accounts Payable"}
+
+
 def _side(t: Txn) -> str:
+    if t.type == JOURNAL:
+        return "vendor" if any(s[0] == _CONTROL["vendor"] for s in t.splits) else "customer"
     return "vendor" if t.type in ("Bill", "Credit", "Bill Pmt -Check") else "customer"
 
 
-def add_documents(txns: list[Txn], seed: int, customers: list[str], vendors: list[str]):
-    """Rewrite ``txns`` in place; returns trans_no → open amount at the end (documents: what is
-    still owed; credits: what no document took), positive, for every document and credit."""
+def owner_of(t: Txn) -> str:
+    """The customer, job or vendor a document, payment or journal entry on A/R (A/P) is of:
+    the name on its A/R (A/P) line."""
+    if t.type != JOURNAL or not t.names:
+        return t.name
+    control = _CONTROL[_side(t)]
+    return next(t.names[i] for i, s in enumerate(t.splits) if s[0] == control)
+
+
+def control(t: Txn) -> Decimal:
+    """The amount of ``t``'s A/R (A/P) line (debit positive)."""
+    return next(s[1] for s in t.splits if s[0] == _CONTROL[_side(t)])
+
+
+def sense(t: Txn) -> int:
+    """+1 when what ``t`` leaves open is owed (a document, a journal charge), -1 for a credit."""
+    if t.type != JOURNAL:
+        return -1 if t.type in CREDITS else 1
+    return 1 if (control(t) > 0) == (_side(t) == "customer") else -1
+
+
+def open_items(company: Company) -> list[tuple[str, str, Txn, Decimal]]:
+    """(side, owner, transaction, open as the reports print it: credits negative) for every
+    document, payment and journal entry with something open, in date order."""
+    return [
+        (_side(t), owner_of(t), t, sense(t) * company.open_amounts[t.trans_no])
+        for t in company.transactions
+        if company.open_amounts.get(t.trans_no)
+    ]
+
+
+def add_documents(
+    txns: list[Txn],
+    seed: int,
+    customers: list[str],
+    vendors: list[str],
+    journals: bool = False,
+):
+    """Rewrite ``txns`` in place; returns trans_no → open amount at the end (documents and
+    charges: what is still owed; credits: what no document took), positive, for every
+    document, credit and (``journals``) journal entry on A/R or A/P."""
     rng = random.Random(seed * 7919 + 12)
+    jrng = random.Random(seed * 6007 + 3)  # its own source: journals=False is what it was
     open_: dict[int, Decimal] = {}
     owned: dict[tuple[str, str], list[Txn]] = {}
     for t in txns:
@@ -53,7 +105,63 @@ def add_documents(txns: list[Txn], seed: int, customers: list[str], vendors: lis
         elif t.type in ("Payment", "Bill Pmt -Check"):
             side = _side(t)
             _payment(t, rng, open_, owned, customers if side == "customer" else vendors)
+        elif journals and _plain_journal(t) and jrng.random() < 0.7:
+            _owner_journal(t, jrng, open_, owned, customers, vendors)
     return open_
+
+
+def _plain_journal(t: Txn) -> bool:
+    """One of the generator's depreciation entries (not the opening ones, not a twin)."""
+    return (
+        t.type == JOURNAL and t.memo == "Depreciation and reclass" and not t.num.startswith("ADJ")
+    )
+
+
+def _owner_journal(  # noqa: PLR0917
+    t: Txn,
+    rng: random.Random,
+    open_: dict,
+    owned: dict,
+    customers: list[str],
+    vendors: list[str],
+) -> None:
+    """``t`` becomes a charge or a credit on a customer (or vendor) whose other line names
+    someone else: an expense line a vendor (an income line a customer); sometimes a third line
+    names no one. The rows come in any order, so the first row may name no one, the other party
+    or the owner."""
+    side = rng.choice(("customer", "vendor"))
+    owner = rng.choice(customers if side == "customer" else vendors)
+    other = rng.choice(vendors if side == "customer" else customers)
+    charge = rng.random() < 0.5
+    amount = Decimal(rng.randint(5000, 250000)).scaleb(-2)
+    value = amount if (side == "customer") == charge else -amount  # debit + on A/R (A/P)
+    account = rng.choice(("Repairs", "Office Supplies") if side == "customer" else
+                         ("Design Income", "Retail Sales"))  # fmt: skip
+    memo = "Rebilled to the customer" if side == "customer" else "Job costs settled with vendor"
+    rows = [(_CONTROL[side], value, memo, "", owner)]
+    if rng.random() < 0.4:
+        part = (amount * Decimal(rng.randint(10, 60)) / 100).quantize(CENT)
+        part = part if value > 0 else -part
+        rows += [(account, -(value - part), memo, "", other), ("Telephone", -part, memo, "", "")]
+    else:
+        rows.append((account, -value, memo, "", other))
+    rng.shuffle(rows)
+    t.splits = [r[:4] for r in rows]
+    t.names = tuple(r[4] for r in rows)
+    t.name = t.names[0]
+    t.memo = memo
+    if charge:
+        open_[t.trans_no] = amount
+        owned.setdefault((side, owner), []).append(t)
+        return
+    rest = amount
+    targets = [d for d in owned.get((side, owner), []) if open_[d.trans_no] > 0]
+    if targets and rng.random() < 0.6:
+        d = rng.choice(targets)
+        used = min(open_[d.trans_no], amount)
+        open_[d.trans_no] -= used
+        rest -= used
+    open_[t.trans_no] = rest
 
 
 def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
@@ -90,14 +198,15 @@ def _payment(t: Txn, rng: random.Random, open_: dict, owned: dict, names: list[s
             open_[d.trans_no] -= amt
             v += amt
             paid.append(d)
-        t.name = paid[0].name
+        t.name = owner_of(paid[0])
     else:
         t.name = rng.choice(names)
     rest = ZERO
     if not paid or rng.random() < 0.08:
         rest = Decimal(rng.randint(1000, 30000)).scaleb(-2)
         v += rest
-    memo = f"Inv {paid[0].num}" if paid and side == "customer" and rng.random() < 0.25 else ""
+    named = paid and side == "customer" and paid[0].type != JOURNAL
+    memo = f"Inv {paid[0].num}" if named and rng.random() < 0.25 else ""
     if side == "customer":
         t.splits = [("Undeposited Funds", v, "", ""), ("Accounts Receivable", -v, memo, "")]
     else:
@@ -136,10 +245,10 @@ def write_open_report(
         cols = ["Type", "Date", "Num", "Due Date", "Aging", "Open Balance"]
     if names:
         cols = ["Trans #", *cols[:3], "Name", *cols[3:]]
-    groups: dict[str, list[Txn]] = {}
-    for t in company.transactions:
-        if _side(t) == side and company.open_amounts.get(t.trans_no):
-            groups.setdefault(t.name, []).append(t)
+    groups: dict[str, list[tuple[Txn, Decimal]]] = {}
+    for of_side, owner, t, signed in open_items(company):
+        if of_side == side:
+            groups.setdefault(owner, []).append((t, signed))
     deep = nested and any(":" in owner for owner in groups)
     lead = 2 if deep else 1  # the columns the group headers and Total rows sit in
     header = [""] * lead + cols
@@ -151,9 +260,7 @@ def write_open_report(
     def details(owner: str) -> Decimal:
         """The detail rows of ``owner``'s items; their sum."""
         sub = ZERO
-        for t in groups.get(owner, ()):
-            amount = company.open_amounts[t.trans_no]
-            signed = -amount if t.type in CREDITS else amount
+        for t, signed in groups.get(owner, ()):
             sub += signed
             term, days = terms.get((side, owner), ("", 0))
             due = t.date + dt.timedelta(days=days)
