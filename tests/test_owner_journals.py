@@ -173,3 +173,34 @@ def test_an_open_journal_credit_never_pays_a_bill_quickbooks_shows_open(company,
     back = gnc.read_documents(path)
     want = owner_truth(company)
     assert {k: v for k, v in back.owner_open.items() if v} == want  # the book is QuickBooks'
+
+
+@pytest.mark.parametrize("mode", ["open", "balances_only"])
+def test_open_items_only_and_balances_only_keep_the_journal_lines(company, tmp_path, mode):
+    """Mode "open": the charges of settled groups stay plain like their documents, so no payment
+    is half in lots (Σ lots = the A/R and A/P balances); balances only: each open General
+    Journal row is a charge or a credit of its owner. Each owner's open balance is QuickBooks'."""
+    from app.plan import Cutover
+
+    files = _files(company, tmp_path, "transaction_detail")
+    plan = Plan(documents="open") if mode == "open" else Plan(
+        cutover=Cutover(mode="balances_only", date=company.export_date.isoformat()))  # fmt: skip
+    if mode == "balances_only":
+        files = [files[0], *files[2:]]
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    assert not prepared.errors, prepared.errors[:3]
+    path = tmp_path / "book.gnucash"
+    outcome = pipeline.write(prepared, path, plan)
+    assert outcome.report.ok, outcome.report.summary_lines()
+    book = gnc.read_book(path, documents=True)
+    back = book.documents
+    assert back is not None and back.unowned_lots == 0
+    assert {k: v for k, v in back.owner_open.items() if v} == owner_truth(company)
+    ar = sum((a.balance for a in book.accounts if a.type == "RECEIVABLE"), D(0))
+    ap = sum((a.balance for a in book.accounts if a.type == "PAYABLE"), D(0))
+    owed = Counter()
+    for (kind, _owner), v in back.owner_open.items():
+        owed[kind] += v
+    assert (owed["customer"], owed["vendor"]) == (ar, -ap)
+    charges = [p for p in prepared.documents.docs.payments if p.amount < 0]
+    assert charges
