@@ -101,6 +101,7 @@ class Account:
     balance: Decimal | None = None
     notes: str = ""
     origin: tuple[str, ...] = ()  # the source's full names behind it (several after a merge)
+    currency: str = ""  # QuickBooks' own currency of the account (multicurrency), when told
 
     @property
     def name(self) -> str:

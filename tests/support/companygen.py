@@ -100,6 +100,11 @@ class Company:
     hdr: bool = True  # the lists export has its HDR row (with the export DATE)
     # documents=True: trans_no → what is still open of each document (unapplied of each credit)
     open_amounts: dict[int, Decimal] = field(default_factory=dict)
+    # a multicurrency company's lists: its home currency as the export writes it ("US Dollar";
+    # "" = no currency columns), and (kind, name) → another currency of an account ("account",
+    # full name), a customer or a vendor; its amounts in the files stay home-currency values
+    home_currency: str = ""
+    currencies: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def export_date(self) -> dt.date:
