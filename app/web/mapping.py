@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from flask import Blueprint, Response, request
 
+from app import foreign
 from app.as_of import as_of_words
 from app.currency import is_known, unknown
 from app.errors import MappingError
@@ -45,6 +46,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "types": TYPES,
         "as_of": view.prepared.outline.as_of,
         "as_of_words": as_of_words(view.prepared.outline.as_of),
+        "foreign": foreign.found(view.resolved, plan.currency),
     }
 
 
@@ -202,6 +204,7 @@ def settings() -> tuple[str, int]:
         format=f.get("format", "xml"),
         cutover=cutover,
         documents=f.get("documents", plan.documents),  # checked by the plan's own rules
+        foreign_as_home=bool(f.get("foreign_as_home")),
     )
     return _save(plan, "Settings saved.")
 
