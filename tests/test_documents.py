@@ -122,6 +122,27 @@ def test_without_the_report_payments_go_oldest_first_and_owner_balances_hold(
     assert {k: v for k, v in owed.items() if v} == {k: v for k, v in qb.items() if v}
 
 
+def _small(tmp_path: Path, rows: list[str], names: tuple[str, ...] = (), *more: Path):
+    """The final ledger of a small IIF company: a chart (Checking, Accounts Receivable, Sales),
+    customer Acme (and ``names``), the transactions ``rows``, and ``more`` files."""
+    chart = [
+        "!ACCNT\tNAME\tACCNTTYPE",
+        "ACCNT\tChecking\tBANK",
+        "ACCNT\tAccounts Receivable\tAR",
+        "ACCNT\tSales\tINC",
+        "!CUST\tNAME",
+        "CUST\tAcme",
+        *names,
+    ]
+    (tmp_path / "lists.iif").write_text("\r\n".join(chart) + "\r\n")
+    (tmp_path / "txns.iif").write_text("\r\n".join(rows) + "\r\n")
+    plan = Plan()
+    files = [tmp_path / "lists.iif", tmp_path / "txns.iif", *more]
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    assert not prepared.errors, prepared.errors
+    return prepared.ledger
+
+
 def test_a_memo_naming_the_invoice_decides(tmp_path) -> None:
     rows = [
         "!TRNS\tTRNSID\tTRNSTYPE\tDATE\tACCNT\tNAME\tAMOUNT\tDOCNUM\tMEMO\tDUEDATE\tTERMS",
@@ -140,21 +161,7 @@ def test_a_memo_naming_the_invoice_decides(tmp_path) -> None:
         "SPL\t\tPAYMENT\t1/21/2024\tAccounts Receivable\tAcme\t-30.00\t78\t",
         "ENDTRNS",
     ]
-    chart = [
-        "!ACCNT\tNAME\tACCNTTYPE",
-        "ACCNT\tChecking\tBANK",
-        "ACCNT\tAccounts Receivable\tAR",
-        "ACCNT\tSales\tINC",
-        "!CUST\tNAME",
-        "CUST\tAcme",
-    ]
-    (tmp_path / "lists.iif").write_text("\r\n".join(chart) + "\r\n")
-    (tmp_path / "txns.iif").write_text("\r\n".join(rows) + "\r\n")
-    plan = Plan()
-    prepared = pipeline.prepare(
-        pipeline.read([tmp_path / "lists.iif", tmp_path / "txns.iif"], plan), plan
-    )
-    docs = derive(prepared.ledger)
+    docs = derive(_small(tmp_path, rows))
     first = docs.documents[0]
     assert (first.id, first.due) == ("501", dt.date(2024, 2, 4))  # DUEDATE read
     allocation = allocate(docs)
@@ -250,25 +257,12 @@ def test_a_customers_payment_of_its_jobs_invoices_is_applied_across_them(tmp_pat
         "SPL\t\tPAYMENT\t1/20/2024\tAccounts Receivable\tAcme\t-100.00\t77",
         "ENDTRNS",
     ]
-    chart = [
-        "!ACCNT\tNAME\tACCNTTYPE",
-        "ACCNT\tChecking\tBANK",
-        "ACCNT\tAccounts Receivable\tAR",
-        "ACCNT\tSales\tINC",
-        "!CUST\tNAME",
-        "CUST\tAcme",
-        "CUST\tAcme:Deck",
-    ]
-    (tmp_path / "lists.iif").write_text("\r\n".join(chart) + "\r\n")
-    (tmp_path / "txns.iif").write_text("\r\n".join(rows) + "\r\n")
-    (tmp_path / "oi.csv").write_text(
+    report = tmp_path / "oi.csv"
+    report.write_text(
         "Open Invoices,,,,,\n,,,,,\n,Trans #,Type,Date,Num,Open Balance\n"
         "Acme,,,,,\n,2,Invoice,1/9/2024,502,50.00\nTotal Acme,,,,,50.00\nTOTAL,,,,,50.00\n"
     )
-    plan = Plan()
-    files = [tmp_path / n for n in ("lists.iif", "txns.iif", "oi.csv")]
-    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
-    docs = derive(prepared.ledger)
+    docs = derive(_small(tmp_path, rows, ("CUST\tAcme:Deck",), report))
     allocation = allocate(docs)
     assert [(a.credit, a.document, a.amount) for a in allocation.applications] == [(2, 0, 100)]
     (rule,) = allocation.rules

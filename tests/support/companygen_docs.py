@@ -154,14 +154,19 @@ def _owner_journal(  # noqa: PLR0917
         open_[t.trans_no] = amount
         owned.setdefault((side, owner), []).append(t)
         return
-    rest = amount
-    targets = [d for d in owned.get((side, owner), []) if open_[d.trans_no] > 0]
-    if targets and rng.random() < 0.6:
-        d = rng.choice(targets)
-        used = min(open_[d.trans_no], amount)
-        open_[d.trans_no] -= used
-        rest -= used
-    open_[t.trans_no] = rest
+    open_[t.trans_no] = _applied(amount, owned.get((side, owner), []), rng, open_)
+
+
+def _applied(amount: Decimal, owed: list[Txn], rng: random.Random, open_: dict) -> Decimal:
+    """A credit of ``amount`` applied (60 % of the time) to one of ``owed`` still open; what
+    stays unapplied."""
+    targets = [d for d in owed if open_[d.trans_no] > 0]
+    if not targets or rng.random() >= 0.6:
+        return amount
+    d = rng.choice(targets)
+    used = min(open_[d.trans_no], amount)
+    open_[d.trans_no] -= used
+    return amount - used
 
 
 def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
@@ -169,15 +174,7 @@ def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
     t.type = "Credit Memo" if side == "customer" else "Credit"
     t.num = f"{'CM' if side == 'customer' else 'VC'}-{t.trans_no}"
     t.splits = [(a, -v, memo, clr) for a, v, memo, clr in t.splits]
-    total = abs(t.splits[0][1])
-    rest = total
-    targets = [d for d in owned.get((side, t.name), []) if open_[d.trans_no] > 0]
-    if targets and rng.random() < 0.6:
-        d = rng.choice(targets)
-        amt = min(open_[d.trans_no], total)
-        open_[d.trans_no] -= amt
-        rest -= amt
-    open_[t.trans_no] = rest
+    open_[t.trans_no] = _applied(abs(t.splits[0][1]), owned.get((side, t.name), []), rng, open_)
 
 
 def _payment(t: Txn, rng: random.Random, open_: dict, owned: dict, names: list[str]) -> None:
