@@ -79,7 +79,8 @@ def check(
     if not items:
         return outline, []
     if not allowed:
-        return outline, [Problem(items[0].source, refusal(items, home))]
+        said = refusal(items, home, home_seen=_in_home(resolved, home))
+        return outline, [Problem(items[0].source, said)]
     said = ", ".join(sorted({f.currency for f in items}))
     warning = Problem(
         items[0].source,
@@ -92,15 +93,18 @@ def check(
     return _noted(outline, items, home), [warning]
 
 
-def refusal(items: list[Foreign], home: str) -> str:
-    """The message that refuses a company with ``items`` in another currency than ``home``."""
+def refusal(items: list[Foreign], home: str, *, home_seen: bool = False) -> str:
+    """The message that refuses a company with ``items`` in another currency than ``home``
+    (``home_seen``: the lists give others ``home`` itself, so it is the company's own)."""
     shown = "; ".join(
         f"{f.kind} {f.name!r} ({f.currency}, line {f.source.line})" for f in items[:_SHOWN]
     )
     more = f"; and {len(items) - _SHOWN:,} more" if len(items) > _SHOWN else ""
     counts = Counter(f.currency for f in items)
-    currencies = ", ".join(counts)
-    if len(counts) == 1:
+    currencies = _and(list(counts))
+    if home_seen:
+        choose = ""
+    elif len(counts) == 1:
         (only,) = counts
         choose = (
             f"if {only} is the company's home currency, choose it as the book's currency "
@@ -113,13 +117,20 @@ def refusal(items: list[Foreign], home: str) -> str:
         )
     return (
         f"QuickBooks keeps {_counted(items)} in another currency than the book's {home} "
-        f"({currencies}): {shown}{more}. QuickBooks' exports give their amounts in the home "
-        f"currency only, so their own {currencies} amounts cannot be rebuilt and nothing is "
-        f"written. Either {choose}, or convert them at their home-currency values with "
-        '--foreign-as-home (the Map step: "Convert accounts and names in other currencies at '
-        "their home-currency values\"): the book then matches QuickBooks' home-currency "
-        "figures, and the proof and each one's notes say so"
+        f"({', '.join(counts)}): {shown}{more}. QuickBooks' exports give their amounts in the "
+        f"home currency only, so their own {currencies} amounts cannot be rebuilt, and nothing "
+        f"is written. What to do: {f'{choose}; otherwise ' if choose else ''}convert them at "
+        'their home-currency values with --foreign-as-home (on the Map step: "Convert '
+        "accounts and names in other "
+        "currencies at their home-currency values\"): the book then matches QuickBooks' "
+        "home-currency figures, and the proof and each one's notes say so"
     )
+
+
+def _in_home(ledger: Ledger, home: str) -> bool:
+    """Whether the lists give some account or name the currency ``home`` itself."""
+    named = (x.currency for x in (*ledger.accounts, *ledger.customers, *ledger.vendors))
+    return any(c and code(c) == home for c in named)
 
 
 def proof_note(ledger: Ledger, home: str) -> str:
@@ -127,12 +138,13 @@ def proof_note(ledger: Ledger, home: str) -> str:
     items = found(ledger, home)
     if not items:
         return ""
-    said = ", ".join(sorted({f.currency for f in items}))
+    kept = sorted({f.currency for f in items})
+    counted = _counted(items)
     return (
-        f"{_counted(items)[0].upper()}{_counted(items)[1:]} kept in another currency in "
-        f"QuickBooks ({said}) {'was' if len(items) == 1 else 'were'} converted at their "
+        f"{counted[0].upper()}{counted[1:]} kept in another currency in QuickBooks "
+        f"({', '.join(kept)}) {'was' if len(items) == 1 else 'were'} converted at their "
         f"home-currency ({home}) values, as QuickBooks' reports give them: the balances above "
-        f"are in {home}; their own {said} amounts are not in the book."
+        f"are in {home}; their own {_and(kept)} amounts are not in the book."
     )
 
 
@@ -146,10 +158,13 @@ def note(currency: str, home: str) -> str:
 
 def _counted(items: Iterable[Foreign]) -> str:
     n = Counter(f.kind for f in items)
-    words = {"account": ("account", "accounts"), "customer": ("customer", "customers"),
-             "vendor": ("vendor", "vendors")}  # fmt: skip
-    parts = [f"{n[k]:,} {words[k][n[k] != 1]}" for k in words if n[k]]
-    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    return _and([f"{n[k]:,} {k}{'s' * (n[k] != 1)}" for k in ("account", "customer", "vendor")
+                 if n[k]])  # fmt: skip
+
+
+def _and(words: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1]
 
 
 def _noted(outline: Ledger, items: list[Foreign], home: str) -> Ledger:
