@@ -27,7 +27,16 @@ from app.business import BillTerm, OpenItem
 from app.model import AccountType, Ledger, Problem, Transaction
 from app.source import Source
 
-__all__ = ["Document", "Documents", "Line", "OpenItem", "Payment", "derive", "end_owner"]
+__all__ = [
+    "Document",
+    "Documents",
+    "Line",
+    "OpenItem",
+    "Payment",
+    "derive",
+    "end_owner",
+    "is_document_word",
+]
 
 DocKind = Literal["invoice", "bill", "credit_note_customer", "credit_note_vendor"]
 OwnerKind = Literal["customer", "vendor"]
@@ -39,6 +48,7 @@ _INVOICES = frozenset({"INVOICE", "TAX INVOICE", "STATEMENT CHARGE", "STMT CHG"}
 _CUSTOMER_CREDITS = frozenset({"CREDIT MEMO", "ADJUSTMENT NOTE"})
 _BILLS = frozenset({"BILL"})
 _VENDOR_CREDITS = frozenset({"CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT CREDIT"})
+_DOCUMENT_WORDS = _INVOICES | _CUSTOMER_CREDITS | _BILLS | _VENDOR_CREDITS
 _PAYMENTS = frozenset(
     {"PAYMENT", "BILL PMT -CHECK", "BILL PMT -CCARD", "BILL PMT -CHEQUE", "BILLPMT"}
 )
@@ -115,6 +125,12 @@ class Documents:
         out = Counter(d.kind for d in self.documents if not d.voided)
         out["payment"] = sum(1 for p in self.payments if not p.voided)
         return dict(out)
+
+
+def is_document_word(kind_label: str) -> bool:
+    """Whether a type word (a report's Type, a transaction's kind label) names a document:
+    an invoice, bill or credit note, not a payment or journal entry."""
+    return " ".join(kind_label.split()).upper() in _DOCUMENT_WORDS
 
 
 def end_owner(owner_kind: str, owner: str) -> str:

@@ -33,7 +33,7 @@ from decimal import Decimal
 from typing import Literal
 
 from app.business import OpenItem
-from app.documents import Document, Documents, OwnerKind, Payment, end_owner
+from app.documents import Document, Documents, OwnerKind, Payment, end_owner, is_document_word
 from app.model import Problem
 
 Rule = Literal["open items report", "reference or amount", "oldest first", "nothing to apply"]
@@ -220,10 +220,13 @@ def _pool(
 
 
 def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decimal], list[Problem]]:
-    """Report rows joined to documents and payments (by Trans #, else owner + date + num):
-    transaction index → open amount, positive in the document's (credit's) own sense."""
+    """Report rows joined to documents and payments (by Trans #, else owner + date + num, a
+    document's row to a document first: an invoice and a payment of one customer may share a
+    day and a number): transaction index → open amount, positive in the document's (credit's)
+    own sense."""
     by_ref: dict[tuple[str, str], int] = {}
     by_key: dict[tuple[str, str, object, str], list[int]] = defaultdict(list)
+    documents = {d.transaction for d in docs.documents}
     sense: dict[int, int] = {}
     records: list[Document | Payment] = [*docs.documents, *docs.payments]
     for r in records:
@@ -240,7 +243,10 @@ def _open_amounts(docs: Documents, reported: set[str]) -> tuple[dict[int, Decima
         key = by_ref.get((item.owner_kind, item.ref)) if item.ref else None
         if key is None:
             hits = by_key.get((item.owner_kind, item.owner, item.date, item.num), [])
-            key = next((h for h in hits if h not in out), None)
+            free = [h for h in hits if h not in out]
+            row_is_document = is_document_word(item.kind_label)
+            key = next((h for h in free if (h in documents) == row_is_document), None)
+            key = free[0] if key is None and free else key
         if key is None:
             problems.append(
                 Problem(
