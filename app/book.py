@@ -97,7 +97,7 @@ class BookDocument:
 @dataclass(frozen=True, slots=True)
 class BookDocuments:
     documents: tuple[BookDocument, ...]
-    owner_open: dict[tuple[str, str], Decimal]  # (kind, end owner) → Σ its lots, owed positive
+    owner_open: dict[tuple[str, str], Decimal]  # (kind, owner: a job its own) → Σ its lots, owed +
     lots: int
     unowned_lots: int  # lots in A/R or A/P with neither a document nor an owner
     payments: int = 0  # payment transactions (type "P") with a split in one of those lots

@@ -60,6 +60,7 @@ class Customer:
     credit_limit: Decimal | None = None
     taxable: bool | None = None
     jobs: tuple[Job, ...] = ()
+    currency: str = ""  # QuickBooks' currency of the customer and its jobs, when told
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,7 @@ class Vendor:
     terms: str = ""
     tax_id: str = ""
     eligible_1099: bool = False
+    currency: str = ""  # QuickBooks' currency of the vendor, when told
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,6 +104,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--reparent", action="store_true", default=None, help="GnuCash's tree")
     p.add_argument("--plan", type=Path, metavar="PLAN.json", help="a plan saved by the wizard")
     p.add_argument("--currency", help="book currency, e.g. USD (default USD)")
+    p.add_argument(
+        "--foreign-as-home",
+        action="store_true",
+        default=None,
+        help="accounts and names QuickBooks keeps in another currency: convert them at their "
+        "home-currency values (else such a company is refused)",
+    )
     p.add_argument("--force", action="store_true", help="replace an existing book")
     p.add_argument("--date-order", choices=("mdy", "dmy"), help="how to read 03/04/2024")
     p.add_argument("--opening-balances", action="store_true", default=None)
@@ -159,12 +166,15 @@ def parser() -> argparse.ArgumentParser:
 def build_plan(args: argparse.Namespace) -> Plan:
     """The plan file (if any) with the command line's options on top."""
     plan = load_plan(args.plan) if args.plan else Plan()
-    database = "postgres" if isinstance(args.output, Address) else plan.format
-    plan = replace(plan, format=args.format or database)
-    if args.reparent:
-        plan = replace(plan, reparent=True)
-    if args.currency:
-        plan = replace(plan, currency=args.currency.strip().upper())
+    database = "postgres" if isinstance(args.output, Address) else None
+    given = {  # options that set one field of the plan when they are given
+        "format": args.format or database,
+        "reparent": args.reparent,
+        "currency": args.currency.strip().upper() if args.currency else None,
+        "foreign_as_home": args.foreign_as_home,
+        "documents": args.documents,
+    }
+    plan = replace(plan, **{k: v for k, v in given.items() if v})
     if args.date_order:
         files = {
             f.name: replace(plan.files.get(f.name, FileOptions()), date_order=args.date_order)
@@ -188,8 +198,6 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, ytd_to_retained=True)
     if args.export_date:
         cut = replace(cut, export_date=args.export_date)
-    if args.documents:
-        plan = replace(plan, documents=args.documents)
     return replace(plan, cutover=cut)
 
 

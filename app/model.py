@@ -118,6 +118,7 @@ class Account:
     balance: Decimal | None = None
     notes: str = ""
     origin: tuple[str, ...] = ()  # the source's full names behind it (several after a merge)
+    currency: str = ""  # QuickBooks' own currency of the account (multicurrency), when told
 
     @property
     def name(self) -> str:
@@ -143,7 +144,8 @@ class Split:
     ``account`` is the full name of a chart account once resolved; straight out of a report
     parser it is the account label as printed in the report (see ``resolve``).
     ``mark`` is the raw cleared mark found in the file (shown in summaries), ``reconcile`` what
-    it means.
+    it means. ``owner`` is the name on the line itself when it is not the transaction's
+    (``description``): on an A/R or A/P line, the customer, job or vendor it belongs to.
     """
 
     account: str
@@ -153,6 +155,7 @@ class Split:
     reconcile: Reconcile = Reconcile.NEW
     mark: str = ""
     account_type_label: str = ""  # report's "Account Type" cell, when it has one
+    owner: str = ""  # the line's own name, when it differs from the transaction's
 
 
 @dataclass(frozen=True, slots=True)

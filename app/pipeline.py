@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app import cutover, mapping, postgres, readers, resolve, validate, verify
+from app import cutover, foreign, mapping, postgres, readers, resolve, validate, verify
 from app.as_of import renamed_daily
 from app.book import BookDocuments, BookSnapshot, WriteStats
 from app.documents import selection
@@ -181,6 +181,9 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
     if plan.cutover.mode == "balances_only" and plan.documents != "none":
         outline = open_items_opening(outline)  # the open items as the A/R and A/P openings
     kept = history if keep else None
+    outline, converted = foreign.check(
+        outline, resolved, plan.currency, allowed=plan.foreign_as_home
+    )
     found = validate.check(
         outline, reported=unresolved, currency=plan.currency, history=kept, names=names
     )
@@ -189,7 +192,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         outline,
         kept,
         names,
-        order([*outline.problems, *found]),
+        order([*outline.problems, *converted, *found]),
         plan.documents,
     )
 
@@ -279,6 +282,8 @@ def _write_proven(
     with paused():
         written = selection.as_written(prepared.ledger, docs)
         report = verify.verify(written, snapshot, plan.cutover)
+        if said := foreign.proof_note(prepared.parsed, plan.currency):
+            report = replace(report, notes=(*report.notes, said))
         if docs is not None and snapshot.documents is not None:
             report = _with_documents(report, docs, snapshot.documents)
     return Outcome(stats, snapshot, report, written)

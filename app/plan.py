@@ -111,6 +111,9 @@ class Plan:
     # invoices, bills, credit notes and payments as GnuCash documents: every one, only those
     # still open (the rest stay plain transactions), or none (the GL alone)
     documents: DocumentsMode = "all"
+    # accounts and names QuickBooks keeps in another currency: converted at their home-currency
+    # values (else such a company is refused; app.foreign)
+    foreign_as_home: bool = False
 
     def with_rule(self, rule: Rule) -> Plan:
         """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
@@ -157,6 +160,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             files=files,
             cutover=Cutover(**data.get("cutover", {})),
             documents=str(data.get("documents", "all")),  # type: ignore[arg-type]
+            foreign_as_home=bool(data.get("foreign_as_home", False)),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise MappingError(f"{origin}: unexpected plan layout ({exc})") from None

@@ -77,18 +77,19 @@ def test_convert_writes_and_proves_the_documents(company, tmp_path, fmt) -> None
     # the summary and the verification say it
     docs = len(back.documents)
     assert f"  Invoices and bills: {docs:,} ({opened:,} open), payments {back.payments:,}" in out
-    owners = {(owner_kind(d.kind), d.owner.split(":")[0]) for d in back.documents}
-    customers = sum(1 for k, _o in owners if k == "customer")
-    vendors = len(owners) - customers
+    owners = {(owner_kind(d.kind), d.owner) for d in back.documents}
+    customers = sum(1 for k, o in owners if k == "customer" and ":" not in o)
+    jobs = sum(1 for _k, o in owners if ":" in o)
+    vendors = len(owners) - customers - jobs
     headline = (
-        f"  {docs:,} invoices and bills, open balances of {customers} customers and {vendors} "
-        "vendors match QuickBooks"
+        f"  {docs:,} invoices and bills, open balances of {customers} customers, {jobs} jobs "
+        f"and {vendors} vendors match QuickBooks"
     )
     assert out[out.index("Verification:") + 2] == headline
     assert f"Documents report written to {report}" in out
     # the documents CSV: one row per owner, every difference 0.00, the GnuCash side read back
     rows = list(csv.DictReader(report.read_text(encoding="utf-8").splitlines()))
-    assert len(rows) == customers + vendors
+    assert len(rows) == customers + jobs + vendors
     assert {r["difference"] for r in rows} == {"0.00"}
     assert {(r["kind"], r["owner"]): D(r["gnucash_open"]) for r in rows} == {
         k: v.quantize(D("0.01")) for k, v in back.owner_open.items()

@@ -22,14 +22,16 @@ from tests.support.companygen import make_company
 D = Decimal
 
 
-def _read(company, folder: Path, *, reports: bool = True, names: bool = True):
+def _read(company, folder: Path, *, reports: bool = True, names: bool = True, nested: bool = True):
     files = [
         company.write_lists_iif(folder / "lists.iif"),
         company.write_transaction_detail_csv(folder / "detail.csv"),
     ]
     if reports:
         files += [
-            company.write_open_invoices_csv(folder / "open_invoices.csv", names=names),
+            company.write_open_invoices_csv(
+                folder / "open_invoices.csv", names=names, nested=nested
+            ),
             company.write_unpaid_bills_csv(folder / "unpaid_bills.csv", names=names),
         ]
     plan = Plan()
@@ -60,9 +62,13 @@ def company():
     return make_company(900, seed=5, documents=True)
 
 
-@pytest.mark.parametrize("names", [True, False], ids=["trans-no", "group-headers"])
-def test_the_report_fixes_every_documents_open_amount(company, tmp_path, names) -> None:
-    ledger = _read(company, tmp_path, names=names)
+@pytest.mark.parametrize(
+    ("names", "nested"),
+    [(True, True), (False, True), (False, False)],
+    ids=["trans-no", "group-headers", "flat-groups"],
+)
+def test_the_report_fixes_every_documents_open_amount(company, tmp_path, names, nested) -> None:
+    ledger = _read(company, tmp_path, names=names, nested=nested)
     docs = derive(ledger)
     allocation = allocate(docs)
     got, want = _truth(company, ledger, docs, allocation)
@@ -103,16 +109,38 @@ def test_without_the_report_payments_go_oldest_first_and_owner_balances_hold(
     assert "oldest first" in rules and "open items report" not in rules
     got, want = _truth(company, ledger, docs, allocation)
     assert got != want  # the generator did not always pay oldest first
-    # whatever the allocation, each owner's open balance is the history's
+    # whatever the allocation, each owner's open balance (each job's its own) is the history's
     owed: dict[tuple[str, str], Decimal] = {}
     for d in docs.documents:
-        key = (d.owner_kind, d.owner.split(":")[0] if d.owner_kind == "customer" else d.owner)
+        key = (d.owner_kind, d.owner)
         owed[key] = owed.get(key, D(0)) + (-got[d.transaction] if d.credit else got[d.transaction])
     for p in docs.payments:
-        key = (p.owner_kind, p.owner.split(":")[0] if p.owner_kind == "customer" else p.owner)
+        key = (p.owner_kind, p.owner)
         owed[key] = owed.get(key, D(0)) - got[p.transaction]
+    assert any(":" in owner for _kind, owner in owed)
     qb = {k: v for k, (v, basis) in quickbooks_open(docs).items()}
     assert {k: v for k, v in owed.items() if v} == {k: v for k, v in qb.items() if v}
+
+
+def _small(tmp_path: Path, rows: list[str], names: tuple[str, ...] = (), *more: Path):
+    """The final ledger of a small IIF company: a chart (Checking, Accounts Receivable, Sales),
+    customer Acme (and ``names``), the transactions ``rows``, and ``more`` files."""
+    chart = [
+        "!ACCNT\tNAME\tACCNTTYPE",
+        "ACCNT\tChecking\tBANK",
+        "ACCNT\tAccounts Receivable\tAR",
+        "ACCNT\tSales\tINC",
+        "!CUST\tNAME",
+        "CUST\tAcme",
+        *names,
+    ]
+    (tmp_path / "lists.iif").write_text("\r\n".join(chart) + "\r\n")
+    (tmp_path / "txns.iif").write_text("\r\n".join(rows) + "\r\n")
+    plan = Plan()
+    files = [tmp_path / "lists.iif", tmp_path / "txns.iif", *more]
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    assert not prepared.errors, prepared.errors
+    return prepared.ledger
 
 
 def test_a_memo_naming_the_invoice_decides(tmp_path) -> None:
@@ -133,21 +161,7 @@ def test_a_memo_naming_the_invoice_decides(tmp_path) -> None:
         "SPL\t\tPAYMENT\t1/21/2024\tAccounts Receivable\tAcme\t-30.00\t78\t",
         "ENDTRNS",
     ]
-    chart = [
-        "!ACCNT\tNAME\tACCNTTYPE",
-        "ACCNT\tChecking\tBANK",
-        "ACCNT\tAccounts Receivable\tAR",
-        "ACCNT\tSales\tINC",
-        "!CUST\tNAME",
-        "CUST\tAcme",
-    ]
-    (tmp_path / "lists.iif").write_text("\r\n".join(chart) + "\r\n")
-    (tmp_path / "txns.iif").write_text("\r\n".join(rows) + "\r\n")
-    plan = Plan()
-    prepared = pipeline.prepare(
-        pipeline.read([tmp_path / "lists.iif", tmp_path / "txns.iif"], plan), plan
-    )
-    docs = derive(prepared.ledger)
+    docs = derive(_small(tmp_path, rows))
     first = docs.documents[0]
     assert (first.id, first.due) == ("501", dt.date(2024, 2, 4))  # DUEDATE read
     allocation = allocate(docs)
@@ -197,6 +211,66 @@ def test_a_bad_open_item_is_a_problem_not_a_traceback(tmp_path) -> None:
     assert str(problem).startswith("ub.csv:6: expected a date like M/D/YYYY")
 
 
+def test_open_items_reader_nested_groups(tmp_path) -> None:
+    """A customer's jobs are groups inside its group: their items are the job's (``Customer:
+    Job``), a bare job name in the Name column is completed from the group, a Total row closes
+    only the group it names, a customer whose name starts with "Total" is a customer."""
+    path = tmp_path / "oi.csv"
+    path.write_text(
+        "Company,,,,,\nOpen Invoices,,,,,\n,,,,,\n,,Type,Date,Name,Open Balance\n"
+        '"Cook, Brian",,,,,\n,,Invoice,1/2/2024,"Cook, Brian",10.00\n'
+        ",Kitchen,,,,\n,,Invoice,1/3/2024,,20.00\n,,Invoice,1/4/2024,Kitchen,30.00\n"
+        ",Total Kitchen,,,,50.00\n"
+        ',"Deck, Phase 2",,,,\n,,Credit Memo,1/5/2024,"Cook, Brian:Deck, Phase 2",-5.00\n'
+        ',"Total Deck, Phase 2",,,-5.00\n,,Payment,1/6/2024,,-1.00\n'
+        '"Total Cook, Brian",,,,54.00\n'
+        "Total Lawn Care,,,,\n,,Invoice,1/7/2024,,7.00\nTotal Total Lawn Care,,,,7.00\n"
+        "TOTAL,,,,,61.00\n"
+    )
+    ledger = open_items.parse(path, ReadOptions())
+    assert not ledger.problems
+    assert [(i.owner, i.open) for i in ledger.open_items] == [
+        ("Cook, Brian", D("10.00")),
+        ("Cook, Brian:Kitchen", D("20.00")),
+        ("Cook, Brian:Kitchen", D("30.00")),
+        ("Cook, Brian:Deck, Phase 2", D("-5.00")),
+        ("Cook, Brian", D("-1.00")),
+        ("Total Lawn Care", D("7.00")),
+    ]
+
+
+def test_a_customers_payment_of_its_jobs_invoices_is_applied_across_them(tmp_path) -> None:
+    """One payment of the customer (one A/R line in its name) paid its job's invoice: the
+    report cannot be reproduced job by job, so the customer with its jobs is one pool, and each
+    owner's open balance is the report's."""
+    rows = [
+        "!TRNS\tTRNSID\tTRNSTYPE\tDATE\tACCNT\tNAME\tAMOUNT\tDOCNUM",
+        "!SPL\tSPLID\tTRNSTYPE\tDATE\tACCNT\tNAME\tAMOUNT\tDOCNUM",
+        "!ENDTRNS",
+        "TRNS\t1\tINVOICE\t1/5/2024\tAccounts Receivable\tAcme:Deck\t100.00\t501",
+        "SPL\t\tINVOICE\t1/5/2024\tSales\tAcme:Deck\t-100.00\t501",
+        "ENDTRNS",
+        "TRNS\t2\tINVOICE\t1/9/2024\tAccounts Receivable\tAcme\t50.00\t502",
+        "SPL\t\tINVOICE\t1/9/2024\tSales\tAcme\t-50.00\t502",
+        "ENDTRNS",
+        "TRNS\t3\tPAYMENT\t1/20/2024\tChecking\tAcme\t100.00\t77",
+        "SPL\t\tPAYMENT\t1/20/2024\tAccounts Receivable\tAcme\t-100.00\t77",
+        "ENDTRNS",
+    ]
+    report = tmp_path / "oi.csv"
+    report.write_text(
+        "Open Invoices,,,,,\n,,,,,\n,Trans #,Type,Date,Num,Open Balance\n"
+        "Acme,,,,,\n,2,Invoice,1/9/2024,502,50.00\nTotal Acme,,,,,50.00\nTOTAL,,,,,50.00\n"
+    )
+    docs = derive(_small(tmp_path, rows, ("CUST\tAcme:Deck",), report))
+    allocation = allocate(docs)
+    assert [(a.credit, a.document, a.amount) for a in allocation.applications] == [(2, 0, 100)]
+    (rule,) = allocation.rules
+    assert (rule.owner, rule.rule) == ("Acme", "open items report")
+    assert rule.note.endswith("applied across the jobs of Acme")
+    assert not allocation.problems
+
+
 def test_documents_report_csv(company, tmp_path) -> None:
     ledger = _read(company, tmp_path)
     docs = derive(ledger)
@@ -217,3 +291,32 @@ def test_generator_documents_are_opt_in() -> None:
     ]
     assert plain.transactions != docs.transactions
     assert make_company(300, seed=4).transactions == plain.transactions
+
+
+def test_a_report_row_goes_to_the_document_of_its_type(tmp_path) -> None:
+    """Without Trans #, a report row is joined by owner, date and number: an invoice and a
+    payment of one customer with one day and one number (seen at 100,000 transactions in the
+    Find export) each get their own row, whichever the report prints first."""
+    rows = [
+        "!TRNS\tTRNSTYPE\tDATE\tACCNT\tNAME\tAMOUNT\tDOCNUM",
+        "!SPL\tTRNSTYPE\tDATE\tACCNT\tNAME\tAMOUNT\tDOCNUM",
+        "!ENDTRNS",
+        "TRNS\tINVOICE\t1/5/2024\tAccounts Receivable\tAcme\t100.00\t77",
+        "SPL\tINVOICE\t1/5/2024\tSales\tAcme\t-100.00\t77",
+        "ENDTRNS",
+        "TRNS\tPAYMENT\t1/5/2024\tChecking\tAcme\t40.00\t77",
+        "SPL\tPAYMENT\t1/5/2024\tAccounts Receivable\tAcme\t-40.00\t77",
+        "ENDTRNS",
+    ]
+    report = tmp_path / "oi.csv"
+    report.write_text(
+        "Open Invoices,,,,\n,,,,\n,Type,Date,Num,Open Balance\nAcme,,,,\n"
+        ",Payment,1/5/2024,77,-40.00\n,Invoice,1/5/2024,77,100.00\nTotal Acme,,,,60.00\n"
+    )
+    docs = derive(_small(tmp_path, rows, (), report))
+    allocation = allocate(docs)
+    assert not allocation.problems
+    assert allocation.applications == ()
+    ((rule),) = allocation.rules
+    assert rule.rule == "open items report"
+    assert unapplied(docs, allocation) == {1: D("40.00")}

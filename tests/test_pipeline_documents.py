@@ -108,12 +108,17 @@ def test_documents_written_read_back_and_proved(company_files, gl_only, tmp_path
     assert book.transactions == plain.transactions + prepared.documents.counts()["link"]
     lines = report.summary_lines()
     docs = sum(v for k, v in proof.book.items() if k != "payment")
-    customers = sum(1 for r in proof.rows if r.kind == "customer")
+    customers = sum(1 for r in proof.rows if r.kind == "customer" and ":" not in r.owner)
+    jobs = sum(1 for r in proof.rows if ":" in r.owner)
     vendors = sum(1 for r in proof.rows if r.kind == "vendor")
     assert (
-        f"{docs:,} invoices and bills, open balances of {customers} "
-        f"customers and {vendors} vendors match QuickBooks"
-    ) in lines
+        jobs
+        and (
+            f"{docs:,} invoices and bills, open balances of {customers} "
+            f"customers, {jobs} jobs and {vendors} vendors match QuickBooks"
+        )
+        in lines
+    )
     assert report.headline() == plain_headline(report)
 
 
@@ -136,16 +141,18 @@ def test_a_report_the_history_cannot_explain_is_a_difference(company_files, tmp_
     csv.writer(out, lineterminator="").writerow(cells)
     lines[i] = out.getvalue()
     oi.write_text("\n".join(lines) + "\n")
-    customer = cells[5]
+    header = next(next(csv.reader([ln])) for ln in lines if ",Trans #," in ln)
+    customer = cells[header.index("Name")]
     prepared, outcome = _convert([files[0], files[1], oi, files[3]], tmp_path / "b.gnucash", "all")
     assert any("cannot be reproduced" in str(w) for w in prepared.warnings)
     report = outcome.report
     assert not report.differences  # every account still matches
     assert not report.ok
     (row,) = report.documents.differences
-    assert (row.kind, row.owner, row.difference) == ("customer", customer.split(":")[0], D(-10))
-    assert report.headline().endswith("; 1 customer's open balance differs from QuickBooks")
-    assert any(ln.startswith(f"customer {row.owner}: open balance QuickBooks") for ln in
+    assert (row.kind, row.owner, row.difference) == ("customer", customer, D(-10))
+    who = "job" if ":" in customer else "customer"
+    assert report.headline().endswith(f"; 1 {who}'s open balance differs from QuickBooks")
+    assert any(ln.startswith(f"{who} {row.owner}: open balance QuickBooks") for ln in
                report.summary_lines())  # fmt: skip
 
 
@@ -205,6 +212,73 @@ def test_balances_only_open_items_become_the_opening_documents(company_files, tm
     dates = {t.date for t in prepared.ledger.transactions}
     assert min(dates) < dt.date(2021, 12, 30) == max(dates)  # each item at its own date
     assert report.documents.ok and {r.basis for r in report.documents.rows} == {"report"}
+
+
+def owner_truth(company) -> dict[tuple[str, str], D]:
+    """(kind, owner: a customer, a ``Customer:Job`` or a vendor) → what QuickBooks shows open
+    for it (the generator's truth): owed to us / by us positive, credits negative."""
+    from tests.support.companygen_docs import CREDITS, _side
+
+    out: dict[tuple[str, str], D] = {}
+    for t in company.transactions:
+        amount = company.open_amounts.get(t.trans_no)
+        if amount:
+            key = (_side(t), t.name)
+            out[key] = out.get(key, D(0)) + (-amount if t.type in CREDITS else amount)
+    return out
+
+
+@pytest.mark.parametrize("names", [False, True], ids=["default-columns", "trans-no-and-name"])
+def test_balances_only_jobs_are_owners_of_their_own(company_files, tmp_path, names) -> None:
+    """Issue 22 #5: the Open Invoices report prints a customer's jobs as groups inside its
+    group (QuickBooks' default columns have no Name): every open item of a job is the job's
+    (a document of the GnuCash job, not of its customer), and the proof compares each job on
+    its own, so a book that gave the job's items to the customer could never match."""
+    company, files = company_files
+    lists, _detail, _oi, ub = files
+    oi = company.write_open_invoices_csv(tmp_path / "open_invoices.csv", names=names)
+    assert any(line.startswith(",Kitchen,") for line in oi.read_text().splitlines())
+    _prepared, outcome = _balances_only([lists, oi, ub], tmp_path / "bo.gnucash")
+    report = outcome.report
+    assert report.ok, report.summary_lines()
+    back = gnc.read_documents(tmp_path / "bo.gnucash")
+    truth = owner_truth(company)
+    assert {k: v for k, v in back.owner_open.items() if v} == truth
+    jobs = {o for k, o in truth if k == "customer" and ":" in o}
+    assert len(jobs) >= 4 and jobs <= {d.owner for d in back.documents}
+    rows = {(r.kind, r.owner): (r.quickbooks_open, r.gnucash_open) for r in report.documents.rows}
+    assert {k: q for k, (q, _g) in rows.items() if q} == truth
+    assert all(q == g for q, g in rows.values())
+    customers = sum(1 for k, o in truth if k == "customer" and ":" not in o)
+    vendors = sum(1 for k, _o in truth if k == "vendor")
+    assert report.documents.headline().endswith(
+        f"open balances of {customers} customers, {len(jobs)} jobs and {vendors} vendors "
+        "match QuickBooks"
+    )
+
+
+def test_a_job_given_its_customers_balance_is_a_difference() -> None:
+    """The proof compares each job on its own: the right total under the customer is not
+    enough."""
+    from app.business import OpenItem
+    from app.documents import Documents
+    from app.documents.proof import prove
+    from app.source import Source
+
+    src = Source("oi.csv", 7)
+    items = (
+        OpenItem("customer", "Cook, Brian", "Invoice", dt.date(2021, 3, 1), D("100.00"), src),
+        OpenItem("customer", "Cook, Brian:Kitchen", "Invoice", dt.date(2021, 3, 2), D(50), src),
+    )
+    docs = Documents(open_items=items)
+    right = prove(docs, {}, {("customer", "Cook, Brian"): D(100),
+                             ("customer", "Cook, Brian:Kitchen"): D(50)}, {})  # fmt: skip
+    wrong = prove(docs, {}, {("customer", "Cook, Brian"): D(150)}, {})
+    assert right.ok and not wrong.ok
+    assert [(r.owner, r.difference) for r in wrong.differences] == [
+        ("Cook, Brian", D(50)),
+        ("Cook, Brian:Kitchen", D(-50)),
+    ]
 
 
 def test_balances_only_what_the_items_do_not_explain_stays_in_the_lump(

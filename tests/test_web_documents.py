@@ -93,7 +93,10 @@ def test_preview_map_import_download(client, exports) -> None:
     assert wait_done(client, prefix).select_one("#to-download") is not None
     page = soup(client.get(f"{prefix}/download"))
     line = page.select_one("#documents-line")
-    want = rf"{documents:,} invoices and bills, open balances of \d+ customers and \d+ vendors "
+    want = (
+        rf"{documents:,} invoices and bills, open balances of \d+ customers, \d+ jobs and "
+        r"\d+ vendors "
+    )
     assert re.fullmatch(want + "match QuickBooks", line.text), line.text
     assert "ok" in line["class"] and "ok" in page.select_one("#summary-line")["class"]
     assert not page.select("#documents-differences")

@@ -3,7 +3,10 @@
 QuickBooks' exports hold every document as a transaction: an A/R posting with a customer (or
 ``Customer:Job``) name is a customer invoice (a credit memo: a credit note), an A/P posting with
 a vendor name a vendor bill (a bill credit: a credit note), the other A/R and A/P postings with
-a name are payments (received, or made to a vendor). Nothing here is written twice: a document
+a name are payments (received, or made to a vendor) or, with the other sign, charges (a journal
+entry's debit to A/R). The owner is the name on the A/R (A/P) line itself (``Split.owner``),
+else the transaction's: a journal entry may name a customer on its income line and a vendor on
+its A/P line. Nothing here is written twice: a document
 *adopts* its GL transaction (``transaction`` = its index in ``ledger.transactions``), which
 ``app.gnc.documents`` turns into the invoice's posting. Pure: stdlib and the model only.
 
@@ -24,7 +27,16 @@ from app.business import BillTerm, OpenItem
 from app.model import AccountType, Ledger, Problem, Transaction
 from app.source import Source
 
-__all__ = ["Document", "Documents", "Line", "OpenItem", "Payment", "derive", "end_owner"]
+__all__ = [
+    "Document",
+    "Documents",
+    "Line",
+    "OpenItem",
+    "Payment",
+    "derive",
+    "end_owner",
+    "is_document_word",
+]
 
 DocKind = Literal["invoice", "bill", "credit_note_customer", "credit_note_vendor"]
 OwnerKind = Literal["customer", "vendor"]
@@ -36,6 +48,7 @@ _INVOICES = frozenset({"INVOICE", "TAX INVOICE", "STATEMENT CHARGE", "STMT CHG"}
 _CUSTOMER_CREDITS = frozenset({"CREDIT MEMO", "ADJUSTMENT NOTE"})
 _BILLS = frozenset({"BILL"})
 _VENDOR_CREDITS = frozenset({"CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT CREDIT"})
+_DOCUMENT_WORDS = _INVOICES | _CUSTOMER_CREDITS | _BILLS | _VENDOR_CREDITS
 _PAYMENTS = frozenset(
     {"PAYMENT", "BILL PMT -CHECK", "BILL PMT -CCARD", "BILL PMT -CHEQUE", "BILLPMT"}
 )
@@ -114,6 +127,12 @@ class Documents:
         return dict(out)
 
 
+def is_document_word(kind_label: str) -> bool:
+    """Whether a type word (a report's Type, a transaction's kind label) names a document:
+    an invoice, bill or credit note, not a payment or journal entry."""
+    return " ".join(kind_label.split()).upper() in _DOCUMENT_WORDS
+
+
 def end_owner(owner_kind: str, owner: str) -> str:
     """The customer a job belongs to (GnuCash's end owner); a vendor is its own."""
     return owner.split(":", 1)[0] if owner_kind == "customer" else owner
@@ -138,8 +157,8 @@ def derive(ledger: Ledger, *, skip: frozenset[str] = frozenset()) -> Documents:
         ]
         if not posts:
             continue
-        name = txn.description.strip()
-        if not name:
+        name = (posts[0].owner or txn.description).strip()  # the line's own name, else the entry's
+        if not name and all(not s.owner for s in posts):
             continue  # no owner: plain GL, not part of the business layer
         if len(posts) > 1:
             problems.append(

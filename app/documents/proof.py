@@ -1,6 +1,8 @@
-"""The documents part of the proof: per customer and per vendor, the open balance GnuCash holds
+"""The documents part of the proof: per customer, job and vendor, the open balance GnuCash holds
 in the documents' (and owners') lots, read back through the engine, against QuickBooks' — the
 Open Invoices / Unpaid Bills report when given, else the history's named A/R and A/P postings.
+A job is an owner of its own (a GnuCash job under its customer), compared on its own: the right
+sum under the customer does not make a job's balance right.
 
 Pure: the core's documents and a read-back summary (``app.gnc.BookDocuments`` or any
 object with ``owner_open``); no gnucash import.
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app import csvsafe
-from app.documents import Documents, end_owner
+from app.documents import Documents
 from app.words import differ, plural
 
 ZERO = Decimal(0)
@@ -22,7 +24,7 @@ ZERO = Decimal(0)
 
 @dataclass(frozen=True, slots=True)
 class OwnerRow:
-    owner: str  # end owner (a customer with its jobs, or a vendor)
+    owner: str  # a customer, a job (``Customer:Job``) or a vendor
     kind: str  # "customer" / "vendor"
     quickbooks_open: Decimal
     gnucash_open: Decimal
@@ -34,17 +36,18 @@ class OwnerRow:
 
 
 def quickbooks_open(docs: Documents) -> dict[tuple[str, str], tuple[Decimal, str]]:
-    """(kind, end owner) → (open balance, basis): what the owner owes (we owe the vendor)."""
+    """(kind, owner) → (open balance, basis): what the customer or job owes (we owe the
+    vendor)."""
     out: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
     reported = {o.owner_kind for o in docs.open_items}
     for o in docs.open_items:
-        out[o.owner_kind, end_owner(o.owner_kind, o.owner)] += o.open
+        out[o.owner_kind, o.owner] += o.open
     for d in docs.documents:
         if d.owner_kind not in reported and not d.voided:
-            out[d.owner_kind, end_owner(d.owner_kind, d.owner)] += -d.total if d.credit else d.total
+            out[d.owner_kind, d.owner] += -d.total if d.credit else d.total
     for p in docs.payments:
         if p.owner_kind not in reported and not p.voided:
-            out[p.owner_kind, end_owner(p.owner_kind, p.owner)] -= p.amount
+            out[p.owner_kind, p.owner] -= p.amount
     return {k: (v, "report" if k[0] in reported else "history") for k, v in out.items()}
 
 
@@ -122,18 +125,25 @@ class DocumentsProof:
         return sum(v for k, v in self.book.items() if k != "payment")
 
     def _owners_compared(self) -> str:
-        customers = sum(1 for r in self.rows if r.kind == "customer")
+        customers = sum(1 for r in self.rows if r.kind == "customer" and ":" not in r.owner)
+        jobs = sum(1 for r in self.rows if r.kind == "customer" and ":" in r.owner)
         vendors = sum(1 for r in self.rows if r.kind == "vendor")
-        return f"{_owners(customers, 'customer')} and {_owners(vendors, 'vendor')}"
+        counted = [_owners(customers, "customer"), _owners(vendors, "vendor")]
+        if jobs:
+            counted.insert(1, _owners(jobs, "job"))
+        return ", ".join(counted[:-1]) + f" and {counted[-1]}"
 
     def headline(self) -> str:
-        """ "212 invoices and bills, open balances of 40 customers and 12 vendors match
-        QuickBooks", or what differs."""
+        """ "212 invoices and bills, open balances of 40 customers, 6 jobs and 12 vendors
+        match QuickBooks", or what differs."""
         if self.differences:
-            by = Counter(r.kind for r in self.differences)
+            by = Counter(
+                "job" if r.kind == "customer" and ":" in r.owner else r.kind
+                for r in self.differences
+            )
             who = " and ".join(
                 f"{by[k]:,} {k}'s" if by[k] == 1 else f"{by[k]:,} {k}s'"
-                for k in ("customer", "vendor")
+                for k in ("customer", "job", "vendor")
                 if by[k]
             )
             what = differ(len(self.differences), "balance", count=False)
@@ -149,7 +159,8 @@ class DocumentsProof:
         head = self.headline()
         out = [head[:1].upper() + head[1:]]
         out.extend(
-            f"{r.kind} {r.owner}: open balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
+            f"{'job' if r.kind == 'customer' and ':' in r.owner else r.kind} {r.owner}: open "
+            f"balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
             f"{r.gnucash_open:,.2f}, difference {r.difference:,.2f} ({r.basis})"
             for r in self.differences
         )

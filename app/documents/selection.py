@@ -26,7 +26,7 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from app.cutover import OPENING_KIND
-from app.documents import Document, Documents, Payment, derive, end_owner
+from app.documents import Document, Documents, Payment, derive
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
 from app.words import plural
@@ -87,14 +87,12 @@ class Selection:
         return out
 
     def owner_open(self) -> dict[tuple[str, str], Decimal]:
-        """(kind, end owner) → Σ open documents (credit notes negative): the Preview's totals."""
+        """(kind, owner: a job its own) → Σ open documents (credit notes negative)."""
         out: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
         for d in self.derived.documents:
             amount = self.open_amounts.get(d.transaction, ZERO)
             if amount and not d.voided:
-                out[d.owner_kind, end_owner(d.owner_kind, d.owner)] += (
-                    -amount if d.credit else amount
-                )
+                out[d.owner_kind, d.owner] += -amount if d.credit else amount
         return dict(out)
 
 
@@ -124,7 +122,7 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
     missing = sorted({(r.owner_kind, r.owner) for r in records} - known)
     if not missing:
         return docs
-    gone = {(k, end_owner(k, o)) for k, o in missing} - {(k, end_owner(k, o)) for k, o in known}
+    gone = set(missing)
     names = ", ".join(f"{k} {o!r}" for k, o in missing[:3]) + (", ..." if len(missing) > 3 else "")
     n = sum(1 for r in records if (r.owner_kind, r.owner) not in known)
     problem = Problem(
@@ -144,11 +142,7 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
         docs,
         documents=tuple(d for d in docs.documents if (d.owner_kind, d.owner) in known),
         payments=tuple(p for p in docs.payments if (p.owner_kind, p.owner) in known),
-        open_items=tuple(
-            o
-            for o in docs.open_items
-            if (o.owner_kind, end_owner(o.owner_kind, o.owner)) not in gone
-        ),
+        open_items=tuple(o for o in docs.open_items if (o.owner_kind, o.owner) not in gone),
         problems=(*docs.problems, problem),
     )
 
@@ -189,13 +183,21 @@ def _open_only(
     rest = unapplied(docs, allocation)
     roots = {find(t) for t, v in open_amounts.items() if v}
     roots |= {find(p.transaction) for p in docs.payments if not p.voided and rest[p.transaction]}
-    return replace(docs, documents=tuple(d for d in docs.documents if find(d.transaction) in roots))
+    return replace(
+        docs,
+        documents=tuple(d for d in docs.documents if find(d.transaction) in roots),
+        payments=tuple(  # a charge of a settled group stays plain, like its documents
+            p for p in docs.payments if p.amount >= 0 or find(p.transaction) in roots
+        ),
+    )
 
 
 def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[Piece, ...]]:
     """Payment transaction → the pieces its A/R (A/P) line becomes; () leaves it plain (voided,
-    zero, or in mode "open" only paying documents that stay plain)."""
+    zero, or in mode "open" only paying documents that stay plain). A charge's line is one
+    piece, its own lot (``rest``), which the payments of it join as they join a document's."""
     kept = {d.transaction for d in docs.documents if not d.voided}
+    kept |= {p.transaction for p in docs.payments if not p.voided and p.amount < 0}
     parts: dict[int, list[Piece]] = defaultdict(list)
     loose: dict[int, Decimal] = defaultdict(Decimal)
     for a in allocation.applications:
@@ -207,6 +209,9 @@ def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[P
     out: dict[int, tuple[Piece, ...]] = {}
     for p in docs.payments:
         if p.voided:
+            continue
+        if p.amount < 0:
+            out[p.transaction] = (Piece(-p.amount, rest=True),)
             continue
         left = rest[p.transaction]
         pieces = list(parts.get(p.transaction, ()))
@@ -221,14 +226,20 @@ def payment_pieces(docs: Documents, allocation: Allocation) -> dict[int, tuple[P
     return out
 
 
-def links(docs: Documents, allocation: Allocation) -> list[tuple[Document, Document, Decimal]]:
-    """(credit note, document, amount) for each credit note applied to a document: one lot-link
-    transaction each."""
+def links(
+    docs: Documents, allocation: Allocation
+) -> list[tuple[Document, Document | Payment, Decimal]]:
+    """(credit note, document or charge, amount) for each credit note applied to a document or
+    a charge: one lot-link transaction each."""
     by_txn = {d.transaction: d for d in docs.documents if not d.voided}
+    owed: dict[int, Document | Payment] = {
+        **by_txn,
+        **{p.transaction: p for p in docs.payments if not p.voided and p.amount < 0},
+    }
     return [
-        (by_txn[a.credit], by_txn[a.document], a.amount)
+        (by_txn[a.credit], owed[a.document], a.amount)
         for a in allocation.applications
-        if a.credit in by_txn and a.document in by_txn
+        if a.credit in by_txn and a.document in owed
     ]
 
 

@@ -29,7 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from app.book import BookDocument, BookDocuments
-from app.documents import Document, Documents, Line, Payment, end_owner
+from app.documents import Document, Documents, Line, Payment
 from app.documents.allocate import Allocation
 from app.documents.selection import Piece, links, payment_pieces
 from app.errors import BookWriteError
@@ -111,7 +111,8 @@ class _Pass:
                 for d in self.docs.documents:
                     if not d.voided:
                         self.adopt(d)
-                for p in self.docs.payments:
+                # charges first: their lots are where the payments of them go
+                for p in sorted(self.docs.payments, key=lambda p: p.amount >= 0):
                     pieces = cuts.get(p.transaction)
                     if pieces:
                         self.pay(p, pieces)
@@ -219,12 +220,13 @@ class _Pass:
                 lot = C.gnc_lot_new(self.book_i)
                 C.gncOwnerAttachToLot(self.owner(p.owner_kind, p.owner, p.source), lot)
                 C.gnc_lot_add_split(lot, s)
+                self.lots[p.transaction] = lot  # a charge's lot: the payments of it join it
         C.xaccTransCommitEdit(txn)
         self.count["payment"] += 1
 
-    def link(self, cn: Document, doc: Document, amount: Decimal) -> None:
-        """``amount`` of credit note ``cn`` offset against ``doc``: a zero-sum 'L' transaction
-        with one split in each lot (as gncOwnerCreateLotLink)."""
+    def link(self, cn: Document, doc: Document | Payment, amount: Decimal) -> None:
+        """``amount`` of credit note ``cn`` offset against ``doc`` (a document or a charge): a
+        zero-sum 'L' transaction with one split in each lot (as gncOwnerCreateLotLink)."""
         side = 1 if cn.owner_kind == "customer" else -1
         t = C.xaccMallocTransaction(self.book_i)
         C.xaccTransBeginEdit(t)
@@ -377,7 +379,7 @@ def read(book) -> BookDocuments:
             if who is None:
                 unowned += 1
                 continue
-            owner_open[who[0], end_owner(*who)] += side * to_decimal(C.gnc_lot_get_balance(lot))
+            owner_open[who] += side * to_decimal(C.gnc_lot_get_balance(lot))
             for split in C.gnc_lot_get_split_list(lot):
                 txn = C.xaccSplitGetParent(split)
                 if C.xaccTransGetTxnType(txn) == C.TXN_TYPE_PAYMENT:

@@ -24,7 +24,7 @@ SHOWN_DOCUMENT_PROBLEMS = 10
 @dataclass(frozen=True, slots=True)
 class OwnerOpen:
     kind: str  # "customer" / "vendor"
-    owner: str  # the end owner (a customer with its jobs)
+    owner: str  # a customer, a job (``Customer:Job``) or a vendor
     open: Decimal  # what QuickBooks says is open: owed to us (customer) or by us (vendor)
 
 

@@ -4,7 +4,8 @@ QuickBooks puts a deposit's payers on its deposit lines, not on the bank line, a
 name another party on a line (the tax office on a GST line). The transaction's description is
 its first row's name; when that row has none, the names on its lines: one name is that name,
 several are the first and "+ N more". A line whose own name differs from the description keeps
-it in its memo (``Name: memo``), so no name is lost.
+it as its ``owner`` (an A/R or A/P line's customer, job or vendor: its own name, whatever the
+description says) and in its memo (``Name: memo``), so no name is lost.
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ def named(
     out = []
     for split in splits:
         name = names.get(id(split), "")
-        memo = split.memo
-        if name and name != description and name not in memo:
-            out.append(replace(split, memo=f"{name}: {memo}" if memo else name))
-        else:
+        if not name or name == description:
             out.append(split)
+            continue
+        memo = split.memo
+        if name not in memo:
+            memo = f"{name}: {memo}" if memo else name
+        out.append(replace(split, memo=memo, owner=name))
     return description, tuple(out)

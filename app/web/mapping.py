@@ -10,7 +10,7 @@ from typing import cast
 
 from flask import Blueprint, Response, request
 
-from app import postgres
+from app import foreign, postgres
 from app.as_of import as_of_words
 from app.currency import is_known, unknown
 from app.errors import MappingError, MigrationError
@@ -60,6 +60,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "as_of_words": as_of_words(view.prepared.outline.as_of),
         "postgres_available": postgres.driver_present(),
         "password_kept": passwords().get(m.id) is not None,
+        "foreign": foreign.found(view.resolved, plan.currency),
     }
 
 
@@ -219,6 +220,7 @@ def settings() -> tuple[str, int]:
         database=_database(f.get("format", "xml"), plan.database),
         cutover=cutover,
         documents=cast(DocumentsMode, f.get("documents", plan.documents)),  # the plan's rules
+        foreign_as_home=bool(f.get("foreign_as_home")),
     )
     return _save(plan, "Settings saved.")
 

@@ -100,6 +100,11 @@ class Company:
     hdr: bool = True  # the lists export has its HDR row (with the export DATE)
     # documents=True: trans_no → what is still open of each document (unapplied of each credit)
     open_amounts: dict[int, Decimal] = field(default_factory=dict)
+    # a multicurrency company's lists: its home currency as the export writes it ("US Dollar";
+    # "" = no currency columns), and (kind, name) → another currency of an account ("account",
+    # full name), a customer or a vendor; its amounts in the files stay home-currency values
+    home_currency: str = ""
+    currencies: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def export_date(self) -> dt.date:
@@ -227,8 +232,10 @@ class Company:
     ) -> Path:
         return _w.write_transactions_iif(self, path, date_order=date_order, encoding=encoding)
 
-    def write_open_invoices_csv(self, path: Path, *, names: bool = True) -> Path:
-        return _d.write_open_report(self, path, "customer", names=names)
+    def write_open_invoices_csv(
+        self, path: Path, *, names: bool = True, nested: bool = True
+    ) -> Path:
+        return _d.write_open_report(self, path, "customer", names=names, nested=nested)
 
     def write_unpaid_bills_csv(self, path: Path, *, names: bool = True) -> Path:
         return _d.write_open_report(self, path, "vendor", names=names)
@@ -298,6 +305,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     documents: bool = False,
     twins: float = 0.0,
     payers: bool = False,
+    journals: bool = False,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
@@ -305,7 +313,9 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     memos and bill credits (``tests.support.companygen_docs``; ``open_amounts`` then holds
     each one's truth). ``twins``: about that share of the transactions come in neighbouring
     pairs with one type, date, num and name; ``payers``: deposits name their payers on the
-    deposit lines only (both: ``tests.support.companygen_extra``)."""
+    deposit lines only (both: ``tests.support.companygen_extra``); ``journals`` (with
+    ``documents``): some journal entries are charges and credits on A/R or A/P whose other lines
+    name someone else (``tests.support.companygen_docs``)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -432,7 +442,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         _x.add_twins(out, seed, twins, vendors)
     if payers:
         _x.add_payers(out, seed, customers)
-    open_amounts = _d.add_documents(out, seed, customers, vendors) if documents else {}
+    open_amounts = _d.add_documents(out, seed, customers, vendors, journals) if documents else {}
     return Company(
         name=COMPANY_NAME,
         accounts=list(CHART),

@@ -5,8 +5,20 @@ every document's open amount; and the Open Invoices / Unpaid Bills Detail report
 It rewrites only the Invoice, Payment, Bill and Bill Pmt -Check transactions of a company made
 with the ordinary generator (same dates, numbers and lines), from its own random source, so
 ``documents=False`` companies are exactly what they were. Payments pay one to three open
-documents of one customer (or vendor), oldest first or not, fully or partly, sometimes with an
-unapplied rest; some are prepayments; some credit memos are applied, some left open.
+documents of one customer, job (a job is an owner of its own: its payments and credits pay its
+own documents, as QuickBooks names each A/R line after the job it applies to) or vendor, oldest
+first or not, fully or partly, sometimes with an unapplied rest; some are prepayments; some
+credit memos are applied, some left open.
+
+``journals=True`` also turns some of the company's journal entries into entries on A/R or A/P
+(``add_documents``): a charge or a credit on a customer (its A/R line names it, the expense line
+names a vendor) or on a vendor (its A/P line names it, the income line names a customer), the
+first row sometimes naming no one; payments pay the charges like invoices and bills, the credits
+are applied like credit notes, and what stays open of them is in the reports as General Journal
+rows.
+
+The reports are printed as QuickBooks does: one group per customer, its jobs as groups inside it
+(their header and "Total" rows one column further in), one group per vendor.
 """
 
 from __future__ import annotations
@@ -27,18 +39,59 @@ VENDOR_DOCS = ("Bill", "Credit")
 CREDITS = ("Credit Memo", "Credit", "Payment", "Bill Pmt -Check")
 
 
+JOURNAL = "General Journal"
+_CONTROL = {"customer": "Accounts Receivable", "vendor": "Accounts Payable"}
+
+
 def _side(t: Txn) -> str:
+    if t.type == JOURNAL:
+        return "vendor" if any(s[0] == _CONTROL["vendor"] for s in t.splits) else "customer"
     return "vendor" if t.type in ("Bill", "Credit", "Bill Pmt -Check") else "customer"
 
 
-def _end(side: str, name: str) -> str:
-    return name.split(":", 1)[0] if side == "customer" else name
+def owner_of(t: Txn) -> str:
+    """The customer, job or vendor a document, payment or journal entry on A/R (A/P) is of:
+    the name on its A/R (A/P) line."""
+    if t.type != JOURNAL or not t.names:
+        return t.name
+    control = _CONTROL[_side(t)]
+    return next(t.names[i] for i, s in enumerate(t.splits) if s[0] == control)
 
 
-def add_documents(txns: list[Txn], seed: int, customers: list[str], vendors: list[str]):
-    """Rewrite ``txns`` in place; returns trans_no → open amount at the end (documents: what is
-    still owed; credits: what no document took), positive, for every document and credit."""
+def control(t: Txn) -> Decimal:
+    """The amount of ``t``'s A/R (A/P) line (debit positive)."""
+    return next(s[1] for s in t.splits if s[0] == _CONTROL[_side(t)])
+
+
+def sense(t: Txn) -> int:
+    """+1 when what ``t`` leaves open is owed (a document, a journal charge), -1 for a credit."""
+    if t.type != JOURNAL:
+        return -1 if t.type in CREDITS else 1
+    return 1 if (control(t) > 0) == (_side(t) == "customer") else -1
+
+
+def open_items(company: Company) -> list[tuple[str, str, Txn, Decimal]]:
+    """(side, owner, transaction, open as the reports print it: credits negative) for every
+    document, payment and journal entry with something open, in date order."""
+    return [
+        (_side(t), owner_of(t), t, sense(t) * company.open_amounts[t.trans_no])
+        for t in company.transactions
+        if company.open_amounts.get(t.trans_no)
+    ]
+
+
+def add_documents(
+    txns: list[Txn],
+    seed: int,
+    customers: list[str],
+    vendors: list[str],
+    journals: bool = False,
+):
+    """Rewrite ``txns`` in place; returns trans_no → open amount at the end (documents and
+    charges: what is still owed; credits: what no document took), positive, for every
+    document, credit and (``journals``) journal entry on A/R or A/P."""
     rng = random.Random(seed * 7919 + 12)
+    jrng = random.Random(seed * 6007 + 3)  # its own source: journals=False is what it was
     open_: dict[int, Decimal] = {}
     owned: dict[tuple[str, str], list[Txn]] = {}
     for t in txns:
@@ -48,11 +101,72 @@ def add_documents(txns: list[Txn], seed: int, customers: list[str], vendors: lis
                 _credit_note(t, rng, open_, owned)
                 continue
             open_[t.trans_no] = abs(t.splits[0][1])
-            owned.setdefault((side, _end(side, t.name)), []).append(t)
+            owned.setdefault((side, t.name), []).append(t)
         elif t.type in ("Payment", "Bill Pmt -Check"):
             side = _side(t)
             _payment(t, rng, open_, owned, customers if side == "customer" else vendors)
+        elif journals and _plain_journal(t) and jrng.random() < 0.7:
+            _owner_journal(t, jrng, open_, owned, customers, vendors)
     return open_
+
+
+def _plain_journal(t: Txn) -> bool:
+    """One of the generator's depreciation entries (not the opening ones, not a twin)."""
+    return (
+        t.type == JOURNAL and t.memo == "Depreciation and reclass" and not t.num.startswith("ADJ")
+    )
+
+
+def _owner_journal(  # noqa: PLR0917
+    t: Txn,
+    rng: random.Random,
+    open_: dict,
+    owned: dict,
+    customers: list[str],
+    vendors: list[str],
+) -> None:
+    """``t`` becomes a charge or a credit on a customer (or vendor) whose other line names
+    someone else: an expense line a vendor (an income line a customer); sometimes a third line
+    names no one. The rows come in any order, so the first row may name no one, the other party
+    or the owner."""
+    side = rng.choice(("customer", "vendor"))
+    owner = rng.choice(customers if side == "customer" else vendors)
+    other = rng.choice(vendors if side == "customer" else customers)
+    charge = rng.random() < 0.5
+    amount = Decimal(rng.randint(5000, 250000)).scaleb(-2)
+    value = amount if (side == "customer") == charge else -amount  # debit + on A/R (A/P)
+    account = rng.choice(("Repairs", "Office Supplies") if side == "customer" else
+                         ("Design Income", "Retail Sales"))  # fmt: skip
+    memo = "Rebilled to the customer" if side == "customer" else "Job costs settled with vendor"
+    rows = [(_CONTROL[side], value, memo, "", owner)]
+    if rng.random() < 0.4:
+        part = (amount * Decimal(rng.randint(10, 60)) / 100).quantize(CENT)
+        part = part if value > 0 else -part
+        rows += [(account, -(value - part), memo, "", other), ("Telephone", -part, memo, "", "")]
+    else:
+        rows.append((account, -value, memo, "", other))
+    rng.shuffle(rows)
+    t.splits = [r[:4] for r in rows]
+    t.names = tuple(r[4] for r in rows)
+    t.name = t.names[0]
+    t.memo = memo
+    if charge:
+        open_[t.trans_no] = amount
+        owned.setdefault((side, owner), []).append(t)
+        return
+    open_[t.trans_no] = _applied(amount, owned.get((side, owner), []), rng, open_)
+
+
+def _applied(amount: Decimal, owed: list[Txn], rng: random.Random, open_: dict) -> Decimal:
+    """A credit of ``amount`` applied (60 % of the time) to one of ``owed`` still open; what
+    stays unapplied."""
+    targets = [d for d in owed if open_[d.trans_no] > 0]
+    if not targets or rng.random() >= 0.6:
+        return amount
+    d = rng.choice(targets)
+    used = min(open_[d.trans_no], amount)
+    open_[d.trans_no] -= used
+    return amount - used
 
 
 def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
@@ -60,15 +174,7 @@ def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
     t.type = "Credit Memo" if side == "customer" else "Credit"
     t.num = f"{'CM' if side == 'customer' else 'VC'}-{t.trans_no}"
     t.splits = [(a, -v, memo, clr) for a, v, memo, clr in t.splits]
-    total = abs(t.splits[0][1])
-    rest = total
-    targets = [d for d in owned.get((side, _end(side, t.name)), []) if open_[d.trans_no] > 0]
-    if targets and rng.random() < 0.6:
-        d = rng.choice(targets)
-        amt = min(open_[d.trans_no], total)
-        open_[d.trans_no] -= amt
-        rest -= amt
-    open_[t.trans_no] = rest
+    open_[t.trans_no] = _applied(abs(t.splits[0][1]), owned.get((side, t.name), []), rng, open_)
 
 
 def _payment(t: Txn, rng: random.Random, open_: dict, owned: dict, names: list[str]) -> None:
@@ -89,14 +195,15 @@ def _payment(t: Txn, rng: random.Random, open_: dict, owned: dict, names: list[s
             open_[d.trans_no] -= amt
             v += amt
             paid.append(d)
-        t.name = paid[0].name
+        t.name = owner_of(paid[0])
     else:
         t.name = rng.choice(names)
     rest = ZERO
     if not paid or rng.random() < 0.08:
         rest = Decimal(rng.randint(1000, 30000)).scaleb(-2)
         v += rest
-    memo = f"Inv {paid[0].num}" if paid and side == "customer" and rng.random() < 0.25 else ""
+    named = paid and side == "customer" and paid[0].type != JOURNAL
+    memo = f"Inv {paid[0].num}" if named and rng.random() < 0.25 else ""
     if side == "customer":
         t.splits = [("Undeposited Funds", v, "", ""), ("Accounts Receivable", -v, memo, "")]
     else:
@@ -117,10 +224,14 @@ def _terms(company: Company) -> dict[tuple[str, str], tuple[str, int]]:
     return out
 
 
-def write_open_report(company: Company, path: Path, side: str, *, names: bool = True) -> Path:
+def write_open_report(
+    company: Company, path: Path, side: str, *, names: bool = True, nested: bool = True
+) -> Path:
     """Open Invoices (``side`` "customer") or Unpaid Bills Detail ("vendor") as of the export
     date: one group per customer/vendor (header row, detail rows, "Total ..." row), a TOTAL
-    row. ``names``: with the Trans # and Name columns (else the group header names the owner)."""
+    row. ``names``: with the Trans # and Name columns (else the group headers name the owner).
+    ``nested``: a customer's jobs are groups inside its group, one column further in, as
+    QuickBooks prints them (else each ``Customer:Job`` is a group of its own)."""
     from tests.support.companygen_write import _dates, _write_csv, money
 
     fmt = _dates("mdy")
@@ -131,22 +242,22 @@ def write_open_report(company: Company, path: Path, side: str, *, names: bool = 
         cols = ["Type", "Date", "Num", "Due Date", "Aging", "Open Balance"]
     if names:
         cols = ["Trans #", *cols[:3], "Name", *cols[3:]]
-    header = ["", *cols]
+    groups: dict[str, list[tuple[Txn, Decimal]]] = {}
+    for of_side, owner, t, signed in open_items(company):
+        if of_side == side:
+            groups.setdefault(owner, []).append((t, signed))
+    deep = nested and any(":" in owner for owner in groups)
+    lead = 2 if deep else 1  # the columns the group headers and Total rows sit in
+    header = [""] * lead + cols
     title = "Open Invoices" if side == "customer" else "Unpaid Bills Detail"
     pad = [""] * (len(header) - 1)
     rows = [[company.name, *pad], [title, *pad], [f"As of {asof:%B} {asof.day}, {asof.year}", *pad]]
     rows += [[""] * len(header), header]
-    groups: dict[str, list[Txn]] = {}
-    for t in company.transactions:
-        if _side(t) == side and company.open_amounts.get(t.trans_no):
-            groups.setdefault(t.name, []).append(t)
-    total = ZERO
-    for owner in sorted(groups):
-        rows.append([owner, *pad])
+
+    def details(owner: str) -> Decimal:
+        """The detail rows of ``owner``'s items; their sum."""
         sub = ZERO
-        for t in groups[owner]:
-            amount = company.open_amounts[t.trans_no]
-            signed = -amount if t.type in CREDITS else amount
+        for t, signed in groups.get(owner, ()):
             sub += signed
             term, days = terms.get((side, owner), ("", 0))
             due = t.date + dt.timedelta(days=days)
@@ -156,8 +267,23 @@ def write_open_report(company: Company, path: Path, side: str, *, names: bool = 
                     "Num": t.num, "Name": owner, "P. O. #": "",
                     "Terms": term if is_doc else "", "Due Date": fmt(due) if is_doc else "",
                     "Aging": aging, "Open Balance": money(signed)}  # fmt: skip
-            rows.append(["", *(cell[c] for c in cols)])
-        rows.append([f"Total {owner}", *pad[:-1], money(sub)])
+            rows.append([""] * lead + [cell[c] for c in cols])
+        return sub
+
+    def total_row(label: str, level: int, amount: Decimal) -> None:
+        rows.append([""] * level + [f"Total {label}"] + pad[level:-1] + [money(amount)])
+
+    total = ZERO
+    for top in sorted({o.split(":", 1)[0] if deep else o for o in groups}):
+        rows.append([top, *pad])
+        sub = details(top)  # a customer's own items first, then each job's group
+        for job in sorted(o for o in groups if deep and o.startswith(f"{top}:")):
+            leaf = job.split(":", 1)[1]
+            rows.append(["", leaf, *pad[1:]])
+            of_job = details(job)
+            total_row(leaf, 1, of_job)
+            sub += of_job
+        total_row(top, 0, sub)
         total += sub
     rows.append(["TOTAL", *pad[:-1], money(total)])
     return _write_csv(path, rows, "utf-8")

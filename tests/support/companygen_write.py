@@ -436,13 +436,20 @@ def write_lists_iif(company: Company, path: Path) -> Path:
     tb = company.trial_balance()
     ref = iter(range(1, 10**6))
 
+    home = company.home_currency  # multicurrency: ACCNT and CUST CURRENCY, VEND NAMECURRENCY
+
     def rec(name: str, **kw: str) -> dict[str, str]:
         return {"NAME": name, "REFNUM": str(next(ref)), "TIMESTAMP": stamp, "HIDDEN": "N",
                 "DELCOUNT": "0", **kw}  # fmt: skip
 
-    _section(rows, "ACCNT", ACCNT, [
+    def cur(kind: str, name: str) -> dict[str, str]:
+        word = company.currencies.get((kind, name), home)
+        return {"NAMECURRENCY" if kind == "vendor" else "CURRENCY": word} if home else {}
+
+    _section(rows, "ACCNT", ACCNT + " CURRENCY" * bool(home), [
         rec(n, ACCNTTYPE=t, OBAMOUNT=money(tb[n]), ACCNUM=num, SCD="0", EXTRA=extra,
-            HIDDEN="Y" if n in company.hidden else "N", USEID="N", BANKNUM=BANK_NUMBERS.get(n, ""))
+            HIDDEN="Y" if n in company.hidden else "N", USEID="N", BANKNUM=BANK_NUMBERS.get(n, ""),
+            **cur("account", n))
         for n, t, num, extra in company.accounts
     ])  # fmt: skip
     terms = [t[0] for t in company.terms]
@@ -454,12 +461,13 @@ def write_lists_iif(company: Company, path: Path) -> Path:
                              BADDR3="Bayshore, CA 94326", PHONE1=f"415-555-{1000 + i}",
                              TERMS=terms[i % len(terms)], TAXABLE="Y", FIRSTNAME=first,
                              LASTNAME=last if first else "",
-                             JOBDESC="Job" if ":" in name else ""))  # fmt: skip
-    _section(rows, "CUST", CUST, customers)
-    _section(rows, "VEND", VEND, [
+                             JOBDESC="Job" if ":" in name else "",
+                             **cur("customer", top)))  # fmt: skip
+    _section(rows, "CUST", CUST + " CURRENCY" * bool(home), customers)
+    _section(rows, "VEND", VEND + " NAMECURRENCY" * bool(home), [
         rec(v, PRINTAS=v, ADDR1=v, ADDR2=f"{20 + i} Main St", ADDR3="Middlefield, CA 94482",
             TERMS=terms[i % len(terms)], TAXID=f"12-34567{i:02d}" if i % 3 == 0 else "",
-            **{"1099": "Y" if i % 4 == 0 else "N"})
+            **{"1099": "Y" if i % 4 == 0 else "N"}, **cur("vendor", v))
         for i, v in enumerate(company.vendors)
     ])  # fmt: skip
     _section(rows, "EMP", EMP, [

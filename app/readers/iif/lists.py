@@ -14,7 +14,7 @@ from types import MappingProxyType
 from app.business import BillTerm, Customer, Employee, Vendor
 from app.model import Account, NotImported, Role
 from app.quickbooks import ACCOUNT_TYPES, ROLES
-from app.readers.iif.names import Names, amount, flag
+from app.readers.iif.names import Names, amount, currency_of, flag
 from app.readers.iif.rows import Reading, Row
 from app.source import Source
 
@@ -196,6 +196,7 @@ class Lists:
                 hidden=bool(self._bool(row, "HIDDEN")),
                 role=ROLES.get(row.get("EXTRA").upper(), Role.NONE),
                 balance=self._amount(row, "OBAMOUNT") if row.has("OBAMOUNT") else None,
+                currency=currency_of(row),
             )
         )
 

@@ -31,6 +31,12 @@ JOB_STATUS = MappingProxyType(
 )
 
 
+def currency_of(row: Row) -> str:
+    """The currency a multicurrency company's list row gives its account or name (CURRENCY, or
+    NAMECURRENCY in some editions' name lists), "" when the export has none."""
+    return row.get("CURRENCY") or row.get("NAMECURRENCY")
+
+
 class Names:
     """Builds name records; ``labels`` ((CUST|VEND|EMP, n) → CUSTFLDn's label) fills as
     CUSTNAMEDICT rows are read."""
@@ -124,6 +130,7 @@ class Names:
             terms=row.get("TERMS"),
             credit_limit=self._amount(row, "LIMIT"),
             taxable=self._bool(row, "TAXABLE"),
+            currency=currency_of(row),
         )
 
     def _job_lines(self, row: Row) -> list[str]:
@@ -194,6 +201,7 @@ class Names:
             terms=row.get("TERMS"),
             tax_id=row.get("TAXID"),
             eligible_1099=eligible_1099,
+            currency=currency_of(row),
         )
 
     def employee(self, row: Row) -> Employee:

@@ -39,7 +39,7 @@ _COLUMNS = {
     "abn": "TAXID", "1099": "1099", "eligible for 1099": "1099", "sales tax code": "SALESTAXCODE",
     "tax code": "SALESTAXCODE", "tax item": "TAXITEM", "resale num": "RESALENUM",
     "resale no.": "RESALENUM", "price level": "PRICELEVEL", "note": "NOTEPAD", "notes": "NOTEPAD",
-    "taxable": "TAXABLE",
+    "taxable": "TAXABLE", "currency": "CURRENCY",
 }  # fmt: skip
 _ADDRESS = re.compile(r"(bill to|ship to|bill from|address)\s*(\d?)")
 

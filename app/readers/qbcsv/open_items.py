@@ -2,9 +2,13 @@
 
 Recognised from content: a header row with Type, Date and Open Balance and no Account column
 (the transaction reports all have one). Rows: title rows, a header row per customer / vendor
-(its name alone in the first column), detail rows, "Total ..." rows and a TOTAL row. The owner
-of a detail row is its Name cell when the report has that column, else the group header above
-it. Trans # (when shown) joins a row to the transaction history. Every item keeps file:line.
+(its name alone in a leading column), detail rows, "Total ..." rows and a TOTAL row. QuickBooks
+prints a customer's jobs as groups inside the customer's group, one leading column further in
+(``Cook, Brian`` then ``,Kitchen``, closed by ``,Total Kitchen``): the groups open at a row
+make up the owner, ``Cook, Brian:Kitchen``. The owner of a detail row is its Name cell when the
+report has that column (a job's full name; a job's bare name inside its customer's group is
+completed from the group), else the groups it sits in. Trans # (when shown) joins a row to the
+transaction history. Every item keeps file:line.
 """
 
 from __future__ import annotations
@@ -62,7 +66,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     order = date_order(samples, options.date_order).order
     items: list[OpenItem] = []
     problems: list[Problem] = []
-    group = ""
+    lead = min(col.values())  # the cells before the first named column hold the groups
+    groups: list[tuple[int, str]] = []  # the groups open: (leading column, name), outermost first
 
     def cell(cells: list[str], key: str) -> str:
         i = col.get(key)
@@ -70,10 +75,9 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
 
     for line, cells in rows[at:]:
         kind, date_text = cell(cells, "Type"), cell(cells, "Date")
-        first = clean(cells[0]) if cells else ""
         if not kind and not date_text:
-            if first and not first.startswith(("Total", "TOTAL")) and len(cells) > 1:
-                group = first  # a customer / vendor header row
+            if len(cells) > 1:
+                groups = _grouped(groups, cells[: max(lead, 1)])
             continue
         src = Source(name, line)
         try:
@@ -84,7 +88,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         except ValueError as exc:
             problems.append(Problem(src, f"{exc}; this open item is not read"))
             continue
-        owner = cell(cells, "Name") or group
+        owner = _owner(cell(cells, "Name"), groups)
         if date is None or amount is None or not owner:
             what = "date" if date is None else "Open Balance" if amount is None else "owner name"
             problems.append(Problem(src, f"open item without a {what}: not read"))
@@ -125,3 +129,30 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         last_date=max(dates, default=None),
     )
     return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
+
+
+def _grouped(groups: list[tuple[int, str]], lead: list[str]) -> list[tuple[int, str]]:
+    """The groups open after a row whose leading cells are ``lead``: "Total <name>" closes the
+    group open at its column (and any further in), "TOTAL" all of them; any other text opens a
+    group at its column (a name that merely starts with "Total" too)."""
+    at, text = next(((i, clean(c)) for i, c in enumerate(lead) if clean(c)), (-1, ""))
+    if not text:
+        return groups
+    if text == "TOTAL":
+        return []
+    inner = [g for g in groups if g[0] < at]
+    closed = groups[len(inner) : len(inner) + 1]
+    if closed and text == f"Total {closed[0][1]}":
+        return inner
+    return [*inner, (at, text)]
+
+
+def _owner(name: str, groups: list[tuple[int, str]]) -> str:
+    """A detail row's owner: its Name cell, else the groups it sits in joined with ":" (a
+    customer's job: ``Customer:Job``); a bare job name in its customer's group is completed."""
+    path = ":".join(n for _col, n in groups)
+    if not name:
+        return path
+    if ":" not in name and len(groups) > 1 and groups[-1][1] == name:
+        return path
+    return name
