@@ -60,6 +60,8 @@ class Customer:
     credit_limit: Decimal | None = None
     taxable: bool | None = None
     jobs: tuple[Job, ...] = ()
+    tax_item: str = ""  # the sales tax item or group QuickBooks charges the customer
+    tax_code: str = ""  # the customer's sales tax code (Tax, Non...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,7 @@ class Vendor:
     terms: str = ""
     tax_id: str = ""
     eligible_1099: bool = False
+    tax_item: str = ""  # where QuickBooks has one (VAT/GST editions): the default on bills
 
 
 @dataclass(frozen=True, slots=True)

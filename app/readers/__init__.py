@@ -90,6 +90,7 @@ def _said_if_empty(ledger: Ledger) -> Ledger:
     export of headers alone must not pass as a successful import)."""
     held = (ledger.accounts, ledger.transactions, ledger.customers, ledger.vendors)
     more = (ledger.employees, ledger.terms, ledger.not_imported, ledger.open_items)
+    more += (ledger.items, ledger.tax_liability)
     if any(held) or any(more) or any(p.severity == "error" for p in ledger.problems):
         return ledger
     name = ledger.files[0].filename
@@ -175,6 +176,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
             ("vendors", "vendor"),
             ("employees", "employee"),
             ("terms", "terms"),
+            ("items", "item"),
         )
     }
     files = tuple(f for part in parts for f in part.files)
@@ -192,6 +194,11 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         company=next((part.company for part in parts if part.company), ""),
         chart=any(part.chart for part in parts),
         open_items=tuple(o for part in parts for o in part.open_items),
+        items=lists["items"],
+        tax_codes=_first_by_name(
+            ((c.code, c) for part in parts for c in part.tax_codes), "sales tax code", problems
+        ),
+        tax_liability=tuple(r for part in parts for r in part.tax_liability),
     )
 
 

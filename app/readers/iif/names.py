@@ -124,6 +124,8 @@ class Names:
             terms=row.get("TERMS"),
             credit_limit=self._amount(row, "LIMIT"),
             taxable=self._bool(row, "TAXABLE"),
+            tax_item=row.get("TAXITEM"),
+            tax_code=row.get("SALESTAXCODE"),
         )
 
     def _job_lines(self, row: Row) -> list[str]:
