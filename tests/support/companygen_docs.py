@@ -60,6 +60,9 @@ def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
     t.type = "Credit Memo" if side == "customer" else "Credit"
     t.num = f"{'CM' if side == 'customer' else 'VC'}-{t.trans_no}"
     t.splits = [(a, -v, memo, clr) for a, v, memo, clr in t.splits]
+    from tests.support.companygen_tax import negate_items
+
+    negate_items(t)
     total = abs(t.splits[0][1])
     rest = total
     targets = [d for d in owned.get((side, _end(side, t.name)), []) if open_[d.trans_no] > 0]
