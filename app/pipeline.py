@@ -11,19 +11,22 @@ import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
 
 from app import cutover, mapping, readers, resolve, validate, verify
 from app.as_of import renamed_daily
 from app.book import BookDocuments, BookSnapshot, WriteStats
-from app.documents import selection
+from app.documents import selection, tax_plan
 from app.documents.opening import open_items_opening
 from app.documents.proof import prove
+from app.documents.tax_proof import prove as prove_sales_tax
+from app.documents.taxes import SalesTax
 from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.history import History
 from app.model import AccountType, Ledger, Problem
-from app.plan import DocumentsMode, Plan
+from app.plan import DocumentsMode, Plan, SalesTaxMode
 from app.verify_report import Report
 
 Progress = Callable[[str, int, int], None]
@@ -53,6 +56,8 @@ class Prepared:
     names: Mapping[str, str]  # resolved full name → final, where they differ
     checked: tuple[Problem, ...]  # every problem but the documents part's
     documents_mode: DocumentsMode = "none"
+    sales_tax_mode: SalesTaxMode = "tables"
+    unit: Decimal = Decimal("0.01")  # the book currency's smallest unit (tax is rounded to it)
     _memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
@@ -87,6 +92,25 @@ class Prepared:
         are named as before the plan and its transactions numbered within the history: only
         the book needs ``documents``."""
         return self._overview()[0]
+
+    @property
+    def sales_tax(self) -> SalesTax | None:
+        """The documents' entries (items, quantities, rates, tax) and the tax tables the book
+        gets (None: errors remain, or neither items nor documents)."""
+        if "sales_tax" not in self._memo:  # (two threads may both work it out: it is pure)
+            made = None
+            docs = self.documents
+            if not self.errors and (docs is not None or self.outline.items):
+                with paused():
+                    made = tax_plan.plan(
+                        self.ledger,
+                        docs.docs if docs is not None else None,
+                        self.sales_tax_mode,
+                        final=lambda name: self.names.get(name, name),
+                        unit=self.unit,
+                    )
+            self._memo["sales_tax"] = made
+        return self._memo["sales_tax"]
 
     @property
     def problems(self) -> tuple[Problem, ...]:
@@ -179,6 +203,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
     found = validate.check(
         outline, reported=unresolved, currency=plan.currency, history=kept, names=names
     )
+    places = validate.places(plan.currency)
     return Prepared(
         parsed,
         outline,
@@ -186,6 +211,8 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         names,
         order([*outline.problems, *found]),
         plan.documents,
+        plan.sales_tax,
+        Decimal(1).scaleb(-places) if places is not None else Decimal("0.01"),
     )
 
 
@@ -231,12 +258,24 @@ def write(
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
     docs = prepared.documents
+    st = prepared.sales_tax
+    refused: list[str] = []  # documents the engine would tax otherwise than planned
     after = None
-    if docs is not None:
+    if docs is not None or (st is not None and st.tables):
 
         def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
             progress(on_progress, "documents", 0, 1)  # without its documents
-            gnc.write_documents(written, docs.docs, docs.allocation)
+            tables = (
+                gnc.write_sales_tax(written, st, prepared.ledger.transactions)
+                if st is not None
+                else {}
+            )
+            if docs is not None and st is not None:
+                gnc.write_documents_with_tax(
+                    written, docs.docs, docs.allocation, st, tables, refused
+                )
+            elif docs is not None:
+                gnc.write_documents(written, docs.docs, docs.allocation)
             progress(on_progress, "documents", 1, 1)
 
     if out_path.exists() and not overwrite:
@@ -252,12 +291,20 @@ def write(
             overwrite=True,
             after=after,
         )
-        snapshot = gnc.read_book(staged, on_progress=on_progress, documents=docs is not None)
+        snapshot = gnc.read_book(
+            staged,
+            on_progress=on_progress,
+            documents=docs is not None,
+            sales_tax=st.tax_accounts if st is not None else None,
+        )
         with paused():
             written = selection.as_written(prepared.ledger, docs)
             report = verify.verify(written, snapshot, plan.cutover)
             if docs is not None and snapshot.documents is not None:
                 report = _with_documents(report, docs, snapshot.documents)
+            if st is not None and snapshot.sales_tax is not None:
+                proof = prove_sales_tax(st, snapshot.sales_tax, written, tuple(refused))
+                report = replace(report, sales_tax=proof)
         try:
             os.replace(staged, out_path)
         except OSError as exc:

@@ -25,8 +25,10 @@ import ctypes
 import datetime as dt
 import functools
 from collections import defaultdict
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
+from types import MappingProxyType
 
 from app.book import BookDocument, BookDocuments
 from app.documents import Document, Documents, Line, Payment, end_owner
@@ -38,7 +40,7 @@ from app.gnc.bindings import C, Query, Session, SessionOpenMode
 from app.gnc.context import Written
 from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import LayoutError
-from app.gnc.numeric import to_decimal
+from app.gnc.numeric import exact, to_decimal
 from app.gnc.transactions import DETACH_EVERY, bulk_edit
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
@@ -56,6 +58,8 @@ def _noon(day: dt.date) -> dt.datetime:
 
 
 class _Pass:
+    tables: Mapping[str, object] = MappingProxyType({})  # tax table children by name (tax.py)
+
     def __init__(self, w: Written, docs: Documents, allocation: Allocation) -> None:
         self.w, self.docs, self.alloc = w, docs, allocation
         self.book_i = w.book.get_instance()  # type: ignore[attr-defined]
@@ -140,8 +144,9 @@ class _Pass:
         term = self.w.terms.get(d.terms)
         if term is not None:  # posted documents point at a frozen child copy, as PostToAccount
             C.gncInvoiceSetTerms(inv, C.gncBillTermReturnChild(term.get_instance(), True))
-        for ln in d.lines:
+        for ln in self.lines(d):
             self.entry(inv, d, ln, vendor)
+        self.entered(inv, d, vendor)
         total = to_decimal(C.gncInvoiceGetTotal(inv))
         if total != d.total:
             raise BookWriteError(f"{d.source}: document {d.id} lines {total} != GL {d.total}")
@@ -163,23 +168,36 @@ class _Pass:
         self.lots[d.transaction] = lot
         self.count[d.kind] += 1
 
+    def lines(self, d: Document) -> tuple:  # (``app.gnc.tax.TaxPass``: the planned ones)
+        return d.lines
+
+    def entered(self, inv: object, d: Document, vendor: bool) -> None:  # (TaxPass checks tax)
+        """Called once a document's entries are made."""
+
     def entry(self, inv: object, d: Document, ln: Line, vendor: bool) -> None:
-        """One document line: an entry on the line's income (bill: expense) account."""
+        """One document line: an entry on the line's account; a planned one (``app.documents.
+        taxes.Entry``) with its item as action and its tax table (quantity, rate exact)."""
         e = C.gncEntryCreate(self.book_i)
         C.gncEntryBeginEdit(e)
         C.gncEntrySetDate(e, self.noon(d.date))
         C.gncEntrySetDateEntered(e, self.noon(d.date))
         C.gncEntrySetDescription(e, ln.description)
-        C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)  # §7.4
+        C.gncEntrySetAction(e, getattr(ln, "action", ""))
+        C.gncEntrySetDocQuantity(e, C.gnc_numeric_create(*exact(ln.quantity)), d.credit)  # §7.4
         acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
+        price = C.gnc_numeric_create(*exact(ln.price))
+        table = self.tables.get(getattr(ln, "table", ""))
         if vendor:
             C.gncEntrySetBillAccount(e, acc)
-            C.gncEntrySetBillPrice(e, self.num(ln.price))
+            C.gncEntrySetBillPrice(e, price)
             C.gncEntrySetBillTaxable(e, False)
         else:
             C.gncEntrySetInvAccount(e, acc)
-            C.gncEntrySetInvPrice(e, self.num(ln.price))
-            C.gncEntrySetInvTaxable(e, False)
+            C.gncEntrySetInvPrice(e, price)
+            C.gncEntrySetInvTaxable(e, table is not None)
+            if table is not None:
+                C.gncEntrySetInvTaxTable(e, table)
+                C.gncEntrySetInvTaxIncluded(e, bool(getattr(ln, "included", False)))
         C.gncEntryCommitEdit(e)
         (C.gncBillAddEntry if vendor else C.gncInvoiceAddEntry)(inv, e)
 

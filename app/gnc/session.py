@@ -17,13 +17,13 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, transactions
+from app.gnc import accounts, bindings, business, tax, transactions
 from app.gnc import documents as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
@@ -176,11 +176,14 @@ def read_book(
     on_progress: Progress | None = None,
     detach: bool = True,
     documents: bool = False,
+    sales_tax: Collection[str] | None = None,
 ) -> BookSnapshot:
     """What the book at ``path`` holds, read in a read-only session (ended, never destroyed).
 
     ``transactions=True`` also lists every transaction (BookTransaction); ``documents=True``
-    reads the invoices, bills and A/R / A/P lots too (``BookSnapshot.documents``). XML books
+    reads the invoices, bills and A/R / A/P lots too (``BookSnapshot.documents``);
+    ``sales_tax`` (the sales tax accounts) the tax tables, every document's entries and the tax
+    owed per agency (``BookSnapshot.sales_tax``). XML books
     are loaded with the split-list detacher (linear on 4.x-5.6; ``detach=False`` for the plain
     load).
     Raises BookWriteError when the file cannot be opened.
@@ -220,7 +223,14 @@ def read_book(
         book = session.book
         snap = accounts.read(engine, book, transactions, on_progress)
         docs = business_documents.read(book) if documents else None
-        return replace(snap, **business.read(engine, book), detached_load=detached, documents=docs)
+        taxes = tax.read(book, sales_tax) if sales_tax is not None else None
+        return replace(
+            snap,
+            **business.read(engine, book),
+            detached_load=detached,
+            documents=docs,
+            sales_tax=taxes,
+        )
     finally:
         session.end()
 

@@ -25,12 +25,12 @@ from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
 from app.readers import iif, overlap, qbcsv
-from app.readers.qbcsv import names, open_items, trial_balance
+from app.readers.qbcsv import names, open_items, sales_tax, trial_balance
 from app.readers.values import is_binary
 from app.readers.visible import visible
 from app.source import Source
 
-READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)
+READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items, sales_tax)
 
 UNKNOWN = (
     "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "

@@ -205,7 +205,9 @@ def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:
     line_tax_total = ZERO
     for j, name in enumerate(rng.sample(SOLD, n)):
         if name in ("Design", "Labor"):
-            q = Decimal(rng.choice((1, 2, 3, 4, 6, 8, 12, 16, 24, 40))) / (2 if rng.random() < 0.2 else 1)
+            q = Decimal(rng.choice((1, 2, 3, 4, 6, 8, 12, 16, 24, 40))) / (
+                2 if rng.random() < 0.2 else 1
+            )
         elif name == "Fertilizer":
             q = Decimal(rng.randint(1, 200))
         elif name == "Seed:Grass":
@@ -223,7 +225,9 @@ def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:
         item_taxable = name in taxable_items
         line_taxable = item_taxable and taxable_flag == "Y"
         account = next(i.account for i in ITEMS if i.name == name)
-        memo = f"{next(i.description for i in ITEMS if i.name == name)}" if rng.random() < 0.5 else ""
+        memo = (
+            f"{next(i.description for i in ITEMS if i.name == name)}" if rng.random() < 0.5 else ""
+        )
         if gst:
             # tax-included prices: the line's gross is quantity × rate, its tax gross/11
             line_tax = _round(amount / 11) if line_taxable else ZERO
@@ -292,8 +296,15 @@ def negate_items(t: Txn) -> None:
     t.items = tuple(
         None
         if x is None
-        else Line(x.item, x.quantity, x.price, x.taxable, x.code,
-                  -x.tax_amount if x.tax_amount is not None else None, x.auto_tax)  # fmt: skip
+        else Line(
+            x.item,
+            x.quantity,
+            x.price,
+            x.taxable,
+            x.code,
+            -x.tax_amount if x.tax_amount is not None else None,
+            x.auto_tax,
+        )  # fmt: skip
         for x in t.items
     )
 
@@ -314,7 +325,9 @@ def lists_sections(company: Company, rows: list[list[str]], rec) -> None:
                 else "N", SALESTAXCODE=i.code, TAXVEND=i.agency,
                 PREFVEND="Middlefield Drywall" if i.kind == "INVENTORY" else "", USEID="N")  # fmt: skip
         rows.append(["INVITEM", *(r.get(n, "") for n in main)])
-    group = "NAME REFNUM TIMESTAMP INVITEMTYPE DESC TOPRINT EXTRA QNTY HIDDEN DELCOUNT USEID".split()
+    group = (
+        "NAME REFNUM TIMESTAMP INVITEMTYPE DESC TOPRINT EXTRA QNTY HIDDEN DELCOUNT USEID".split()
+    )
     rows.append(["!INVITEM", *group])
     rows.append(["!ENDGRP"])
     for g in GROUPS:
