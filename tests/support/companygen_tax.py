@@ -195,15 +195,15 @@ def add_items(txns: list[Txn], seed: int, checks_to_agency: bool = True) -> TaxT
     return truth
 
 
-def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:
-    taxable_flag, code, table = profile(t.name)
+def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:  # noqa: PLR0917
+    taxable_flag, _code, table = profile(t.name)
     gst = table == "GST"
     n = rng.randint(1, 3)
     lines, splits, items = [], [], []
     taxable_sub = ZERO
     gross: list[Decimal] = []
     line_tax_total = ZERO
-    for j, name in enumerate(rng.sample(SOLD, n)):
+    for name in rng.sample(SOLD, n):
         if name in ("Design", "Labor"):
             q = Decimal(rng.choice((1, 2, 3, 4, 6, 8, 12, 16, 24, 40))) / (
                 2 if rng.random() < 0.2 else 1
@@ -304,7 +304,7 @@ def negate_items(t: Txn) -> None:
             x.code,
             -x.tax_amount if x.tax_amount is not None else None,
             x.auto_tax,
-        )  # fmt: skip
+        )
         for x in t.items
     )
 
@@ -319,11 +319,12 @@ def lists_sections(company: Company, rows: list[list[str]], rec) -> None:
             "HIDDEN DELCOUNT USEID").split()  # fmt: skip
     rows.append(["!INVITEM", *main])
     for i in ITEMS:
+        vendor = "Middlefield Drywall" if i.kind == "INVENTORY" else ""
         r = rec(i.name, INVITEMTYPE=i.kind, DESC=i.description, PURCHASEDESC=i.description,
                 ACCNT=i.account, ASSETACCNT=i.asset, COGSACCNT=i.cogs, QNTY=i.quantity,
-                VALUE=i.value, PRICE=i.price, COST=i.cost or "0", TAXABLE="Y" if i.code == "Tax"
-                else "N", SALESTAXCODE=i.code, TAXVEND=i.agency,
-                PREFVEND="Middlefield Drywall" if i.kind == "INVENTORY" else "", USEID="N")  # fmt: skip
+                VALUE=i.value, PRICE=i.price, COST=i.cost or "0",
+                TAXABLE="Y" if i.code == "Tax" else "N", SALESTAXCODE=i.code, TAXVEND=i.agency,
+                PREFVEND=vendor, USEID="N")  # fmt: skip
         rows.append(["INVITEM", *(r.get(n, "") for n in main)])
     group = (
         "NAME REFNUM TIMESTAMP INVITEMTYPE DESC TOPRINT EXTRA QNTY HIDDEN DELCOUNT USEID".split()
