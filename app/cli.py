@@ -21,13 +21,24 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import currency, pipeline, words
+from app import csvsafe, currency, pipeline, words
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
+from app.documents.tax_proof import tax_report
 from app.errors import BookWriteError, MappingError
 from app.fileio import write_text
+from app.items import CATALOGUE_HEADER, catalogue
 from app.model import Problem
-from app.plan import DOCUMENTS_MODES, FileOptions, Plan, Rule, load_plan, month_day, parse_day
+from app.plan import (
+    DOCUMENTS_MODES,
+    SALES_TAX_MODES,
+    FileOptions,
+    Plan,
+    Rule,
+    load_plan,
+    month_day,
+    parse_day,
+)
 from app.quickbooks import account_type
 from app.validate import untyped
 from app.verify_report import Report
@@ -122,6 +133,26 @@ def parser() -> argparse.ArgumentParser:
         metavar="DOCUMENTS.csv",
         help="per customer and vendor: open balance in QuickBooks and in GnuCash",
     )
+    p.add_argument(
+        "--sales-tax",
+        choices=SALES_TAX_MODES,
+        help="sales tax items and groups as GnuCash tax tables on the invoices (default; an "
+        "invoice whose tax GnuCash would compute a cent apart keeps QuickBooks' as plain lines) "
+        "or as plain lines everywhere",
+    )
+    p.add_argument(
+        "--tax-report",
+        type=Path,
+        metavar="TAX.csv",
+        help="per invoice and bill: subtotal, tax and total in QuickBooks and in GnuCash; per "
+        "tax agency: the tax owed",
+    )
+    p.add_argument(
+        "--item-catalogue",
+        type=Path,
+        metavar="ITEMS.csv",
+        help="QuickBooks' item list (GnuCash has none): prices, accounts, tax, quantity on hand",
+    )
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
     return p
 
@@ -158,8 +189,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, ytd_to_retained=True)
     if args.export_date:
         cut = replace(cut, export_date=args.export_date)
-    if args.documents:
-        plan = replace(plan, documents=args.documents)
+    chosen = {"documents": args.documents, "sales_tax": args.sales_tax}
+    plan = replace(plan, **{k: v for k, v in chosen.items() if v})
     return replace(plan, cutover=cut)
 
 
@@ -196,8 +227,13 @@ def _usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
         return f"folder {out.parent} does not exist"
     if args.report and not args.report.parent.is_dir():
         return f"folder {args.report.parent} for the report does not exist"
-    if args.documents_report and not args.documents_report.parent.is_dir():
-        return f"folder {args.documents_report.parent} for the documents report does not exist"
+    for given, what in (
+        (args.documents_report, "documents report"),
+        (args.tax_report, "tax report"),
+        (args.item_catalogue, "item catalogue"),
+    ):
+        if given and not given.parent.is_dir():
+            return f"folder {given.parent} for the {what} does not exist"
     for path, what in outputs:
         if problem := _unwritable(path, what):
             return problem
@@ -296,6 +332,15 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Repo
         print(f"Report written to {args.report}")
     if args.documents_report:
         _documents_report(args.documents_report, report)
+    if args.tax_report:
+        proof = report.sales_tax
+        write_text(args.tax_report, tax_report(proof) if proof else tax_report(None))
+        why = "" if proof else " (no invoices or bills were written as documents)"
+        print(f"Tax report written to {args.tax_report}{why}")
+    if args.item_catalogue:
+        items = prepared.ledger.items
+        write_text(args.item_catalogue, csvsafe.text([CATALOGUE_HEADER, *catalogue(items)]))
+        print(f"Item catalogue written to {args.item_catalogue} ({len(items):,} items)")
     return True
 
 

@@ -140,3 +140,36 @@ class TaxLiability:
     as_of: dt.date | None = None
     collected: Decimal | None = None
     rate: Decimal | None = None  # percent
+
+
+CATALOGUE_HEADER = (
+    "name", "type", "description", "purchase_description", "sales_price", "rate_percent",
+    "cost", "income_account", "asset_account", "cogs_or_expense_account", "tax_code", "taxable",
+    "tax_agency", "preferred_vendor", "quantity_on_hand", "value_on_hand", "members", "hidden",
+    "where",
+)  # fmt: skip
+
+
+def catalogue(items: tuple[Item, ...]) -> list[tuple[str, ...]]:
+    """The item list as rows of ``CATALOGUE_HEADER`` (the audit pack's items.csv): GnuCash has
+    no item list, so this is where every item, its prices, accounts and, for an inventory item,
+    the quantity on hand are kept (the value on hand is in its asset account in the book)."""
+
+    def number(v: Decimal | None) -> str:
+        return "" if v is None else f"{v:f}"
+
+    def flag(v: bool | None) -> str:
+        return "" if v is None else "yes" if v else "no"
+
+    rows = []
+    for i in items:
+        prices = (number(i.price), number(i.rate), number(i.cost))
+        accounts = (i.sales_account, i.asset_account, i.cogs_account)
+        tax = (i.tax_code, flag(i.taxable), i.tax_agency)
+        stock = (number(i.quantity), number(i.stock_value))
+        rows.append(
+            (i.name, i.kind_word, i.description, i.purchase_description, *prices, *accounts, *tax,
+             i.preferred_vendor, *stock, "; ".join(i.members), "yes" if i.hidden else "",
+             str(i.source))
+        )  # fmt: skip
+    return rows

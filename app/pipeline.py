@@ -139,6 +139,18 @@ class Prepared:
         history = self.history
         if history is None or self.errors or "documents" in self._memo:
             return self._documents()  # balances only (a few opening documents), or done
+        owed, key = self._overview_key(history)
+        as_resolved = replace(
+            self.outline, accounts=tuple(owed.values()), transactions=history.transactions
+        )
+
+        def make() -> tuple[selection.Selection | None, tuple[Problem, ...]]:
+            with paused():
+                return selection.select(as_resolved, self.documents_mode)
+
+        return history.kept(key, make)
+
+    def _overview_key(self, history: History) -> tuple[dict, tuple]:
         final = {a.full_name: a for a in self.outline.accounts}
         owed = {  # each resolved account the plan makes A/R or A/P, under its resolved name
             r: replace(a, full_name=r)
@@ -147,13 +159,25 @@ class Prepared:
             and a.type in (AccountType.RECEIVABLE, AccountType.PAYABLE)
         }
         key = ("documents", self.documents_mode, frozenset((r, a.type) for r, a in owed.items()))
-        as_resolved = replace(
-            self.outline, accounts=tuple(owed.values()), transactions=history.transactions
-        )
+        return owed, key
 
-        def make() -> tuple[selection.Selection | None, tuple[Problem, ...]]:
+    @property
+    def tax_overview(self) -> SalesTax | None:
+        """``sales_tax`` as the Preview shows it: worked out on the history as resolved (its
+        accounts named as in QuickBooks' chart) and kept with it, like ``overview``."""
+        history = self.history
+        if history is None or self.errors or "sales_tax" in self._memo:
+            return self.sales_tax
+        shown = self.overview
+        if shown is None and not self.parsed.items:
+            return None
+        key = ("sales tax", self.sales_tax_mode, self.unit, self._overview_key(history)[1])
+        ledger = replace(self.parsed, transactions=history.transactions)
+
+        def make() -> SalesTax:
             with paused():
-                return selection.select(as_resolved, self.documents_mode)
+                docs = shown.docs if shown is not None else None
+                return tax_plan.plan(ledger, docs, self.sales_tax_mode, unit=self.unit)
 
         return history.kept(key, make)
 

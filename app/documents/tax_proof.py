@@ -249,14 +249,17 @@ def _report_totals(rows: tuple[TaxLiability, ...]) -> dict[str, Decimal]:
     return by_agency(rows)
 
 
-def tax_report(proof: SalesTaxProof) -> str:
+def tax_report(proof: SalesTaxProof | None) -> str:
     """The third proof file: one row per document (QuickBooks' and GnuCash's subtotal, tax,
-    total, the table, why QuickBooks' tax was kept), then one per tax agency."""
+    total, the table, why QuickBooks' tax was kept), then one per tax agency (a header alone
+    without a proof)."""
     header = (
         "what", "kind", "id", "name", "quickbooks_subtotal", "quickbooks_tax", "quickbooks_total",
         "gnucash_subtotal", "gnucash_tax", "gnucash_total", "difference", "tax_table", "note",
     )  # fmt: skip
     out: list[tuple[str, ...]] = [header]
+    if proof is None:
+        return csvsafe.text(out)
     for r in proof.documents:
         g = r.gnucash or (ZERO, ZERO, ZERO)
         diff = g[2] - r.quickbooks[2] if r.gnucash is not None else -r.quickbooks[2]
