@@ -202,6 +202,7 @@ def settings() -> tuple[str, int]:
         format=f.get("format", "xml"),
         cutover=cutover,
         documents=f.get("documents", plan.documents),  # checked by the plan's own rules
+        sales_tax=f.get("sales_tax", plan.sales_tax),
     )
     return _save(plan, "Settings saved.")
 
