@@ -115,7 +115,9 @@ class Prepared:
     @property
     def problems(self) -> tuple[Problem, ...]:
         if "problems" not in self._memo:
-            self._memo["problems"] = order([*self.checked, *self._overview()[1]])
+            tax = self.tax_overview  # (its warnings: items, tables, invoices keeping their tax)
+            found = [*self.checked, *self._overview()[1], *(tax.problems if tax else ())]
+            self._memo["problems"] = order(found)
         return self._memo["problems"]
 
     @property
@@ -285,7 +287,7 @@ def write(
     st = prepared.sales_tax
     refused: list[str] = []  # documents the engine would tax otherwise than planned
     after = None
-    if docs is not None or (st is not None and st.tables):
+    if docs is not None or st is not None:
 
         def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
             progress(on_progress, "documents", 0, 1)  # without its documents

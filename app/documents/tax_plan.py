@@ -201,6 +201,11 @@ class _Planner:
             )
             description = f"{line.item}: {s.memo}" if s.memo else line.item
         quantity, price = self._quantity_price(line, amount)
+        if line.quantity and line.price is not None and quantity == ONE != abs(line.quantity):
+            # QuickBooks' quantity × rate is not the line's amount (a tax-included price): the
+            # entry is 1 × the amount, and says QuickBooks' figures
+            shown = f"QuickBooks: {abs(line.quantity):f} × {line.price:f}"
+            description = f"{description} ({shown})" if description else shown
         return Entry(action, description, s.account, quantity, price, amount, s.source)
 
     def _tax_entry(self, s: Split, amount: Decimal) -> Entry:
@@ -338,7 +343,8 @@ class _Planner:
             self.problems.append(
                 Problem(
                     None,
-                    f"{n:,} invoice{'s' * (n != 1)} keep QuickBooks' sales tax to the cent, as "
+                    f"{n:,} invoice{'s' * (n != 1)} {'keep' if n != 1 else 'keeps'} QuickBooks' "
+                    "sales tax to the cent, as "
                     f"plain lines instead of a tax table ({ids}): {why}",
                     "warning",
                 )

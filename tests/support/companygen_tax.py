@@ -117,8 +117,10 @@ class InvoiceTruth:
     by_item: dict[str, Decimal]  # sales tax item → its tax
     table: str  # the customer's tax item ("" none)
     included: bool = False
-    # what GnuCash's own arithmetic would give for the tax (the table's, per account)
+    # what GnuCash's own arithmetic would give for the tax (the table's, per account) and the
+    # subtotal (tax-included prices: each line's pre-tax value rounded on its own)
     gnucash_tax: Decimal | None = None
+    gnucash_subtotal: Decimal | None = None
 
     @property
     def total(self) -> Decimal:
@@ -126,8 +128,11 @@ class InvoiceTruth:
 
     @property
     def kept(self) -> bool:
-        """GnuCash's tables would not give QuickBooks' tax: kept as plain lines."""
-        return self.gnucash_tax is not None and self.gnucash_tax != self.tax
+        """GnuCash's tables would not give QuickBooks' figures: tax kept as plain lines."""
+        if self.gnucash_tax is None:
+            return False
+        sub = self.gnucash_subtotal
+        return self.gnucash_tax != self.tax or (sub is not None and sub != self.subtotal)
 
 
 @dataclass
@@ -163,8 +168,9 @@ def profile(customer: str) -> tuple[str, str, str]:
 
 
 def _gnucash_tax(table: str, taxable: Decimal, gross: list[Decimal]) -> Decimal:
-    """GnuCash's tax of a table on the document (every member on Sales Tax Payable: one
-    rounding of the summed rate; tax included: of the summed unrounded pre-tax values)."""
+    """GnuCash's tax of a table on the document: of the taxable lines' quantity × rate before
+    rounding, every member on Sales Tax Payable one rounding of the summed rate; tax included:
+    of the summed unrounded pre-tax values (docs/SALES-TAX.md)."""
     if table == "GST":
         from fractions import Fraction
 
@@ -201,6 +207,7 @@ def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:  # noqa: PLR09
     n = rng.randint(1, 3)
     lines, splits, items = [], [], []
     taxable_sub = ZERO
+    taxable_raw = ZERO  # Σ quantity × rate of the taxable lines, unrounded (what GnuCash taxes)
     gross: list[Decimal] = []
     line_tax_total = ZERO
     for name in rng.sample(SOLD, n):
@@ -232,7 +239,7 @@ def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:  # noqa: PLR09
             # tax-included prices: the line's gross is quantity × rate, its tax gross/11
             line_tax = _round(amount / 11) if line_taxable else ZERO
             net = amount - line_tax
-            gross.append(amount if line_taxable else ZERO)
+            gross.append(q * price if line_taxable else ZERO)  # unrounded, as GnuCash sees it
             lines.append((name, q, price, net))
             splits.append((account, -net, memo, ""))
             items.append(Line(name, q, price, line_taxable, "GST" if line_taxable else "Non",
@@ -244,6 +251,7 @@ def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:  # noqa: PLR09
             splits.append((account, -amount, memo, ""))
             items.append(Line(name, q, price, line_taxable, "Tax" if line_taxable else "Non"))
             taxable_sub += amount if line_taxable else ZERO
+            taxable_raw += q * price if line_taxable else ZERO
     subtotal = sum((a for *_x, a in lines), ZERO)
     by_item: dict[str, Decimal] = {}
     if gst:
@@ -262,12 +270,16 @@ def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:  # noqa: PLR09
         owed[ITEM_AGENCY[m]] += v
     t.splits = [("Accounts Receivable", subtotal + tax, "", ""), *splits]
     t.items = (None, *items)
-    gnucash = None
+    gnucash = gnucash_sub = None
     if by_item:
-        gnucash = _gnucash_tax(table, taxable_sub, [g for g in gross if g])
+        gnucash = _gnucash_tax(table, taxable_raw, [g for g in gross if g])
+    if by_item and gst:  # tax-included: each taxable line's value is its gross × 10/11, rounded
+        nets = [_round(g * 10 / 11) for g in gross if g]
+        untaxed = sum((a for (*_x, a), g in zip(lines, gross, strict=True) if not g), ZERO)
+        gnucash_sub = sum(nets, ZERO) + untaxed
     truth.invoices[t.trans_no] = InvoiceTruth(
         [(n_, q_, p_, a_) for n_, q_, p_, a_ in lines], subtotal, tax, by_item,
-        table if by_item else "", gst, gnucash,
+        table if by_item else "", gst, gnucash, gnucash_sub,
     )  # fmt: skip
 
 
