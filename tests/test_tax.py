@@ -186,8 +186,8 @@ def test_kit_plan_tables_entries_and_what_is_kept(kit) -> None:
     docs = {d.id: d for d in st.docs.values()}
     assert {t.name for t in st.tables} == {"State Tax", "Harbor City Tax", "Harbor Group"}
     assert st.customers == {"Ridgeway Cafe": "Harbor Group"}
-    assert st.agencies == {
-        "State Revenue Dept": ("State Tax",),
+    assert st.agencies == {  # (an item without a rate too: its lines are still owed to it)
+        "State Revenue Dept": ("State Tax", "Special District"),
         "Harbor City Treasurer": ("Harbor City Tax",),
     }
     first = docs["5001"]
@@ -276,3 +276,33 @@ def test_generated_company_plan_equals_its_truth(tmp_path) -> None:
     assert {k: v for k, v in owed.items() if v} == {
         k: v for k, v in company.tax.liability(company).items() if v
     }
+
+
+def test_generator_items_company_is_consistent(tmp_path) -> None:
+    """The generator's own truth holds together: every transaction balances, each invoice's
+    A/R line is its subtotal plus its tax, and the IIF TRNS/SPL export carries the same items,
+    quantities, rates and tax lines as the CSV report."""
+    company = make_company(600, seed=9, items=True)
+    for t in company.transactions:
+        assert sum((s[1] for s in t.splits), D(0)) == 0, t.trans_no
+    by_no = {t.trans_no: t for t in company.transactions}
+    for no, truth in company.tax.invoices.items():
+        t = by_no[no]
+        assert abs(t.splits[0][1]) == truth.total
+        assert sum(truth.by_item.values(), D(0)) == truth.tax
+    csv_ledger = read_one(company.write_transaction_detail_csv(tmp_path / "d.csv"), ReadOptions())
+    iif_ledger = read_one(company.write_transactions_iif(tmp_path / "t.iif"), ReadOptions())
+
+    def items(ledger):
+        return sorted(
+            (t.ref, s.item.item, abs(s.item.quantity or 0), s.item.price)
+            for t in ledger.transactions
+            for s in t.splits
+            if s.item is not None and s.item.item
+        )
+
+    assert items(csv_ledger) == items(iif_ledger)
+    auto = {
+        s.item.item for t in iif_ledger.transactions for s in t.splits if s.item and s.item.auto_tax
+    }
+    assert auto == {"State", "County", "GST"}

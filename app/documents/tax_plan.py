@@ -87,9 +87,11 @@ class _Planner:
         self._said_kept(docs.values())
         customers = self._customers() if self.mode == "tables" else {}
         agencies: dict[str, list[str]] = defaultdict(list)
-        for t in self.tables.values():  # an item, or a group whose members share the agency
-            if len({e.agency for e in t.entries}) == 1 and t.entries[0].agency:
-                agencies[t.entries[0].agency].append(t.name)
+        for i in self.ledger.items:  # each sales tax item (a table or not), and each group
+            members = [self.items[m] for m in i.members if m in self.items] if i.group else [i]
+            owed = {m.tax_agency for m in members if m.kind == "COMPTAX"}
+            if i.sales_tax and len(owed) == 1 and "" not in owed:
+                agencies[owed.pop()].append(i.name)
         return SalesTax(
             mode=self.mode,
             tables=tuple(self.tables.values()) if self.mode == "tables" else (),
