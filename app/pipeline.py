@@ -291,11 +291,7 @@ def write(
 
         def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
             progress(on_progress, "documents", 0, 1)  # without its documents
-            tables = (
-                gnc.write_sales_tax(written, st, prepared.ledger.transactions)
-                if st is not None
-                else {}
-            )
+            tables = gnc.write_sales_tax(written, st) if st is not None else {}
             if docs is not None and st is not None:
                 gnc.write_documents_with_tax(
                     written, docs.docs, docs.allocation, st, tables, refused

@@ -156,18 +156,28 @@ def gnucash_figures(
     once per account (measured on 4.13: 20 lines of 0.105 at 8.25 % give 0.17; two members of
     one group on one account are one rounding, on two accounts two)."""
     subtotal = ZERO
-    unrounded: dict[str, Fraction] = defaultdict(Fraction)
+    exact: dict[str, Decimal] = defaultdict(Decimal)  # (Decimal products are exact)
+    divided: dict[str, Fraction] = defaultdict(Fraction)  # tax taken out of included prices
     for e in entries:
-        aggregate = Fraction(e.quantity) * Fraction(e.price)
+        aggregate = e.quantity * e.price
         table = tables.get(e.table) if e.taxable else None
         if table is None:
             subtotal += round_unit(aggregate, unit)
-            continue
-        percent = sum((Fraction(t.rate) for t in table.entries), Fraction(0)) / 100
-        pretax = aggregate / (1 + percent) if e.included else aggregate
-        subtotal += round_unit(pretax, unit)
-        for t in table.entries:
-            unrounded[t.account] += pretax * Fraction(t.rate) / 100
+        elif not e.included:
+            subtotal += round_unit(aggregate, unit)
+            for t in table.entries:
+                exact[t.account] += aggregate * t.rate / HUNDRED
+        else:
+            percent = sum((Fraction(t.rate) for t in table.entries), Fraction(0)) / 100
+            pretax = Fraction(aggregate) / (1 + percent)
+            subtotal += round_unit(pretax, unit)
+            for t in table.entries:
+                divided[t.account] += pretax * Fraction(t.rate) / 100
+    unrounded: dict[str, Fraction] = defaultdict(Fraction)
+    for account, value in exact.items():
+        unrounded[account] += Fraction(value)
+    for account, value in divided.items():
+        unrounded[account] += value
     return subtotal, {a: round_unit(v, unit) for a, v in unrounded.items()}
 
 

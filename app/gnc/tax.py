@@ -1,6 +1,6 @@
 """Sales tax on a written book: GnuCash tax tables made from QuickBooks' sales tax items and
-groups, each customer's default table, each agency's items in its vendor notes, and each sales
-tax line's item in its split's action; read back through the engine (the tables, every
+groups, each customer's default table, each agency's items in its vendor notes (each line's
+item is its split's action, from the GL writer); read back through the engine (the tables, every
 document's entries and figures, the tax owed per agency).
 
 What this relies on in the engine (4.13 bindings, read in the 5.x sources too: docs/ENGINE.md,
@@ -32,7 +32,6 @@ from app.gnc.context import Written
 from app.gnc.documents import _Names, _Pass  # owner names through ctypes; the documents pass
 from app.gnc.engine import Numeric
 from app.gnc.numeric import exact, from_parts, to_decimal
-from app.model import Transaction
 
 AGENCY_NOTE = "Sales tax agency for: "  # one line per sales tax item in the vendor's notes
 
@@ -41,11 +40,10 @@ def _num(value: Decimal):
     return C.gnc_numeric_create(*exact(value))
 
 
-def write_sales_tax(
-    w: Written, st: SalesTax, transactions: tuple[Transaction, ...]
-) -> dict[str, object]:
-    """The tables, the customers' defaults, the agencies' notes and the tax lines' items;
-    returns each table's frozen child (what a posted document's entries point at) by name."""
+def write_sales_tax(w: Written, st: SalesTax) -> dict[str, object]:
+    """The tables, the customers' defaults and the agencies' notes (each line's item is its
+    split's action already: ``transactions.write``); returns each table's frozen child (what
+    a posted document's entries point at) by name."""
     book_i = w.book.get_instance()  # type: ignore[attr-defined]
     made: dict[str, object] = {}
     for t in st.tables:
@@ -82,42 +80,7 @@ def write_sales_tax(
         C.gncVendorBeginEdit(v)
         C.gncVendorSetNotes(v, f"{notes}\n{lines}" if notes else lines)
         C.gncVendorCommitEdit(v)
-    _tax_actions(w, st.tax_accounts, transactions)
     return {name: C.gncTaxTableReturnChild(t, True) for name, t in made.items()}
-
-
-def _tax_actions(w: Written, accounts: frozenset[str], transactions: tuple[Transaction, ...]):
-    """Each line of a sales tax account that names its sales tax item gets the item as its
-    split's action (the register's Action column; what the agencies' figures are read by)."""
-    pointers = {name: int(a.get_instance()) for name, a in w.accounts.items() if name in accounts}
-    if not pointers:
-        return
-    for i, txn in enumerate(transactions):
-        wanted = [
-            s
-            for s in txn.splits
-            if s.account in pointers and s.item is not None and s.item.item and not txn.voided
-        ]
-        if not wanted:
-            continue
-        t = w.transactions[i]
-        book = list(C.xaccTransGetSplitList(t))
-        C.xaccTransBeginEdit(t)
-        for s in wanted:
-            target = exact(s.value)
-            hit = next(
-                (
-                    b
-                    for b in book
-                    if int(C.xaccSplitGetAccount(b)) == pointers[s.account]
-                    and _same(C.xaccSplitGetValue(b), target)
-                    and not (C.xaccSplitGetAction(b) or "")
-                ),
-                None,
-            )
-            if hit is not None:
-                C.xaccSplitSetAction(hit, s.item.item)  # type: ignore[union-attr]
-        C.xaccTransCommitEdit(t)
 
 
 class TaxPass(_Pass):
@@ -161,10 +124,6 @@ def write_documents(  # noqa: PLR0917 - write_documents' own, and what this pass
     counts = p.run()
     refused.extend(p.refused)
     return counts
-
-
-def _same(n, target: tuple[int, int]) -> bool:
-    return C.gnc_numeric_num(n) * target[1] == target[0] * C.gnc_numeric_denom(n)
 
 
 # ---------------------------------------------------------------- reading back

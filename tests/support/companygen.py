@@ -295,6 +295,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     twins: float = 0.0,
     payers: bool = False,
     items: bool = False,
+    item_lines: int = 0,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
@@ -429,7 +430,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         _x.add_twins(out, seed, twins, vendors)
     if payers:
         _x.add_payers(out, seed, customers)
-    tax = _t.add_items(out, seed) if items else None
+    tax = _t.add_items(out, seed, lines=item_lines) if items else None
     open_amounts = _d.add_documents(out, seed, customers, vendors) if documents else {}
     return Company(
         name=COMPANY_NAME,

@@ -185,9 +185,12 @@ def _members(table: str) -> tuple[str, ...]:
     return ("State", "County") if table == "Bayshore" else (table,)
 
 
-def add_items(txns: list[Txn], seed: int, checks_to_agency: bool = True) -> TaxTruth:
-    """Rewrite every Invoice of ``txns`` in place with item lines and sales tax; turn some
-    later checks into sales tax payments. The truth of each invoice and payment."""
+def add_items(
+    txns: list[Txn], seed: int, checks_to_agency: bool = True, lines: int = 0
+) -> TaxTruth:
+    """Rewrite every Invoice of ``txns`` in place with item lines (``lines`` each, 0: one to
+    three) and sales tax; turn some later checks into sales tax payments. The truth of each
+    invoice and payment."""
     rng = random.Random(seed * 104729 + 7)
     truth = TaxTruth()
     owed: dict[str, Decimal] = defaultdict(Decimal)
@@ -195,16 +198,16 @@ def add_items(txns: list[Txn], seed: int, checks_to_agency: bool = True) -> TaxT
     taxable_items = {i.name for i in ITEMS if i.code == "Tax"}
     for t in txns:
         if t.type == "Invoice":
-            _invoice(t, rng, prices, taxable_items, truth, owed)
+            _invoice(t, rng, prices, taxable_items, truth, owed, lines)
         elif checks_to_agency and t.type == "Check" and rng.random() < 0.25:
             _payment(t, rng, truth, owed)
     return truth
 
 
-def _invoice(t, rng, prices, taxable_items, truth, owed) -> None:  # noqa: PLR0917
+def _invoice(t, rng, prices, taxable_items, truth, owed, count=0) -> None:  # noqa: PLR0917
     taxable_flag, _code, table = profile(t.name)
     gst = table == "GST"
-    n = rng.randint(1, 3)
+    n = count or rng.randint(1, 3)
     lines, splits, items = [], [], []
     taxable_sub = ZERO
     taxable_raw = ZERO  # Σ quantity × rate of the taxable lines, unrounded (what GnuCash taxes)
