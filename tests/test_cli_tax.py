@@ -32,7 +32,7 @@ def test_tables_summary_tax_report_and_catalogue(tmp_path) -> None:
     assert "No tax table for Special District: it has no rate in the lists" in out
     assert "item 'Training' is not in the item list" in out
     # after: the proof
-    assert "Subtotal, tax and total of 5 invoices and bills and the tax owed to 2 agencies" in out
+    assert "Subtotal, tax and total of 6 invoices and bills and the tax owed to 2 agencies" in out
     assert out.rstrip().endswith(f"Book written to {book} (xml, USD)")
     rows = list(csv.DictReader(io.StringIO(tax.read_text())))
     docs = {r["id"]: r for r in rows if r["what"] == "document"}
@@ -60,6 +60,13 @@ def test_tables_summary_tax_report_and_catalogue(tmp_path) -> None:
         D("10.05"),
         "Harbor Group",
     )
+    # a bill: its item line with quantity and cost, its plain expense line
+    bill = next(d for d in back.invoices if d.id == "BS-77")
+    assert (bill.kind, bill.total, bill.tax) == ("vendor", D("135.00"), D(0))
+    assert sorted((e.action, e.quantity, e.price, e.account) for e in bill.entries) == [
+        ("", D(1), D("15.00"), "Supplies"),
+        ("Filters", D(100), D("1.20"), "Supplies"),
+    ]
 
 
 def test_lines_mode_and_usage(tmp_path) -> None:
