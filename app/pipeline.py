@@ -176,7 +176,7 @@ class Prepared:
         key = ("sales tax", self.sales_tax_mode, self.unit, self._overview_key(history)[1])
         ledger = replace(self.parsed, transactions=history.transactions)
 
-        def make() -> SalesTax:
+        def make() -> SalesTax | None:
             with paused():
                 docs = shown.docs if shown is not None else None
                 return tax_plan.plan(ledger, docs, self.sales_tax_mode, unit=self.unit)

@@ -36,6 +36,7 @@ from app.documents.taxes import (
     TaxTable,
     gnucash_figures,
     round_unit,
+    says_items,
     tables_of,
     tax_accounts,
 )
@@ -53,9 +54,12 @@ def plan(
     *,
     final: Callable[[str], str] | None = None,
     unit: Decimal = Decimal("0.01"),
-) -> SalesTax:
+) -> SalesTax | None:
     """The entries of every document in ``documents`` and the tables the book gets, for the
-    final ``ledger`` (``final``: a chart account's final name, the plan's renames)."""
+    final ``ledger`` (``final``: a chart account's final name, the plan's renames); None when
+    the files say nothing of items or tax (no item list, no item column)."""
+    if not says_items(ledger, documents):
+        return None  # nothing of items or tax in the files: the documents as they were
     return _Planner(ledger, mode, final or (lambda n: n), unit).run(documents)
 
 

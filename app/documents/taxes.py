@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from app.documents import Documents
 from app.items import Item
 from app.model import Ledger, Problem, Role, Split
 from app.plan import SALES_TAX_MODES, SalesTaxMode
@@ -218,6 +219,18 @@ def _member_why(items: dict[str, Item], not_made: dict[str, str], name: str) -> 
     return f"its member {name!r}: {not_made[name]}" if name in not_made else ""
 
 
+def says_items(ledger: Ledger, documents: Documents | None) -> bool:
+    """The files say something of items or sales tax: an item list, tax codes, a liability
+    report, or a document line with an item, quantity, rate or tax code."""
+    if ledger.items or ledger.tax_codes or ledger.tax_liability:
+        return True
+    return documents is not None and any(
+        s.item is not None
+        for d in documents.documents
+        for s in ledger.transactions[d.transaction].splits
+    )
+
+
 def tax_accounts(ledger: Ledger, final: Callable[[str], str] = str) -> frozenset[str]:
     """The sales tax liability accounts: those of the sales tax items, and QuickBooks' own
     (EXTRA SALESTAX)."""
@@ -273,6 +286,7 @@ __all__ = [
     "gnucash_figures",
     "liability_by_agency",
     "round_unit",
+    "says_items",
     "tables_of",
     "tax_accounts",
 ]

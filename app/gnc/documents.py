@@ -70,6 +70,7 @@ class _Pass:
         self.inserts = 0
         self.unit = 10**w.places  # the currency's smallest unit, as a denominator
         self.noon = functools.cache(_noon)  # a few dates, each asked for many times
+        self.exact = functools.cache(lambda v: C.gnc_numeric_create(*exact(v)))  # (the same)
 
     def inserted(self, n: int) -> None:
         """``n`` new splits went into account lists: on 4.13 each insert walks the whole list
@@ -146,8 +147,7 @@ class _Pass:
             C.gncInvoiceSetTerms(inv, C.gncBillTermReturnChild(term.get_instance(), True))
         for ln in self.lines(d):
             self.entry(inv, d, ln, vendor)
-        self.entered(inv, d, vendor)
-        total = to_decimal(C.gncInvoiceGetTotal(inv))
+        total = self.entered(inv, d, vendor)
         if total != d.total:
             raise BookWriteError(f"{d.source}: document {d.id} lines {total} != GL {d.total}")
         lot = C.gnc_lot_new(self.book_i)
@@ -171,8 +171,8 @@ class _Pass:
     def lines(self, d: Document) -> tuple:  # (``app.gnc.tax.TaxPass``: the planned ones)
         return d.lines
 
-    def entered(self, inv: object, d: Document, vendor: bool) -> None:  # (TaxPass checks tax)
-        """Called once a document's entries are made."""
+    def entered(self, inv: object, d: Document, vendor: bool) -> Decimal:  # (TaxPass: tax)
+        return to_decimal(C.gncInvoiceGetTotal(inv))
 
     def entry(self, inv: object, d: Document, ln: Line, vendor: bool) -> None:
         """One document line: an entry on the line's account; a planned one (``app.documents.
@@ -183,9 +183,9 @@ class _Pass:
         C.gncEntrySetDateEntered(e, self.noon(d.date))
         C.gncEntrySetDescription(e, ln.description)
         C.gncEntrySetAction(e, getattr(ln, "action", ""))
-        C.gncEntrySetDocQuantity(e, C.gnc_numeric_create(*exact(ln.quantity)), d.credit)  # §7.4
+        C.gncEntrySetDocQuantity(e, self.exact(ln.quantity), d.credit)  # §7.4
         acc = self.w.accounts[ln.account].get_instance()  # type: ignore[attr-defined]
-        price = C.gnc_numeric_create(*exact(ln.price))
+        price = self.exact(ln.price)
         table = self.tables.get(getattr(ln, "table", ""))
         if vendor:
             C.gncEntrySetBillAccount(e, acc)

@@ -98,13 +98,18 @@ class TaxPass(_Pass):
         planned = self.st.docs.get(d.transaction)
         return planned.entries if planned is not None else d.lines
 
-    def entered(self, inv: object, d: Document, vendor: bool) -> None:
+    def entered(self, inv: object, d: Document, vendor: bool) -> Decimal:
+        total = to_decimal(C.gncInvoiceGetTotal(inv))
         planned = self.st.docs.get(d.transaction)
         if planned is None or not planned.table:
-            return
-        total = to_decimal(C.gncInvoiceGetTotal(inv))
-        if total == planned.total and to_decimal(C.gncInvoiceGetTotalTax(inv)) == planned.tax:
-            return
+            return total
+        # the subtotal is QuickBooks' by construction unless a price includes the tax: then a
+        # total as planned could hide a tax that is not, so the tax is asked too
+        included = any(e.included for e in planned.entries)
+        if total == planned.total and (
+            not included or to_decimal(C.gncInvoiceGetTotalTax(inv)) == planned.tax
+        ):
+            return total
         for e in list(C.gncInvoiceGetEntries(inv)):
             C.gncInvoiceRemoveEntry(inv, e)
             C.gncEntryBeginEdit(e)
@@ -112,6 +117,7 @@ class TaxPass(_Pass):
         for ln in planned.plain:
             self.entry(inv, d, ln, vendor)
         self.refused.append(d.id)
+        return to_decimal(C.gncInvoiceGetTotal(inv))
 
 
 def write_documents(  # noqa: PLR0917 - write_documents' own, and what this pass adds
