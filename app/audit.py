@@ -24,6 +24,7 @@ from typing import BinaryIO
 
 from app import csvsafe
 from app.fileio import write_text
+from app.items import CATALOGUE_HEADER, Item, catalogue
 from app.model import NotImported
 from app.plan import Plan, save_plan
 from app.readers.values import decode
@@ -31,6 +32,8 @@ from app.readers.values import decode
 REPORT_CSV = "report.csv"
 REPORT_HTML = "report.html"
 DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner
+TAX_CSV = "tax.csv"  # the sales tax part of the proof: per document, per agency
+ITEMS_CSV = "items.csv"  # the item catalogue (GnuCash has no item list)
 PLAN_JSON = "plan.json"
 FILES_CSV = "files.csv"
 NOT_IMPORTED_CSV = "not_imported.csv"
@@ -52,6 +55,12 @@ DESCRIPTIONS = {  # member → what it is, in the README's order
     "book's, the difference, what was compared and as of when",
     DOCUMENTS_CSV: "the open balance of every customer and vendor, in QuickBooks and in the "
     "book (the invoices, bills and payments)",
+    TAX_CSV: "the sales tax proof: every invoice's and bill's subtotal, tax and total in "
+    "QuickBooks and in the book (and why an invoice keeps QuickBooks' tax as plain lines), then "
+    "the tax owed to each agency in QuickBooks and in the book",
+    ITEMS_CSV: "QuickBooks' item list, which GnuCash has no place for: each item's type, "
+    "prices, accounts, tax code, agency, preferred vendor and, for inventory, the quantity on "
+    "hand (its value is in the asset account of the book)",
     PLAN_JSON: "the settings the book was written from (the Map step's choices: accounts, "
     "rules, currency, opening balances)",
     FILES_CSV: "the QuickBooks files read: the name you gave each, the name it is stored "
@@ -97,13 +106,19 @@ def write_records(
     files: Sequence[tuple[str, ...]],
     not_imported: Iterable[NotImported],
     plan: Plan,
+    items: tuple[Item, ...] = (),
 ) -> None:
     """The import's records beside its book: files.csv (``files``: ``file_rows`` of the files
-    read), not_imported.csv, plan.json (the plan the book was written from)."""
+    read), not_imported.csv, plan.json (the plan the book was written from), items.csv (the
+    item catalogue, when the lists have items; an earlier import's is removed otherwise)."""
     write_text(out_dir / FILES_CSV, csvsafe.text([FILES_HEADER, *files]))
     rows = not_imported_rows(not_imported)
     write_text(out_dir / NOT_IMPORTED_CSV, csvsafe.text([NOT_IMPORTED_HEADER, *rows]))
     save_plan(plan, out_dir / PLAN_JSON)
+    if items:
+        write_text(out_dir / ITEMS_CSV, csvsafe.text([CATALOGUE_HEADER, *catalogue(items)]))
+    else:
+        (out_dir / ITEMS_CSV).unlink(missing_ok=True)
 
 
 def read_files(folder: Path) -> list[dict[str, str]]:
@@ -175,7 +190,9 @@ def write_pack(
     root = Path(book).stem + "-audit/"
     when = dt.datetime.fromtimestamp(finished) if finished else dt.datetime.now()
     date_time = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
-    optional = (REPORT_CSV, DOCUMENTS_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV)
+    optional = (
+        REPORT_CSV, DOCUMENTS_CSV, TAX_CSV, ITEMS_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV,
+    )  # fmt: skip
     present = [REPORT_HTML, *(n for n in optional if (folder / n).is_file())]
     missing = [n for n in (REPORT_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV) if n not in present]
     written = f" on {when:%Y-%m-%d %H:%M}" if finished else ""

@@ -104,6 +104,51 @@ class BookDocuments:
 
 
 @dataclass(frozen=True, slots=True)
+class BookTaxTable:
+    name: str
+    entries: tuple[tuple[str, Decimal], ...]  # (account full name, percent)
+
+
+@dataclass(frozen=True, slots=True)
+class BookEntry:
+    """One entry of a document as the engine computes it (document sense)."""
+
+    action: str
+    description: str
+    account: str
+    quantity: Decimal
+    price: Decimal
+    value: Decimal  # rounded, before tax
+    tax: Decimal  # the entry's tax from its table, rounded on its own (display only)
+    taxable: bool = False
+    table: str = ""  # the tax table's name (a posted entry's frozen copy: its parent's)
+    included: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BookInvoiceTax:
+    """A document's entries and GnuCash's own subtotal, tax and total of it."""
+
+    kind: str  # customer / vendor / credit_note_customer / credit_note_vendor
+    id: str
+    owner: str
+    subtotal: Decimal
+    tax: Decimal
+    total: Decimal
+    entries: tuple[BookEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BookSalesTax:
+    tables: tuple[BookTaxTable, ...]
+    invoices: tuple[BookInvoiceTax, ...]
+    customers: dict[str, str]  # customer → its default tax table
+    # agency ("" none named) → tax owed as the book says it, per posted day
+    agencies: dict[str, tuple[tuple[dt.date, Decimal], ...]]
+    agency_items: dict[str, tuple[str, ...]]  # agency → its sales tax items (vendor notes)
+
+
+@dataclass(frozen=True, slots=True)
 class BookSnapshot:
     currency: str
     accounts: tuple[BookAccount, ...]
@@ -121,6 +166,7 @@ class BookSnapshot:
     ] = ()  # only with read_book(..., transactions=True)
     detached_load: bool = False  # loaded with the 4.13 split-list detacher (docs/ENGINE.md)
     documents: BookDocuments | None = None  # only with read_book(..., documents=True)
+    sales_tax: BookSalesTax | None = None  # only with read_book(..., sales_tax=accounts)
 
     def account(self, full_name: str) -> BookAccount | None:
         for a in self.accounts:

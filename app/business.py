@@ -61,6 +61,8 @@ class Customer:
     taxable: bool | None = None
     jobs: tuple[Job, ...] = ()
     currency: str = ""  # QuickBooks' currency of the customer and its jobs, when told
+    tax_item: str = ""  # the sales tax item or group QuickBooks charges the customer
+    tax_code: str = ""  # the customer's sales tax code (Tax, Non...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,7 @@ class Vendor:
     tax_id: str = ""
     eligible_1099: bool = False
     currency: str = ""  # QuickBooks' currency of the vendor, when told
+    tax_item: str = ""  # where QuickBooks has one (VAT/GST editions): the default on bills
 
 
 @dataclass(frozen=True, slots=True)

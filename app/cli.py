@@ -24,16 +24,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import pipeline, postgres, words
+from app import csvsafe, pipeline, postgres, words
 from app.cli_checks import usage_error
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
+from app.documents.tax_proof import tax_report
 from app.errors import BookWriteError, MappingError, why_not_written
 from app.fileio import remove_stale_partials, write_text
+from app.items import CATALOGUE_HEADER, catalogue
 from app.model import Problem
 from app.plan import (
     DOCUMENTS_MODES,
     FORMATS,
+    SALES_TAX_MODES,
     FileOptions,
     Plan,
     Rule,
@@ -159,6 +162,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="DOCUMENTS.csv",
         help="per customer and vendor: open balance in QuickBooks and in GnuCash",
     )
+    for flag, meta, words_ in (  # items and sales tax (docs/SALES-TAX.md)
+        ("--tax-report", "TAX.csv", "each invoice's and agency's tax, QuickBooks and GnuCash"),
+        ("--item-catalogue", "ITEMS.csv", "QuickBooks' item list (GnuCash has none)"),
+    ):
+        p.add_argument(flag, type=Path, metavar=meta, help=words_)
+    p.add_argument("--sales-tax", choices=SALES_TAX_MODES, help="tax tables (default) or lines")
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
     return p
 
@@ -198,6 +207,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, ytd_to_retained=True)
     if args.export_date:
         cut = replace(cut, export_date=args.export_date)
+    chosen = {"documents": args.documents, "sales_tax": args.sales_tax}
+    plan = replace(plan, **{k: v for k, v in chosen.items() if v})
     return replace(plan, cutover=cut)
 
 
@@ -269,6 +280,12 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Repo
     if args.documents_report:
         rows = report.documents.rows if report.documents else ()
         wanted.append((args.documents_report, documents_report(rows), "documents report"))
+    if args.tax_report:
+        wanted.append((args.tax_report, tax_report(report.sales_tax), "tax report"))
+    if args.item_catalogue:
+        items = prepared.ledger.items
+        table = csvsafe.text([CATALOGUE_HEADER, *catalogue(items)])
+        wanted.append((args.item_catalogue, table, "item catalogue"))
     failed: list[str] = []
     why = ""
     for path, text, what in wanted:
@@ -283,6 +300,10 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Repo
         elif what == "documents report":
             none = "" if report.documents else " (no invoices or bills were written as documents)"
             print(f"Documents report written to {path}{none}")
+        elif what == "tax report":
+            print(f"Tax report written to {path}")
+        elif what == "item catalogue":
+            print(f"Item catalogue written to {path} ({len(prepared.ledger.items):,} items)")
     if failed:
         print(
             f"Book written to {args.output}, but not {' or '.join(failed)}: {why}. Free some "

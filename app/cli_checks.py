@@ -32,10 +32,9 @@ def usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
         return f"{out} is a folder"
     if not out.parent.is_dir():
         return f"folder {out.parent} does not exist"
-    if args.report and not args.report.parent.is_dir():
-        return f"folder {args.report.parent} for the report does not exist"
-    if args.documents_report and not args.documents_report.parent.is_dir():
-        return f"folder {args.documents_report.parent} for the documents report does not exist"
+    for path, what in ((args.report, "report"), *_reports(args)):
+        if path and not path.parent.is_dir():
+            return f"folder {path.parent} for the {what} does not exist"
     for path, what in outputs:
         if problem := unwritable(path, what):
             return problem
@@ -46,6 +45,16 @@ def usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
     return None
 
 
+def _reports(args: argparse.Namespace) -> list[tuple[Path, str]]:
+    """The report files asked for besides ``--report``, with their names in messages."""
+    given = (
+        (args.documents_report, "documents report"),
+        (args.tax_report, "tax report"),
+        (args.item_catalogue, "item catalogue"),
+    )
+    return [(path, what) for path, what in given if path]
+
+
 def _database_error(args: argparse.Namespace, plan: Plan) -> str | None:
     """``usage_error`` for a book in PostgreSQL: the server is asked last (it may take a
     while to answer), after everything that can be checked here."""
@@ -54,7 +63,7 @@ def _database_error(args: argparse.Namespace, plan: Plan) -> str | None:
         return f"the postgres format writes to a database: -o {postgres.FORMAT_HINT}"
     if plan.format != "postgres":
         return f"a database holds a postgres book, not {plan.format} (--format postgres)"
-    for path, what in ((args.report, "report"), (args.documents_report, "documents report")):
+    for path, what in ((args.report, "report"), *_reports(args)):
         if path and not path.parent.is_dir():
             return f"folder {path.parent} for the {what} does not exist"
         if path and (problem := too_long(path, what) or unwritable(path, what)):

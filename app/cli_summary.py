@@ -15,6 +15,7 @@ from app.model import FileInfo, Ledger, Problem
 from app.pages import preview
 from app.pages.documents import documents_view
 from app.pages.preview import left_out
+from app.pages.tax import tax_view
 from app.words import plural
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
@@ -50,6 +51,11 @@ def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None
     if docs is not None:
         print(f"  {docs.summary()}", file=out)
         for line in docs.notes:
+            print(f"  {line}", file=out)
+    tax = tax_view(prepared.sales_tax, ledger)
+    if tax is not None and (tax.tables or tax.items or tax.kept or tax.mode == "lines"):
+        print(f"  {tax.summary()}", file=out)
+        for line in tax.notes():
             print(f"  {line}", file=out)
     groups = left_out(ledger)
     if groups:

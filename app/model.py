@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Literal
 
 from app.business import BillTerm, Customer, Employee, OpenItem, Vendor
+from app.items import Item, ItemLine, TaxCode, TaxLiability
 from app.source import Source
 
 Severity = Literal["error", "warning"]
@@ -156,6 +157,7 @@ class Split:
     mark: str = ""
     account_type_label: str = ""  # report's "Account Type" cell, when it has one
     owner: str = ""  # the line's own name, when it differs from the transaction's
+    item: ItemLine | None = None  # the line's item, quantity, rate and tax, where the file has them
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +239,7 @@ Layout = Literal[
     "vendor list",
     "open invoices",
     "unpaid bills",
+    "sales tax liability",
 ]
 HISTORY_LAYOUTS: frozenset[Layout] = frozenset(
     ("iif", "iif transactions", "find", "journal", "detail", "ledger", "hand")
@@ -341,6 +344,9 @@ class Ledger:
     chart: bool = False
     open_items: tuple[OpenItem, ...] = ()
     as_of: AsOf | None = None  # set by the cutover: the day QuickBooks' figures are taken as of
+    items: tuple[Item, ...] = ()  # the item list (sales tax items and groups included)
+    tax_codes: tuple[TaxCode, ...] = ()
+    tax_liability: tuple[TaxLiability, ...] = ()  # a Sales Tax Liability report's rows
 
     def account(self, full_name: str) -> Account | None:
         for a in self.accounts:

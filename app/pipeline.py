@@ -11,19 +11,22 @@ import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
 
 from app import cutover, foreign, mapping, postgres, readers, resolve, validate, verify
 from app.as_of import renamed_daily
 from app.book import BookDocuments, BookSnapshot, WriteStats
-from app.documents import selection
+from app.documents import selection, tax_plan
 from app.documents.opening import open_items_opening
 from app.documents.proof import prove
+from app.documents.tax_proof import prove as prove_sales_tax
+from app.documents.taxes import SalesTax
 from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.history import History
 from app.model import AccountType, Ledger, Problem
-from app.plan import DocumentsMode, Plan
+from app.plan import DocumentsMode, Plan, SalesTaxMode
 from app.postgres import Address
 from app.verify_report import Report
 from app.words import plural
@@ -58,6 +61,8 @@ class Prepared:
     names: Mapping[str, str]  # resolved full name → final, where they differ
     checked: tuple[Problem, ...]  # every problem but the documents part's
     documents_mode: DocumentsMode = "none"
+    sales_tax_mode: SalesTaxMode = "tables"
+    unit: Decimal = Decimal("0.01")  # the book currency's smallest unit (tax is rounded to it)
     _memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
@@ -94,9 +99,30 @@ class Prepared:
         return self._overview()[0]
 
     @property
+    def sales_tax(self) -> SalesTax | None:
+        """The documents' entries (items, quantities, rates, tax) and the tax tables the book
+        gets (None: errors remain, or neither items nor documents)."""
+        if "sales_tax" not in self._memo:  # (two threads may both work it out: it is pure)
+            made = None
+            docs = self.documents
+            if not self.errors and (docs is not None or self.outline.items):
+                with paused():
+                    made = tax_plan.plan(
+                        self.ledger,
+                        docs.docs if docs is not None else None,
+                        self.sales_tax_mode,
+                        final=lambda name: self.names.get(name, name),
+                        unit=self.unit,
+                    )
+            self._memo["sales_tax"] = made
+        return self._memo["sales_tax"]
+
+    @property
     def problems(self) -> tuple[Problem, ...]:
         if "problems" not in self._memo:
-            self._memo["problems"] = order([*self.checked, *self._overview()[1]])
+            tax = self.tax_overview  # (its warnings: items, tables, invoices keeping their tax)
+            found = [*self.checked, *self._overview()[1], *(tax.problems if tax else ())]
+            self._memo["problems"] = order(found)
         return self._memo["problems"]
 
     @property
@@ -120,6 +146,18 @@ class Prepared:
         history = self.history
         if history is None or self.errors or "documents" in self._memo:
             return self._documents()  # balances only (a few opening documents), or done
+        owed, key = self._overview_key(history)
+        as_resolved = replace(
+            self.outline, accounts=tuple(owed.values()), transactions=history.transactions
+        )
+
+        def make() -> tuple[selection.Selection | None, tuple[Problem, ...]]:
+            with paused():
+                return selection.select(as_resolved, self.documents_mode)
+
+        return history.kept(key, make)
+
+    def _overview_key(self, history: History) -> tuple[dict, tuple]:
         final = {a.full_name: a for a in self.outline.accounts}
         owed = {  # each resolved account the plan makes A/R or A/P, under its resolved name
             r: replace(a, full_name=r)
@@ -128,13 +166,25 @@ class Prepared:
             and a.type in (AccountType.RECEIVABLE, AccountType.PAYABLE)
         }
         key = ("documents", self.documents_mode, frozenset((r, a.type) for r, a in owed.items()))
-        as_resolved = replace(
-            self.outline, accounts=tuple(owed.values()), transactions=history.transactions
-        )
+        return owed, key
 
-        def make() -> tuple[selection.Selection | None, tuple[Problem, ...]]:
+    @property
+    def tax_overview(self) -> SalesTax | None:
+        """``sales_tax`` as the Preview shows it: worked out on the history as resolved (its
+        accounts named as in QuickBooks' chart) and kept with it, like ``overview``."""
+        history = self.history
+        if history is None or self.errors or "sales_tax" in self._memo:
+            return self.sales_tax
+        shown = self.overview
+        if shown is None and not self.parsed.items:
+            return None
+        key = ("sales tax", self.sales_tax_mode, self.unit, self._overview_key(history)[1])
+        ledger = replace(self.parsed, transactions=history.transactions)
+
+        def make() -> SalesTax | None:
             with paused():
-                return selection.select(as_resolved, self.documents_mode)
+                docs = shown.docs if shown is not None else None
+                return tax_plan.plan(ledger, docs, self.sales_tax_mode, unit=self.unit)
 
         return history.kept(key, make)
 
@@ -187,6 +237,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
     found = validate.check(
         outline, reported=unresolved, currency=plan.currency, history=kept, names=names
     )
+    places = validate.places(plan.currency)
     return Prepared(
         parsed,
         outline,
@@ -194,6 +245,8 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         names,
         order([*outline.problems, *converted, *found]),
         plan.documents,
+        plan.sales_tax,
+        Decimal(1).scaleb(-places) if places is not None else Decimal("0.01"),
     )
 
 
@@ -261,12 +314,20 @@ def _write_proven(
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
     docs = prepared.documents
+    st = prepared.sales_tax
+    refused: list[str] = []  # documents the engine would tax otherwise than planned
     after = None
-    if docs is not None:
+    if docs is not None or st is not None:
 
         def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
             progress(on_progress, "documents", 0, 1)  # without its documents
-            gnc.write_documents(written, docs.docs, docs.allocation)
+            tables = gnc.write_sales_tax(written, st) if st is not None else {}
+            if docs is not None and st is not None:
+                gnc.write_documents_with_tax(
+                    written, docs.docs, docs.allocation, st, tables, refused
+                )
+            elif docs is not None:
+                gnc.write_documents(written, docs.docs, docs.allocation)
             progress(on_progress, "documents", 1, 1)
 
     stats = gnc.write_book(
@@ -278,7 +339,12 @@ def _write_proven(
         overwrite=True,
         after=after,
     )
-    snapshot = gnc.read_book(where, on_progress=on_progress, documents=docs is not None)
+    snapshot = gnc.read_book(
+        where,
+        on_progress=on_progress,
+        documents=docs is not None,
+        sales_tax=st.tax_accounts if st is not None else None,
+    )
     with paused():
         written = selection.as_written(prepared.ledger, docs)
         report = verify.verify(written, snapshot, plan.cutover)
@@ -286,6 +352,9 @@ def _write_proven(
             report = replace(report, notes=(*report.notes, said))
         if docs is not None and snapshot.documents is not None:
             report = _with_documents(report, docs, snapshot.documents)
+        if st is not None and snapshot.sales_tax is not None:
+            proof = prove_sales_tax(st, snapshot.sales_tax, written, tuple(refused))
+            report = replace(report, sales_tax=proof)
     return Outcome(stats, snapshot, report, written)
 
 

@@ -29,10 +29,12 @@ RuleKind = Literal["rename", "move", "merge", "retype"]
 BookFormat = Literal["xml", "sqlite", "postgres"]
 CutoverMode = Literal["full", "balances_only"]
 DocumentsMode = Literal["all", "open", "none"]
+SalesTaxMode = Literal["tables", "lines"]
 RULE_KINDS: tuple[RuleKind, ...] = get_args(RuleKind)
 FORMATS: tuple[BookFormat, ...] = get_args(BookFormat)
 CUTOVER_MODES: tuple[CutoverMode, ...] = get_args(CutoverMode)
 DOCUMENTS_MODES: tuple[DocumentsMode, ...] = get_args(DocumentsMode)
+SALES_TAX_MODES: tuple[SalesTaxMode, ...] = get_args(SalesTaxMode)
 _MONTH_DAY = re.compile(r"\s*(\d{1,2})[-/](\d{1,2})\s*")
 
 
@@ -114,6 +116,9 @@ class Plan:
     # accounts and names QuickBooks keeps in another currency: converted at their home-currency
     # values (else such a company is refused; app.foreign)
     foreign_as_home: bool = False
+    # sales tax items and groups as GnuCash tax tables on the invoices (QuickBooks' tax kept as
+    # plain lines where GnuCash's own figure would differ by a cent), or as plain lines only
+    sales_tax: SalesTaxMode = "tables"
 
     def with_rule(self, rule: Rule) -> Plan:
         """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
@@ -161,6 +166,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             cutover=Cutover(**data.get("cutover", {})),
             documents=str(data.get("documents", "all")),  # type: ignore[arg-type]
             foreign_as_home=bool(data.get("foreign_as_home", False)),
+            sales_tax=str(data.get("sales_tax", "tables")),  # type: ignore[arg-type]
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise MappingError(f"{origin}: unexpected plan layout ({exc})") from None
@@ -189,6 +195,10 @@ def _check(plan: Plan, origin: str) -> None:
     if plan.documents not in DOCUMENTS_MODES:
         raise MappingError(
             f"{origin}: documents must be one of {DOCUMENTS_MODES} (got {plan.documents!r})"
+        )
+    if plan.sales_tax not in SALES_TAX_MODES:
+        raise MappingError(
+            f"{origin}: sales_tax must be one of {SALES_TAX_MODES} (got {plan.sales_tax!r})"
         )
     if plan.cutover.fiscal_year_start:
         try:

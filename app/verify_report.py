@@ -12,6 +12,7 @@ from app import as_of as cut
 from app.as_of import ZERO
 from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
+from app.documents.tax_proof import SalesTaxProof
 from app.fixes import Audience, with_fix
 from app.model import AsOf, Fix, money, plain
 from app.words import differ, plural
@@ -75,6 +76,7 @@ class Report:
     as_of: AsOf | None = None
     notes: tuple[str, ...] = ()
     documents: DocumentsProof | None = None  # invoices, bills, payments (when written)
+    sales_tax: SalesTaxProof | None = None  # each document's figures, each agency's tax owed
 
     @property
     def year_start(self) -> dt.date | None:
@@ -93,6 +95,7 @@ class Report:
             and not self.differences
             and all(c.ok for c in self.checks)
             and (self.documents is None or self.documents.ok)
+            and (self.sales_tax is None or self.sales_tax.ok)
         )
 
     def by_family(self) -> list[tuple[str, Decimal, Decimal]]:
@@ -135,10 +138,13 @@ class Report:
         account at all, that nothing was compared; the documents part added when it differs.
         Counted are the input's accounts: the parents qb2gnucash created for the tree and the
         book's own Imbalance/Orphan accounts are listed apart (``created_lines``)."""
+        head = self._accounts_headline()
         docs = self.documents
         if docs is not None and not docs.ok:
-            return f"{self._accounts_headline()}; {docs.headline()}"
-        return self._accounts_headline()
+            head = f"{head}; {docs.headline()}"
+        if self.sales_tax is not None and not self.sales_tax.ok:
+            head = f"{head}; {self.sales_tax.headline()}"
+        return head
 
     def _accounts_headline(self) -> str:
         n = len(self.quickbooks_rows)
@@ -176,6 +182,7 @@ class Report:
         if differences:
             out.extend(self.difference_lines(audience, checks=False))
         out.extend(self.documents.lines() if self.documents else ())
+        out.extend(self.sales_tax.lines() if self.sales_tax else ())
         out.extend(self.as_of_lines())
         out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)

@@ -181,10 +181,10 @@ def test_no_test_module_imports_another():
 # ---------------------------------------------------------------- knowledge in the repository
 
 NOTES_OUTSIDE = re.compile(
-    r"\.\./shared/docs|§|\b(?:BUSINESS-DOCUMENTS|GNUCASH-SCALING|GNUCASH-BINDINGS|SALES-TAX|"
+    r"\.\./shared/docs|§|\b(?:BUSINESS-DOCUMENTS|GNUCASH-SCALING|GNUCASH-BINDINGS|"
     r"LAYOUT-REVIEW)\b|(?<!docs/)\bFORMATS\.md §"
 )
-CITED = re.compile(r"\b([A-Z]+\.md), \"([^\"]+)\"")
+CITED = re.compile(r"\b([A-Z][A-Z-]*\.md), \"([^\"]+)\"")
 
 
 def _texts() -> dict[Path, str]:

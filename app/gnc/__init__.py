@@ -11,6 +11,8 @@ from app.gnc.bindings import is_known_currency
 from app.gnc.context import Written
 from app.gnc.documents import BookDocument, BookDocuments, read_documents, write_documents
 from app.gnc.session import read_book, write_book
+from app.gnc.tax import write_documents as write_documents_with_tax
+from app.gnc.tax import write_sales_tax
 
 __all__ = [
     "BookDocument",
@@ -21,4 +23,6 @@ __all__ = [
     "read_documents",
     "write_book",
     "write_documents",
+    "write_documents_with_tax",
+    "write_sales_tax",
 ]

@@ -25,38 +25,32 @@ import ctypes
 import datetime as dt
 import functools
 from collections import defaultdict
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
+from types import MappingProxyType
 
 from app.book import BookDocument, BookDocuments
 from app.documents import Document, Documents, Line, Payment
 from app.documents.allocate import Allocation
 from app.documents.selection import Piece, links, payment_pieces
+from app.documents.taxes import Entry
 from app.errors import BookWriteError
 from app.gnc import bindings
 from app.gnc.bindings import C, Query, Session, SessionOpenMode
 from app.gnc.context import Written
 from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import LayoutError
-from app.gnc.numeric import to_decimal
+from app.gnc.numeric import exact, to_decimal
 from app.gnc.transactions import DETACH_EVERY, bulk_edit
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
-TYPE_WORDS = {
-    "invoice": "Invoice",
-    "bill": "Bill",
-    "credit_note_customer": "Credit Note",
-    "credit_note_vendor": "Credit Note",
-}
-
-
-def _noon(day: dt.date) -> dt.datetime:
-    """GnuCash's neutral time of day (the time64 typemap wants a datetime: DOCUMENTS.md, "Dates
-    cross as datetime")."""
-    return dt.datetime(day.year, day.month, day.day, 10, 59)
+TYPE_WORDS = {"invoice": "Invoice", "bill": "Bill"}  # a lot's title; else "Credit Note"
 
 
 class _Pass:
+    tables: Mapping[str, object] = MappingProxyType({})  # tax table children by name (tax.py)
+
     def __init__(self, w: Written, docs: Documents, allocation: Allocation) -> None:
         self.w, self.docs, self.alloc = w, docs, allocation
         self.book_i = w.book.get_instance()  # type: ignore[attr-defined]
@@ -66,7 +60,10 @@ class _Pass:
         self.detacher: SplitListDetacher | None = None
         self.inserts = 0
         self.unit = 10**w.places  # the currency's smallest unit, as a denominator
-        self.noon = functools.cache(_noon)  # a few dates, each asked for many times
+        # GnuCash's neutral time of day, as a datetime (DOCUMENTS.md, "Dates cross as datetime");
+        # a few dates, each asked for many times
+        self.noon = functools.cache(lambda day: dt.datetime(day.year, day.month, day.day, 10, 59))
+        self.exact = functools.cache(lambda v: C.gnc_numeric_create(*exact(v)))  # (the same)
 
     def inserted(self, n: int) -> None:
         """``n`` new splits went into account lists: on 4.13 each insert walks the whole list
@@ -144,14 +141,14 @@ class _Pass:
         term = self.w.terms.get(d.terms)
         if term is not None:  # posted documents point at a frozen child copy, as PostToAccount
             C.gncInvoiceSetTerms(inv, C.gncBillTermReturnChild(term.get_instance(), True))
-        for ln in d.lines:
+        for ln in self.lines(d):
             self.entry(inv, d, ln, vendor)
-        total = to_decimal(C.gncInvoiceGetTotal(inv))
+        total = self.entered(inv, d, vendor)
         if total != d.total:
             raise BookWriteError(f"{d.source}: document {d.id} lines {total} != GL {d.total}")
         lot = C.gnc_lot_new(self.book_i)
         C.gncInvoiceAttachToLot(inv, lot)
-        C.gnc_lot_set_title(lot, f"{TYPE_WORDS[d.kind]} {d.id}")
+        C.gnc_lot_set_title(lot, f"{TYPE_WORDS.get(d.kind, 'Credit Note')} {d.id}")
         # one edit of the transaction for all that changes it (the lot, the due date, the
         # invoice's KVP and type, read-only): each call edits it again, and an edit that is not
         # nested in another commits the whole transaction
@@ -167,24 +164,37 @@ class _Pass:
         self.lots[d.transaction] = lot
         self.count[d.kind] += 1
 
-    def entry(self, inv: object, d: Document, ln: Line, vendor: bool) -> None:
-        """One document line: an entry on the line's income (bill: expense) account."""
+    def lines(self, d: Document) -> tuple:  # (``app.gnc.tax.TaxPass``: the planned ones)
+        return d.lines
+
+    def entered(self, inv: object, d: Document, vendor: bool) -> Decimal:  # (TaxPass: tax)
+        return to_decimal(C.gncInvoiceGetTotal(inv))
+
+    def entry(self, inv: object, d: Document, ln: Line | Entry, vendor: bool) -> None:
+        """One document line: an entry on the line's account; a planned one (``app.documents.
+        taxes.Entry``) with its item as action and its tax table (quantity, rate exact)."""
         e = C.gncEntryCreate(self.book_i)
         C.gncEntryBeginEdit(e)
         C.gncEntrySetDate(e, self.noon(d.date))
         C.gncEntrySetDateEntered(e, self.noon(d.date))
         C.gncEntrySetDescription(e, ln.description)
+        C.gncEntrySetAction(e, getattr(ln, "action", ""))
         # DOCUMENTS.md, "Credit-note quantities"
-        C.gncEntrySetDocQuantity(e, self.num(ln.quantity), d.credit)
+        C.gncEntrySetDocQuantity(e, self.exact(ln.quantity), d.credit)
         acc = self.w.accounts[ln.account].get_instance()
+        price = self.exact(ln.price)
+        table = self.tables.get(getattr(ln, "table", ""))
         if vendor:
             C.gncEntrySetBillAccount(e, acc)
-            C.gncEntrySetBillPrice(e, self.num(ln.price))
+            C.gncEntrySetBillPrice(e, price)
             C.gncEntrySetBillTaxable(e, False)
         else:
             C.gncEntrySetInvAccount(e, acc)
-            C.gncEntrySetInvPrice(e, self.num(ln.price))
-            C.gncEntrySetInvTaxable(e, False)
+            C.gncEntrySetInvPrice(e, price)
+            C.gncEntrySetInvTaxable(e, table is not None)
+            if table is not None:
+                C.gncEntrySetInvTaxTable(e, table)
+                C.gncEntrySetInvTaxIncluded(e, bool(getattr(ln, "included", False)))
         C.gncEntryCommitEdit(e)
         (C.gncBillAddEntry if vendor else C.gncInvoiceAddEntry)(inv, e)
 

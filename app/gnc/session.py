@@ -17,14 +17,14 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
 from app import postgres
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, transactions
+from app.gnc import accounts, bindings, business, tax, transactions
 from app.gnc import documents as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
@@ -246,12 +246,15 @@ def read_book(
     on_progress: Progress | None = None,
     detach: bool = True,
     documents: bool = False,
+    sales_tax: Collection[str] | None = None,
 ) -> BookSnapshot:
     """What the book at ``path`` (a file, or a PostgreSQL database) holds, read in a read-only
     session (ended, never destroyed).
 
     ``transactions=True`` also lists every transaction (BookTransaction); ``documents=True``
-    reads the invoices, bills and A/R / A/P lots too (``BookSnapshot.documents``). XML books
+    reads the invoices, bills and A/R / A/P lots too (``BookSnapshot.documents``);
+    ``sales_tax`` (the sales tax accounts) the tax tables, every document's entries and the tax
+    owed per agency (``BookSnapshot.sales_tax``). XML books
     are loaded with the split-list detacher (linear on 4.x-5.6; ``detach=False`` for the plain
     load).
     Raises BookWriteError when the book cannot be opened.
@@ -259,7 +262,14 @@ def read_book(
     if isinstance(path, Address):
         with postgres.engine_password():
             return _read(
-                path.url, path.database, None, transactions, on_progress, detach, documents
+                path.url,
+                path.database,
+                None,
+                transactions,
+                on_progress,
+                detach,
+                documents,
+                sales_tax,
             )
     path = Path(path).absolute()  # (a relative one would be under GnuCash's data folder)
     if not path.is_file():
@@ -268,7 +278,7 @@ def read_book(
         sqlite = f.read(16) == b"SQLite format 3\0"
     uri = ("sqlite3://" if sqlite else "xml://") + str(path)
     xml = None if sqlite else path
-    return _read(uri, path.name, xml, transactions, on_progress, detach, documents)
+    return _read(uri, path.name, xml, transactions, on_progress, detach, documents, sales_tax)
 
 
 def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
@@ -279,6 +289,7 @@ def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
     on_progress: Progress | None,
     detach: bool,
     documents: bool,
+    sales_tax: Collection[str] | None,
 ) -> BookSnapshot:
     """``read_book`` of the book at ``uri`` (``xml``: the file of an XML book; None for a
     SQLite or PostgreSQL one)."""
@@ -311,7 +322,14 @@ def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
         book = session.book
         snap = accounts.read(engine, book, transactions, on_progress)
         docs = business_documents.read(book) if documents else None
-        return replace(snap, **business.read(engine, book), detached_load=detached, documents=docs)
+        taxes = tax.read(book, sales_tax) if sales_tax is not None else None
+        return replace(
+            snap,
+            **business.read(engine, book),
+            detached_load=detached,
+            documents=docs,
+            sales_tax=taxes,
+        )
     finally:
         session.end()
 

@@ -123,6 +123,8 @@ def _post(w: Writer, txn: Transaction, inst: dict[str, object], book_i, cur_i) -
         C.xaccSplitSetAmount(s, n)
         if sp.memo:
             C.xaccSplitSetMemo(s, sp.memo)
+        if sp.item is not None and sp.item.item:  # QuickBooks' item (docs/SALES-TAX.md)
+            C.xaccSplitSetAction(s, sp.item.item)
         if sp.reconcile.value != "n":
             C.xaccSplitSetReconcile(s, sp.reconcile.value)
     C.xaccTransCommitEdit(t)

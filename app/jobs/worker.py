@@ -24,6 +24,7 @@ from pathlib import Path
 
 from app import audit, jobs, pipeline, postgres
 from app.documents.proof import documents_report
+from app.documents.tax_proof import tax_report
 from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
 from app.fileio import write_json, write_text
 from app.model import Ledger
@@ -107,6 +108,15 @@ def _target(m: Migration, plan: Plan, name: str) -> tuple[Path | Address, str, b
     return address, address.url, bool(last and last.written and last.database == address.url)
 
 
+def write_tax_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
+    """``out/tax.csv``: the sales tax proof (only when the book has it)."""
+    path = out_dir / audit.TAX_CSV
+    if outcome.report.sales_tax is None:
+        path.unlink(missing_ok=True)
+    else:
+        write_text(path, tax_report(outcome.report.sales_tax))
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -133,7 +143,9 @@ def run(m: Migration, job_id: str) -> int:
         write_json(m.out_dir / "result.json", download.result_data(prepared, outcome))
         write_text(m.out_dir / "report.csv", outcome.report.to_csv())
         write_documents_csv(m.out_dir, outcome)
-        audit.write_records(m.out_dir, read, prepared.ledger.not_imported, plan)
+        write_tax_csv(m.out_dir, outcome)
+        ledger = prepared.ledger
+        audit.write_records(m.out_dir, read, ledger.not_imported, plan, ledger.items)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
         n = len(outcome.report.differences)
         rep.update(

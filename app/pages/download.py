@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from app import pipeline
 from app.documents.proof import DocumentsProof
+from app.documents.tax_proof import SalesTaxProof
 from app.fixes import action, step, with_fix
 from app.model import Ledger, plain
 from app.pages.preview import counts, left_out
@@ -101,6 +102,7 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         ],
         "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
         "documents": documents_data(report.documents),
+        "sales_tax": sales_tax_data(report.sales_tax),
     }
 
 
@@ -134,6 +136,41 @@ def documents_data(proof: DocumentsProof | None) -> dict[str, object] | None:
                 "difference": plain(r.difference),
             }
             for r in proof.differences
+        ],
+    }
+
+
+def sales_tax_data(proof: SalesTaxProof | None) -> dict[str, object] | None:
+    """The sales tax part of the proof (None when the book has no items or documents)."""
+    if proof is None:
+        return None
+    return {
+        "ok": bool(proof.ok),
+        "headline": proof.lines()[0],
+        "summary": proof.summary(),
+        "documents": len(proof.documents),
+        "kept": [{"id": r.id, "owner": r.owner, "why": r.kept} for r in proof.kept],
+        "differences": [
+            {
+                "kind": r.kind,
+                "id": r.id,
+                "owner": r.owner,
+                "quickbooks": [plain(v) for v in r.quickbooks],
+                "gnucash": [plain(v) for v in r.gnucash] if r.gnucash else None,
+                "note": r.lines_differ,
+            }
+            for r in proof.differences
+        ],
+        "agencies": [
+            {
+                "agency": a.agency,
+                "quickbooks": plain(a.quickbooks),
+                "gnucash": plain(a.gnucash),
+                "difference": plain(a.difference),
+                "basis": a.basis,
+                "ok": not a.difference,
+            }
+            for a in proof.agencies
         ],
     }
 

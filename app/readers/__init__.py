@@ -25,12 +25,12 @@ from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
 from app.readers import iif, overlap, qbcsv
-from app.readers.qbcsv import names, open_items, trial_balance
+from app.readers.qbcsv import names, open_items, sales_tax, trial_balance
 from app.readers.values import is_binary
 from app.readers.visible import visible
 from app.source import Source
 
-READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items)
+READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items, sales_tax)
 BINARY = "a binary file, not a QuickBooks text export"
 
 UNKNOWN = (
@@ -90,7 +90,13 @@ def _said_if_empty(ledger: Ledger) -> Ledger:
     """A file read without error that holds nothing at all gets a warning naming it (an
     export of headers alone must not pass as a successful import)."""
     held = (ledger.accounts, ledger.transactions, ledger.customers, ledger.vendors)
-    more = (ledger.employees, ledger.terms, ledger.not_imported, ledger.open_items)
+    more: tuple[tuple[object, ...], ...] = (
+        ledger.employees,
+        ledger.terms,
+        ledger.not_imported,
+        ledger.open_items,
+    )
+    more += (ledger.items, ledger.tax_liability)
     if any(held) or any(more) or any(p.severity == "error" for p in ledger.problems):
         return ledger
     name = ledger.files[0].filename
@@ -191,6 +197,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
             ("vendors", "vendor"),
             ("employees", "employee"),
             ("terms", "terms"),
+            ("items", "item"),
         )
     }
     files = tuple(f for part in parts for f in part.files)
@@ -208,6 +215,11 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         company=next((part.company for part in parts if part.company), ""),
         chart=any(part.chart for part in parts),
         open_items=tuple(o for part in parts for o in part.open_items),
+        items=lists["items"],
+        tax_codes=_first_by_name(
+            ((c.code, c) for part in parts for c in part.tax_codes), "sales tax code", problems
+        ),
+        tax_liability=tuple(r for part in parts for r in part.tax_liability),
     )
 
 

@@ -17,7 +17,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app import audit
-from app.audit import DOCUMENTS_CSV
+from app.audit import DOCUMENTS_CSV, TAX_CSV
 from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
@@ -199,6 +199,17 @@ def documents_report() -> Response:
     if not path.is_file():
         raise NotFound("This book has no invoices or bills as documents; there is no such report.")
     name = Path(found.job.book).stem + "-documents.csv"
+    return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
+
+
+@bp.get("/download/tax.csv")
+def tax_report() -> Response:
+    """Per invoice and bill, then per tax agency: QuickBooks' figures and the book's."""
+    found = _finished(migration())
+    path = found.folder / TAX_CSV
+    if not path.is_file():
+        raise NotFound("This book has no sales tax proof; there is no such report.")
+    name = Path(found.job.book).stem + "-sales-tax.csv"
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
 
 

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from app.pages import chart, preview
 from app.pages.documents import documents_view
+from app.pages.tax import tax_view
 from app.web.cache import View
 from app.web.context import is_htmx, migration, render, views
 
@@ -43,6 +44,7 @@ def page() -> tuple[str, int]:
         chart_sort=chart_sort,
         account_columns=chart.account_columns(chart_sort),
         documents_mode=m.plan().documents,
+        sales_tax_mode=m.plan().sales_tax,
         **shown(view, chart_sort),
     )
 
@@ -59,6 +61,7 @@ def shown(view: View, sort: str = "") -> dict:
             "not_imported": preview.not_imported(ledger),
             "counts": preview.counts(ledger),
             "documents": documents_view(view.prepared.overview),
+            "tax": tax_view(view.prepared.tax_overview, ledger),
         },
     )
     rows = view.page(f"preview accounts {sort}", lambda: chart.account_rows(ledger, sort))

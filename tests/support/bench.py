@@ -55,6 +55,20 @@ def _document_files(documents: int, out: Path) -> None:
     company.write_unpaid_bills_csv(out / "unpaid_bills.csv")
 
 
+def _tax_files(invoices: int, out: Path) -> None:
+    """A company with about ``invoices`` invoices of 3 item lines and sales tax each (24 % of
+    its transactions), with documents (payments applied, credit memos, bills)."""
+    from tests.support.companygen import make_company
+
+    n = invoices * 100 // 24
+    company = make_company(
+        transactions=n, seed=7, years=max(1, n // 10_000), documents=True, items=True,
+        item_lines=3,
+    )  # fmt: skip
+    company.write_lists_iif(out / "lists.iif")
+    company.write_transaction_detail_csv(out / "transaction_detail.csv")
+
+
 def _prepared(folder: Path):
     from app import pipeline
     from app.plan import Plan
@@ -148,6 +162,30 @@ def child(kind: str, folder: Path) -> None:
             stats = gnc.write_book(prepared.ledger, target, fmt=fmt, overwrite=True)
             t["write"] = time.perf_counter() - t0
         t["save"] = dict(stats.seconds)["save"]
+    elif kind == "tax_documents":  # the GL write, then tax tables + documents with items
+        from app import gnc, pipeline
+        from app.plan import Plan
+
+        plan = Plan()
+        files = [folder / "lists.iif", folder / "transaction_detail.csv"]
+        prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+        docs, st = prepared.documents, prepared.sales_tax
+        ledger = prepared.ledger
+        counts: dict[str, int] = {}
+        refused: list[str] = []
+
+        def after(w) -> None:
+            tables = gnc.write_sales_tax(w, st)
+            counts.update(
+                gnc.write_documents_with_tax(w, docs.docs, docs.allocation, st, tables, refused)
+            )
+
+        stats = gnc.write_book(ledger, folder / "tax.gnucash", overwrite=True, after=after)
+        seconds = dict(stats.seconds)
+        t["gl"], t["documents"] = seconds["transactions"], seconds["documents"]
+        t["invoices"] = counts.get("invoice", 0)
+        t["taxed"] = st.taxed_lines
+        about = f"{counts}, refused {len(refused)}"
     elif kind == "csv_reader":  # the floor for reading: decode + csv.reader, nothing else
         path = folder / "big.csv"
         t0 = time.perf_counter()
@@ -375,6 +413,10 @@ def main() -> None:
             (base / f"d{n}").mkdir()
             _document_files(n, base / f"d{n}")
             docs[n] = _run("documents", base / f"d{n}")
+        tax_size = int(os.environ.get("BENCH_TAX", "10000"))
+        (base / "tax").mkdir()
+        _tax_files(tax_size, base / "tax")
+        tax = _run("tax_documents", base / "tax")
         wizard = {n: _run("wizard", folders[n]) for n in (small, large)}
         search = {n: _run("search", folders[n]) for n in (small, large)}
         pg = _postgres(folders, (SEED_SIZE, small))
@@ -544,6 +586,17 @@ def main() -> None:
         rows.append(
             (f"RATIO PostgreSQL write {small:,} / {SEED_SIZE:,}", f"{hi / lo:.2f}x", linear)
         )
+    got = int(tax["seconds"]["invoices"])
+    rows.append(
+        (f"GL write, {got:,} invoices' company (3 item lines + tax)", f"{sec(tax, 'gl'):.2f} s", "")
+    )
+    rows.append(
+        (
+            f"documents pass with tax tables and items, {got:,} invoices",
+            f"{sec(tax, 'documents'):.2f} s",
+            f"{sec(tax, 'documents') / sec(tax, 'gl'):.2f}x the GL write, target <= 1.5x",
+        )
+    )
     width = max(len(a) for a, _, _ in rows)
     print(r[large]["convert"]["about"])
     print(f"{'measurement':<{width}}  {'value':>10}  note")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tests.support import companygen_docs as _d
 from tests.support import companygen_extra as _x
+from tests.support import companygen_tax as _t
 from tests.support import companygen_write as _w
 from tests.support.companygen_data import (  # re-exported: tests import them from here
     BALANCE_SHEET,
@@ -76,6 +77,7 @@ class Txn:
     memo: str
     splits: list[tuple[str, Decimal, str, str]]
     names: tuple[str, ...] = ()  # each split's own Name cell, when not all ``name``
+    items: tuple = ()  # each split's item columns (``companygen_tax.Line`` or None), items=True
 
     def name_of(self, i: int) -> str:
         """The Name cell of split ``i``'s row."""
@@ -105,6 +107,12 @@ class Company:
     # full name), a customer or a vendor; its amounts in the files stay home-currency values
     home_currency: str = ""
     currencies: dict[tuple[str, str], str] = field(default_factory=dict)
+    # items=True: the item list, sales tax and its truth (``companygen_tax``)
+    tax: _t.TaxTruth | None = None
+
+    @property
+    def items(self) -> bool:
+        return self.tax is not None
 
     @property
     def export_date(self) -> dt.date:
@@ -240,6 +248,9 @@ class Company:
     def write_unpaid_bills_csv(self, path: Path, *, names: bool = True) -> Path:
         return _d.write_open_report(self, path, "vendor", names=names)
 
+    def write_sales_tax_liability_csv(self, path: Path) -> Path:
+        return _t.write_liability_report(self, path)
+
     def write_all(self, directory: Path, **kw: str) -> dict[str, Path]:
         """Every export into ``directory``: name → path."""
         directory = Path(directory)
@@ -306,6 +317,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     twins: float = 0.0,
     payers: bool = False,
     journals: bool = False,
+    items: bool = False,
+    item_lines: int = 0,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
@@ -442,12 +455,13 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         _x.add_twins(out, seed, twins, vendors)
     if payers:
         _x.add_payers(out, seed, customers)
+    tax = _t.add_items(out, seed, lines=item_lines) if items else None
     open_amounts = _d.add_documents(out, seed, customers, vendors, journals) if documents else {}
     return Company(
         name=COMPANY_NAME,
-        accounts=list(CHART),
+        accounts=list(CHART) + (list(_t.EXTRA_ACCOUNTS) if items else []),
         customers=customers,
-        vendors=vendors,
+        vendors=vendors + (list(_t.AGENCIES) if items else []),
         employees=list(EMPLOYEES),
         terms=list(TERMS),
         classes=list(CLASSES),
@@ -459,6 +473,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         exported=exported,
         hdr=hdr,
         open_amounts=open_amounts,
+        tax=tax,
     )
 
 

@@ -174,6 +174,9 @@ def _credit_note(t: Txn, rng: random.Random, open_: dict, owned: dict) -> None:
     t.type = "Credit Memo" if side == "customer" else "Credit"
     t.num = f"{'CM' if side == 'customer' else 'VC'}-{t.trans_no}"
     t.splits = [(a, -v, memo, clr) for a, v, memo, clr in t.splits]
+    from tests.support.companygen_tax import negate_items
+
+    negate_items(t)
     open_[t.trans_no] = _applied(abs(t.splits[0][1]), owned.get((side, t.name), []), rng, open_)
 
 

@@ -56,6 +56,7 @@ IIF_TYPES = {
     "Transfer": "TRANSFER",
     "Credit Memo": "CREDIT MEMO",
     "Credit": "BILL REFUND",
+    "Sales Tax Payment": "CHECK",
 }
 
 
@@ -219,6 +220,8 @@ def write_transaction_detail_csv(
     words = {a[0]: TYPE_WORDS[a[1]] for a in company.accounts}
     header = ["", "Trans #", "Type", "Date", "Num", "Name", "Memo", "Account", "Class", "Clr",
               "Split", "Debit", "Credit", "Amount", "Balance", "Account Type"]  # fmt: skip
+    if company.items:  # the columns a user adds: Item, Qty, Sales Price, tax code and amount
+        header += ["Item", "Qty", "Sales Price", "Sales Tax Code", "Tax Amount"]
     rows = _titles(company, "Custom Transaction Detail Report", len(header))
     rows.append(header)
     add = rows.append
@@ -234,11 +237,15 @@ def write_transaction_detail_csv(
             other = _other_side(t, i, label)
             if bare_numbers and i and len(t.splits) > 2:
                 other = label[t.splits[0][0]]  # later rows name the first row's account
-            add(["", no, t.type, day, t.num, t.names[i] if t.names else t.name, memo,
-                 shown[account], "", marks.get(clr, clr), other,
-                 _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
-                 _cell(amount), money(balance), words[account]])  # fmt: skip
-    add(["TOTAL", *[""] * 10, money(total), money(total), "0.00", "0.00", ""])
+            row = ["", no, t.type, day, t.num, t.names[i] if t.names else t.name, memo,
+                   shown[account], "", marks.get(clr, clr), other,
+                   _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
+                   _cell(amount), money(balance), words[account]]  # fmt: skip
+            if company.items:
+                row += _item_cells(t.items[i] if t.items else None)
+            add(row)
+    add(["TOTAL", *[""] * 10, money(total), money(total), "0.00", "0.00", "",
+         *([""] * 5 if company.items else [])])  # fmt: skip
     return _write_csv(path, rows, encoding)
 
 
@@ -321,6 +328,30 @@ def write_general_ledger_csv(
     return _write_csv(path, rows, encoding)
 
 
+def _number(v: Decimal | None) -> str:
+    return "" if v is None else f"{v:,f}"
+
+
+def _item_cells(line) -> list[str]:
+    """Item, Qty, Sales Price, Sales Tax Code, Tax Amount of a report row."""
+    if line is None:
+        return ["", "", "", "", ""]
+    tax = "" if line.tax_amount is None else money(line.tax_amount)
+    return [line.item, _number(line.quantity), _number(line.price), line.code, tax]
+
+
+def _iif_item(line, amount: Decimal) -> list[str]:
+    """QNTY (negative on an invoice line, as QuickBooks writes it), PRICE, INVITEM, TAXABLE,
+    EXTRA, TAXCODE, TAXAMOUNT of an SPL row."""
+    if line is None:
+        return [""] * 7
+    qty = "" if line.quantity is None else _number(-line.quantity if amount < 0 else line.quantity)
+    taxable = "" if line.taxable is None else "Y" if line.taxable else "N"
+    tax = "" if line.tax_amount is None else money(line.tax_amount)
+    extra = "AUTOSTAX" if line.auto_tax else ""
+    return [qty, _number(line.price), line.item, taxable, extra, line.code, tax]
+
+
 def _iif_field(value: str) -> str:
     if any(ch in value for ch in ',"\t'):
         return '"' + value.replace('"', '""') + '"'
@@ -347,15 +378,21 @@ def write_transactions_iif(
     """An IIF TRNS/SPL/ENDTRNS file of the history (CLEAR=Y only for reconciled ✓ splits)."""
     fmt = _dates(date_order, padded=False)
     cols = ["TRNSTYPE", "DATE", "ACCNT", "NAME", "CLASS", "AMOUNT", "DOCNUM", "MEMO", "CLEAR"]
-    rows = [["!TRNS", "TRNSID", *cols], ["!SPL", "SPLID", *cols], ["!ENDTRNS"]]
+    more = ["QNTY", "PRICE", "INVITEM", "TAXABLE", "EXTRA", "TAXCODE", "TAXAMOUNT"]
+    if not company.items:
+        more = []
+    rows = [["!TRNS", "TRNSID", *cols], ["!SPL", "SPLID", *cols, *more], ["!ENDTRNS"]]
     add = rows.append
     for t in company.history:
         kind = IIF_TYPES[t.type]
         day = fmt(t.date)
         for i, (account, amount, memo, clr) in enumerate(t.splits):
-            add(["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account,
-                 t.names[i] if t.names else t.name,
-                 "", money(amount), t.num, memo, "Y" if clr == "✓" else "N"])  # fmt: skip
+            row = ["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account,
+                   t.names[i] if t.names else t.name,
+                   "", money(amount), t.num, memo, "Y" if clr == "✓" else "N"]  # fmt: skip
+            if more and i:
+                row += _iif_item(t.items[i] if t.items else None, amount)
+            add(row)
         add(["ENDTRNS"])
     return _iif(path, rows, encoding)
 
@@ -463,6 +500,10 @@ def write_lists_iif(company: Company, path: Path) -> Path:
                              LASTNAME=last if first else "",
                              JOBDESC="Job" if ":" in name else "",
                              **cur("customer", top)))  # fmt: skip
+        if company.items:
+            from tests.support.companygen_tax import customer_fields
+
+            customers[-1].update(customer_fields(name))
     _section(rows, "CUST", CUST + " CURRENCY" * bool(home), customers)
     _section(rows, "VEND", VEND + " NAMECURRENCY" * bool(home), [
         rec(v, PRINTAS=v, ADDR1=v, ADDR2=f"{20 + i} Main St", ADDR3="Middlefield, CA 94482",
@@ -482,4 +523,8 @@ def write_lists_iif(company: Company, path: Path) -> Path:
         for n, disc, due, dd in company.terms
     ])  # fmt: skip
     _section(rows, "CLASS", CLASS, [rec(n) for n in company.classes])
+    if company.items:
+        from tests.support.companygen_tax import lists_sections
+
+        lists_sections(company, rows, rec)
     return _iif(path, rows, "utf-8")

@@ -114,6 +114,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         problems=tuple(sorted(reading.problems, key=_line)),
         files=(info,),
         chart=ledger_lists.chart,
+        items=ledger_lists.items,
+        tax_codes=ledger_lists.tax_codes,
     )
 
 

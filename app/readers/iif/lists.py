@@ -12,8 +12,10 @@ from decimal import Decimal
 from types import MappingProxyType
 
 from app.business import BillTerm, Customer, Employee, Vendor
+from app.items import Item, TaxCode
 from app.model import Account, NotImported, Role
 from app.quickbooks import ACCOUNT_TYPES, ROLES
+from app.readers.iif.items import ItemsReader
 from app.readers.iif.names import Names, amount, currency_of, flag
 from app.readers.iif.rows import Reading, Row
 from app.source import Source
@@ -68,6 +70,8 @@ class ListsResult:
     terms: tuple[BillTerm, ...]
     not_imported: tuple[NotImported, ...]
     chart: bool
+    items: tuple[Item, ...] = ()
+    tax_codes: tuple[TaxCode, ...] = ()
 
     def counts(self) -> list[tuple[str, int]]:
         pairs = [
@@ -77,6 +81,7 @@ class ListsResult:
             ("Vendors", len(self.vendors)),
             ("Employees", len(self.employees)),
             ("Bill terms", len(self.terms)),
+            ("Items", len(self.items)),
             ("Not imported", len(self.not_imported)),
         ]
         return [(k, n) for k, n in pairs if n]
@@ -98,6 +103,7 @@ class Lists:
         self.group: tuple[str, Source, int] | None = None  # open item group: name, source, members
         self.chart = False
         self.names = Names(reading, self.labels)
+        self.catalogue = ItemsReader(reading)
 
     def add(self, row: Row) -> None:
         kw = row.keyword
@@ -121,7 +127,11 @@ class Lists:
         elif kw == "TERMS":
             self._term(row)
         elif kw == "INVITEM":
+            self.catalogue.item(row)
             self._item(row)
+        elif kw == "SALESTAXCODE":
+            self.catalogue.code(row)
+            self._other(row)
         else:
             self._other(row)
 
@@ -129,6 +139,7 @@ class Lists:
         if self.group is not None:
             self.reading.warn(self.group[1], "item group not closed by ENDGRP/ENDTAX")
             self._close_group()
+        self.catalogue.close()
         return ListsResult(
             accounts=tuple(self.accounts),
             customers=self.names.customers(self.customer_rows),
@@ -137,6 +148,8 @@ class Lists:
             terms=tuple(self.terms),
             not_imported=tuple(self.not_imported),
             chart=self.chart,
+            items=tuple(self.catalogue.items.values()),
+            tax_codes=tuple(self.catalogue.codes.values()),
         )
 
     # --- helpers ---
@@ -245,6 +258,7 @@ class Lists:
         self._skip("INVITEM", row.get("NAME"), row.source)
 
     def _close_group(self) -> None:
+        self.catalogue.close()
         if self.group is None:
             return
         name, source, members = self.group

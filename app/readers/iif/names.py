@@ -131,6 +131,8 @@ class Names:
             credit_limit=self._amount(row, "LIMIT"),
             taxable=self._bool(row, "TAXABLE"),
             currency=currency_of(row),
+            tax_item=row.get("TAXITEM"),
+            tax_code=row.get("SALESTAXCODE"),
         )
 
     def _job_lines(self, row: Row) -> list[str]:

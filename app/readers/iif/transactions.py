@@ -13,11 +13,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal
 
+from app.items import ItemLine
 from app.model import NotImported, Reconcile, Split, Transaction
 from app.quickbooks import non_posting, non_posting_kind, not_posted
 from app.readers.iif.rows import Reading, Row
 from app.readers.payers import named
-from app.readers.values import date_order, is_order, parse_amount, parse_date
+from app.readers.values import date_order, is_order, parse_amount, parse_bool, parse_date
 
 # --- dates ------------------------------------------------------------------------------------
 
@@ -118,11 +119,42 @@ class Transactions:
             memo=row.text("MEMO"),
             reconcile=reconcile,
             mark=mark,
+            item=self._item(row),
         )
         self.splits.append(split)
         name = row.get("NAME")
         if name and self.head is not None and name != self.head.get("NAME"):
             self.names.append((split, name))
+
+    def _item(self, row: Row) -> ItemLine | None:
+        """The line's INVITEM, QNTY, PRICE (a rate: ``10%``), TAXABLE, EXTRA (AUTOSTAX: the sales
+        tax line) and, in VAT/GST editions, TAXCODE and TAXAMOUNT; None when it has none."""
+        if not row.has("INVITEM") and not row.has("EXTRA") and not row.has("TAXCODE"):
+            return None
+        numbers = {}
+        for col in ("QNTY", "PRICE", "TAXAMOUNT"):
+            try:
+                numbers[col] = parse_amount(row.get(col))
+            except ValueError as exc:
+                self.reading.warn(row.source, f"{col}: {exc}; not read")
+                numbers[col] = None
+        percent = row.get("PRICE").endswith("%")
+        try:
+            taxable = parse_bool(row.get("TAXABLE"))
+        except ValueError as exc:
+            self.reading.warn(row.source, f"TAXABLE: {exc}; read as not said")
+            taxable = None
+        line = ItemLine(
+            item=row.get("INVITEM"),
+            quantity=numbers["QNTY"],
+            price=None if percent else numbers["PRICE"],
+            percent=numbers["PRICE"] if percent else None,
+            taxable=taxable,
+            tax_code=row.get("TAXCODE"),
+            tax_amount=numbers["TAXAMOUNT"],
+            auto_tax=row.get("EXTRA").upper() == "AUTOSTAX",
+        )
+        return line or None
 
     def _close(self) -> None:
         head, splits, names = self.head, self.splits, self.names

@@ -53,6 +53,7 @@ from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.ending import ends_with_total
 from app.readers.qbcsv.header import (
     HEADER_SCAN,
+    ITEM_ROLES,
     ROW_ROLES,
     VALUE_ROLES,
     Header,
@@ -61,6 +62,7 @@ from app.readers.qbcsv.header import (
     first_rows,
     safe_decode,
 )
+from app.readers.qbcsv.items import ItemCells
 from app.readers.qbcsv.trial_balance import period_end
 from app.readers.values import SHORT_AMOUNT, is_binary, is_utf16
 from app.source import Source
@@ -184,7 +186,7 @@ class _Reader:
                 "be rebuilt: add Trans # (Customize Report > Display) and export again",
             )
         if header.layout == "hand":
-            unknown = sorted(set(roles) - set(ROW_ROLES) - set(VALUE_ROLES))
+            unknown = sorted(set(roles) - set(ROW_ROLES) - set(VALUE_ROLES) - set(ITEM_ROLES))
             if unknown:
                 known = ", ".join((*ROW_ROLES, *VALUE_ROLES))
                 raise ParseError(src, f"unknown column roles {unknown} (known: {known})")
@@ -207,7 +209,12 @@ class _Reader:
         indexes = [roles.get(r, blank) for r in (*ROW_ROLES, *VALUE_ROLES) if r != "split"]
         pick = itemgetter(*indexes)
         other_at = roles.get("split", blank)
-        need = max(*indexes, other_at) + 1  # shorter rows are padded
+        # the item columns, where the report has any (Split.item; set on the fresh split)
+        item_at = [roles.get(r, blank) for r in ITEM_ROLES] if set(ITEM_ROLES) & set(roles) else []
+        item_cells = itemgetter(*item_at) if item_at else None
+        set_item = Split.item.__set__  # type: ignore[misc, union-attr]
+        item_line = ItemCells(self.out.warn).line
+        need = max(*indexes, other_at, *item_at) + 1  # shorter rows are padded
         pad = [""] * (need + 1)
         ledger = header.layout == "ledger"
         both = "amount" in roles and "debit" in roles and "credit" in roles
@@ -338,6 +345,10 @@ class _Reader:
                 account, value, line, memo, reconcile[0], reconcile[1],
                 (labels.get(atype) or labels.setdefault(atype, atype.strip())) if atype else "",
             )  # fmt: skip
+            if item_cells is not None:
+                detail = item_line(item_cells(row), line)
+                if detail is not None:
+                    set_item(split, detail)
             if by_ref:
                 if note is not None:
                     note(row[other_at], line)

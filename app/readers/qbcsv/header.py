@@ -46,9 +46,26 @@ ROLES = {
     "amount": "amount",
     "balance": "balance",
     "account type": "account_type",
+    # the item columns a user may add to a Custom Transaction Detail or General Ledger report
+    # (never required): read into Split.item by app/readers/qbcsv/items.py
+    "item": "item",
+    "qty": "qty",
+    "quantity": "qty",
+    "sales price": "price",
+    "rate": "price",
+    "price": "price",
+    "unit price": "price",
+    "tax code": "tax_code",
+    "sales tax code": "tax_code",
+    "tax amount": "tax_amount",
+    "tax amt": "tax_amount",
+    "gst": "tax_amount",
+    "gst amount": "tax_amount",
+    "vat amount": "tax_amount",
 }
 ROW_ROLES = ("ref", "kind", "date", "num", "name", "memo", "account", "mark", "split")
 VALUE_ROLES = ("amount", "debit", "credit", "balance", "account_type")
+ITEM_ROLES = ("item", "qty", "price", "tax_code", "tax_amount")
 
 
 class Header:
