@@ -34,6 +34,7 @@ REPORT_HTML = "report.html"
 DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner
 TAX_CSV = "tax.csv"  # the sales tax part of the proof: per document, per agency
 ITEMS_CSV = "items.csv"  # the item catalogue (GnuCash has no item list)
+YEARS_CSV = "years.csv"  # every account at every year end (issue 26), when reports were given
 PLAN_JSON = "plan.json"
 FILES_CSV = "files.csv"
 NOT_IMPORTED_CSV = "not_imported.csv"
@@ -61,6 +62,8 @@ DESCRIPTIONS = {  # member → what it is, in the README's order
     ITEMS_CSV: "QuickBooks' item list, which GnuCash has no place for: each item's type, "
     "prices, accounts, tax code, agency, preferred vendor and, for inventory, the quantity on "
     "hand (its value is in the asset account of the book)",
+    YEARS_CSV: "every account at every year end given (QuickBooks' Trial Balance reports): "
+    "QuickBooks' figure, the book's and the difference per date",
     PLAN_JSON: "the settings the book was written from (the Map step's choices: accounts, "
     "rules, currency, opening balances)",
     FILES_CSV: "the QuickBooks files read: the name you gave each, the name it is stored "
@@ -191,7 +194,8 @@ def write_pack(
     when = dt.datetime.fromtimestamp(finished) if finished else dt.datetime.now()
     date_time = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
     optional = (
-        REPORT_CSV, DOCUMENTS_CSV, TAX_CSV, ITEMS_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV,
+        REPORT_CSV, DOCUMENTS_CSV, TAX_CSV, ITEMS_CSV, YEARS_CSV, PLAN_JSON, FILES_CSV,
+        NOT_IMPORTED_CSV,
     )  # fmt: skip
     present = [REPORT_HTML, *(n for n in optional if (folder / n).is_file())]
     missing = [n for n in (REPORT_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV) if n not in present]

@@ -149,6 +149,41 @@ class BookSalesTax:
 
 
 @dataclass(frozen=True, slots=True)
+class BookBudget:
+    """A budget as stored: its periods (GnuCash's period name and multiplier, first start) and
+    every account's value per period (0 where none is set), natural signs (debit positive)."""
+
+    name: str
+    start: dt.date | None
+    periods: int
+    period: tuple[str, int]  # ("month", 1)
+    values: tuple[tuple[str, tuple[Decimal, ...]], ...]  # (account full name, per period)
+    natural_signs: bool = True  # the book says its budgets hold natural signs
+
+
+@dataclass(frozen=True, slots=True)
+class BookSchedule:
+    """A scheduled transaction as stored: its template lines (account, value debit positive)."""
+
+    name: str
+    enabled: bool
+    auto_create: bool
+    start: dt.date | None
+    period: tuple[tuple[str, int], ...]  # each recurrence: (period name, multiplier)
+    lines: tuple[tuple[str, Decimal], ...]
+    occurrences: int = 0  # total (0: no limit)
+
+
+@dataclass(frozen=True, slots=True)
+class BookReconciled:
+    """An account's last reconcile date and GnuCash's reconciled balance as of that day."""
+
+    account: str
+    last_date: dt.date | None
+    balance: Decimal  # xaccAccountGetReconciledBalanceAsOfDate at the end of that day
+
+
+@dataclass(frozen=True, slots=True)
 class BookSnapshot:
     currency: str
     accounts: tuple[BookAccount, ...]
@@ -167,6 +202,11 @@ class BookSnapshot:
     detached_load: bool = False  # loaded with the 4.13 split-list detacher (docs/ENGINE.md)
     documents: BookDocuments | None = None  # only with read_book(..., documents=True)
     sales_tax: BookSalesTax | None = None  # only with read_book(..., sales_tax=accounts)
+    # issue 26, read through ctypes (app/gnc/extras.py); ``extras_unread``: why not, if so
+    budgets: tuple[BookBudget, ...] = ()
+    schedules: tuple[BookSchedule, ...] = ()
+    reconciled: tuple[BookReconciled, ...] = ()  # the accounts with a last reconcile date
+    extras_unread: str = ""
 
     def account(self, full_name: str) -> BookAccount | None:
         for a in self.accounts:
@@ -195,4 +235,7 @@ class WriteStats:
     detached: bool = False
     fallback: str = ""
     not_written: tuple[str, ...] = ()
+    budgets: int = 0  # issue 26: budgets and scheduled transactions written, reconcile dates set
+    schedules: int = 0
+    reconciled: int = 0
     seconds: tuple[tuple[str, float], ...] = ()  # (("accounts", 0.01), ("transactions", ...))

@@ -271,39 +271,37 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
 def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Report) -> bool:
     """The report files asked for, after the book; False (said, one line each) when one cannot
     be written: then nothing of it is left (atomic writes), and the book stays."""
-    wanted: list[tuple[Path, str, str]] = []
+    wanted: list[tuple[Path, str, str, str]] = []  # (path, text, what, said once written)
     if args.report and prepared.warnings:
         lines = [worded(w) for w in by_importance(prepared.warnings)]
-        wanted.append((warnings_file(args.report), "\n".join(lines) + "\n", "warnings file"))
+        text = "\n".join(lines) + "\n"
+        wanted.append((warnings_file(args.report), text, "warnings file", ""))
     if args.report:
-        wanted.append((args.report, report.to_csv(), "report"))
+        wanted.append((args.report, report.to_csv(), "report", ""))
+        if report.extras is not None and report.extras.years:
+            years = args.report.with_name(args.report.stem + ".years.csv")
+            wanted.append((years, report.extras.years_csv(), "year-end table", ""))
     if args.documents_report:
         rows = report.documents.rows if report.documents else ()
-        wanted.append((args.documents_report, documents_report(rows), "documents report"))
+        none = "" if report.documents else " (no invoices or bills were written as documents)"
+        wanted.append((args.documents_report, documents_report(rows), "documents report", none))
     if args.tax_report:
-        wanted.append((args.tax_report, tax_report(report.sales_tax), "tax report"))
+        wanted.append((args.tax_report, tax_report(report.sales_tax), "tax report", ""))
     if args.item_catalogue:
         items = prepared.ledger.items
         table = csvsafe.text([CATALOGUE_HEADER, *catalogue(items)])
-        wanted.append((args.item_catalogue, table, "item catalogue"))
+        wanted.append((args.item_catalogue, table, "item catalogue", f" ({len(items):,} items)"))
     failed: list[str] = []
     why = ""
-    for path, text, what in wanted:
+    for path, text, what, said in wanted:
         try:
             write_text(path, text)
         except OSError as exc:  # checked before, so the disk filled up or the folder changed
             why = why or why_not_written(exc, path.parent)
             failed.append(f"the {what} {path}")
             continue
-        if what == "report":
-            print(f"Report written to {path}")
-        elif what == "documents report":
-            none = "" if report.documents else " (no invoices or bills were written as documents)"
-            print(f"Documents report written to {path}{none}")
-        elif what == "tax report":
-            print(f"Tax report written to {path}")
-        elif what == "item catalogue":
-            print(f"Item catalogue written to {path} ({len(prepared.ledger.items):,} items)")
+        if what != "warnings file":
+            print(f"{what.capitalize()} written to {path}{said}")
     if failed:
         print(
             f"Book written to {args.output}, but not {' or '.join(failed)}: {why}. Free some "
@@ -347,6 +345,8 @@ def _differ(report: Report) -> str:
         parts.append(words.differ(checks, "check"))
     if report.documents is not None and not report.documents.ok:
         parts.append(report.documents.headline())
+    if report.extras is not None and not report.extras.ok:
+        parts.append(report.extras.headline())
     return " and ".join(parts)
 
 

@@ -27,7 +27,18 @@ def to_text(ledger: Ledger) -> str:
     return "\n".join(out) + "\n"
 
 
-_SINCE_GOLDENS = frozenset({"open_items", "items", "tax_codes", "tax_liability"})
+_SINCE_GOLDENS = frozenset(
+    {
+        "open_items",
+        "items",
+        "tax_codes",
+        "tax_liability",
+        "budget_lines",
+        "year_ends",
+        "statements",
+        "memorized",
+    }
+)
 # FileInfo.layout is its kind's code (kind is printed); FileInfo.quiet is derived from the dates
 _NOT_DUMPED = frozenset({"layout", "quiet"})
 

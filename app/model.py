@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Literal
 
 from app.business import BillTerm, Customer, Employee, OpenItem, Vendor
+from app.extras import BudgetLine, Memorized, Statement, YearEnd
 from app.items import Item, ItemLine, TaxCode, TaxLiability
 from app.source import Source
 
@@ -240,6 +241,9 @@ Layout = Literal[
     "open invoices",
     "unpaid bills",
     "sales tax liability",
+    "year end",  # a Trial Balance report of an earlier date: a proof, not the book's figures
+    "reconciliation",
+    "memorized",
 ]
 HISTORY_LAYOUTS: frozenset[Layout] = frozenset(
     ("iif", "iif transactions", "find", "journal", "detail", "ledger", "hand")
@@ -347,6 +351,11 @@ class Ledger:
     items: tuple[Item, ...] = ()  # the item list (sales tax items and groups included)
     tax_codes: tuple[TaxCode, ...] = ()
     tax_liability: tuple[TaxLiability, ...] = ()  # a Sales Tax Liability report's rows
+    # issue 26 (app/extras.py): budgets, earlier trial balances, reconciliations, memorized
+    budget_lines: tuple[BudgetLine, ...] = ()
+    year_ends: tuple[YearEnd, ...] = ()
+    statements: tuple[Statement, ...] = ()
+    memorized: tuple[Memorized, ...] = ()
 
     def account(self, full_name: str) -> Account | None:
         for a in self.accounts:

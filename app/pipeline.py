@@ -8,18 +8,27 @@ raises for bad input: problems are data. ``write`` refuses while any error remai
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 
-from app import cutover, foreign, mapping, postgres, readers, resolve, validate, verify
+from app import (
+    cutover,
+    extras_stage,
+    foreign,
+    mapping,
+    postgres,
+    readers,
+    resolve,
+    statements,
+    validate,
+    verify,
+)
 from app.as_of import renamed_daily
-from app.book import BookDocuments, BookSnapshot, WriteStats
+from app.book import BookSnapshot, WriteStats
 from app.documents import selection, tax_plan
 from app.documents.opening import open_items_opening
-from app.documents.proof import prove
 from app.documents.tax_proof import prove as prove_sales_tax
 from app.documents.taxes import SalesTax
 from app.errors import BookWriteError, ProblemsError
@@ -29,7 +38,6 @@ from app.model import AccountType, Ledger, Problem
 from app.plan import DocumentsMode, Plan, SalesTaxMode
 from app.postgres import Address
 from app.verify_report import Report
-from app.words import plural
 
 Progress = Callable[[str, int, int], None]
 
@@ -234,6 +242,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
     outline, converted = foreign.check(
         outline, resolved, plan.currency, allowed=plan.foreign_as_home
     )
+    outline = extras_stage.applied(outline, kept.transactions if kept else (), chart, names)
     found = validate.check(
         outline, reported=unresolved, currency=plan.currency, history=kept, names=names
     )
@@ -313,25 +322,31 @@ def _write_proven(
     """The book written at ``where``, read back and compared."""
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
+    ledger = statements.marked(prepared.ledger)  # a reconciliation proven line by line
     docs = prepared.documents
     st = prepared.sales_tax
     refused: list[str] = []  # documents the engine would tax otherwise than planned
+    extra = bool(ledger.budget_lines or ledger.memorized or ledger.statements)
+    made: list[gnc.ExtrasWritten] = []
     after = None
-    if docs is not None or st is not None:
+    if docs is not None or st is not None or extra:
 
         def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
-            progress(on_progress, "documents", 0, 1)  # without its documents
-            tables = gnc.write_sales_tax(written, st) if st is not None else {}
-            if docs is not None and st is not None:
-                gnc.write_documents_with_tax(
-                    written, docs.docs, docs.allocation, st, tables, refused
-                )
-            elif docs is not None:
-                gnc.write_documents(written, docs.docs, docs.allocation)
-            progress(on_progress, "documents", 1, 1)
+            if docs is not None or st is not None:  # without its documents
+                progress(on_progress, "documents", 0, 1)
+                tables = gnc.write_sales_tax(written, st) if st is not None else {}
+                if docs is not None and st is not None:
+                    gnc.write_documents_with_tax(
+                        written, docs.docs, docs.allocation, st, tables, refused
+                    )
+                elif docs is not None:
+                    gnc.write_documents(written, docs.docs, docs.allocation)
+                progress(on_progress, "documents", 1, 1)
+            if extra:  # budgets, scheduled transactions, reconcile dates
+                made.append(gnc.write_extras(written, ledger))
 
     stats = gnc.write_book(
-        prepared.ledger,
+        ledger,
         where,
         currency=plan.currency,
         fmt=plan.format,
@@ -346,12 +361,18 @@ def _write_proven(
         sales_tax=st.tax_accounts if st is not None else None,
     )
     with paused():
-        written = selection.as_written(prepared.ledger, docs)
+        written = selection.as_written(ledger, docs)
+        if made:
+            done = made[0]
+            stats = replace(
+                stats, budgets=done.budgets, schedules=done.schedules, reconciled=done.reconciled
+            )
+            written = replace(written, not_imported=(*written.not_imported, *made[0].refused))
         report = verify.verify(written, snapshot, plan.cutover)
         if said := foreign.proof_note(prepared.parsed, plan.currency):
             report = replace(report, notes=(*report.notes, said))
         if docs is not None and snapshot.documents is not None:
-            report = _with_documents(report, docs, snapshot.documents)
+            report = verify.with_documents(report, docs, snapshot.documents)
         if st is not None and snapshot.sales_tax is not None:
             proof = prove_sales_tax(st, snapshot.sales_tax, written, tuple(refused))
             report = replace(report, sales_tax=proof)
@@ -361,27 +382,3 @@ def _write_proven(
 def progress(on_progress: Progress | None, phase: str, done: int, total: int) -> None:
     if on_progress is not None:
         on_progress(phase, done, total)
-
-
-def _with_documents(report: Report, docs: selection.Selection, book: BookDocuments) -> Report:
-    """The documents part of the proof, and a note on what the documents pass added."""
-    meant = docs.counts()
-    held = dict(Counter(d.kind for d in book.documents))
-    held["payment"] = book.payments
-    proof = prove(
-        docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
-    )
-    pieces = selection.payment_pieces(docs.docs, docs.allocation).values()
-    cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
-    added = []
-    if links:
-        linked = plural(links, "lot-link transaction", "lot-link transactions")
-        added.append(f"{linked} (credit notes applied)")
-    if cut:
-        added.append(f"{cut:,} A/R and A/P lines cut out of the payments (one per document paid)")
-    note = (
-        f"The invoices and bills added {' and '.join(added)}: zero-sum, no balance changed; "
-        "the counts above include them."
-    )
-    notes = (*report.notes, note) if added else report.notes
-    return replace(report, documents=proof, notes=notes)

@@ -27,12 +27,16 @@ from decimal import Decimal
 
 from app import as_of as cut
 from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
-from app.book import BookAccount, BookSnapshot
+from app.book import BookAccount, BookDocuments, BookSnapshot
 from app.coverage import Gap, gaps
 from app.cutover import OPENING_KIND
+from app.documents import selection
+from app.documents.proof import prove as prove_documents
+from app.extras_proof import prove
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
 from app.plan import Cutover
 from app.verify_report import Check, Report, Row
+from app.words import plural
 
 REPEATED = (
     "the history explains more than QuickBooks' balance, as on every account that differs: "
@@ -123,7 +127,8 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
                     created="book",
                 )
             )
-    return Report(tuple(rows), _checks(ledger, snapshot), asof, tuple(notes))
+    extras = prove(ledger, snapshot, asof)  # every year end, budgets, reconciliations...
+    return Report(tuple(rows), _checks(ledger, snapshot), asof, tuple(notes), extras=extras)
 
 
 def _notes(folded: Decimal, re_name: str | None, holes: list[Gap]) -> list[str]:
@@ -263,3 +268,28 @@ def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
         Check("last transaction date", max(dates, default=None), snap.last_date, False),
     ]
     return tuple(Check(c.name, c.input, c.book, c.input == c.book, c.detail) for c in out)
+
+
+def with_documents(report: Report, docs: selection.Selection, book: BookDocuments) -> Report:
+    """The documents part of the proof (``docs`` as selected, ``book`` as read back), and a note
+    on what the documents pass added."""
+    meant = docs.counts()
+    held = dict(Counter(d.kind for d in book.documents))
+    held["payment"] = book.payments
+    proof = prove_documents(
+        docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
+    )
+    pieces = selection.payment_pieces(docs.docs, docs.allocation).values()
+    cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
+    added = []
+    if links:
+        linked = plural(links, "lot-link transaction", "lot-link transactions")
+        added.append(f"{linked} (credit notes applied)")
+    if cut:
+        added.append(f"{cut:,} A/R and A/P lines cut out of the payments (one per document paid)")
+    note = (
+        f"The invoices and bills added {' and '.join(added)}: zero-sum, no balance changed; "
+        "the counts above include them."
+    )
+    notes = (*report.notes, note) if added else report.notes
+    return replace(report, documents=proof, notes=notes)

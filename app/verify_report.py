@@ -13,6 +13,7 @@ from app.as_of import ZERO
 from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
 from app.documents.tax_proof import SalesTaxProof
+from app.extras_proof import ExtrasProof
 from app.fixes import Audience, with_fix
 from app.model import AsOf, Fix, money, plain
 from app.words import differ, plural
@@ -77,6 +78,7 @@ class Report:
     notes: tuple[str, ...] = ()
     documents: DocumentsProof | None = None  # invoices, bills, payments (when written)
     sales_tax: SalesTaxProof | None = None  # each document's figures, each agency's tax owed
+    extras: ExtrasProof | None = None  # every year end, budgets, reconciliations, schedules
 
     @property
     def year_start(self) -> dt.date | None:
@@ -96,6 +98,7 @@ class Report:
             and all(c.ok for c in self.checks)
             and (self.documents is None or self.documents.ok)
             and (self.sales_tax is None or self.sales_tax.ok)
+            and (self.extras is None or self.extras.ok)
         )
 
     def by_family(self) -> list[tuple[str, Decimal, Decimal]]:
@@ -144,6 +147,8 @@ class Report:
             head = f"{head}; {docs.headline()}"
         if self.sales_tax is not None and not self.sales_tax.ok:
             head = f"{head}; {self.sales_tax.headline()}"
+        if self.extras is not None and not self.extras.ok:
+            head = f"{head}; {self.extras.headline()}"
         return head
 
     def _accounts_headline(self) -> str:
@@ -183,6 +188,7 @@ class Report:
             out.extend(self.difference_lines(audience, checks=False))
         out.extend(self.documents.lines() if self.documents else ())
         out.extend(self.sales_tax.lines() if self.sales_tax else ())
+        out.extend(self.extras.lines() if self.extras else ())
         out.extend(self.as_of_lines())
         out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)
@@ -191,6 +197,8 @@ class Report:
     def difference_lines(self, audience: Audience = "cli", *, checks: bool = True) -> list[str]:
         """Each differing account with its cause and fix (then each failed check)."""
         out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
+        if self.extras is not None and not self.extras.ok:
+            out.extend(line for line in self.extras.lines() if "differ" in line.lower())
         if checks:
             out.extend(_check_line(c) for c in self.checks if not c.ok)
         return out

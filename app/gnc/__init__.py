@@ -10,6 +10,8 @@ GnuCash. The submodules are the package's own business (tests may poke them).
 from app.gnc.bindings import is_known_currency
 from app.gnc.context import Written
 from app.gnc.documents import BookDocument, BookDocuments, read_documents, write_documents
+from app.gnc.extras import ExtrasWritten
+from app.gnc.extras import write as write_extras
 from app.gnc.session import read_book, write_book
 from app.gnc.tax import write_documents as write_documents_with_tax
 from app.gnc.tax import write_sales_tax
@@ -17,6 +19,7 @@ from app.gnc.tax import write_sales_tax
 __all__ = [
     "BookDocument",
     "BookDocuments",
+    "ExtrasWritten",
     "Written",
     "is_known_currency",
     "read_book",
@@ -24,5 +27,6 @@ __all__ = [
     "write_book",
     "write_documents",
     "write_documents_with_tax",
+    "write_extras",
     "write_sales_tax",
 ]

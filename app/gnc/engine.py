@@ -122,16 +122,7 @@ class Engine:
         self.gobject = ctypes.CDLL(_loaded("libgobject-2.0.so"))
         self.glib = ctypes.CDLL(_loaded("libglib-2.0.so"))
         self.version = engine_version()
-        missing = []
-        for where, name, restype, argtypes in _SIGNATURES:
-            try:
-                fn = getattr(getattr(self, where), name)
-            except AttributeError:
-                missing.append(name)
-                continue
-            fn.restype = restype
-            fn.argtypes = argtypes
-        self.missing = tuple(missing)
+        self.missing = bind(self, _SIGNATURES)
 
     @property
     def name(self) -> str:
@@ -178,6 +169,22 @@ class Engine:
         if not self.has("xaccAccountGetSplitsSize"):
             return None
         return int(self.lib.xaccAccountGetSplitsSize(account))
+
+
+def bind(owner: object, signatures: tuple[tuple[str, str, object, list | None], ...]) -> tuple:
+    """Type each function of ``signatures`` (library attribute of ``owner``, name, restype,
+    argtypes; None: variadic, left untyped) on its library; the names it lacks."""
+    missing = []
+    for where, name, restype, argtypes in signatures:
+        try:
+            fn = getattr(getattr(owner, where), name)
+        except AttributeError:
+            missing.append(name)
+            continue
+        fn.restype = restype
+        if argtypes is not None:
+            fn.argtypes = argtypes
+    return tuple(missing)
 
 
 class LayoutError(Exception):

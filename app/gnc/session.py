@@ -24,7 +24,7 @@ from pathlib import Path
 from app import postgres
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, tax, transactions
+from app.gnc import accounts, bindings, business, extras, tax, transactions
 from app.gnc import documents as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
@@ -323,9 +323,10 @@ def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
         snap = accounts.read(engine, book, transactions, on_progress)
         docs = business_documents.read(book) if documents else None
         taxes = tax.read(book, sales_tax) if sales_tax is not None else None
+        found = {**business.read(engine, book), **extras.read(engine, book)}
         return replace(
             snap,
-            **business.read(engine, book),
+            **found,
             detached_load=detached,
             documents=docs,
             sales_tax=taxes,

@@ -117,6 +117,17 @@ def write_tax_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
         write_text(path, tax_report(outcome.report.sales_tax))
 
 
+def write_years_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
+    """``out/years.csv``: every account at every year end (only when Trial Balance reports of
+    such dates were given; an earlier import's file is removed otherwise)."""
+    path = out_dir / audit.YEARS_CSV
+    extras = outcome.report.extras
+    if extras is None or not extras.years:
+        path.unlink(missing_ok=True)
+    else:
+        write_text(path, extras.years_csv())
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -144,8 +155,9 @@ def run(m: Migration, job_id: str) -> int:
         write_text(m.out_dir / "report.csv", outcome.report.to_csv())
         write_documents_csv(m.out_dir, outcome)
         write_tax_csv(m.out_dir, outcome)
+        write_years_csv(m.out_dir, outcome)
         ledger = prepared.ledger
-        audit.write_records(m.out_dir, read, ledger.not_imported, plan, ledger.items)
+        audit.write_records(m.out_dir, read, outcome.written.not_imported, plan, ledger.items)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
         n = len(outcome.report.differences)
         rep.update(

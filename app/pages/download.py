@@ -15,6 +15,7 @@ from decimal import Decimal
 from app import pipeline
 from app.documents.proof import DocumentsProof
 from app.documents.tax_proof import SalesTaxProof
+from app.extras_proof import ExtrasProof
 from app.fixes import action, step, with_fix
 from app.model import Ledger, plain
 from app.pages.preview import counts, left_out
@@ -103,6 +104,44 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
         "documents": documents_data(report.documents),
         "sales_tax": sales_tax_data(report.sales_tax),
+        "extras": extras_data(report.extras),
+    }
+
+
+def extras_data(proof: ExtrasProof | None) -> dict[str, object] | None:
+    """Every year end (the table account × year end: only the accounts with a figure or a
+    difference on some date), budgets, reconciliations, scheduled transactions."""
+    if proof is None:
+        return None
+    years = proof.years
+    by_year = [{r.account: r for r in y.rows} for y in years]
+    accounts = [
+        a
+        for a in dict.fromkeys(r.account for y in years for r in y.rows)
+        if any((r := per.get(a)) and (r.quickbooks or r.gnucash) for per in by_year)
+    ]
+    return {
+        "ok": bool(proof.ok),
+        "lines": proof.lines(),
+        "years": [
+            {"date": y.date.isoformat(), "ok": bool(y.ok), "compared": y.compared} for y in years
+        ],
+        "table": [
+            {
+                "account": a,
+                "cells": [
+                    {
+                        "quickbooks": plain(r.quickbooks),
+                        "gnucash": plain(r.gnucash),
+                        "ok": not r.difference,
+                    }
+                    if (r := per.get(a))
+                    else None
+                    for per in by_year
+                ],
+            }
+            for a in accounts
+        ],
     }
 
 

@@ -6,8 +6,10 @@ sees every problem at once. Merging: accounts from the IIF chart(s), lists conca
 a duplicate name kept, with a warning), transactions in date order, a transaction found in two
 files imported once. A Trial Balance report's figures (``qbcsv.trial_balance``) replace the
 chart's OBAMOUNT figures (every chart account it does not list counts zero, with a note);
-without a chart its rows are the accounts. One history in several files, of any layouts:
-``overlap``.
+without a chart its rows are the accounts. With several reports, ``year_ends`` chooses the one
+giving the figures; every dated one is a proof of its date (``Ledger.year_ends``), and the budget
+lines, reconciliations and memorized transactions are placed in the chart there too. One
+history in several files, of any layouts: ``overlap``.
 """
 
 from __future__ import annotations
@@ -24,13 +26,29 @@ from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
-from app.readers import iif, overlap, qbcsv
-from app.readers.qbcsv import names, open_items, sales_tax, trial_balance
+from app.readers import iif, overlap, qbcsv, year_ends
+from app.readers.qbcsv import (
+    memorized,
+    names,
+    open_items,
+    reconciliation,
+    sales_tax,
+    trial_balance,
+)
 from app.readers.values import is_binary
 from app.readers.visible import visible
 from app.source import Source
 
-READERS: tuple[ModuleType, ...] = (iif, qbcsv, trial_balance, names, open_items, sales_tax)
+READERS: tuple[ModuleType, ...] = (
+    iif,
+    qbcsv,
+    trial_balance,
+    names,
+    open_items,
+    sales_tax,
+    reconciliation,
+    memorized,
+)
 BINARY = "a binary file, not a QuickBooks text export"
 
 UNKNOWN = (
@@ -97,6 +115,7 @@ def _said_if_empty(ledger: Ledger) -> Ledger:
         ledger.open_items,
     )
     more += (ledger.items, ledger.tax_liability)
+    more += (ledger.budget_lines, ledger.statements, ledger.memorized)
     if any(held) or any(more) or any(p.severity == "error" for p in ledger.problems):
         return ledger
     name = ledger.files[0].filename
@@ -183,11 +202,14 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     problems: list[Problem] = [p for part in parts for p in part.problems]
     charts = [part for part in parts if part.chart]
     tbs = [part for part in parts if any(f.layout == "trial balance" for f in part.files)]
+    main, proofs = year_ends.split(tbs, charts, problems)
+    rest = [p for p in parts if p is main or all(p is not t for t in tbs)]  # no chart: these
     accounts = _first_by_name(
-        ((a.full_name, a) for part in charts or parts for a in part.accounts), "account", problems
+        ((a.full_name, a) for part in charts or rest for a in part.accounts), "account", problems
     )
-    if charts and tbs:
-        accounts = _figures_from(tbs, accounts, problems)
+    if charts and main is not None:
+        accounts = _figures_from([main], accounts, problems)
+    accounts = year_ends.extra_accounts(accounts, proofs, bool(charts))
     lists = {
         what: _first_by_name(
             ((r.name, r) for part in parts for r in getattr(part, what)), word, problems
@@ -200,8 +222,9 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
             ("items", "item"),
         )
     }
-    files = tuple(f for part in parts for f in part.files)
+    files = year_ends.proof_files((f for part in parts for f in part.files), proofs, main)
     problems.extend(_coverage(files, parts))
+    extras = _extras(parts, accounts, proofs, problems, main)
     return Ledger(
         accounts=accounts,
         transactions=overlap.history(parts, _compared(accounts, bool(charts)), problems),
@@ -220,7 +243,31 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
             ((c.code, c) for part in parts for c in part.tax_codes), "sales tax code", problems
         ),
         tax_liability=tuple(r for part in parts for r in part.tax_liability),
+        **extras,  # type: ignore[arg-type]
     )
+
+
+def _extras(
+    parts: Sequence[Ledger],
+    accounts: tuple[Account, ...],
+    proofs: list[Ledger],
+    problems: list[Problem],
+    main: Ledger | None,
+) -> dict[str, tuple]:
+    """Issue 26's records placed in the chart (``year_ends``): the year-end proofs, the budget
+    lines, the reconciliations, the memorized transactions."""
+    return {
+        "year_ends": year_ends.year_ends(proofs, accounts, problems, main),
+        "budget_lines": year_ends.placed_budgets(
+            (b for part in parts for b in part.budget_lines), accounts, problems
+        ),
+        "statements": year_ends.placed_statements(
+            (s for part in parts for s in part.statements), accounts, problems
+        ),
+        "memorized": year_ends.placed_memorized(
+            (m for part in parts for m in part.memorized), accounts
+        ),
+    }
 
 
 def _coverage(files: Sequence[FileInfo], parts: Sequence[Ledger]) -> list[Problem]:
@@ -243,39 +290,12 @@ def _coverage(files: Sequence[FileInfo], parts: Sequence[Ledger]) -> list[Proble
 def _figures_from(
     tbs: Sequence[Ledger], chart: tuple[Account, ...], problems: list[Problem]
 ) -> tuple[Account, ...]:
-    """The chart with the first trial balance's figures as its balances: each report row
-    matched to its chart account (app/resolve.py's rules), unlisted accounts zero."""
+    """The chart with the trial balance's figures as its balances (``year_ends.split`` chose
+    it): each report row matched to its chart account (app/resolve.py's rules), unlisted
+    accounts zero."""
     tb = tbs[0]
     name = tb.files[0].filename
-    for other in tbs[1:]:
-        problems.append(
-            Problem(
-                Source(other.files[0].filename, 1),
-                f"a second trial balance; the figures of {name} are the ones used",
-                "warning",
-            )
-        )
-    match = canonical(chart)
-    in_chart = {a.full_name for a in chart}
-    figures: dict[str, Decimal] = {}
-    for row in tb.accounts:
-        label = _numbered(row)
-        full = match(label)
-        if full not in in_chart:
-            problems.append(
-                Problem(
-                    row.source,
-                    f"trial balance account {label!r} is not (or not only one account) in the "
-                    "chart of accounts; export the lists and the report from the same company "
-                    "file, or give only the trial balance",
-                )
-            )
-        elif full in figures:
-            problems.append(
-                Problem(row.source, f"trial balance lists account {full!r} twice; fix the report")
-            )
-        else:
-            figures[full] = row.balance or Decimal(0)
+    figures = year_ends.placed_rows(tb, chart, problems, ", or give only the trial balance")
     problems.append(
         Problem(
             Source(name, 1),
@@ -287,14 +307,6 @@ def _figures_from(
         )
     )
     return tuple(replace(a, balance=figures.get(a.full_name, Decimal(0))) for a in chart)
-
-
-def _numbered(row: Account) -> str:
-    """A trial-balance row's label again, with its leaf number, for matching to the chart."""
-    if not row.code:
-        return row.full_name
-    parent, _, leaf = row.full_name.rpartition(":")
-    return f"{parent}:{row.code} · {leaf}" if parent else f"{row.code} · {leaf}"
 
 
 def _compared(accounts: tuple[Account, ...], chart: bool) -> Callable[[str], str]:

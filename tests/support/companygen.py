@@ -23,6 +23,7 @@ from tests.support import companygen_docs as _d
 from tests.support import companygen_extra as _x
 from tests.support import companygen_tax as _t
 from tests.support import companygen_write as _w
+from tests.support import companygen_years as _y
 from tests.support.companygen_data import (  # re-exported: tests import them from here
     BALANCE_SHEET,
     CHART,
@@ -114,6 +115,10 @@ class Company:
     def items(self) -> bool:
         return self.tax is not None
 
+    # issue 26 (companygen_years): budgets in the lists export, memorized transactions
+    budgets: list[_y.BudgetTruth] = field(default_factory=list)
+    memorized: list[_y.MemorizedTruth] = field(default_factory=list)
+
     @property
     def export_date(self) -> dt.date:
         """The day of the lists export: QuickBooks' OBAMOUNT figures are taken on it."""
@@ -174,10 +179,13 @@ class Company:
         begin = dt.date(end.year, month, day)
         return begin if begin <= end else dt.date(end.year - 1, month, day)
 
-    def trial_balance(self) -> dict[str, Decimal]:
+    def trial_balance(self, as_of: dt.date | None = None) -> dict[str, Decimal]:
         """QuickBooks' OBAMOUNT on the export date: balance-sheet all time, income and expense
         this fiscal year, earlier years' net income folded into Retained Earnings; transactions
-        after the export date left out. Sums to 0."""
+        after the export date left out. Sums to 0. ``as_of``: its Trial Balance report of that
+        date instead (QuickBooks' year-end close: ``companygen_years.trial_balance``)."""
+        if as_of is not None:
+            return _y.trial_balance(self, as_of)
         types = self._types()
         begin = self.fiscal_year_begin()
         out = dict.fromkeys(types, ZERO)
@@ -199,8 +207,24 @@ class Company:
     def write_lists_iif(self, path: Path) -> Path:
         return _w.write_lists_iif(self, path)
 
-    def write_trial_balance_csv(self, path: Path, *, encoding: str = "utf-8") -> Path:
-        return _w.write_trial_balance_csv(self, path, encoding=encoding)
+    def write_trial_balance_csv(
+        self, path: Path, *, encoding: str = "utf-8", as_of: dt.date | None = None
+    ) -> Path:
+        return _w.write_trial_balance_csv(self, path, encoding=encoding, as_of=as_of)
+
+    def year_ends(self) -> list[dt.date]:
+        """Every fiscal year end from the first transaction to the export date (excluded)."""
+        return _y.year_ends(self)
+
+    def statement(self, account: str, *, all_cleared: bool = False) -> _y.StatementTruth:
+        """The account's last reconciliation (see ``companygen_years.statement``)."""
+        return _y.statement(self, account, all_cleared=all_cleared)
+
+    def write_reconciliation_csv(self, path: Path, truths: list[_y.StatementTruth]) -> Path:
+        return _y.write_reconciliation_csv(self, path, truths)
+
+    def write_memorized_csv(self, path: Path) -> Path:
+        return _y.write_memorized_csv(self, path)
 
     def write_find_csv(
         self,
@@ -319,6 +343,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     journals: bool = False,
     items: bool = False,
     item_lines: int = 0,
+    budgets: bool = False,
+    memorized: bool = False,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
@@ -328,7 +354,9 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     pairs with one type, date, num and name; ``payers``: deposits name their payers on the
     deposit lines only (both: ``tests.support.companygen_extra``); ``journals`` (with
     ``documents``): some journal entries are charges and credits on A/R or A/P whose other lines
-    name someone else (``tests.support.companygen_docs``)."""
+    name someone else (``tests.support.companygen_docs``); ``budgets``: a BUD section in
+    the lists export; ``memorized``: monthly checks made from memorized transactions, and the
+    Memorized Transaction List (both: ``tests.support.companygen_years``)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -457,7 +485,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         _x.add_payers(out, seed, customers)
     tax = _t.add_items(out, seed, lines=item_lines) if items else None
     open_amounts = _d.add_documents(out, seed, customers, vendors, journals) if documents else {}
-    return Company(
+    remembered = _y.add_recurring(out, seed) if memorized else []
+    company = Company(
         name=COMPANY_NAME,
         accounts=list(CHART) + (list(_t.EXTRA_ACCOUNTS) if items else []),
         customers=customers,
@@ -474,7 +503,11 @@ def make_company(  # noqa: PLR0917 - the documented positional API
         hdr=hdr,
         open_amounts=open_amounts,
         tax=tax,
+        memorized=remembered,
     )
+    if budgets:
+        company.budgets = _y.make_budgets(company, seed)
+    return company
 
 
 def main(argv: list[str] | None = None) -> None:

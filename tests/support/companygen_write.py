@@ -425,10 +425,13 @@ def _section(rows: list[list[str]], key: str, header: str, records: list[dict[st
         rows.append([key, *(rec.get(n, "") for n in names)])
 
 
-def write_trial_balance_csv(company: Company, path: Path, *, encoding: str = "utf-8") -> Path:
+def write_trial_balance_csv(
+    company: Company, path: Path, *, encoding: str = "utf-8", as_of: dt.date | None = None
+) -> Path:
     """Reports > Accountant & Taxes > Trial Balance as QuickBooks exports it: a leading unnamed
     column holding the labels (``6900 · Utilities:6910 · Gas``), title rows with "As of <export
-    date>", Debit/Credit columns, zero rows left out, a TOTAL row. Figures: ``trial_balance()``."""
+    date>" (or ``as_of``), Debit/Credit columns, zero rows left out, a TOTAL row. Figures:
+    ``trial_balance(as_of)``."""
     numbers = {a[0]: a[2] for a in company.accounts}
 
     def label(full: str) -> str:
@@ -439,7 +442,7 @@ def write_trial_balance_csv(company: Company, path: Path, *, encoding: str = "ut
             for p, leaf in zip(paths, levels, strict=True)
         )
 
-    day = company.export_date
+    day = as_of or company.export_date
     rows = [
         ["", company.name, "", ""],
         ["", "Trial Balance", "", ""],
@@ -447,7 +450,7 @@ def write_trial_balance_csv(company: Company, path: Path, *, encoding: str = "ut
         ["", "", "Debit", "Credit"],
     ]
     debits = credits = ZERO
-    for name, value in company.trial_balance().items():
+    for name, value in company.trial_balance(as_of).items():
         if value:
             rows.append(["", label(name), money(value) if value > 0 else "",
                          money(-value) if value < 0 else ""])  # fmt: skip
@@ -527,4 +530,8 @@ def write_lists_iif(company: Company, path: Path) -> Path:
         from tests.support.companygen_tax import lists_sections
 
         lists_sections(company, rows, rec)
+    if company.budgets:
+        from tests.support.companygen_years import bud_section
+
+        rows += bud_section(company)
     return _iif(path, rows, "utf-8")

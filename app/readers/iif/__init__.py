@@ -116,6 +116,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         chart=ledger_lists.chart,
         items=ledger_lists.items,
         tax_codes=ledger_lists.tax_codes,
+        budget_lines=ledger_lists.budget_lines,
     )
 
 

@@ -1,7 +1,8 @@
 """IIF list rows → model records: accounts, terms, and the lists GnuCash has no place for.
 
-Every list other than ACCNT, CUST, VEND, EMP and TERMS (other names, classes, items, ...) becomes a
-``NotImported`` entry; a keyword nobody knows is listed under its own name. Name lists are
+Every list other than ACCNT, CUST, VEND, EMP, TERMS and BUD (budget rows: ``iif.budgets``) (other
+names, classes, items, ...) becomes a ``NotImported`` entry; a keyword nobody knows is listed
+under its own name. Name lists are
 composed in ``app.readers.iif.names`` (see its docstring for how addresses and notes are built).
 """
 
@@ -12,9 +13,11 @@ from decimal import Decimal
 from types import MappingProxyType
 
 from app.business import BillTerm, Customer, Employee, Vendor
+from app.extras import BudgetLine
 from app.items import Item, TaxCode
 from app.model import Account, NotImported, Role
 from app.quickbooks import ACCOUNT_TYPES, ROLES
+from app.readers.iif.budgets import budget_line
 from app.readers.iif.items import ItemsReader
 from app.readers.iif.names import Names, amount, currency_of, flag
 from app.readers.iif.rows import Reading, Row
@@ -33,7 +36,6 @@ NOT_IMPORTED = MappingProxyType(
         "PAYMETH": ("Payment methods", "NAME", "GnuCash has no payment methods"),
         "SHIPMETH": ("Shipping methods", "NAME", "GnuCash has no shipping methods"),
         "TODO": ("To-do notes", "DESC", "GnuCash has no to-do list"),
-        "BUD": ("Budgets", "ACCNT", "budgets are not imported"),
         "SALESREP": ("Sales reps", "ASSOCIATEDNAME", "GnuCash has no sales reps (kept in notes)"),
         "PRICELEVEL": ("Price levels", "NAME", "GnuCash has no price levels"),
         "SALESTAXCODE": ("Sales tax codes", "CODE", "GnuCash has no sales tax codes"),
@@ -72,6 +74,7 @@ class ListsResult:
     chart: bool
     items: tuple[Item, ...] = ()
     tax_codes: tuple[TaxCode, ...] = ()
+    budget_lines: tuple[BudgetLine, ...] = ()
 
     def counts(self) -> list[tuple[str, int]]:
         pairs = [
@@ -82,6 +85,7 @@ class ListsResult:
             ("Employees", len(self.employees)),
             ("Bill terms", len(self.terms)),
             ("Items", len(self.items)),
+            ("Budget lines", len(self.budget_lines)),
             ("Not imported", len(self.not_imported)),
         ]
         return [(k, n) for k, n in pairs if n]
@@ -99,6 +103,7 @@ class Lists:
         self.employees: list[Employee] = []
         self.terms: list[BillTerm] = []
         self.not_imported: list[NotImported] = []
+        self.budget_lines: list[BudgetLine] = []
         self.labels: dict[tuple[str, int], str] = {}  # (CUST/VEND/EMP, n) → CUSTFLDn's label
         self.group: tuple[str, Source, int] | None = None  # open item group: name, source, members
         self.chart = False
@@ -150,6 +155,7 @@ class Lists:
             chart=self.chart,
             items=tuple(self.catalogue.items.values()),
             tax_codes=tuple(self.catalogue.codes.values()),
+            budget_lines=tuple(self.budget_lines),
         )
 
     # --- helpers ---
@@ -268,6 +274,10 @@ class Lists:
 
     def _other(self, row: Row) -> None:
         kw = row.keyword
+        if kw == "BUD":
+            if line := budget_line(self.reading, row):
+                self.budget_lines.append(line)
+            return
         if kw in ("CUSTNAMEDICT", "CUSTITEMDICT"):
             label = row.get("LABEL")
             if not label:
@@ -280,10 +290,6 @@ class Lists:
         if kw in NOT_IMPORTED:
             _, col, _ = NOT_IMPORTED[kw]
             name = row.get(col) or row.get("NAME") or _first(row)
-            if kw == "BUD" and row.get("STARTDATE"):
-                name = (
-                    f"{name} ({row.get('PERIOD').lower() or 'period'} from {row.get('STARTDATE')})"
-                )
             self._skip(kw, name, row.source)
             return
         name = row.get("NAME") or _first(row)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import codecs
 import csv
+import io
 from collections import Counter
 from pathlib import Path
 
+from app.errors import ParseError
 from app.model import ReadOptions
 from app.readers.values import decode, is_binary
+from app.source import Source
 
 HEADER_SCAN = 15  # rows searched for the header row
 
@@ -205,3 +208,18 @@ def _width(lines: list[str], delimiter: str) -> int:
     except csv.Error:
         return 0
     return max(widths, key=lambda w: (widths[w], w), default=0)
+
+
+def all_rows(path: Path, scan: int = HEADER_SCAN) -> tuple[list[tuple[int, list[str]]], str]:
+    """Every row of a small CSV report with its line, and the encoding: decoded like every
+    report (``safe_decode``), the delimiter told from the first ``scan`` lines; ParseError
+    for a file the csv module cannot split."""
+    text, encoding = safe_decode(path.read_bytes())
+    text = text.lstrip("\ufeff")
+    lines = text.splitlines(keepends=True)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(lines[:scan]))
+    try:
+        return [(reader.line_num, row) for row in reader], encoding
+    except csv.Error as exc:
+        where = Source(path.name, reader.line_num)
+        raise ParseError(where, f"not a readable CSV file ({exc})") from None

@@ -1,0 +1,357 @@
+"""The proof of issue 26's parts (pure; ``app.verify`` adds it to the ``Report``): every year end,
+every budget amount, every reconciliation and every scheduled transaction, read back from the
+book, against QuickBooks'.
+
+Year ends: each QuickBooks Trial Balance report (``Ledger.year_ends``) against the book at its
+date with QuickBooks' year-end close (``as_of.figures``): balance-sheet accounts all time,
+income and expense for the fiscal year holding that date, Retained Earnings with every earlier
+year's result; the accounts it does not list at 0. A report dated before the book's first
+transaction (a cutover, a history that starts later) cannot be compared: said, never counted as
+matching. The first year end that differs pins where a difference starts: the years before it
+match, so it lies in that fiscal year.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from app import extras, schedules
+from app.as_of import figures, fiscal_year_start, role_account
+from app.book import BookAccount, BookSnapshot
+from app.csvsafe import line as csv_line
+from app.model import AccountType, AsOf, Ledger, Role, money
+from app.words import plural
+
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, slots=True)
+class YearRow:
+    account: str
+    quickbooks: Decimal
+    gnucash: Decimal
+
+    @property
+    def difference(self) -> Decimal:
+        return self.gnucash - self.quickbooks
+
+
+@dataclass(frozen=True, slots=True)
+class YearProof:
+    date: dt.date
+    year_start: dt.date
+    rows: tuple[YearRow, ...]
+    filename: str = ""
+    compared: bool = True  # False: before the book's first transaction
+
+    @property
+    def differences(self) -> tuple[YearRow, ...]:
+        return tuple(r for r in self.rows if r.difference)
+
+    @property
+    def ok(self) -> bool:
+        return self.compared and not self.differences
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One thing of a budget, reconciliation or scheduled transaction that differs."""
+
+    what: str  # "budget", "reconciliation", "scheduled transaction"
+    name: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExtrasProof:
+    years: tuple[YearProof, ...] = ()
+    export_date: dt.date | None = None  # the day of the book's main proof
+    budgets: int = 0  # budgets compared
+    budget_amounts: int = 0  # amounts compared
+    reconciliations: int = 0
+    schedules: int = 0
+    mismatches: tuple[Mismatch, ...] = ()
+
+    @property
+    def compared_years(self) -> tuple[YearProof, ...]:
+        return tuple(y for y in self.years if y.compared)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and all(y.ok for y in self.compared_years)
+
+    def headline(self) -> str:
+        """What differs, in one line ("" when nothing does)."""
+        parts = []
+        first = next((y for y in self.compared_years if not y.ok), None)
+        if first is not None:
+            parts.append(f"the year end {first.date} differs from QuickBooks' trial balance")
+        kinds = sorted({m.what for m in self.mismatches})
+        parts += [f"a {k} differs" for k in kinds]
+        return "; ".join(parts)
+
+    def lines(self) -> list[str]:
+        """The proof of every year, then budgets, reconciliations, scheduled transactions."""
+        return [*self.year_lines(), *self.other_lines()]
+
+    def year_lines(self) -> list[str]:
+        compared = self.compared_years
+        out = [
+            f"The trial balance as of {y.date} ({y.filename}) is dated before the book's first "
+            "transaction: not compared"
+            for y in self.years
+            if not y.compared
+        ]
+        if not compared:
+            day = (
+                f", {self.export_date}, the day of QuickBooks' figures" if self.export_date else ""
+            )
+            out.insert(
+                0,
+                f"Proved on one date only{day}: add QuickBooks' Trial Balance report as of each "
+                "fiscal year end to prove every year and pin where a difference starts.",
+            )
+            return out
+        first = next((y for y in compared if not y.ok), None)
+        if first is None:
+            span = (
+                f"every year end from {compared[0].date.year} to {compared[-1].date.year}"
+                if len(compared) > 1
+                else f"the year end {compared[0].date}"
+            )
+            dates = ", ".join(str(y.date) for y in compared)
+            out.insert(
+                0,
+                f"{span[0].upper()}{span[1:]} matches QuickBooks' trial balance to the cent "
+                f"({plural(len(compared), 'report')}: {dates}).",
+            )
+            return out
+        before = [y for y in compared if y.date < first.date]
+        names = ", ".join(r.account for r in first.differences[:5])
+        more = len(first.differences) - 5
+        names += f" and {more} more" if more > 0 else ""
+        n = len(first.differences)
+        line = (
+            f"The year end {first.date} is the first that differs from QuickBooks' trial "
+            f"balance ({plural(n, 'account')}: {names})"
+        )
+        if before:
+            line += (
+                f"; {', '.join(str(y.date) for y in before)} match: the difference starts in the "
+                f"fiscal year from {first.year_start} to {first.date}"
+            )
+        out.insert(0, line + ".")
+        for y in compared:
+            if y.date > first.date:
+                state = (
+                    "matches" if y.ok else f"differs too ({plural(len(y.differences), 'account')})"
+                )
+                out.append(f"The year end {y.date} {state}.")
+        return out
+
+    def other_lines(self) -> list[str]:
+        out = []
+        if self.budgets:
+            state = "match" if not any(m.what == "budget" for m in self.mismatches) else "differ"
+            out.append(
+                f"Budgets: {plural(self.budgets, 'budget')}, "
+                f"{self.budget_amounts:,} amounts read back from the book: they {state} "
+                "QuickBooks' to the cent."
+            )
+        if self.reconciliations:
+            n = self.reconciliations
+            out.append(
+                f"Reconciliations: the last reconcile date of {plural(n, 'account')} and "
+                "GnuCash's reconciled balance on it, read back from the book, are QuickBooks' "
+                "statement dates and ending balances."
+                if not any(m.what == "reconciliation" for m in self.mismatches)
+                else f"Reconciliations: {n} compared with QuickBooks' statements."
+            )
+        if self.schedules:
+            n = self.schedules
+            out.append(
+                f"Scheduled transactions: {n} read back from the book (not enabled: GnuCash "
+                "posts nothing by itself; enable each in Actions › Scheduled Transactions "
+                "› Scheduled Transaction Editor)."
+            )
+        out += [f"{m.what.capitalize()} {m.name}: {m.detail} — DIFFERS" for m in self.mismatches]
+        return out
+
+    def years_csv(self) -> str:
+        """The table account × year end: QuickBooks, GnuCash and difference per date."""
+        head = ["account"]
+        for y in self.years:
+            head += [f"{y.date} quickbooks", f"{y.date} gnucash", f"{y.date} difference"]
+        rows = [csv_line(head)]
+        accounts = list(dict.fromkeys(r.account for y in self.years for r in y.rows))
+        by_year = [{r.account: r for r in y.rows} for y in self.years]
+        for account in accounts:
+            cells = [account]
+            for per in by_year:
+                r = per.get(account)
+                trio = (r.quickbooks, r.gnucash, r.difference) if r else None
+                cells += [_plain(v) for v in trio] if trio else ["", "", ""]
+            rows.append(csv_line(cells))
+        return "\n".join(rows) + "\n"
+
+
+def _plain(value: Decimal) -> str:
+    return f"{abs(value) if not value else value:.2f}"
+
+
+def _type(b: BookAccount) -> AccountType | None:
+    try:
+        return AccountType(b.type)
+    except ValueError:
+        return None
+
+
+def prove(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> ExtrasProof:
+    """The proof of ``ledger``'s issue-26 parts in the book read back (without year-end reports
+    its lines say once that the book was proved on one date)."""
+    years = _years(ledger, snapshot, asof)
+    mismatches: list[Mismatch] = []
+    refused = {(n.what, n.name) for n in ledger.not_imported}
+    budgets = [b for b in extras.budgets(ledger.budget_lines) if ("Budgets", b.name) not in refused]
+    amounts = _budgets(budgets, snapshot, mismatches)
+    reconciled = _statements(ledger, snapshot, mismatches)
+    scheds = [
+        s for s in schedules.schedules(ledger.memorized) if (schedules.WHAT, s.name) not in refused
+    ]
+    _schedules(scheds, snapshot, mismatches)
+    return ExtrasProof(
+        years,
+        asof.date if asof else None,
+        len(budgets),
+        amounts,
+        reconciled,
+        len(scheds),
+        tuple(mismatches),
+    )
+
+
+def _years(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> tuple[YearProof, ...]:
+    if not ledger.year_ends:
+        return ()
+    retained = role_account(ledger, Role.RETAINED_EARNINGS)
+    re_name = retained.full_name if retained else None
+    mmdd = asof.year_start.strftime("%m-%d") if asof else "01-01"
+    first = snapshot.first_date
+    known = [a.full_name for a in ledger.accounts]
+    extra = [b.full_name for b in snapshot.accounts if b.full_name not in set(known)]
+    out = []
+    for y in ledger.year_ends:
+        start = fiscal_year_start(y.date, mmdd)
+        book = figures(
+            ((b.full_name, _type(b), b.daily) for b in snapshot.accounts), re_name, y.date, start
+        )
+        rows = tuple(
+            YearRow(name, y.figure(name), book.get(name, ZERO)) for name in (*known, *extra)
+        )
+        compared = first is not None and y.date >= first
+        out.append(YearProof(y.date, start, rows, y.filename, compared))
+    return tuple(out)
+
+
+def _budgets(budgets: list, snapshot: BookSnapshot, mismatches: list[Mismatch]) -> int:
+    if budgets and snapshot.extras_unread:
+        mismatches.append(Mismatch("budget", "(all)", f"not read back: {snapshot.extras_unread}"))
+        return 0
+    found = {b.name: b for b in snapshot.budgets}
+    compared = 0
+    for b in budgets:
+        got = found.get(b.name)
+        if got is None:
+            mismatches.append(Mismatch("budget", b.name, "missing from the book"))
+            continue
+        if (got.start, got.periods, got.period, got.natural_signs) != (
+            b.start,
+            b.periods,
+            ("month", 1),
+            True,
+        ):
+            mismatches.append(
+                Mismatch(
+                    "budget",
+                    b.name,
+                    f"the book's budget has {got.periods} periods of {got.period} from "
+                    f"{got.start}; QuickBooks' {b.periods} months from {b.start}",
+                )
+            )
+        book = dict(got.values)
+        meant = {a: v for a, v in b.lines if any(v)}
+        for account in sorted(set(book) | set(meant)):
+            want = meant.get(account, (ZERO,) * b.periods)
+            have = book.get(account, (ZERO,) * b.periods)
+            for period, (w, h) in enumerate(zip(want, have, strict=False)):
+                compared += 1
+                if w != h:
+                    day = extras.period_start(b.start, period)
+                    mismatches.append(
+                        Mismatch(
+                            "budget",
+                            b.name,
+                            f"{account}, {day:%B %Y}: QuickBooks {money(w)}, GnuCash {money(h)}",
+                        )
+                    )
+    return compared
+
+
+def _statements(ledger: Ledger, snapshot: BookSnapshot, mismatches: list[Mismatch]) -> int:
+    found = {r.account: r for r in snapshot.reconciled}
+    compared = 0
+    for s in ledger.statements:
+        if not s.how and not s.why.startswith("the lines the files mark"):
+            continue  # listed as not imported, with why
+        compared += 1
+        got = found.get(s.account)
+        name = f"of {s.account} (statement of {s.date})"
+        if not s.how:
+            mismatches.append(Mismatch("reconciliation", name, s.why))
+        elif got is None or got.last_date != s.date or got.balance != s.balance:
+            book = (
+                f"last reconciled {got.last_date}, reconciled balance {money(got.balance)}"
+                if got
+                else "no reconcile date"
+            )
+            mismatches.append(
+                Mismatch(
+                    "reconciliation",
+                    name,
+                    f"the statement's ending balance {money(s.balance)}; the book: {book}",
+                )
+            )
+    return compared
+
+
+def _schedules(scheds: list, snapshot: BookSnapshot, mismatches: list[Mismatch]) -> None:
+    if scheds and snapshot.extras_unread:
+        mismatches.append(
+            Mismatch("scheduled transaction", "(all)", f"not read back: {snapshot.extras_unread}")
+        )
+        return
+    found = {s.name: s for s in snapshot.schedules}
+    for s in scheds:
+        got = found.get(s.name)
+        meant: dict[str, Decimal] = {}
+        for account, value in s.lines:
+            meant[account] = meant.get(account, ZERO) + value
+        if got is None:
+            mismatches.append(Mismatch("scheduled transaction", s.name, "missing from the book"))
+            continue
+        have: dict[str, Decimal] = {}
+        for account, value in got.lines:
+            have[account] = have.get(account, ZERO) + value
+        wrong = []
+        if got.enabled or got.auto_create:
+            wrong.append("it is enabled")
+        if got.start != s.start or tuple(got.period) != tuple(s.periods):
+            wrong.append(f"it runs {got.period} from {got.start}, not {s.periods} from {s.start}")
+        if have != meant:
+            wrong.append(f"its lines are {sorted(have.items())}, not {sorted(meant.items())}")
+        if got.occurrences != s.occurrences:
+            wrong.append(f"{got.occurrences} occurrences, not {s.occurrences}")
+        if wrong:
+            mismatches.append(Mismatch("scheduled transaction", s.name, "; ".join(wrong)))

@@ -1,0 +1,230 @@
+"""Several Trial Balance reports (issue 26): which one gives the book's figures, and the others
+as proofs of earlier dates (``YearEnd``, typically each fiscal year end); plus the budget lines,
+reconciliations and memorized transactions placed in the chart. Used by ``app.readers.merge``.
+
+Which report gives QuickBooks' figures (``Account.balance``, the export-date proof):
+- one without an "As of" date: that one (the first such; another undated one is not used, said);
+- else the latest-dated one, unless the chart of accounts was exported later than it (its
+  OBAMOUNT figures then stay the book's figures, on its own export date).
+Every dated report (the one giving the figures included) is a year-end proof: each row placed in
+the chart by app/resolve.py's rules (full name, number, suffix path), accounts it does not list
+counting zero. Two reports of one date: the first is used (said). A row that names no account of
+the chart, or one account twice, is an error at its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from decimal import Decimal
+
+from app.account_labels import canonical
+from app.extras import BudgetLine, Memorized, Statement, YearEnd
+from app.model import Account, FileInfo, Ledger, Problem
+from app.source import Source
+
+ZERO = Decimal(0)
+PROOF_KIND = "CSV Trial Balance (a proof of its date)"
+
+
+def numbered(row: Account) -> str:
+    """A trial-balance row's label again, with its leaf number, for matching to the chart."""
+    if not row.code:
+        return row.full_name
+    parent, _, leaf = row.full_name.rpartition(":")
+    return f"{parent}:{row.code} · {leaf}" if parent else f"{row.code} · {leaf}"
+
+
+def _date(part: Ledger):
+    return part.files[0].exported_on
+
+
+def split(
+    tbs: Sequence[Ledger], charts: Sequence[Ledger], problems: list[Problem]
+) -> tuple[Ledger | None, list[Ledger]]:
+    """(the report giving the figures or None, the dated reports proving their dates)."""
+    undated = [tb for tb in tbs if _date(tb) is None]
+    for other in undated[1:]:
+        problems.append(
+            Problem(
+                Source(other.files[0].filename, 1),
+                f"a second trial balance without an 'As of' date; the figures of "
+                f"{undated[0].files[0].filename} are the ones used",
+                "warning",
+            )
+        )
+    proofs: list[Ledger] = []
+    seen: dict[object, str] = {}
+    for tb in tbs:
+        day = _date(tb)
+        if day is None:
+            continue
+        if day in seen:
+            problems.append(
+                Problem(
+                    tb.files[0].exported_at or Source(tb.files[0].filename, 1),
+                    f"a second trial balance as of {day} (the first is {seen[day]}): not used",
+                    "warning",
+                )
+            )
+            continue
+        seen[day] = tb.files[0].filename
+        proofs.append(tb)
+    if undated:
+        return undated[0], proofs
+    if not proofs:
+        return None, proofs
+    latest = max(proofs, key=_date)
+    chart_days = [f.exported_on for c in charts for f in c.files if f.exported_on]
+    if chart_days and max(chart_days) > _date(latest):
+        return None, proofs
+    return latest, proofs
+
+
+def proof_files(files: Iterable[FileInfo], proofs: Sequence[Ledger], main: Ledger | None):
+    """The files, a report kept only as a proof relabelled (layout "year end")."""
+    only = {p.files[0].filename for p in proofs if p is not main}
+    return tuple(
+        replace(f, kind=PROOF_KIND, layout="year end") if f.filename in only else f for f in files
+    )
+
+
+def extra_accounts(
+    accounts: tuple[Account, ...], proofs: Sequence[Ledger], chart: bool
+) -> tuple[Account, ...]:
+    """Without a chart: the accounts only an earlier report lists, at 0 on the figures' day
+    (a trial balance leaves out what is zero)."""
+    if chart:
+        return accounts
+    match = canonical(accounts)
+    known = {a.full_name for a in accounts}
+    added: list[Account] = []
+    for tb in proofs:
+        for row in tb.accounts:
+            full = match(numbered(row))
+            if full not in known:
+                known.add(full)
+                added.append(replace(row, full_name=full, balance=ZERO))
+    return (*accounts, *added)
+
+
+def year_ends(
+    proofs: Sequence[Ledger],
+    accounts: tuple[Account, ...],
+    problems: list[Problem],
+    main: Ledger | None = None,
+) -> tuple[YearEnd, ...]:
+    """Each dated report's figures per chart account (errors for rows the chart lacks, but for
+    ``main``'s: the book's figures, whose rows were checked already)."""
+    out = []
+    for tb in sorted(proofs, key=_date):
+        info = tb.files[0]
+        said = problems if tb is not main else []
+        figures = placed_rows(tb, accounts, said, "")
+        where = info.exported_at or Source(info.filename, 1)
+        out.append(YearEnd(info.exported_on, tuple(figures.items()), where, info.filename))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def placed_rows(
+    tb: Ledger, accounts: tuple[Account, ...], problems: list[Problem], what_else: str
+) -> dict[str, Decimal]:
+    """A trial balance's rows as figures per chart account: each row placed by the resolver's
+    rules; an error for a row outside the chart (``what_else``: the other way out, said after
+    it) or one account listed twice."""
+    match = canonical(accounts)
+    known = {a.full_name for a in accounts}
+    figures: dict[str, Decimal] = {}
+    for row in tb.accounts:
+        label = numbered(row)
+        full = match(label)
+        if full not in known:
+            problems.append(
+                Problem(
+                    row.source,
+                    f"trial balance account {label!r} is not (or not only one account) in the "
+                    "chart of accounts; export the lists and the report from the same company "
+                    f"file{what_else}",
+                )
+            )
+        elif full in figures:
+            twice = f"trial balance lists account {full!r} twice; fix the report"
+            problems.append(Problem(row.source, twice))
+        else:
+            figures[full] = row.balance or ZERO
+    return figures
+
+
+def placed_budgets(
+    lines: Iterable[BudgetLine], accounts: tuple[Account, ...], problems: list[Problem]
+) -> tuple[BudgetLine, ...]:
+    """The budget lines whose account is in the chart (an error for each other one), one line
+    per account and budget (a second is an error)."""
+    known = {a.full_name for a in accounts}
+    seen: dict[tuple[object, ...], Source] = {}
+    out = []
+    for line in lines:
+        key = (*line.key, line.account)
+        if line.account not in known:
+            problems.append(
+                Problem(
+                    line.source,
+                    f"budget of account {line.account!r}, which is not in the chart of accounts; "
+                    "export the lists (budgets included) from one company file, all at once",
+                )
+            )
+        elif key in seen:
+            problems.append(
+                Problem(
+                    line.source,
+                    f"a second budget row for {line.account!r} in the same budget (first at "
+                    f"{seen[key]}); export the budgets again",
+                )
+            )
+        else:
+            seen[key] = line.source
+            out.append(line)
+    return tuple(out)
+
+
+def placed_statements(
+    statements: Iterable[Statement], accounts: tuple[Account, ...], problems: list[Problem]
+) -> tuple[Statement, ...]:
+    """Each reconciliation's account found in the chart; the latest statement per account."""
+    match = canonical(accounts)
+    by_name = {a.full_name: a for a in accounts}
+    latest: dict[str, Statement] = {}
+    for s in statements:
+        full = match(s.label)
+        account = by_name.get(full)
+        if account is None:
+            problems.append(
+                Problem(
+                    s.source,
+                    f"reconciled account {s.label!r} is not (or not only one account) in the "
+                    "chart of accounts; export the report and the lists from one company file",
+                )
+            )
+            continue
+        family = account.type.family if account.type else "asset"
+        # the report shows a card's or loan's balance as owed, positive: the book's is a credit
+        owed = family == "liability"
+        placed = replace(s, account=full, balance=-s.balance if owed else s.balance)
+        earlier = latest.get(full)
+        if earlier is None or earlier.date < placed.date:
+            latest[full] = placed
+    return tuple(latest.values())
+
+
+def placed_memorized(
+    memorized: Iterable[Memorized], accounts: tuple[Account, ...]
+) -> tuple[Memorized, ...]:
+    """Each memorized transaction's source account as the chart names it (left as the report
+    names it when the chart has no such account: ``app.schedules`` says so)."""
+    match = canonical(accounts)
+    known = {a.full_name for a in accounts}
+    out = []
+    for m in memorized:
+        full = match(m.account) if m.account else ""
+        out.append(replace(m, account=full) if full in known else m)
+    return tuple(out)
