@@ -192,6 +192,7 @@ class Report:
         out.extend(self.documents.lines() if self.documents else ())
         out.extend(self.sales_tax.lines() if self.sales_tax else ())
         out.extend(self.extras.lines() if self.extras else ())
+        out.extend([self.classes.headline() + "."] if self.classes else ())
         out.extend(self.as_of_lines())
         out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)
@@ -202,6 +203,8 @@ class Report:
         out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
         if self.extras is not None and not self.extras.ok:
             out.extend(line for line in self.extras.lines() if "differ" in line.lower())
+        if self.classes is not None and not self.classes.ok:
+            out.append(self.classes.headline())
         if checks:
             out.extend(_check_line(c) for c in self.checks if not c.ok)
         return out

@@ -31,6 +31,7 @@ from app.model import Ledger
 from app.pages import download
 from app.plan import Plan
 from app.postgres import Address
+from app.printable import render
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
@@ -128,6 +129,19 @@ def write_years_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
         write_text(path, extras.years_csv())
 
 
+def write_classes(out_dir: Path, outcome: pipeline.Outcome, book: str) -> None:
+    """``out/classes.csv`` and ``out/classes.html``: the P&L by class (only when the book
+    carries classes; an earlier import's files are removed otherwise)."""
+    table = outcome.report.classes
+    if table is None:
+        for name in (audit.CLASSES_CSV, audit.CLASSES_HTML):
+            (out_dir / name).unlink(missing_ok=True)
+    else:
+        write_text(out_dir / audit.CLASSES_CSV, table.to_csv())
+        page = render("classes/pnl_by_class.html", proof=table, book=book)
+        write_text(out_dir / audit.CLASSES_HTML, page)
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -156,6 +170,7 @@ def run(m: Migration, job_id: str) -> int:
         write_documents_csv(m.out_dir, outcome)
         write_tax_csv(m.out_dir, outcome)
         write_years_csv(m.out_dir, outcome)
+        write_classes(m.out_dir, outcome, name)
         ledger = prepared.ledger
         audit.write_records(m.out_dir, read, outcome.written.not_imported, plan, ledger.items)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
