@@ -19,13 +19,13 @@ from app.pages.chart import account_rows
 from app.pages.mapping import tree_problems, tree_rows, where_it_moves
 from app.plan import (
     BookFormat,
+    ClassesMode,
     Cutover,
     CutoverMode,
     DocumentsMode,
     Plan,
     Rule,
     RuleKind,
-    ClassesMode,
     SalesTaxMode,
     month_day,
     parse_day,
