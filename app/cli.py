@@ -294,7 +294,8 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Repo
             by_class = report.classes
             csv_path, page_path = (args.report.with_name(stem + s) for s in (".csv", ".html"))
             wanted.append((csv_path, by_class.to_csv(), "P&L by class", ""))
-            page = printable.render("classes/pnl_by_class.html", proof=by_class, book=args.output)
+            book = args.output.name if isinstance(args.output, Path) else str(args.output)
+            page = printable.render("classes/pnl_by_class.html", proof=by_class, book=book)
             wanted.append((page_path, page, "printable P&L by class", ""))
     if args.documents_report:
         rows = report.documents.rows if report.documents else ()
