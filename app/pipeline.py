@@ -14,7 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from app import (
-    classes_pnl,
+    classes_proof,
     classes_stage,
     cutover,
     extras_stage,
@@ -39,7 +39,7 @@ from app.history import History
 from app.model import AccountType, Ledger, Problem
 from app.plan import ClassesMode, DocumentsMode, Plan, SalesTaxMode
 from app.postgres import Address
-from app.verify_report import Check, Report
+from app.verify_report import Report
 
 Progress = Callable[[str, int, int], None]
 
@@ -374,10 +374,7 @@ def _write_proven(
                 stats, budgets=done.budgets, schedules=done.schedules, reconciled=done.reconciled
             )
             written = replace(written, not_imported=(*written.not_imported, *made[0].refused))
-        folds = classes_stage.folds(written)  # class sub-accounts: proven per QuickBooks account
-        folded = classes_stage.folded_snapshot(snapshot, folds)
-        report = verify.verify(classes_stage.folded_ledger(written), folded, plan.cutover)
-        report = _with_classes(report, written, snapshot, folded, folds)
+        report = classes_proof.verified(written, snapshot, plan.cutover)  # (and without classes)
         if said := foreign.proof_note(prepared.parsed, plan.currency):
             report = replace(report, notes=(*report.notes, said))
         if docs is not None and snapshot.documents is not None:
@@ -386,22 +383,6 @@ def _write_proven(
             proof = prove_sales_tax(st, snapshot.sales_tax, written, tuple(refused))
             report = replace(report, sales_tax=proof)
     return Outcome(stats, snapshot, report, written)
-
-
-def _with_classes(
-    report: Report,
-    written: Ledger,
-    snapshot: BookSnapshot,
-    folded: BookSnapshot,
-    folds: dict[str, str],
-) -> Report:
-    """The class part of the proof: each class sub-account's balance equal to its lines (no line
-    went to another class), and the P&L by class adding up to the book's P&L every year."""
-    meant, held, wrong = classes_stage.sub_account_check(written, snapshot)
-    if meant:
-        check = Check("class sub-accounts", meant, held, meant == held, wrong)
-        report = replace(report, checks=(*report.checks, check))
-    return replace(report, classes=classes_pnl.proof(written, folded, folds))
 
 
 def progress(on_progress: Progress | None, phase: str, done: int, total: int) -> None:

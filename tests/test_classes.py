@@ -8,8 +8,8 @@ matching when a line sits in another class; the command line's option and its re
 from __future__ import annotations
 
 import csv
-import html
 import datetime as dt
+import html
 import io
 from dataclasses import replace
 from decimal import Decimal
@@ -97,7 +97,7 @@ def test_the_generator_has_three_classes_over_four_fiscal_years(company_files) -
 
 
 def test_the_book_matches_and_nothing_of_the_classes_is_lost(book) -> None:
-    company, mode, outcome, back = book
+    _company, mode, outcome, _back = book
     report = outcome.report
     assert report.ok, report.summary_lines()
     listed = [n for n in outcome.written.not_imported if n.what == "Classes"]

@@ -28,7 +28,7 @@ from tests.support.web import (
     wait_done,
 )
 
-CLASSES = b"!CLASS\tNAME\tHIDDEN\nCLASS\tWest Region\tN\nCLASS\tEast Region\tN\n"
+METHODS = b"!PAYMETH\tNAME\tHIDDEN\nPAYMETH\tWest Region\tN\nPAYMETH\tEast Region\tN\n"
 MEMBERS = {
     "lists.gnucash",
     "report.html",
@@ -62,7 +62,7 @@ def _migration(client, lists: bytes = b""):
     upload(client, prefix, csrf, "txns.iif")
     client.post(  # a name that is stored under another one
         f"{prefix}/files",
-        data={"files": [(io.BytesIO(CLASSES), "My Classes (2024).iif")]},
+        data={"files": [(io.BytesIO(METHODS), "My Methods (2024).iif")]},
         headers=csrf | HX,
     )
     assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
@@ -112,14 +112,17 @@ def test_the_audit_pack_holds_the_book_and_its_proof(app, client, tmp_path):
     assert [tr.select("td")[0].text for tr in printed.select("#accounts tbody tr")] == [
         r["account"] for r in report
     ]
-    assert "Classes (2): GnuCash has no classes" in printed.select_one("#not-imported").text
+    assert (
+        "Payment methods (2): GnuCash has no payment methods"
+        in printed.select_one("#not-imported").text
+    )
 
     files = list(csv.DictReader(members["files.csv"].decode().splitlines()))
     uploads = Path(app.config["MIGRATIONS_DIR"]) / prefix.rsplit("/", 1)[1] / "uploads"
     assert [(f["name"], f["stored_name"]) for f in files] == [
         ("lists.iif", "lists.iif"),
         ("txns.iif", "txns.iif"),
-        ("My Classes (2024).iif", "My_Classes_2024.iif"),
+        ("My Methods (2024).iif", "My_Methods_2024.iif"),
     ]
     for f in files:
         stored = (uploads / f["stored_name"]).read_bytes()
@@ -131,8 +134,18 @@ def test_the_audit_pack_holds_the_book_and_its_proof(app, client, tmp_path):
 
     not_imported = list(csv.DictReader(members["not_imported.csv"].decode().splitlines()))
     assert [(n["what"], n["name"], n["reason"], n["where"]) for n in not_imported] == [
-        ("Classes", "West Region", "GnuCash has no classes", "My_Classes_2024.iif:2"),
-        ("Classes", "East Region", "GnuCash has no classes", "My_Classes_2024.iif:3"),
+        (
+            "Payment methods",
+            "West Region",
+            "GnuCash has no payment methods",
+            "My_Methods_2024.iif:2",
+        ),
+        (
+            "Payment methods",
+            "East Region",
+            "GnuCash has no payment methods",
+            "My_Methods_2024.iif:3",
+        ),
     ]
     assert b'"currency"' in members["plan.json"]
     readme = members["README.txt"].decode()

@@ -37,7 +37,6 @@ from app.documents.selection import Piece, links, payment_pieces
 from app.documents.taxes import Entry
 from app.errors import BookWriteError
 from app.gnc import bindings
-from app.classes import SLOT
 from app.gnc.bindings import C, Query, Session, SessionOpenMode
 from app.gnc.context import Written
 from app.gnc.detacher import SplitListDetacher
@@ -203,25 +202,21 @@ class _Pass:
     def pay(self, p: Payment, pieces: tuple[Piece, ...]) -> None:
         """The payment's A/R (A/P) split cut into its pieces (``selection.payment_pieces``):
         one per document paid (in its lot), one for documents left plain (no lot), the
-        unapplied rest (an owner lot). New pieces keep the line's memo, reconcile state and
-        class slot."""
+        unapplied rest (an owner lot). New pieces keep the line's memo, reconcile state, class."""
         txn = self.w.transactions[p.transaction]
         ar = self.post_split(txn, p.account, p.source)
         sign = 1 if to_decimal(C.xaccSplitGetValue(ar)) > 0 else -1
         C.xaccTransBeginEdit(txn)
         splits = [ar]
-        memo = C.xaccSplitGetMemo(ar) or ""
-        state = C.xaccSplitGetReconcile(ar)
-        slot = slots(self.w.engine)
-        klass = slot.text(int(ar), SLOT) if len(pieces) > 1 and not slot.missing else ""
+        memo, state = C.xaccSplitGetMemo(ar) or "", C.xaccSplitGetReconcile(ar)
+        same_class = slots(self.w.engine).copier(int(ar))  # its class (docs/CLASSES.md)
         for _ in pieces[1:]:
             s = C.xaccMallocSplit(self.book_i)
             C.xaccSplitSetParent(s, txn)
             C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())
             if memo:
                 C.xaccSplitSetMemo(s, memo)
-            if klass:  # its class too (docs/CLASSES.md)
-                slot.set_text(int(s), SLOT, klass)
+            same_class(int(s))
             C.xaccSplitSetReconcile(s, state)
             splits.append(s)
         self.inserted(len(splits) - 1)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from collections.abc import Callable
 
+from app.classes import SLOT
 from app.gnc.engine import Engine, bind
 
 _P = ctypes.c_void_p
@@ -57,6 +59,13 @@ class Slots:
             return got.decode() if got else ""
         finally:
             self.gobject.g_value_unset(value)
+
+    def copier(self, split: int) -> Callable[[int], None]:
+        """A function that gives another split ``split``'s class (``SLOT``), if it has one."""
+        klass = self.text(split, SLOT) if not self.missing else ""
+        if not klass:
+            return lambda _other: None
+        return lambda other: self.set_text(other, SLOT, klass)
 
 
 @functools.cache

@@ -400,8 +400,8 @@ def write_transactions_iif(
         day = fmt(t.date)
         for i, (account, amount, memo, clr) in enumerate(t.splits):
             row = ["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account,
-                   t.names[i] if t.names else t.name,
-                   t.class_of(i), money(amount), t.num, memo, "Y" if clr == "✓" else "N"]  # fmt: skip
+                   t.names[i] if t.names else t.name, t.class_of(i),
+                   money(amount), t.num, memo, "Y" if clr == "✓" else "N"]  # fmt: skip
             if more and i:
                 row += _iif_item(t.items[i] if t.items else None, amount)
             add(row)
