@@ -19,7 +19,7 @@ import pytest
 
 from app import classes_pnl, classes_stage, gnc, pipeline
 from app.classes import SLOT, class_name, memo_with
-from app.plan import Plan, plan_from_json
+from app.plan import FileOptions, Plan, plan_from_json
 from tests.support.cli import convert
 from tests.support.companygen import BALANCE_SHEET, make_company
 from tests.support.companygen_classes import class_totals, pnl_by_class
@@ -272,3 +272,55 @@ def test_the_command_line_option_and_its_reports(company_files, tmp_path: Path) 
     assert page.count('<section class="year"') == 4
     bad = convert(files["lists"], "-o", tmp_path / "x.gnucash", "--classes", "columns")
     assert bad.returncode == 2 and "--classes" in bad.stderr
+
+
+def _read(tmp_path: Path, name: str, text: str, plan: Plan | None = None):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return pipeline.read([path], plan or Plan())
+
+
+def test_the_class_list_is_read_with_its_lines_not_listed_as_not_imported(tmp_path: Path) -> None:
+    ledger = _read(
+        tmp_path,
+        "lists.iif",
+        "!CLASS\tNAME\tHIDDEN\nCLASS\tEast\tN\nCLASS\t East : North \tY\nCLASS\tEast\tN\n",
+    )
+    assert [(c.name, c.hidden, str(c.source)) for c in ledger.classes] == [
+        ("East", False, "lists.iif:2"),
+        ("East:North", True, "lists.iif:3"),
+    ]
+    assert ledger.not_imported == ()
+    assert [str(p) for p in ledger.problems] == [
+        "lists.iif:4: class 'East' is listed twice (first at line 2); the first is kept"
+    ]
+
+
+def test_a_csv_class_column_is_read_where_it_is_and_never_required(tmp_path: Path) -> None:
+    head = "Trans #,Type,Date,Account,Class,Debit,Credit\n"
+    rows = "1,Check,01/02/2024,Rent,West : Shop,10.00,\n1,Check,01/02/2024,Checking,,,10.00\n"
+    ledger = _read(tmp_path, "detail.csv", head + rows)
+    assert [s.klass for s in ledger.transactions[0].splits] == ["West:Shop", ""]
+    assert [c.name for c in ledger.classes] == ["West:Shop"]  # used, though no list has it
+    plain = _read(
+        tmp_path,
+        "plain.csv",
+        head.replace("Class,", "") + rows.replace("West : Shop,", "").replace(",,,", ",,"),
+    )
+    assert [s.klass for s in plain.transactions[0].splits] == ["", ""]
+    mapped = {"date": "When", "account": "Acct", "amount": "Amt", "class": "Dept"}
+    plan = replace(Plan(), files={"hand.csv": FileOptions(columns=mapped)})
+    hand = _read(tmp_path, "hand.csv", "When,Acct,Amt,Dept\n01/02/2024,Rent,5.00,East\n"
+                 "01/02/2024,Checking,-5.00,\n", plan)  # fmt: skip
+    assert [s.klass for s in hand.transactions[0].splits] == ["East", ""]
+
+
+@pytest.mark.samples
+def test_the_real_samples_classes(samples_dir: Path) -> None:
+    lists = samples_dir / "Pewejekubam__qbd-to-gnucash__qbd-all-lists-sample.IIF"
+    ledger = pipeline.read([lists], Plan())
+    assert [c.name for c in ledger.classes] == ["Design", "Landscaping", "Maintenance", "Overhead"]
+    assert not [n for n in ledger.not_imported if n.what == "Classes"]
+    deposits = samples_dir / "minimul__iif-parser__quoted-amounts.iif"  # a CLASS column, empty
+    read = pipeline.read([deposits], Plan())
+    assert read.transactions and not any(s.klass for t in read.transactions for s in t.splits)
