@@ -22,7 +22,8 @@ on its first row is named by its lines (``app.readers.payers``). An account cell
 alone (Reckon's Spend Money / Transfer exports) reads as the label the file gives that number in
 its Split or Account column (``account_labels.numbers_named``). A report that stops before its
 end (a last transaction cut in the middle, no closing TOTAL row while its title's period runs on)
-is said so (``ending.py``), as one cut at the export cap is.
+is said so (``ending.py``), as one cut at the export cap is. A Class column, where the user added
+one, gives each row's ``Split.klass`` (docs/CLASSES.md, "What is read"); never required.
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
 decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
