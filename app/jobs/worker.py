@@ -31,7 +31,6 @@ from app.model import Ledger
 from app.pages import download
 from app.plan import Plan
 from app.postgres import Address
-from app.printable import render
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
@@ -137,6 +136,9 @@ def write_classes(out_dir: Path, outcome: pipeline.Outcome, book: str) -> None:
         for name in (audit.CLASSES_CSV, audit.CLASSES_HTML):
             (out_dir / name).unlink(missing_ok=True)
     else:
+        from app.printable import render  # noqa: PLC0415 - Jinja2 only when needed: the worker
+        # starts fast (it takes its server's pid once started: tests/test_jobs.py)
+
         write_text(out_dir / audit.CLASSES_CSV, table.to_csv())
         page = render("classes/pnl_by_class.html", proof=table, book=book)
         write_text(out_dir / audit.CLASSES_HTML, page)
