@@ -183,13 +183,16 @@ def test_killed_worker_and_restarted_server(tmp_path, monkeypatch):
     second.extensions["jobs"].shutdown()
 
 
-def test_worker_stops_when_its_server_dies(tmp_path):
-    """A server killed with its worker still running: the worker notices and gives up."""
+@pytest.mark.parametrize("alive", [1.5, 0])
+def test_worker_stops_when_its_server_dies(tmp_path, alive):
+    """A server killed with its worker still running: the worker notices and gives up; also when
+    the server dies at once, before the worker has even finished importing (it knows its server
+    from its command's environment, not from its parent at that moment)."""
     m = migration(tmp_path, "lists.iif", "txns.iif")
     script = (
         "import sys; from pathlib import Path; from app.jobs.runner import JobRunner; "
         "from app.store import Migration; import time; "
-        "JobRunner().submit(Migration(Path(sys.argv[1]))); time.sleep(1.5); "
+        f"JobRunner().submit(Migration(Path(sys.argv[1]))); time.sleep({alive}); "
         "import os; os._exit(0)"
     )
     env = {**os.environ, DELAY: "60", "PYTHONPATH": str(ROOT)}

@@ -64,6 +64,9 @@ class ImportJob:
         return when.strftime("%Y-%m-%d %H:%M") if when else ""
 
 
+# The server that started a worker (its pid): the worker watches it from its first line, not
+# from when its imports are done (a server dying in between would leave it running unwatched).
+SERVER_PID = "QB2GNUCASH_SERVER_PID"
 PREVIOUS = "previous"  # out/previous/: the last written book while a new import runs or after it
 # failed, was cancelled or interrupted (with its result, report and job.json)
 

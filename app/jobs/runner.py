@@ -21,7 +21,7 @@ from pathlib import Path
 from werkzeug.utils import secure_filename
 
 from app.errors import NotWritten, why_not_written
-from app.jobs import Book, ImportJob, load, now, previous_dir, save
+from app.jobs import SERVER_PID, Book, ImportJob, load, now, previous_dir, save
 from app.store import Migration
 
 START_GRACE = 60.0  # seconds a queued job may wait for its worker to report its pid
@@ -138,7 +138,7 @@ class JobRunner:
                 "changed: the book written before stays on offer. Free some space (deleting an "
                 "earlier migration on the home page frees its files) and start it again."
             ) from exc
-        env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT), SERVER_PID: str(os.getpid())}
         with (m.path / "worker.log").open("ab") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "app.jobs.worker", str(m.path), job.id],

@@ -40,7 +40,7 @@ class Reporter:
     def __init__(self, m: Migration, job: jobs.ImportJob) -> None:
         self.m = m
         self.job = job
-        self.parent = os.getppid()
+        self.parent = int(os.environ.get(jobs.SERVER_PID) or os.getppid())
         self.last = 0.0
 
     def update(self, **changes: object) -> None:
