@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import csvsafe, pipeline, postgres, words
+from app import cli_split, csvsafe, pipeline, postgres, words
 from app.cli_checks import usage_error
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
@@ -169,6 +169,7 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument(flag, type=Path, metavar=meta, help=words_)
     p.add_argument("--sales-tax", choices=SALES_TAX_MODES, help="tax tables (default) or lines")
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
+    cli_split.add_options(p, _date)
     return p
 
 
@@ -207,6 +208,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, ytd_to_retained=True)
     if args.export_date:
         cut = replace(cut, export_date=args.export_date)
+    if args.split_at:
+        cut = replace(cut, split_at=args.split_at)
     chosen = {"documents": args.documents, "sales_tax": args.sales_tax}
     plan = replace(plan, **{k: v for k, v in chosen.items() if v})
     return replace(plan, cutover=cut)
@@ -220,7 +223,7 @@ def main(argv: Sequence[str]) -> int:
         return int(exc.code or 0)
     try:
         plan = build_plan(args)
-        problem = usage_error(args, plan)
+        problem = cli_split.usage(args, plan) or usage_error(args, plan)
     except MappingError as exc:
         problem = exc.message
     if problem:
@@ -242,12 +245,16 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
         n = len(prepared.errors)
         print(f"No book written: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
         return 1
+    if note := cli_split.suggestion(prepared, plan):
+        print(note)
     stale = [] if isinstance(out, Address) else remove_stale_partials(out.absolute().parent)
     if stale:
         files = words.plural(len(stale), "temporary file", "temporary files")
         print(
             f"Removed {files} left beside the book by an earlier run that was stopped while saving"
         )
+    if plan.cutover.split_at:
+        return cli_split.convert(args, plan, prepared)
     try:
         outcome = pipeline.write(
             prepared,

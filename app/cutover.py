@@ -380,7 +380,8 @@ def _balances_only(
             lines.append(Split(retained.full_name, ytd, retained.source, memo=memo))
         else:
             lines[at] = replace(lines[at], value=lines[at].value + ytd, memo=memo)
-    off = sum((s.value for s in lines), ZERO)
+    notes = f"QuickBooks' trial balance as of {day}"
+    made, off = trial_balance_opening(lines, day, figured[0].source, notes)
     if off:
         problems.append(
             Problem(
@@ -390,7 +391,17 @@ def _balances_only(
             )
         )
         return _with(ledger, problems, transactions=()), False
-    lines = [s for s in lines if s.value]
-    txn = _opening(day, lines, figured[0].source, f"QuickBooks' trial balance as of {day}")
-    made = (txn,) if lines else ()
     return _with(ledger, problems, accounts=accounts, transactions=made), False
+
+
+def trial_balance_opening(
+    lines: list[Split], day: dt.date, source: Source, notes: str
+) -> tuple[tuple[Transaction, ...], Decimal]:
+    """A trial balance (a line per account) as the one opening transaction on ``day`` (none
+    when every line is zero), and what it is off by: nothing is made unless it sums to zero
+    (balances-only mode; the working book of ``app.archive``)."""
+    off = sum((s.value for s in lines), ZERO)
+    if off:
+        return (), off
+    lines = [s for s in lines if s.value]
+    return ((_opening(day, lines, source, notes),) if lines else ()), ZERO

@@ -25,17 +25,18 @@ from app import (
     validate,
     verify,
 )
+from app.archive import check_day
 from app.as_of import renamed_daily
 from app.book import BookSnapshot, WriteStats
 from app.documents import selection, tax_plan
 from app.documents.opening import open_items_opening
 from app.documents.tax_proof import prove as prove_sales_tax
 from app.documents.taxes import SalesTax
-from app.errors import BookWriteError, ProblemsError
+from app.errors import BookWriteError, MappingError, ProblemsError
 from app.gc_pause import paused
 from app.history import History
 from app.model import AccountType, Ledger, Problem
-from app.plan import DocumentsMode, Plan, SalesTaxMode
+from app.plan import DocumentsMode, Plan, SalesTaxMode, parse_day
 from app.postgres import Address
 from app.verify_report import Report
 
@@ -239,6 +240,8 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
     if plan.cutover.mode == "balances_only" and plan.documents != "none":
         outline = open_items_opening(outline)  # the open items as the A/R and A/P openings
     kept = history if keep else None
+    if plan.cutover.split_at:
+        outline = replace(outline, problems=(*outline.problems, *_split_day(plan, kept)))
     outline, converted = foreign.check(
         outline, resolved, plan.currency, allowed=plan.foreign_as_home
     )
@@ -257,6 +260,17 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         plan.sales_tax,
         Decimal(1).scaleb(-places) if places is not None else Decimal("0.01"),
     )
+
+
+def _split_day(plan: Plan, history: History | None) -> list[Problem]:
+    """The archive's split day must fall inside the history (some before it, some from it)."""
+    if history is None:
+        return [Problem(None, "an archive and working book need the history, not balances only")]
+    try:
+        check_day(Ledger(transactions=history.transactions), parse_day(plan.cutover.split_at))
+    except (ValueError, MappingError) as exc:
+        return [Problem(None, getattr(exc, "message", str(exc)))]
+    return []
 
 
 def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:
@@ -301,12 +315,12 @@ def write(
         raise ProblemsError(prepared.errors)
     if isinstance(out_path, Address):
         with postgres.placed(out_path, overwrite=overwrite) as where:
-            return _write_proven(prepared, where, plan, on_progress)
+            return write_proven(prepared, where, plan, on_progress)
     if out_path.exists() and not overwrite:
         raise BookWriteError(f"{out_path} already exists; not overwritten")
     staged = out_path.with_name(f".{out_path.name}.partial-checked-{os.getpid()}")
     try:
-        outcome = _write_proven(prepared, staged, plan, on_progress)
+        outcome = write_proven(prepared, staged, plan, on_progress)
         try:
             os.replace(staged, out_path)
         except OSError as exc:
@@ -316,7 +330,7 @@ def write(
     return outcome
 
 
-def _write_proven(
+def write_proven(
     prepared: Prepared, where: Path | Address, plan: Plan, on_progress: Progress | None
 ) -> Outcome:
     """The book written at ``where``, read back and compared."""
