@@ -28,12 +28,13 @@ from decimal import Decimal
 
 from app.as_of import figures, fiscal_year_start, ledger_daily, role_account
 from app.business import OpenItem
-from app.cutover import OPENING_KIND, equity_account, trial_balance_opening
+from app.cutover import equity_account
 from app.documents.allocate import unapplied
 from app.documents.opening import open_items_opening
 from app.documents.selection import Selection
 from app.errors import MappingError
 from app.model import AccountType, AsOf, Ledger, Role, Split, money
+from app.openings import OPENING_KIND, trial_balance_opening
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)

@@ -63,10 +63,9 @@ def suggestion(prepared: pipeline.Prepared, plan: Plan) -> str | None:
     n = prepared.transaction_count
     if plan.cutover.split_at or n < archive.SUGGEST_FROM or prepared.errors:
         return None
-    from app import gnc  # noqa: PLC0415, F401 - lazily: loads GnuCash, then its version is known
-    from app.gnc.engine import engine_version  # noqa: PLC0415
+    from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
-    version = engine_version()
+    version = gnc.engine_version()
     if not archive.slow_loader(version):
         return None
     day = archive.suggested_day(prepared.ledger)

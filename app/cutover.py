@@ -45,12 +45,12 @@ from app.as_of import (
     role_account,
 )
 from app.coverage import gaps
-from app.model import Account, AccountType, Ledger, Problem, Role, Split, Transaction, money
+from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
+from app.openings import opening, trial_balance_opening
 from app.plan import Cutover, parse_day
 from app.source import Source
 from app.words import plural
 
-OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
 
@@ -106,17 +106,6 @@ def equity_account(
         return made, tuple(made if a is same else a for a in ledger.accounts)
     made = Account(full_name=name, type=AccountType.EQUITY, source=source, role=role)
     return made, (*ledger.accounts, made)
-
-
-def _opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Transaction:
-    return Transaction(
-        date=day,
-        splits=tuple(lines),
-        source=source,
-        description="Opening balances",
-        notes=notes,
-        kind_label=OPENING_KIND,
-    )
 
 
 def _full(
@@ -322,7 +311,7 @@ def _balanced_opening(
         )
     if not lines:
         return _with(ledger, problems, transactions=())
-    txn = _opening(
+    txn = opening(
         opening_day,
         lines,
         lines[0].source,
@@ -392,16 +381,3 @@ def _balances_only(
         )
         return _with(ledger, problems, transactions=()), False
     return _with(ledger, problems, accounts=accounts, transactions=made), False
-
-
-def trial_balance_opening(
-    lines: list[Split], day: dt.date, source: Source, notes: str
-) -> tuple[tuple[Transaction, ...], Decimal]:
-    """A trial balance (a line per account) as the one opening transaction on ``day`` (none
-    when every line is zero), and what it is off by: nothing is made unless it sums to zero
-    (balances-only mode; the working book of ``app.archive``)."""
-    off = sum((s.value for s in lines), ZERO)
-    if off:
-        return (), off
-    lines = [s for s in lines if s.value]
-    return ((_opening(day, lines, source, notes),) if lines else ()), ZERO

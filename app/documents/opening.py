@@ -18,8 +18,9 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app.business import OpenItem
-from app.cutover import OPENING_KIND, equity_account
+from app.cutover import equity_account
 from app.model import AccountType, Ledger, Problem, Role, Split, Transaction, money
+from app.openings import OPENING_KIND
 
 ZERO = Decimal(0)
 _KINDS = (("customer", AccountType.RECEIVABLE, "A/R"), ("vendor", AccountType.PAYABLE, "A/P"))

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from app.cutover import OPENING_KIND
 from app.documents import Document, Documents, Payment, derive
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
+from app.openings import OPENING_KIND
 from app.words import plural
 
 T = TypeVar("T")
