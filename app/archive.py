@@ -33,7 +33,7 @@ from app.documents.allocate import unapplied
 from app.documents.opening import open_items_opening
 from app.documents.selection import Selection
 from app.errors import MappingError
-from app.model import AccountType, AsOf, Ledger, Role, Split, money
+from app.model import AccountType, AsOf, Ledger, Role, Split, Transaction, money
 from app.openings import OPENING_KIND, trial_balance_opening
 
 ZERO = Decimal(0)
@@ -62,12 +62,13 @@ def check_day(ledger: Ledger, day: dt.date) -> None:
     """MappingError unless ``day`` splits the history: some history before it and from it."""
     dates = [t.date for t in ledger.transactions if t.kind_label != OPENING_KIND]
     if not dates:
-        raise MappingError("--split-at: the files hold no transactions to split")
+        raise MappingError("the files hold no transactions to split into an archive")
     first, last = min(dates), max(dates)
     if not first < day <= last:
         raise MappingError(
-            f"--split-at {day} is outside the history ({first} to {last}): choose a day after "
-            f"{first} and no later than {last}, e.g. the start of the last fiscal year"
+            f"the working book's first day {day} is outside the history ({first} to {last}): "
+            f"choose a day after {first} and no later than {last}, e.g. the start of the last "
+            "fiscal year"
         )
 
 
@@ -77,16 +78,16 @@ def year_start_of(ledger: Ledger, day: dt.date) -> dt.date:
     return fiscal_year_start(day, f"{start.month:02d}-{start.day:02d}")
 
 
-def suggested_day(ledger: Ledger) -> dt.date | None:
-    """The start of the last fiscal year, when it splits the history (else None)."""
-    if ledger.as_of is None:
+def suggested_day(as_of: AsOf | None, transactions: tuple[Transaction, ...]) -> dt.date | None:
+    """The start of the last fiscal year (of ``as_of``), when it splits the history (else
+    None)."""
+    if as_of is None:
         return None
-    day = ledger.as_of.year_start
     try:
-        check_day(ledger, day)
+        check_day(Ledger(transactions=transactions), as_of.year_start)
     except MappingError:
         return None
-    return day
+    return as_of.year_start
 
 
 def slow_loader(version: tuple[int, ...]) -> bool:

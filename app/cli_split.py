@@ -68,7 +68,7 @@ def suggestion(prepared: pipeline.Prepared, plan: Plan) -> str | None:
     version = gnc.engine_version()
     if not archive.slow_loader(version):
         return None
-    day = archive.suggested_day(prepared.ledger)
+    day = archive.suggested_day(prepared.ledger.as_of, prepared.ledger.transactions)
     at = day.isoformat() if day else "YYYY-MM-DD"
     return (
         f"Note: {words.plural(n, 'transaction')} is a large history. "

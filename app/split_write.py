@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 
 from app import archive as split
-from app import pipeline
+from app import audit, pipeline
 from app.archive import Carried
 from app.as_of import role_account
 from app.book import BookSnapshot
 from app.errors import BookWriteError, ProblemsError
+from app.fileio import write_text
 from app.model import AccountType, Ledger, Role, money
 from app.plan import Plan, parse_day
+from app.verify_report import Check
 from app.words import differ, plural
 
 
@@ -158,3 +160,54 @@ def _type(name: str) -> AccountType | None:
         return AccountType(name)
     except ValueError:
         return None
+
+
+def in_folder(
+    prepared: pipeline.Prepared,
+    target: Path,
+    plan: Plan,
+    on_progress: pipeline.Progress | None,
+) -> pipeline.Outcome:
+    """The wizard's import (``app.jobs.worker``): the working book at ``target``, the archive
+    beside it (``audit.archive_name``) with its proof and the carried table for the audit pack;
+    without a split day, what an earlier split left there is removed. The working book's
+    outcome is returned with the archive's proof and the carried table as two of its checks,
+    so a difference in either is a difference of the import."""
+    folder = target.parent
+    old = folder / audit.archive_name(target.name)
+    if not plan.cutover.split_at:
+        for path in (old, folder / audit.ARCHIVE_CSV, folder / audit.CARRIED_CSV):
+            path.unlink(missing_ok=True)
+        return pipeline.write(prepared, target, plan, on_progress, overwrite=True)
+    done = write(prepared, target, old, plan, on_progress, overwrite=True)
+    write_text(folder / audit.ARCHIVE_CSV, done.archive.report.to_csv())
+    write_text(folder / audit.CARRIED_CSV, done.carried_csv())
+    return with_split_checks(done)
+
+
+def with_split_checks(done: SplitOutcome) -> pipeline.Outcome:
+    """The working book's outcome, the archive's proof and the carried table as checks."""
+    last = done.day - dt.timedelta(days=1)
+    rows = done.archive.report.rows
+    same = sum(1 for r in rows if r.ok)
+    carried = len(done.carried)
+    equal = sum(1 for c in done.carried if not c.difference)
+    checks = (
+        Check(
+            f"archive book (the history to {last}): accounts as its history",
+            len(rows),
+            same,
+            done.archive.report.ok,
+            "" if done.archive.report.ok else done.archive.report.headline(),
+        ),
+        Check(
+            f"opening balances on {last} equal to the archive's closing balances: accounts",
+            carried,
+            equal,
+            done.carried_ok,
+            "" if done.carried_ok else done.carried_headline(),
+        ),
+    )
+    report = done.working.report
+    report = replace(report, checks=(*report.checks, *checks))
+    return replace(done.working, report=report)

@@ -162,7 +162,7 @@ def test_the_split_is_suggested_for_a_large_history_on_a_slow_gnucash(company, m
     _generated, files = company
     plan = Plan()
     prepared = pipeline.prepare(pipeline.read(files, plan), plan)
-    assert archive.suggested_day(prepared.ledger) == DAY
+    assert archive.suggested_day(prepared.ledger.as_of, prepared.ledger.transactions) == DAY
     assert suggestion(prepared, plan) is None  # 900 transactions
     monkeypatch.setattr(archive, "SUGGEST_FROM", 500)
     note = suggestion(prepared, plan)
