@@ -33,7 +33,7 @@ from app.documents.allocate import unapplied
 from app.documents.opening import open_items_opening
 from app.documents.selection import Selection
 from app.errors import MappingError
-from app.model import AccountType, AsOf, Ledger, Role, Split, Transaction, money
+from app.model import AccountType, AsOf, Ledger, Reconcile, Role, Split, Transaction, money
 from app.openings import OPENING_KIND, trial_balance_opening
 
 ZERO = Decimal(0)
@@ -218,11 +218,16 @@ def working_ledger(
     carried, ledger = closing(ledger, day)
     last = day - DAY
     source = ledger.transactions[0].source
-    lines = [
-        Split(a.full_name, carried[a.full_name], a.source, memo="Closing balance of the archive")
-        for a in ledger.accounts
-        if carried.get(a.full_name)
-    ]
+    parts = _reconciled(ledger, day)
+    lines: list[Split] = []
+    for a in ledger.accounts:
+        rest = carried.get(a.full_name, ZERO)
+        for state, value in parts.get(a.full_name, {}).items():
+            memo = f"Closing balance of the archive, {state.name.lower()} part"
+            lines.append(Split(a.full_name, value, a.source, memo=memo, reconcile=state))
+            rest -= value
+        if rest:
+            lines.append(Split(a.full_name, rest, a.source, memo="Closing balance of the archive"))
     notes = f"The archive's closing balances on {last}, its last day"
     opening, off = trial_balance_opening(lines, last, source, notes)
     if off:  # every transaction balances, so the figures do: a bug, never plugged
@@ -238,6 +243,22 @@ def working_ledger(
     if items is not None:
         working = open_items_opening(working, tuple(items))
     return working, carried
+
+
+def _reconciled(ledger: Ledger, day: dt.date) -> dict[str, dict[Reconcile, Decimal]]:
+    """Per account with a statement from ``day`` on: its reconciled and cleared lines before
+    ``day`` summed, which the working book's opening carries as such (its reconciled balance
+    then is the archive's plus its own, as QuickBooks' statement counts it)."""
+    wanted = {s.account for s in ledger.statements if s.date >= day}
+    out: dict[str, dict[Reconcile, Decimal]] = {}
+    for t in ledger.transactions:
+        if t.date >= day or t.voided or not wanted:
+            continue
+        for sp in t.splits:
+            if sp.account in wanted and sp.reconcile in (Reconcile.RECONCILED, Reconcile.CLEARED):
+                sums = out.setdefault(sp.account, {})
+                sums[sp.reconcile] = sums.get(sp.reconcile, ZERO) + sp.value
+    return {k: {s: v for s, v in sums.items() if v} for k, sums in out.items()}
 
 
 def closing_table(

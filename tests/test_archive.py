@@ -181,3 +181,35 @@ def _nonzero(figures) -> dict:
 
 def _open(docs, key) -> D:
     return next(d.open for d in docs.documents if (d.kind, d.owner, d.id) == key)
+
+
+def test_years_budgets_statements_and_schedules_go_to_their_book(tmp_path) -> None:
+    """A company with budgets, year-end trial balances, reconciled statements and memorized
+    transactions (issue 26), split at 2022-01-01: the archive proves the year ends and budgets
+    before the day; the working book the later ones, its statements' reconciled balances (the
+    opening carries the archive's reconciled part as reconciled) and the scheduled
+    transactions."""
+    exported = dt.date(2023, 3, 31)
+    company = make_company(600, seed=4, years=4, exported=exported, budgets=True, memorized=True)
+    files = company.write_all(tmp_path)
+    ends = [company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
+            for d in company.year_ends()]  # fmt: skip
+    statements = [company.statement("Checking"), company.statement("CalOil Card")]
+    assert all(s.date >= dt.date(2022, 1, 1) for s in statements)
+    recs = company.write_reconciliation_csv(tmp_path / "rec.csv", statements)
+    memorized = company.write_memorized_csv(tmp_path / "memorized.csv")
+    work, old = tmp_path / "w.gnucash", tmp_path / "a.gnucash"
+    run = convert(
+        files["lists"], files["transaction_detail"], *ends, recs, memorized, "-o", work,
+        "--archive", old, "--split-at", "2022-01-01", "--strict",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = run.stdout
+    assert "DIFFERS" not in out
+    assert "Every year end from 2019 to 2021 matches QuickBooks' trial balance" in out
+    assert "The year end 2022-12-31 matches QuickBooks' trial balance" in out
+    assert "Reconciliations: the last reconcile date of 2 accounts" in out
+    assert "Scheduled transactions: 2 read back from the book" in out
+    book = gnc.read_book(work)
+    for s in statements:
+        assert book.account(s.account) is not None
