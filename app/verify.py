@@ -279,7 +279,7 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     proof = prove_documents(
         docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
     )
-    pieces = selection.payment_pieces(docs.docs, docs.allocation).values()
+    pieces = docs.pieces().values()
     cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
     added = []
     if links:
