@@ -254,7 +254,13 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
             f"Removed {files} left beside the book by an earlier run that was stopped while saving"
         )
     if plan.cutover.split_at:
-        return cli_split.convert(args, plan, prepared)
+        return cli_split.convert(
+            args,
+            plan,
+            prepared,
+            _progress if sys.stderr.isatty() else None,
+            lambda report: _reports(args, prepared, report),
+        )
     try:
         outcome = pipeline.write(
             prepared,

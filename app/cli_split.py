@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from app import archive, pipeline, split_write, words
@@ -15,6 +16,7 @@ from app.errors import BookWriteError, MappingError
 from app.fileio import write_text
 from app.plan import Plan
 from app.postgres import Address
+from app.verify_report import Report
 
 # Measured here (docs/ENGINE.md, "Archive and working book"): GnuCash 4.13 opening a book of
 # 100,000 transactions the way GnuCash itself does (the plain load), and its Trial Balance report
@@ -78,10 +80,18 @@ def suggestion(prepared: pipeline.Prepared, plan: Plan) -> str | None:
     )
 
 
-def convert(args: argparse.Namespace, plan: Plan, prepared: pipeline.Prepared) -> int:
+def convert(
+    args: argparse.Namespace,
+    plan: Plan,
+    prepared: pipeline.Prepared,
+    on_progress: pipeline.Progress | None = None,
+    reports: Callable[[Report], bool] = lambda report: True,
+) -> int:
     """Both books written and proven; the exit status as ``run.py convert``'s."""
     try:
-        done = split_write.write(prepared, args.output, args.archive, plan, overwrite=args.force)
+        done = split_write.write(
+            prepared, args.output, args.archive, plan, on_progress, overwrite=args.force
+        )
     except (BookWriteError, MappingError) as exc:
         print(f"No book written: {exc.message}", file=sys.stderr)
         return 1
@@ -92,10 +102,11 @@ def convert(args: argparse.Namespace, plan: Plan, prepared: pipeline.Prepared) -
     print(f"Carried over: {done.carried_headline()}")
     for line in done.carried_lines():
         print(f"  {line}")
+    if not reports(done.working.report):  # the working book's, as a single book's
+        return 1
     if args.report:
         stem = args.report.with_suffix("")
         wanted = (
-            (args.report, done.working.report.to_csv()),
             (stem.with_name(stem.name + ".archive.csv"), done.archive.report.to_csv()),
             (stem.with_name(stem.name + ".carried.csv"), done.carried_csv()),
         )

@@ -56,7 +56,7 @@ def split(company, tmp_path_factory, request):
     work, old, report = folder / "work.gnucash", folder / "archive.gnucash", folder / "r.csv"
     run = convert(
         *files, "-o", work, "--archive", old, "--split-at", DAY, "--format", request.param,
-        "--report", report,
+        "--report", report, "--documents-report", folder / "documents.csv",
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     return generated, work, old, report, run.stdout.splitlines()
@@ -99,6 +99,9 @@ def test_the_working_book_opens_with_the_books_closed(split) -> None:
     assert {r["account"]: D(r["working_opening"]) for r in rows} == _nonzero(want)
     assert {r["difference"] for r in rows} == {"0.00"}
     assert report.with_name("r.archive.csv").exists() and report.exists()
+    # the working book's reports as a single book's: the documents report, every owner equal
+    rows = list(csv.DictReader(report.with_name("documents.csv").read_text().splitlines()))
+    assert rows and {r["difference"] for r in rows} == {"0.00"}
     # open documents: the working book's owners end as the truth at the export
     assert book.documents is not None
     assert _nonzero(book.documents.owner_open) == owner_balances(generated)
