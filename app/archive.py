@@ -33,8 +33,19 @@ from app.documents.allocate import unapplied
 from app.documents.opening import open_items_opening
 from app.documents.selection import Selection
 from app.errors import MappingError
-from app.model import AccountType, AsOf, Ledger, Reconcile, Role, Split, Transaction, money
+from app.model import (
+    AccountType,
+    AsOf,
+    Ledger,
+    Problem,
+    Reconcile,
+    Role,
+    Split,
+    Transaction,
+    money,
+)
 from app.openings import OPENING_KIND, trial_balance_opening
+from app.plan import Plan, parse_day
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
@@ -70,6 +81,24 @@ def check_day(ledger: Ledger, day: dt.date) -> None:
             f"choose a day after {first} and no later than {last}, e.g. the start of the last "
             "fiscal year"
         )
+
+
+def day_problems(plan: Plan, history: tuple[Transaction, ...] | None) -> list[Problem]:
+    """The plan's split day as errors (``pipeline.prepare``): it must fall inside the history
+    (``history``: None in balances-only mode), and the books be files."""
+    if history is None:
+        return [Problem(None, "an archive and working book need the history, not balances only")]
+    if plan.format == "postgres":
+        return [
+            Problem(None, "an archive and working book are written as files, not into a database")
+        ]
+    try:
+        check_day(Ledger(transactions=history), parse_day(plan.cutover.split_at))
+    except ValueError as exc:
+        return [Problem(None, f"the working book's first day: {exc}")]
+    except MappingError as exc:
+        return [Problem(None, exc.message)]
+    return []
 
 
 def year_start_of(ledger: Ledger, day: dt.date) -> dt.date:

@@ -42,7 +42,10 @@ def usage(args: argparse.Namespace, plan: Plan) -> str | None:
     if not split:
         return "--archive needs --split-at YYYY-MM-DD (the working book's first day)"
     if not where:
-        return "--split-at needs --archive ARCHIVE.gnucash (the book for the history before it)"
+        return (
+            "--split-at (or the plan's split_at) needs --archive ARCHIVE.gnucash, the book for "
+            "the history before that day"
+        )
     if isinstance(args.output, Address) or plan.format == "postgres":
         return "an archive and a working book are written as files, not into a database"
     if plan.cutover.mode == "balances_only":

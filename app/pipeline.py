@@ -25,18 +25,18 @@ from app import (
     validate,
     verify,
 )
-from app.archive import check_day
+from app.archive import day_problems
 from app.as_of import renamed_daily
 from app.book import BookSnapshot, WriteStats
 from app.documents import selection, tax_plan
 from app.documents.opening import open_items_opening
 from app.documents.tax_proof import prove as prove_sales_tax
 from app.documents.taxes import SalesTax
-from app.errors import BookWriteError, MappingError, ProblemsError
+from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.history import History
 from app.model import AccountType, Ledger, Problem
-from app.plan import DocumentsMode, Plan, SalesTaxMode, parse_day
+from app.plan import DocumentsMode, Plan, SalesTaxMode
 from app.postgres import Address
 from app.verify_report import Report
 
@@ -241,7 +241,8 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         outline = open_items_opening(outline)  # the open items as the A/R and A/P openings
     kept = history if keep else None
     if plan.cutover.split_at:
-        outline = replace(outline, problems=(*outline.problems, *_split_day(plan, kept)))
+        said = day_problems(plan, kept.transactions if kept else None)
+        outline = replace(outline, problems=(*outline.problems, *said))
     outline, converted = foreign.check(
         outline, resolved, plan.currency, allowed=plan.foreign_as_home
     )
@@ -260,17 +261,6 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         plan.sales_tax,
         Decimal(1).scaleb(-places) if places is not None else Decimal("0.01"),
     )
-
-
-def _split_day(plan: Plan, history: History | None) -> list[Problem]:
-    """The archive's split day must fall inside the history (some before it, some from it)."""
-    if history is None:
-        return [Problem(None, "an archive and working book need the history, not balances only")]
-    try:
-        check_day(Ledger(transactions=history.transactions), parse_day(plan.cutover.split_at))
-    except (ValueError, MappingError) as exc:
-        return [Problem(None, getattr(exc, "message", str(exc)))]
-    return []
 
 
 def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:
@@ -313,6 +303,11 @@ def write(
     PostgreSQL ``out_path`` (an ``Address``) likewise: ``postgres.placed``."""
     if prepared.errors:
         raise ProblemsError(prepared.errors)
+    if plan.cutover.split_at:  # two books: app.split_write
+        raise BookWriteError(
+            "this plan keeps the history in an archive book: write it with the wizard, or with "
+            "run.py convert --archive ARCHIVE.gnucash"
+        )
     if isinstance(out_path, Address):
         with postgres.placed(out_path, overwrite=overwrite) as where:
             return write_proven(prepared, where, plan, on_progress)

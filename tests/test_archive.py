@@ -14,6 +14,7 @@ from decimal import Decimal as D
 import pytest
 
 from app import archive, gnc, pipeline
+from app.errors import BookWriteError
 from app.plan import Cutover, Plan
 from tests.support.cli import convert
 from tests.support.companygen import make_company
@@ -137,7 +138,7 @@ def test_bad_split_options_are_refused_with_one_message(company, tmp_path) -> No
         (["--split-at", "2030-01-01", "--archive", old], 1, "outside the history"),
         (["--split-at", "2019-01-01", "--archive", old], 1, "outside the history"),
         (["--split-at", DAY, "--archive", work], 2, "is the book -o itself"),
-        (["--split-at", DAY], 2, "--split-at needs --archive"),
+        (["--split-at", DAY], 2, "needs --archive ARCHIVE.gnucash"),
         (["--archive", old], 2, "--archive needs --split-at"),
         (["--split-at", DAY, "--archive", old, "--balances-only", DAY], 2, "--balances-only"),
     ]
@@ -154,7 +155,9 @@ def test_bad_split_options_are_refused_with_one_message(company, tmp_path) -> No
     assert old.read_text() == "kept" and not work.exists()
 
 
-def test_the_split_is_suggested_for_a_large_history_on_a_slow_gnucash(company, monkeypatch) -> None:
+def test_the_split_is_suggested_for_a_large_history_on_a_slow_gnucash(
+    company, monkeypatch, tmp_path
+) -> None:
     """The note names the last fiscal year's start; only for GnuCash 4.x and 5.0-5.6 (whose
     engine opens a large book in minutes), from ``archive.SUGGEST_FROM`` transactions."""
     from app.cli_split import suggestion
@@ -176,6 +179,12 @@ def test_the_split_is_suggested_for_a_large_history_on_a_slow_gnucash(company, m
         assert note is None
     split_plan = Plan(cutover=Cutover(split_at=DAY.isoformat()))
     assert suggestion(prepared, split_plan) is None
+    # a path that writes one book (convert-many with such a plan) refuses it, nothing written
+    split = pipeline.prepare(pipeline.read(files, split_plan), split_plan)
+    assert not split.errors
+    with pytest.raises(BookWriteError, match="keeps the history in an archive book"):
+        pipeline.write(split, tmp_path / "one.gnucash", split_plan)
+    assert not list(tmp_path.iterdir())
 
 
 def _nonzero(figures) -> dict:
