@@ -15,7 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from app import archive as split
-from app import audit, pipeline
+from app import audit, csvsafe, pipeline
 from app.archive import Carried
 from app.as_of import role_account
 from app.book import BookSnapshot
@@ -67,11 +67,11 @@ class SplitOutcome:
         return out
 
     def carried_csv(self) -> str:
-        lines = ["account,archive_closing,working_opening,difference"]
-        for c in self.carried:
-            name = c.account.replace('"', '""')
-            lines.append(f'"{name}",{c.closing:.2f},{c.opening:.2f},{c.difference:.2f}')
-        return "\n".join(lines) + "\n"
+        """The carried table as CSV (an account name that looks like a formula neutralised)."""
+        header = ("account", "archive_closing", "working_opening", "difference")
+        rows = [(c.account, f"{c.closing:.2f}", f"{c.opening:.2f}", f"{c.difference:.2f}")
+                for c in self.carried]  # fmt: skip
+        return csvsafe.text([header, *rows])
 
 
 def books(prepared: pipeline.Prepared, plan: Plan) -> tuple[pipeline.Prepared, pipeline.Prepared]:
