@@ -18,10 +18,6 @@ from app.plan import Plan
 from app.postgres import Address
 from app.verify_report import Report
 
-# Measured here (docs/ENGINE.md, "Archive and working book"): GnuCash 4.13 opening a book of
-# 100,000 transactions the way GnuCash itself does (the plain load), and its Trial Balance report
-SLOW_OPEN = "GnuCash {version} opens a book of 100,000 transactions in about 85 s on this kind of machine and its Trial Balance report on it ran for over 10 minutes (docs/ENGINE.md)"  # noqa: E501
-
 
 def add_options(p: argparse.ArgumentParser, date: object) -> None:
     p.add_argument(
@@ -77,7 +73,7 @@ def suggestion(prepared: pipeline.Prepared, plan: Plan) -> str | None:
     at = day.isoformat() if day else "YYYY-MM-DD"
     return (
         f"Note: {words.plural(n, 'transaction')} is a large history. "
-        + SLOW_OPEN.format(version=".".join(map(str, version)))
+        + archive.slow_words(version)
         + f". To work in a small book, keep the history in an archive: --split-at {at} "
         "--archive ARCHIVE.gnucash"
     )

@@ -11,12 +11,6 @@ from app import archive, pipeline
 from app.plan import Plan
 from app.words import plural
 
-# Measured here (docs/ENGINE.md, "Archive and working book"), said in the suggestion
-SLOW_OPEN = (
-    "GnuCash {version} (installed here) opens a book of 100,000 transactions in about 85 s on "
-    "this kind of computer, and its Trial Balance report on it ran for over 10 minutes"
-)
-
 
 @dataclass(frozen=True, slots=True)
 class ArchiveView:
@@ -41,7 +35,7 @@ def archive_view(
         when = f" on {_words(suggested)}" if suggested else ""
         note = (
             f"Suggested: this history holds {plural(n, 'transaction')}. "
-            + SLOW_OPEN.format(version=".".join(map(str, version)))
+            + archive.slow_words(version)
             + f". An archive book with the history and a working book starting{when} open "
             "quickly and prove the same figures."
         )
