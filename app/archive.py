@@ -120,9 +120,8 @@ def suggested_day(as_of: AsOf | None, transactions: tuple[Transaction, ...]) -> 
 
 
 def slow_words(version: tuple[int, ...]) -> str:
-    """What such a GnuCash does with a large book, as measured here: the words of the
-    suggestion, on the command line and the Map step (docs/ENGINE.md, "Archive and working
-    book")."""
+    """What such a GnuCash does with a large book, as measured here, in the suggestion's words
+    (the command line, the Map step): docs/ENGINE.md, "Archive and working book"."""
     return (
         f"GnuCash {'.'.join(map(str, version))} (installed here) opens a book of 100,000 "
         "transactions in about 85 s on this kind of computer, and its Trial Balance report on "
