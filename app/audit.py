@@ -38,6 +38,8 @@ YEARS_CSV = "years.csv"  # every account at every year end (issue 26), when repo
 CLASSES_CSV = "classes.csv"  # the P&L by class per fiscal year (docs/CLASSES.md)
 CLASSES_HTML = "classes.html"  # the same, as a printable page
 PLAN_JSON = "plan.json"
+ARCHIVE_CSV = "archive-report.csv"  # the archive book's proof (a split history, app.archive)
+CARRIED_CSV = "carried.csv"  # the archive's closing balances beside the working book's opening
 FILES_CSV = "files.csv"
 NOT_IMPORTED_CSV = "not_imported.csv"
 README = "README.txt"
@@ -70,6 +72,10 @@ DESCRIPTIONS = {  # member → what it is, in the README's order
     "per QuickBooks class, its lines without a class, the total and the book's figure (they "
     "add up to the P&L)",
     CLASSES_HTML: "the P&L by class as a printable page",
+    ARCHIVE_CSV: "the archive book's verification report, one row per account: the figures "
+    "of its own history on its last day and the book's",
+    CARRIED_CSV: "the archive's closing balance of every account beside the working book's "
+    "opening balance, and the difference (zero to the cent)",
     PLAN_JSON: "the settings the book was written from (the Map step's choices: accounts, "
     "rules, currency, opening balances)",
     FILES_CSV: "the QuickBooks files read: the name you gave each, the name it is stored "
@@ -144,6 +150,12 @@ def pack_name(book: str) -> str:
     return Path(book).stem + "-audit.zip"
 
 
+def archive_name(book: str) -> str:
+    """lists.gnucash → lists-archive.gnucash: the archive book beside its working book."""
+    path = Path(book)
+    return f"{path.stem}-archive{path.suffix}"
+
+
 def readme(
     book: str,
     present: Sequence[str],
@@ -152,6 +164,7 @@ def readme(
     *,
     note: str = BLANKED,
     database: str = "",
+    archive: str = "",
 ) -> str:
     lines = [
         f"Audit pack of the GnuCash book {database or book}, written by qb2gnucash{written} "
@@ -163,6 +176,11 @@ def readme(
         lines[-1] = (
             f"The GnuCash book is in the PostgreSQL database {database} (open it in GnuCash "
             "with File > Open, Data Format postgres); it is not in this pack."
+        )
+    if archive:
+        lines.append(
+            f"{archive}: the archive book, the history before the working book's first day "
+            "(open it in GnuCash with File > Open)."
         )
     lines += [f"{name}: {DESCRIPTIONS[name]}." for name in present]
     lines.append(f"{README}: this file.")
@@ -201,6 +219,7 @@ def write_pack(
     date_time = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
     optional = (
         REPORT_CSV, DOCUMENTS_CSV, TAX_CSV, ITEMS_CSV, YEARS_CSV, CLASSES_CSV, CLASSES_HTML,
+        ARCHIVE_CSV, CARRIED_CSV,
         PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV,
     )  # fmt: skip
     present = [REPORT_HTML, *(n for n in optional if (folder / n).is_file())]
@@ -215,15 +234,18 @@ def write_pack(
         member.external_attr = 0o644 << 16
         return member
 
+    archive = archive_name(book) if (folder / archive_name(book)).is_file() else ""
     with zipfile.ZipFile(target, "w") as zf:
-        if not database:
-            with (folder / book).open("rb") as f:
+        for name in () if database else (book, *((archive,) if archive else ())):
+            with (folder / name).open("rb") as f:
                 head = f.read(2)
                 f.seek(0)
-                with zf.open(info(book, _stored(head)), "w", force_zip64=True) as out:
+                with zf.open(info(name, _stored(head)), "w", force_zip64=True) as out:
                     shutil.copyfileobj(f, out, 1024 * 1024)
         zf.writestr(info(REPORT_HTML), report_html)
         for name in present[1:]:
             zf.writestr(info(name), (folder / name).read_bytes())
-        text = readme(book, present, missing, written, note=note, database=database)
+        text = readme(
+            book, present, missing, written, note=note, database=database, archive=archive
+        )
         zf.writestr(info(README), text)

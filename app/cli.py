@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import csvsafe, pipeline, postgres, printable, words
+from app import cli_split, csvsafe, pipeline, postgres, printable, words
 from app.cli_checks import usage_error
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
@@ -153,9 +153,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--documents",
         choices=DOCUMENTS_MODES,
-        help="invoices, bills and payments as GnuCash documents: all (default), open (those "
-        "still open and the paid ones sharing a payment with them; the rest stay plain "
-        "transactions) or none",
+        help="invoices, bills and payments as GnuCash documents: all (default), open (the open "
+        "ones and paid ones sharing their payments; the rest plain transactions) or none",
     )
     p.add_argument(
         "--documents-report",
@@ -172,11 +171,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--classes",
         choices=CLASSES_MODES,
-        help="QuickBooks' classes: memo (default: each line's memo starts [Class] and its "
-        "qb-class slot holds it; REPORT.classes.csv/.html: the P&L by class), accounts (a "
-        "sub-account per class under each income and expense account) or none (not carried)",
+        help="QuickBooks' classes: memo (default: a [Class] memo prefix and a qb-class slot), "
+        "accounts (a sub-account per class under each income and expense account) or none",
     )
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
+    cli_split.add_options(p, _date)
     return p
 
 
@@ -215,6 +214,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, ytd_to_retained=True)
     if args.export_date:
         cut = replace(cut, export_date=args.export_date)
+    if args.split_at:
+        cut = replace(cut, split_at=args.split_at)
     chosen = {"documents": args.documents, "sales_tax": args.sales_tax, "classes": args.classes}
     plan = replace(plan, **{k: v for k, v in chosen.items() if v})
     return replace(plan, cutover=cut)
@@ -228,7 +229,7 @@ def main(argv: Sequence[str]) -> int:
         return int(exc.code or 0)
     try:
         plan = build_plan(args)
-        problem = usage_error(args, plan)
+        problem = cli_split.usage(args, plan) or usage_error(args, plan)
     except MappingError as exc:
         problem = exc.message
     if problem:
@@ -250,11 +251,21 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
         n = len(prepared.errors)
         print(f"No book written: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
         return 1
+    if note := cli_split.suggestion(prepared, plan):
+        print(note)
     stale = [] if isinstance(out, Address) else remove_stale_partials(out.absolute().parent)
     if stale:
         files = words.plural(len(stale), "temporary file", "temporary files")
         print(
             f"Removed {files} left beside the book by an earlier run that was stopped while saving"
+        )
+    if plan.cutover.split_at:
+        return cli_split.convert(
+            args,
+            plan,
+            prepared,
+            _progress if sys.stderr.isatty() else None,
+            lambda report: _reports(args, prepared, report),
         )
     try:
         outcome = pipeline.write(

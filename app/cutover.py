@@ -45,12 +45,12 @@ from app.as_of import (
     role_account,
 )
 from app.coverage import gaps
-from app.model import Account, AccountType, Ledger, Problem, Role, Split, Transaction, money
+from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
+from app.openings import opening, trial_balance_opening
 from app.plan import Cutover, parse_day
 from app.source import Source
 from app.words import plural
 
-OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
 
@@ -106,17 +106,6 @@ def equity_account(
         return made, tuple(made if a is same else a for a in ledger.accounts)
     made = Account(full_name=name, type=AccountType.EQUITY, source=source, role=role)
     return made, (*ledger.accounts, made)
-
-
-def _opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Transaction:
-    return Transaction(
-        date=day,
-        splits=tuple(lines),
-        source=source,
-        description="Opening balances",
-        notes=notes,
-        kind_label=OPENING_KIND,
-    )
 
 
 def _full(
@@ -322,7 +311,7 @@ def _balanced_opening(
         )
     if not lines:
         return _with(ledger, problems, transactions=())
-    txn = _opening(
+    txn = opening(
         opening_day,
         lines,
         lines[0].source,
@@ -380,7 +369,8 @@ def _balances_only(
             lines.append(Split(retained.full_name, ytd, retained.source, memo=memo))
         else:
             lines[at] = replace(lines[at], value=lines[at].value + ytd, memo=memo)
-    off = sum((s.value for s in lines), ZERO)
+    notes = f"QuickBooks' trial balance as of {day}"
+    made, off = trial_balance_opening(lines, day, figured[0].source, notes)
     if off:
         problems.append(
             Problem(
@@ -390,7 +380,4 @@ def _balances_only(
             )
         )
         return _with(ledger, problems, transactions=()), False
-    lines = [s for s in lines if s.value]
-    txn = _opening(day, lines, figured[0].source, f"QuickBooks' trial balance as of {day}")
-    made = (txn,) if lines else ()
     return _with(ledger, problems, accounts=accounts, transactions=made), False

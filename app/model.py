@@ -295,7 +295,9 @@ class FileInfo:
         return self.has_history and self.layout != "iif"
 
 
-AsOfBasis = Literal["export header", "report title", "given", "cutover date", "last transaction"]
+AsOfBasis = Literal[
+    "export header", "report title", "given", "cutover date", "last transaction", "archive end"
+]
 FiscalBasis = Literal["given", "read from figures", "not told", "default"]
 
 
@@ -331,6 +333,7 @@ class AsOf:
             "given": "the export date given",
             "cutover date": "the cutover date",
             "last transaction": "the last transaction's date: a guess, no export date in the files",
+            "archive end": "the archive's last day: its own history's figures",
         }
         return f"{self.date} ({words[self.basis]})"
 

@@ -27,6 +27,7 @@ from app import (
     validate,
     verify,
 )
+from app.archive import day_problems
 from app.as_of import renamed_daily
 from app.book import BookSnapshot, WriteStats
 from app.documents import selection, tax_plan
@@ -244,6 +245,9 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
     if plan.cutover.mode == "balances_only" and plan.documents != "none":
         outline = open_items_opening(outline)  # the open items as the A/R and A/P openings
     kept = history if keep else None
+    if plan.cutover.split_at:
+        said = day_problems(plan, kept.transactions if kept else None)
+        outline = replace(outline, problems=(*outline.problems, *said))
     outline, converted = foreign.check(
         outline, resolved, plan.currency, allowed=plan.foreign_as_home
     )
@@ -305,14 +309,19 @@ def write(
     PostgreSQL ``out_path`` (an ``Address``) likewise: ``postgres.placed``."""
     if prepared.errors:
         raise ProblemsError(prepared.errors)
+    if plan.cutover.split_at:  # two books: app.split_write
+        raise BookWriteError(
+            "this plan keeps the history in an archive book: write it with the wizard, or with "
+            "run.py convert --archive ARCHIVE.gnucash"
+        )
     if isinstance(out_path, Address):
         with postgres.placed(out_path, overwrite=overwrite) as where:
-            return _write_proven(prepared, where, plan, on_progress)
+            return write_proven(prepared, where, plan, on_progress)
     if out_path.exists() and not overwrite:
         raise BookWriteError(f"{out_path} already exists; not overwritten")
     staged = out_path.with_name(f".{out_path.name}.partial-checked-{os.getpid()}")
     try:
-        outcome = _write_proven(prepared, staged, plan, on_progress)
+        outcome = write_proven(prepared, staged, plan, on_progress)
         try:
             os.replace(staged, out_path)
         except OSError as exc:
@@ -322,7 +331,7 @@ def write(
     return outcome
 
 
-def _write_proven(
+def write_proven(
     prepared: Prepared, where: Path | Address, plan: Plan, on_progress: Progress | None
 ) -> Outcome:
     """The book written at ``where``, read back and compared."""

@@ -82,6 +82,8 @@ class Cutover:
     fiscal_year_start: str = ""  # MM-DD; "" = read from QuickBooks' figures, else January 1st
     ytd_to_retained: bool = False
     export_date: str = ""  # YYYY-MM-DD: the day of the lists export, when no file says it
+    # YYYY-MM-DD: the history before it in an archive book, a working book from it (app.archive)
+    split_at: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,14 +207,24 @@ def _check(plan: Plan, origin: str) -> None:
     ):
         if value not in allowed:
             raise MappingError(f"{origin}: {name} must be one of {allowed} (got {value!r})")
-    if plan.cutover.fiscal_year_start:
-        try:
-            month_day(plan.cutover.fiscal_year_start)
-        except ValueError as exc:
-            raise MappingError(f"{origin}: fiscal year start: {exc}") from None
+    _check_days(plan.cutover, origin)
     for name, fo in plan.files.items():
         if fo.date_order not in ("", "mdy", "dmy"):
             raise MappingError(f"{origin}: date order for {name} must be mdy or dmy")
+
+
+def _check_days(cut: Cutover, origin: str) -> None:
+    """The cutover's fiscal year start and split day are well formed."""
+    if cut.fiscal_year_start:
+        try:
+            month_day(cut.fiscal_year_start)
+        except ValueError as exc:
+            raise MappingError(f"{origin}: fiscal year start: {exc}") from None
+    if cut.split_at:
+        try:
+            parse_day(cut.split_at)
+        except ValueError as exc:
+            raise MappingError(f"{origin}: split_at: {exc}") from None
 
 
 def _check_database(address: str, origin: str) -> None:

@@ -29,11 +29,11 @@ from app import as_of as cut
 from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot
 from app.coverage import Gap, gaps
-from app.cutover import OPENING_KIND
 from app.documents import selection
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
+from app.openings import OPENING_KIND
 from app.plan import Cutover
 from app.verify_report import Check, Report, Row
 from app.words import plural
@@ -279,7 +279,7 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     proof = prove_documents(
         docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
     )
-    pieces = selection.payment_pieces(docs.docs, docs.allocation).values()
+    pieces = docs.pieces().values()
     cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
     added = []
     if links:

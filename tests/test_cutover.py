@@ -6,8 +6,9 @@ import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
 
-from app.cutover import OPENING_KIND, apply
+from app.cutover import apply
 from app.model import Account, AccountType, FileInfo, Ledger, Role, money, plain
+from app.openings import OPENING_KIND
 from app.plan import Cutover
 from app.source import Source
 from tests.support.ledgers import EXPORTED, HISTORY, LISTS, chart, ledger, txn, without

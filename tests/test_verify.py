@@ -14,13 +14,14 @@ from app import gnc, pipeline
 from app.as_of import MONTHS, ZERO
 from app.book import BookAccount, BookOwner, BookSnapshot
 from app.business import Customer, Job
-from app.cutover import OPENING_KIND, apply
+from app.cutover import apply
 from app.fixes import with_fix
 
 # the raw bindings, as app.gnc takes them (importing gnucash before app.gnc.bindings sets its
 # environment crashed the interpreter on GnuCash 5.10)
 from app.gnc.bindings import C, GncNumeric, Session, SessionOpenMode
 from app.model import Account, AccountType, FileInfo, Ledger, Reconcile, Role
+from app.openings import OPENING_KIND
 from app.plan import Cutover, Plan
 from app.source import Source
 from app.verify import verify

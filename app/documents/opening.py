@@ -13,21 +13,27 @@ exactly its report amount. Pure: the model, the cutover's opening transaction an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 
-from app.cutover import OPENING_KIND, equity_account
+from app.business import OpenItem
+from app.cutover import equity_account
 from app.model import AccountType, Ledger, Problem, Role, Split, Transaction, money
+from app.openings import OPENING_KIND
 
 ZERO = Decimal(0)
 _KINDS = (("customer", AccountType.RECEIVABLE, "A/R"), ("vendor", AccountType.PAYABLE, "A/P"))
 
 
-def open_items_opening(ledger: Ledger) -> Ledger:
+def open_items_opening(ledger: Ledger, items: Sequence[OpenItem] | None = None) -> Ledger:
     """``ledger`` (balances only: its one opening transaction) with the open items split out of
-    the opening transaction; unchanged when there is no report or no opening transaction."""
+    the opening transaction; unchanged when there is no report or no opening transaction.
+    ``items``: the open items to split out instead of the report's (``ledger.open_items``): the
+    archive's open documents on its last day, for the working book (``app.archive``)."""
+    items_ = ledger.open_items if items is None else tuple(items)
     openings = [i for i, t in enumerate(ledger.transactions) if t.kind_label == OPENING_KIND]
-    if len(openings) != 1 or not ledger.open_items:
+    if len(openings) != 1 or not items_:
         return ledger
     at = openings[0]
     opening = ledger.transactions[at]
@@ -37,7 +43,7 @@ def open_items_opening(ledger: Ledger) -> Ledger:
     problems: list[Problem] = []
     equity = None
     for kind, type_, word in _KINDS:
-        items = [o for o in ledger.open_items if o.owner_kind == kind]
+        items = [o for o in items_ if o.owner_kind == kind]
         if not items:
             continue
         names = [a.full_name for a in accounts if a.type is type_]

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from app.cutover import OPENING_KIND
 from app.documents import Document, Documents, Payment, derive
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
+from app.openings import OPENING_KIND
 from app.words import plural
 
 T = TypeVar("T")
@@ -67,11 +67,16 @@ class Selection:
     def problems(self) -> tuple[Problem, ...]:
         return (*self.derived.problems, *self.allocation.problems)
 
+    def pieces(self) -> dict[int, tuple[Piece, ...]]:
+        """``payment_pieces`` of this selection, worked out once (the counts, the ledger as
+        written and the proof each need them; 100,000 transactions: ~0.5 s a time)."""
+        return self.kept("payment pieces", lambda: payment_pieces(self.docs, self.allocation))
+
     def counts(self) -> dict[str, int]:
         """What the book is to hold: documents by kind, "payment" (payments written as such),
         "link" (lot links), "open" (documents with something open)."""
         out: Counter[str] = Counter(d.kind for d in self.docs.documents if not d.voided)
-        out["payment"] = sum(1 for p in payment_pieces(self.docs, self.allocation).values() if p)
+        out["payment"] = sum(1 for p in self.pieces().values() if p)
         out["link"] = len(links(self.docs, self.allocation))
         out["open"] = sum(
             1 for d in self.docs.documents if not d.voided and self.open_amounts.get(d.transaction)
@@ -251,7 +256,7 @@ def as_written(ledger: Ledger, selection: Selection | None) -> Ledger:
         return ledger
     docs, alloc = selection.docs, selection.allocation
     txns = list(ledger.transactions)
-    cuts = payment_pieces(docs, alloc)
+    cuts = selection.pieces()
     for p in docs.payments:
         pieces = cuts.get(p.transaction, ())
         if not pieces:

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
-from app import audit, jobs, pipeline, postgres
+from app import audit, jobs, pipeline, postgres, split_write
 from app.documents.proof import documents_report
 from app.documents.tax_proof import tax_report
 from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
@@ -161,9 +161,12 @@ def run(m: Migration, job_id: str) -> int:
         prepared = pipeline.prepare(parsed, plan)
         name = book_name(parsed, files)
         target, database, overwrite = _target(m, plan, name)
-        outcome = pipeline.write(
-            prepared, target, plan, on_progress=rep.progress, overwrite=overwrite
-        )
+        if isinstance(target, Path):  # (an archive goes beside its working book: app.archive)
+            outcome = split_write.in_folder(prepared, target, plan, rep.progress)
+        else:
+            outcome = pipeline.write(
+                prepared, target, plan, on_progress=rep.progress, overwrite=overwrite
+            )
         if database:
             name = Path(name).stem  # names the downloads; the book is in the database
         rep.progress("verifying", 1, 1)

@@ -159,7 +159,16 @@ def result() -> tuple[str, int]:
         large=data.get("transactions", 0) > LARGE_HISTORY,
         differences=[r for r in data.get("rows", []) if not r["ok"]],
         sign_note=SIGN_NOTE,
+        archive=_archive(book),
     )
+
+
+def _archive(found: Book | None) -> str:
+    """The archive book written beside this one (a split history, app.archive), or ""."""
+    if found is None or found.job.database:
+        return ""
+    name = audit.archive_name(found.job.book)
+    return name if (found.folder / name).is_file() else ""
 
 
 def _accepted(found: Book) -> bool:
@@ -179,6 +188,18 @@ def book() -> Response | WerkzeugResponse:
             "it in GnuCash with File › Open (Data Format postgres)."
         )
     return send_file(found.path, as_attachment=True, download_name=found.job.book, max_age=0)
+
+
+@bp.get("/download/archive")
+def archive_book() -> Response | WerkzeugResponse:
+    """The archive book of a split history, under the same rules as the book."""
+    found = _finished(migration())
+    if not _accepted(found):
+        return redirect(url_for("jobs.result"), 303)
+    name = _archive(found)
+    if not name:
+        raise NotFound("This book has no archive: the history was not split on the Map step.")
+    return send_file(found.folder / name, as_attachment=True, download_name=name, max_age=0)
 
 
 @bp.get("/download/report.csv")

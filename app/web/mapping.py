@@ -5,16 +5,20 @@ GnuCash tree. The plan downloads and uploads as the JSON file ``run.py convert -
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import cast
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
 from app import foreign, postgres
 from app.as_of import as_of_words
 from app.currency import is_known, unknown
 from app.errors import MappingError, MigrationError
 from app.model import AccountType, Ledger
+from app.pages.archive import archive_view, wants_version
 from app.pages.chart import account_rows
 from app.pages.mapping import tree_problems, tree_rows, where_it_moves
 from app.plan import (
@@ -38,6 +42,7 @@ from app.words import article
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
 TYPES = tuple(t.value for t in AccountType)  # what "retype" takes
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _context(plan: Plan | None = None, status_message: str = "") -> dict:
@@ -63,6 +68,11 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "postgres_available": postgres.driver_present(),
         "password_kept": passwords().get(m.id) is not None,
         "foreign": foreign.found(view.resolved, plan.currency),
+        "archive": archive_view(
+            view.prepared,
+            plan,
+            _gnucash_version() if wants_version(view.prepared, plan) else None,
+        ),
     }
 
 
@@ -192,6 +202,40 @@ def check_rule() -> tuple[str, int]:
     return fragment("mapping/_rule_check.html", messages=messages, note=note)
 
 
+@bp.post("/map/archive")
+def archive_setting() -> tuple[str, int]:
+    """The archive option (its own small form): the split day in the plan, or none."""
+    f, plan = request.form, migration().plan()
+    day = ""
+    if f.get("split"):
+        try:
+            day = parse_day(f.get("split_at", "")).isoformat()
+        except ValueError:
+            raise MappingError(
+                "The working book's first day is a date like 2024-01-01 (the start of a fiscal "
+                "year is usual)."
+            ) from None
+    said = f"Saved: an archive book and a working book from {day}." if day else "Saved: one book."
+    return _save(replace(plan, cutover=replace(plan.cutover, split_at=day)), said)
+
+
+def _gnucash_version() -> tuple[int, ...]:
+    """The installed GnuCash's (major, minor), asked once per server from a process of its own
+    (the server never loads GnuCash); (0, 0) when it cannot be told."""
+    kept = current_app.extensions.setdefault("qb2gnucash.gnucash_version", [])
+    if not kept:
+        code = "from app import gnc; print(*gnc.engine_version())"
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                timeout=60, check=False,
+            )  # fmt: skip
+            kept.append(tuple(int(x) for x in done.stdout.split()) or (0, 0))
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            kept.append((0, 0))
+    return kept[0]
+
+
 @bp.post("/map/settings")
 def settings() -> tuple[str, int]:
     f = request.form
@@ -210,6 +254,7 @@ def settings() -> tuple[str, int]:
         fiscal_year_start=_month_day(f.get("fiscal_year_start", "")),
         ytd_to_retained=bool(f.get("ytd_to_retained")),
         export_date=_export_date(f.get("export_date", ""), f.get("export_date_guess", "")),
+        split_at=migration().plan().cutover.split_at,  # (its own form: archive_setting)
     )
     if cutover.mode == "balances_only" and not cutover.date:
         raise MappingError("Balances only needs a cutover date: the day the GnuCash book starts.")

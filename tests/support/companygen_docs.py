@@ -290,3 +290,22 @@ def write_open_report(
         total += sub
     rows.append(["TOTAL", *pad[:-1], money(total)])
     return _write_csv(path, rows, "utf-8")
+
+
+def owner_balances(
+    company: Company, before: dt.date | None = None
+) -> dict[tuple[str, str], Decimal]:
+    """(side, owner) → what is open with the customer (job) or vendor on the day before
+    ``before`` (None: at the end), owed positive: the sum of its A/R (A/P) lines, whichever
+    payment paid whichever document. What an archive closed on that day leaves open, owner by
+    owner (``app.archive``)."""
+    out: dict[tuple[str, str], Decimal] = {}
+    for t in company.transactions:
+        if before is not None and t.date >= before:
+            continue
+        if not any(s[0] in _CONTROL.values() for s in t.splits):
+            continue
+        side = _side(t)
+        key = (side, owner_of(t))
+        out[key] = out.get(key, ZERO) + (1 if side == "customer" else -1) * control(t)
+    return {k: v for k, v in out.items() if v}

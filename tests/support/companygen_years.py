@@ -121,17 +121,20 @@ def year_ends(company: Company) -> list[dt.date]:
     return out
 
 
-def trial_balance(company: Company, as_of: dt.date) -> dict[str, Decimal]:
+def trial_balance(
+    company: Company, as_of: dt.date, year_of: dt.date | None = None
+) -> dict[str, Decimal]:
     """QuickBooks' Trial Balance as of ``as_of``: balance-sheet accounts all time, income and
-    expense for the fiscal year holding ``as_of``, every earlier year's result in Retained
-    Earnings. Sums to 0."""
+    expense for the fiscal year holding ``as_of`` (``year_of``), every earlier year's result in
+    Retained Earnings. Sums to 0."""
     from tests.support.companygen import BALANCE_SHEET
 
     types = {a[0]: a[1] for a in company.accounts}
     month, day = company.fiscal_year_start
-    begin = dt.date(as_of.year, month, day)
-    if begin > as_of:
-        begin = dt.date(as_of.year - 1, month, day)
+    held = year_of or as_of
+    begin = dt.date(held.year, month, day)
+    if begin > held:
+        begin = dt.date(held.year - 1, month, day)
     out = dict.fromkeys(types, ZERO)
     earlier = ZERO
     retained = next(a[0] for a in company.accounts if a[3] == "RETEARNINGS")
@@ -145,6 +148,13 @@ def trial_balance(company: Company, as_of: dt.date) -> dict[str, Decimal]:
                 earlier += amount
     out[retained] += earlier
     return out
+
+
+def closed(company: Company, day: dt.date) -> dict[str, Decimal]:
+    """The books closed before ``day``: each account's figure on the day before, as a working
+    book starting on ``day`` opens with it (``app.archive``): the year holding ``day`` counts
+    income and expense, every earlier year's result is in Retained Earnings. Sums to 0."""
+    return trial_balance(company, day - dt.timedelta(days=1), year_of=day)
 
 
 def _lines(company: Company, account: str) -> list[tuple[Txn, Decimal, str]]:

@@ -1,0 +1,213 @@
+"""Write the archive and the working book of one prepared conversion (``app.archive``), each
+read back through GnuCash and proven like a single book (``pipeline``), and the table that
+proves the working book opens where the archive closes.
+
+Both books are built beside their targets under hidden names and put in place only when both
+are written and read back; a run that fails leaves neither (an existing target is replaced only
+with ``overwrite``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from pathlib import Path
+
+from app import archive as split
+from app import audit, csvsafe, pipeline
+from app.archive import Carried
+from app.as_of import role_account
+from app.book import BookSnapshot
+from app.errors import BookWriteError, ProblemsError
+from app.fileio import write_text
+from app.model import AccountType, Ledger, Role, money
+from app.plan import Plan, parse_day
+from app.verify_report import Check
+from app.words import differ, plural
+
+
+@dataclass(frozen=True, slots=True)
+class SplitOutcome:
+    day: dt.date
+    archive: pipeline.Outcome
+    working: pipeline.Outcome
+    carried: tuple[Carried, ...]
+
+    @property
+    def carried_ok(self) -> bool:
+        return bool(self.carried) and all(not c.difference for c in self.carried)
+
+    @property
+    def ok(self) -> bool:
+        return self.archive.report.ok and self.working.report.ok and self.carried_ok
+
+    def carried_headline(self) -> str:
+        last = self.day - dt.timedelta(days=1)
+        n = len(self.carried)
+        if not self.carried:
+            return "nothing carried from the archive: no balances to compare"
+        bad = sum(1 for c in self.carried if c.difference)
+        if not bad:
+            return (
+                f"the working book opens on {last} with the archive's closing balances: "
+                f"{n} of {plural(n, 'account')} equal to the cent"
+            )
+        return f"{differ(bad, 'account')} between the archive's closing and the working opening"
+
+    def carried_lines(self) -> list[str]:
+        """One line per account: closing, opening, difference (the table of the proof)."""
+        width = max((len(c.account) for c in self.carried), default=7)
+        out = [f"{'account':<{width}}  {'archive closing':>16}  {'working opening':>16}  diff"]
+        for c in self.carried:
+            diff = money(c.difference) if c.difference else "0.00"
+            out.append(
+                f"{c.account:<{width}}  {money(c.closing):>16}  {money(c.opening):>16}  {diff}"
+            )
+        return out
+
+    def carried_csv(self) -> str:
+        """The carried table as CSV (an account name that looks like a formula neutralised)."""
+        header = ("account", "archive_closing", "working_opening", "difference")
+        rows = [(c.account, f"{c.closing:.2f}", f"{c.opening:.2f}", f"{c.difference:.2f}")
+                for c in self.carried]  # fmt: skip
+        return csvsafe.text([header, *rows])
+
+
+def books(prepared: pipeline.Prepared, plan: Plan) -> tuple[pipeline.Prepared, pipeline.Prepared]:
+    """The archive's and the working book's prepared conversions (``prepared`` has no errors)."""
+    day = parse_day(plan.cutover.split_at)
+    ledger = prepared.ledger
+    split.check_day(ledger, day)
+    old = _as(prepared, split.archive_ledger(ledger, day))
+    items = None
+    if plan.documents != "none":
+        chosen = old.documents
+        items = split.open_at(chosen) if chosen is not None else ()
+    new, _figures = split.working_ledger(ledger, day, items)
+    return old, _as(prepared, new)
+
+
+def _as(prepared: pipeline.Prepared, ledger) -> pipeline.Prepared:
+    """A prepared conversion holding ``ledger`` whole (its own documents worked out anew)."""
+    return pipeline.Prepared(
+        prepared.parsed,
+        ledger,
+        None,
+        {},
+        (),
+        prepared.documents_mode,
+        prepared.sales_tax_mode,
+        prepared.unit,
+    )
+
+
+def write(
+    prepared: pipeline.Prepared,
+    out_path: Path,
+    archive_path: Path,
+    plan: Plan,
+    on_progress: pipeline.Progress | None = None,
+    *,
+    overwrite: bool = False,
+) -> SplitOutcome:
+    """Both books written, read back and proven, then put in place together."""
+    if prepared.errors:
+        raise ProblemsError(prepared.errors)
+    if out_path.absolute() == archive_path.absolute():
+        raise BookWriteError(f"the archive and the working book are one file ({out_path})")
+    for path in (out_path, archive_path):
+        if path.exists() and not overwrite:
+            raise BookWriteError(f"{path} already exists; not overwritten")
+    day = parse_day(plan.cutover.split_at)
+    old, new = books(prepared, plan)
+    staged = [
+        p.with_name(f".{p.name}.partial-checked-{os.getpid()}") for p in (archive_path, out_path)
+    ]
+    try:
+        a = pipeline.write_proven(old, staged[0], plan, on_progress)
+        w = pipeline.write_proven(new, staged[1], plan, on_progress)
+        for path, target in zip(staged, (archive_path, out_path), strict=True):
+            try:
+                os.replace(path, target)
+            except OSError as exc:
+                raise BookWriteError(f"cannot put the book in place at {target}: {exc}") from exc
+    finally:
+        for path in staged:
+            path.unlink(missing_ok=True)
+    table = carried(new.ledger, day, a.snapshot, w.snapshot)
+    return SplitOutcome(day, a, w, table)
+
+
+def carried(
+    working: Ledger, day: dt.date, old: BookSnapshot, new: BookSnapshot
+) -> tuple[Carried, ...]:
+    """Both books read back, each counted the same way as of the archive's last day."""
+    retained = role_account(working, Role.RETAINED_EARNINGS)
+    name = retained.full_name if retained else None
+    start = split.year_start_of(working, day)
+
+    def of(snap: BookSnapshot) -> dict[str, Decimal]:
+        return split.book_figures(
+            ((b.full_name, _type(b.type), b.daily) for b in snap.accounts), name, day, start
+        )
+
+    return split.closing_table(of(old), of(new))
+
+
+def _type(name: str) -> AccountType | None:
+    try:
+        return AccountType(name)
+    except ValueError:
+        return None
+
+
+def in_folder(
+    prepared: pipeline.Prepared,
+    target: Path,
+    plan: Plan,
+    on_progress: pipeline.Progress | None,
+) -> pipeline.Outcome:
+    """The wizard's import (``app.jobs.worker``): the working book at ``target``, the archive
+    beside it (``audit.archive_name``) with its proof and the carried table for the audit pack;
+    without a split day, what an earlier split left there is removed. The working book's
+    outcome is returned with the archive's proof and the carried table as two of its checks,
+    so a difference in either is a difference of the import."""
+    folder = target.parent
+    old = folder / audit.archive_name(target.name)
+    if not plan.cutover.split_at:
+        for path in (old, folder / audit.ARCHIVE_CSV, folder / audit.CARRIED_CSV):
+            path.unlink(missing_ok=True)
+        return pipeline.write(prepared, target, plan, on_progress, overwrite=True)
+    done = write(prepared, target, old, plan, on_progress, overwrite=True)
+    write_text(folder / audit.ARCHIVE_CSV, done.archive.report.to_csv())
+    write_text(folder / audit.CARRIED_CSV, done.carried_csv())
+    return with_split_checks(done)
+
+
+def with_split_checks(done: SplitOutcome) -> pipeline.Outcome:
+    """The working book's outcome, the archive's proof and the carried table as checks."""
+    last = done.day - dt.timedelta(days=1)
+    rows = done.archive.report.rows
+    same = sum(1 for r in rows if r.ok)
+    carried = len(done.carried)
+    equal = sum(1 for c in done.carried if not c.difference)
+    checks = (
+        Check(
+            f"archive book (the history to {last}): accounts as its history",
+            len(rows),
+            same,
+            done.archive.report.ok,
+            "" if done.archive.report.ok else done.archive.report.headline(),
+        ),
+        Check(
+            f"opening balances on {last} equal to the archive's closing balances: accounts",
+            carried,
+            equal,
+            done.carried_ok,
+            "" if done.carried_ok else done.carried_headline(),
+        ),
+    )
+    report = done.working.report
+    report = replace(report, checks=(*report.checks, *checks))
+    return replace(done.working, report=report)
