@@ -197,6 +197,8 @@ class Report:
     def difference_lines(self, audience: Audience = "cli", *, checks: bool = True) -> list[str]:
         """Each differing account with its cause and fix (then each failed check)."""
         out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
+        if self.documents is not None and not self.documents.ok:
+            out.extend(self.documents.owner_lines())
         if self.extras is not None and not self.extras.ok:
             out.extend(line for line in self.extras.lines() if "differ" in line.lower())
         if checks:

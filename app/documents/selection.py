@@ -105,6 +105,15 @@ def select(ledger: Ledger, mode: str) -> tuple[Selection | None, tuple[Problem, 
     if not derived.documents and not derived.payments:
         return None, derived.problems
     allocation = allocate(derived)
+    if allocation.due_dates:  # QuickBooks' own due dates, where its report prints them
+        due = dict(allocation.due_dates)
+        derived = replace(
+            derived,
+            documents=tuple(
+                replace(d, due=due[d.transaction]) if d.transaction in due else d
+                for d in derived.documents
+            ),
+        )
     open_amounts = _open_amounts(derived, allocation)
     docs = derived if mode == "all" else _open_only(derived, allocation, open_amounts)
     chosen = Selection(mode, derived, allocation, docs, open_amounts)
