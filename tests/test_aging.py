@@ -235,3 +235,28 @@ def test_the_trial_balance_reads_as_a_bookkeeper_reads_it(matching) -> None:
     assert totals  # at least one parent with its subtotal
     assets, liabilities, equity = (D(g["gnucash"]) for g in sheet["groups"])
     assert assets == liabilities + equity  # with the net income line
+
+
+def test_the_reports_aging_column_is_read(matching) -> None:
+    """Each open item keeps the report's Aging (days past due, blank when not yet due) and its
+    Due Date; the documents the report lists take that due date into the book."""
+    company, prepared, _outcome, folder = matching
+    items = prepared.ledger.open_items
+    overdue = [i for i in items if i.aging is not None]
+    assert len(overdue) > 10
+    assert all(i.aging == (company.export_date - i.due).days > 0 for i in overdue)
+    assert all(i.due is None or i.due >= company.export_date for i in items if i.aging is None)
+    back = gnc.read_documents(folder / "book.gnucash")
+    due = {(i.owner, i.num): i.due for i in items if i.due is not None}
+    posted = {(d.owner, d.id): d.due for d in back.documents if (d.owner, d.id) in due}
+    assert len(posted) > 10 and all(posted[k] == due[k] for k in posted)
+
+
+def test_a_result_written_before_the_verdict_still_says_one() -> None:
+    from app.pages.download import legacy_state
+
+    assert legacy_state({"ok": True, "rows": [{"ok": True}]})["words"] == MATCHES
+    said = legacy_state({"ok": False, "rows": [{"ok": False}, {"ok": True}]})
+    assert (said["state"], said["class"]) == ("attention", "error")
+    assert said["words"] == "Needs your attention: 1 account differs"
+    assert legacy_state({"ok": False, "rows": []})["words"].startswith("Needs your attention")

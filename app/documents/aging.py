@@ -15,7 +15,8 @@ make of them: QuickBooks' trial balance = the report's total + what the report d
 GnuCash's balance = open documents + the owners' own lots + lines in no lot (a line that names
 no one). "A/P 12,392.33 = open bills 11,979.74 + journal lines on A/P 412.59".
 
-Pure: the core's open items and the book's read-back dataclasses; no gnucash import.
+Pure: the core's open items and the book's read-back dataclasses; no gnucash import. What it
+relies on: docs/DOCUMENTS.md, "Aging and the A/R and A/P reconciliation".
 """
 
 from __future__ import annotations

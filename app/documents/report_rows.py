@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from app.business import OpenItem
 from app.documents import Document, Documents, Payment, is_document_word
-from app.model import Problem
+from app.model import Problem, money
 
 ZERO = Decimal(0)
 
@@ -53,7 +53,7 @@ def open_amounts(
             problems.append(
                 Problem(
                     item.source,
-                    f"open {item.kind_label} of {item.owner} ({item.open}) is not in the "
+                    f"open {item.kind_label} of {item.owner} ({money(item.open)}) is not in the "
                     "transaction history: its owner's payments are applied oldest first",
                     "warning",
                 )
