@@ -170,6 +170,9 @@ def test_journal_lines_that_lost_their_vendor_are_allocated_differently(allocate
     # the command line and the pages say the same
     lines = report.difference_lines("cli")
     assert len(lines) == 2 and all("no vendor named on the A/P line" in x for x in lines)
+    summary = report.summary_lines("cli")
+    assert sum("no vendor named on the A/P line" in x for x in summary) == 2  # each said once
+    assert rec.gnucash_line() in summary
     data = open_items(proof, report.as_of.date)
     vendors = next(s for s in data["sides"] if s["kind"] == "vendor")
     assert vendors["differ"] == 2 and vendors["reconciliation"][1] == rec.gnucash_line()
@@ -260,3 +263,25 @@ def test_a_result_written_before_the_verdict_still_says_one() -> None:
     assert (said["state"], said["class"]) == ("attention", "error")
     assert said["words"] == "Needs your attention: 1 account differs"
     assert legacy_state({"ok": False, "rows": []})["words"].startswith("Needs your attention")
+
+
+def test_a_report_without_due_dates_compares_totals_only() -> None:
+    """A report printed without its Due Date and Aging columns says nothing of its invoices'
+    ages: each owner's total is compared, not its buckets (no false difference)."""
+    from app.book import BookLot
+    from app.business import OpenItem
+    from app.documents.aging import aging_rows
+    from app.source import Source
+
+    day = dt.date(2024, 3, 31)
+    items = [OpenItem("customer", "A", "Invoice", dt.date(2024, 1, 1), D("10.00"), Source("o", 5))]
+    same = [BookLot("customer", "A", dt.date(2024, 1, 1), dt.date(2024, 3, 30), D("10.00"), True)]
+    (row,) = aging_rows(items, same, day, {"customer"})
+    assert row.totals_only and row.ok and row.quickbooks != row.gnucash
+    other = [BookLot("customer", "A", dt.date(2024, 1, 1), None, D("9.00"), True)]
+    (row,) = aging_rows(items, other, day, {"customer"})
+    assert not row.ok and row.total_differs
+    dated = [OpenItem("customer", "A", "Invoice", dt.date(2024, 1, 1), D("10.00"),
+                      Source("o", 5), due=dt.date(2024, 1, 31))]  # fmt: skip
+    (row,) = aging_rows(dated, same, day, {"customer"})
+    assert not row.totals_only and not row.ok  # 60 days past due against 1

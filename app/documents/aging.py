@@ -4,7 +4,9 @@ Aging: every open item of a customer, job or vendor falls in one of five buckets
 days past due it is on the day QuickBooks' figures are from (``as_of``): current (not yet due),
 1-30, 31-60, 61-90, over 90. QuickBooks' side is its Open Invoices / Unpaid Bills Detail
 report: its Aging column where printed, else the days from the row's Due Date (a payment, a
-credit or a journal entry has none: from its own date) to ``as_of``. GnuCash's side is the
+credit or a journal entry has none: from its own date) to ``as_of``; a report with neither
+column for a side says nothing of its documents' ages, so only each owner's total is compared
+(``AgingRow.totals_only``). GnuCash's side is the
 book's open lots read back through the engine (``app.book.BookLot``): a document's lot from its
 due date, an owner's own lot (a payment, a credit, a journal charge) from its date, the rule
 GnuCash's aging reports follow by default. Amounts are owed sense: what a customer owes us, what
@@ -76,10 +78,17 @@ class AgingRow:
     owner: str
     quickbooks: Buckets | None  # None: no open-items report for this side
     gnucash: Buckets
+    # the report prints no Due Date or Aging for this side's documents: QuickBooks' ages are
+    # not known, only its totals are compared
+    totals_only: bool = False
 
     @property
     def ok(self) -> bool:
-        return self.quickbooks is None or self.quickbooks == self.gnucash
+        if self.quickbooks is None:
+            return True
+        if self.totals_only:
+            return sum(self.quickbooks) == sum(self.gnucash)
+        return self.quickbooks == self.gnucash
 
     @property
     def total_differs(self) -> bool:
@@ -91,14 +100,22 @@ def aging_rows(
 ) -> tuple[AgingRow, ...]:
     """One row per owner with something open on either side, customers first, by name;
     ``reported``: the sides ("customer", "vendor") an open-items report was given for."""
+    items = list(items)
     qb, gnc = quickbooks_aging(items, as_of), gnucash_aging(lots, as_of)
     sides = set(reported)
+    dated = {i.owner_kind for i in items if i.due is not None or i.aging is not None}
     keys = sorted(
         (k for k in set(qb) | set(gnc) if any(qb.get(k, EMPTY)) or any(gnc.get(k, EMPTY))),
         key=lambda k: (k[0] != "customer", k[1].casefold()),
     )
     return tuple(
-        AgingRow(k[0], k[1], qb.get(k, EMPTY) if k[0] in sides else None, gnc.get(k, EMPTY))
+        AgingRow(
+            k[0],
+            k[1],
+            qb.get(k, EMPTY) if k[0] in sides else None,
+            gnc.get(k, EMPTY),
+            totals_only=k[0] not in dated,
+        )
         for k in keys
     )
 
