@@ -158,6 +158,7 @@ def read(book) -> BookDocuments:
         for k in ("customer", "vendor")
         if (v := sides.get(k))
     )
+    open_lots.sort(key=lambda x: (x.owner_kind, x.owner, x.date, x.due or x.date, x.open))
     return BookDocuments(
         tuple(out), dict(owner_open), lots, unowned, len(payments), tuple(open_lots), controls
     )
