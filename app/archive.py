@@ -214,7 +214,7 @@ def open_at(selection: Selection) -> tuple[OpenItem, ...]:
                     d.source,
                     num=d.num,
                     ref=d.ref,
-                    due=d.due,
+                    due=None if d.credit else d.due,  # a credit ages from its date (aging)
                     terms=d.terms,
                 )
             )

@@ -96,12 +96,43 @@ class BookDocument:
 
 
 @dataclass(frozen=True, slots=True)
+class BookLot:
+    """An open lot of A/R or A/P with its owner: what ages (``app.documents.aging``)."""
+
+    owner_kind: str  # "customer" / "vendor"
+    owner: str  # full name (Customer:Job for a job)
+    date: dt.date  # its first split's posted date
+    due: dt.date | None  # a document's due date (None: a payment's or credit's lot)
+    open: Decimal  # owed sense: what the customer owes us / we owe the vendor is positive
+    document: bool  # a document's lot (invoice, bill, credit note); else the owner's own
+
+
+@dataclass(frozen=True, slots=True)
+class BookControl:
+    """One side's A/R (``owner_kind`` "customer") or A/P ("vendor") accounts as the book holds
+    them, owed sense: their balance, and how much of it sits in documents' lots, in the owners'
+    own lots (payments, credits, charges) and in no lot at all (lines that name no one)."""
+
+    owner_kind: str
+    accounts: tuple[str, ...]
+    balance: Decimal
+    documents: Decimal
+    owners: Decimal
+
+    @property
+    def no_lot(self) -> Decimal:
+        return self.balance - self.documents - self.owners
+
+
+@dataclass(frozen=True, slots=True)
 class BookDocuments:
     documents: tuple[BookDocument, ...]
     owner_open: dict[tuple[str, str], Decimal]  # (kind, owner: a job its own) → Σ its lots, owed +
     lots: int
     unowned_lots: int  # lots in A/R or A/P with neither a document nor an owner
     payments: int = 0  # payment transactions (type "P") with a split in one of those lots
+    open_lots: tuple[BookLot, ...] = ()  # every owned lot with something open
+    controls: tuple[BookControl, ...] = ()  # A/R, then A/P (a side without accounts: none)
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,3 +104,4 @@ class OpenItem:
     ref: str = ""  # Trans #, when the report shows it
     due: dt.date | None = None
     terms: str = ""
+    aging: int | None = None  # the report's Aging: days past due on its date (None: blank)

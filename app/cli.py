@@ -46,6 +46,7 @@ from app.plan import (
     parse_day,
 )
 from app.postgres import Address
+from app.proof_state import verdict
 from app.quickbooks import account_type
 from app.validate import untyped
 from app.verify_report import Report
@@ -341,8 +342,9 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Repo
 def _verdict(args: argparse.Namespace, plan: Plan, report: Report) -> int:
     """The last lines: the book written, and what differs (the exit status says it too)."""
     written = f"Book written to {args.output} ({plan.format}, {plan.currency})"
+    said = verdict(report)
     if report.ok:
-        print(written)
+        print(f"{written}: {said.words()}")
         return 0
     if not report.rows:  # an empty book: nothing was compared, which is no proof
         print(f"{written}, but {report.headline()}")
@@ -352,31 +354,15 @@ def _verdict(args: argparse.Namespace, plan: Plan, report: Report) -> int:
         return 0
     # the differences are the last thing printed: nothing below them to scroll past
     strict = "" if args.strict else " (exit status 0: --strict makes a difference exit 3)"
-    print(f"{written}, but {_differ(report)}{strict}:")
+    parts = (report.sales_tax, report.extras, report.classes)  # what their counts leave unsaid
+    which = [p.headline() for p in parts if p is not None and not p.ok]
+    print(f"{written}. {'; '.join([said.words(), *which])}{strict}:")
     for line in report.difference_lines("cli"):
         print(f"  {line}")
     if args.strict:
         print("Verification found differences (--strict).", file=sys.stderr)
         return 3
     return 0
-
-
-def _differ(report: Report) -> str:
-    """ "2 accounts differ from QuickBooks", "1 check differs", or both."""
-    rows = len(report.differences)
-    checks = sum(1 for c in report.checks if not c.ok)
-    parts = []
-    if rows:
-        parts.append(f"{words.differ(rows, 'account')} from QuickBooks")
-    if checks:
-        parts.append(words.differ(checks, "check"))
-    if report.documents is not None and not report.documents.ok:
-        parts.append(report.documents.headline())
-    if report.extras is not None and not report.extras.ok:
-        parts.append(report.extras.headline())
-    if report.classes is not None and not report.classes.ok:
-        parts.append("the P&L by class does not add up")
-    return " and ".join(parts)
 
 
 def with_type_option(prepared: pipeline.Prepared) -> list[Problem]:

@@ -30,7 +30,9 @@ from app.model import Ledger, Problem
 from app.pages.download import SIGN_NOTE, result_data
 from app.plan import plan_from_json
 from app.printable import render
+from app.proof_state import verdict
 from app.readers import UNKNOWN
+from app.verify_report import Report
 
 THROTTLE = 0.2  # seconds between progress lines within one phase
 NOT_EXPORTS = (UNKNOWN, "a binary file, not a QuickBooks text export", "the file is empty")
@@ -131,9 +133,15 @@ def convert(task: dict, folder: Path, progress: Progress) -> dict:
         "checks_differ": sum(1 for c in data["checks"] if not c["ok"]),
         "open_balances_differ": len(documents.get("differences", [])),
         "warnings": len(data["warnings"]),
-        "message": "" if outcome.report.ok else outcome.report.headline(),
+        "message": "" if outcome.report.ok else _said(outcome.report),
         "finished": finished,
     }
+
+
+def _said(report: Report) -> str:
+    """ "Needs your attention: 2 accounts differ (2 accounts differ from QuickBooks (64 others
+    match))": the verdict every front end says, then the proof's headline."""
+    return f"{verdict(report).words()} ({report.headline()})"
 
 
 def run(task: dict) -> int:

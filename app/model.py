@@ -28,12 +28,13 @@ DateOrderCode = Literal["", "mdy", "dmy"]
 CENT = Decimal("0.01")
 
 
-def money(value: Decimal | str | None) -> str:
+def money(value: Decimal | str | None, sign: int = 1) -> str:
     """1234.5 → "1,234.50": the one way money is shown (messages, pages; the CSV report and the
-    Download step's data use ``plain``). None and "" show as nothing."""
+    Download step's data use ``plain``). None and "" show as nothing. ``sign`` -1 shows a
+    credit-normal account's balance the way GnuCash's account tree does (a credit positive)."""
     if value is None or value == "":
         return ""
-    return f"{_every_place(Decimal(value)):,f}"
+    return f"{_every_place(sign * Decimal(value)):,f}"
 
 
 def plain(value: Decimal) -> str:

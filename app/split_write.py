@@ -19,6 +19,7 @@ from app import audit, csvsafe, pipeline
 from app.archive import Carried
 from app.as_of import role_account
 from app.book import BookSnapshot
+from app.documents.selection import before
 from app.errors import BookWriteError, ProblemsError
 from app.fileio import write_text
 from app.model import AccountType, Ledger, Role, money
@@ -79,11 +80,15 @@ def books(prepared: pipeline.Prepared, plan: Plan) -> tuple[pipeline.Prepared, p
     day = parse_day(plan.cutover.split_at)
     ledger = prepared.ledger
     split.check_day(ledger, day)
-    old = _as(prepared, split.archive_ledger(ledger, day))
     items = None
     if plan.documents != "none":
-        chosen = old.documents
-        items = split.open_at(chosen) if chosen is not None else ()
+        # the whole history's documents, allocated with QuickBooks' report, as they stood on
+        # the archive's last day: the archive's documents are left open so (they are its own
+        # open items) and the working book carries the same ones
+        chosen = prepared.documents
+        items = split.open_at(before(chosen, day)) if chosen is not None else ()
+    archived = split.archive_ledger(ledger, day)
+    old = _as(prepared, replace(archived, open_items=items or ()))
     new, _figures = split.working_ledger(ledger, day, items)
     return old, _as(prepared, new)
 

@@ -24,7 +24,7 @@ from typing import Literal
 
 from app.currency import is_known, unknown
 from app.history import History
-from app.model import Account, AccountType, Ledger, Problem, Transaction
+from app.model import Account, AccountType, Ledger, Problem, Transaction, money
 from app.source import Source, line_list
 from app.words import plural
 
@@ -195,8 +195,9 @@ def _unbalanced(transactions: Iterable[Transaction]) -> list[Problem]:
             out.append(
                 Problem(
                     t.source,
-                    f"transaction does not balance: debits {debits:.2f}, credits {credits:.2f} "
-                    f"(difference {total:.2f}); {line_list(s.source for s in t.splits)}",
+                    f"transaction does not balance: debits {money(debits)}, credits "
+                    f"{money(credits)} (difference {money(total)}); "
+                    f"{line_list(s.source for s in t.splits)}",
                 )
             )
     return out

@@ -29,7 +29,8 @@ from app import as_of as cut
 from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot
 from app.coverage import Gap, gaps
-from app.documents import selection
+from app.documents import aging, end_owner, selection
+from app.documents.proof import DocumentsProof
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
@@ -279,6 +280,7 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     proof = prove_documents(
         docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
     )
+    proof = _open_items(proof, report, docs, book)
     pieces = docs.pieces().values()
     cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
     added = []
@@ -293,3 +295,37 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     )
     notes = (*report.notes, note) if added else report.notes
     return replace(report, documents=proof, notes=notes)
+
+
+def _open_items(
+    proof: DocumentsProof, report: Report, docs: selection.Selection, book: BookDocuments
+) -> DocumentsProof:
+    """The aging of every owner's open items and the reconciliation of A/R and A/P, QuickBooks
+    against GnuCash (``app.documents.aging``), and the probable cause of each owner's
+    difference."""
+    items = docs.derived.open_items
+    as_of = report.as_of.date if report.as_of else None
+    reported = {i.owner_kind for i in items}
+    rows = aging.aging_rows(items, book.open_lots, as_of, reported) if as_of else ()
+    balances = {r.account: r.quickbooks_balance for r in report.rows}
+    recs = aging.reconcile(book.controls, balances, items)
+    proof = replace(proof, aging=rows, reconciliation=recs)
+    no_lot = {r.owner_kind: r.gnucash_no_lot for r in recs}
+    guessed = {(r.owner_kind, r.owner) for r in docs.allocation.rules if r.rule == "oldest first"}
+    differs = {(r.kind, r.owner) for r in proof.differences}
+    causes = []
+    for kind, owner in proof.allocated:
+        unmatched = [
+            i for i in docs.allocation.unmatched if (i.owner_kind, i.owner) == (kind, owner)
+        ]
+        causes.append(
+            aging.owner_cause(
+                kind,
+                owner,
+                total_differs=(kind, owner) in differs,
+                unmatched=unmatched,
+                no_lot=no_lot.get(kind, ZERO),
+                guessed=(kind, end_owner(kind, owner)) in guessed,
+            )
+        )
+    return replace(proof, causes=tuple(causes))

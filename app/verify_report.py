@@ -187,8 +187,8 @@ class Report:
         """The headline, each difference with its cause and fix (unless the caller shows them
         apart), when the figures are from, then failed and passed checks, then the notes."""
         out = [self.headline(), *self.created_lines()]
-        if differences:
-            out.extend(self.difference_lines(audience, checks=False))
+        if differences:  # (the documents' owners that differ are in their own lines below)
+            out.extend(self.difference_lines(audience, checks=False, documents=False))
         out.extend(self.documents.lines() if self.documents else ())
         out.extend(self.sales_tax.lines() if self.sales_tax else ())
         out.extend(self.extras.lines() if self.extras else ())
@@ -198,9 +198,14 @@ class Report:
         out.extend(self.notes)
         return out
 
-    def difference_lines(self, audience: Audience = "cli", *, checks: bool = True) -> list[str]:
-        """Each differing account with its cause and fix (then each failed check)."""
+    def difference_lines(
+        self, audience: Audience = "cli", *, checks: bool = True, documents: bool = True
+    ) -> list[str]:
+        """Each differing account with its cause and fix, each customer's and vendor's open
+        items that differ with theirs (then each failed check)."""
         out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
+        if documents and self.documents is not None and not self.documents.ok:
+            out.extend(self.documents.owner_lines())
         if self.extras is not None and not self.extras.ok:
             out.extend(line for line in self.extras.lines() if "differ" in line.lower())
         if self.classes is not None and not self.classes.ok:

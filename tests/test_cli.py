@@ -356,8 +356,8 @@ def test_strict_exits_3_on_a_difference_and_still_writes(tmp_path):
     assert "Checking: QuickBooks balance 80.00" in lenient.stdout  # the warning says so
     # Issue 13: the differences are the last lines, said on the "Book written" line, --strict named
     assert lenient.stdout.splitlines()[-3:] == [
-        f"Book written to {tmp_path / 'lenient.gnucash'} (xml, USD), but 2 accounts differ from "
-        "QuickBooks (exit status 0: --strict makes a difference exit 3):",
+        f"Book written to {tmp_path / 'lenient.gnucash'} (xml, USD). Needs your attention: 2 "
+        "accounts differ (exit status 0: --strict makes a difference exit 3):",
         "  Checking: QuickBooks 80.00, GnuCash 75.00 (all time), difference -5.00 — the history "
         "starts on 2024-02-01, after the company did: what came before is missing; to fix: add "
         "--opening-balances",

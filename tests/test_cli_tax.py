@@ -33,7 +33,9 @@ def test_tables_summary_tax_report_and_catalogue(tmp_path) -> None:
     assert "item 'Training' is not in the item list" in out
     # after: the proof
     assert "Subtotal, tax and total of 6 invoices and bills and the tax owed to 2 agencies" in out
-    assert out.rstrip().endswith(f"Book written to {book} (xml, USD)")
+    assert out.rstrip().endswith(
+        f"Book written to {book} (xml, USD): Matches QuickBooks to the cent"
+    )
     rows = list(csv.DictReader(io.StringIO(tax.read_text())))
     docs = {r["id"]: r for r in rows if r["what"] == "document"}
     assert (docs["5001"]["quickbooks_tax"], docs["5001"]["gnucash_tax"]) == ("107.02", "107.02")

@@ -109,9 +109,10 @@ def test_the_audit_pack_holds_the_book_and_its_proof(app, client, tmp_path):
     printed = BeautifulSoup(html, "html.parser")
     assert printed.select_one("#headline").text == headline
     assert not re.search(r"""(src|href)=|<script|<link""", html)  # standalone, nothing external
-    assert [tr.select("td")[0].text for tr in printed.select("#accounts tbody tr")] == [
-        r["account"] for r in report
-    ]
+    assert printed.select_one("#verdict").text == "Matches QuickBooks to the cent"
+    shown = [tr["data-account"] for tr in printed.select("table.tb tr.account")]
+    assert sorted(shown) == sorted(r["account"] for r in report)  # the chart's tree order
+    assert len(printed.select("table.tb tr.account .tick")) == len(report)
     assert (
         "Payment methods (2): GnuCash has no payment methods"
         in printed.select_one("#not-imported").text
@@ -179,8 +180,11 @@ def test_a_differing_books_pack_is_offered_behind_its_differences(client):
     headline = printed.select_one("#headline")
     assert headline["class"] == ["headline", "differs"]
     assert headline.text == page.select_one("#summary-line").text
-    differs = printed.select("#accounts tr.differs")
-    assert [tr.select("td")[0].text for tr in differs] == ["Checking", "Opening Bal Equity"]
+    differs = printed.select("table.tb tr.account.differs")
+    assert [tr["data-account"] for tr in differs] == ["Checking", "Opening Bal Equity"]
+    assert printed.select_one("#verdict").text == "Needs your attention: 2 accounts differ"
+    causes = printed.select("table.tb tr.cause-row")
+    assert len(causes) == 2 and not printed.select("table.tb a")  # named, no link
 
 
 def test_no_pack_before_a_book(client):

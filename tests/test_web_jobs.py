@@ -91,7 +91,7 @@ def test_import_download_and_report(client, tmp_path):
     )
     assert any(line.startswith("Bank,Checking,75.00,75.00,0.00,all time,") for line in lines)
     home = soup(client.get("/")).select_one("#migrations").text
-    assert "book written" in home
+    assert "Book written: Matches QuickBooks to the cent" in home
 
 
 def test_import_with_no_files(client):
@@ -163,8 +163,8 @@ def test_balances_by_kind_picture(client):
     assert cells == [
         ["Assets", "75.00", "75.00"],
         ["Liabilities", "0.00", "0.00"],
-        ["Equity", "0.00", "0.00"],
-        ["Income (this fiscal year)", "-100.00", "-100.00"],
+        ["Equity (without this year's net income)", "0.00", "0.00"],
+        ["Income (this fiscal year)", "100.00", "100.00"],  # a credit: positive, as GnuCash
         ["Expenses (this fiscal year)", "25.00", "25.00"],
     ]
     assert rows[0].select_one(".bar.qb")["style"] == "width: 75%"
@@ -185,8 +185,11 @@ MONEY = re.compile(r"-?\d{1,3}(,\d{3})*\.\d{2}")
 
 
 def test_the_download_page_has_one_sign_convention_and_formatted_numbers(client):
-    """Issue 13, item 26: every table of the proof in a trial balance's signs (the sums by kind
-    too), said in words; every amount with thousands separators, 2 decimals, a minus sign."""
+    """Issue 27, item 2 (issue 13, item 26 before it): every table of the proof in GnuCash's
+    account tree's signs (each account's usual balance positive: income and liabilities too),
+    said once in words; every amount with thousands separators, 2 decimals, a minus sign only
+    for a balance on the unusual side; the printable report the same; the CSV keeps a trial
+    balance's debit and credit signs."""
     lists, txns = large_company()
     prefix, csrf = new_migration(client)
     upload(client, prefix, csrf, "lists.iif", data=lists)
@@ -194,22 +197,23 @@ def test_the_download_page_has_one_sign_convention_and_formatted_numbers(client)
     client.post(f"{prefix}/import", headers=csrf | HX)
     assert wait_done(client, prefix).select_one("#job")["data-state"] == "done"
     page = soup(client.get(f"{prefix}/download"))
+    assert len(page.select("#sign-note")) == 1
     note = page.select_one("#sign-note").text
-    assert "a debit balance as a positive number, a credit balance with a minus sign" in note
+    assert "each account's usual balance is positive" in note
     assert "Difference is GnuCash minus QuickBooks" in note
-    amounts = [td.text for td in page.select("#families td.num, #report-table td.num")]
+    amounts = [td.text for td in page.select("#families td.num, table.tb td.num:not(.mark)")]
     assert amounts and all(MONEY.fullmatch(a) for a in amounts), amounts
     rows = {
-        tr.select("td")[0].text: [td.text for td in tr.select("td.num")]
-        for tr in page.select("#report-table tbody tr")
+        tr.select("td")[1].text: [td.text for td in tr.select("td.num")]
+        for tr in page.select("table.tb tr.account")
     }
-    assert rows["Sales"] == ["-1,234,567.89", "-1,234,567.89", "0.00"]
-    assert rows["Checking"] == ["1,222,222.22", "1,222,222.22", "0.00"]
+    assert rows["Sales"] == ["1,234,567.89", "1,234,567.89", "✓"]
+    assert rows["Checking"] == ["1,222,222.22", "1,222,222.22", "✓"]
     kinds = {
         tr.select("td")[0].text: [td.text for td in tr.select("td.num")]
         for tr in page.select("#families tbody tr")
     }
-    assert kinds["Income (this fiscal year)"] == ["-1,234,567.89", "-1,234,567.89"]  # as Sales
+    assert kinds["Income (this fiscal year)"] == ["1,234,567.89", "1,234,567.89"]  # as Sales
     assert kinds["Expenses (this fiscal year)"] == ["12,345.67", "12,345.67"]
     checks = page.select_one("#checks").text
     assert "transaction lines (GnuCash calls them splits): QuickBooks files 4" in checks
@@ -217,14 +221,18 @@ def test_the_download_page_has_one_sign_convention_and_formatted_numbers(client)
     assert "first transaction date: QuickBooks files 2024-02-01" in checks
     facts = [dt.text for dt in page.select("#imported dt")]
     assert "Transaction lines (splits)" in facts and "Splits" not in facts
+    with client.get(f"{prefix}/download/report.csv") as r:
+        assert "Sales,Sales,-1234567.89,-1234567.89,0.00," in r.get_data(as_text=True)
     pack = client.get(f"{prefix}/download/audit.zip")
     with zipfile.ZipFile(io.BytesIO(pack.data)) as z:
         name = next(n for n in z.namelist() if n.endswith(".html"))
         report = BeautifulSoup(z.read(name).decode(), "html.parser")
     pack.close()
-    assert "a credit balance with a minus sign" in report.select_one("#sign-note").text
+    assert "each account's usual balance is positive" in report.select_one("#sign-note").text
     income = report.select("#families tbody tr")[3].select("td.num")
-    assert [td.text for td in income[:2]] == ["-1,234,567.89", "-1,234,567.89"]
+    assert [td.text for td in income[:2]] == ["1,234,567.89", "1,234,567.89"]
+    sales = report.select_one("table.tb tr.account[data-account='Sales']").select("td.num")
+    assert [td.text for td in sales] == ["1,234,567.89", "1,234,567.89", "✓"]
 
 
 def test_import_page_shows_warnings_before_writing(client):
@@ -247,8 +255,8 @@ def test_a_book_that_differs_is_said_first_and_offered_behind_it(client):
     assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
     panel = wait_done(client, prefix)
     assert panel.select_one("#job")["data-state"] == "differs"
-    said = panel.select_one("#job-differs").text
-    assert "written, but 2 accounts differ from QuickBooks" in said
+    said = panel.select_one("#job-differs")
+    assert "Needs your attention: 2 accounts differ" in said.text and "error" in said["class"]
     assert "written and checked" not in panel.text
     page = soup(client.get(f"{prefix}/download"))
     first = page.select_one("main .message")
@@ -265,7 +273,7 @@ def test_a_book_that_differs_is_said_first_and_offered_behind_it(client):
     with client.get(f"{prefix}/download/report.csv") as report:
         assert report.status_code == 200
     home = soup(client.get("/")).select_one("#migrations").text
-    assert "book written, but 2 accounts differ from QuickBooks" in home
+    assert "Book written: Needs your attention: 2 accounts differ" in home
 
 
 def test_cancelling_a_new_import_keeps_the_previous_book_marked_as_such(client, monkeypatch):

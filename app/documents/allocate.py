@@ -25,16 +25,17 @@ Pure: the model and ``app.documents`` only.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
 from app.business import OpenItem
-from app.documents import Document, Documents, OwnerKind, Payment, end_owner, is_document_word
+from app.documents import Documents, OwnerKind, end_owner
+from app.documents.report_rows import open_amounts
 from app.model import Problem
 
 Rule = Literal["open items report", "reference or amount", "oldest first", "nothing to apply"]
@@ -66,6 +67,10 @@ class Allocation:
     applications: tuple[Application, ...] = ()
     rules: tuple[OwnerRule, ...] = ()
     problems: tuple[Problem, ...] = ()
+    # the report's open items found in no document or payment of the history
+    unmatched: tuple[OpenItem, ...] = ()
+    # (document's transaction index, its Due Date as the report prints it)
+    due_dates: tuple[tuple[int, dt.date], ...] = ()
 
     def applied_to(self, credit: int) -> list[Application]:
         return [a for a in self.applications if a.credit == credit]
@@ -95,7 +100,7 @@ def allocate(docs: Documents) -> Allocation:
     """The applications for every owner of ``docs`` (see the module docstring)."""
     debits, credits = _by_owner(docs)
     reported = {o.owner_kind for o in docs.open_items}
-    open_of, problems = _open_amounts(docs, reported)
+    open_of, problems, unmatched, due = open_amounts(docs, reported)
     families: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     for pool in sorted(set(debits) | set(credits)):
         families[pool[0], end_owner(*pool)].append(pool)
@@ -116,7 +121,9 @@ def allocate(docs: Documents) -> Allocation:
             rules.append(rule)
             if problem is not None:
                 problems.append(problem)
-    return Allocation(tuple(apps), tuple(rules), tuple(problems))
+    return Allocation(
+        tuple(apps), tuple(rules), tuple(problems), tuple(unmatched), tuple(sorted(due.items()))
+    )
 
 
 def _by_owner(
@@ -218,50 +225,6 @@ def _pool(
     )
     note = _steps(got) + (f"; report not used: {why}" if why else "")
     return got, OwnerRule(kind, owner, rule, note), problem  # type: ignore[arg-type]
-
-
-def _open_amounts(
-    docs: Documents, reported: Collection[str]
-) -> tuple[dict[int, Decimal], list[Problem]]:
-    """Report rows joined to documents and payments (by Trans #, else owner + date + num, a
-    document's row to a document first: an invoice and a payment of one customer may share a
-    day and a number): transaction index → open amount, positive in the document's (credit's)
-    own sense."""
-    by_ref: dict[tuple[str, str], int] = {}
-    by_key: dict[tuple[str, str, object, str], list[int]] = defaultdict(list)
-    documents = {d.transaction for d in docs.documents}
-    sense: dict[int, int] = {}
-    records: list[Document | Payment] = [*docs.documents, *docs.payments]
-    for r in records:
-        if r.voided or r.owner_kind not in reported:
-            continue
-        if r.ref:
-            by_ref[r.owner_kind, r.ref] = r.transaction
-        by_key[r.owner_kind, r.owner, r.date, r.num].append(r.transaction)
-        credit = r.credit if isinstance(r, Document) else r.amount > 0  # else: a charge
-        sense[r.transaction] = -1 if credit else 1
-    out: dict[int, Decimal] = {}
-    problems: list[Problem] = []
-    for item in docs.open_items:
-        key = by_ref.get((item.owner_kind, item.ref)) if item.ref else None
-        if key is None:
-            hits = by_key.get((item.owner_kind, item.owner, item.date, item.num), [])
-            free = [h for h in hits if h not in out]
-            row_is_document = is_document_word(item.kind_label)
-            key = next((h for h in free if (h in documents) == row_is_document), None)
-            key = free[0] if key is None and free else key
-        if key is None:
-            problems.append(
-                Problem(
-                    item.source,
-                    f"open {item.kind_label} of {item.owner} ({item.open}) is not in the "
-                    "transaction history: its owner's payments are applied oldest first",
-                    "warning",
-                )
-            )
-            continue
-        out[key] = out.get(key, ZERO) + sense[key] * item.open
-    return out, problems
 
 
 def _infeasible(need: dict[int, Decimal], have: dict[int, Decimal]) -> str:

@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from app import csvsafe
 from app.documents import Documents
+from app.documents.aging import AgingRow, OwnerCause, Reconciliation
 from app.words import differ, plural
 
 ZERO = Decimal(0)
@@ -107,10 +108,24 @@ class DocumentsProof:
     book: Mapping[str, int]  # the same, read back
     mode: str = "all"  # the plan's documents setting
     unowned_lots: int = 0  # A/R or A/P lots with neither a document nor an owner
+    aging: tuple[AgingRow, ...] = ()  # per owner, QuickBooks' buckets against GnuCash's
+    reconciliation: tuple[Reconciliation, ...] = ()  # A/R, A/P taken apart on both sides
+    causes: tuple[OwnerCause, ...] = ()  # of each owner in ``allocated``
 
     @property
     def differences(self) -> tuple[OwnerRow, ...]:
         return tuple(r for r in self.rows if r.difference)
+
+    @property
+    def allocated(self) -> tuple[tuple[str, str], ...]:
+        """(kind, owner) of every customer, job and vendor whose open items differ: its open
+        balance, or how its open items age."""
+        keys = {(r.kind, r.owner) for r in self.differences}
+        keys |= {(r.owner_kind, r.owner) for r in self.aging if not r.ok}
+        return tuple(sorted(keys, key=lambda k: (k[0] != "customer", k[1].casefold())))
+
+    def cause_of(self, kind: str, owner: str) -> OwnerCause | None:
+        return next((c for c in self.causes if (c.owner_kind, c.owner) == (kind, owner)), None)
 
     @property
     def count_differences(self) -> list[str]:
@@ -118,7 +133,7 @@ class DocumentsProof:
 
     @property
     def ok(self) -> bool:
-        return not self.differences and not self.count_differences and not self.unowned_lots
+        return not self.allocated and not self.count_differences and not self.unowned_lots
 
     @property
     def documents(self) -> int:
@@ -137,17 +152,11 @@ class DocumentsProof:
         """ "212 invoices and bills, open balances of 40 customers, 6 jobs and 12 vendors
         match QuickBooks", or what differs."""
         if self.differences:
-            by = Counter(
-                "job" if r.kind == "customer" and ":" in r.owner else r.kind
-                for r in self.differences
-            )
-            who = " and ".join(
-                f"{by[k]:,} {k}'s" if by[k] == 1 else f"{by[k]:,} {k}s'"
-                for k in ("customer", "job", "vendor")
-                if by[k]
-            )
+            who = owners_words(tuple((r.kind, r.owner) for r in self.differences))
             what = differ(len(self.differences), "balance", count=False)
             return f"{who} open {what} from QuickBooks"
+        if self.allocated:
+            return f"{owners_words(self.allocated)} open items age differently from QuickBooks'"
         if not self.ok:
             return "the invoices and bills in the book differ from the files'"
         docs = self.documents
@@ -155,16 +164,34 @@ class DocumentsProof:
         return f"{docs:,} {what}, open balances of {self._owners_compared()} match QuickBooks"
 
     def lines(self) -> list[str]:
-        """The headline, each owner that differs, each count that differs, then the counts."""
+        """The headline, each owner that differs with its probable cause and what to do, the
+        reconciliation of A/R and A/P, each count that differs, then the counts."""
         head = self.headline()
-        out = [head[:1].upper() + head[1:]]
-        out.extend(
-            f"{'job' if r.kind == 'customer' and ':' in r.owner else r.kind} {r.owner}: open "
-            f"balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
-            f"{r.gnucash_open:,.2f}, difference {r.difference:,.2f} ({r.basis})"
-            for r in self.differences
-        )
+        out = [head[:1].upper() + head[1:], *self.owner_lines()]
+        for rec in self.reconciliation:
+            out.extend((rec.quickbooks_line(), rec.gnucash_line()))
         return out + self.notes()
+
+    def owner_lines(self) -> list[str]:
+        """Each customer, job and vendor whose open items differ, with the probable cause and
+        what to do."""
+        out = []
+        rows = {(r.kind, r.owner): r for r in self.rows}
+        for kind, owner in self.allocated:
+            r = rows.get((kind, owner))
+            what = "job" if kind == "customer" and ":" in owner else kind
+            line = f"{what} {owner}: "
+            if r is not None and r.difference:
+                line += (
+                    f"open balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
+                    f"{r.gnucash_open:,.2f}, difference {r.difference:,.2f} ({r.basis})"
+                )
+            else:
+                line += "the same open balance, aged differently"
+            if (c := self.cause_of(kind, owner)) is not None:
+                line += f" — {c.cause}; {c.action}"
+            out.append(line)
+        return out
 
     def notes(self) -> list[str]:
         """Counts that differ, lots without an owner, what the book holds."""
@@ -188,6 +215,16 @@ class DocumentsProof:
             )
             out.append(f"Documents in the book: {held} (QuickBooks' open balances from {where})")
         return out
+
+
+def owners_words(keys: tuple[tuple[str, str], ...]) -> str:
+    """ "1 customer's", "2 vendors'", "1 customer's and 2 vendors'" (a job counted as one)."""
+    by = Counter("job" if k == "customer" and ":" in o else k for k, o in keys)
+    return " and ".join(
+        f"{by[k]:,} {k}'s" if by[k] == 1 else f"{by[k]:,} {k}s'"
+        for k in ("customer", "job", "vendor")
+        if by[k]
+    )
 
 
 def prove(

@@ -19,6 +19,7 @@ that is not among ``docs``, for callers that choose documents themselves. Pure: 
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -110,6 +111,15 @@ def select(ledger: Ledger, mode: str) -> tuple[Selection | None, tuple[Problem, 
     if not derived.documents and not derived.payments:
         return None, derived.problems
     allocation = allocate(derived)
+    if allocation.due_dates:  # QuickBooks' own due dates, where its report prints them
+        due = dict(allocation.due_dates)
+        derived = replace(
+            derived,
+            documents=tuple(
+                replace(d, due=due[d.transaction]) if d.transaction in due else d
+                for d in derived.documents
+            ),
+        )
     open_amounts = _open_amounts(derived, allocation)
     docs = derived if mode == "all" else _open_only(derived, allocation, open_amounts)
     chosen = Selection(mode, derived, allocation, docs, open_amounts)
@@ -150,6 +160,29 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
         open_items=tuple(o for o in docs.open_items if (o.owner_kind, o.owner) not in gone),
         problems=(*docs.problems, problem),
     )
+
+
+def before(selection: Selection, day: dt.date) -> Selection:
+    """``selection`` as it stood on the day before ``day``: its documents and payments dated
+    before it, paid as the whole history's allocation paid them (QuickBooks' open-items report,
+    of a later day, guided it) by the credits dated before it. What an archive closed on that
+    day leaves open, item by item as QuickBooks has it (``app.archive.open_at``)."""
+    derived = selection.derived
+    docs = replace(
+        derived,
+        documents=tuple(d for d in derived.documents if d.date < day),
+        payments=tuple(p for p in derived.payments if p.date < day),
+    )
+    dated = {d.transaction for d in docs.documents} | {p.transaction for p in docs.payments}
+    allocation = replace(
+        selection.allocation,
+        applications=tuple(
+            a
+            for a in selection.allocation.applications
+            if a.credit in dated and a.document in dated
+        ),
+    )
+    return Selection(selection.mode, docs, allocation, docs, _open_amounts(docs, allocation))
 
 
 def _open_amounts(docs: Documents, allocation: Allocation) -> dict[int, Decimal]:

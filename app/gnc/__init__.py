@@ -7,12 +7,14 @@ lazily, inside the function that writes or reads, so the core and the web server
 GnuCash. The submodules are the package's own business (tests may poke them).
 """
 
+from app.book import BookDocument, BookDocuments
 from app.gnc.bindings import is_known_currency
 from app.gnc.context import Written
-from app.gnc.documents import BookDocument, BookDocuments, read_documents, write_documents
+from app.gnc.documents import write_documents
 from app.gnc.engine import engine_version
 from app.gnc.extras import ExtrasWritten
 from app.gnc.extras import write as write_extras
+from app.gnc.lots import read_documents
 from app.gnc.session import read_book, write_book
 from app.gnc.tax import write_documents as write_documents_with_tax
 from app.gnc.tax import write_sales_tax

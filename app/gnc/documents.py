@@ -21,23 +21,19 @@ Raw ``gnucash_core_c`` calls, as in the writer's hot loop, with the bindings fro
 
 from __future__ import annotations
 
-import ctypes
 import datetime as dt
 import functools
 from collections import defaultdict
 from collections.abc import Mapping
 from decimal import Decimal
-from pathlib import Path
 from types import MappingProxyType
 
-from app.book import BookDocument, BookDocuments
 from app.documents import Document, Documents, Line, Payment
 from app.documents.allocate import Allocation
 from app.documents.selection import Piece, links, payment_pieces
 from app.documents.taxes import Entry
 from app.errors import BookWriteError
-from app.gnc import bindings
-from app.gnc.bindings import C, Query, Session, SessionOpenMode
+from app.gnc.bindings import C
 from app.gnc.context import Written
 from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import LayoutError
@@ -47,6 +43,8 @@ from app.gnc.transactions import DETACH_EVERY, bulk_edit
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
 TYPE_WORDS = {"invoice": "Invoice", "bill": "Bill"}  # a lot's title; else "Credit Note"
+
+ZERO = Decimal(0)
 
 
 class _Pass:
@@ -270,131 +268,3 @@ class _Pass:
 def write_documents(w: Written, docs: Documents, allocation: Allocation) -> dict[str, int]:
     """Adopt, apply, link (the ``after`` pass of ``write_book``). Counts by kind."""
     return _Pass(w, docs, allocation).run()
-
-
-# ---------------------------------------------------------------- reading back
-
-
-class _Owner(ctypes.Structure):
-    _fields_ = (("type", ctypes.c_int), ("owner", ctypes.c_void_p), ("temp", ctypes.c_void_p))
-
-
-_OWNER_CUSTOMER, _OWNER_JOB, _OWNER_VENDOR = 2, 3, 4
-
-
-class _Names:
-    """Owner names through the engine library (the bindings cannot pass a bare GncOwner)."""
-
-    def __init__(self) -> None:
-        lib = bindings.engine().lib
-        P, OP = ctypes.c_void_p, ctypes.POINTER(_Owner)
-        for name, res, args in (
-            ("gncOwnerGetOwnerFromLot", ctypes.c_int, [P, OP]),
-            ("gncInvoiceGetInvoiceFromLot", P, [P]),
-            ("gncInvoiceGetOwner", OP, [P]),
-            ("gncOwnerGetEndOwner", OP, [OP]),
-            ("gncOwnerGetName", ctypes.c_char_p, [OP]),
-            ("gncJobGetName", ctypes.c_char_p, [P]),
-            ("gncJobGetOwner", OP, [P]),
-        ):
-            fn = getattr(lib, name)
-            fn.restype, fn.argtypes = res, args
-        self.lib = lib
-
-    def full(self, owner) -> tuple[str, str]:
-        """(kind, full name) of a GncOwner pointer."""
-        o = owner.contents
-        if o.type == _OWNER_JOB:
-            parent = self.lib.gncJobGetOwner(o.owner)
-            job = self.lib.gncJobGetName(o.owner).decode()
-            return "customer", f"{self.lib.gncOwnerGetName(parent).decode()}:{job}"
-        kind = "vendor" if o.type == _OWNER_VENDOR else "customer"
-        return kind, (self.lib.gncOwnerGetName(owner) or b"").decode()
-
-    def of_lot(self, lot: int) -> tuple[str, str] | None:
-        inv = self.lib.gncInvoiceGetInvoiceFromLot(lot)
-        if inv:
-            return self.full(self.lib.gncInvoiceGetOwner(inv))
-        buf = _Owner()
-        if not self.lib.gncOwnerGetOwnerFromLot(lot, ctypes.byref(buf)):
-            return None
-        return self.full(ctypes.pointer(buf))
-
-
-def read_documents(path: Path) -> BookDocuments:
-    """Every document and every A/R / A/P lot of the book at ``path``, read in a read-only
-    session through the engine (lot balances, IsPaid, owners)."""
-    path = Path(path).absolute()
-    engine = bindings.engine()
-    with path.open("rb") as f:
-        sqlite = f.read(16) == b"SQLite format 3\0"
-    session = Session()
-    engine.log_disable()
-    try:
-        session.begin(
-            ("sqlite3://" if sqlite else "xml://") + str(path), SessionOpenMode.SESSION_READ_ONLY
-        )
-        session.load()
-        engine.log_disable()
-        return read(session.book)
-    except Exception as exc:  # GnuCashBackendException and the like
-        raise BookWriteError(f"GnuCash could not read the documents of {path.name}: {exc}") from exc
-    finally:
-        session.end()
-
-
-def read(book) -> BookDocuments:
-    """The documents and A/R / A/P lots of an open ``book`` (``read_book(documents=True)``)."""
-    names = _Names()
-    query = Query()
-    query.search_for("gncInvoice")
-    query.set_book(book)
-    out = []
-    for inst in query.run():
-        kind_of, owner = names.full(names.lib.gncInvoiceGetOwner(int(inst)))
-        credit = bool(C.gncInvoiceGetIsCreditNote(inst))
-        kind = (
-            ("credit_note_vendor" if credit else "bill")
-            if kind_of == "vendor"
-            else ("credit_note_customer" if credit else "invoice")
-        )
-        lot = C.gncInvoiceGetPostedLot(inst)
-        side = 1 if kind_of == "customer" else -1
-        sense = -1 if credit else 1
-        bal = to_decimal(C.gnc_lot_get_balance(lot)) * side * sense if lot else Decimal(0)
-        txn = C.gncInvoiceGetPostedTxn(inst)
-        out.append(
-            BookDocument(
-                kind=kind,
-                id=C.gncInvoiceGetID(inst) or "",
-                owner=owner,
-                total=to_decimal(C.gncInvoiceGetTotal(inst)),
-                open=bal,
-                paid=bool(C.gncInvoiceIsPaid(inst)),
-                due=C.xaccTransRetDateDue(txn).date() if txn else None,
-                entries=len(C.gncInvoiceGetEntries(inst)),
-                posted=bool(C.gncInvoiceIsPosted(inst)),
-            )
-        )
-    query.destroy()
-    owner_open: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
-    lots = unowned = 0
-    payments: set[int] = set()
-    for acc in book.get_root_account().get_descendants():
-        kind = acc.GetType()
-        if kind not in (C.ACCT_TYPE_RECEIVABLE, C.ACCT_TYPE_PAYABLE):
-            continue
-        side = 1 if kind == C.ACCT_TYPE_RECEIVABLE else -1
-        for lot in C.xaccAccountGetLotList(acc.get_instance()):
-            lots += 1
-            who = names.of_lot(int(lot))
-            if who is None:
-                unowned += 1
-                continue
-            owner_open[who] += side * to_decimal(C.gnc_lot_get_balance(lot))
-            for split in C.gnc_lot_get_split_list(lot):
-                txn = C.xaccSplitGetParent(split)
-                if C.xaccTransGetTxnType(txn) == C.TXN_TYPE_PAYMENT:
-                    payments.add(int(txn))
-    out.sort(key=lambda d: (d.kind, d.owner, d.id))
-    return BookDocuments(tuple(out), dict(owner_open), lots, unowned, len(payments))

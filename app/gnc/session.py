@@ -25,7 +25,7 @@ from app import postgres
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
 from app.gnc import accounts, bindings, business, extras, tax, transactions
-from app.gnc import documents as business_documents
+from app.gnc import lots as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
 from app.gnc.detacher import can_load, load_sql_detached, load_xml_detached, refusal

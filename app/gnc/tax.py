@@ -29,8 +29,9 @@ from app.errors import BookWriteError
 from app.gnc import bindings
 from app.gnc.bindings import C, Query
 from app.gnc.context import Written
-from app.gnc.documents import _Names, _Pass  # owner names through ctypes; the documents pass
+from app.gnc.documents import _Pass  # the documents pass
 from app.gnc.engine import Numeric
+from app.gnc.lots import _Names  # owner names through ctypes
 from app.gnc.numeric import exact, from_parts, to_decimal
 
 AGENCY_NOTE = "Sales tax agency for: "  # one line per sales tax item in the vendor's notes

@@ -42,6 +42,12 @@ class ImportJob:
     book: str = ""  # file name under out/ once written (a book in PostgreSQL: only its name)
     database: str = ""  # the book's PostgreSQL database (postgres://USER@HOST:PORT/DB), if there
     differences: int = 0  # accounts whose balance differs from QuickBooks' ("differs")
+    # the proof's verdict (``app.proof_state``): "matches", "allocated" or "attention" ("":
+    # an older job's), other checks that differ, customers and vendors whose open items differ
+    proof: str = ""
+    checks: int = 0
+    customers: int = 0
+    vendors: int = 0
     created: float = 0.0
     finished: float = 0.0
     settings: str = ""  # Migration.settings_sha() when the job started ("": an older job's)

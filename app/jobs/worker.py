@@ -31,6 +31,7 @@ from app.model import Ledger
 from app.pages import download
 from app.plan import Plan
 from app.postgres import Address
+from app.proof_state import verdict
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
@@ -179,13 +180,17 @@ def run(m: Migration, job_id: str) -> int:
         ledger = prepared.ledger
         audit.write_records(m.out_dir, read, outcome.written.not_imported, plan, ledger.items)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"
-        n = len(outcome.report.differences)
+        said = verdict(outcome.report)
         rep.update(
             state=state,
             phase="done",
             book=name,
             database=database,
-            differences=n,
+            differences=said.accounts,
+            proof=said.state,
+            checks=said.checks,
+            customers=said.customers,
+            vendors=said.vendors,
             finished=jobs.now(),
         )
         shutil.rmtree(jobs.previous_dir(m.out_dir), ignore_errors=True)  # replaced by this one

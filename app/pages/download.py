@@ -1,11 +1,11 @@
 """The Download step's view model: the finished job's result as plain JSON (``out/result.json``,
 written by the worker, read by the page).
 
-One sign convention on the whole page (and in the audit pack's printable report): a trial
-balance's, as the proof computes it (``app.verify``) and its CSV writes it: a debit balance is
-positive, a credit balance negative, in every table, the sums by kind of account included.
-``SIGN_NOTE`` says so in plain words. Counts in the checks carry thousands separators; money is
-formatted by the pages' ``money`` filter (``app.model.money``)."""
+One sign convention on the whole page (and in the audit pack's printable report): GnuCash's
+account tree's, each account's usual balance positive (``app.pages.side_by_side.SIGN_NOTE``
+says so once); the rows and the CSV report keep the proof's own (debit positive, credit
+negative), each row with the ``sign`` that shows it. Counts in the checks carry thousands
+separators; money is formatted by the pages' ``money`` filter (``app.model.money``)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,20 @@ from app.extras_proof import ExtrasProof
 from app.fixes import action, step, with_fix
 from app.model import Ledger, plain
 from app.pages.preview import counts, left_out
+from app.pages.side_by_side import SIGN_NOTE, open_items, sign, state_data, trial_balance
+from app.proof_state import words as proof_words
 
-SIGN_NOTE = (
-    "Balances are shown as a trial balance shows them, in every table on this page: a debit "
-    "balance as a positive number, a credit balance with a minus sign (-1,234.56). So income, "
-    "liabilities and equity usually show a minus here, where GnuCash's account tree shows "
-    "them without it. Difference is GnuCash minus QuickBooks."
-)
+__all__ = ["SIGN_NOTE", "legacy_state", "result_data"]
+
+
+def legacy_state(data: dict) -> dict[str, object]:
+    """The verdict of a result.json written before it was kept: matches or needs attention."""
+    n = sum(1 for r in data.get("rows", ()) if not r.get("ok"))
+    if data.get("ok"):
+        return {"state": "matches", "words": proof_words("matches"), "why": "", "class": "ok"}
+    said = proof_words("attention", n, 0 if n else 1)
+    return {"state": "attention", "words": said, "why": "", "class": "error"}
+
 
 CHECK_WORDS = {  # the proof's names for its checks (app.verify), as a bookkeeper says them
     "splits": "transaction lines (GnuCash calls them splits)",
@@ -66,6 +73,9 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
     report, ledger = outcome.report, outcome.written
     return {
         "ok": bool(report.ok),
+        "state": state_data(report),
+        "trial_balance": trial_balance(ledger, report),
+        "open_items": open_items(report.documents, report.as_of.date if report.as_of else None),
         "headline": report.headline(),
         "as_of": report.as_of_lines(),
         "summary": list(report.summary_lines("wizard")),
@@ -81,6 +91,7 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
                 "cause": r.cause,
                 "action": action(r.fix, "wizard"),
                 "step": step(r.fix),
+                "sign": sign(r.family),
             }
             for r in report.rows
         ],
@@ -217,7 +228,7 @@ def sales_tax_data(proof: SalesTaxProof | None) -> dict[str, object] | None:
 FAMILIES = (
     ("asset", "Assets"),
     ("liability", "Liabilities"),
-    ("equity", "Equity"),
+    ("equity", "Equity (without this year's net income)"),
     ("income", "Income (this fiscal year)"),
     ("expense", "Expenses (this fiscal year)"),
 )
@@ -225,7 +236,7 @@ FAMILIES = (
 
 def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
     """The compared balances summed by kind of account: the picture beside the table. In the
-    page's one sign convention (debit positive, credit negative, as the rows); ``width`` is a
+    page's one sign convention (each kind's usual balance positive); ``width`` is a
     percentage of the largest. A family is ok only when each of its accounts is: differences
     that cancel out in the sum still show (with how many accounts differ)."""
     sums = {f: [Decimal(0), Decimal(0)] for f, _ in FAMILIES}
@@ -239,7 +250,7 @@ def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
     biggest = max((abs(v) for pair in sums.values() for v in pair), default=Decimal(0)) or 1
     out = []
     for family, label in FAMILIES:
-        qb, gnc = sums[family]
+        qb, gnc = (sign(family) * v for v in sums[family])
         out.append(
             {
                 "label": label,

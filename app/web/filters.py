@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Flask, g
 
-from app import words
+from app import proof_state, words
 from app.fixes import with_fix
 from app.jobs import ImportJob
 from app.model import Problem, money
@@ -45,12 +45,21 @@ def job_state(state: str) -> str:
 
 
 def differ_words(job: ImportJob) -> str:
-    """ "written, but 2 accounts differ from QuickBooks": what a job in state "differs" says
-    first, on every step that shows it."""
-    n = job.differences
-    if not n:  # only a check (counts, dates) or the invoices and bills' open balances differ
-        return "written, but it differs from QuickBooks (the Download step says where)"
-    return f"written, but {words.differ(n, 'account')} from QuickBooks"
+    """The proof's verdict of a written job, in the words every step uses
+    (``app.proof_state``): "Matches QuickBooks to the cent", "Ledger matches; open items of 2
+    vendors allocated differently", "Needs your attention: 3 accounts differ"."""
+    if job.proof:
+        return proof_state.words(job.proof, job.differences, job.checks, job.customers, job.vendors)
+    if job.state == "done":  # a job written before the verdict was kept
+        return proof_state.MATCHES
+    return proof_state.words("attention", job.differences, 0 if job.differences else 1)
+
+
+def proof_class(job: ImportJob) -> str:
+    """The colour of a written job's verdict: "ok" (green), "warn" (the ledger matches: amber),
+    "error" (red)."""
+    state = job.proof or ("matches" if job.state == "done" else "attention")
+    return {"matches": "ok", "allocated": "warn"}.get(state, "error")
 
 
 def job_progress(job: ImportJob) -> str:
@@ -91,6 +100,7 @@ FILTERS = (
     disk_size,
     job_state,
     differ_words,
+    proof_class,
     job_progress,
     problem,
     shown,

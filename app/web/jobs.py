@@ -21,7 +21,7 @@ from app.audit import DOCUMENTS_CSV, TAX_CSV
 from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
 from app.jobs import ACTIVE, Book, ImportJob
-from app.pages.download import SIGN_NOTE
+from app.pages.download import SIGN_NOTE, legacy_state
 from app.store import Migration
 from app.web.context import (
     fragment,
@@ -146,6 +146,8 @@ def result() -> tuple[str, int]:
     m = migration()
     latest, book = runner().get(m), runner().book(m)
     data = read_json(book.folder / "result.json") if book else {}
+    if data and not data.get("state"):  # a book written before the verdict was kept
+        data["state"] = legacy_state(data)
     return render(
         "jobs/download.html",
         "jobs/download.html",
@@ -243,6 +245,8 @@ def audit_pack() -> Response | WerkzeugResponse:
     if not _accepted(found):
         return redirect(url_for("jobs.result"), 303)
     data = read_json(found.folder / "result.json")
+    if data and not data.get("state"):
+        data["state"] = legacy_state(data)
     page = render_template(
         "jobs/audit_report.html",
         book=found.job.database or found.job.book,

@@ -81,9 +81,14 @@ class Txn:
     names: tuple[str, ...] = ()  # each split's own Name cell, when not all ``name``
     items: tuple = ()  # each split's item columns (``companygen_tax.Line`` or None), items=True
     classes: tuple[str, ...] = ()  # each split's class ("" none), classes=True
+    # the history exports lost every Name cell of it (``companygen_docs.lose_names``); the
+    # open-items reports still name its owner, as QuickBooks has it
+    unnamed: bool = False
 
     def name_of(self, i: int) -> str:
         """The Name cell of split ``i``'s row."""
+        if self.unnamed:
+            return ""
         return self.names[i] if self.names else self.name
 
     def class_of(self, i: int) -> str:

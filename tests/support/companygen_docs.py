@@ -309,3 +309,60 @@ def owner_balances(
         key = (side, owner_of(t))
         out[key] = out.get(key, ZERO) + (1 if side == "customer" else -1) * control(t)
     return {k: v for k, v in out.items() if v}
+
+
+# ---------------------------------------------------------------- names the history lost
+
+
+def lose_names(company: Company, side: str = "vendor", count: int = 3) -> list[Txn]:
+    """The first journal entry on A/P (``side`` "vendor") or A/R ("customer") that leaves
+    something open, of each of ``count`` owners, loses every Name cell in the history exports
+    (``Txn.unnamed``), as an export that dropped them would; the open-items reports still list
+    it under its owner, as QuickBooks does. The book then holds its lines on A/P (A/R) outside
+    any owner's lot: the ledger matches QuickBooks, those owners' open items do not
+    (``unnamed_truth``, ``aging_truth(book=True)``)."""
+    chosen: dict[str, Txn] = {}
+    for t in company.transactions:
+        if len(chosen) == count:
+            break
+        if t.type == JOURNAL and t.names and _side(t) == side:
+            if company.open_amounts.get(t.trans_no):
+                chosen.setdefault(owner_of(t), t)
+    for t in chosen.values():
+        t.unnamed = True
+    return list(chosen.values())
+
+
+def unnamed_truth(company: Company) -> dict[tuple[str, str], Decimal]:
+    """(side, owner) → what the book's lots hold less than QuickBooks' open balance, owed sense
+    (positive: GnuCash shows the owner owing less): each unnamed entry's A/R (A/P) line."""
+    out: dict[tuple[str, str], Decimal] = {}
+    for t in company.transactions:
+        if t.unnamed:
+            key = (_side(t), owner_of(t))
+            owed = control(t) if key[0] == "customer" else -control(t)
+            out[key] = out.get(key, ZERO) + owed
+    return out
+
+
+AGING = ("Current", "1-30", "31-60", "61-90", "Over 90")
+
+
+def aging_truth(company: Company, *, book: bool = False) -> dict[tuple[str, str], list[Decimal]]:
+    """(side, owner) → what is open in each aging bucket on the export date, as QuickBooks'
+    A/R and A/P aging shows it: a document from its due date (its date plus its owner's terms'
+    days, as the reports print it), a payment, credit or journal entry from its own date;
+    current up to the due date, then 1-30, 31-60, 61-90 and over 90 days past it. ``book``: as
+    the book holds it, the entries whose names the history lost (``lose_names``) left out."""
+    asof = company.export_date
+    terms = _terms(company)
+    out: dict[tuple[str, str], list[Decimal]] = {}
+    for side, owner, t, signed in open_items(company):
+        if book and t.unnamed:
+            continue
+        is_doc = t.type in ("Invoice", "Bill")
+        due = t.date + dt.timedelta(days=terms.get((side, owner), ("", 0))[1]) if is_doc else t.date
+        days = (asof - due).days
+        i = 0 if days <= 0 else 1 if days <= 30 else 2 if days <= 60 else 3 if days <= 90 else 4
+        out.setdefault((side, owner), [ZERO] * 5)[i] += signed
+    return out

@@ -146,7 +146,7 @@ def write_find_csv(
         first = t.splits[0][0]
         for i, (account, amount, memo, clr) in enumerate(t.splits):
             balance += amount
-            who = t.names[i] if t.names else t.name
+            who = t.name_of(i)
             row = ["", t.type, day, t.num, who, account, memo, marks.get(clr, clr),
                    _cell(amount), money(balance)]  # fmt: skip
             if split:
@@ -177,7 +177,7 @@ def write_journal_csv(company: Company, path: Path, *, date_order="mdy", encodin
         first = True
         debit = ZERO
         for i, (account, amount, memo, _clr) in enumerate(t.splits):
-            who = t.names[i] if t.names else t.name
+            who = t.name_of(i)
             d = _cell(amount) if amount > 0 else ""
             c = _cell(-amount) if amount < 0 else ""
             if amount > 0:
@@ -246,7 +246,7 @@ def write_transaction_detail_csv(
             other = _other_side(t, i, label)
             if bare_numbers and i and len(t.splits) > 2:
                 other = label[t.splits[0][0]]  # later rows name the first row's account
-            row = ["", no, t.type, day, t.num, t.names[i] if t.names else t.name, memo,
+            row = ["", no, t.type, day, t.num, t.name_of(i), memo,
                    shown[account], t.class_of(i), marks.get(clr, clr), other,
                    _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
                    _cell(amount), money(balance), words[account]]  # fmt: skip
@@ -400,7 +400,7 @@ def write_transactions_iif(
         day = fmt(t.date)
         for i, (account, amount, memo, clr) in enumerate(t.splits):
             row = ["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account,
-                   t.names[i] if t.names else t.name, t.class_of(i),
+                   t.name_of(i), t.class_of(i),
                    money(amount), t.num, memo, "Y" if clr == "✓" else "N"]  # fmt: skip
             if more and i:
                 row += _iif_item(t.items[i] if t.items else None, amount)

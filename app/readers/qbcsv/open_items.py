@@ -85,6 +85,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             amount = parse_amount(cell(cells, "Open Balance"))
             due_text = cell(cells, "Due Date")
             due = parse_date(due_text, order, options.pivot) if due_text else None
+            aging = _days(cell(cells, "Aging"))
         except ValueError as exc:
             problems.append(Problem(src, f"{exc}; this open item is not read"))
             continue
@@ -114,6 +115,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
                 ref,
                 due,
                 cell(cells, "Terms"),
+                aging,
             )
         )
     kind = "Unpaid Bills" if file_kind == "vendor" else "Open Invoices"
@@ -129,6 +131,16 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         last_date=max(dates, default=None),
     )
     return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
+
+
+def _days(text: str) -> int | None:
+    """The Aging cell: whole days past due ("45", "1,204"); blank when not yet due."""
+    digits = text.replace(",", "").strip()
+    if not digits:
+        return None
+    if not digits.lstrip("-").isdigit():
+        raise ValueError(f"Aging {text!r} is not a number of days")
+    return int(digits)
 
 
 def _grouped(groups: list[tuple[int, str]], lead: list[str]) -> list[tuple[int, str]]:

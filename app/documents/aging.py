@@ -1,0 +1,302 @@
+"""Aging and the A/R and A/P reconciliation: the open-items part of the proof, side by side.
+
+Aging: every open item of a customer, job or vendor falls in one of five buckets by how many
+days past due it is on the day QuickBooks' figures are from (``as_of``): current (not yet due),
+1-30, 31-60, 61-90, over 90. QuickBooks' side is its Open Invoices / Unpaid Bills Detail
+report: its Aging column where printed, else the days from the row's Due Date (a payment, a
+credit or a journal entry has none: from its own date) to ``as_of``; a report with neither
+column for a side says nothing of its documents' ages, so only each owner's total is compared
+(``AgingRow.totals_only``). GnuCash's side is the
+book's open lots read back through the engine (``app.book.BookLot``): a document's lot from its
+due date, an owner's own lot (a payment, a credit, a journal charge) from its date, the rule
+GnuCash's aging reports follow by default. Amounts are owed sense: what a customer owes us, what
+we owe a vendor, positive.
+
+Reconciliation: each side's control accounts (all A/R, all A/P) against what the open items
+make of them: QuickBooks' trial balance = the report's total + what the report does not list;
+GnuCash's balance = open documents + the owners' own lots + lines in no lot (a line that names
+no one). "A/P 12,392.33 = open bills 11,979.74 + journal lines on A/P 412.59".
+
+Pure: the core's open items and the book's read-back dataclasses; no gnucash import. What it
+relies on: docs/DOCUMENTS.md, "Aging and the A/R and A/P reconciliation".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+
+from app.book import BookControl, BookLot
+from app.business import OpenItem
+from app.documents import is_document_word
+from app.model import money
+
+ZERO = Decimal(0)
+BUCKETS = ("Current", "1-30", "31-60", "61-90", "Over 90")
+Buckets = tuple[Decimal, Decimal, Decimal, Decimal, Decimal]
+EMPTY: Buckets = (ZERO, ZERO, ZERO, ZERO, ZERO)
+SIDE_WORDS = {  # owner kind → (control account, its documents, the report, the owner)
+    "customer": ("A/R", "open invoices and credit memos", "Open Invoices report", "customer"),
+    "vendor": ("A/P", "open bills and bill credits", "Unpaid Bills report", "vendor"),
+}
+
+
+def bucket(days: int) -> int:
+    """Which of the five buckets ``days`` past due falls in (0 or less: current)."""
+    if days <= 0:
+        return 0
+    return 1 if days <= 30 else 2 if days <= 60 else 3 if days <= 90 else 4
+
+
+def _add(into: dict[tuple[str, str], list[Decimal]], key: tuple[str, str], days: int, v: Decimal):
+    row = into.setdefault(key, [ZERO] * len(BUCKETS))
+    row[bucket(days)] += v
+
+
+def quickbooks_aging(items: Iterable[OpenItem], as_of: dt.date) -> dict[tuple[str, str], Buckets]:
+    """(kind, owner) → its report rows' open amounts by bucket."""
+    out: dict[tuple[str, str], list[Decimal]] = {}
+    for item in items:
+        days = item.aging if item.aging is not None else (as_of - (item.due or item.date)).days
+        _add(out, (item.owner_kind, item.owner), days, item.open)
+    return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
+
+
+def gnucash_aging(lots: Iterable[BookLot], as_of: dt.date) -> dict[tuple[str, str], Buckets]:
+    """(kind, owner) → its open lots by bucket."""
+    out: dict[tuple[str, str], list[Decimal]] = {}
+    for lot in lots:
+        _add(out, (lot.owner_kind, lot.owner), (as_of - (lot.due or lot.date)).days, lot.open)
+    return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
+
+
+@dataclass(frozen=True, slots=True)
+class AgingRow:
+    owner_kind: str  # "customer" (a job too) / "vendor"
+    owner: str
+    quickbooks: Buckets | None  # None: no open-items report for this side
+    gnucash: Buckets
+    # the report prints no Due Date or Aging for this side's documents: QuickBooks' ages are
+    # not known, only its totals are compared
+    totals_only: bool = False
+
+    @property
+    def ok(self) -> bool:
+        if self.quickbooks is None:
+            return True
+        if self.totals_only:
+            return sum(self.quickbooks) == sum(self.gnucash)
+        return self.quickbooks == self.gnucash
+
+    @property
+    def total_differs(self) -> bool:
+        return self.quickbooks is not None and sum(self.quickbooks) != sum(self.gnucash)
+
+
+def aging_rows(
+    items: Iterable[OpenItem], lots: Iterable[BookLot], as_of: dt.date, reported: Iterable[str]
+) -> tuple[AgingRow, ...]:
+    """One row per owner with something open on either side, customers first, by name;
+    ``reported``: the sides ("customer", "vendor") an open-items report was given for."""
+    items = list(items)
+    qb, gnc = quickbooks_aging(items, as_of), gnucash_aging(lots, as_of)
+    sides = set(reported)
+    dated = {i.owner_kind for i in items if i.due is not None or i.aging is not None}
+    keys = sorted(
+        (k for k in set(qb) | set(gnc) if any(qb.get(k, EMPTY)) or any(gnc.get(k, EMPTY))),
+        key=lambda k: (k[0] != "customer", k[1].casefold()),
+    )
+    return tuple(
+        AgingRow(
+            k[0],
+            k[1],
+            qb.get(k, EMPTY) if k[0] in sides else None,
+            gnc.get(k, EMPTY),
+            totals_only=k[0] not in dated,
+        )
+        for k in keys
+    )
+
+
+def totals(rows: Iterable[AgingRow], owner_kind: str) -> tuple[Buckets | None, Buckets]:
+    """A side's totals by bucket: QuickBooks' (None without its report) and GnuCash's."""
+    mine = [r for r in rows if r.owner_kind == owner_kind]
+    qb = None if any(r.quickbooks is None for r in mine) else _sum(r.quickbooks for r in mine)
+    return qb, _sum(r.gnucash for r in mine)
+
+
+def _sum(rows: Iterable[Buckets | None]) -> Buckets:
+    out = [ZERO] * len(BUCKETS)
+    for row in rows:
+        for i, v in enumerate(row or EMPTY):
+            out[i] += v
+    return tuple(out)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciliation:
+    """One side's control accounts, owed sense, QuickBooks and GnuCash taken apart."""
+
+    owner_kind: str
+    accounts: tuple[str, ...]
+    quickbooks_balance: Decimal  # the trial balance's figure of those accounts
+    report_documents: Decimal | None  # the report's invoice (bill) and credit rows; None: none
+    report_other: Decimal  # its payment and journal rows
+    gnucash_balance: Decimal
+    gnucash_documents: Decimal  # open documents' lots
+    gnucash_owners: Decimal  # the owners' own lots: payments, credits, journal charges
+    gnucash_no_lot: Decimal  # lines in no lot: naming no one
+
+    @property
+    def quickbooks_not_listed(self) -> Decimal:
+        """What the trial balance holds that the report does not list."""
+        listed = (self.report_documents or ZERO) + self.report_other
+        return self.quickbooks_balance - listed if self.report_documents is not None else ZERO
+
+    def quickbooks_line(self) -> str:
+        """ "A/P 12,392.33 = Unpaid Bills report 12,392.33 (bills and bill credits 11,979.74,
+        payments and journal entries 412.59)"."""
+        control, _docs, report, _owner = SIDE_WORDS[self.owner_kind]
+        head = f"QuickBooks: {control} {money(self.quickbooks_balance)}"
+        if self.report_documents is None:
+            return f"{head} (no {report} given: its open items cannot be compared)"
+        listed = self.report_documents + self.report_other
+        line = (
+            f"{head} = {report} {money(listed)} ({_documents(self.owner_kind)} "
+            f"{money(self.report_documents)}, payments, credits and journal entries "
+            f"{money(self.report_other)})"
+        )
+        if self.quickbooks_not_listed:
+            line += f" + not listed in the report {money(self.quickbooks_not_listed)}"
+        return line
+
+    def gnucash_line(self) -> str:
+        """ "A/P 12,392.33 = open bills and bill credits 11,979.74 + vendors' payments, credits
+        and journal entries 0.00 + journal lines on A/P naming no vendor 412.59"."""
+        control, docs, _report, owner = SIDE_WORDS[self.owner_kind]
+        line = (
+            f"GnuCash: {control} {money(self.gnucash_balance)} = {docs} "
+            f"{money(self.gnucash_documents)} + {owner}s' payments, credits and journal entries "
+            f"{money(self.gnucash_owners)}"
+        )
+        if self.gnucash_no_lot:
+            line += f" + lines on {control} naming no {owner} {money(self.gnucash_no_lot)}"
+        return line
+
+
+def _documents(owner_kind: str) -> str:
+    return "invoices and credit memos" if owner_kind == "customer" else "bills and bill credits"
+
+
+def reconcile(
+    controls: Iterable[BookControl],
+    quickbooks_balances: Mapping[str, Decimal],
+    items: Iterable[OpenItem],
+) -> tuple[Reconciliation, ...]:
+    """Each side the book has control accounts for; ``quickbooks_balances``: account → its
+    trial-balance figure (debit positive)."""
+    listed: dict[str, list[Decimal]] = {}
+    for item in items:
+        pair = listed.setdefault(item.owner_kind, [ZERO, ZERO])
+        pair[0 if is_document_word(item.kind_label) else 1] += item.open
+    out = []
+    for c in controls:
+        sign = 1 if c.owner_kind == "customer" else -1
+        qb = sign * sum((quickbooks_balances.get(a, ZERO) for a in c.accounts), ZERO)
+        docs, other = listed.get(c.owner_kind, (None, ZERO))
+        out.append(
+            Reconciliation(
+                c.owner_kind,
+                c.accounts,
+                qb,
+                docs,
+                other,
+                c.balance,
+                c.documents,
+                c.owners,
+                c.no_lot,
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerCause:
+    """Why a customer's, job's or vendor's open items differ, and what to do: ``step`` names
+    the wizard step whose control fixes it ("files"), "" when nothing on the pages does (then
+    ``action`` says what can be done instead)."""
+
+    owner_kind: str
+    owner: str
+    cause: str
+    action: str
+    step: str = ""
+
+
+NOTHING_HERE = "Nothing on these pages changes it"
+
+
+def owner_cause(
+    row_kind: str,
+    owner: str,
+    *,
+    total_differs: bool,
+    unmatched: list[OpenItem],
+    no_lot: Decimal,
+    guessed: bool,
+) -> OwnerCause:
+    """The probable cause of one owner's difference: report rows the transaction files hold
+    with no name (the book keeps those lines in no lot), report rows missing from the files,
+    payments applied otherwise (same balance, other items open), or a report the files cannot
+    reproduce."""
+    control, _docs, report, who = SIDE_WORDS[row_kind]
+    rows = ", ".join(
+        f"{i.kind_label} {i.date.isoformat()} {money(i.open)}"
+        + (f" (Trans # {i.ref})" if i.ref else "")
+        for i in unmatched[:3]
+    ) + (f" and {len(unmatched) - 3:,} more" if len(unmatched) > 3 else "")
+    if unmatched and no_lot:
+        return OwnerCause(
+            row_kind,
+            owner,
+            f"QuickBooks' {report} lists open items of this {who} ({rows}) that the "
+            f"transaction files hold with no {who} named on the {control} line: the book "
+            f"keeps such lines on {control} with no {who}, so the ledger matches and this "
+            f"{who}'s open items do not",
+            f"{NOTHING_HERE} (the files do not name the {who}): export the transactions again "
+            "with each line's Name (QuickBooks' General Ledger report keeps it) and give that "
+            f"file instead, or keep the book: in GnuCash the line stays on {control} with no "
+            f"{who}",
+        )
+    if unmatched:
+        return OwnerCause(
+            row_kind,
+            owner,
+            f"QuickBooks' {report} lists open items of this {who} that are in no transaction "
+            f"file ({rows})",
+            "check that every transaction file is there and that the report is from the same "
+            "day as the files",
+            "files",
+        )
+    if not total_differs:
+        how = "oldest first (a guess)" if guessed else "as the files say"
+        return OwnerCause(
+            row_kind,
+            owner,
+            f"the same open balance, on other items: payments and credits were applied "
+            f"{how}, not as QuickBooks applied them, so other {_documents(row_kind)} are open "
+            "and they age differently",
+            f"{NOTHING_HERE}; the ledger and the balance are right. In GnuCash, the "
+            f"{control} register's Actions › View Lots moves a payment to another document",
+        )
+    return OwnerCause(
+        row_kind,
+        owner,
+        f"QuickBooks' {report} and the transaction files disagree about this {who}'s open "
+        "items (the report cannot be reproduced from the files)",
+        "check that the report is from the same day as the transaction files, and export it "
+        "again if not",
+        "files",
+    )

@@ -1,0 +1,219 @@
+"""The Download step's (and the audit pack's) side by side: QuickBooks' trial balance next to
+GnuCash's, line by line, as a Balance Sheet and a Profit and Loss with each parent's subtotal;
+each customer's and vendor's aging, QuickBooks against GnuCash; the reconciliation of A/R and
+A/P; and the proof's verdict (``app.proof_state``). Plain JSON for ``out/result.json``.
+
+Money is shown as GnuCash's account tree shows it (``SIGN_NOTE``): an account's usual balance
+is positive, a debit for an asset or an expense, a credit for a liability, equity or income;
+a balance on the other side has a minus sign. The difference is GnuCash's figure minus
+QuickBooks' in that same sense. No Flask here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from app.documents.aging import BUCKETS, totals
+from app.documents.proof import DocumentsProof
+from app.fixes import action, step
+from app.model import Ledger, plain
+from app.pages.chart import AccountRow, account_rows
+from app.proof_state import verdict
+from app.verify_report import Report, Row
+
+ZERO = Decimal(0)
+SIGN_NOTE = (
+    "Money is shown as GnuCash shows it in its account tree: each account's usual balance is "
+    "positive, a debit for assets and expenses, a credit for liabilities, equity and income "
+    "(so A/P, loans, equity and income are positive, as in QuickBooks' Balance Sheet and "
+    "Profit & Loss); a balance on the other side has a minus sign. Difference is GnuCash "
+    "minus QuickBooks, in the same sense; ✓ means equal to the cent."
+)
+CREDIT_NORMAL = frozenset({"liability", "equity", "income"})
+SECTIONS = (
+    ("Balance Sheet", (("asset", "Assets"), ("liability", "Liabilities"), ("equity", "Equity"))),
+    (
+        "Profit and Loss (this fiscal year)",
+        (("income", "Income"), ("expense", "Expenses")),
+    ),
+)
+NO_FIX = "Nothing on these pages changes it"
+FIELD = {  # the Map step's control for a fix: its anchor there
+    "export_date": "#export-date",
+    "fiscal_year_start": "#settings",
+    "opening_balances": "#settings",
+    "currency": "#settings",
+}
+
+
+def sign(family: str) -> int:
+    return -1 if family in CREDIT_NORMAL else 1
+
+
+def state_data(report: Report) -> dict[str, object]:
+    said = verdict(report)
+    return {
+        "state": said.state,
+        "words": said.words(),
+        "why": said.why,
+        "class": {"matches": "ok", "allocated": "warn"}.get(said.state, "error"),
+    }
+
+
+def _figures(qb: Decimal, gnc: Decimal, s: int) -> dict[str, object]:
+    return {
+        "quickbooks": plain(s * qb),
+        "gnucash": plain(s * gnc),
+        "difference": plain(s * (gnc - qb)),
+        "ok": qb == gnc,
+    }
+
+
+def _fix(r: Row) -> dict[str, str]:
+    """A difference's cause and its control: a link to the step and field that fix it, or
+    "Nothing on these pages changes it" said plainly."""
+    where = step(r.fix)
+    return {
+        "cause": r.cause,
+        "action": action(r.fix, "wizard") or f"{NO_FIX}: please report it",
+        "step": where or "",
+        "field": FIELD.get(r.fix, "") if where == "map" else "",
+    }
+
+
+def _account_line(r: Row, name: str, code: str, depth: int) -> dict[str, object]:
+    return (
+        {
+            "kind": "account",
+            "full": r.account,
+            "name": name,
+            "code": code,
+            "depth": depth,
+            "quickbooks_account": ""
+            if r.quickbooks_account in ("", r.account)
+            else r.quickbooks_account,
+            "basis": r.basis,
+            "created": r.created,
+        }
+        | _figures(r.quickbooks_balance, r.gnucash_balance, sign(r.family))
+        | ({} if r.ok else _fix(r))
+    )
+
+
+def _group(tree: list[AccountRow], rows: dict[str, Row], family: str) -> list[dict[str, object]]:
+    """A family's lines in tree order, each parent's "Total ..." line after its subaccounts."""
+    s = sign(family)
+    lines: list[dict[str, object]] = []
+    parents: list[tuple[str, str, int, list[Decimal]]] = []  # still open: name, sums
+
+    def close(depth: int) -> None:
+        while parents and parents[-1][2] >= depth:
+            full, name, d, (q, g) = parents.pop()
+            if lines[-1].get("full") != full:  # it had subaccounts
+                total = {"kind": "total", "name": f"Total {name}", "depth": d}
+                lines.append(total | _figures(q, g, s))
+
+    for a in tree:
+        r = rows[a.full_name]
+        if r.family != family:
+            continue
+        close(a.depth)
+        for parent in parents:
+            parent[3][0] += r.quickbooks_balance
+            parent[3][1] += r.gnucash_balance
+        parents.append((a.full_name, a.name, a.depth, [r.quickbooks_balance, r.gnucash_balance]))
+        lines.append(_account_line(r, a.name, a.code, a.depth))
+    close(0)
+    return lines
+
+
+def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
+    """The sections (Balance Sheet, then Profit and Loss), each a list of groups (Assets...)
+    with their lines in the chart's tree order: an account's line ("account"), after a
+    parent's subaccounts its "Total ..." line (itself and everything under it), the group's
+    total; the Balance Sheet's equity has this year's net income, as QuickBooks shows it.
+    The book's accounts beside QuickBooks' chart (GnuCash's Imbalance, Orphan) come last."""
+    rows = {r.account: r for r in report.rows}
+    tree = [a for a in account_rows(ledger) if a.full_name in rows]
+    known = {a.full_name for a in tree}
+    net = [ZERO, ZERO]  # income less expenses, debit positive: QuickBooks, GnuCash
+    for r in report.rows:
+        if r.family in ("income", "expense"):
+            net[0] += r.quickbooks_balance
+            net[1] += r.gnucash_balance
+    out: list[dict[str, object]] = []
+    for title, families in SECTIONS:
+        section = []
+        for family, label in families:
+            lines = _group(tree, rows, family)
+            mine = [r for r in report.rows if r.family == family and r.account in known]
+            q = sum((r.quickbooks_balance for r in mine), ZERO)
+            g = sum((r.gnucash_balance for r in mine), ZERO)
+            if family == "equity" and any(net):
+                net_line = {"kind": "net", "name": "Net Income (this fiscal year)", "depth": 0}
+                lines.append(net_line | _figures(net[0], net[1], sign(family)))
+                q, g = q + net[0], g + net[1]
+            section.append({"label": label, "lines": lines} | _figures(q, g, sign(family)))
+        out.append({"title": title, "groups": section})
+    others = [r for r in report.rows if r.account not in known]
+    if others:
+        q = sum((r.quickbooks_balance for r in others), ZERO)
+        g = sum((r.gnucash_balance for r in others), ZERO)
+        label = "Accounts the book holds beside QuickBooks' (expected at 0.00)"
+        lines = [_account_line(r, r.account, "", 0) for r in others]
+        group = {"label": label, "lines": lines} | _figures(q, g, 1)
+        out.append({"title": "Not in QuickBooks' chart", "groups": [group]})
+    return out
+
+
+def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str, object] | None:
+    """Aging per customer (job) and vendor, QuickBooks against GnuCash, with each difference's
+    cause and what to do; the reconciliation of A/R and A/P. None without documents."""
+    if proof is None:
+        return None
+    sides = []
+    for kind, label in (("customer", "Customers (A/R)"), ("vendor", "Vendors (A/P)")):
+        rows = [r for r in proof.aging if r.owner_kind == kind]
+        rec = next((r for r in proof.reconciliation if r.owner_kind == kind), None)
+        if not rows and rec is None:
+            continue
+        qb_total, gnc_total = totals(rows, kind)
+        lines = []
+        for r in rows:
+            cause = proof.cause_of(kind, r.owner)
+            lines.append(
+                {
+                    "owner": r.owner,
+                    "quickbooks": [plain(v) for v in r.quickbooks] if r.quickbooks else None,
+                    "gnucash": [plain(v) for v in r.gnucash],
+                    "quickbooks_total": plain(sum(r.quickbooks, ZERO)) if r.quickbooks else None,
+                    "gnucash_total": plain(sum(r.gnucash, ZERO)),
+                    "ok": r.ok,
+                    "totals_only": r.totals_only,
+                    "cause": cause.cause if cause else "",
+                    "action": cause.action if cause else "",
+                    "step": cause.step if cause else "",
+                }
+            )
+        sides.append(
+            {
+                "kind": kind,
+                "label": label,
+                "reported": qb_total is not None,
+                "totals_only": any(r.totals_only for r in rows),
+                "rows": lines,
+                "differ": sum(1 for r in rows if not r.ok),
+                "quickbooks_totals": [plain(v) for v in qb_total] if qb_total else None,
+                "gnucash_totals": [plain(v) for v in gnc_total],
+                "quickbooks_total": plain(sum(qb_total, ZERO)) if qb_total else None,
+                "gnucash_total": plain(sum(gnc_total, ZERO)),
+                "reconciliation": [rec.quickbooks_line(), rec.gnucash_line()] if rec else [],
+                "no_lot": plain(rec.gnucash_no_lot) if rec else "0.00",
+            }
+        )
+    return {
+        "buckets": list(BUCKETS),
+        "sides": sides,
+        "ok": not proof.allocated,
+        "as_of": as_of.isoformat() if as_of else "",
+    }

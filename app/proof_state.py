@@ -1,0 +1,86 @@
+"""The proof's verdict in three states, in a bookkeeper's words, the same on every page (the home
+list, the Import step, the Download step, the audit pack's report) and on the command line:
+
+- "matches": "Matches QuickBooks to the cent": every account, every check, every open item.
+- "allocated": "Ledger matches; open items of 2 vendors allocated differently": every account
+  and every check matches, only which customer's or vendor's items are open (or how they age)
+  differs.
+- "attention": "Needs your attention: 3 accounts differ": anything else that differs (an
+  account, a count, a date, the sales tax, a year end, the P&L by class), or nothing compared
+  at all.
+
+``verdict`` is the one implementation; a finished import keeps its ``Verdict`` as plain fields
+(``app.jobs.ImportJob``) and ``words`` says it again from them. Never "matches" when anything
+differs. Pure: no Flask, no gnucash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from app.words import differ, plural
+
+if TYPE_CHECKING:
+    from app.verify_report import Report
+
+State = Literal["matches", "allocated", "attention"]
+MATCHES = "Matches QuickBooks to the cent"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    state: State
+    accounts: int = 0  # accounts whose balance differs
+    checks: int = 0  # counts and dates that differ (and the sales tax, year-end parts)
+    customers: int = 0  # customers and jobs whose open items differ
+    vendors: int = 0  # vendors whose open items differ
+    why: str = ""  # "allocated": the probable cause, short
+
+    def words(self) -> str:
+        return words(self.state, self.accounts, self.checks, self.customers, self.vendors)
+
+
+def verdict(report: Report) -> Verdict:
+    """The state of a proof (``app.verify_report.Report``)."""
+    accounts = len(report.differences)
+    docs = report.documents
+    checks = sum(1 for c in report.checks if not c.ok)
+    checks += bool(report.sales_tax is not None and not report.sales_tax.ok)
+    checks += bool(report.extras is not None and not report.extras.ok)
+    checks += bool(report.classes is not None and not report.classes.ok)
+    if docs is not None and (docs.count_differences or docs.unowned_lots):
+        checks += 1
+    owners = docs.allocated if docs is not None else ()
+    customers = sum(1 for kind, _o in owners if kind == "customer")
+    vendors = len(owners) - customers
+    if report.ok:
+        return Verdict("matches")
+    if report.rows and not accounts and not checks and owners:
+        assert docs is not None
+        causes = {c.cause.split(":")[0] for c in docs.causes}
+        why = next(iter(causes)) if len(causes) == 1 else "see each one's probable cause"
+        return Verdict("allocated", 0, 0, customers, vendors, why)
+    return Verdict("attention", accounts, checks, customers, vendors)
+
+
+def words(state: str, accounts: int = 0, checks: int = 0, customers: int = 0, vendors: int = 0):
+    """The verdict in words: "Matches QuickBooks to the cent", "Ledger matches; open items of 2
+    vendors allocated differently", "Needs your attention: 3 accounts differ"."""
+    if state == "matches":
+        return MATCHES
+    owners = " and ".join(
+        plural(n, noun) for n, noun in ((customers, "customer"), (vendors, "vendor")) if n
+    )
+    if state == "allocated":
+        return f"Ledger matches; open items of {owners} allocated differently"
+    parts = []
+    if accounts:
+        parts.append(differ(accounts, "account"))
+    if checks:
+        parts.append(differ(checks, "other check"))
+    if owners:
+        parts.append(f"open items of {owners} differ")
+    if not parts:
+        return "Needs your attention: nothing could be compared with QuickBooks"
+    return "Needs your attention: " + "; ".join(parts)
