@@ -39,6 +39,7 @@ from app.source import Source
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
 UNTOUCHED_FOR = dt.timedelta(days=1)  # an empty migration is removed by a Start after that
+MAX_COMPANY = 100  # characters of a company name the user types
 MAX_NAME = 120  # characters of a stored name (the name the user gave is kept for pages)
 
 
@@ -233,9 +234,32 @@ class Migration:
         return str(self.meta.get("company", ""))
 
     def note_company(self, name: str) -> None:
-        """Remember the company the files name (for the home list), when it changed."""
-        if name and name != self.company:
+        """Remember the company the files name (for the home list), when it changed ("" once
+        no file names it any more)."""
+        if name != self.company:
             write_json(self.meta_path, {**self.meta, "company": name})
+
+    @property
+    def given_name(self) -> str:
+        """The company's name as the user typed it on the Files step ("" when not renamed)."""
+        return str(self.meta.get("name", ""))
+
+    @property
+    def name(self) -> str:
+        """What the migration, its book and its downloads are called: the name the user gave,
+        else the company the files name, else "" (then the first file names the book)."""
+        return self.given_name or self.company
+
+    def rename(self, name: str) -> None:
+        """The user's name for the company ("" = the files' own again); no line breaks, at most
+        ``MAX_COMPANY`` characters."""
+        name = "".join(c for c in " ".join(name.split()) if c.isprintable())[:MAX_COMPANY]
+        meta = self.meta
+        if name:
+            meta["name"] = name
+        else:
+            meta.pop("name", None)
+        write_json(self.meta_path, meta)
 
     def size(self) -> int:
         """Bytes on disk: uploads, plan, books and reports."""

@@ -227,7 +227,7 @@ def test_worker_refuses_a_job_that_is_not_current(tmp_path):
 
 
 def test_the_book_is_named_after_the_company_cleanly():
-    from app.jobs.worker import slug
+    from app.naming import slug
 
     assert slug("Rivière Design & Build, LLC.") == "Riviere-Design-and-Build-LLC"
     assert slug("Acme / Sons  (2024)") == "Acme-Sons-2024"

@@ -13,21 +13,18 @@ pauses after reading, so a test can kill the worker mid-job.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import sys
 import time
 import traceback
-import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
-from app import audit, jobs, pipeline, postgres
+from app import audit, jobs, naming, pipeline, postgres
 from app.documents.proof import documents_report
 from app.documents.tax_proof import tax_report
 from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
 from app.fileio import write_json, write_text
-from app.model import Ledger
 from app.pages import download
 from app.plan import Plan
 from app.postgres import Address
@@ -72,18 +69,10 @@ class Reporter:
             time.sleep(0.05)
 
 
-def book_name(parsed: Ledger, files: list[Path]) -> str:
-    """Named after the company, else the first uploaded file."""
-    stem = parsed.company or (files[0].stem if files else "") or "book"
-    return (slug(stem) or "book") + ".gnucash"
-
-
-def slug(text: str) -> str:
-    """A company name as a clean file name: "Rivière Design & Build, LLC." → "Riviere-Design-and-
-    Build-LLC" (letters and digits, one hyphen between words; never "__")."""
-    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    words = re.split(r"[^A-Za-z0-9]+", ascii_.replace("&", " and "))
-    return "-".join(w for w in words if w)[:100].strip("-")
+def book_name(company: str, files: list[Path]) -> str:
+    """Named after the company (the user's name for it, else a report's title row), else the
+    first uploaded file."""
+    return naming.file_name(naming.stem(company, files[0].name if files else ""), "book")
 
 
 def write_documents_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
@@ -143,7 +132,7 @@ def run(m: Migration, job_id: str) -> int:
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))
         rep.progress("checking", 0, 1)
         prepared = pipeline.prepare(parsed, plan)
-        name = book_name(parsed, files)
+        name = book_name(m.given_name or parsed.company, files)
         target, database, overwrite = _target(m, plan, name)
         outcome = pipeline.write(
             prepared, target, plan, on_progress=rep.progress, overwrite=overwrite

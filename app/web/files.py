@@ -10,6 +10,7 @@ from typing import cast
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
+from app import naming
 from app.errors import MigrationError
 from app.model import DateOrderCode
 from app.pages.files import file_cards, said_added
@@ -28,7 +29,11 @@ class NoFileChosen(UploadError):
 
 
 def _files_context(
-    messages: tuple[str, ...] = (), added: tuple[str, ...] = (), removed: str = ""
+    messages: tuple[str, ...] = (),
+    added: tuple[str, ...] = (),
+    removed: str = "",
+    *,
+    renamed: bool = False,
 ) -> dict:
     m = migration()
     plan = m.plan()
@@ -36,13 +41,16 @@ def _files_context(
     view = views().view(m, plan)
     m.note_company(view.parsed.company)
     cards = file_cards(paths, view.parsed, view.prepared.problems, m.withheld())
+    stem = naming.stem(m.name, paths[0].name if paths else "")
     return {
         "m": m,
+        "book_file": naming.file_name(stem, "book"),
         "cards": cards,
         "plan": plan,
         "messages": messages,
         "added": said_added(added, cards),
         "removed": removed,
+        "renamed": renamed,
     }
 
 
@@ -73,6 +81,16 @@ def upload() -> tuple[str, int] | Response:
         return redirect(url_for("files.page"), 303)
     context = _files_context(tuple(e.message for e in failed), tuple(added))
     return render("files/page.html", "files/_files.html", **context)
+
+
+@bp.post("/name")
+def rename() -> tuple[str, int] | Response:
+    """The company's name as the user wants it: the book, its downloads and the home list take
+    it ("" = the name a report's title row gives, if any)."""
+    migration().rename(request.form.get("company", ""))
+    if not is_htmx():
+        return redirect(url_for("files.page"), 303)
+    return render("files/page.html", "files/_files.html", **_files_context(renamed=True))
 
 
 @bp.post("/files/<name>/delete")

@@ -16,7 +16,7 @@ from flask import Blueprint, Response, redirect, render_template, request, send_
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from app import audit
+from app import audit, naming
 from app.audit import DOCUMENTS_CSV, TAX_CSV
 from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
@@ -132,6 +132,12 @@ def cancel() -> tuple[str, int] | WerkzeugResponse:
     return fragment("jobs/_job.html", **region(job, kept=_kept(m)))
 
 
+def _stem(m: Migration, found: Book) -> str:
+    """The downloads' names start with the company's name as it is now (renamed after the
+    import too), else the book's own."""
+    return naming.slug(m.name) or Path(found.job.book).stem
+
+
 def _finished(m: Migration) -> Book:
     book = runner().book(m)
     if book is None:
@@ -178,7 +184,8 @@ def book() -> Response | WerkzeugResponse:
             f"This book is in the PostgreSQL database {found.job.database}, not in a file: open "
             "it in GnuCash with File › Open (Data Format postgres)."
         )
-    return send_file(found.path, as_attachment=True, download_name=found.job.book, max_age=0)
+    name = naming.file_name(_stem(migration(), found), "book")
+    return send_file(found.path, as_attachment=True, download_name=name, max_age=0)
 
 
 @bp.get("/download/report.csv")
@@ -187,7 +194,7 @@ def report() -> Response:
     path = found.folder / "report.csv"
     if not path.is_file():
         raise NotFound("The verification report is missing; run the import again.")
-    name = Path(found.job.book).stem + "-verification.csv"
+    name = naming.file_name(_stem(migration(), found), "verification")
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
 
 
@@ -198,7 +205,7 @@ def documents_report() -> Response:
     path = found.folder / DOCUMENTS_CSV
     if not path.is_file():
         raise NotFound("This book has no invoices or bills as documents; there is no such report.")
-    name = Path(found.job.book).stem + "-documents.csv"
+    name = naming.file_name(_stem(migration(), found), "documents")
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
 
 
@@ -209,7 +216,7 @@ def tax_report() -> Response:
     path = found.folder / TAX_CSV
     if not path.is_file():
         raise NotFound("This book has no sales tax proof; there is no such report.")
-    name = Path(found.job.book).stem + "-sales-tax.csv"
+    name = naming.file_name(_stem(migration(), found), "sales-tax")
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
 
 
@@ -230,6 +237,8 @@ def audit_pack() -> Response | WerkzeugResponse:
         files=audit.read_files(found.folder),
         sign_note=SIGN_NOTE,
     )
+    stem = _stem(m, found)
+    named = Path(found.job.book).stem if found.job.database else naming.file_name(stem, "book")
     target = None
     try:
         target = tempfile.TemporaryFile(dir=m.path)  # no name on disk; send_file closes it
@@ -240,6 +249,7 @@ def audit_pack() -> Response | WerkzeugResponse:
             page,
             found.job.finished,
             database=found.job.database,
+            named=named,
         )
         target.seek(0)
     except OSError as exc:  # a full disk: nothing of the pack is left (the file had no name)
@@ -255,7 +265,7 @@ def audit_pack() -> Response | WerkzeugResponse:
         if target is not None:
             target.close()
         raise
-    name = audit.pack_name(found.job.book)
+    name = naming.file_name(stem, "audit")
     return send_file(
         target, as_attachment=True, download_name=name, mimetype="application/zip", max_age=0
     )
