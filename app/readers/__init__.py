@@ -26,7 +26,7 @@ from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
-from app.readers import iif, overlap, qbcsv, year_ends
+from app.readers import iif, looks, overlap, qbcsv, year_ends
 from app.readers.qbcsv import (
     memorized,
     names,
@@ -52,9 +52,9 @@ READERS: tuple[ModuleType, ...] = (
 BINARY = "a binary file, not a QuickBooks text export"
 
 UNKNOWN = (
-    "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "
-    "'!') or a QuickBooks CSV report with Date and Account columns; CSV reports with other "
-    "columns can be mapped by hand in the wizard"
+    "not a QuickBooks export qb2gnucash knows: expected QuickBooks' lists export (an IIF file) "
+    "or a CSV report with Date and Account columns; a CSV report with other columns can be "
+    "mapped by hand in the wizard"
 )
 
 
@@ -81,9 +81,11 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
         if not head:
             return _unread(path, Problem(Source(path.name, 1), "the file is empty"))
         if is_binary(head):
+            refused = looks.refusal_of(head)
             return _unread(
                 path,
-                Problem(Source(path.name, 1), BINARY),
+                Problem(Source(path.name, 1), refused.message if refused else BINARY),
+                refused.kind if refused else "not read",
             )
         ledger = identify(path, options, candidates).parse(path, options)
         return _said_if_empty(visible(path, _checked(ledger, options)))
@@ -91,7 +93,11 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message
         problem = Problem(exc.source, text)
-    except (UnknownFormatError, AmbiguousFormatError) as exc:
+    except UnknownFormatError as exc:
+        if refused := looks.refusal(path):  # plainly no export, or totals only: said so
+            return _unread(path, Problem(Source(path.name, 1), refused.message), refused.kind)
+        problem = Problem(Source(path.name, 1), exc.message.removeprefix(f"{path.name}: "))
+    except AmbiguousFormatError as exc:
         problem = Problem(Source(path.name, 1), exc.message.removeprefix(f"{path.name}: "))
     except OSError as exc:
         problem = Problem(Source(path.name, 0), f"cannot read the file ({exc.strerror})")
@@ -175,8 +181,10 @@ def _checked(ledger: Ledger, options: ReadOptions) -> Ledger:
     return replace(ledger, transactions=tuple(txns), problems=(*problems, *extra), files=(info,))
 
 
-def _unread(path: Path, problem: Problem) -> Ledger:
-    return Ledger(problems=(problem,), files=(FileInfo(path.name, "not read"),))
+def _unread(path: Path, problem: Problem, kind: str = "not read") -> Ledger:
+    """``kind``: the card's label ("not read"; ``looks.Refusal.kind`` for a file that is plainly
+    no export)."""
+    return Ledger(problems=(problem,), files=(FileInfo(path.name, kind),))
 
 
 NOT_KEPT = "No copy kept"  # the kind of a file given but not kept (app.store.Withheld)

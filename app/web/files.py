@@ -13,13 +13,13 @@ from werkzeug.wrappers import Response
 from app import naming
 from app.errors import MigrationError
 from app.model import DateOrderCode
-from app.pages.files import file_cards, said_added
+from app.pages.files import file_cards, said_added, twins
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web import preview
 from app.web.context import is_htmx, migration, render, store, views
-from app.web.errors import UNPROCESSABLE, NoColumns
+from app.web.errors import UNPROCESSABLE, NoColumns, status_of
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 
@@ -40,7 +40,7 @@ def _files_context(
     paths = m.files()
     view = views().view(m, plan)
     m.note_company(view.parsed.company)
-    cards = file_cards(paths, view.parsed, view.prepared.problems, m.withheld())
+    cards = file_cards(paths, view.parsed, view.prepared.problems, m.withheld(), twins(m.digests()))
     stem = naming.stem(m.name, paths[0].name if paths else "")
     return {
         "m": m,
@@ -74,13 +74,17 @@ def upload() -> tuple[str, int] | Response:
             failed.append(exc)
         finally:
             f.close()  # a large upload is spooled to a temporary file: let it go now
-    if failed and not added:
+    if failed and not (added or is_htmx()):
         raise failed[0]
-    preview.shown(views().view(migration()))  # read now, with the upload's progress
+    if added:
+        preview.shown(views().view(migration()))  # read now, with the upload's progress
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
+    # every outcome in the files region itself (a file refused, one added, both at once): no
+    # earlier "Added" stays below a refusal said elsewhere
     context = _files_context(tuple(e.message for e in failed), tuple(added))
-    return render("files/page.html", "files/_files.html", **context)
+    status = status_of(failed[0]) if failed and not added else HTTPStatus.OK
+    return render("files/page.html", "files/_files.html", status, **context)
 
 
 @bp.post("/name")
