@@ -51,6 +51,16 @@ READERS: tuple[ModuleType, ...] = (
 )
 BINARY = "a binary file, not a QuickBooks text export"
 
+KINDS = {  # each reader's kind of export, as the messages name it
+    "iif": "an IIF file",
+    "qbcsv": "a transaction report",
+    "trial_balance": "a Trial Balance",
+    "names": "a customer or vendor list",
+    "open_items": "an Open Invoices or Unpaid Bills report",
+    "sales_tax": "a Sales Tax Liability report",
+    "reconciliation": "a Reconciliation report",
+    "memorized": "a Memorized Transaction List",
+}
 UNKNOWN = (
     "not a QuickBooks export qb2gnucash knows: expected QuickBooks' lists export (an IIF file) "
     "or a CSV report with Date and Account columns; a CSV report with other columns can be "
@@ -65,10 +75,11 @@ def identify(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
     if not claims:
         raise UnknownFormatError(f"{path.name}: {UNKNOWN}")
     if len(claims) > 1:
-        claimed = " and ".join(str(getattr(r, "__name__", r)).rsplit(".", 1)[-1] for r in claims)
+        kinds = [str(getattr(r, "__name__", r)).rsplit(".", 1)[-1] for r in claims]
+        claimed = " and ".join(KINDS.get(k, k) for k in kinds)
         raise AmbiguousFormatError(
-            f"{path.name}: more than one reader claims this file ({claimed}); "
-            "map its columns by hand in the wizard"
+            f"{path.name}: it could be read as more than one kind of QuickBooks export "
+            f"({claimed}); map its columns by hand in the wizard"
         )
     return claims[0]
 
