@@ -32,6 +32,7 @@ from app.readers.values import decode
 REPORT_CSV = "report.csv"
 REPORT_HTML = "report.html"
 NEXT_STEPS_HTML = "next-steps.html"
+NEXT_STEPS_JSON = "next_steps.json"  # its figures, beside the book (not in the pack)
 DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner
 TAX_CSV = "tax.csv"  # the sales tax part of the proof: per document, per agency
 ITEMS_CSV = "items.csv"  # the item catalogue (GnuCash has no item list)

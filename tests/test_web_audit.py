@@ -32,6 +32,7 @@ CLASSES = b"!CLASS\tNAME\tHIDDEN\nCLASS\tWest Region\tN\nCLASS\tEast Region\tN\n
 MEMBERS = {
     "lists.gnucash",
     "report.html",
+    "next-steps.html",
     "report.csv",
     "plan.json",
     "files.csv",

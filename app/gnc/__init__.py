@@ -10,6 +10,7 @@ GnuCash. The submodules are the package's own business (tests may poke them).
 from app.gnc.bindings import is_known_currency
 from app.gnc.context import Written
 from app.gnc.documents import BookDocument, BookDocuments, read_documents, write_documents
+from app.gnc.engine import engine_version
 from app.gnc.extras import ExtrasWritten
 from app.gnc.extras import write as write_extras
 from app.gnc.session import read_book, write_book
@@ -21,6 +22,7 @@ __all__ = [
     "BookDocuments",
     "ExtrasWritten",
     "Written",
+    "engine_version",
     "is_known_currency",
     "read_book",
     "read_documents",

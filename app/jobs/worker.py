@@ -25,7 +25,7 @@ from app.documents.proof import documents_report
 from app.documents.tax_proof import tax_report
 from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
 from app.fileio import write_json, write_text
-from app.pages import download
+from app.pages import download, next_steps
 from app.plan import Plan
 from app.postgres import Address
 from app.store import Migration
@@ -117,6 +117,16 @@ def write_years_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
         write_text(path, extras.years_csv())
 
 
+def write_next_steps(
+    out_dir: Path, prepared: pipeline.Prepared, outcome: pipeline.Outcome, plan: Plan
+) -> None:
+    """``out/next_steps.json``: the figures of "What to do in GnuCash next"."""
+    from app import gnc  # noqa: PLC0415 - loaded by the write already (app.gnc's rule)
+
+    data = next_steps.next_steps_data(prepared, outcome, plan.format, gnc.engine_version())
+    write_json(out_dir / audit.NEXT_STEPS_JSON, data)
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -145,6 +155,7 @@ def run(m: Migration, job_id: str) -> int:
         write_documents_csv(m.out_dir, outcome)
         write_tax_csv(m.out_dir, outcome)
         write_years_csv(m.out_dir, outcome)
+        write_next_steps(m.out_dir, prepared, outcome, plan)
         ledger = prepared.ledger
         audit.write_records(m.out_dir, read, outcome.written.not_imported, plan, ledger.items)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"

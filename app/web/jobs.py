@@ -220,6 +220,35 @@ def tax_report() -> Response:
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
 
 
+def _next_steps(m: Migration, found: Book, back: str = "") -> str:
+    """ "What to do in GnuCash next" for the book on offer ("" for a book written before it
+    had one); ``back``: the Download step's address (none in the audit pack's copy)."""
+    steps = read_json(found.folder / audit.NEXT_STEPS_JSON)
+    if not steps:
+        return ""
+    return render_template(
+        "jobs/next_steps.html",
+        steps=steps,
+        company=m.name,
+        book=found.job.database or naming.file_name(_stem(m, found), "book"),
+        written=found.job.finished_at,
+        back=back,
+    )
+
+
+@bp.get("/download/next-steps")
+def next_steps() -> str:
+    """The printable page of what to do in GnuCash after the download."""
+    m = migration()
+    page = _next_steps(m, _finished(m), url_for("jobs.result"))
+    if not page:
+        raise NotFound(
+            "This book was written before qb2gnucash listed the next steps in GnuCash: write it "
+            "again on the Import step to have them."
+        )
+    return page
+
+
 @bp.get("/download/audit.zip")
 def audit_pack() -> Response | WerkzeugResponse:
     """The book with its proof in one zip (app.audit): the report as CSV and as a printable
@@ -250,6 +279,7 @@ def audit_pack() -> Response | WerkzeugResponse:
             found.job.finished,
             database=found.job.database,
             named=named,
+            next_steps=_next_steps(m, found),
         )
         target.seek(0)
     except OSError as exc:  # a full disk: nothing of the pack is left (the file had no name)
