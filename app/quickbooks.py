@@ -201,3 +201,29 @@ def created_warning(account: Account, label: str, where: str) -> Problem:
         f"by itself, so it is created{as_} with type {kind}",
         "warning",
     )
+
+
+# The exports the wizard asks for, with QuickBooks' menu paths: (key, what it gives, where in
+# QuickBooks, needed, the layouts of a file that provides it). The Files step's checklist ticks
+# each one as a file of such a layout arrives (app.pages.files.checklist).
+AS_CSV = "Excel › Create New Worksheet › CSV file"
+EXPORTS: tuple[tuple[str, str, str, bool, frozenset[str]], ...] = (
+    ("lists", "Your lists: the chart of accounts, customers, vendors, employees, terms",
+     "File › Utilities › Export › Lists to IIF Files (tick every list)", True,
+     frozenset({"iif lists", "iif"})),
+    ("history", "Your transactions",
+     f"Reports › Accountant & Taxes › Journal, Dates: All, then {AS_CSV}", True,
+     frozenset({"iif", "iif transactions", "find", "journal", "detail", "ledger", "hand"})),
+    ("open_invoices", "Which invoices are still open",
+     f"Reports › Customers & Receivables › Open Invoices, then {AS_CSV}", False,
+     frozenset({"open invoices"})),
+    ("unpaid_bills", "Which bills are still unpaid",
+     f"Reports › Vendors & Payables › Unpaid Bills Detail, then {AS_CSV}", False,
+     frozenset({"unpaid bills"})),
+    ("reconciliation", "Your last bank and card reconciliations",
+     f"Reports › Banking › Previous Reconciliation (Summary), then {AS_CSV}", False,
+     frozenset({"reconciliation"})),
+    ("trial_balance", "The Trial Balance at each fiscal year end (each year proven)",
+     f"Reports › Accountant & Taxes › Trial Balance, Dates: the year's last day, then {AS_CSV}",
+     False, frozenset({"trial balance", "year end"})),
+)  # fmt: skip

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.model import FileInfo, Ledger, Problem
+from app.quickbooks import EXPORTS
 from app.readers import NOT_KEPT
 from app.readers.qbcsv.columns import mappable
 from app.store import Withheld
@@ -83,6 +84,29 @@ def file_cards(
             )
         )
     return cards
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """One line of the Files step's export checklist: ticked once a file of its kind is read."""
+
+    key: str
+    what: str
+    menu: str  # where in QuickBooks
+    needed: bool
+    files: tuple[str, ...]  # the uploads that provide it
+
+    @property
+    def done(self) -> bool:
+        return bool(self.files)
+
+
+def checklist(cards: Sequence[FileCard]) -> list[Export]:
+    """The exports to make, each with the files already given for it."""
+    return [
+        Export(key, what, menu, needed, tuple(c.name for c in cards if c.info.layout in layouts))
+        for key, what, menu, needed, layouts in EXPORTS
+    ]
 
 
 def twins(digests: Mapping[str, str]) -> dict[str, str]:

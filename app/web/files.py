@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from app import naming
 from app.errors import MigrationError
 from app.model import DateOrderCode
-from app.pages.files import file_cards, said_added, twins
+from app.pages.files import checklist, file_cards, said_added, twins
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
@@ -46,6 +46,7 @@ def _files_context(
         "m": m,
         "book_file": naming.file_name(stem, "book"),
         "cards": cards,
+        "checklist": checklist(cards),
         "plan": plan,
         "messages": messages,
         "added": said_added(added, cards),
