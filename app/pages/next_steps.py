@@ -83,6 +83,7 @@ def next_steps_data(
                 "credit": plain(-r.gnucash_balance) if r.gnucash_balance < 0 else "",
                 "posted": plain(posted),
                 "earlier": plain(earlier),
+                "earlier_income": plain(-earlier),  # net income positive, a loss negative
                 "basis": r.basis,
             }
         )

@@ -1,0 +1,94 @@
+"""The wizard as a newcomer meets it, in a real Chromium against ``python run.py`` (issue 27):
+"Use a sample company" on the home page walked to the downloaded book and its next steps in
+GnuCash, at 800 px wide, no step wider than the window; screenshots of every step in the test's
+tmp folder (looked at when the test was written). The book downloaded is reopened and checked
+against the generator's truth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 800, "height": 900}
+
+
+def _fits(page) -> None:
+    """Nothing of the page is wider than the window (no sideways scrolling)."""
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= NARROW["width"], f"{page.url}: {width} px wide"
+
+
+def test_the_sample_company_walks_from_home_to_download_at_800_px(
+    server: str, browser_page, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    from app.gnc import read_book
+    from tests.support.companygen import COMPANY_NAME
+    from tests.support.sample import sample_company
+
+    page = browser_page
+    page.set_viewport_size(NARROW)
+    shots = tmp_path / "screens"
+    shots.mkdir()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def shot(name: str) -> None:
+        page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+    page.goto(server)
+    shot("0-home")
+    _fits(page)
+    page.click("#use-sample")
+    expect(page.locator(".steps .current")).to_contain_text("Files")
+    expect(page.locator("#files article.file")).to_have_count(5)
+    expect(page.locator("#company-name")).to_have_value(COMPANY_NAME)
+    expect(page.locator("#checklist li.done")).to_have_count(5)
+    shot("1-files")
+    _fits(page)
+
+    page.click("#to-preview")
+    expect(page.locator("#account-table tr[data-account='Checking']")).to_be_visible()
+    expect(page.locator("#problem-list li.error")).to_have_count(0)
+    shot("2-preview")
+    _fits(page)
+
+    page.click("#to-map")
+    expect(page.locator("#tree-table tr[data-account='Checking']")).to_be_visible()
+    expect(page.locator("#export-date")).to_be_visible()
+    shot("3-map")
+    _fits(page)
+
+    page.click("#to-import")
+    page.click("#start-import")
+    page.locator("#to-download").wait_for(timeout=180_000)
+    shot("4-import")
+    _fits(page)
+    page.click("#to-download")
+    expect(page.locator("#summary-line")).to_contain_text("match QuickBooks to the cent")
+    shot("5-download")
+    with page.expect_download() as info:
+        page.click("#download-book")
+    assert info.value.suggested_filename == "Green-Valley-Landscaping-Inc.gnucash"
+    book = tmp_path / info.value.suggested_filename
+    info.value.save_as(book)
+
+    page.click("#to-next-steps")
+    expect(page.locator("#next-title")).to_have_text(f"What to do in GnuCash next: {COMPANY_NAME}")
+    expect(page.locator("#expect-trial tbody tr").first).to_be_visible()
+    shot("6-next-steps")
+    _fits(page)
+    page.click("#back-to-download")
+    expect(page.locator("#summary-line")).to_be_visible()
+    assert errors == []
+
+    company = sample_company()
+    snap = read_book(book)
+    for account, value in company.expected_balances().items():
+        if company.account_type(account) != "NONPOSTING":
+            assert snap.account(account).balance == value, account
+    print(f"screenshots in {shots}")
