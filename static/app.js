@@ -12,16 +12,6 @@
     if (e.target.hasAttribute && e.target.hasAttribute("data-back")) { history.back(); }
   });
 
-  // "change" beside an account of the resulting tree: pick it in the form on the left.
-  document.addEventListener("click", function (e) {
-    var pick = e.target.closest && e.target.closest("button.pick");
-    if (!pick) { return; }
-    var select = document.getElementById("rule-account");
-    select.value = pick.getAttribute("data-pick");
-    document.getElementById("rules").scrollIntoView({ behavior: "smooth" });
-    document.getElementById("rule-target").focus();
-  });
-
   // Settings and rules are saved as soon as they change. A link followed while such a save is
   // still on its way waits for it: otherwise the next page (and the import started there) could
   // miss what was just chosen, or the browser could abort the save. Each request is counted

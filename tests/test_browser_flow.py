@@ -92,3 +92,60 @@ def test_the_sample_company_walks_from_home_to_download_at_800_px(
         if company.account_type(account) != "NONPOSTING":
             assert snap.account(account).balance == value, account
     print(f"screenshots in {shots}")
+
+
+def test_an_account_is_moved_by_keyboard_in_the_map_tree(
+    server: str, browser_page, tmp_path: Path
+) -> None:
+    """Tab to an account's "Change…", Enter, Tab to "Under", type the new parent's first
+    letters, Tab to Save, Enter: the account is under its new parent, the subtotals follow, the
+    tree still balances; the book written has it there, with its balance."""
+    from playwright.sync_api import expect
+
+    from app.gnc import read_book
+    from tests.support.sample import sample_company
+
+    page = browser_page
+    page.set_viewport_size(NARROW)
+    page.goto(server)
+    page.click("#use-sample")
+    page.click("#to-preview")
+    page.click("#to-map")
+    change = page.locator("#tree-table tr[data-account='Utilities:Gas'] button.edit")
+    change.focus()
+    page.keyboard.press("Enter")
+    name = page.locator("tr.editing input[name=name]")
+    expect(name).to_be_focused()
+    page.keyboard.press("Tab")  # the type
+    expect(page.locator("#row-type")).to_be_focused()
+    page.keyboard.press("Tab")  # "Under"
+    parent = page.locator("#row-parent")
+    expect(parent).to_be_focused()
+    page.keyboard.type("Automobile")  # a closed list's type-ahead picks it
+    expect(parent).to_have_value("Automobile")
+    page.keyboard.press("Tab")  # "Merge into", left as it is
+    page.keyboard.press("Tab")
+    expect(page.locator("tr.editing button.primary")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#map-status")).to_contain_text("Move “Utilities:Gas” under “Automobile”")
+    moved = page.locator("#tree-table tr[data-account='Automobile:Gas']")
+    expect(moved).to_be_visible()
+    expect(page.locator("#tree-balance")).to_contain_text("The tree balances")
+    moved.scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "map-moved.png"), full_page=False)
+    _fits(page)
+
+    page.click("#to-import")
+    page.click("#start-import")
+    page.locator("#to-download").wait_for(timeout=180_000)
+    page.click("#to-download")
+    expect(page.locator("#summary-line")).to_contain_text("match QuickBooks to the cent")
+    with page.expect_download() as info:
+        page.click("#download-book")
+    book = tmp_path / "moved.gnucash"
+    info.value.save_as(book)
+    snap = read_book(book)
+    company = sample_company()
+    assert snap.account("Utilities:Gas") is None
+    assert snap.account("Automobile:Gas").balance == company.expected_balances()["Utilities:Gas"]
+    print(f"screenshot in {tmp_path / 'map-moved.png'}")

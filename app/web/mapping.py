@@ -16,7 +16,14 @@ from app.currency import is_known, unknown
 from app.errors import MappingError, MigrationError
 from app.model import AccountType, Ledger
 from app.pages.chart import account_rows
-from app.pages.mapping import tree_problems, tree_rows, where_it_moves
+from app.pages.mapping import (
+    TYPE_WORDS,
+    parent_choices,
+    tree_balance,
+    tree_problems,
+    tree_rows,
+    where_it_moves,
+)
 from app.plan import (
     BookFormat,
     Cutover,
@@ -49,6 +56,8 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "plan": plan,
         "view": view,
         "tree": tree_rows(view.prepared.outline),
+        "tree_balance": tree_balance(view.prepared.outline),
+        "type_words": TYPE_WORDS,
         "tree_problems": tree_problems(chart_only, plan),
         "errors": view.prepared.errors,
         "accounts": account_rows(chart_only),
@@ -80,10 +89,16 @@ def page() -> tuple[str, int]:
     return _show()
 
 
+# the form field holding each change's new value: a name typed, or a choice from a list
+FIELDS = {"rename": "target", "move": "parent", "merge": "merge", "retype": "type"}
+
+
 def _rule_from_form() -> Rule:
     kind = request.form.get("kind", "")
     account = request.form.get("account", "")
-    target = (request.form.get("target") or request.form.get("name", "")).strip()
+    chosen = request.form.get(FIELDS.get(kind, "target"))
+    target = (chosen if chosen is not None else request.form.get("target") or "").strip()
+    target = target or request.form.get("name", "").strip()
     if kind == "move" and target == "(top level)":
         target = ""
     target = _type_of(target) if kind == "retype" else target
@@ -138,7 +153,15 @@ def edit_row() -> tuple[str, int]:
         raise MappingError(
             f"There is no account {account!r} in the tree any more; reload the page."
         )
-    return fragment("mapping/_tree_row_form.html", row=row, account=account, types=TYPES)
+    return fragment(
+        "mapping/_tree_row_form.html",
+        row=row,
+        account=account,
+        types=TYPES,
+        type_words=TYPE_WORDS,
+        parents=parent_choices(rows, row),
+        merges=[r for r in rows if r.origin and account not in r.origin],
+    )
 
 
 @bp.post("/map/edit")
@@ -162,6 +185,15 @@ def save_row() -> tuple[str, int]:
         done.append(describe(retype))
         done.append(_moves(view.resolved, plan, retype))
         plan = plan.with_rule(retype)
+    parent = request.form.get("parent")
+    if parent is not None and parent != row.full_name.rpartition(":")[0]:
+        move = Rule("move", account, parent)
+        done.append(describe(move))
+        plan = plan.with_rule(move)
+    if into := request.form.get("merge", ""):
+        merge = Rule("merge", account, into)
+        done.append(describe(merge))
+        plan = plan.with_rule(merge)
     done = [d for d in done if d]
     return _save(plan, ("Saved: " + "; ".join(done) + ".") if done else "Nothing changed.")
 
@@ -327,7 +359,11 @@ def describe(rule: Rule) -> str:
     if rule.kind == "rename":
         return f"Rename “{rule.account}” to “{rule.target}”"
     if rule.kind == "move":
-        return f"Move “{rule.account}” under “{rule.target or 'the top level'}”"
+        return (
+            f"Move “{rule.account}” under “{rule.target}”"
+            if rule.target
+            else f"Move “{rule.account}” to the top level"
+        )
     if rule.kind == "merge":
         return f"Merge “{rule.account}” into “{rule.target}”"
     return f"Make “{rule.account}” {article(rule.target.lower() + ' account')}"
