@@ -77,6 +77,28 @@ PHASES: dict[str, tuple[str, str]] = {
 }
 
 
+PHASE_NAMES = {  # a phase in two words, for the list under the import's bar
+    "reading files": "read the files",
+    "checking": "check",
+    "accounts": "accounts",
+    "transactions": "transactions",
+    "documents": "invoices and bills",
+    "saving": "save",
+    "loading": "reopen the book",
+    "reading": "read it back",
+    "verifying": "compare with QuickBooks",
+}
+
+
+def time_left(seconds: float | None) -> str:
+    """ "about 40 s left", "about 3 min left"; "" when not known yet."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"about {max(5, round(seconds / 5) * 5)} s left"
+    return f"about {round(seconds / 60):,} min left"
+
+
 def progress(phase: str, done: int = 0, total: int = 0) -> str:
     """ "Writing the transactions (transactions written: 2,000 of 3,000)": what a phase does and,
     when it counts something, how far it is. A step of one (0 of 1, 1 of 1) shows no count."""

@@ -149,3 +149,65 @@ def test_an_account_is_moved_by_keyboard_in_the_map_tree(
     assert snap.account("Utilities:Gas") is None
     assert snap.account("Automobile:Gas").balance == company.expected_balances()["Utilities:Gas"]
     print(f"screenshot in {tmp_path / 'map-moved.png'}")
+
+
+@pytest.fixture
+def slow_worker(monkeypatch):
+    """The worker pauses 2 s after reading the files (before ``server`` starts, which takes
+    this environment): the bar is seen at several phases."""
+    monkeypatch.setenv("QB2GNUCASH_WORKER_DELAY", "2")
+
+
+def test_the_import_has_one_bar_through_its_phases(
+    slow_worker, server: str, browser_page, tmp_path: Path
+) -> None:
+    """Each poll of the Import step's region is recorded: one percentage that never goes back,
+    the step's number rising, the time left told, and the end at the Download step."""
+    from playwright.sync_api import expect
+
+    from app.gnc import read_book
+    from tests.support.companygen import make_company
+
+    company = make_company(3000, seed=8)
+    files = [
+        company.write_lists_iif(tmp_path / "lists.iif"),
+        company.write_journal_csv(tmp_path / "journal.csv"),
+    ]
+    page = browser_page
+    page.set_viewport_size(NARROW)
+    page.goto(server)
+    page.click("#new-migration")
+    page.set_input_files("#file-input", [str(f) for f in files])
+    expect(page.locator("#files article.file")).to_have_count(2)
+    page.goto(page.url.replace("/files", "/import"))
+    page.evaluate(
+        """() => { window.seen = []; document.addEventListener('htmx:afterSettle', () => {
+             const bar = document.querySelector('#job [role=progressbar]');
+             if (bar) { window.seen.push([+bar.getAttribute('aria-valuenow'),
+               (document.getElementById('job-step') || {}).textContent || '',
+               document.getElementById('job-eta').textContent]); } }); }"""
+    )
+    page.click("#start-import")
+    bar = page.locator("#job [role=progressbar]")
+    expect(bar).to_be_visible()
+    page.locator("#job-phases li.current").wait_for()  # reading the files, held 2 s
+    page.screenshot(path=str(tmp_path / "import-bar.png"))
+    _fits(page)
+    page.locator("#to-download").wait_for(timeout=300_000)
+    seen = page.evaluate("window.seen")
+    percents = [p for p, _, _ in seen]
+    assert len(seen) >= 2, seen
+    assert percents == sorted(percents), seen
+    steps = [int(s.split()[1]) for _, s, _ in seen if s]
+    assert steps == sorted(steps) and steps, seen
+    assert all(eta.startswith(f"{p} %") for p, _, eta in seen), seen
+    page.click("#to-download")
+    expect(page.locator("#summary-line")).to_contain_text("match QuickBooks to the cent")
+    with page.expect_download() as info:
+        page.click("#download-book")
+    book = tmp_path / "bar.gnucash"
+    info.value.save_as(book)
+    snap = read_book(book)
+    assert snap.transactions == len(company.transactions)
+    assert snap.account("Checking").balance == company.expected_balances()["Checking"]
+    print(f"seen {seen}; screenshot in {tmp_path / 'import-bar.png'}")

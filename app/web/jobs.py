@@ -16,11 +16,11 @@ from flask import Blueprint, Response, redirect, render_template, request, send_
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from app import audit, naming
+from app import audit, naming, words
 from app.audit import DOCUMENTS_CSV, TAX_CSV
 from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
-from app.jobs import ACTIVE, Book, ImportJob
+from app.jobs import ACTIVE, SHOWN_PHASES, Book, ImportJob
 from app.pages.download import SIGN_NOTE
 from app.store import Migration
 from app.web.context import (
@@ -50,6 +50,8 @@ def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> 
         "active": state in ACTIVE,
         "kept": kept,
         "outdated": _outdated(job),
+        "phases": SHOWN_PHASES,
+        "phase_names": words.PHASE_NAMES,
     }
 
 
