@@ -43,12 +43,16 @@ Progress = Callable[[str, int, int], None]
 
 
 def read(
-    paths: Sequence[Path], plan: Plan, unread: Sequence[tuple[str, Sequence[Problem]]] = ()
+    paths: Sequence[Path],
+    plan: Plan,
+    unread: Sequence[tuple[str, Sequence[Problem]]] = (),
+    on_file: Callable[[int, Path], None] | None = None,
 ) -> Ledger:
     """Every file parsed and merged; unreadable files are error problems, never exceptions.
-    ``unread``: files given but not kept (name, why: ``Migration.unread``), errors too."""
+    ``unread``: files given but not kept (name, why: ``Migration.unread``), errors too;
+    ``on_file``: told before each file is read (``readers.read``)."""
     with paused():
-        return readers.read(paths, plan, unread=unread)
+        return readers.read(paths, plan, unread=unread, on_file=on_file)
 
 
 @dataclass(frozen=True)

@@ -206,10 +206,16 @@ def read(
     plan: Plan,
     candidates: Sequence[Any] | None = None,
     unread: Sequence[tuple[str, Sequence[Problem]]] = (),
+    on_file: Callable[[int, Path], None] | None = None,
 ) -> Ledger:
     """Every file read with its own options from the plan, then merged. ``unread``: files given
-    but of which no copy was kept (name, why): each a file not read, holding its problems."""
-    parts = [read_one(Path(p), plan.file_options(Path(p).name), candidates) for p in paths]
+    but of which no copy was kept (name, why): each a file not read, holding its problems.
+    ``on_file(i, path)``: told before each file is read (the wizard says which, and its size)."""
+    parts = []
+    for i, p in enumerate(paths):
+        if on_file is not None:
+            on_file(i, Path(p))
+        parts.append(read_one(Path(p), plan.file_options(Path(p).name), candidates))
     parts += [
         Ledger(problems=tuple(problems), files=(FileInfo(name, NOT_KEPT),))
         for name, problems in unread

@@ -10,7 +10,7 @@ from typing import cast
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from app import naming
+from app import naming, words
 from app.errors import MigrationError
 from app.model import DateOrderCode
 from app.pages.files import checklist, file_cards, said_added, twins
@@ -86,6 +86,20 @@ def upload() -> tuple[str, int] | Response:
     context = _files_context(tuple(e.message for e in failed), tuple(added))
     status = status_of(failed[0]) if failed and not added else HTTPStatus.OK
     return render("files/page.html", "files/_files.html", status, **context)
+
+
+@bp.get("/files/reading")
+def reading() -> tuple[str, int, dict[str, str]]:
+    """What is being read now, for the upload's status line (polled while an upload is read):
+    "Reading journal.csv: 100,214 lines (file 2 of 2)…"; empty when nothing is."""
+    m = migration()
+    now = views().reading(m)
+    if now is None:
+        return "", 200, {"Content-Type": "text/plain; charset=utf-8"}
+    name, n, of, lines = now
+    shown = m.display_names().get(name, name)
+    text = f"Reading {shown}: {words.plural(lines, 'line')} (file {n} of {of})…"
+    return text, 200, {"Content-Type": "text/plain; charset=utf-8"}
 
 
 @bp.post("/name")
