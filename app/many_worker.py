@@ -30,10 +30,15 @@ from app.model import Ledger, Problem
 from app.pages.download import SIGN_NOTE, result_data
 from app.plan import plan_from_json
 from app.printable import render
-from app.readers import UNKNOWN
+from app.readers import UNKNOWN, looks
 
 THROTTLE = 0.2  # seconds between progress lines within one phase
-NOT_EXPORTS = (UNKNOWN, "a binary file, not a QuickBooks text export", "the file is empty")
+NOT_EXPORTS = (
+    UNKNOWN,
+    "a binary file, not a QuickBooks text export",
+    "the file is empty",
+    looks.NOT_EXPORT,
+)
 
 
 class Progress:

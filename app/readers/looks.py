@@ -15,6 +15,7 @@ from pathlib import Path
 from app.readers.values import decode, is_binary
 
 HEAD = 65536
+NOT_EXPORT = "this is not a QuickBooks export"  # how every such refusal starts
 LISTS = "File › Utilities › Export › Lists to IIF Files (every list ticked)"
 AS_CSV = "saved as CSV with Excel › Create New Worksheet › CSV file"
 JOURNAL = "Reports › Accountant & Taxes › Journal (all dates)"
@@ -106,7 +107,7 @@ def refusal_of(data: bytes) -> Refusal | None:
 def _not_export(what: str, instead: str) -> Refusal:
     return Refusal(
         "Not a QuickBooks export",
-        f"this is not a QuickBooks export: it looks like {what}. In QuickBooks, {instead}",
+        f"{NOT_EXPORT}: it looks like {what}. In QuickBooks, {instead}",
     )
 
 
