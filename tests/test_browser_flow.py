@@ -113,7 +113,12 @@ def test_an_account_is_moved_by_keyboard_in_the_map_tree(
     page.click("#to-map")
     change = page.locator("#tree-table tr[data-account='Utilities:Gas'] button.edit")
     change.focus()
+    page.evaluate(  # the row's form settles (htmx focuses its name field) before Tab is pressed
+        "() => { window.settled = new Promise(r => document.addEventListener("
+        "'htmx:afterSettle', () => setTimeout(() => r(true), 50), {once: true})); }"
+    )
     page.keyboard.press("Enter")
+    assert page.evaluate("window.settled")
     name = page.locator("tr.editing input[name=name]")
     expect(name).to_be_focused()
     page.keyboard.press("Tab")  # the type
