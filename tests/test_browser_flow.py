@@ -216,3 +216,48 @@ def test_the_import_has_one_bar_through_its_phases(
     assert snap.transactions == len(company.transactions)
     assert snap.account("Checking").balance == company.expected_balances()["Checking"]
     print(f"seen {seen}; screenshot in {tmp_path / 'import-bar.png'}")
+
+
+def test_files_that_are_no_exports_are_said_so_on_their_cards(
+    server: str, browser_page, tmp_path: Path
+) -> None:
+    """A letter, a renamed JSON file and a Profit & Loss summary dropped together at 800 px:
+    each card says what the file is and what to export instead, none offers the column
+    mapping; the same lists twice under two names are said on the second's card; the
+    checklist ticks the lists alone."""
+    from playwright.sync_api import expect
+
+    from tests.support.companygen import make_company
+
+    company = make_company(80, seed=3)
+    letter = tmp_path / "letter.txt"
+    letter.write_text(
+        "Dear Jim,\n\nThank you for the plants delivered on Friday, they look lovely.\n"
+        "Please send the invoice to our new address when you have a moment.\n\nBest, Ann\n",
+        encoding="utf-8",
+    )
+    renamed = tmp_path / "accounts.csv"
+    renamed.write_text('{"accounts": [{"name": "Checking", "balance": 75}]}', encoding="utf-8")
+    pnl = company.write_summary_csv(tmp_path / "profit_and_loss.csv", "pnl")
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    again = tmp_path / "lists again.iif"
+    again.write_bytes(lists.read_bytes())
+    page = browser_page
+    page.set_viewport_size(NARROW)
+    page.goto(server)
+    page.click("#new-migration")
+    page.set_input_files("#file-input", [str(p) for p in (lists, letter, renamed, pnl, again)])
+    cards = page.locator("#files article.file")
+    expect(cards).to_have_count(5)
+    expect(cards.nth(1)).to_contain_text("it looks like a letter or other plain text")
+    expect(cards.nth(2)).to_contain_text("it looks like a JSON data file")
+    expect(cards.nth(3)).to_contain_text("this is a Profit & Loss report")
+    expect(cards.nth(3).locator(".kind")).to_have_text("Totals only")
+    expect(cards.nth(4).locator(".twin")).to_contain_text("exactly the same as lists.iif")
+    expect(page.locator("#files")).not_to_contain_text("Tell it which column is which")
+    expect(page.locator("#checklist li.done")).to_have_count(1)
+    expect(page.locator("#checklist")).to_have_attribute("open", "")  # transactions missing
+    expect(page.locator("#export-history")).to_contain_text("Reports › Accountant & Taxes")
+    page.screenshot(path=str(tmp_path / "refused.png"), full_page=True)
+    _fits(page)
+    print(f"screenshot in {tmp_path / 'refused.png'}")
