@@ -12,20 +12,25 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.quickbooks import AS_CSV as CSV_MENU
+from app.quickbooks import (
+    MENU_JOURNAL,
+    MENU_LISTS,
+    MENU_OPEN_INVOICES,
+    MENU_TRIAL_BALANCE,
+    MENU_UNPAID_BILLS,
+)
 from app.readers.values import decode, is_binary
 
 HEAD = 65536
 NOT_EXPORT = "this is not a QuickBooks export"  # how every such refusal starts
-LISTS = "File › Utilities › Export › Lists to IIF Files (every list ticked)"
-AS_CSV = "saved as CSV with Excel › Create New Worksheet › CSV file"
-JOURNAL = "Reports › Accountant & Taxes › Journal (all dates)"
-TRIAL_BALANCE = "Reports › Accountant & Taxes › Trial Balance"
-OPEN_INVOICES = "Reports › Customers & Receivables › Open Invoices"
-UNPAID_BILLS = "Reports › Vendors & Payables › Unpaid Bills Detail"
+LISTS = f"{MENU_LISTS} (every list ticked)"
+JOURNAL = f"{MENU_JOURNAL} (all dates)"
+AS_CSV = f"saved as CSV with {CSV_MENU}"
 EXPORTS = f"export the lists with {LISTS}, and the transactions with {JOURNAL}, {AS_CSV}"
 TOTALS = (
     "it holds only a total per account, not the transactions or every account's balance a book "
-    f"is made from. Export instead, each {AS_CSV}: the balances with {TRIAL_BALANCE}, the "
+    f"is made from. Export instead, each {AS_CSV}: the balances with {MENU_TRIAL_BALANCE}, the "
     f"transactions with {JOURNAL}"
 )
 # a report's title → (what it is, why it cannot be read and what to export instead)
@@ -37,14 +42,14 @@ SUMMARIES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         re.compile(r"a/?r aging summary|receivable aging summary", re.I),
         "an A/R Aging Summary",
-        f"it holds each customer's totals, not the open invoices. Export instead {OPEN_INVOICES}, "
-        + AS_CSV,
+        "it holds each customer's totals, not the open invoices. Export instead "
+        f"{MENU_OPEN_INVOICES}, {AS_CSV}",
     ),
     (
         re.compile(r"a/?p aging summary|payable aging summary", re.I),
         "an A/P Aging Summary",
-        f"it holds each vendor's totals, not the unpaid bills. Export instead {UNPAID_BILLS}, "
-        + AS_CSV,
+        "it holds each vendor's totals, not the unpaid bills. Export instead "
+        f"{MENU_UNPAID_BILLS}, {AS_CSV}",
     ),
 )  # fmt: skip
 MAGIC: tuple[tuple[bytes, str], ...] = (
