@@ -137,7 +137,10 @@ def run(m: Migration, job_id: str) -> int:
     try:
         plan = m.plan()
         files = m.files()
-        parsed = pipeline.read(files, plan, m.unread())  # a file not kept is an error
+        parsed = pipeline.read(  # a file not kept is an error
+            files, plan, m.unread(), lambda i, _path: rep.progress("reading files", i, len(files))
+        )
+        rep.progress("reading files", len(files), len(files))
         read = audit.file_rows(files, m.display_names())  # the files as read, for the audit pack
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))
         rep.progress("checking", 0, 1)
