@@ -30,8 +30,8 @@ STATES: tuple[JobState, ...] = get_args(JobState)
 
 
 # The import's phases in the order the worker goes through them, each with its share of the whole
-# (measured roughly on a 100,000-transaction company: the history's write and the book's reload
-# take the most): one bar for the whole import, never back to 0 at a new phase.
+# (estimates, not yet measured with make bench: the history's write and the book's reload are
+# known to take the most): one bar for the whole import, never back to 0 at a new phase.
 PHASE_SHARES: tuple[tuple[str, int], ...] = (
     ("starting", 0),
     ("reading files", 15),
