@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CODE := app tests run.py
 
-.PHONY: setup setup-run run test lint format bench lock clean
+.PHONY: setup setup-run run test lint format bench lock clean sample
 
 setup:
 	@bash .ci/setup test
@@ -29,6 +29,11 @@ format: setup
 
 bench: setup
 	$(PY) -m tests.support.bench
+
+# The home page's sample company (app/sample/), written again by the project's generator; the
+# tests check that the files kept are what it writes.
+sample: setup
+	$(PY) -m tests.support.sample app/sample
 
 # Rewrites both lock files from requirements.in and requirements-dev.in: every package pinned,
 # with the hashes of all its files, for Python 3.11 (Debian 12) through 3.13 (Debian 13).

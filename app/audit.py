@@ -31,6 +31,8 @@ from app.readers.values import decode
 
 REPORT_CSV = "report.csv"
 REPORT_HTML = "report.html"
+NEXT_STEPS_HTML = "next-steps.html"
+NEXT_STEPS_JSON = "next_steps.json"  # its figures, beside the book (not in the pack)
 DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner
 TAX_CSV = "tax.csv"  # the sales tax part of the proof: per document, per agency
 ITEMS_CSV = "items.csv"  # the item catalogue (GnuCash has no item list)
@@ -56,6 +58,9 @@ DESCRIPTIONS = {  # member → what it is, in the README's order
     REPORT_HTML: "the verification report as a printable page (open it in a browser, print it "
     "or save it as PDF): does every account's balance match QuickBooks', the other checks, "
     "the notes",
+    NEXT_STEPS_HTML: "what to do in GnuCash next, as a printable page: open the book, set the "
+    "company name, check the accounting period, run the Trial Balance and aging reports with "
+    "the figures to expect, the first bank reconciliation, the next invoice and payment",
     REPORT_CSV: "the verification report, one row per account: QuickBooks' balance, the "
     "book's, the difference, what was compared and as of when",
     DOCUMENTS_CSV: "the open balance of every customer and vendor, in QuickBooks and in the "
@@ -146,7 +151,7 @@ def read_files(folder: Path) -> list[dict[str, str]]:
 
 
 def pack_name(book: str) -> str:
-    """lists.gnucash → lists-audit.zip"""
+    """Green-Valley.gnucash → Green-Valley-audit.zip"""
     return Path(book).stem + "-audit.zip"
 
 
@@ -209,11 +214,15 @@ def write_pack(
     finished: float = 0.0,
     *,
     database: str = "",
+    named: str = "",
+    next_steps: str = "",
 ) -> None:
     """The zip of the book ``folder/book`` and its records, every member under one folder
-    (``lists-audit/``), dated when the book was written (``finished``, a timestamp). A book in
+    (``Company-audit/``), dated when the book was written (``finished``, a timestamp). A book in
     PostgreSQL (``database``: its address; ``book`` then only names the pack) is named in the
-    README instead."""
+    README instead. ``named``: the book's name in the pack (the company's, renamed after the
+    import too; default ``book``); ``next_steps``: the printable "What to do in GnuCash next"."""
+    stored, book = book, named or book
     root = Path(book).stem + "-audit/"
     when = dt.datetime.fromtimestamp(finished) if finished else dt.datetime.now()
     date_time = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
@@ -223,6 +232,8 @@ def write_pack(
         PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV,
     )  # fmt: skip
     present = [REPORT_HTML, *(n for n in optional if (folder / n).is_file())]
+    if next_steps:
+        present.insert(1, NEXT_STEPS_HTML)
     missing = [n for n in (REPORT_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV) if n not in present]
     written = f" on {when:%Y-%m-%d %H:%M}" if finished else ""
     rows = read_files(folder)
@@ -234,18 +245,29 @@ def write_pack(
         member.external_attr = 0o644 << 16
         return member
 
-    archive = archive_name(book) if (folder / archive_name(book)).is_file() else ""
+    archive = archive_name(stored) if (folder / archive_name(stored)).is_file() else ""
+    members = [] if database else [(stored, book)]
+    members += [(archive, archive_name(book))] if archive and not database else []
     with zipfile.ZipFile(target, "w") as zf:
-        for name in () if database else (book, *((archive,) if archive else ())):
-            with (folder / name).open("rb") as f:
+        for on_disk, name in members:
+            with (folder / on_disk).open("rb") as f:
                 head = f.read(2)
                 f.seek(0)
                 with zf.open(info(name, _stored(head)), "w", force_zip64=True) as out:
                     shutil.copyfileobj(f, out, 1024 * 1024)
         zf.writestr(info(REPORT_HTML), report_html)
+        if next_steps:
+            zf.writestr(info(NEXT_STEPS_HTML), next_steps)
         for name in present[1:]:
-            zf.writestr(info(name), (folder / name).read_bytes())
+            if name != NEXT_STEPS_HTML:
+                zf.writestr(info(name), (folder / name).read_bytes())
         text = readme(
-            book, present, missing, written, note=note, database=database, archive=archive
+            book,
+            present,
+            missing,
+            written,
+            note=note,
+            database=database,
+            archive=archive_name(book) if archive else "",
         )
         zf.writestr(info(README), text)

@@ -22,6 +22,9 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "accept_cut": "export it again by date range (a year at a time) and give every file, or "
         "add --accept-truncated {file} if the cut is expected",
         "currency": "give --currency with an ISO code such as USD",
+        "account_map": "map it to a chart account with account_map in a plan file (--plan)",
+        "chart": "give the IIF lists export too, or give each label its own account with "
+        "account_map in a plan file (--plan)",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
@@ -32,13 +35,16 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "file that holds a report twice",
         "accept_cut": "export it again by date range (a year at a time) and upload every file",
         "currency": "set “Currency” on the Map step to an ISO code such as USD",
+        "account_map": "choose its account under “Report accounts to place” on the Map step",
+        "chart": "add the lists export on the Files step (in QuickBooks: File › Utilities › "
+        "Export › Lists to IIF Files)",
     },
 }
 
 
 # The findings resolved on the Files step (a file to add or export again); every other setting
 # is on the Map step.
-FILES_STEP: frozenset[Fix] = frozenset({"files", "accept_cut"})
+FILES_STEP: frozenset[Fix] = frozenset({"files", "accept_cut", "chart"})
 
 
 def step(fix: Fix) -> Step | None:

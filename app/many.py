@@ -27,7 +27,7 @@ from app.cli_checks import input_error
 from app.currency import is_known, unknown
 from app.errors import MappingError
 from app.fileio import read_json
-from app.jobs.worker import slug
+from app.naming import slug
 from app.plan import Plan
 from app.postgres import Address
 

@@ -31,11 +31,16 @@ from app.pages.download import SIGN_NOTE, result_data
 from app.plan import plan_from_json
 from app.printable import render
 from app.proof_state import verdict
-from app.readers import UNKNOWN
+from app.readers import UNKNOWN, looks
 from app.verify_report import Report
 
 THROTTLE = 0.2  # seconds between progress lines within one phase
-NOT_EXPORTS = (UNKNOWN, "a binary file, not a QuickBooks text export", "the file is empty")
+NOT_EXPORTS = (
+    UNKNOWN,
+    "a binary file, not a QuickBooks text export",
+    "the file is empty",
+    looks.NOT_EXPORT,
+)
 
 
 class Progress:

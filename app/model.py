@@ -208,6 +208,8 @@ Fix = Literal[
     "repeated",
     "accept_cut",
     "currency",
+    "account_map",  # a report's account label to place in the chart
+    "chart",  # report labels that only a chart of accounts tells apart
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.

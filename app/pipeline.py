@@ -46,12 +46,16 @@ Progress = Callable[[str, int, int], None]
 
 
 def read(
-    paths: Sequence[Path], plan: Plan, unread: Sequence[tuple[str, Sequence[Problem]]] = ()
+    paths: Sequence[Path],
+    plan: Plan,
+    unread: Sequence[tuple[str, Sequence[Problem]]] = (),
+    on_file: Callable[[int, Path], None] | None = None,
 ) -> Ledger:
     """Every file parsed and merged; unreadable files are error problems, never exceptions.
-    ``unread``: files given but not kept (name, why: ``Migration.unread``), errors too."""
+    ``unread``: files given but not kept (name, why: ``Migration.unread``), errors too;
+    ``on_file``: told before each file is read (``readers.read``)."""
     with paused():
-        return readers.read(paths, plan, unread=unread)
+        return readers.read(paths, plan, unread=unread, on_file=on_file)
 
 
 @dataclass(frozen=True)
@@ -343,12 +347,13 @@ def write_proven(
     refused: list[str] = []  # documents the engine would tax otherwise than planned
     extra = bool(ledger.budget_lines or ledger.memorized or ledger.statements)
     made: list[gnc.ExtrasWritten] = []
+    tell: Progress = on_progress or (lambda phase, done, total: None)
     after = None
     if docs is not None or st is not None or extra:
 
         def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
             if docs is not None or st is not None:  # without its documents
-                progress(on_progress, "documents", 0, 1)
+                tell("documents", 0, 1)
                 tables = gnc.write_sales_tax(written, st) if st is not None else {}
                 if docs is not None and st is not None:
                     gnc.write_documents_with_tax(
@@ -356,7 +361,7 @@ def write_proven(
                     )
                 elif docs is not None:
                     gnc.write_documents(written, docs.docs, docs.allocation)
-                progress(on_progress, "documents", 1, 1)
+                tell("documents", 1, 1)
             if extra:  # budgets, scheduled transactions, reconcile dates
                 made.append(gnc.write_extras(written, ledger))
 
@@ -392,8 +397,3 @@ def write_proven(
             proof = prove_sales_tax(st, snapshot.sales_tax, written, tuple(refused))
             report = replace(report, sales_tax=proof)
     return Outcome(stats, snapshot, report, written)
-
-
-def progress(on_progress: Progress | None, phase: str, done: int, total: int) -> None:
-    if on_progress is not None:
-        on_progress(phase, done, total)

@@ -110,6 +110,12 @@ def parse_address(text: str) -> Address:
     return Address(user, host, port or DEFAULT_PORT, database)
 
 
+NO_DRIVER = (
+    "GnuCash's PostgreSQL driver is not installed on this computer: install Debian's "
+    "libdbd-pgsql (make setup does), then reload this page."
+)
+
+
 def driver_present() -> bool:
     """Whether GnuCash can write PostgreSQL books here: libdbi's PostgreSQL driver (Debian's
     ``libdbd-pgsql``, where GnuCash looks for it) and libpq."""

@@ -201,3 +201,33 @@ def created_warning(account: Account, label: str, where: str) -> Problem:
         f"by itself, so it is created{as_} with type {kind}",
         "warning",
     )
+
+
+# QuickBooks' menus for the exports qb2gnucash reads (the Files step's checklist and the refusal
+# of a file that is no export say them the same way)
+AS_CSV = "Excel › Create New Worksheet › CSV file"
+MENU_LISTS = "File › Utilities › Export › Lists to IIF Files"
+MENU_JOURNAL = "Reports › Accountant & Taxes › Journal"
+MENU_TRIAL_BALANCE = "Reports › Accountant & Taxes › Trial Balance"
+MENU_OPEN_INVOICES = "Reports › Customers & Receivables › Open Invoices"
+MENU_UNPAID_BILLS = "Reports › Vendors & Payables › Unpaid Bills Detail"
+MENU_RECONCILIATION = "Reports › Banking › Previous Reconciliation"
+
+# The exports the wizard asks for: (key, what it gives, where in QuickBooks, needed, the layouts
+# of a file that provides it). The Files step's checklist ticks each one as a file of such a
+# layout arrives (app.pages.files.checklist).
+EXPORTS: tuple[tuple[str, str, str, bool, frozenset[str]], ...] = (
+    ("lists", "Your lists: the chart of accounts, customers, vendors, employees, terms",
+     f"{MENU_LISTS} (tick every list)", True, frozenset({"iif lists", "iif"})),
+    ("history", "Your transactions", f"{MENU_JOURNAL}, Dates: All, then {AS_CSV}", True,
+     frozenset({"iif", "iif transactions", "find", "journal", "detail", "ledger", "hand"})),
+    ("open_invoices", "Which invoices are still open", f"{MENU_OPEN_INVOICES}, then {AS_CSV}",
+     False, frozenset({"open invoices"})),
+    ("unpaid_bills", "Which bills are still unpaid", f"{MENU_UNPAID_BILLS}, then {AS_CSV}",
+     False, frozenset({"unpaid bills"})),
+    ("reconciliation", "Your last bank and card reconciliations",
+     f"{MENU_RECONCILIATION} (Summary), then {AS_CSV}", False, frozenset({"reconciliation"})),
+    ("trial_balance", "The Trial Balance at each fiscal year end (each year proven)",
+     f"{MENU_TRIAL_BALANCE}, Dates: the year's last day, then {AS_CSV}", False,
+     frozenset({"trial balance", "year end"})),
+)  # fmt: skip

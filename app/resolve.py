@@ -52,23 +52,17 @@ class Unresolved:
         where = line_list(self.sources)
         if self.mapped_to:
             text = (
-                f"account_map sends {self.label!r} to {self.mapped_to!r}, which is not in the "
+                f"account {self.label!r} is placed in {self.mapped_to!r}, which is not in the "
                 f"chart of accounts ({where})"
             )
         elif self.candidates:
             shown = ", ".join(self.candidates[:5]) + (", ..." if len(self.candidates) > 5 else "")
-            text = (
-                f"account {self.label!r} ({where}) is ambiguous ({shown}); "
-                "map it on the Map step or with account_map in the plan"
-            )
+            text = f"account {self.label!r} ({where}) is ambiguous ({shown})"
         elif not self.label.strip():
-            text = f"{empty_account(self.sources)}, or map it on the Map step"
+            text = empty_account(self.sources)
         else:
-            text = (
-                f"account {self.label!r} ({where}) is not in the chart of accounts; "
-                "map it on the Map step or with account_map in the plan"
-            )
-        return Problem(self.sources[0], text)
+            text = f"account {self.label!r} ({where}) is not in the chart of accounts"
+        return Problem(self.sources[0], text, fix="account_map")
 
 
 def empty_account(sources: tuple[Source, ...]) -> str:
@@ -193,8 +187,8 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
                 Problem(
                     splits[0].source,
                     f"account {label!r} ({line_list(s.source for s in splits)}) and account "
-                    f"number {old.code} would both be {full!r} without a chart of accounts; "
-                    "add the IIF lists export or give one a name with account_map in the plan",
+                    f"number {old.code} would both be {full!r} without a chart of accounts",
+                    fix="chart",
                 )
             )
             continue
@@ -316,8 +310,8 @@ def _one_per_number(
             Problem(
                 next(iter(fulls.values())),
                 f"account number {code} names several accounts: {places}; one number is one "
-                "account: add the IIF lists export, or give each label one name with account_map "
-                "in the plan",
+                "account",
+                fix="chart",
             )
         )
     return chosen, problems

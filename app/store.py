@@ -39,6 +39,7 @@ from app.source import Source
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
 UNTOUCHED_FOR = dt.timedelta(days=1)  # an empty migration is removed by a Start after that
+MAX_COMPANY = 100  # characters of a company name the user types
 MAX_NAME = 120  # characters of a stored name (the name the user gave is kept for pages)
 
 
@@ -88,15 +89,21 @@ class Withheld:
     size: int
     sha256: str
     problems: tuple[Problem, ...]
+    kind: str = ""  # plainly no export (a PDF, a workbook): its card's label instead
+
+
+def _digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1024 * 1024), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _withheld(part: Path, done: Redaction) -> dict[str, Any]:
-    digest = hashlib.sha256()
-    with part.open("rb") as f:
-        for block in iter(lambda: f.read(1024 * 1024), b""):
-            digest.update(block)
     why = [[p.source.line if p.source else 1, p.message] for p in done.withheld]
-    return {"bytes": part.stat().st_size, "sha256": digest.hexdigest(), "why": why}
+    out = {"bytes": part.stat().st_size, "sha256": _digest(part), "why": why}
+    return out | ({"kind": done.kind} if done.kind else {})
 
 
 def display_name(filename: str) -> str:
@@ -182,6 +189,7 @@ class Migration:
             if done.withheld:
                 meta["withheld"] = {**meta.get("withheld", {}), name: _withheld(part, done)}
             else:
+                meta["digests"] = {**meta.get("digests", {}), name: _digest(part)}
                 part.replace(final)
             meta["files"] = [*meta.get("files", []), name]
             shown = display_name(filename)
@@ -205,10 +213,16 @@ class Migration:
                 int(kept[name]["bytes"]),
                 str(kept[name]["sha256"]),
                 tuple(Problem(Source(name, int(n)), str(text)) for n, text in kept[name]["why"]),
+                str(kept[name].get("kind", "")),
             )
             for name in self.meta.get("files", [])
             if name in kept
         ]
+
+    def digests(self) -> dict[str, str]:
+        """Each upload's SHA-256 as kept (computed now for one uploaded before they were)."""
+        known = self.meta.get("digests", {})
+        return {p.name: known.get(p.name) or _digest(p) for p in self.files()}
 
     def unread(self) -> list[tuple[str, tuple[Problem, ...]]]:
         """The uploads of which no copy is kept, as ``pipeline.read`` takes them."""
@@ -233,9 +247,29 @@ class Migration:
         return str(self.meta.get("company", ""))
 
     def note_company(self, name: str) -> None:
-        """Remember the company the files name (for the home list), when it changed."""
-        if name and name != self.company:
+        """Remember the company the files name (for the home list), when it changed ("" once
+        no file names it any more)."""
+        if name != self.company:
             write_json(self.meta_path, {**self.meta, "company": name})
+
+    @property
+    def given_name(self) -> str:
+        """The company's name as the user typed it on the Files step ("" when not renamed)."""
+        return str(self.meta.get("name", ""))
+
+    @property
+    def name(self) -> str:
+        """What the book and its downloads are named after: the name the user gave, else the
+        company the files name, else "" (then the first file)."""
+        return self.given_name or self.company
+
+    def rename(self, name: str) -> None:
+        """The user's name for the company, on one line ("" = the files' own again)."""
+        name = "".join(c for c in " ".join(name.split()) if c.isprintable())[:MAX_COMPANY]
+        write_json(
+            self.meta_path,
+            {k: v for k, v in self.meta.items() if k != "name"} | ({"name": name} if name else {}),
+        )
 
     def size(self) -> int:
         """Bytes on disk: uploads, plan, books and reports."""

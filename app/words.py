@@ -64,7 +64,7 @@ def article(word: str) -> str:
 # count counts: (the words, the counted thing and what is done to it), "" when it has no count.
 PHASES: dict[str, tuple[str, str]] = {
     "starting": ("Starting the import", ""),
-    "reading files": ("Reading your QuickBooks files", ""),
+    "reading files": ("Reading your QuickBooks files", "files read"),
     "checking": ("Checking the accounts and transactions before writing them", ""),
     "accounts": ("Writing the accounts", "accounts written"),
     "transactions": ("Writing the transactions", "transactions written"),
@@ -75,6 +75,28 @@ PHASES: dict[str, tuple[str, str]] = {
     "verifying": ("Comparing every balance with QuickBooks", ""),
     "done": ("Finished", ""),
 }
+
+
+PHASE_NAMES = {  # a phase in two words, for the list under the import's bar
+    "reading files": "read the files",
+    "checking": "check",
+    "accounts": "accounts",
+    "transactions": "transactions",
+    "documents": "invoices and bills",
+    "saving": "save",
+    "loading": "reopen the book",
+    "reading": "read it back",
+    "verifying": "compare with QuickBooks",
+}
+
+
+def time_left(seconds: float | None) -> str:
+    """ "about 40 s left", "about 3 min left"; "" when not known yet."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"about {max(5, round(seconds / 5) * 5)} s left"
+    return f"about {round(seconds / 60):,} min left"
 
 
 def progress(phase: str, done: int = 0, total: int = 0) -> str:

@@ -12,16 +12,6 @@
     if (e.target.hasAttribute && e.target.hasAttribute("data-back")) { history.back(); }
   });
 
-  // "change" beside an account of the resulting tree: pick it in the form on the left.
-  document.addEventListener("click", function (e) {
-    var pick = e.target.closest && e.target.closest("button.pick");
-    if (!pick) { return; }
-    var select = document.getElementById("rule-account");
-    select.value = pick.getAttribute("data-pick");
-    document.getElementById("rules").scrollIntoView({ behavior: "smooth" });
-    document.getElementById("rule-target").focus();
-  });
-
   // Settings and rules are saved as soon as they change. A link followed while such a save is
   // still on its way waits for it: otherwise the next page (and the import started there) could
   // miss what was just chosen, or the browser could abort the save. Each request is counted
@@ -161,12 +151,23 @@
     var pct = Math.round(100 * e.detail.loaded / e.detail.total);
     bar.hidden = false;
     bar.value = pct;
-    document.getElementById("upload-status").textContent =
-      pct < 100 ? "Uploading… " + pct + " %" : "Reading the files…";
+    var status = document.getElementById("upload-status");
+    if (pct < 100) { status.textContent = "Uploading… " + pct + " %"; return; }
+    if (reading) { return; }
+    // sent: the server reads the files now; say which, with its lines, until it answers
+    status.textContent = "Reading the files…";
+    reading = window.setInterval(function () {
+      fetch(form.getAttribute("data-reading"), { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (text) { if (reading && text) { status.textContent = text; } })
+        .catch(function () {});
+    }, 400);
   });
+  var reading = null;
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = uploadForm();
     if (!form || e.target !== form) { return; }
+    if (reading) { window.clearInterval(reading); reading = null; }
     document.getElementById("upload-progress").hidden = true;
     document.getElementById("upload-status").textContent = "";
     document.getElementById("file-input").value = "";

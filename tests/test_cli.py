@@ -207,8 +207,8 @@ def test_input_problems_exit_1_with_file_line_and_no_book(tmp_path):
     assert run.stderr.splitlines() == [
         "unbalanced.iif:4: transaction does not balance: debits 20.00, credits 25.00 "
         "(difference -5.00); lines 4-5",
-        "unbalanced.iif:8: account 'Travel' (line 8) is not in the chart of accounts; "
-        "map it on the Map step or with account_map in the plan",
+        "unbalanced.iif:8: account 'Travel' (line 8) is not in the chart of accounts; to fix: "
+        "map it to a chart account with account_map in a plan file (--plan)",
         "No book written: 2 problems to resolve.",
     ]
     assert list(tmp_path.iterdir()) == []

@@ -68,6 +68,7 @@ def test_import_runs_in_a_worker_process(tmp_path, runner):
     assert sorted(p.name for p in m.out_dir.iterdir()) == [
         "files.csv",  # the audit pack's records (app.audit)
         "lists.gnucash",
+        "next_steps.json",  # the figures of "What to do in GnuCash next"
         "not_imported.csv",
         "plan.json",
         "report.csv",
@@ -129,7 +130,8 @@ def test_the_last_book_stays_offered_until_a_new_one_replaces_it(tmp_path, runne
     assert (kept.job, kept.previous) == (first, True)
     assert kept.path == m.out_dir / "previous" / "lists.gnucash" and kept.path.is_file()
     assert sorted(p.name for p in kept.folder.iterdir()) == [
-        *("files.csv", "job.json", "lists.gnucash", "not_imported.csv", "plan.json"),
+        *("files.csv", "job.json", "lists.gnucash", "next_steps.json", "not_imported.csv"),
+        "plan.json",
         *("report.csv", "result.json"),
     ]
     assert runner.cancel(m).state == "cancelled"
@@ -230,7 +232,7 @@ def test_worker_refuses_a_job_that_is_not_current(tmp_path):
 
 
 def test_the_book_is_named_after_the_company_cleanly():
-    from app.jobs.worker import slug
+    from app.naming import slug
 
     assert slug("Rivière Design & Build, LLC.") == "Riviere-Design-and-Build-LLC"
     assert slug("Acme / Sons  (2024)") == "Acme-Sons-2024"

@@ -47,7 +47,10 @@ def test_identify_none_and_two_are_errors(tmp_path):
     with pytest.raises(UnknownFormatError) as none:
         readers.identify(f, ReadOptions(), [reader("iif", False), reader("qbcsv", False)])
     assert str(none.value) == f"x.txt: {readers.UNKNOWN}"
-    with pytest.raises(AmbiguousFormatError, match=r"x.txt: more than one reader .*iif and qbcsv"):
+    with pytest.raises(
+        AmbiguousFormatError,
+        match=r"x.txt: it could be read as more than one kind .*an IIF file and a transaction",
+    ):
         readers.identify(f, ReadOptions(), [reader("iif", True), reader("qbcsv", True)])
 
 

@@ -10,6 +10,7 @@ from decimal import Decimal as D
 import pytest
 
 from app.account_labels import split_prefix
+from app.fixes import with_fix
 from app.model import Account, AccountType, Ledger, Split, Transaction
 from app.resolve import resolve
 from app.source import Source
@@ -41,6 +42,18 @@ def ledger(*labels: str, chart: bool = True, types: tuple[str, ...] = ()) -> Led
         )
         txns.append(Transaction(dt.date(2024, 1, 1 + i), splits, src))
     return Ledger(accounts=CHART if chart else (), transactions=tuple(txns), chart=chart)
+
+
+MAP_CLI = "; to fix: map it to a chart account with account_map in a plan file (--plan)"
+CHART_CLI = (
+    "; to fix: give the IIF lists export too, or give each label its own ac"
+    "count with account_map in a plan file (--plan)"
+)
+
+
+def said(problems) -> list[str]:
+    """The problems as the command line says them: each with its fix in its words."""
+    return [with_fix(str(p), p.fix, "cli") for p in problems]
 
 
 def resolved(label: str, account_map: dict[str, str] | None = None) -> str:
@@ -75,18 +88,17 @@ def test_label_forms(label, full):
 
 def test_ambiguous_leaf_is_an_error_listing_candidates():
     out = resolve(ledger("Fuel", "Fuel"), {})
-    assert [str(p) for p in out.problems] == [
+    assert said(out.problems) == [
         "r.csv:10: account 'Fuel' (lines 10, 12) is ambiguous (Automobile:Fuel, "
-        "Job Expenses:Fuel); map it on the Map step or with account_map in the plan"
+        f"Job Expenses:Fuel){MAP_CLI}"
     ]
     assert out.transactions[0].splits[0].account == "Fuel"  # left for the user, never guessed
 
 
 def test_unknown_label_is_one_error_per_label_never_a_catch_all():
     out = resolve(ledger("Travel", "Travel", "Travel"), {})
-    assert [str(p) for p in out.problems] == [
-        "r.csv:10: account 'Travel' (lines 10, 12, 14) is not in the chart of accounts; "
-        "map it on the Map step or with account_map in the plan"
+    assert said(out.problems) == [
+        f"r.csv:10: account 'Travel' (lines 10, 12, 14) is not in the chart of accounts{MAP_CLI}"
     ]
     assert {a.full_name for a in out.accounts} == {a.full_name for a in CHART}
 
@@ -99,7 +111,7 @@ def test_account_map_resolves_unknown_and_ambiguous_labels():
 def test_account_map_to_an_account_outside_the_chart_is_an_error():
     out = resolve(ledger("Travel"), {"Travel": "Trips"})
     assert [p.message for p in out.problems] == [
-        "account_map sends 'Travel' to 'Trips', which is not in the chart of accounts (line 10)"
+        "account 'Travel' is placed in 'Trips', which is not in the chart of accounts (line 10)"
     ]
 
 
@@ -192,10 +204,9 @@ def test_unresolved_lists_labels_for_the_map_step():
 
 def test_without_chart_two_numbered_accounts_with_one_leaf_name_are_not_merged():
     out = resolve(ledger("6210 · Fuel", "7120 · Fuel", "6210 · Fuel", chart=False), {})
-    assert [str(p) for p in out.problems] == [
+    assert said(out.problems) == [
         "r.csv:12: account '7120 · Fuel' (line 12) and account number 6210 would both be 'Fuel' "
-        "without a chart of accounts; add the IIF lists export or give one a name with "
-        "account_map in the plan"
+        f"without a chart of accounts{CHART_CLI}"
     ]
     assert [t.splits[0].account for t in out.transactions] == ["Fuel", "7120 · Fuel", "Fuel"]
     fixed = resolve(ledger("6210 · Fuel", "7120 · Fuel", chart=False), {"7120 · Fuel": "Job Fuel"})
@@ -249,8 +260,7 @@ def test_builtin_account_missing_from_the_chart_is_created_with_its_quickbooks_t
             "warning",
         ),
         (  # not built in: still refused, never guessed
-            "r.csv:14: account 'Petty Cash' (line 14) is not in the chart of accounts; map it "
-            "on the Map step or with account_map in the plan",
+            "r.csv:14: account 'Petty Cash' (line 14) is not in the chart of accounts",
             "error",
         ),
     ]
@@ -290,9 +300,9 @@ def test_an_empty_account_cell_says_which_lines_and_what_is_empty(chart):
     assert [str(p) for p in out.problems] == [
         f"r.csv:{line}: the account cell is empty (line {line}): every line of a transaction "
         "needs its account; fill it in QuickBooks and export again"
-        + (", or map it on the Map step" if chart else "")
         for line in (10, 12)
     ]
+    assert {p.fix for p in out.problems} == {"account_map" if chart else ""}
     assert all(a.full_name.strip() for a in out.accounts)
 
 
@@ -328,11 +338,10 @@ def test_without_chart_one_number_under_two_paths_is_the_deeper_one():
 
 def test_without_chart_one_number_with_two_names_is_an_error_naming_both():
     out = resolve(ledger("1222 · Cheque Account", "1222 · Bank Account", "1222", chart=False), {})
-    assert [(str(p), p.severity) for p in out.problems] == [
+    assert [(with_fix(str(p), p.fix, "cli"), p.severity) for p in out.problems] == [
         (
             "r.csv:10: account number 1222 names several accounts: 'Cheque Account' (r.csv:10), "
-            "'Bank Account' (r.csv:12); one number is one account: add the IIF lists export, or "
-            "give each label one name with account_map in the plan",
+            "'Bank Account' (r.csv:12); one number is one account" + CHART_CLI,
             "error",
         )
     ]

@@ -11,7 +11,7 @@ from pathlib import Path
 from app.fixes import step
 from app.gnc import read_book
 from tests.support.companygen import make_company
-from tests.support.web import HX, new_migration, soup, upload, wait_done
+from tests.support.web import HX, WEB, new_migration, soup, upload, wait_done
 
 NEW_YEAR = dt.date(2022, 1, 3)
 
@@ -66,7 +66,14 @@ def test_map_step_shows_the_export_header_date(client, tmp_path):
     prefix, csrf = new_migration(client)
     add(client, prefix, csrf, files["lists"], files["find"])
     page = soup(client.get(f"{prefix}/map"))
-    assert page.select_one("#export-date") is None  # nothing to ask
+    # the field a warning's fix names is there, prefilled with the header's day (issue 27, 6)
+    field = page.select_one("#export-date")
+    assert field["value"] == "2022-01-03"
+    form = page.select_one("#settings-form")
+    sent = {i["name"]: i.get("value", "") for i in form.select("input[type=hidden], #export-date")}
+    settings(client, prefix, csrf, **sent)  # saved as shown: still the header's day, not pinned
+    assert json.loads(client.get(f"{prefix}/plan.json").data)["cutover"]["export_date"] == ""
+    page = soup(client.get(f"{prefix}/map"))
     said = page.select_one("#as-of").text
     assert "as of 2022-01-03 (the export date in lists.iif:2)" in said
     assert "fiscal year starting 1 July (read from QuickBooks' figures)" in said
@@ -96,6 +103,33 @@ def test_download_names_causes_and_the_wizard_fix(client, tmp_path):
 
 def one_link(page) -> str:
     return page.select_one("#one-cause a")["href"]
+
+
+def test_every_fix_the_wizard_words_names_a_control_of_its_step(client, tmp_path):
+    """Each Map-step fix's words quote a control label the Map step shows (issue 27, item 6)."""
+    import re
+
+    from app.fixes import WORDS
+
+    files = company_files(tmp_path, exported=NEW_YEAR, hdr=False)
+    prefix, csrf = new_migration(client)
+    add(client, prefix, csrf, files["lists"], files["find"])
+    text = " ".join(soup(client.get(f"{prefix}/map")).select_one("#map").get_text().split())
+    shown_with = {"account_map": "Report accounts to place"}  # shown when there is one
+    for fix, words in WORDS["wizard"].items():
+        if step(fix) == "map" and fix not in shown_with:
+            for label in re.findall(r"“([^”]+)”", words):
+                assert label in text, (fix, label)
+    # a report account the chart does not know: its problem sends the user to its section
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    txns = (WEB / "txns.iif").read_text(encoding="utf-8").replace("Utilities:Gas", "Travel")
+    upload(client, prefix, csrf, "txns.iif", data=txns.encode())
+    problems = soup(client.get(f"{prefix}/preview")).get_text()
+    assert "choose its account under “Report accounts to place” on the Map step" in problems
+    assert "account_map" not in problems and "in the plan" not in problems
+    section = soup(client.get(f"{prefix}/map")).select_one("#unresolved h2")
+    assert section.text == shown_with["account_map"]
 
 
 def test_each_fix_is_made_on_its_step():

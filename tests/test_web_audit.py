@@ -32,6 +32,7 @@ METHODS = b"!PAYMETH\tNAME\tHIDDEN\nPAYMETH\tWest Region\tN\nPAYMETH\tEast Regio
 MEMBERS = {
     "lists.gnucash",
     "report.html",
+    "next-steps.html",
     "report.csv",
     "plan.json",
     "files.csv",

@@ -44,10 +44,10 @@ def test_concurrent_requests_parse_once(tmp_path, monkeypatch):
     calls = []
     real = pipeline.read
 
-    def slow_read(paths, plan, unread=()):
+    def slow_read(paths, plan, unread=(), on_file=None):
         calls.append(1)
         threading.Event().wait(0.3)
-        return real(paths, plan, unread)
+        return real(paths, plan, unread, on_file)
 
     monkeypatch.setattr(pipeline, "read", slow_read)
     results = []

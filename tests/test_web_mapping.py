@@ -161,10 +161,10 @@ def test_inline_validation_of_type_families_and_merges(client):
     merge = {"account": "Utilities:Gas", "kind": "merge", "target": "Utilities"}
     r = client.post(f"{prefix}/map/rules", data=merge, headers=csrf | HX)
     tree = {
-        tr["data-account"]: tr.select("td")[2].text
+        tr["data-account"]: tr.select_one(".origin").text
         for tr in soup(r).select("#tree-table tr[data-account]")
     }
-    assert "Utilities:Gas" not in tree and tree["Utilities"] == "Utilities + Utilities:Gas"
+    assert "Utilities:Gas" not in tree and tree["Utilities"] == "from Utilities + Utilities:Gas"
     assert (
         client.post(
             f"{prefix}/map/rules", data=merge | {"account": "Nope"}, headers=csrf | HX

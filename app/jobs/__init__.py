@@ -29,6 +29,38 @@ WRITTEN: tuple[JobState, ...] = ("done", "differs")
 STATES: tuple[JobState, ...] = get_args(JobState)
 
 
+# The import's phases in the order the worker goes through them, each with its share of the whole
+# (estimates, not yet measured with make bench: the history's write and the book's reload are
+# known to take the most): one bar for the whole import, never back to 0 at a new phase.
+PHASE_SHARES: tuple[tuple[str, int], ...] = (
+    ("starting", 0),
+    ("reading files", 15),
+    ("checking", 10),
+    ("accounts", 2),
+    ("transactions", 35),
+    ("documents", 10),
+    ("saving", 8),
+    ("loading", 12),
+    ("reading", 5),
+    ("verifying", 3),
+)
+SHOWN_PHASES = tuple(p for p, share in PHASE_SHARES if share)  # "step 4 of 9"
+
+
+def overall(phase: str, done: int, total: int) -> float:
+    """How far the whole import is, 0-100: the shares of the phases before ``phase`` and the
+    part of its own share that ``done`` of ``total`` says (100 once "done")."""
+    if phase == "done":
+        return 100.0
+    before = 0
+    for name, share in PHASE_SHARES:
+        if name == phase:
+            part = min(1.0, done / total) if total > 0 else 0.0
+            return min(100.0, before + share * part)
+        before += share
+    return 0.0
+
+
 @dataclass(frozen=True, slots=True)
 class ImportJob:
     id: str
@@ -62,7 +94,23 @@ class ImportJob:
 
     @property
     def percent(self) -> int:
-        return min(100, round(100 * self.done / self.total)) if self.total else 0
+        """The whole import's progress (``overall``), not the phase's own."""
+        return int(overall(self.phase, self.done, self.total))
+
+    @property
+    def step(self) -> tuple[int, int]:
+        """(this phase's number, how many there are): "step 4 of 9"; (0, n) before any."""
+        n = SHOWN_PHASES.index(self.phase) + 1 if self.phase in SHOWN_PHASES else 0
+        return n, len(SHOWN_PHASES)
+
+    def seconds_left(self, now: float | None = None) -> float | None:
+        """The time left at the pace so far; None until there is enough to tell (a few
+        seconds and a few percent)."""
+        elapsed = (now if now is not None else time.time()) - self.created
+        done = overall(self.phase, self.done, self.total)
+        if not self.created or elapsed < 3 or done < 3 or done >= 100:
+            return None
+        return elapsed * (100 - done) / done
 
     @property
     def finished_at(self) -> str:

@@ -13,22 +13,19 @@ pauses after reading, so a test can kill the worker mid-job.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import sys
 import time
 import traceback
-import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
-from app import audit, jobs, pipeline, postgres, split_write
+from app import audit, jobs, naming, pipeline, postgres, split_write
 from app.documents.proof import documents_report
 from app.documents.tax_proof import tax_report
 from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
 from app.fileio import write_json, write_text
-from app.model import Ledger
-from app.pages import download
+from app.pages import download, next_steps
 from app.plan import Plan
 from app.postgres import Address
 from app.proof_state import verdict
@@ -73,18 +70,10 @@ class Reporter:
             time.sleep(0.05)
 
 
-def book_name(parsed: Ledger, files: list[Path]) -> str:
-    """Named after the company, else the first uploaded file."""
-    stem = parsed.company or (files[0].stem if files else "") or "book"
-    return (slug(stem) or "book") + ".gnucash"
-
-
-def slug(text: str) -> str:
-    """A company name as a clean file name: "Rivière Design & Build, LLC." → "Riviere-Design-and-
-    Build-LLC" (letters and digits, one hyphen between words; never "__")."""
-    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    words = re.split(r"[^A-Za-z0-9]+", ascii_.replace("&", " and "))
-    return "-".join(w for w in words if w)[:100].strip("-")
+def book_name(company: str, files: list[Path]) -> str:
+    """Named after the company (the user's name for it, else a report's title row), else the
+    first uploaded file."""
+    return naming.file_name(naming.stem(company, files[0].name if files else ""), "book")
 
 
 def write_documents_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
@@ -145,6 +134,16 @@ def write_classes(out_dir: Path, outcome: pipeline.Outcome, book: str) -> None:
         write_text(out_dir / audit.CLASSES_HTML, page)
 
 
+def write_next_steps(
+    out_dir: Path, prepared: pipeline.Prepared, outcome: pipeline.Outcome, plan: Plan
+) -> None:
+    """``out/next_steps.json``: the figures of "What to do in GnuCash next"."""
+    from app import gnc  # noqa: PLC0415 - loaded by the write already (app.gnc's rule)
+
+    data = next_steps.next_steps_data(prepared, outcome, plan.format, gnc.engine_version())
+    write_json(out_dir / audit.NEXT_STEPS_JSON, data)
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -155,12 +154,15 @@ def run(m: Migration, job_id: str) -> int:
     try:
         plan = m.plan()
         files = m.files()
-        parsed = pipeline.read(files, plan, m.unread())  # a file not kept is an error
+        parsed = pipeline.read(  # a file not kept is an error
+            files, plan, m.unread(), lambda i, _path: rep.progress("reading files", i, len(files))
+        )
+        rep.progress("reading files", len(files), len(files))
         read = audit.file_rows(files, m.display_names())  # the files as read, for the audit pack
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))
         rep.progress("checking", 0, 1)
         prepared = pipeline.prepare(parsed, plan)
-        name = book_name(parsed, files)
+        name = book_name(m.given_name or parsed.company, files)
         target, database, overwrite = _target(m, plan, name)
         if isinstance(target, Path):  # (an archive goes beside its working book: app.archive)
             outcome = split_write.in_folder(prepared, target, plan, rep.progress)
@@ -177,6 +179,7 @@ def run(m: Migration, job_id: str) -> int:
         write_tax_csv(m.out_dir, outcome)
         write_years_csv(m.out_dir, outcome)
         write_classes(m.out_dir, outcome, name)
+        write_next_steps(m.out_dir, prepared, outcome, plan)
         ledger = prepared.ledger
         audit.write_records(m.out_dir, read, outcome.written.not_imported, plan, ledger.items)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"

@@ -4,11 +4,12 @@ it is read and when the book is prepared from it), and which of the files just a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.model import FileInfo, Ledger, Problem
+from app.quickbooks import EXPORTS
 from app.readers import NOT_KEPT
 from app.readers.qbcsv.columns import mappable
 from app.store import Withheld
@@ -26,6 +27,7 @@ class FileCard:
     needs_chart: bool = False  # transactions, but no chart of accounts uploaded: ask for the lists
     kept: bool = True  # False: no copy kept (app.store.Withheld): only its size and SHA-256
     sha256: str = ""
+    twin_of: str = ""  # an earlier upload with the very same content
 
     @property
     def error_count(self) -> int:
@@ -37,10 +39,12 @@ def file_cards(
     parsed: Ledger,
     prepared: Sequence[Problem] = (),
     withheld: Sequence[Withheld] = (),
+    twins: Mapping[str, str] | None = None,
 ) -> list[FileCard]:
     """``prepared``: the problems of preparing the book (they name the file and line they come
     from, like the reading's own); ``withheld``: the files given of which no copy is kept, each
-    with its card after the others."""
+    with its card after the others; ``twins``: a file → the earlier one with its content."""
+    twins = twins or {}
     infos = {f.filename: f for f in parsed.files}
     found = tuple(dict.fromkeys((*parsed.problems, *prepared)))  # reading's first, no twice
     no_chart = not parsed.accounts
@@ -60,15 +64,16 @@ def file_cards(
                 read,
                 needs_columns=info.layout in ("not read", "hand") and mappable(p),
                 needs_chart=read and no_chart and has_history,
+                twin_of=twins.get(p.name, ""),
             )
         )
     for w in withheld:
         problems = tuple(x for x in found if x.source and x.source.filename == w.name)
-        info = FileInfo(w.name, NOT_KEPT)
+        info = FileInfo(w.name, w.kind or NOT_KEPT)
         cards.append(
             FileCard(
                 w.name,
-                NOT_KEPT,
+                w.kind or NOT_KEPT,
                 w.size,
                 info,
                 problems or w.problems,
@@ -79,6 +84,42 @@ def file_cards(
             )
         )
     return cards
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """One line of the Files step's export checklist: ticked once a file of its kind is read."""
+
+    key: str
+    what: str
+    menu: str  # where in QuickBooks
+    needed: bool
+    files: tuple[str, ...]  # the uploads that provide it
+
+    @property
+    def done(self) -> bool:
+        return bool(self.files)
+
+
+def checklist(cards: Sequence[FileCard]) -> list[Export]:
+    """The exports to make, each with the files already given for it."""
+    return [
+        Export(key, what, menu, needed, tuple(c.name for c in cards if c.info.layout in layouts))
+        for key, what, menu, needed, layouts in EXPORTS
+    ]
+
+
+def twins(digests: Mapping[str, str]) -> dict[str, str]:
+    """Each upload whose content is byte for byte an earlier one's (``digests``: name → SHA-256,
+    in upload order) → that earlier upload: the same export given twice under two names."""
+    first: dict[str, str] = {}
+    out = {}
+    for name, digest in digests.items():
+        if digest in first:
+            out[name] = first[digest]
+        else:
+            first.setdefault(digest, name)
+    return out
 
 
 def said_added(added: Sequence[str], cards: Sequence[FileCard]) -> tuple[str, ...]:

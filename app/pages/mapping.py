@@ -4,16 +4,41 @@ a retyped account moves when the plan puts accounts under GnuCash's standard tre
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from app.mapping import apply
 from app.model import AccountType, Ledger, Problem
 from app.plan import Plan, Rule
 from app.validate import check_accounts
+from app.words import article
+
+# GnuCash's own words for its account types (its New Account dialog), in its order
+TYPE_WORDS: dict[AccountType, str] = {
+    AccountType.BANK: "Bank",
+    AccountType.CASH: "Cash",
+    AccountType.ASSET: "Asset",
+    AccountType.RECEIVABLE: "A/Receivable",
+    AccountType.CREDIT: "Credit Card",
+    AccountType.LIABILITY: "Liability",
+    AccountType.PAYABLE: "A/Payable",
+    AccountType.EQUITY: "Equity",
+    AccountType.INCOME: "Income",
+    AccountType.EXPENSE: "Expense",
+}
+# GnuCash's account tree shows these without a minus sign when they hold what they usually hold
+CREDIT_NATURED = frozenset(
+    (AccountType.CREDIT, AccountType.LIABILITY, AccountType.PAYABLE, AccountType.EQUITY,
+     AccountType.INCOME)
+)  # fmt: skip
+ZERO = Decimal(0)
 
 
 @dataclass(frozen=True, slots=True)
 class TreeRow:
-    """One line of the resulting tree, for the wizard's live preview."""
+    """One line of the resulting tree, for the wizard's live preview. ``balance`` (its own
+    QuickBooks figure) and ``total`` (with every account under it) are signed as GnuCash's tree
+    shows them: credit-natured accounts (income, liabilities, equity) positive when in credit;
+    None where QuickBooks gives no figure."""
 
     full_name: str
     name: str
@@ -24,10 +49,38 @@ class TreeRow:
     placeholder: bool
     created: bool  # a parent made by the plan, not a QuickBooks account
     code: str = ""
+    balance: Decimal | None = None
+    total: Decimal | None = None
+    parent: bool = False  # has accounts under it: ``total`` is their subtotal
+
+    @property
+    def type_words(self) -> str:
+        return TYPE_WORDS[self.type] if self.type else "unknown"
+
+
+def _shown(value: Decimal | None, kind: AccountType | None) -> Decimal | None:
+    """A debit-positive figure as GnuCash's tree shows it for an account of ``kind``."""
+    if value is None:
+        return None
+    return -value if kind in CREDIT_NATURED else value
 
 
 def tree_rows(ledger: Ledger) -> list[TreeRow]:
-    """The tree of an applied ledger as rows (its accounts are already parents first)."""
+    """The tree of an applied ledger as rows (its accounts are already parents first), each
+    with its QuickBooks figure and its subtree's subtotal."""
+    totals: dict[str, Decimal] = {}
+    figured: set[str] = set()
+    parents: set[str] = set()
+    for a in ledger.accounts:
+        parts = a.full_name.split(":")
+        for i in range(1, len(parts)):
+            parents.add(":".join(parts[:i]))
+        if a.balance is None:
+            continue
+        for i in range(1, len(parts) + 1):
+            above = ":".join(parts[:i])
+            totals[above] = totals.get(above, ZERO) + a.balance
+            figured.add(above)
     return [
         TreeRow(
             full_name=a.full_name,
@@ -39,8 +92,46 @@ def tree_rows(ledger: Ledger) -> list[TreeRow]:
             placeholder=a.placeholder,
             created=not a.origin,
             code=a.code,
+            balance=_shown(a.balance, a.type),
+            total=_shown(totals[a.full_name], a.type) if a.full_name in figured else None,
+            parent=a.full_name in parents,
         )
         for a in ledger.accounts
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class TreeBalance:
+    """The live check of the Map step: the tree's QuickBooks figures still add up to zero
+    (debits = credits) whatever is moved, merged or retyped; ``missing``: accounts of the
+    input without a QuickBooks figure (no chart, or a report row without one)."""
+
+    debits: Decimal
+    credits: Decimal
+    figured: int
+    missing: int
+
+    @property
+    def balances(self) -> bool:
+        return self.figured > 0 and self.debits == self.credits
+
+
+def tree_balance(ledger: Ledger) -> TreeBalance:
+    figures = [a.balance for a in ledger.accounts if a.balance is not None]
+    missing = sum(1 for a in ledger.accounts if a.balance is None and a.origin)
+    debits = sum((b for b in figures if b > 0), ZERO)
+    credits = -sum((b for b in figures if b < 0), ZERO)
+    return TreeBalance(debits, credits, len(figures), missing)
+
+
+def parent_choices(rows: list[TreeRow], row: TreeRow) -> list[str]:
+    """Where ``row``'s account can move: every account of the tree but itself and those under
+    it ("" = the top level, first)."""
+    inside = row.full_name + ":"
+    return [""] + [
+        r.full_name
+        for r in rows
+        if r.full_name != row.full_name and not r.full_name.startswith(inside)
     ]
 
 
@@ -75,3 +166,17 @@ def where_it_moves(resolved: Ledger, plan: Plan, rule: Rule) -> str:
 def _place(ledger: Ledger, account: str) -> str:
     """The full name in ``ledger`` of the QuickBooks account ``account`` ("" when gone)."""
     return next((a.full_name for a in ledger.accounts if account in a.origin), "")
+
+
+def describe(rule: Rule) -> str:
+    if rule.kind == "rename":
+        return f"Rename “{rule.account}” to “{rule.target}”"
+    if rule.kind == "move":
+        return (
+            f"Move “{rule.account}” under “{rule.target}”"
+            if rule.target
+            else f"Move “{rule.account}” to the top level"
+        )
+    if rule.kind == "merge":
+        return f"Merge “{rule.account}” into “{rule.target}”"
+    return f"Make “{rule.account}” {article(rule.target.lower() + ' account')}"

@@ -27,7 +27,7 @@ from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
-from app.readers import iif, overlap, qbcsv, year_ends
+from app.readers import iif, looks, overlap, qbcsv, year_ends
 from app.readers.qbcsv import (
     memorized,
     names,
@@ -52,10 +52,20 @@ READERS: tuple[ModuleType, ...] = (
 )
 BINARY = "a binary file, not a QuickBooks text export"
 
+KINDS = {  # each reader's kind of export, as the messages name it
+    "iif": "an IIF file",
+    "qbcsv": "a transaction report",
+    "trial_balance": "a Trial Balance",
+    "names": "a customer or vendor list",
+    "open_items": "an Open Invoices or Unpaid Bills report",
+    "sales_tax": "a Sales Tax Liability report",
+    "reconciliation": "a Reconciliation report",
+    "memorized": "a Memorized Transaction List",
+}
 UNKNOWN = (
-    "not a QuickBooks export qb2gnucash knows: expected an IIF file (first line starting with "
-    "'!') or a QuickBooks CSV report with Date and Account columns; CSV reports with other "
-    "columns can be mapped by hand in the wizard"
+    "not a QuickBooks export qb2gnucash knows: expected QuickBooks' lists export (an IIF file) "
+    "or a CSV report with Date and Account columns; a CSV report with other columns can be "
+    "mapped by hand in the wizard"
 )
 
 
@@ -66,10 +76,11 @@ def identify(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
     if not claims:
         raise UnknownFormatError(f"{path.name}: {UNKNOWN}")
     if len(claims) > 1:
-        claimed = " and ".join(str(getattr(r, "__name__", r)).rsplit(".", 1)[-1] for r in claims)
+        kinds = [str(getattr(r, "__name__", r)).rsplit(".", 1)[-1] for r in claims]
+        claimed = " and ".join(KINDS.get(k, k) for k in kinds)
         raise AmbiguousFormatError(
-            f"{path.name}: more than one reader claims this file ({claimed}); "
-            "map its columns by hand in the wizard"
+            f"{path.name}: it could be read as more than one kind of QuickBooks export "
+            f"({claimed}); map its columns by hand in the wizard"
         )
     return claims[0]
 
@@ -82,9 +93,11 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
         if not head:
             return _unread(path, Problem(Source(path.name, 1), "the file is empty"))
         if is_binary(head):
+            refused = looks.refusal_of(head)
             return _unread(
                 path,
-                Problem(Source(path.name, 1), BINARY),
+                Problem(Source(path.name, 1), refused.message if refused else BINARY),
+                refused.kind if refused else "not read",
             )
         ledger = identify(path, options, candidates).parse(path, options)
         return _said_if_empty(visible(path, _checked(ledger, options)))
@@ -92,7 +105,11 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message
         problem = Problem(exc.source, text)
-    except (UnknownFormatError, AmbiguousFormatError) as exc:
+    except UnknownFormatError as exc:
+        if refused := looks.refusal(path):  # plainly no export, or totals only: said so
+            return _unread(path, Problem(Source(path.name, 1), refused.message), refused.kind)
+        problem = Problem(Source(path.name, 1), exc.message.removeprefix(f"{path.name}: "))
+    except AmbiguousFormatError as exc:
         problem = Problem(Source(path.name, 1), exc.message.removeprefix(f"{path.name}: "))
     except OSError as exc:
         problem = Problem(Source(path.name, 0), f"cannot read the file ({exc.strerror})")
@@ -176,8 +193,10 @@ def _checked(ledger: Ledger, options: ReadOptions) -> Ledger:
     return replace(ledger, transactions=tuple(txns), problems=(*problems, *extra), files=(info,))
 
 
-def _unread(path: Path, problem: Problem) -> Ledger:
-    return Ledger(problems=(problem,), files=(FileInfo(path.name, "not read"),))
+def _unread(path: Path, problem: Problem, kind: str = "not read") -> Ledger:
+    """``kind``: the card's label ("not read"; ``looks.Refusal.kind`` for a file that is plainly
+    no export)."""
+    return Ledger(problems=(problem,), files=(FileInfo(path.name, kind),))
 
 
 NOT_KEPT = "No copy kept"  # the kind of a file given but not kept (app.store.Withheld)
@@ -188,10 +207,16 @@ def read(
     plan: Plan,
     candidates: Sequence[Any] | None = None,
     unread: Sequence[tuple[str, Sequence[Problem]]] = (),
+    on_file: Callable[[int, Path], None] | None = None,
 ) -> Ledger:
     """Every file read with its own options from the plan, then merged. ``unread``: files given
-    but of which no copy was kept (name, why): each a file not read, holding its problems."""
-    parts = [read_one(Path(p), plan.file_options(Path(p).name), candidates) for p in paths]
+    but of which no copy was kept (name, why): each a file not read, holding its problems.
+    ``on_file(i, path)``: told before each file is read (the wizard says which, and its size)."""
+    parts = []
+    for i, p in enumerate(paths):
+        if on_file is not None:
+            on_file(i, Path(p))
+        parts.append(read_one(Path(p), plan.file_options(Path(p).name), candidates))
     parts += [
         Ledger(problems=tuple(problems), files=(FileInfo(name, NOT_KEPT),))
         for name, problems in unread

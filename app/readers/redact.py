@@ -32,7 +32,7 @@ from pathlib import Path
 
 from app.errors import ParseError
 from app.model import Problem, ReadOptions
-from app.readers import BINARY, READERS, iif
+from app.readers import BINARY, READERS, iif, looks
 from app.readers.iif import _records, refuse_spaced
 from app.readers.iif.rows import QUIET, Header, is_number, misaligned, read_header, stray_cells
 from app.readers.qbcsv import names
@@ -51,6 +51,7 @@ class Redaction:
 
     blanked: bool = False
     withheld: tuple[Problem, ...] = ()
+    kind: str = ""  # a file plainly no export (``looks.Refusal.kind``): its card's label
 
 
 def redact(path: Path, name: str = "") -> Redaction:
@@ -60,7 +61,11 @@ def redact(path: Path, name: str = "") -> Redaction:
     with path.open("rb") as f:
         head = f.read(4096)
     if is_binary(head):
-        return Redaction(withheld=(Problem(Source(name, 1), BINARY),))
+        refused = looks.refusal_of(head)
+        said = refused.message if refused else BINARY
+        return Redaction(
+            withheld=(Problem(Source(name, 1), said),), kind=refused.kind if refused else ""
+        )
     options = ReadOptions()
     claims = [r for r in READERS if r.identify(path, options)]
     if claims and iif not in claims and names not in claims:

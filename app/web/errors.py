@@ -63,7 +63,9 @@ STATUS: dict[type[MigrationError], HTTPStatus] = {
 }
 
 
-def _status(exc: MigrationError) -> HTTPStatus:
+def status_of(exc: MigrationError) -> HTTPStatus:
+    """The status a refusal is answered with (by the handler below, or by a view that shows it
+    in its own region)."""
     for cls in type(exc).__mro__:
         if cls in STATUS:
             return STATUS[cls]
@@ -85,7 +87,7 @@ def error_page(message: str, status: int, problems: tuple = ()) -> tuple[str, in
 def setup_errors(app: Flask) -> None:
     @app.errorhandler(MigrationError)
     def migration_error(exc: MigrationError):
-        return error_page(exc.message, _status(exc), getattr(exc, "problems", ()))
+        return error_page(exc.message, status_of(exc), getattr(exc, "problems", ()))
 
     @app.errorhandler(UnknownUpload)
     def unknown_upload(exc: UnknownUpload):

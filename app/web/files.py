@@ -10,15 +10,16 @@ from typing import cast
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
+from app import naming, words
 from app.errors import MigrationError
 from app.model import DateOrderCode
-from app.pages.files import file_cards, said_added
+from app.pages.files import checklist, file_cards, said_added, twins
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web import preview
 from app.web.context import is_htmx, migration, render, store, views
-from app.web.errors import UNPROCESSABLE, NoColumns
+from app.web.errors import UNPROCESSABLE, NoColumns, status_of
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 
@@ -28,21 +29,29 @@ class NoFileChosen(UploadError):
 
 
 def _files_context(
-    messages: tuple[str, ...] = (), added: tuple[str, ...] = (), removed: str = ""
+    messages: tuple[str, ...] = (),
+    added: tuple[str, ...] = (),
+    removed: str = "",
+    *,
+    renamed: bool = False,
 ) -> dict:
     m = migration()
     plan = m.plan()
     paths = m.files()
     view = views().view(m, plan)
     m.note_company(view.parsed.company)
-    cards = file_cards(paths, view.parsed, view.prepared.problems, m.withheld())
+    cards = file_cards(paths, view.parsed, view.prepared.problems, m.withheld(), twins(m.digests()))
+    stem = naming.stem(m.name, paths[0].name if paths else "")
     return {
         "m": m,
+        "book_file": naming.file_name(stem, "book"),
         "cards": cards,
+        "checklist": checklist(cards),
         "plan": plan,
         "messages": messages,
         "added": said_added(added, cards),
         "removed": removed,
+        "renamed": renamed,
     }
 
 
@@ -66,13 +75,41 @@ def upload() -> tuple[str, int] | Response:
             failed.append(exc)
         finally:
             f.close()  # a large upload is spooled to a temporary file: let it go now
-    if failed and not added:
+    if failed and not (added or is_htmx()):
         raise failed[0]
-    preview.shown(views().view(migration()))  # read now, with the upload's progress
+    if added:
+        preview.shown(views().view(migration()))  # read now, with the upload's progress
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
+    # every outcome in the files region itself (a file refused, one added, both at once): no
+    # earlier "Added" stays below a refusal said elsewhere
     context = _files_context(tuple(e.message for e in failed), tuple(added))
-    return render("files/page.html", "files/_files.html", **context)
+    status = status_of(failed[0]) if failed and not added else HTTPStatus.OK
+    return render("files/page.html", "files/_files.html", status, **context)
+
+
+@bp.get("/files/reading")
+def reading() -> tuple[str, int, dict[str, str]]:
+    """What is being read now, for the upload's status line (polled while an upload is read):
+    "Reading journal.csv: 100,214 lines (file 2 of 2)…"; empty when nothing is."""
+    m = migration()
+    now = views().reading(m)
+    if now is None:
+        return "", 200, {"Content-Type": "text/plain; charset=utf-8"}
+    name, n, of, lines = now
+    shown = m.display_names().get(name, name)
+    text = f"Reading {shown}: {words.plural(lines, 'line')} (file {n} of {of})…"
+    return text, 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+
+@bp.post("/name")
+def rename() -> tuple[str, int] | Response:
+    """The company's name as the user wants it: the book, its downloads and the home list take
+    it ("" = the name a report's title row gives, if any)."""
+    migration().rename(request.form.get("company", ""))
+    if not is_htmx():
+        return redirect(url_for("files.page"), 303)
+    return render("files/page.html", "files/_files.html", **_files_context(renamed=True))
 
 
 @bp.post("/files/<name>/delete")

@@ -67,6 +67,12 @@ def job_progress(job: ImportJob) -> str:
     return words.progress(job.phase, job.done, job.total)
 
 
+def job_eta(job: ImportJob) -> str:
+    """The whole import's percentage and the time left: "62 % · about 40 s left"."""
+    left = words.time_left(job.seconds_left())
+    return f"{job.percent} %" + (f" · {left}" if left else "")
+
+
 def problem(p: Problem) -> str:
     """A finding as the wizard says it: place, message and what to do on which step."""
     return with_fix(str(p), p.fix, "wizard")
@@ -102,6 +108,7 @@ FILTERS = (
     differ_words,
     proof_class,
     job_progress,
+    job_eta,
     problem,
     shown,
 )

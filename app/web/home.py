@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from app import sample
 from app.web.context import migration, runner, store, views
 
 bp = Blueprint("home", __name__)
@@ -18,12 +19,25 @@ def index() -> str:
         for m in store().all()
         if not m.untouched()  # nothing to go back to (a Start removes it a day later)
     ]
-    return render_template("home/index.html", rows=rows, folder=store().root)
+    return render_template(
+        "home/index.html", rows=rows, folder=store().root, sample=sample.DESCRIPTION
+    )
 
 
 @bp.post("/m")
 def create() -> Response:
     m = store().start()
+    return redirect(url_for("files.page", mid=m.id), 303)
+
+
+@bp.post("/sample")
+def sample_company() -> Response:
+    """A new migration holding the sample company's exports, to try the five steps on."""
+    m = store().start()
+    with store().exclusive(m):
+        for path in sample.files():
+            with path.open("rb") as f:
+                m.save_upload(path.name, f)
     return redirect(url_for("files.page", mid=m.id), 303)
 
 

@@ -16,11 +16,11 @@ from flask import Blueprint, Response, redirect, render_template, request, send_
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from app import audit
+from app import audit, naming, words
 from app.audit import DOCUMENTS_CSV, TAX_CSV
 from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
-from app.jobs import ACTIVE, Book, ImportJob
+from app.jobs import ACTIVE, SHOWN_PHASES, Book, ImportJob
 from app.pages.download import SIGN_NOTE, legacy_state
 from app.store import Migration
 from app.web.context import (
@@ -50,6 +50,8 @@ def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> 
         "active": state in ACTIVE,
         "kept": kept,
         "outdated": _outdated(job),
+        "phases": SHOWN_PHASES,
+        "phase_names": words.PHASE_NAMES,
     }
 
 
@@ -132,6 +134,12 @@ def cancel() -> tuple[str, int] | WerkzeugResponse:
     return fragment("jobs/_job.html", **region(job, kept=_kept(m)))
 
 
+def _stem(m: Migration, found: Book) -> str:
+    """The downloads' names start with the company's name as it is now (renamed after the
+    import too), else the book's own."""
+    return naming.slug(m.name) or Path(found.job.book).stem
+
+
 def _finished(m: Migration) -> Book:
     book = runner().book(m)
     if book is None:
@@ -189,7 +197,8 @@ def book() -> Response | WerkzeugResponse:
             f"This book is in the PostgreSQL database {found.job.database}, not in a file: open "
             "it in GnuCash with File › Open (Data Format postgres)."
         )
-    return send_file(found.path, as_attachment=True, download_name=found.job.book, max_age=0)
+    name = naming.file_name(_stem(migration(), found), "book")
+    return send_file(found.path, as_attachment=True, download_name=name, max_age=0)
 
 
 @bp.get("/download/archive")
@@ -210,7 +219,7 @@ def report() -> Response:
     path = found.folder / "report.csv"
     if not path.is_file():
         raise NotFound("The verification report is missing; run the import again.")
-    name = Path(found.job.book).stem + "-verification.csv"
+    name = naming.file_name(_stem(migration(), found), "verification")
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
 
 
@@ -221,7 +230,7 @@ def documents_report() -> Response:
     path = found.folder / DOCUMENTS_CSV
     if not path.is_file():
         raise NotFound("This book has no invoices or bills as documents; there is no such report.")
-    name = Path(found.job.book).stem + "-documents.csv"
+    name = naming.file_name(_stem(migration(), found), "documents")
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
 
 
@@ -232,8 +241,37 @@ def tax_report() -> Response:
     path = found.folder / TAX_CSV
     if not path.is_file():
         raise NotFound("This book has no sales tax proof; there is no such report.")
-    name = Path(found.job.book).stem + "-sales-tax.csv"
+    name = naming.file_name(_stem(migration(), found), "sales-tax")
     return send_file(path, as_attachment=True, download_name=name, mimetype="text/csv", max_age=0)
+
+
+def _next_steps(m: Migration, found: Book, back: str = "") -> str:
+    """ "What to do in GnuCash next" for the book on offer ("" for a book written before it
+    had one); ``back``: the Download step's address (none in the audit pack's copy)."""
+    steps = read_json(found.folder / audit.NEXT_STEPS_JSON)
+    if not steps:
+        return ""
+    return render_template(
+        "jobs/next_steps.html",
+        steps=steps,
+        company=m.name,
+        book=found.job.database or naming.file_name(_stem(m, found), "book"),
+        written=found.job.finished_at,
+        back=back,
+    )
+
+
+@bp.get("/download/next-steps")
+def next_steps() -> str:
+    """The printable page of what to do in GnuCash after the download."""
+    m = migration()
+    page = _next_steps(m, _finished(m), url_for("jobs.result"))
+    if not page:
+        raise NotFound(
+            "This book was written before qb2gnucash listed the next steps in GnuCash: write it "
+            "again on the Import step to have them."
+        )
+    return page
 
 
 @bp.get("/download/audit.zip")
@@ -255,6 +293,8 @@ def audit_pack() -> Response | WerkzeugResponse:
         files=audit.read_files(found.folder),
         sign_note=SIGN_NOTE,
     )
+    stem = _stem(m, found)
+    named = Path(found.job.book).stem if found.job.database else naming.file_name(stem, "book")
     target = None
     try:
         target = tempfile.TemporaryFile(dir=m.path)  # no name on disk; send_file closes it
@@ -265,6 +305,8 @@ def audit_pack() -> Response | WerkzeugResponse:
             page,
             found.job.finished,
             database=found.job.database,
+            named=named,
+            next_steps=_next_steps(m, found),
         )
         target.seek(0)
     except OSError as exc:  # a full disk: nothing of the pack is left (the file had no name)
@@ -280,7 +322,7 @@ def audit_pack() -> Response | WerkzeugResponse:
         if target is not None:
             target.close()
         raise
-    name = audit.pack_name(found.job.book)
+    name = naming.file_name(stem, "audit")
     return send_file(
         target, as_attachment=True, download_name=name, mimetype="application/zip", max_age=0
     )

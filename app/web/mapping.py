@@ -20,7 +20,15 @@ from app.errors import MappingError, MigrationError
 from app.model import AccountType, Ledger
 from app.pages.archive import archive_view, wants_version
 from app.pages.chart import account_rows
-from app.pages.mapping import tree_problems, tree_rows, where_it_moves
+from app.pages.mapping import (
+    TYPE_WORDS,
+    describe,
+    parent_choices,
+    tree_balance,
+    tree_problems,
+    tree_rows,
+    where_it_moves,
+)
 from app.plan import (
     BookFormat,
     ClassesMode,
@@ -37,7 +45,6 @@ from app.plan import (
 )
 from app.quickbooks import account_type
 from app.web.context import fragment, migration, passwords, render, runner, views
-from app.words import article
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
@@ -55,6 +62,8 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "plan": plan,
         "view": view,
         "tree": tree_rows(view.prepared.outline),
+        "tree_balance": tree_balance(view.prepared.outline),
+        "type_words": TYPE_WORDS,
         "tree_problems": tree_problems(chart_only, plan),
         "errors": view.prepared.errors,
         "accounts": account_rows(chart_only),
@@ -91,10 +100,16 @@ def page() -> tuple[str, int]:
     return _show()
 
 
+# the form field holding each change's new value: a name typed, or a choice from a list
+FIELDS = {"rename": "target", "move": "parent", "merge": "merge", "retype": "type"}
+
+
 def _rule_from_form() -> Rule:
     kind = request.form.get("kind", "")
     account = request.form.get("account", "")
-    target = (request.form.get("target") or request.form.get("name", "")).strip()
+    chosen = request.form.get(FIELDS.get(kind, "target"))
+    target = (chosen if chosen is not None else request.form.get("target") or "").strip()
+    target = target or request.form.get("name", "").strip()
     if kind == "move" and target == "(top level)":
         target = ""
     target = _type_of(target) if kind == "retype" else target
@@ -149,7 +164,15 @@ def edit_row() -> tuple[str, int]:
         raise MappingError(
             f"There is no account {account!r} in the tree any more; reload the page."
         )
-    return fragment("mapping/_tree_row_form.html", row=row, account=account, types=TYPES)
+    return fragment(
+        "mapping/_tree_row_form.html",
+        row=row,
+        account=account,
+        types=TYPES,
+        type_words=TYPE_WORDS,
+        parents=parent_choices(rows, row),
+        merges=[r for r in rows if r.origin and account not in r.origin],
+    )
 
 
 @bp.post("/map/edit")
@@ -173,6 +196,15 @@ def save_row() -> tuple[str, int]:
         done.append(describe(retype))
         done.append(_moves(view.resolved, plan, retype))
         plan = plan.with_rule(retype)
+    parent = request.form.get("parent")
+    if parent is not None and parent != row.full_name.rpartition(":")[0]:
+        move = Rule("move", account, parent)
+        done.append(describe(move))
+        plan = plan.with_rule(move)
+    if into := request.form.get("merge", ""):
+        merge = Rule("merge", account, into)
+        done.append(describe(merge))
+        plan = plan.with_rule(merge)
     done = [d for d in done if d]
     return _save(plan, ("Saved: " + "; ".join(done) + ".") if done else "Nothing changed.")
 
@@ -274,19 +306,13 @@ def settings() -> tuple[str, int]:
     return _save(plan, "Settings saved.")
 
 
-NO_DRIVER = (
-    "GnuCash's PostgreSQL driver is not installed on this computer: install Debian's "
-    "libdbd-pgsql (make setup does), then reload this page."
-)
-
-
 def _database(fmt: str, before: str) -> str:
     """The plan's PostgreSQL database as the settings form leaves it (its own form sets it:
     ``test_database``); another format keeps the address for later, not the password."""
     if fmt != "postgres":
         passwords().forget(migration().id)
     elif not postgres.driver_present():
-        raise MappingError(NO_DRIVER)
+        raise MappingError(postgres.NO_DRIVER)
     return before
 
 
@@ -300,7 +326,7 @@ def test_database() -> tuple[str, int]:
     ok, said = False, ""
     try:
         if not postgres.driver_present():
-            raise MappingError(NO_DRIVER)
+            raise MappingError(postgres.NO_DRIVER)
         address = postgres.parse_address(typed)
         if password := f.get("db_password", ""):
             passwords().keep(m.id, password)
@@ -368,13 +394,3 @@ def upload_plan() -> tuple[str, int]:
     text = f.stream.read(2 * 1024 * 1024).decode("utf-8", errors="replace")
     plan = plan_from_json(text, f.filename)
     return _save(plan, f"Plan loaded from {f.filename}.")
-
-
-def describe(rule: Rule) -> str:
-    if rule.kind == "rename":
-        return f"Rename “{rule.account}” to “{rule.target}”"
-    if rule.kind == "move":
-        return f"Move “{rule.account}” under “{rule.target or 'the top level'}”"
-    if rule.kind == "merge":
-        return f"Merge “{rule.account}” into “{rule.target}”"
-    return f"Make “{rule.account}” {article(rule.target.lower() + ' account')}"

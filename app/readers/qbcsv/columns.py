@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.model import money
+from app.readers import looks
 from app.readers.qbcsv.header import delimiter_of, first_rows
 from app.readers.values import decode, parse_amount, parse_date
 
@@ -40,8 +41,11 @@ SSN_MASK = "•••-••-••••"
 
 
 def mappable(path: Path) -> bool:
-    """A CSV or text file that reads as a report (not IIF, not binary): columns to map."""
-    return path.suffix.lower() in SUFFIXES and bool(first_rows(path))
+    """A CSV or text file that reads as a report (not IIF, not binary, nothing ``looks``
+    refuses: a letter, JSON, a report of totals): columns to map."""
+    return (
+        path.suffix.lower() in SUFFIXES and bool(first_rows(path)) and looks.refusal(path) is None
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,38 @@
+"""What the book and its downloads are called: after the company (the name the user gave, else
+the one a report's title row gives), else after the first file. One place, so the book, the
+audit pack, the verification report and the home list agree."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+from typing import Literal
+
+Download = Literal["book", "audit", "verification", "documents", "sales-tax", "next-steps"]
+SUFFIX: dict[Download, str] = {
+    "book": ".gnucash",
+    "audit": "-audit.zip",
+    "verification": "-verification.csv",
+    "documents": "-documents.csv",
+    "sales-tax": "-sales-tax.csv",
+    "next-steps": "-next-steps.html",
+}
+
+
+def slug(text: str) -> str:
+    """A company name as a clean file name: "Rivière Design & Build, LLC." → "Riviere-Design-and-
+    Build-LLC" (letters and digits, one hyphen between words; never "__")."""
+    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    words = re.split(r"[^A-Za-z0-9]+", ascii_.replace("&", " and "))
+    return "-".join(w for w in words if w)[:100].strip("-")
+
+
+def stem(company: str, first_file: str = "") -> str:
+    """The name every download starts with: the company's, else the first file's, else "book"."""
+    return slug(company) or slug(Path(first_file).stem) or "book"
+
+
+def file_name(stem_: str, what: Download) -> str:
+    """ "Green-Valley-Landscaping-Inc" → "Green-Valley-Landscaping-Inc-audit.zip" for "audit"."""
+    return stem_ + SUFFIX[what]

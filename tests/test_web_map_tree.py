@@ -1,0 +1,106 @@
+"""The Map step's tree with money (issue 27, item 3): every account's number, GnuCash type in
+GnuCash's words and QuickBooks balance as GnuCash's tree shows it (credit-natured accounts
+positive), each parent's subtotal, and the live check that the tree still balances; moving,
+retyping and merging chosen from lists, saved as rules of the plan. Figures against the
+generator's truth (the sample company)."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+from app import sample
+from app.model import money
+from tests.support.sample import sample_company
+from tests.support.web import HX, new_migration, soup, upload
+
+CREDIT_NATURED = {"CCARD", "OCLIAB", "LTLIAB", "AP", "EQUITY", "INC", "EXINC"}
+
+
+def _migration(client):
+    prefix, csrf = new_migration(client)
+    for path in sample.files():
+        upload(client, prefix, csrf, path.name, data=path.read_bytes())
+    return prefix, csrf
+
+
+def _rows(page) -> dict[str, tuple[str, str, str, str]]:
+    out = {}
+    for tr in page.select("#tree-table tbody tr[data-account]"):
+        cells = tr.select("td")
+        total = cells[3].select_one(".total")
+        own = total.text if total else cells[3].text.strip()
+        out[tr["data-account"]] = (cells[1].text, cells[2].text, own, tr.select_one(".origin").text)
+    return out
+
+
+def _shown(company, account: str, value: Decimal) -> str:
+    return money(-value if company.account_type(account) in CREDIT_NATURED else value)
+
+
+def test_the_tree_shows_numbers_types_balances_and_subtotals(client):
+    company = sample_company()
+    truth = company.trial_balance()
+    prefix, _ = _migration(client)
+    page = soup(client.get(f"{prefix}/map"))
+    rows = _rows(page)
+    numbers = {a[0]: a[2] for a in company.accounts}
+    for account, value in truth.items():
+        if company.account_type(account) == "NONPOSTING":
+            continue
+        children = [a for a in truth if a.startswith(account + ":")]
+        expected = value + sum((truth[c] for c in children), Decimal(0))
+        code, _type, shown, _origin = rows[account]
+        assert code == numbers[account], account
+        if value or children:
+            assert shown == _shown(company, account, expected), account
+    assert rows["Checking"][1] == "Bank" and rows["Accounts Receivable"][1] == "A/Receivable"
+    assert rows["CalOil Card"][1] == "Credit Card" and rows["Design Income"][1] == "Income"
+    debits = sum((v for v in truth.values() if v > 0), Decimal(0))
+    check = page.select_one("#tree-balance")
+    assert "ok" in check["class"]
+    assert f"debits {money(debits)} = credits {money(debits)}" in check.text
+    assert "without a minus sign" in page.select_one("#tree-sign").text
+
+
+def test_moving_retyping_and_merging_are_chosen_from_lists_and_kept_in_the_plan(client):
+    company = sample_company()
+    truth = company.trial_balance()
+    prefix, csrf = _migration(client)
+    form = soup(client.get(f"{prefix}/map/edit", query_string={"account": "Utilities:Gas"}))
+    parents = [o["value"] for o in form.select("#row-parent option")]
+    assert parents[0] == "" and "Automobile" in parents and "Utilities:Gas" not in parents
+    assert form.select_one("#row-parent option[selected]")["value"] == "Utilities"
+    types = {o["value"]: o.text for o in form.select("#row-type option")}
+    assert types["RECEIVABLE"] == "A/Receivable" and types["EXPENSE"] == "Expense"
+    data = {"account": "Utilities:Gas", "name": "Gas", "type": "EXPENSE", "parent": "Automobile"}
+    r = client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX)
+    assert r.status_code == 200
+    page = soup(r)
+    assert "Move “Utilities:Gas” under “Automobile”" in page.select_one("#map-status").text
+    rows = _rows(page)
+    assert "Utilities:Gas" not in rows and "Automobile:Gas" in rows
+    auto = truth["Automobile"] + sum(v for a, v in truth.items() if a.startswith("Automobile:"))
+    assert rows["Automobile"][2] == money(auto + truth["Utilities:Gas"])
+    utilities = sum(v for a, v in truth.items() if a.startswith("Utilities"))
+    assert rows["Utilities"][2] == money(utilities - truth["Utilities:Gas"])
+    assert "ok" in page.select_one("#tree-balance")["class"]  # a move changes no total
+    rules = json.loads(client.get(f"{prefix}/plan.json").data)["rules"]
+    assert {"kind": "move", "account": "Utilities:Gas", "target": "Automobile"} in rules
+
+    # retype and merge from the change card's lists (no type or path typed)
+    retype = {"account": "Savings", "kind": "retype", "type": "ASSET"}
+    page = soup(client.post(f"{prefix}/map/rules", data=retype, headers=csrf | HX))
+    assert _rows(page)["Savings"][1] == "Asset"
+    merge = {"account": "Repairs", "kind": "merge", "merge": "Automobile:Repairs and Maintenance"}
+    page = soup(client.post(f"{prefix}/map/rules", data=merge, headers=csrf | HX))
+    rows = _rows(page)
+    assert "Repairs" not in rows
+    merged = truth["Repairs"] + truth["Automobile:Repairs and Maintenance"]
+    assert rows["Automobile:Repairs and Maintenance"][2] == money(merged)
+    assert "ok" in page.select_one("#tree-balance")["class"]
+    # back to the top level
+    top = {"account": "Utilities:Gas", "kind": "move", "parent": ""}
+    page = soup(client.post(f"{prefix}/map/rules", data=top, headers=csrf | HX))
+    assert "Gas" in _rows(page)
+    assert "Move “Utilities:Gas” to the top level" in page.select_one("#map-status").text

@@ -1,0 +1,137 @@
+"""After Download, "What to do in GnuCash next" (issue 27, item 9): a printable page, also in the
+audit pack, whose figures are the generator's truth: the accounting period, every account's
+Trial Balance figure, each customer's and vendor's open balance for the aging reports, the
+bank and card accounts' last QuickBooks statements, QuickBooks' last invoice and bill numbers.
+Through the real app and engine; the book downloaded is reopened."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import zipfile
+from collections import defaultdict
+from decimal import Decimal
+
+import pytest
+from bs4 import BeautifulSoup
+
+from app.gnc import read_book
+from app.model import money
+from tests.support.companygen import COMPANY_NAME, make_company
+from tests.support.companygen_docs import open_items
+from tests.support.web import HX, new_migration, soup, upload, wait_done
+
+CARD = "CalOil Card"
+
+
+@pytest.fixture(scope="module")
+def company_files(tmp_path_factory):
+    company = make_company(400, seed=31, documents=True)
+    folder = tmp_path_factory.mktemp("next-steps")
+    statements = [company.statement("Checking"), company.statement(CARD)]
+    return (
+        company,
+        statements,
+        [
+            company.write_lists_iif(folder / "lists.iif"),
+            company.write_transaction_detail_csv(folder / "detail.csv"),
+            company.write_open_invoices_csv(folder / "open_invoices.csv"),
+            company.write_unpaid_bills_csv(folder / "unpaid_bills.csv"),
+            company.write_reconciliation_csv(folder / "reconciliation.csv", statements),
+        ],
+    )
+
+
+def _number(num: str) -> int:
+    return int(re.sub(r"\D", "", num))
+
+
+def test_the_next_steps_give_the_generators_figures(client, company_files, tmp_path):
+    company, statements, files = company_files
+    prefix, csrf = new_migration(client)
+    for f in files:
+        assert upload(client, prefix, csrf, f.name, data=f.read_bytes()).status_code == 200
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix, timeout=300).select_one("#job")["data-state"] == "done"
+
+    download = soup(client.get(f"{prefix}/download"))
+    link = download.select_one("#next-steps-card #to-next-steps")
+    page = soup(client.get(link["href"]))
+    assert page.select_one("#next-title").text == f"What to do in GnuCash next: {COMPANY_NAME}"
+    assert page.select_one("#back-to-download")["href"] == f"{prefix}/download"
+    assert COMPANY_NAME in page.select_one("#step-company").text
+    assert "Green-Valley-Landscaping-Inc.gnucash" in page.select_one("#step-open").text
+    assert "GnuCash 4." in page.select_one("#version-note").text or "GnuCash 5." in (
+        page.select_one("#version-note").text
+    )
+
+    # the accounting period: the fiscal year holding the export date
+    begin = company.fiscal_year_begin()
+    period = page.select_one("#step-period").text
+    assert f"start {begin.isoformat()}" in period
+    end = begin.replace(year=begin.year + 1) - dt.timedelta(days=1)
+    assert f"end {end.isoformat()}" in period
+    assert company.export_date.isoformat() in period
+
+    # the Trial Balance: every account QuickBooks gives a figure, debit or credit as it shows it
+    truth = {
+        a: v
+        for a, v in company.trial_balance().items()
+        if v and company.account_type(a) != "NONPOSTING"
+    }
+    rows = {}
+    for tr in page.select("#expect-trial tbody tr"):
+        cells = tr.select("td")
+        account = cells[0].contents[0].strip()
+        rows[account] = (cells[1].text, cells[2].text)
+    assert rows == {
+        a: (money(v) if v > 0 else "", money(-v) if v < 0 else "") for a, v in truth.items()
+    }
+    debit = sum(v for v in truth.values() if v > 0)
+    assert page.select_one("#expect-debit").text == money(debit)
+    assert page.select_one("#expect-credit").text == money(debit)  # a trial balance balances
+
+    # the aging reports: each customer's and vendor's open balance, and the totals
+    owed: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for side, owner, _t, amount in open_items(company):
+        owed[side, owner] += amount
+    shown = {
+        (tr.select("td")[1].text, tr.select("td")[0].text): tr.select("td")[2].text
+        for tr in page.select("#expect-owners tbody tr")
+    }
+    assert shown == {k: money(v) for k, v in owed.items() if v}
+    receivable = sum(v for (side, _), v in owed.items() if side == "customer")
+    assert page.select_one("#expect-receivable").text == money(receivable)
+
+    # the first reconciliation: QuickBooks' last statements, the accounts without one said
+    banks = {
+        tr.select("td")[0].text: (tr.select("td")[1].text, tr.select("td")[2].text)
+        for tr in page.select("#expect-banks tbody tr")
+    }
+    for s in statements:
+        assert banks[s.account] == (s.date.isoformat(), money(s.balance)), s.account
+    assert banks["Savings"] == ("not given", "")
+    assert page.select_one("#no-statement") is not None
+
+    # the next invoice: QuickBooks' last invoice number
+    invoices = [t.num for t in company.history if t.type == "Invoice" and t.num]
+    assert page.select_one("#last-invoice").text == max(invoices, key=_number)
+
+    # the audit pack holds the same page, without the way back to the wizard
+    with client.get(download.select_one("#download-audit")["href"]) as r:
+        pack = zipfile.ZipFile(io.BytesIO(r.data))
+        root = "Green-Valley-Landscaping-Inc-audit/"
+        packed = BeautifulSoup(pack.read(root + "next-steps.html").decode(), "html.parser")
+        readme = pack.read(root + "README.txt").decode()
+        assert "next-steps.html: what to do in GnuCash next" in readme
+        book = tmp_path / "book.gnucash"
+        book.write_bytes(pack.read(root + "Green-Valley-Landscaping-Inc.gnucash"))
+    assert packed.select_one("#back-to-download") is None
+    assert not re.search(r"(src|href)=|<script|<link", str(packed))
+    assert packed.select_one("#expect-trial").text == page.select_one("#expect-trial").text
+
+    snap = read_book(book)
+    for account, value in truth.items():
+        if company.account_type(account) in ("BANK", "AR", "AP", "CCARD"):
+            assert snap.account(account).balance == value, account

@@ -1,0 +1,78 @@
+"""Try it first (issue 27, item 8): "Use a sample company" on the home page makes a migration
+holding the sample company's exports (app/sample/, written by the project's generator and
+checked here byte for byte against it), named after it; the Files step's export checklist
+ticks each export as its file arrives; the sample converts to a book matching QuickBooks, which
+is reopened and checked against the generator's truth."""
+
+from __future__ import annotations
+
+import io
+
+from app import sample
+from app.gnc import read_book
+from tests.support.companygen import COMPANY_NAME
+from tests.support.sample import sample_company, write_sample
+from tests.support.web import HX, new_migration, soup, token, upload, wait_done
+
+
+def test_the_sample_kept_is_what_the_generator_writes(tmp_path):
+    written = write_sample(tmp_path)
+    assert [p.name for p in written] == list(sample.FILES)
+    for path in written:
+        assert (sample.FOLDER / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_use_a_sample_company_walks_to_a_book_named_after_it(client, tmp_path):
+    home = soup(client.get("/"))
+    form = home.select_one("#try-sample form")
+    assert home.select_one("#use-sample").text == "Use a sample company"
+    r = client.post(form["action"], data={"csrf_token": token(client)})
+    assert r.status_code == 303 and r.location.endswith("/files")
+    prefix = r.location.removesuffix("/files")
+    page = soup(client.get(r.location))
+    assert [a["data-filename"] for a in page.select("article.file")] == list(sample.FILES)
+    assert page.select_one("#company-name")["value"] == COMPANY_NAME
+    ticked = {li["id"] for li in page.select("#checklist li.done")}
+    assert ticked == {
+        "export-lists",
+        "export-history",
+        "export-open_invoices",
+        "export-unpaid_bills",
+        "export-reconciliation",
+    }
+    assert page.select_one("#checklist li#export-trial_balance")["class"] == ["todo"]
+    assert soup(client.get("/")).select_one("#migrations td.company").text.strip() == COMPANY_NAME
+
+    csrf = {"X-CSRF-Token": token(client)}
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix, timeout=300).select_one("#job")["data-state"] == "done"
+    with client.get(f"{prefix}/download/book") as got:
+        assert "Green-Valley-Landscaping-Inc.gnucash" in got.headers["Content-Disposition"]
+        book = tmp_path / "sample.gnucash"
+        book.write_bytes(got.data)
+    company = sample_company()
+    snap = read_book(book)
+    # every transaction, and a lot-link transaction per credit applied (GnuCash's own)
+    credits = sum(1 for t in company.history if t.type in ("Credit Memo", "Credit"))
+    assert len(company.history) <= snap.transactions <= len(company.history) + credits
+    for account, value in company.expected_balances().items():
+        if company.account_type(account) != "NONPOSTING":
+            assert snap.account(account).balance == value, account
+
+
+def test_the_checklist_ticks_itself_as_files_arrive(client):
+    prefix, csrf = new_migration(client)
+    page = soup(client.get(f"{prefix}/files"))
+    assert page.select("#checklist li.done") == []
+    assert "File › Utilities › Export › Lists to IIF Files" in page.select_one("#export-lists").text
+    assert "Reports › Accountant & Taxes › Journal" in page.select_one("#export-history").text
+    part = soup(upload(client, prefix, csrf, "lists.iif"))
+    assert [li["id"] for li in part.select("#checklist li.done")] == ["export-lists"]
+    assert "lists.iif" in part.select_one("#export-lists").text
+    data = (sample.FOLDER / "open_invoices.csv").read_bytes()
+    part = soup(client.post(f"{prefix}/files", headers=csrf | HX,
+                            data={"files": [(io.BytesIO(data), "open.csv")]}))  # fmt: skip
+    assert [li["id"] for li in part.select("#checklist li.done")] == [
+        "export-lists",
+        "export-open_invoices",
+    ]
