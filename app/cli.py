@@ -97,11 +97,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-o",
         "--output",
-        required=True,
         type=_output,
         metavar="BOOK.gnucash",
         help="the book: a file, or a PostgreSQL database postgres://USER@HOST[:PORT]/DB (the "
         "password from PGPASSWORD or ~/.pgpass)",
+    )
+    p.add_argument(
+        "--update",
+        type=Path,
+        metavar="BOOK.gnucash",
+        help="bring a book this program wrote up to date with later exports of the same "
+        "company: only what is new is added, changes in QuickBooks are listed, not applied "
+        "(docs/UPDATE.md); instead of -o",
     )
     p.add_argument("--format", choices=FORMATS, help="book format (default xml)")
     p.add_argument("--reparent", action="store_true", default=None, help="GnuCash's tree")
@@ -172,9 +179,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def build_plan(args: argparse.Namespace) -> Plan:
-    """The plan file (if any) with the command line's options on top."""
-    plan = load_plan(args.plan) if args.plan else Plan()
+def build_plan(args: argparse.Namespace, base: Plan | None = None) -> Plan:
+    """The plan file (if any; else ``base``: the plan stored in a book being brought up to
+    date) with the command line's options on top."""
+    plan = load_plan(args.plan) if args.plan else base or Plan()
     database = "postgres" if isinstance(args.output, Address) else None
     given = {  # options that set one field of the plan when they are given
         "format": args.format or database,
@@ -218,6 +226,10 @@ def main(argv: Sequence[str]) -> int:
         args = p.parse_args(list(argv))
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code or 0)
+    if args.update is not None or args.output is None:
+        from app.cli_update import main as update  # noqa: PLC0415 - only for --update
+
+        return update(args, p, build_plan)
     try:
         plan = build_plan(args)
         problem = usage_error(args, plan)

@@ -22,11 +22,13 @@ from app import (
     readers,
     resolve,
     statements,
+    update,
     validate,
     verify,
 )
 from app.as_of import renamed_daily
 from app.book import BookSnapshot, WriteStats
+from app.cutover import OPENING_KIND
 from app.documents import selection, tax_plan
 from app.documents.opening import open_items_opening
 from app.documents.tax_proof import prove as prove_sales_tax
@@ -353,6 +355,7 @@ def _write_proven(
         on_progress=on_progress,
         overwrite=True,
         after=after,
+        marks=update.marks(ledger, plan.to_json(), OPENING_KIND),  # docs/UPDATE.md
     )
     snapshot = gnc.read_book(
         where,

@@ -15,15 +15,18 @@ from app.gnc.extras import write as write_extras
 from app.gnc.session import read_book, write_book
 from app.gnc.tax import write_documents as write_documents_with_tax
 from app.gnc.tax import write_sales_tax
+from app.gnc.update import Updated, update_book
 
 __all__ = [
     "BookDocument",
     "BookDocuments",
     "ExtrasWritten",
+    "Updated",
     "Written",
     "is_known_currency",
     "read_book",
     "read_documents",
+    "update_book",
     "write_book",
     "write_documents",
     "write_documents_with_tax",

@@ -17,14 +17,14 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from app import postgres
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, extras, tax, transactions
+from app.gnc import accounts, bindings, business, existing, extras, tax, transactions
 from app.gnc import documents as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
@@ -34,6 +34,7 @@ from app.model import Ledger
 from app.postgres import Address
 
 log = logging.getLogger(__name__)
+Marks = tuple[Sequence[str], str]  # each transaction's key slot text, the book's run record
 
 
 # ---------------------------------------------------------------- writing
@@ -86,6 +87,7 @@ def write_book(
     overwrite: bool = False,
     detach: bool = True,
     after: Callable[[Written], object] | None = None,
+    marks: Marks | None = None,
 ) -> WriteStats:
     """Write the final ``ledger`` to ``path`` (raises BookWriteError; then no file is left).
 
@@ -95,10 +97,17 @@ def write_book(
     ``detach=False`` forces the plain path (quadratic on 4.13; for comparison tests).
     ``after``: called with the ``Written`` book once the GL is written and self-checked,
     before the save (the business documents pass); its time is the "documents" phase.
+    ``marks``: each transaction's key slot and the book's run record (``existing.stamp``).
     """
     if isinstance(path, Address):
         return _write_database(
-            ledger, path, currency=currency, on_progress=on_progress, detach=detach, after=after
+            ledger,
+            path,
+            currency=currency,
+            on_progress=on_progress,
+            detach=detach,
+            after=after,
+            marks=marks,
         )
     path = Path(path).absolute()  # GnuCash reads a relative URI as under its own data folder
     if fmt not in ("xml", "sqlite"):
@@ -119,7 +128,13 @@ def write_book(
             session = Session()
             session.begin("sqlite3://" + str(tmp), SessionOpenMode.SESSION_NEW_STORE)
         stats, t0 = _fill_and_save(
-            session, ledger, currency=currency, on_progress=on_progress, detach=detach, after=after
+            session,
+            ledger,
+            currency=currency,
+            on_progress=on_progress,
+            detach=detach,
+            after=after,
+            marks=marks,
         )
         session.end()
         session = None
@@ -148,6 +163,7 @@ def _fill_and_save(
     on_progress: Progress | None,
     detach: bool,
     after: Callable[[Written], object] | None,
+    marks: Marks | None = None,
 ) -> tuple[WriteStats, float]:
     """The ledger (and the ``after`` pass) into the new session's book, then its one save;
     the stats and when the save began."""
@@ -157,6 +173,10 @@ def _fill_and_save(
         t0 = time.perf_counter()
         after(w.written())
         stats = replace(stats, seconds=(*stats.seconds, ("documents", since(t0))))
+    if marks is not None:
+        t0 = time.perf_counter()
+        existing.stamp(w.engine, w.book, w.transactions, *marks)
+        stats = replace(stats, seconds=(*stats.seconds, ("keys", since(t0))))
     progress(on_progress, "saving", 0, 1)
     t0 = time.perf_counter()
     session.save()
@@ -171,6 +191,7 @@ def _write_database(
     on_progress: Progress | None,
     detach: bool,
     after: Callable[[Written], object] | None,
+    marks: Marks | None = None,
 ) -> WriteStats:
     """The book into the empty PostgreSQL database at ``address`` with GnuCash's SQL backend:
     the save-as recipe of SQLite (begin a new store, build, one save), the password handed
@@ -189,6 +210,7 @@ def _write_database(
                 on_progress=on_progress,
                 detach=detach,
                 after=after,
+                marks=marks,
             )
             session.end()
             session = None
