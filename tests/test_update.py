@@ -17,7 +17,7 @@ import pytest
 from app import gnc, keys, pipeline, update, update_run
 from app.cutover import OPENING_KIND
 from app.gnc.bindings import C, GncNumeric, Session, SessionOpenMode
-from app.model import Account, AccountType, Ledger, Split, Transaction
+from app.model import Account, AccountType, FileInfo, Ledger, Split, Transaction
 from app.plan import Plan
 from app.source import Source
 from tests.support.companygen import Company
@@ -306,3 +306,27 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     again = update_run.bring_up_to_date(june, book)
     assert not again.written and again.work.add == () and same_book(book.read_bytes(), updated)
     assert any("0 transactions added" in line for line in again.lines())
+
+
+def test_decide_refuses_new_transactions_in_a_closed_period() -> None:
+    state = replace(_state((), RECORD), read_only_before=dt.date(2024, 4, 1))
+    ledger = Ledger(transactions=(_txn("5"),), company="Acme", accounts=CHART)
+    with pytest.raises(update.UpdateRefused, match=r"x.csv:3: 1 new transaction would go"):
+        update.decide(state, ledger, OPENING_KIND)
+    later = replace(_txn("5"), date=dt.date(2024, 4, 2))
+    assert update.decide(state, replace(ledger, transactions=(later,)), OPENING_KIND).add == (0,)
+
+
+def test_a_transaction_keyed_by_its_fingerprint_edited_is_paired_back() -> None:
+    before = _txn()
+    state = _state((_entry(before, keys.keys([before], OPENING_KIND)[0]),), RECORD)
+    files = (
+        FileInfo("find.csv", "CSV Find", "find", first_date=before.date, last_date=before.date),
+    )
+    edited = _txn(value="11.00")
+    work = update.decide(
+        state,
+        Ledger(transactions=(edited,), company="Acme", accounts=CHART, files=files),
+        OPENING_KIND,
+    )
+    assert work.add == () and [(h.index, h.why) for h in work.held] == [(0, "edited in QuickBooks")]
