@@ -322,21 +322,7 @@ def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
         session = Session()
         engine.log_disable()
         session.begin(uri, SessionOpenMode.SESSION_READ_ONLY)
-        ctypes_load = detach and can_load(engine)
-        total = _xml_transaction_count(xml) if xml is not None and ctypes_load else 0
-        why = "" if ctypes_load else "plain load requested" if not detach else "no ctypes load"
-        if xml is None and ctypes_load:
-            why = load_sql_detached(engine, int(session.get_instance()))
-        elif ctypes_load and total > DETACH_EVERY:
-            why = load_xml_detached(engine, int(session.get_instance()), total, on_progress)
-        else:
-            session.load()
-            why = why or "fewer transactions than one detach interval"
-        session.raise_backend_errors("load")
-        detached = not why
-        if why and why != refusal(engine):  # that one is logged once, in bindings.engine
-            log.info("read-back without the split-list detacher: %s", why)
-        engine.log_disable()
+        detached = load(session, xml, on_progress, detach)
     except GnuCashBackendException as exc:
         session.end()
         raise BookWriteError(f"GnuCash could not open {name}: {_plain(exc)}") from exc
@@ -355,6 +341,30 @@ def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
         )
     finally:
         session.end()
+
+
+def load(
+    session: Session, xml: Path | None, on_progress: Progress | None, detach: bool = True
+) -> bool:
+    """The begun ``session``'s book loaded, with the split-list detacher where it can be used
+    (linear on 4.x-5.6; ``xml``: the file of an XML book, None for a SQL one); whether it was.
+    Raises GnuCashBackendException when the backend fails."""
+    engine = bindings.engine()
+    ctypes_load = detach and can_load(engine)
+    total = _xml_transaction_count(xml) if xml is not None and ctypes_load else 0
+    why = "" if ctypes_load else "plain load requested" if not detach else "no ctypes load"
+    if xml is None and ctypes_load:
+        why = load_sql_detached(engine, int(session.get_instance()))
+    elif ctypes_load and total > DETACH_EVERY:
+        why = load_xml_detached(engine, int(session.get_instance()), total, on_progress)
+    else:
+        session.load()
+        why = why or "fewer transactions than one detach interval"
+    session.raise_backend_errors("load")
+    if why and why != refusal(engine):  # that one is logged once, in bindings.engine
+        log.info("loaded without the split-list detacher: %s", why)
+    engine.log_disable()
+    return not why
 
 
 def _xml_transaction_count(path: Path) -> int:

@@ -23,12 +23,12 @@ from app.documents.selection import Piece, links, payment_pieces
 from app.errors import BookWriteError
 from app.gnc import accounts, bindings, business, existing, transactions
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
-from app.gnc.context import Progress, Writer
+from app.gnc.context import Progress, Writer, progress
 from app.gnc.detacher import SplitListDetacher
 from app.gnc.documents import _Pass
 from app.gnc.engine import LayoutError
 from app.gnc.numeric import to_decimal
-from app.gnc.session import _plain
+from app.gnc.session import _plain, load
 from app.model import Ledger
 from app.update import BookState, Decision, Work
 
@@ -60,13 +60,13 @@ def update_book(
     engine = bindings.engine()
     old = new = None
     staged_uri = _uri(path).split("://", 1)[0] + "://" + str(staged)
+    progress(on_progress, "loading", 0, 1)
     try:
         engine.log_disable()
         old = Session()
-        old.begin(_uri(path), SessionOpenMode.SESSION_NORMAL_OPEN)  # the lock: GnuCash waits
-        old.load()
-        old.raise_backend_errors("load")
-        engine.log_disable()
+        uri = _uri(path)
+        old.begin(uri, SessionOpenMode.SESSION_NORMAL_OPEN)  # the lock: GnuCash waits
+        load(old, path if uri.startswith("xml") else None, on_progress)
         state, pointers = existing.read_state(engine, old.book)
         decision = decide(state)
         work, ledger = decision.work, decision.ledger
