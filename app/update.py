@@ -147,6 +147,7 @@ class Work:
     new_owners: tuple[tuple[str, str], ...]
     new_terms: tuple[str, ...]
     last: Record | None = None  # the book's record of the last run
+    links: tuple[BookEntry, ...] = ()  # the book's lot links between documents (no key)
 
     @property
     def nothing_new(self) -> bool:
@@ -280,6 +281,7 @@ def decide(state: BookState, ledger: Ledger, opening_kind: str, book: str = "the
         new_owners=tuple(o for o in owners if o not in state.owners),
         new_terms=tuple(t.name for t in ledger.terms if t.name not in state.terms),
         last=state.record,
+        links=tuple(e for e in state.entries if e.stamp is None and e.link),
     )
 
 

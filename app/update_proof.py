@@ -14,7 +14,9 @@ from decimal import Decimal
 
 from app import keys as k
 from app.book import BookSnapshot
-from app.model import Ledger, Reconcile
+from app.documents.selection import LINK_KIND
+from app.model import Ledger, Reconcile, Split, Transaction
+from app.source import Source
 from app.update import BookEntry, Record, Work
 
 ZERO = Decimal(0)
@@ -155,13 +157,19 @@ def as_taken(
 
 
 def as_booked(
-    written: Ledger, work: Work, ledger: Ledger, paid: Mapping[int, tuple[str, tuple]] = {}
+    written: Ledger,
+    work: Work,
+    ledger: Ledger,
+    paid: Mapping[int, tuple[str, tuple]] | None = None,
+    linked: Sequence[tuple] = (),
 ) -> Ledger:
     """``written`` (the exports' ledger as a first write would hold it) with each transaction
     the book already had, and did not change, as the book holds it: the pieces its earlier run
     cut a payment into (the allocation of an earlier payment may come out otherwise on the
     longer history; no amount differs, as ``sums`` is equal). ``paid``: each new payment's
-    A/R (A/P) line as this run cut it (``gnc.Updated.paid``), from the exports' ``ledger``."""
+    A/R (A/P) line as this run cut it (``gnc.Updated.paid``), from the exports' ``ledger``;
+    the lot links: the book's earlier ones (``Work.links``) and this run's (``linked``), in
+    place of those the allocation on the whole history would make."""
     held = {h.index for h in work.held}
     txns = list(written.transactions)
     for i, e in work.present.items():
@@ -177,10 +185,22 @@ def as_booked(
             if a in first
         )
         txns[i] = replace(t, splits=splits)
-    for i, (account, pieces) in paid.items():
+    for i, (account, pieces) in (paid or {}).items():
         t = ledger.transactions[i]
         post = next(s for s in t.splits if s.account == account)
         sign = 1 if post.value > 0 else -1
         cut = [replace(post, value=sign * x.amount) for x in pieces] or [post]
         txns[i] = replace(t, splits=(*(s for s in t.splits if s is not post), *cut))
+    txns = [t for t in txns if t.kind_label != LINK_KIND]
+    for e in work.links:
+        src = Source("the book", 0)
+        splits = tuple(Split(a, v, src) for a, v in e.lines)
+        txns.append(Transaction(e.date, splits, src, kind_label=LINK_KIND))
+    for cn, doc, amount in linked:
+        side = 1 if cn.owner_kind == "customer" else -1
+        splits = (
+            Split(doc.account, -side * amount, cn.source),
+            Split(cn.account, side * amount, cn.source),
+        )
+        txns.append(Transaction(cn.date, splits, cn.source, kind_label=LINK_KIND))
     return replace(written, transactions=tuple(txns))

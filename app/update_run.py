@@ -12,10 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app import pipeline, statements, verify
 from app import update as plan_update
@@ -30,6 +31,9 @@ from app.update import BookState, Decision, UpdateRefused, Work
 from app.update_proof import Delta
 from app.verify_report import Report
 from app.words import plural
+
+if TYPE_CHECKING:
+    from app import gnc
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ def bring_up_to_date(
             return UpdateOutcome(work, ledger, plan, False)
         prepared = made["prepared"]
         assert isinstance(prepared, pipeline.Prepared)
-        report, deltas, held, taken = _prove(staged, prepared, ledger, work, plan, done.paid)
+        report, deltas, held, taken = _prove(staged, prepared, ledger, work, plan, done)
         backup = _put_in_place(staged, book)
     finally:
         staged.unlink(missing_ok=True)
@@ -135,7 +139,7 @@ def _prove(  # noqa: PLR0917
     ledger: Ledger,
     work: Work,
     plan: Plan,
-    paid: Mapping[int, tuple[str, tuple]],
+    done: gnc.Updated,
 ) -> tuple[Report, tuple[Delta, ...], dict[str, Decimal], Report | None]:
     """The updated copy read back through GnuCash and compared with QuickBooks as of the new
     exports, less what GnuCash alone added; the delta table; what the held changes keep out."""
@@ -145,7 +149,8 @@ def _prove(  # noqa: PLR0917
     snapshot = gnc.read_book(staged, documents=docs is not None)
     with paused():
         mine = proof.less(snapshot, work.added_here)
-        written = proof.as_booked(selection.as_written(ledger, docs), work, ledger, paid)
+        as_written = selection.as_written(ledger, docs)
+        written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
         report = verify.verify(written, mine, plan.cutover)
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)

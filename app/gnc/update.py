@@ -30,7 +30,7 @@ from app.gnc.engine import LayoutError
 from app.gnc.numeric import to_decimal
 from app.gnc.session import _plain, load
 from app.model import Ledger
-from app.update import BookState, Decision, Work
+from app.update import BookState, Decision, UpdateRefused, Work
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,7 @@ class Updated:
     documents: dict[str, int]
     # each new payment: (its A/R or A/P account, the pieces its line was cut into; () plain)
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = field(default_factory=dict)
+    linked: tuple = ()  # (credit note, document, amount) of each lot link this run made
 
 
 def _uri(path: Path) -> str:
@@ -65,37 +66,24 @@ def update_book(
         engine.log_disable()
         old = Session()
         uri = _uri(path)
-        old.begin(uri, SessionOpenMode.SESSION_NORMAL_OPEN)  # the lock: GnuCash waits
-        load(old, path if uri.startswith("xml") else None, on_progress)
+        try:
+            old.begin(uri, SessionOpenMode.SESSION_NORMAL_OPEN)  # the lock: GnuCash waits
+            load(old, path if uri.startswith("xml") else None, on_progress)
+        except GnuCashBackendException as exc:  # the book given, not this computer
+            raise UpdateRefused(f"GnuCash cannot open {path.name}: {_plain(exc)}") from exc
         state, pointers = existing.read_state(engine, old.book)
         decision = decide(state)
-        work, ledger = decision.work, decision.ledger
-        if work.nothing_new:
+        if decision.work.nothing_new:
             return Updated(decision, False, {})
         new = Session()
         new.begin(staged_uri, SessionOpenMode.SESSION_NEW_STORE)
         new.swap_data(old)
-        book = new.book
-        w = Writer.open(book, engine, decision.currency, on_progress)
-        w.accounts = {a.get_full_name(): a for a in book.get_root_account().get_descendants()}
-        w.owners = existing.owners(book)
-        w.terms = existing.terms(engine, book)
-        _lists(w, ledger, work)
-        fresh = tuple(ledger.transactions[i] for i in work.add)
-        transactions.write(w, fresh, detach=False)
-        made = dict(zip(work.add, w.transactions, strict=True))
-        texts = [keys.stamp(work.keys[i], ledger.transactions[i]) for i in work.add]
-        existing.stamp(engine, book, list(made.values()), texts, decision.record)
-        counts: dict[str, int] = {}
-        paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
-        if decision.docs is not None:
-            at = {**{i: pointers[e.handle] for i, e in work.present.items()}, **made}
-            made_pass = _UpdatePass(w, at, set(work.add), *decision.docs)
-            counts = made_pass.run()
-            paid = made_pass.paid
+        done = _add(new.book, decision, pointers, on_progress)
+        progress(on_progress, "saving", 0, 1)
         new.save()
         new.raise_backend_errors("save")
-        return Updated(decision, True, counts, paid)
+        progress(on_progress, "saving", 1, 1)
+        return done
     except GnuCashBackendException as exc:
         raise BookWriteError(f"GnuCash could not update {path.name}: {_plain(exc)}") from exc
     finally:
@@ -106,6 +94,32 @@ def update_book(
         for p in staged.parent.iterdir():  # what the engine leaves beside a store (lock, log)
             if p.name.startswith(staged.name) and p.name != staged.name:
                 p.unlink(missing_ok=True)
+
+
+def _add(book, decision: Decision, pointers: dict, on_progress: Progress | None) -> Updated:
+    """What is new added to the loaded ``book`` (now in the new store), key slots and the run
+    record stamped, the documents pass run."""
+    engine = bindings.engine()
+    work, ledger = decision.work, decision.ledger
+    w = Writer.open(book, engine, decision.currency, on_progress)
+    w.accounts = {a.get_full_name(): a for a in book.get_root_account().get_descendants()}
+    w.owners = existing.owners(book)
+    w.terms = existing.terms(engine, book)
+    _lists(w, ledger, work)
+    fresh = tuple(ledger.transactions[i] for i in work.add)
+    transactions.write(w, fresh, detach=False)
+    made = dict(zip(work.add, w.transactions, strict=True))
+    texts = [keys.stamp(work.keys[i], ledger.transactions[i]) for i in work.add]
+    existing.stamp(engine, book, list(made.values()), texts, decision.record)
+    counts: dict[str, int] = {}
+    paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
+    linked: tuple = ()
+    if decision.docs is not None:
+        at = {**{i: pointers[e.handle] for i, e in work.present.items()}, **made}
+        made_pass = _UpdatePass(w, at, set(work.add), *decision.docs)
+        counts = made_pass.run()
+        paid, linked = made_pass.paid, tuple(made_pass.linked)
+    return Updated(decision, True, counts, paid, linked)
 
 
 def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
@@ -146,6 +160,7 @@ class _UpdatePass(_Pass):
         self.gap: dict[int, Decimal] = {}
         # payment transaction → (its A/R or A/P account, the pieces its line was cut into)
         self.paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
+        self.linked: list[tuple] = []  # (credit note, document, amount) linked by this pass
 
     def run(self) -> dict[str, int]:
         accounts = list(self.w.accounts.values())
@@ -178,6 +193,7 @@ class _UpdatePass(_Pass):
                     both = {cn.transaction, doc.transaction}
                     if both & self.new and all(t in self.lots for t in both):
                         self.link(cn, doc, amount)
+                        self.linked.append((cn, doc, amount))
             finally:
                 if self.detacher is not None:
                     self.detacher.reattach()
