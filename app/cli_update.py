@@ -64,6 +64,12 @@ def main(
         return 1
     for line in outcome.lines():
         print(line)
+    if any(not h.kept for h in outcome.work.held):
+        print(
+            "Decide each held change: run again with --take-quickbooks KEY (QuickBooks' version "
+            "goes into the book) or --keep-book KEY (the book's stays, listed as kept); "
+            "KEY is in brackets above"
+        )
     return _verdict(args, outcome)
 
 

@@ -30,6 +30,10 @@ BookFormat = Literal["xml", "sqlite", "postgres"]
 CutoverMode = Literal["full", "balances_only"]
 DocumentsMode = Literal["all", "open", "none"]
 SalesTaxMode = Literal["tables", "lines"]
+# a change in QuickBooks that an update held (docs/UPDATE.md): take QuickBooks' version, or
+# keep the book's
+HeldChoice = Literal["quickbooks", "book"]
+HELD_CHOICES: tuple[HeldChoice, ...] = get_args(HeldChoice)
 RULE_KINDS: tuple[RuleKind, ...] = get_args(RuleKind)
 FORMATS: tuple[BookFormat, ...] = get_args(BookFormat)
 CUTOVER_MODES: tuple[CutoverMode, ...] = get_args(CutoverMode)
@@ -119,6 +123,8 @@ class Plan:
     # sales tax items and groups as GnuCash tax tables on the invoices (QuickBooks' tax kept as
     # plain lines where GnuCash's own figure would differ by a cent), or as plain lines only
     sales_tax: SalesTaxMode = "tables"
+    # bringing a book up to date: a held change's key (``app.keys``) → the user's decision
+    held: dict[str, HeldChoice] = field(default_factory=dict)
 
     def with_rule(self, rule: Rule) -> Plan:
         """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
@@ -167,6 +173,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             documents=str(data.get("documents", "all")),  # type: ignore[arg-type]
             foreign_as_home=bool(data.get("foreign_as_home", False)),
             sales_tax=str(data.get("sales_tax", "tables")),  # type: ignore[arg-type]
+            held={str(k): str(v) for k, v in data.get("held", {}).items()},  # type: ignore[misc]
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise MappingError(f"{origin}: unexpected plan layout ({exc})") from None
@@ -205,9 +212,16 @@ def _check(plan: Plan, origin: str) -> None:
             month_day(plan.cutover.fiscal_year_start)
         except ValueError as exc:
             raise MappingError(f"{origin}: fiscal year start: {exc}") from None
+    _check_held(plan, origin)
     for name, fo in plan.files.items():
         if fo.date_order not in ("", "mdy", "dmy"):
             raise MappingError(f"{origin}: date order for {name} must be mdy or dmy")
+
+
+def _check_held(plan: Plan, origin: str) -> None:
+    for key, choice in plan.held.items():
+        if choice not in HELD_CHOICES:
+            raise MappingError(f"{origin}: held change {key}: expected one of {HELD_CHOICES}")
 
 
 def _check_database(address: str, origin: str) -> None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from app import keys as k
@@ -133,6 +133,11 @@ class Held:
     entry: BookEntry
     index: int | None
     why: str
+    kept: bool = False  # the plan says: keep the book's version
+
+    @property
+    def key(self) -> str:
+        return self.entry.stamp.key if self.entry.stamp else ""
 
 
 @dataclass(frozen=True)
@@ -148,10 +153,15 @@ class Work:
     new_terms: tuple[str, ...]
     last: Record | None = None  # the book's record of the last run
     links: tuple[BookEntry, ...] = ()  # the book's lot links between documents (no key)
+    # held changes the plan takes QuickBooks' version of: the book's transaction removed (and
+    # QuickBooks' version, if any, among ``add``)
+    taken: tuple[Held, ...] = ()
 
     @property
     def nothing_new(self) -> bool:
-        return not (self.add or self.new_accounts or self.new_owners or self.new_terms)
+        return not (
+            self.add or self.taken or self.new_accounts or self.new_owners or self.new_terms
+        )
 
     def lines(self, ledger: Ledger) -> list[str]:
         """The summary a person reads: counts, then each held change with file and line."""
@@ -166,6 +176,9 @@ class Work:
             out.append(f"New customers and vendors: {', '.join(n for _, n in self.new_owners)}")
         for h in self.held:
             out.append(held_line(h, ledger))
+        for h in self.taken:
+            did = "removed" if h.index is None else "replaced by QuickBooks' version"
+            out.append(f"Taken from QuickBooks (the plan): the book's {h.entry.said()} {did}")
         if self.added_here:
             touched = sorted({a for e in self.added_here for a, _ in e.lines})
             out.append(
@@ -184,12 +197,13 @@ class Work:
 
 def held_line(h: Held, ledger: Ledger) -> str:
     book = f"the book's {h.entry.said()} ({_amount(h.entry.lines)})"
+    head = f"{'Kept (the plan)' if h.kept else 'Held'} [{h.key}]"
     if h.index is None:
-        return f"Held: {book} is no longer in QuickBooks' exports ({h.why}); kept in the book"
+        return f"{head}: {book} is no longer in QuickBooks' exports ({h.why}); kept in the book"
     t = ledger.transactions[h.index]
     new = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
     return (
-        f"Held: {t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
+        f"{head}: {t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
         f"{book}: {h.why}; the book keeps its version"
     )
 
@@ -230,8 +244,15 @@ def refusal(state: BookState, ledger: Ledger, book: str) -> str | None:
     return None
 
 
-def decide(state: BookState, ledger: Ledger, opening_kind: str, book: str = "the book") -> Work:
-    """What an update adds, finds and holds (see the module docstring); ``UpdateRefused``."""
+def decide(
+    state: BookState,
+    ledger: Ledger,
+    opening_kind: str,
+    book: str = "the book",
+    choices: Mapping[str, str] | None = None,
+) -> Work:
+    """What an update adds, finds and holds (see the module docstring); ``UpdateRefused``.
+    ``choices``: the plan's decision on a held change by its key (``Plan.held``)."""
     if why := refusal(state, ledger, book):
         raise UpdateRefused(why)
     txns = ledger.transactions
@@ -256,6 +277,14 @@ def decide(state: BookState, ledger: Ledger, opening_kind: str, book: str = "the
         present[i] = e
         held.append(Held(e, i, "edited in QuickBooks"))
     held += [Held(e, None, "deleted in QuickBooks, or outside the exports") for e in gone]
+    said = choices or {}
+    taken = [h for h in held if said.get(h.key) == "quickbooks"]
+    held = [replace(h, kept=said.get(h.key) == "book") for h in held if h not in taken]
+    for h in taken:
+        if h.index is not None:
+            del present[h.index]
+            add.append(h.index)
+    add.sort()
     if state.read_only_before is not None:
         early = [i for i in add if txns[i].date < state.read_only_before]
         if early:
@@ -282,6 +311,7 @@ def decide(state: BookState, ledger: Ledger, opening_kind: str, book: str = "the
         new_terms=tuple(t.name for t in ledger.terms if t.name not in state.terms),
         last=state.record,
         links=tuple(e for e in state.entries if e.stamp is None and e.link),
+        taken=tuple(taken),
     )
 
 
@@ -334,6 +364,11 @@ class Decision:
     currency: str
     record: str
     docs: tuple | None = None
+    rewrite: bool = False  # the plan changed (a decision on a held change): write the record
+
+    @property
+    def writes(self) -> bool:
+        return self.rewrite or not self.work.nothing_new
 
 
 def marks(ledger: Ledger, plan_json: str, opening_kind: str) -> tuple[list[str], str]:

@@ -101,7 +101,7 @@ def bring_up_to_date(
             raise ProblemsError(prepared.errors)
         with paused():
             ledger = statements.marked(prepared.ledger)
-            work = plan_update.decide(state, ledger, OPENING_KIND, book.name)
+            work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
         runs = state.record.runs + 1
         record = plan_update.record_of(ledger, plan.to_json(), runs).to_text()
         docs = prepared.documents
@@ -112,6 +112,7 @@ def bring_up_to_date(
             plan.currency,
             record,
             (docs.docs, docs.allocation, docs.open_amounts) if docs is not None else None,
+            rewrite=plan.held != plan_from_json(state.record.plan).held,
         )
 
     staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")

@@ -330,3 +330,53 @@ def test_a_transaction_keyed_by_its_fingerprint_edited_is_paired_back() -> None:
         OPENING_KIND,
     )
     assert work.add == () and [(h.index, h.why) for h in work.held] == [(0, "edited in QuickBooks")]
+
+
+def test_the_plan_stored_in_the_book_is_applied_to_the_later_exports(later: Later, tmp_path):
+    """A rename made for the first conversion: June's new transactions land in the renamed
+    account, which is no new account."""
+    from app.plan import Rule
+
+    plan = Plan().with_rule(Rule("rename", "Checking", "Operating Checking"))
+    first = _exports(later.first, tmp_path / "march", "journal")
+    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
+    book = tmp_path / "book.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    outcome = update_run.bring_up_to_date(
+        _exports(later.second, tmp_path / "june", "journal"), book
+    )
+    assert outcome.plan.rules == plan.rules
+    assert outcome.work.new_accounts == (later.new_account,)
+    snap = gnc.read_book(book)
+    assert snap.account("Checking") is None
+    checking = snap.account("Operating Checking")
+    assert checking is not None
+    truth = later.second.trial_balance()
+    taken = {r.account: r for r in outcome.as_taken.rows}
+    assert taken["Operating Checking"].gnucash_balance == truth["Checking"]
+    assert outcome.explained
+
+
+def test_held_changes_decided_by_the_plan(later: Later, tmp_path):
+    """The edited check taken from QuickBooks (the book's version replaced), the deleted one
+    kept: the book then equals QuickBooks but for the kept one, and says so."""
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml")
+    first = update_run.bring_up_to_date(june, book)
+    keys_of = {h.index is None: h.key for h in first.work.held}
+    edited, deleted = keys_of[False], keys_of[True]
+    choose = lambda plan: replace(plan, held={edited: "quickbooks", deleted: "book"})  # noqa: E731
+    decided = update_run.bring_up_to_date(june, book, choose)
+    assert decided.written and [h.key for h in decided.work.taken] == [edited]
+    assert [(h.key, h.kept) for h in decided.work.held] == [(deleted, True)]
+    assert decided.explained
+    differing = {r.account for r in decided.report.differences}
+    edited_only = {a for a, *_ in later.edited[1].splits} - {a for a, *_ in later.deleted.splits}
+    assert not differing & edited_only  # the edit is in the book now
+    snap = gnc.read_book(book, transactions=True)
+    checks = [t for t in snap.transaction_list if t.num == later.edited[1].num]
+    assert len(checks) == 1
+    assert min(s.value for s in checks[0].splits) == later.edited[1].splits[0][1]
+    # the decisions are stored with the book: the next run asks nothing again
+    again = update_run.bring_up_to_date(june, book)
+    assert not again.written and again.work.taken == ()
+    assert [(h.key, h.kept) for h in again.work.held] == [(deleted, True)]

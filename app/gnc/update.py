@@ -73,7 +73,7 @@ def update_book(
             raise UpdateRefused(f"GnuCash cannot open {path.name}: {_plain(exc)}") from exc
         state, pointers = existing.read_state(engine, old.book)
         decision = decide(state)
-        if decision.work.nothing_new:
+        if not decision.writes:
             return Updated(decision, False, {})
         new = Session()
         new.begin(staged_uri, SessionOpenMode.SESSION_NEW_STORE)
@@ -106,6 +106,8 @@ def _add(book, decision: Decision, pointers: dict, on_progress: Progress | None)
     w.owners = existing.owners(book)
     w.terms = existing.terms(engine, book)
     _lists(w, ledger, work)
+    for h in work.taken:  # the book's version of a change the plan takes from QuickBooks
+        _remove(pointers[h.entry.handle], h.entry.said())
     fresh = tuple(ledger.transactions[i] for i in work.add)
     transactions.write(w, fresh, detach=False)
     made = dict(zip(work.add, w.transactions, strict=True))
@@ -120,6 +122,21 @@ def _add(book, decision: Decision, pointers: dict, on_progress: Progress | None)
         counts = made_pass.run()
         paid, linked = made_pass.paid, tuple(made_pass.linked)
     return Updated(decision, True, counts, paid, linked)
+
+
+def _remove(txn, said: str) -> None:
+    """A transaction of ours taken out of the book: never one a document or a payment holds
+    (its lots would lose a split), which the user changes in GnuCash itself."""
+    if C.xaccTransGetReadOnly(txn) or any(
+        C.xaccSplitGetLot(split) is not None for split in C.xaccTransGetSplitList(txn)
+    ):
+        raise UpdateRefused(
+            f"the book's {said} is an invoice, a bill or a payment in GnuCash: change it there "
+            "by hand instead of taking QuickBooks' version"
+        )
+    C.xaccTransBeginEdit(txn)
+    C.xaccTransDestroy(txn)
+    C.xaccTransCommitEdit(txn)
 
 
 def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
