@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import csvsafe, pipeline, postgres, words
+from app import cli_update, csvsafe, pipeline, postgres, words
 from app.cli_checks import usage_error
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
@@ -102,14 +102,7 @@ def parser() -> argparse.ArgumentParser:
         help="the book: a file, or a PostgreSQL database postgres://USER@HOST[:PORT]/DB (the "
         "password from PGPASSWORD or ~/.pgpass)",
     )
-    p.add_argument(
-        "--update",
-        type=Path,
-        metavar="BOOK.gnucash",
-        help="bring a book this program wrote up to date with later exports of the same "
-        "company: only what is new is added, changes in QuickBooks are listed, not applied "
-        "(docs/UPDATE.md); instead of -o",
-    )
+    cli_update.add_arguments(p)
     p.add_argument("--format", choices=FORMATS, help="book format (default xml)")
     p.add_argument("--reparent", action="store_true", default=None, help="GnuCash's tree")
     p.add_argument("--plan", type=Path, metavar="PLAN.json", help="a plan saved by the wizard")
@@ -215,6 +208,8 @@ def build_plan(args: argparse.Namespace, base: Plan | None = None) -> Plan:
         cut = replace(cut, ytd_to_retained=True)
     if args.export_date:
         cut = replace(cut, export_date=args.export_date)
+    if args.held:
+        plan = replace(plan, held={**plan.held, **dict(args.held)})
     chosen = {"documents": args.documents, "sales_tax": args.sales_tax}
     plan = replace(plan, **{k: v for k, v in chosen.items() if v})
     return replace(plan, cutover=cut)
@@ -227,9 +222,7 @@ def main(argv: Sequence[str]) -> int:
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code or 0)
     if args.update is not None or args.output is None:
-        from app.cli_update import main as update  # noqa: PLC0415 - only for --update
-
-        return update(args, p, build_plan)
+        return cli_update.main(args, p, build_plan)
     try:
         plan = build_plan(args)
         problem = usage_error(args, plan)

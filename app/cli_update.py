@@ -7,6 +7,7 @@ delta table (R.delta.csv) beside it."""
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,38 @@ from app.update_proof import delta_csv_rows
 
 # what --update leaves to the book itself: its own file and format
 _NOT_WITH_UPDATE = (("output", "-o"), ("format", "--format"), ("balances_only", "--balances-only"))
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``--update BOOK`` and the decisions on held changes, on ``run.py convert``'s parser."""
+    p.add_argument(
+        "--update",
+        type=Path,
+        metavar="BOOK.gnucash",
+        help="bring a book this program wrote up to date with later exports of the same "
+        "company: only what is new is added, changes in QuickBooks are listed, not applied "
+        "(docs/UPDATE.md); instead of -o",
+    )
+    for flag, choice, words_ in (
+        ("--take-quickbooks", "quickbooks", "apply QuickBooks' version of a held change"),
+        ("--keep-book", "book", "keep the book's version of a held change"),
+    ):
+        p.add_argument(
+            flag,
+            action="append",
+            default=[],
+            metavar="KEY",
+            type=functools.partial(_held, choice),
+            dest="held",
+            help=f"with --update: {words_}, by the key the update printed (repeatable)",
+        )
+
+
+def _held(choice: str, key: str) -> tuple[str, str]:
+    """``--take-quickbooks ref:1234`` → ("ref:1234", "quickbooks")."""
+    if not key.strip() or " " in key.strip():
+        raise argparse.ArgumentTypeError(f"expected a key as the update printed it (got {key!r})")
+    return key.strip(), choice
 
 
 def usage_error(args: argparse.Namespace) -> str | None:

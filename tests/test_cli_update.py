@@ -95,6 +95,15 @@ def test_update_from_the_command_line_proves_and_is_idempotent(books, later: Lat
     assert again.returncode == 0, again.stderr
     assert "0 transactions added" in again.stdout and "nothing added" in again.stdout
     assert "Traceback" not in again.stderr
+    # the edited check decided: QuickBooks' version taken, by the key printed beside it
+    edited = next(line for line in out.splitlines() if "edited in QuickBooks" in line)
+    key = edited.split("[", 1)[1].split("]", 1)[0]
+    taken = convert(*june, "--update", book, "--take-quickbooks", key)
+    assert taken.returncode == 0, taken.stderr
+    assert "Taken from QuickBooks (the plan)" in taken.stdout
+    assert "1 change in QuickBooks held" in taken.stdout
+    bad = convert(*june, "--update", book, "--keep-book", "two words")
+    assert bad.returncode == 2 and "expected a key" in bad.stderr
 
 
 def test_a_book_not_written_by_qb2gnucash_is_refused(books, tmp_path):
