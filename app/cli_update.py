@@ -59,7 +59,10 @@ def _held(choice: str, key: str) -> tuple[str, str]:
 def usage_error(args: argparse.Namespace) -> str | None:
     book: Path | None = args.update
     if book is None:
-        return "give the book to write (-o BOOK.gnucash) or to bring up to date (--update BOOK)"
+        return (
+            "the following arguments are required: -o (the book to write; or --update BOOK "
+            "to bring a book up to date)"
+        )
     for name, flag in _NOT_WITH_UPDATE:
         if getattr(args, name, None):
             return f"{flag} does not go with --update: the book keeps its own file and format"

@@ -24,9 +24,12 @@ from app.update import RECORD_SLOT, BookEntry, BookState, Record
 log = logging.getLogger(__name__)
 
 
+PART = 4000  # characters per slot of a long text (PostgreSQL keeps 4,096 in a string slot)
+
+
 def _slots(engine: Engine) -> Slots:
     s = slots(engine)
-    if not s.works:
+    if s.missing:
         raise BookWriteError(
             f"GnuCash {engine.name} does not export {', '.join(s.missing)}: the keys an update "
             "needs cannot be kept in the book"
@@ -39,12 +42,27 @@ def stamp(engine: Engine, book, txns: Sequence[object], texts: Sequence[str], re
     outside an edit, for the one save that writes the whole book (app/gnc/slots.py)."""
     s = _slots(engine)
     for t, text in zip(txns, texts, strict=True):
-        s.put(int(t), keys.SLOT, text)  # type: ignore[call-overload]
-    s.put_long(int(book.get_instance()), RECORD_SLOT, record)
+        s.set_text(int(t), keys.SLOT, text)  # type: ignore[call-overload]
+    _put_long(s, int(book.get_instance()), RECORD_SLOT, record)
 
 
 def record(engine: Engine, book) -> Record | None:
-    return Record.from_text(_slots(engine).get_long(int(book.get_instance()), RECORD_SLOT))
+    return Record.from_text(_get_long(_slots(engine), int(book.get_instance()), RECORD_SLOT))
+
+
+def _put_long(s: Slots, instance: int, name: str, text: str) -> None:
+    """A text of any length: ``name`` holds the number of parts, ``name-1``... the parts."""
+    parts = [text[i : i + PART] for i in range(0, len(text), PART)] or [""]
+    s.set_text(instance, name, str(len(parts)))
+    for n, part in enumerate(parts, 1):
+        s.set_text(instance, f"{name}-{n}", part)
+
+
+def _get_long(s: Slots, instance: int, name: str) -> str | None:
+    count = s.text(instance, name)
+    if not count.isdigit():
+        return None
+    return "".join(s.text(instance, f"{name}-{n}") for n in range(1, int(count) + 1))
 
 
 def read_state(engine: Engine, book) -> tuple[BookState, dict[int, object]]:
@@ -80,7 +98,7 @@ def read_state(engine: Engine, book) -> tuple[BookState, dict[int, object]]:
                     date=day,
                     num=C.xaccTransGetNum(t) or "",
                     description=C.xaccTransGetDescription(t) or "",
-                    stamp=keys.parse(s.get(ti, keys.SLOT)),
+                    stamp=keys.parse(s.text(ti, keys.SLOT)),
                     sums=keys.sums(day, voided, lines),
                     lines=lines,
                     link=C.xaccTransGetTxnType(t) == link,

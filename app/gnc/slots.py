@@ -1,15 +1,10 @@
-"""String slots (KVP) on engine instances: the key stamped on each transaction written and the
-run record on the book (docs/UPDATE.md, "Where the keys live in the book").
+"""String slots (KVP) on engine instances, set and read through ``qof_instance_set_kvp`` /
+``qof_instance_get_kvp`` (qofinstance.h, public C API in 4.13 and 5.x; the bindings wrap
+neither) with a GLib ``GValue``: each transaction's key and the book's run record
+(docs/UPDATE.md, "Where the keys live in the book"). The XML and SQL backends save every slot
+of an instance with it. ``Slots.missing`` names what the engine lacks.
 
-``qof_instance_set_kvp`` / ``qof_instance_get_kvp`` (qofinstance.h: an instance, a GValue, the
-path's length and its parts, variadic) are public C API that the bindings do not wrap; probed
-on 4.13: a string slot set this way is saved and read back by the XML and the SQLite backends
-(``<trn:slots>``, the ``slots`` table). A slot set outside an edit is saved by a save that
-writes the whole book (every save this project makes: a new store, or the update's copy);
-the instance is not marked dirty. The PostgreSQL backend keeps at most 4,096 characters in a
-string slot, so ``put_long`` cuts a long text into numbered slots.
-
-Like ``app.gnc.engine``, this module never imports ``gnucash``.
+Never imports ``gnucash``, like ``app.gnc.engine``.
 """
 
 from __future__ import annotations
@@ -17,91 +12,51 @@ from __future__ import annotations
 import ctypes
 import functools
 
-from app.gnc.engine import Engine
+from app.gnc.engine import Engine, bind
 
-_G_TYPE_STRING = 16 << 2  # G_TYPE_MAKE_FUNDAMENTAL (16): fixed by GObject's ABI
-PART = 4000  # characters per slot of a long text (PostgreSQL keeps 4,096)
+_P = ctypes.c_void_p
+_S = ctypes.c_char_p
+G_TYPE_STRING = 16 << 2  # G_TYPE_MAKE_FUNDAMENTAL (16): gtype.h
+GVALUE_SIZE = 24  # GType + two 8-byte data words (gvalue.h); zeroed = uninitialised
 
-
-class _GValue(ctypes.Structure):
-    _fields_ = (("g_type", ctypes.c_size_t), ("data0", ctypes.c_uint64), ("data1", ctypes.c_uint64))
+_SIGNATURES: tuple[tuple[str, str, object, list | None], ...] = (
+    ("lib", "qof_instance_set_kvp", None, None),  # variadic: the path's parts
+    ("lib", "qof_instance_get_kvp", None, None),
+    ("gobject", "g_value_init", _P, [_P, ctypes.c_size_t]),
+    ("gobject", "g_value_set_string", None, [_P, _S]),
+    ("gobject", "g_value_get_string", _S, [_P]),
+    ("gobject", "g_value_unset", None, [_P]),
+)
 
 
 class Slots:
-    """Typed handles; ``missing`` names what the engine lacks (then nothing is stamped)."""
-
     def __init__(self, engine: Engine) -> None:
-        g, lib = engine.gobject, engine.lib
-        self.missing = tuple(
-            n
-            for n, owner in (
-                ("qof_instance_set_kvp", lib),
-                ("qof_instance_get_kvp", lib),
-                ("g_value_init", g),
-                ("g_value_set_string", g),
-                ("g_value_get_string", g),
-                ("g_value_unset", g),
-            )
-            if not hasattr(owner, n)
-        )
-        if self.missing:
-            return
-        g.g_value_init.restype = ctypes.c_void_p
-        g.g_value_init.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-        g.g_value_set_string.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-        g.g_value_get_string.restype = ctypes.c_char_p
-        g.g_value_get_string.argtypes = [ctypes.c_void_p]
-        g.g_value_unset.argtypes = [ctypes.c_void_p]
-        self.g = g
-        self._set = lib.qof_instance_set_kvp  # variadic: left untyped, arguments typed here
-        self._get = lib.qof_instance_get_kvp
+        self.engine = engine
+        self.lib, self.gobject = engine.lib, engine.gobject
+        self.missing = bind(self, _SIGNATURES)
 
-    @property
-    def works(self) -> bool:
-        return not self.missing
-
-    def put(self, instance: int, name: str, text: str) -> None:
-        """The string slot ``name`` of ``instance`` (a pointer) set to ``text``."""
-        v = _GValue()
-        ref = ctypes.byref(v)
-        self.g.g_value_init(ref, _G_TYPE_STRING)
-        self.g.g_value_set_string(ref, text.encode())
+    def set_text(self, instance: int, key: str, text: str) -> None:
+        """The string slot ``key`` of ``instance``."""
+        value = ctypes.create_string_buffer(GVALUE_SIZE)
+        self.gobject.g_value_init(value, G_TYPE_STRING)
         try:
-            self._set(
-                ctypes.c_void_p(instance), ref, ctypes.c_uint(1), ctypes.c_char_p(name.encode())
-            )
+            self.gobject.g_value_set_string(value, text.encode())
+            self.lib.qof_instance_set_kvp(_P(instance), value, ctypes.c_uint(1), _S(key.encode()))
         finally:
-            self.g.g_value_unset(ref)
+            self.gobject.g_value_unset(value)
 
-    def get(self, instance: int, name: str) -> str | None:
-        """The string slot ``name`` of ``instance``, or None when it has none (or another
-        kind of value)."""
-        v = _GValue()
-        ref = ctypes.byref(v)
-        self._get(ctypes.c_void_p(instance), ref, ctypes.c_uint(1), ctypes.c_char_p(name.encode()))
-        if v.g_type != _G_TYPE_STRING:
-            if v.g_type:
-                self.g.g_value_unset(ref)
-            return None
+    def text(self, instance: int, key: str) -> str:
+        """The string slot ``key`` of ``instance``, "" when it has none."""
+        value = ctypes.create_string_buffer(GVALUE_SIZE)
+        self.lib.qof_instance_get_kvp(_P(instance), value, ctypes.c_uint(1), _S(key.encode()))
+        gtype = ctypes.c_size_t.from_buffer(value).value
+        if gtype == 0:
+            return ""
         try:
-            got = self.g.g_value_get_string(ref)
-            return got.decode() if got is not None else None
+            got = self.gobject.g_value_get_string(value) if gtype == G_TYPE_STRING else None
+            return got.decode() if got else ""
         finally:
-            self.g.g_value_unset(ref)
-
-    def put_long(self, instance: int, name: str, text: str) -> None:
-        """A text of any length: ``name`` holds the number of parts, ``name-1``... the parts."""
-        parts = [text[i : i + PART] for i in range(0, len(text), PART)] or [""]
-        self.put(instance, name, str(len(parts)))
-        for n, part in enumerate(parts, 1):
-            self.put(instance, f"{name}-{n}", part)
-
-    def get_long(self, instance: int, name: str) -> str | None:
-        count = self.get(instance, name)
-        if count is None or not count.isdigit():
-            return None
-        parts = [self.get(instance, f"{name}-{n}") for n in range(1, int(count) + 1)]
-        return None if any(p is None for p in parts) else "".join(p or "" for p in parts)
+            self.gobject.g_value_unset(value)
 
 
 @functools.cache
