@@ -101,3 +101,29 @@ def test_refusals_are_pages_not_500s_and_keep_nothing(client, app, march_book, l
     r = _post(client, junk, june)
     assert r.status_code == 422 and "GnuCash cannot open book.gnucash" in r.get_data(as_text=True)
     assert kept() == before
+
+
+def test_a_book_the_wizard_wrote_is_offered_and_brought_up_to_date(client, march_book, later):
+    """A migration imported in the wizard (its own book), then picked on the update page."""
+    from tests.support.web import new_migration, wait_done
+
+    _book, june = march_book
+    prefix, csrf = new_migration(client)
+    march = [june[0].parent.parent / "march" / n for n in ("lists.iif", "journal.csv")]
+    files = [(io.BytesIO(p.read_bytes()), p.name) for p in march]
+    assert (
+        client.post(f"{prefix}/files", data={"files": files}, headers=csrf | HX).status_code == 200
+    )
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix).select_one("#to-download")
+    mid = prefix.rsplit("/", 1)[-1]
+    offered = soup(client.get("/update")).select("#earlier-books input[name=earlier]")
+    assert [i["value"] for i in offered] == [mid]
+    r = _post(client, None, june, earlier=mid)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    summary = soup(client.get(r.location)).select_one("#update-summary").get_text(" ")
+    assert f"{len(later.added)} transactions added" in summary
+    # the wizard's own book is left as it was: the update worked on a copy
+    again = _post(client, None, june, earlier=mid)
+    said = soup(client.get(again.location)).select_one("#update-summary").get_text(" ")
+    assert f"{len(later.added)} transactions added" in said
