@@ -127,11 +127,14 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
     if report.ok:
         print(f"Book brought up to date: {book}")
         return 0
-    n = len(outcome.work.held)
+    work = outcome.work
     if outcome.explained:
+        parts = [words.plural(len(work.held), "change") + " held"] if work.held else []
+        if work.edited_here:
+            parts.append(words.plural(len(work.edited_here), "transaction") + " edited in GnuCash")
         print(
             f"Book brought up to date: {book}; it differs from QuickBooks by exactly the "
-            f"{words.plural(n, 'change')} held (decide each, then update again):"
+            f"{' and the '.join(parts)} (decide each, then update again):"
         )
     else:
         rows = len(report.differences)

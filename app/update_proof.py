@@ -145,15 +145,23 @@ def as_taken(
     work: Work, ledger: Ledger
 ) -> tuple[list[BookEntry], list[tuple[dt.date, Lines, str]]]:
     """What ``less`` takes out and puts in to show the book as it would be had the held
-    changes been applied: the book's versions out, QuickBooks' in."""
+    changes been applied and the edits made in GnuCash to QuickBooks' transactions not: the
+    book's versions out, QuickBooks' in."""
+    out = [h.entry for h in work.held]
+    versions = [h.index for h in work.held]
+    index_of = {id(e): i for i, e in work.present.items()}
+    for e in work.edited_here:
+        if id(e) in index_of and e not in out:
+            out.append(e)
+            versions.append(index_of[id(e)])
     plus: list[tuple[dt.date, Lines, str]] = []
-    for h in work.held:
-        if h.index is not None:
-            t = ledger.transactions[h.index]
+    for i in versions:
+        if i is not None:
+            t = ledger.transactions[i]
             lines = tuple((s.account, ZERO if t.voided else s.value) for s in t.splits)
             marks = "".join("v" if t.voided else s.reconcile.value for s in t.splits)
             plus.append((t.date, lines, marks))
-    return [h.entry for h in work.held], plus
+    return out, plus
 
 
 def as_booked(

@@ -162,10 +162,10 @@ def _prove(  # noqa: PLR0917
         deltas = proof.deltas(ledger, work, last, sheet)
         held = proof.held_effect(work, ledger)
         taken = None
-        if work.held:
+        if work.held or work.edited_here:
             out, put = proof.as_taken(work, ledger)
             taken = verify.verify(written, proof.less(mine, out, put), plan.cutover)
-            report = _held_causes(report, taken, len(work.held))
+            report = _held_causes(report, taken)
         if work.added_here:
             touched = sorted({a for e in work.added_here for a, _ in e.lines})
             note = (
@@ -176,10 +176,11 @@ def _prove(  # noqa: PLR0917
     return report, deltas, held, taken
 
 
-def _held_causes(report: Report, taken: Report, held: int) -> Report:
-    """The rows that differ only because of the held changes say so."""
+def _held_causes(report: Report, taken: Report) -> Report:
+    """The rows that differ only because of the held changes (or edits made in GnuCash to
+    QuickBooks' transactions) say so."""
     fine = {r.account for r in taken.rows if r.ok}
-    why = f"a change in QuickBooks held since the last run ({plural(held, 'change')} listed)"
+    why = "a change since the last run: held from QuickBooks, or made in GnuCash (listed above)"
     rows = tuple(
         replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
     )

@@ -380,3 +380,52 @@ def test_held_changes_decided_by_the_plan(later: Later, tmp_path):
     again = update_run.bring_up_to_date(june, book)
     assert not again.written and again.work.taken == ()
     assert [(h.key, h.kept) for h in again.work.held] == [(deleted, True)]
+
+
+def edit_in_gnucash(path: Path, num: str, cents: int) -> None:
+    """One of QuickBooks' transactions (by its number) edited in GnuCash: ``cents`` moved
+    between its first two splits, saved."""
+    session = Session(_uri(path, "xml"), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        checking = session.book.get_root_account().lookup_by_full_name("Checking")
+        txn = next(s.GetParent() for s in checking.GetSplitList() if s.GetParent().GetNum() == num)
+        first, second = txn.GetSplitList()[:2]
+        txn.BeginEdit()
+        for s, delta in ((first, cents), (second, -cents)):
+            v = s.GetValue()
+            new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
+            s.SetValue(new)
+            s.SetAmount(new)
+        txn.CommitEdit()
+        session.save()
+    finally:
+        session.end()
+
+
+def test_an_edit_made_in_gnucash_is_kept_and_named(later: Later, tmp_path: Path) -> None:
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml")
+    plain = next(
+        t
+        for t in later.first.transactions
+        if t.type == "Check"
+        and t.num
+        and t.splits[0][1]
+        and t.trans_no != later.deleted.trans_no
+        and t.trans_no != later.edited[0].trans_no
+    )
+    edit_in_gnucash(book, plain.num, 500)
+    outcome = update_run.bring_up_to_date(june, book)
+    assert [e.num for e in outcome.work.edited_here] == [plain.num]
+    assert any(plain.num in line and "edited in GnuCash" in line for line in outcome.lines())
+    assert outcome.explained  # exactly the held changes and the edit
+    snap = gnc.read_book(book, transactions=True)
+    kept = [t for t in snap.transaction_list if t.num == plain.num and t.date == plain.date]
+    assert len(kept) == 1
+    book_sums: dict[str, D] = {}
+    for s in kept[0].splits:
+        book_sums[s.account] = book_sums.get(s.account, D(0)) + s.value
+    qb_sums: dict[str, D] = {}
+    for a, v, *_ in plain.splits:
+        qb_sums[a] = qb_sums.get(a, D(0)) + v
+    moved = sorted(abs(book_sums[a] - qb_sums[a]) for a in qb_sums)
+    assert moved[-2:] == [D("5.00"), D("5.00")] and sum(moved) == D("10.00")  # as edited

@@ -44,6 +44,7 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
         "added": len(work.add),
         "held": len(work.held),
         "by_hand": len(work.added_here),
+        "edited": len(work.edited_here),
         "ok": bool(report and report.ok),
         "explained": outcome.explained,
         "verification": report.summary_lines("wizard", differences=False) if report else [],
