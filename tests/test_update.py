@@ -232,7 +232,7 @@ def _keys(path: Path) -> list[str]:
     )
     try:
         session.load()
-        state, _ = existing.read_state(bindings.engine(), session.book)
+        state = existing.read_state(bindings.engine(), session.book)
     finally:
         session.end()
     return [e.stamp.key for e in state.entries if e.stamp is not None]

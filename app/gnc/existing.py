@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import ctypes
 import datetime as dt
+import functools
 import logging
 from collections.abc import Sequence
 
 from app import keys
 from app.errors import BookWriteError
 from app.gnc.bindings import C, GncBillTerm, GncCustomer, GncJob, GncVendor, Query
-from app.gnc.engine import Engine, bill_terms
-from app.gnc.numeric import to_decimal
+from app.gnc.calls import calls, walk
+from app.gnc.engine import Engine, bill_terms, bind
+from app.gnc.numeric import from_parts
 from app.gnc.slots import Slots, slots
 from app.update import RECORD_SLOT, BookEntry, BookState, Record
 
 log = logging.getLogger(__name__)
+_P = ctypes.c_void_p
 
 
 PART = 4000  # characters per slot of a long text (PostgreSQL keeps 4,096 in a string slot)
@@ -65,46 +68,68 @@ def _get_long(s: Slots, instance: int, name: str) -> str | None:
     return "".join(s.text(instance, f"{name}-{n}") for n in range(1, int(count) + 1))
 
 
-def read_state(engine: Engine, book) -> tuple[BookState, dict[int, object]]:
+# the raw getters the reading walks every transaction with (public API of 4.13 and 5.x:
+# Transaction.h, Split.h); typed on the engine library as ``Engine`` types its own
+_SIGNATURES: tuple[tuple[str, str, object, list | None], ...] = (
+    ("lib", "xaccTransGetSplitList", _P, [_P]),
+    ("lib", "xaccSplitGetAccount", _P, [_P]),
+    ("lib", "xaccTransGetNum", ctypes.c_char_p, [_P]),
+    ("lib", "xaccTransGetDescription", ctypes.c_char_p, [_P]),
+    ("lib", "xaccTransGetTxnType", ctypes.c_char, [_P]),
+    ("lib", "xaccTransGetVoidStatus", ctypes.c_int, [_P]),
+)
+
+
+class _Raw:
+    def __init__(self, engine: Engine) -> None:
+        self.lib = engine.lib
+        missing = bind(self, _SIGNATURES)
+        if missing or not engine.has("xaccSplitGetParent", "xaccSplitGetValue", "xaccTransGetDate"):
+            raise BookWriteError(
+                f"GnuCash {engine.name} does not export {', '.join(missing) or 'the split getters'}"
+                ": the book cannot be read for an update"
+            )
+
+
+def read_state(engine: Engine, book) -> BookState:
     """Every transaction of ``book`` with its key (if we wrote it), its sums and lines; the
-    accounts, customers, jobs, vendors and terms by name; the run record. With it, each
-    transaction's engine object by ``BookEntry.handle``."""
+    accounts, customers, jobs, vendors and terms by name; the run record. Raw ctypes calls on
+    the pointers (the book's transaction collection, each one's splits): no wrapper object
+    per split, no Decimal but for the amounts (``objects`` finds the bindings' objects of the
+    few transactions the writer needs)."""
     s = _slots(engine)
+    lib = _Raw(engine).lib
+    day_of = functools.cache(lambda t: dt.datetime.fromtimestamp(t).date())  # as read_book
+    amount = functools.cache(from_parts)
     names: dict[int, str] = {}
     accounts = []
     for a in book.get_root_account().get_descendants():
         names[int(a.get_instance())] = a.get_full_name()
         accounts.append(a)
-    seen: dict[int, object] = {}
     entries = []
-    link = getattr(C, "TXN_TYPE_LINK", "L")
-    for a in accounts:
-        for sp in C.xaccAccountGetSplitList(a.get_instance()):
-            t = C.xaccSplitGetParent(sp)
-            ti = int(t)
-            if ti in seen:
-                continue
-            seen[ti] = t
-            splits = C.xaccTransGetSplitList(t)
-            lines = tuple(
-                (names[int(C.xaccSplitGetAccount(x))], to_decimal(C.xaccSplitGetValue(x)))
-                for x in splits
+    link = getattr(C, "TXN_TYPE_LINK", "L").encode()
+    for t in calls(engine).collection(int(book.get_instance()), b"Trans"):
+        splits = walk(lib.xaccTransGetSplitList(t))
+        where = [names.get(lib.xaccSplitGetAccount(x)) for x in splits]
+        if None in where:  # a scheduled transaction's template (its own accounts)
+            continue
+        values = [lib.xaccSplitGetValue(x) for x in splits]
+        lines = tuple((str(n), amount(v.num, v.denom)) for n, v in zip(where, values, strict=True))
+        day = day_of(lib.xaccTransGetDate(t))
+        voided = bool(lib.xaccTransGetVoidStatus(t))
+        entries.append(
+            BookEntry(
+                handle=t,
+                date=day,
+                num=(lib.xaccTransGetNum(t) or b"").decode(),
+                description=(lib.xaccTransGetDescription(t) or b"").decode(),
+                stamp=keys.parse(s.text(t, keys.SLOT)),
+                sums=keys.sums(day, voided, lines),
+                lines=lines,
+                link=lib.xaccTransGetTxnType(t) == link,
+                marks=b"".join(lib.xaccSplitGetReconcile(x) for x in splits).decode(),
             )
-            day = C.xaccTransGetDate(t).date()
-            voided = bool(C.xaccTransGetVoidStatus(t))
-            entries.append(
-                BookEntry(
-                    handle=ti,
-                    date=day,
-                    num=C.xaccTransGetNum(t) or "",
-                    description=C.xaccTransGetDescription(t) or "",
-                    stamp=keys.parse(s.text(ti, keys.SLOT)),
-                    sums=keys.sums(day, voided, lines),
-                    lines=lines,
-                    link=C.xaccTransGetTxnType(t) == link,
-                    marks="".join(C.xaccSplitGetReconcile(x) for x in splits),
-                )
-            )
+        )
     state = BookState(
         record=record(engine, book),
         entries=tuple(entries),
@@ -113,7 +138,21 @@ def read_state(engine: Engine, book) -> tuple[BookState, dict[int, object]]:
         terms=frozenset(terms(engine, book)),
         read_only_before=_read_only_before(engine, book),
     )
-    return state, seen
+    return state
+
+
+def objects(book, handles: set[int], accounts: set[str]) -> dict[int, object]:
+    """The bindings' transaction object of each of ``handles`` (transaction pointers) that has
+    a split in one of ``accounts`` (full names), found through those accounts' split lists."""
+    out: dict[int, object] = {}
+    for a in book.get_root_account().get_descendants():
+        if a.get_full_name() not in accounts:
+            continue
+        for sp in C.xaccAccountGetSplitList(a.get_instance()):
+            t = C.xaccSplitGetParent(sp)
+            if int(t) in handles:
+                out[int(t)] = t
+    return out
 
 
 def owners(book) -> dict[tuple[str, str], object]:

@@ -71,14 +71,14 @@ def update_book(
             load(old, path if uri.startswith("xml") else None, on_progress)
         except GnuCashBackendException as exc:  # the book given, not this computer
             raise UpdateRefused(f"GnuCash cannot open {path.name}: {_plain(exc)}") from exc
-        state, pointers = existing.read_state(engine, old.book)
+        state = existing.read_state(engine, old.book)
         decision = decide(state)
         if not decision.writes:
             return Updated(decision, False, {})
         new = Session()
         new.begin(staged_uri, SessionOpenMode.SESSION_NEW_STORE)
         new.swap_data(old)
-        done = _add(new.book, decision, pointers, on_progress)
+        done = _add(new.book, decision, on_progress)
         progress(on_progress, "saving", 0, 1)
         new.save()
         new.raise_backend_errors("save")
@@ -96,7 +96,7 @@ def update_book(
                 p.unlink(missing_ok=True)
 
 
-def _add(book, decision: Decision, pointers: dict, on_progress: Progress | None) -> Updated:
+def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     """What is new added to the loaded ``book`` (now in the new store), key slots and the run
     record stamped, the documents pass run."""
     engine = bindings.engine()
@@ -106,8 +106,10 @@ def _add(book, decision: Decision, pointers: dict, on_progress: Progress | None)
     w.owners = existing.owners(book)
     w.terms = existing.terms(engine, book)
     _lists(w, ledger, work)
+    taken = {h.entry.handle for h in work.taken}
+    found = existing.objects(book, taken, {a for h in work.taken for a, _ in h.entry.lines})
     for h in work.taken:  # the book's version of a change the plan takes from QuickBooks
-        _remove(pointers[h.entry.handle], h.entry.said())
+        _remove(found[h.entry.handle], h.entry.said())
     fresh = tuple(ledger.transactions[i] for i in work.add)
     transactions.write(w, fresh, detach=False)
     made = dict(zip(work.add, w.transactions, strict=True))
@@ -117,7 +119,13 @@ def _add(book, decision: Decision, pointers: dict, on_progress: Progress | None)
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
     linked: tuple = ()
     if decision.docs is not None:
-        at = {**{i: pointers[e.handle] for i, e in work.present.items()}, **made}
+        docs = decision.docs[0]
+        owed = {d.account for d in docs.documents} | {p.account for p in docs.payments}
+        found = existing.objects(book, {e.handle for e in work.present.values()}, owed)
+        at = {
+            **{i: found[e.handle] for i, e in work.present.items() if e.handle in found},
+            **made,
+        }
         made_pass = _UpdatePass(w, at, set(work.add), *decision.docs)
         counts = made_pass.run()
         paid, linked = made_pass.paid, tuple(made_pass.linked)
