@@ -35,6 +35,8 @@ DOCUMENTS_CSV = "documents.csv"  # the documents part of the proof, per owner
 TAX_CSV = "tax.csv"  # the sales tax part of the proof: per document, per agency
 ITEMS_CSV = "items.csv"  # the item catalogue (GnuCash has no item list)
 YEARS_CSV = "years.csv"  # every account at every year end (issue 26), when reports were given
+CLASSES_CSV = "classes.csv"  # the P&L by class per fiscal year (docs/CLASSES.md)
+CLASSES_HTML = "classes.html"  # the same, as a printable page
 PLAN_JSON = "plan.json"
 FILES_CSV = "files.csv"
 NOT_IMPORTED_CSV = "not_imported.csv"
@@ -64,6 +66,10 @@ DESCRIPTIONS = {  # member → what it is, in the README's order
     "hand (its value is in the asset account of the book)",
     YEARS_CSV: "every account at every year end given (QuickBooks' Trial Balance reports): "
     "QuickBooks' figure, the book's and the difference per date",
+    CLASSES_CSV: "the P&L by class for every fiscal year: each income and expense account "
+    "per QuickBooks class, its lines without a class, the total and the book's figure (they "
+    "add up to the P&L)",
+    CLASSES_HTML: "the P&L by class as a printable page",
     PLAN_JSON: "the settings the book was written from (the Map step's choices: accounts, "
     "rules, currency, opening balances)",
     FILES_CSV: "the QuickBooks files read: the name you gave each, the name it is stored "
@@ -194,8 +200,8 @@ def write_pack(
     when = dt.datetime.fromtimestamp(finished) if finished else dt.datetime.now()
     date_time = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
     optional = (
-        REPORT_CSV, DOCUMENTS_CSV, TAX_CSV, ITEMS_CSV, YEARS_CSV, PLAN_JSON, FILES_CSV,
-        NOT_IMPORTED_CSV,
+        REPORT_CSV, DOCUMENTS_CSV, TAX_CSV, ITEMS_CSV, YEARS_CSV, CLASSES_CSV, CLASSES_HTML,
+        PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV,
     )  # fmt: skip
     present = [REPORT_HTML, *(n for n in optional if (folder / n).is_file())]
     missing = [n for n in (REPORT_CSV, PLAN_JSON, FILES_CSV, NOT_IMPORTED_CSV) if n not in present]

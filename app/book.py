@@ -44,6 +44,7 @@ class BookSplit:
     value: Decimal
     memo: str = ""
     reconcile: str = "n"
+    klass: str = ""  # the split's class, from its qb-class slot (docs/CLASSES.md)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import cli_update, csvsafe, pipeline, postgres, words
+from app import cli_update, csvsafe, pipeline, postgres, printable, words
 from app.cli_checks import usage_error
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
@@ -34,6 +34,7 @@ from app.fileio import remove_stale_partials, write_text
 from app.items import CATALOGUE_HEADER, catalogue
 from app.model import Problem
 from app.plan import (
+    CLASSES_MODES,
     DOCUMENTS_MODES,
     FORMATS,
     SALES_TAX_MODES,
@@ -168,6 +169,13 @@ def parser() -> argparse.ArgumentParser:
     ):
         p.add_argument(flag, type=Path, metavar=meta, help=words_)
     p.add_argument("--sales-tax", choices=SALES_TAX_MODES, help="tax tables (default) or lines")
+    p.add_argument(
+        "--classes",
+        choices=CLASSES_MODES,
+        help="QuickBooks' classes: memo (default: each line's memo starts [Class] and its "
+        "qb-class slot holds it; REPORT.classes.csv/.html: the P&L by class), accounts (a "
+        "sub-account per class under each income and expense account) or none (not carried)",
+    )
     p.add_argument("--strict", action="store_true", help="exit 3 on any difference")
     return p
 
@@ -210,7 +218,7 @@ def build_plan(args: argparse.Namespace, base: Plan | None = None) -> Plan:
         cut = replace(cut, export_date=args.export_date)
     if args.held:
         plan = replace(plan, held={**plan.held, **dict(args.held)})
-    chosen = {"documents": args.documents, "sales_tax": args.sales_tax}
+    chosen = {"documents": args.documents, "sales_tax": args.sales_tax, "classes": args.classes}
     plan = replace(plan, **{k: v for k, v in chosen.items() if v})
     return replace(plan, cutover=cut)
 
@@ -286,6 +294,14 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Repo
         if report.extras is not None and report.extras.years:
             years = args.report.with_name(args.report.stem + ".years.csv")
             wanted.append((years, report.extras.years_csv(), "year-end table", ""))
+        if report.classes is not None:
+            stem = args.report.stem + ".classes"
+            by_class = report.classes
+            csv_path, page_path = (args.report.with_name(stem + s) for s in (".csv", ".html"))
+            wanted.append((csv_path, by_class.to_csv(), "P&L by class", ""))
+            book = args.output.name if isinstance(args.output, Path) else str(args.output)
+            page = printable.render("classes/pnl_by_class.html", proof=by_class, book=book)
+            wanted.append((page_path, page, "printable P&L by class", ""))
     if args.documents_report:
         rows = report.documents.rows if report.documents else ()
         none = "" if report.documents else " (no invoices or bills were written as documents)"
@@ -306,7 +322,7 @@ def _reports(args: argparse.Namespace, prepared: pipeline.Prepared, report: Repo
             failed.append(f"the {what} {path}")
             continue
         if what != "warnings file":
-            print(f"{what.capitalize()} written to {path}{said}")
+            print(f"{what[0].upper()}{what[1:]} written to {path}{said}")
     if failed:
         print(
             f"Book written to {args.output}, but not {' or '.join(failed)}: {why}. Free some "
@@ -352,6 +368,8 @@ def _differ(report: Report) -> str:
         parts.append(report.documents.headline())
     if report.extras is not None and not report.extras.ok:
         parts.append(report.extras.headline())
+    if report.classes is not None and not report.classes.ok:
+        parts.append("the P&L by class does not add up")
     return " and ".join(parts)
 
 

@@ -112,9 +112,12 @@ def describe(info: FileInfo) -> str:
 
 def counts(ledger: Ledger) -> list[str]:
     n = dict(preview.counts(ledger))
-    made = sum(1 for a in ledger.accounts if not a.origin)
+    made = sum(1 for a in ledger.accounts if not a.origin and not a.folds_into)
+    subs = sum(1 for a in ledger.accounts if a.folds_into)
+    said = [plural(made, "parent") + " created"] * bool(made)
+    said += [plural(subs, "class sub-account", "class sub-accounts")] * bool(subs)
     return [
-        plural(n["Accounts"], "account") + (f" ({plural(made, 'parent')} created)" if made else ""),
+        plural(n["Accounts"], "account") + (f" ({', '.join(said)})" if said else ""),
         f"{plural(n['Transactions'], 'transaction')} with {plural(n['Splits'], 'split')}",
         f"{plural(n['Customers'], 'customer')} with {plural(n['Jobs'], 'job')}",
         plural(n["Vendors"], "vendor"),

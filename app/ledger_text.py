@@ -37,6 +37,7 @@ _SINCE_GOLDENS = frozenset(
         "year_ends",
         "statements",
         "memorized",
+        "classes",
     }
 )
 # FileInfo.layout is its kind's code (kind is printed); FileInfo.quiet is derived from the dates

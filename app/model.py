@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Literal
 
 from app.business import BillTerm, Customer, Employee, OpenItem, Vendor
+from app.classes import SplitClass
 from app.extras import BudgetLine, Memorized, Statement, YearEnd
 from app.items import Item, ItemLine, TaxCode, TaxLiability
 from app.source import Source
@@ -121,6 +122,9 @@ class Account:
     notes: str = ""
     origin: tuple[str, ...] = ()  # the source's full names behind it (several after a merge)
     currency: str = ""  # QuickBooks' own currency of the account (multicurrency), when told
+    # a class sub-account (``--classes accounts``, app/classes_stage.py): the account it is made
+    # under, into which the proof folds it back ("" for every other account)
+    folds_into: str = ""
 
     @property
     def name(self) -> str:
@@ -159,6 +163,7 @@ class Split:
     account_type_label: str = ""  # report's "Account Type" cell, when it has one
     owner: str = ""  # the line's own name, when it differs from the transaction's
     item: ItemLine | None = None  # the line's item, quantity, rate and tax, where the file has them
+    klass: str = ""  # the line's class (QuickBooks' class, ``Parent:Child``), "" for none
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +361,7 @@ class Ledger:
     year_ends: tuple[YearEnd, ...] = ()
     statements: tuple[Statement, ...] = ()
     memorized: tuple[Memorized, ...] = ()
+    classes: tuple[SplitClass, ...] = ()  # the class list (app/classes.py), in the files' order
 
     def account(self, full_name: str) -> Account | None:
         for a in self.accounts:

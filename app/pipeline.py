@@ -14,6 +14,8 @@ from decimal import Decimal
 from pathlib import Path
 
 from app import (
+    classes_proof,
+    classes_stage,
     cutover,
     extras_stage,
     foreign,
@@ -37,7 +39,7 @@ from app.errors import BookWriteError, ProblemsError
 from app.gc_pause import paused
 from app.history import History
 from app.model import AccountType, Ledger, Problem
-from app.plan import DocumentsMode, Plan, SalesTaxMode
+from app.plan import ClassesMode, DocumentsMode, Plan, SalesTaxMode
 from app.postgres import Address
 from app.verify_report import Report
 
@@ -73,6 +75,7 @@ class Prepared:
     documents_mode: DocumentsMode = "none"
     sales_tax_mode: SalesTaxMode = "tables"
     unit: Decimal = Decimal("0.01")  # the book currency's smallest unit (tax is rounded to it)
+    classes_mode: ClassesMode = "memo"  # QuickBooks' classes in the book (app/classes_stage.py)
     _memo: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
@@ -84,7 +87,9 @@ class Prepared:
                 )
                 if self.outline.transactions:  # the cutover's come first
                     made = (*self.outline.transactions, *made)
-                self._memo["ledger"] = replace(self.outline, transactions=made)
+                self._memo["ledger"] = classes_stage.carried(
+                    replace(self.outline, transactions=made), self.classes_mode
+                )
         return self._memo["ledger"]
 
     @property
@@ -258,6 +263,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         plan.documents,
         plan.sales_tax,
         Decimal(1).scaleb(-places) if places is not None else Decimal("0.01"),
+        plan.classes,
     )
 
 
@@ -371,7 +377,7 @@ def _write_proven(
                 stats, budgets=done.budgets, schedules=done.schedules, reconciled=done.reconciled
             )
             written = replace(written, not_imported=(*written.not_imported, *made[0].refused))
-        report = verify.verify(written, snapshot, plan.cutover)
+        report = classes_proof.verified(written, snapshot, plan.cutover)  # (and without classes)
         if said := foreign.proof_note(prepared.parsed, plan.currency):
             report = replace(report, notes=(*report.notes, said))
         if docs is not None and snapshot.documents is not None:

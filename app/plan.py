@@ -30,6 +30,7 @@ BookFormat = Literal["xml", "sqlite", "postgres"]
 CutoverMode = Literal["full", "balances_only"]
 DocumentsMode = Literal["all", "open", "none"]
 SalesTaxMode = Literal["tables", "lines"]
+ClassesMode = Literal["accounts", "memo", "none"]
 # a change in QuickBooks that an update held (docs/UPDATE.md): take QuickBooks' version, or
 # keep the book's
 HeldChoice = Literal["quickbooks", "book"]
@@ -39,6 +40,7 @@ FORMATS: tuple[BookFormat, ...] = get_args(BookFormat)
 CUTOVER_MODES: tuple[CutoverMode, ...] = get_args(CutoverMode)
 DOCUMENTS_MODES: tuple[DocumentsMode, ...] = get_args(DocumentsMode)
 SALES_TAX_MODES: tuple[SalesTaxMode, ...] = get_args(SalesTaxMode)
+CLASSES_MODES: tuple[ClassesMode, ...] = get_args(ClassesMode)
 _MONTH_DAY = re.compile(r"\s*(\d{1,2})[-/](\d{1,2})\s*")
 
 
@@ -123,6 +125,9 @@ class Plan:
     # sales tax items and groups as GnuCash tax tables on the invoices (QuickBooks' tax kept as
     # plain lines where GnuCash's own figure would differ by a cent), or as plain lines only
     sales_tax: SalesTaxMode = "tables"
+    # QuickBooks' classes (docs/CLASSES.md): a sub-account per class under each income and
+    # expense account, on each split (memo prefix and slot), or not carried (said so)
+    classes: ClassesMode = "memo"
     # bringing a book up to date: a held change's key (``app.keys``) → the user's decision
     held: dict[str, HeldChoice] = field(default_factory=dict)
 
@@ -173,6 +178,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             documents=str(data.get("documents", "all")),  # type: ignore[arg-type]
             foreign_as_home=bool(data.get("foreign_as_home", False)),
             sales_tax=str(data.get("sales_tax", "tables")),  # type: ignore[arg-type]
+            classes=str(data.get("classes", "memo")),  # type: ignore[arg-type]
             held={str(k): str(v) for k, v in data.get("held", {}).items()},  # type: ignore[misc]
         )
     except (KeyError, TypeError, AttributeError) as exc:
@@ -199,14 +205,13 @@ def _check(plan: Plan, origin: str) -> None:
     _check_database(plan.database, origin)
     if plan.cutover.mode not in CUTOVER_MODES:
         raise MappingError(f"{origin}: cutover mode must be one of {CUTOVER_MODES}")
-    if plan.documents not in DOCUMENTS_MODES:
-        raise MappingError(
-            f"{origin}: documents must be one of {DOCUMENTS_MODES} (got {plan.documents!r})"
-        )
-    if plan.sales_tax not in SALES_TAX_MODES:
-        raise MappingError(
-            f"{origin}: sales_tax must be one of {SALES_TAX_MODES} (got {plan.sales_tax!r})"
-        )
+    for name, value, allowed in (
+        ("documents", plan.documents, DOCUMENTS_MODES),
+        ("sales_tax", plan.sales_tax, SALES_TAX_MODES),
+        ("classes", plan.classes, CLASSES_MODES),
+    ):
+        if value not in allowed:
+            raise MappingError(f"{origin}: {name} must be one of {allowed} (got {value!r})")
     if plan.cutover.fiscal_year_start:
         try:
             month_day(plan.cutover.fiscal_year_start)

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from app import as_of as cut
 from app.as_of import ZERO
+from app.classes_pnl import ClassProof
 from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
 from app.documents.tax_proof import SalesTaxProof
@@ -79,6 +80,7 @@ class Report:
     documents: DocumentsProof | None = None  # invoices, bills, payments (when written)
     sales_tax: SalesTaxProof | None = None  # each document's figures, each agency's tax owed
     extras: ExtrasProof | None = None  # every year end, budgets, reconciliations, schedules
+    classes: ClassProof | None = None  # the P&L by class, per fiscal year (docs/CLASSES.md)
 
     @property
     def year_start(self) -> dt.date | None:
@@ -99,6 +101,7 @@ class Report:
             and (self.documents is None or self.documents.ok)
             and (self.sales_tax is None or self.sales_tax.ok)
             and (self.extras is None or self.extras.ok)
+            and (self.classes is None or self.classes.ok)
         )
 
     def by_family(self) -> list[tuple[str, Decimal, Decimal]]:
@@ -189,6 +192,7 @@ class Report:
         out.extend(self.documents.lines() if self.documents else ())
         out.extend(self.sales_tax.lines() if self.sales_tax else ())
         out.extend(self.extras.lines() if self.extras else ())
+        out.extend([self.classes.headline() + "."] if self.classes else ())
         out.extend(self.as_of_lines())
         out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)
@@ -199,6 +203,8 @@ class Report:
         out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
         if self.extras is not None and not self.extras.ok:
             out.extend(line for line in self.extras.lines() if "differ" in line.lower())
+        if self.classes is not None and not self.classes.ok:
+            out.append(self.classes.headline())
         if checks:
             out.extend(_check_line(c) for c in self.checks if not c.ok)
         return out

@@ -110,7 +110,7 @@ def test_small_company_lists_and_transactions(tmp_path):
         "  1 vendor",
         "  1 employee",
         "  1 bill term",
-        "Not imported:\n  Classes: 1 (",
+        "Bill terms 1, Classes 1\n",  # the class list is read, not listed as not imported
         "Verification:\n  5 of 5 accounts match QuickBooks to the cent",
         f"Book written to {out} (xml, USD)",
     ):

@@ -152,7 +152,7 @@ def test_quote_open_on_the_last_line_is_fatal(tmp_path: Path) -> None:
 
 
 def test_quoted_field_over_two_lines_is_kept_with_a_warning(tmp_path: Path) -> None:
-    ledger = read(tmp_path, '!CLASS\tNAME\nCLASS\t"two\nlines"\nCLASS\tC\n')
+    ledger = read(tmp_path, '!PAYMETH\tNAME\nPAYMETH\t"two\nlines"\nPAYMETH\tC\n')
     assert [(n.name, n.source.line) for n in ledger.not_imported] == [("two\nlines", 2), ("C", 4)]
     assert [str(p) for p in ledger.problems] == ["test.iif:2: a quoted field runs over lines 2-3"]
 
@@ -206,25 +206,25 @@ def test_comma_delimited_iif(tmp_path: Path) -> None:
 
 
 def test_mixed_line_ends(tmp_path: Path) -> None:
-    ledger = read(tmp_path, b"!CLASS\tNAME\r\nCLASS\tA\rCLASS\tB\nCLASS\tC\r\n")
+    ledger = read(tmp_path, b"!PAYMETH\tNAME\r\nPAYMETH\tA\rPAYMETH\tB\nPAYMETH\tC\r\n")
     assert [(n.name, n.source.line) for n in ledger.not_imported] == [("A", 2), ("B", 3), ("C", 4)]
 
 
 def test_cp1252_decoding(tmp_path: Path) -> None:
-    ledger = read(tmp_path, "!CLASS\tNAME\nCLASS\t\u201cCaf\u00e9\u201d\n".encode("cp1252"))
+    ledger = read(tmp_path, "!PAYMETH\tNAME\nPAYMETH\t\u201cCaf\u00e9\u201d\n".encode("cp1252"))
     assert ledger.not_imported[0].name == "\u201cCaf\u00e9\u201d"
     assert ledger.files[0].encoding == "cp1252"
 
 
 def test_utf8_bom(tmp_path: Path) -> None:
-    ledger = read(tmp_path, "\ufeff!CLASS\tNAME\nCLASS\tCaf\u00e9\n".encode())
+    ledger = read(tmp_path, "\ufeff!PAYMETH\tNAME\nPAYMETH\tCaf\u00e9\n".encode())
     assert ledger.not_imported[0].name == "Caf\u00e9"
     assert ledger.files[0].encoding == "utf-8-sig"
 
 
 def test_utf16_with_bom(tmp_path: Path) -> None:
     path = tmp_path / "u16.iif"
-    path.write_bytes("!CLASS\tNAME\r\nCLASS\tCaf\u00e9\r\n".encode("utf-16"))
+    path.write_bytes("!PAYMETH\tNAME\r\nPAYMETH\tCaf\u00e9\r\n".encode("utf-16"))
     assert iif.identify(path, ReadOptions())
     ledger = iif.parse(path, ReadOptions())
     assert (ledger.not_imported[0].name, ledger.files[0].encoding) == ("Caf\u00e9", "utf-16")

@@ -28,7 +28,7 @@ from tests.support.web import (
     wait_done,
 )
 
-CLASSES = b"!CLASS\tNAME\tHIDDEN\nCLASS\tWest Region\tN\nCLASS\tEast Region\tN\n"
+METHODS = b"!PAYMETH\tNAME\tHIDDEN\nPAYMETH\tWest Region\tN\nPAYMETH\tEast Region\tN\n"
 MEMBERS = {
     "lists.gnucash",
     "report.html",
@@ -62,7 +62,7 @@ def _migration(client, lists: bytes = b""):
     upload(client, prefix, csrf, "txns.iif")
     client.post(  # a name that is stored under another one
         f"{prefix}/files",
-        data={"files": [(io.BytesIO(CLASSES), "My Classes (2024).iif")]},
+        data={"files": [(io.BytesIO(METHODS), "My Methods (2024).iif")]},
         headers=csrf | HX,
     )
     assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
@@ -112,14 +112,17 @@ def test_the_audit_pack_holds_the_book_and_its_proof(app, client, tmp_path):
     assert [tr.select("td")[0].text for tr in printed.select("#accounts tbody tr")] == [
         r["account"] for r in report
     ]
-    assert "Classes (2): GnuCash has no classes" in printed.select_one("#not-imported").text
+    assert (
+        "Payment methods (2): GnuCash has no payment methods"
+        in printed.select_one("#not-imported").text
+    )
 
     files = list(csv.DictReader(members["files.csv"].decode().splitlines()))
     uploads = Path(app.config["MIGRATIONS_DIR"]) / prefix.rsplit("/", 1)[1] / "uploads"
     assert [(f["name"], f["stored_name"]) for f in files] == [
         ("lists.iif", "lists.iif"),
         ("txns.iif", "txns.iif"),
-        ("My Classes (2024).iif", "My_Classes_2024.iif"),
+        ("My Methods (2024).iif", "My_Methods_2024.iif"),
     ]
     for f in files:
         stored = (uploads / f["stored_name"]).read_bytes()
@@ -131,8 +134,18 @@ def test_the_audit_pack_holds_the_book_and_its_proof(app, client, tmp_path):
 
     not_imported = list(csv.DictReader(members["not_imported.csv"].decode().splitlines()))
     assert [(n["what"], n["name"], n["reason"], n["where"]) for n in not_imported] == [
-        ("Classes", "West Region", "GnuCash has no classes", "My_Classes_2024.iif:2"),
-        ("Classes", "East Region", "GnuCash has no classes", "My_Classes_2024.iif:3"),
+        (
+            "Payment methods",
+            "West Region",
+            "GnuCash has no payment methods",
+            "My_Methods_2024.iif:2",
+        ),
+        (
+            "Payment methods",
+            "East Region",
+            "GnuCash has no payment methods",
+            "My_Methods_2024.iif:3",
+        ),
     ]
     assert b'"currency"' in members["plan.json"]
     readme = members["README.txt"].decode()
@@ -222,3 +235,36 @@ def test_the_kept_books_pack_is_the_kept_books_own(client, monkeypatch):
         r["account"] for r in csv.DictReader(members["report.csv"].decode().splitlines())
     }
     client.post(f"{prefix}/job/cancel", headers=csrf | HX)
+
+
+def test_the_audit_pack_holds_the_pnl_by_class(client, tmp_path):
+    """A company with classes (the default: on each line): the pack's classes.csv and printable
+    classes.html, every fiscal year adding up to the book's P&L; no class "not imported"."""
+    from tests.support.companygen import make_company
+
+    company = make_company(120, seed=26, years=2, classes=True)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    detail = company.write_transaction_detail_csv(tmp_path / "detail.csv")
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", data=lists.read_bytes())
+    upload(client, prefix, csrf, "detail.csv", data=detail.read_bytes())
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix).select_one("#job")["data-state"] == "done"
+    link = soup(client.get(f"{prefix}/download")).select_one("#download-audit")["href"]
+    with client.get(link) as r:
+        zf = zipfile.ZipFile(io.BytesIO(r.data))
+        members = {n.split("/", 1)[1]: zf.read(n) for n in zf.namelist()}
+    assert {"classes.csv", "classes.html", "report.html", "not_imported.csv"} <= set(members)
+    rows = list(csv.DictReader(members["classes.csv"].decode().splitlines()))
+    years = {r["fiscal year start"] for r in rows}
+    assert len(years) == 2 and all(r["difference"] == "0.00" for r in rows)
+    assert {"Design", "Landscaping", "Landscaping:Residential", "unclassed"} <= set(rows[0])
+    page = BeautifulSoup(members["classes.html"].decode(), "html.parser")
+    assert (
+        "adds up to the book's P&L in every fiscal year"
+        in page.select_one("#classes-headline").text
+    )
+    assert not re.search(r"""(src|href)=|<script|<link""", members["classes.html"].decode())
+    readme = members["README.txt"].decode()
+    assert "\nclasses.csv: the P&L by class" in readme and "\nclasses.html: " in readme
+    assert "Classes" not in members["not_imported.csv"].decode()

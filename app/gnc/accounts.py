@@ -14,6 +14,7 @@ from app.gnc.bindings import C, GncAccount
 from app.gnc.context import PROGRESS_EVERY, Progress, Writer, progress
 from app.gnc.engine import Engine, LayoutError, sum_splits
 from app.gnc.numeric import from_parts
+from app.gnc.slots import slots
 from app.gnc.transactions import book_transaction
 from app.model import Ledger, Role
 
@@ -95,7 +96,9 @@ def read(engine: Engine, book, with_txns: bool, on_progress: Progress | None) ->
         progress(on_progress, "reading", done, len(descendants))
     reconcile = Counter({f.decode("latin-1"): n for f, n in flags.items()})
     days = [d for a in accounts for d, _ in a.daily[:1] + a.daily[-1:]]
-    listed = [book_transaction(t, names) for t in txns]
+    klass = slots(engine) if txns else None
+    klass = klass if klass is not None and not klass.missing else None
+    listed = [book_transaction(t, names, klass) for t in txns]
     listed.sort(key=lambda t: (t.date, t.num, t.description))
     return BookSnapshot(
         currency=Counter(a.commodity for a in accounts).most_common(1)[0][0] if accounts else "",

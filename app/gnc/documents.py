@@ -42,6 +42,7 @@ from app.gnc.context import Written
 from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import LayoutError
 from app.gnc.numeric import exact, to_decimal
+from app.gnc.slots import slots
 from app.gnc.transactions import DETACH_EVERY, bulk_edit
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
@@ -201,20 +202,21 @@ class _Pass:
     def pay(self, p: Payment, pieces: tuple[Piece, ...]) -> None:
         """The payment's A/R (A/P) split cut into its pieces (``selection.payment_pieces``):
         one per document paid (in its lot), one for documents left plain (no lot), the
-        unapplied rest (an owner lot). New pieces keep the line's memo and reconcile state."""
+        unapplied rest (an owner lot). New pieces keep the line's memo, reconcile state, class."""
         txn = self.w.transactions[p.transaction]
         ar = self.post_split(txn, p.account, p.source)
         sign = 1 if to_decimal(C.xaccSplitGetValue(ar)) > 0 else -1
         C.xaccTransBeginEdit(txn)
         splits = [ar]
-        memo = C.xaccSplitGetMemo(ar) or ""
-        state = C.xaccSplitGetReconcile(ar)
+        memo, state = C.xaccSplitGetMemo(ar) or "", C.xaccSplitGetReconcile(ar)
+        same_class = slots(self.w.engine).copier(int(ar))  # its class (docs/CLASSES.md)
         for _ in pieces[1:]:
             s = C.xaccMallocSplit(self.book_i)
             C.xaccSplitSetParent(s, txn)
             C.xaccSplitSetAccount(s, self.w.accounts[p.account].get_instance())
             if memo:
                 C.xaccSplitSetMemo(s, memo)
+            same_class(int(s))
             C.xaccSplitSetReconcile(s, state)
             splits.append(s)
         self.inserted(len(splits) - 1)

@@ -17,12 +17,14 @@ from contextlib import contextmanager
 from decimal import Decimal
 
 from app.book import BookSplit, BookTransaction
+from app.classes import SLOT
 from app.errors import BookWriteError
 from app.gnc.bindings import C
 from app.gnc.context import PROGRESS_EVERY, Writer
 from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import Engine, LayoutError
 from app.gnc.numeric import at_unit, to_decimal
+from app.gnc.slots import Slots, slots
 from app.model import Ledger, Transaction
 from app.words import plural
 
@@ -66,6 +68,7 @@ def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool,
     inst = {name: a.get_instance() for name, a in w.accounts.items()}
     fallback = "" if detach else "plain path requested"
     total, splits = len(txns), 0
+    klass = _class_slots(w, txns)
     with bulk_edit(w.engine, receiving):
         detacher = None
         if detach:
@@ -75,7 +78,7 @@ def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool,
                 fallback = str(exc)
         try:
             for done, txn in enumerate(txns, 1):
-                splits += _post(w, txn, inst, book_i, cur_i)
+                splits += _post(w, txn, inst, book_i, cur_i, klass)
                 if detacher is not None and done % DETACH_EVERY == 0:
                     try:
                         detacher.detach()
@@ -94,9 +97,24 @@ def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool,
     return used_detacher, fallback, splits
 
 
-def _post(w: Writer, txn: Transaction, inst: dict[str, object], book_i, cur_i) -> int:
+def _class_slots(w: Writer, txns: tuple[Transaction, ...]) -> Slots | None:
+    """Where the splits' classes go (None: no split has one, or the engine lacks the calls:
+    the class is then in the memo only, said in the log)."""
+    if not any(s.klass for t in txns for s in t.splits):
+        return None
+    found = slots(w.engine)
+    if found.missing:
+        log.warning("classes kept in the memos only: no %s", ", ".join(found.missing))
+        return None
+    return found
+
+
+def _post(  # noqa: PLR0917 - the hot loop's one call
+    w: Writer, txn: Transaction, inst: dict[str, object], book_i, cur_i, klass: Slots | None
+) -> int:
     """One transaction and its splits, committed (and voided if it was); its split count.
-    ``inst``, ``book_i``, ``cur_i``: the accounts', book's and currency's engine pointers."""
+    ``inst``, ``book_i``, ``cur_i``: the accounts', book's and currency's engine pointers;
+    ``klass``: where a split's class goes into its slot (docs/CLASSES.md)."""
     if not txn.splits:
         raise BookWriteError(f"{txn.source}: transaction without splits")
     places = w.places
@@ -127,6 +145,8 @@ def _post(w: Writer, txn: Transaction, inst: dict[str, object], book_i, cur_i) -
             C.xaccSplitSetAction(s, sp.item.item)
         if sp.reconcile.value != "n":
             C.xaccSplitSetReconcile(s, sp.reconcile.value)
+        if sp.klass and klass is not None:
+            klass.set_text(int(s), SLOT, sp.klass)
     C.xaccTransCommitEdit(t)
     if txn.voided:
         C.xaccTransVoid(t, VOID_REASON)
@@ -161,8 +181,9 @@ def check(w: Writer, ledger: Ledger) -> None:
             )
 
 
-def book_transaction(t, names: dict[int, str]) -> BookTransaction:
-    """A transaction pointer as ``BookTransaction``; ``names``: account pointer → full name."""
+def book_transaction(t, names: dict[int, str], klass: Slots | None = None) -> BookTransaction:
+    """A transaction pointer as ``BookTransaction``; ``names``: account pointer → full name;
+    ``klass``: each split's class read from its slot."""
     return BookTransaction(
         date=C.xaccTransGetDate(t).date(),
         num=C.xaccTransGetNum(t) or "",
@@ -174,6 +195,7 @@ def book_transaction(t, names: dict[int, str]) -> BookTransaction:
                 value=to_decimal(C.xaccSplitGetValue(s)),
                 memo=C.xaccSplitGetMemo(s) or "",
                 reconcile=C.xaccSplitGetReconcile(s),
+                klass=klass.text(int(s), SLOT) if klass is not None else "",
             )
             for s in C.xaccTransGetSplitList(t)
         ),

@@ -128,6 +128,22 @@ def write_years_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
         write_text(path, extras.years_csv())
 
 
+def write_classes(out_dir: Path, outcome: pipeline.Outcome, book: str) -> None:
+    """``out/classes.csv`` and ``out/classes.html``: the P&L by class (only when the book
+    carries classes; an earlier import's files are removed otherwise)."""
+    table = outcome.report.classes
+    if table is None:
+        for name in (audit.CLASSES_CSV, audit.CLASSES_HTML):
+            (out_dir / name).unlink(missing_ok=True)
+    else:
+        from app.printable import render  # noqa: PLC0415 - Jinja2 only when needed: the worker
+        # starts fast (it takes its server's pid once started: tests/test_jobs.py)
+
+        write_text(out_dir / audit.CLASSES_CSV, table.to_csv())
+        page = render("classes/pnl_by_class.html", proof=table, book=book)
+        write_text(out_dir / audit.CLASSES_HTML, page)
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
@@ -156,6 +172,7 @@ def run(m: Migration, job_id: str) -> int:
         write_documents_csv(m.out_dir, outcome)
         write_tax_csv(m.out_dir, outcome)
         write_years_csv(m.out_dir, outcome)
+        write_classes(m.out_dir, outcome, name)
         ledger = prepared.ledger
         audit.write_records(m.out_dir, read, outcome.written.not_imported, plan, ledger.items)
         state = "done" if outcome.report.ok else "differs"  # a difference is never "done"

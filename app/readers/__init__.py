@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from app.account_labels import canonical
+from app.classes import SplitClass
 from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
@@ -115,7 +116,7 @@ def _said_if_empty(ledger: Ledger) -> Ledger:
         ledger.open_items,
     )
     more += (ledger.items, ledger.tax_liability)
-    more += (ledger.budget_lines, ledger.statements, ledger.memorized)
+    more += (ledger.budget_lines, ledger.statements, ledger.memorized, ledger.classes)
     if any(held) or any(more) or any(p.severity == "error" for p in ledger.problems):
         return ledger
     name = ledger.files[0].filename
@@ -243,8 +244,25 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
             ((c.code, c) for part in parts for c in part.tax_codes), "sales tax code", problems
         ),
         tax_liability=tuple(r for part in parts for r in part.tax_liability),
+        classes=_classes(parts),
         **extras,  # type: ignore[arg-type]
     )
+
+
+def _classes(parts: Sequence[Ledger]) -> tuple[SplitClass, ...]:
+    """The class lists of every file, each class once (its first row), then the classes the
+    transactions use that no list has (at their first line): a CSV report's Class column
+    without the lists export."""
+    found: dict[str, SplitClass] = {}
+    for part in parts:
+        for c in part.classes:
+            found.setdefault(c.name, c)
+    for part in parts:
+        for t in part.transactions:
+            for s in t.splits:
+                if s.klass and s.klass not in found:
+                    found[s.klass] = SplitClass(s.klass, s.source)
+    return tuple(found.values())
 
 
 def _extras(

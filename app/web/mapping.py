@@ -19,6 +19,7 @@ from app.pages.chart import account_rows
 from app.pages.mapping import tree_problems, tree_rows, where_it_moves
 from app.plan import (
     BookFormat,
+    ClassesMode,
     Cutover,
     CutoverMode,
     DocumentsMode,
@@ -223,6 +224,7 @@ def settings() -> tuple[str, int]:
         documents=cast(DocumentsMode, f.get("documents", plan.documents)),  # the plan's rules
         foreign_as_home=bool(f.get("foreign_as_home")),
         sales_tax=cast(SalesTaxMode, f.get("sales_tax", plan.sales_tax)),  # the plan's rules
+        classes=cast(ClassesMode, f.get("classes", plan.classes)),  # the plan's rules
     )
     return _save(plan, "Settings saved.")
 

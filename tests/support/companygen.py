@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from tests.support import companygen_classes as _c
 from tests.support import companygen_docs as _d
 from tests.support import companygen_extra as _x
 from tests.support import companygen_tax as _t
@@ -79,10 +80,15 @@ class Txn:
     splits: list[tuple[str, Decimal, str, str]]
     names: tuple[str, ...] = ()  # each split's own Name cell, when not all ``name``
     items: tuple = ()  # each split's item columns (``companygen_tax.Line`` or None), items=True
+    classes: tuple[str, ...] = ()  # each split's class ("" none), classes=True
 
     def name_of(self, i: int) -> str:
         """The Name cell of split ``i``'s row."""
         return self.names[i] if self.names else self.name
+
+    def class_of(self, i: int) -> str:
+        """The Class cell of split ``i``'s row."""
+        return self.classes[i] if self.classes else ""
 
 
 @dataclass
@@ -118,6 +124,9 @@ class Company:
     # issue 26 (companygen_years): budgets in the lists export, memorized transactions
     budgets: list[_y.BudgetTruth] = field(default_factory=list)
     memorized: list[_y.MemorizedTruth] = field(default_factory=list)
+    # classes=True (companygen_classes): every line may have a class, and the reports a Class
+    # column
+    classed: bool = False
 
     @property
     def export_date(self) -> dt.date:
@@ -345,6 +354,7 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     item_lines: int = 0,
     budgets: bool = False,
     memorized: bool = False,
+    classes: bool = False,
 ) -> Company:
     """A company with ``transactions`` transactions spread over ``years`` years from ``start``;
     its lists exported on ``exported`` (default: the last transaction's day), with or without
@@ -356,7 +366,9 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     ``documents``): some journal entries are charges and credits on A/R or A/P whose other lines
     name someone else (``tests.support.companygen_docs``); ``budgets``: a BUD section in
     the lists export; ``memorized``: monthly checks made from memorized transactions, and the
-    Memorized Transaction List (both: ``tests.support.companygen_years``)."""
+    Memorized Transaction List (both: ``tests.support.companygen_years``); ``classes``: a class
+    on most income and expense lines and a few balance-sheet ones, and a Class column in the
+    reports (``tests.support.companygen_classes``)."""
     rng = random.Random(seed)
     span = max(1, round(365.25 * years) - 1)
     n = max(transactions, 2)
@@ -507,6 +519,8 @@ def make_company(  # noqa: PLR0917 - the documented positional API
     )
     if budgets:
         company.budgets = _y.make_budgets(company, seed)
+    if classes:
+        _c.add_classes(company, seed)
     return company
 
 

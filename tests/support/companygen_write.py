@@ -133,6 +133,8 @@ def write_find_csv(
     head = ["", "Type", "Date", "Num", "Name", "Account", "Memo", "Clr", "Amount", "Balance"]
     if split:
         head.insert(6, "Split")
+    if company.classed:  # the Class column a user adds to the Find window's export
+        head.append("Class")
     rows = [head]
     add = rows.append
     txns = company.history
@@ -150,6 +152,8 @@ def write_find_csv(
             if split:
                 other = first if i else t.splits[1][0] if len(t.splits) == 2 else "-SPLIT-"
                 row.insert(6, other)
+            if company.classed:
+                row.append(t.class_of(i))
             add(row)
     return _write_csv(path, rows, encoding)
 
@@ -162,6 +166,8 @@ def write_journal_csv(company: Company, path: Path, *, date_order="mdy", encodin
     label = _labels(company)
     header = ["", "Trans #", "Type", "Date", "Num", "Adj", "Name", "Memo", "Account", "Debit",
               "Credit"]  # fmt: skip
+    if company.classed:  # the Class column a user adds (Customize Report > Display)
+        header.insert(9, "Class")
     rows = _titles(company, "Journal", len(header))
     rows.append(header)
     add = rows.append
@@ -176,16 +182,19 @@ def write_journal_csv(company: Company, path: Path, *, date_order="mdy", encodin
             c = _cell(-amount) if amount < 0 else ""
             if amount > 0:
                 debit += amount
+            cls = [t.class_of(i)] if company.classed else []
             if first:
                 add(["", f"{t.trans_no:,}", t.type, fmt(t.date), t.num, "", who, memo,
-                     label[account], d, c])  # fmt: skip
+                     label[account], *cls, d, c])  # fmt: skip
                 first = False
             else:
-                add(["", "", "", "", "", "", who, memo, label[account], d, c])
-        add(["", "", "", "", "", "", "", "", "", money(debit), money(debit)])
+                add(["", "", "", "", "", "", who, memo, label[account], *cls, d, c])
+        pad = [""] if company.classed else []
+        add(["", "", "", "", "", "", "", "", "", *pad, money(debit), money(debit)])
         add(blank)
         grand += debit
-    add(["TOTAL", "", "", "", "", "", "", "", "", money(grand), money(grand)])
+    pad = [""] if company.classed else []
+    add(["TOTAL", "", "", "", "", "", "", "", "", *pad, money(grand), money(grand)])
     return _write_csv(path, rows, encoding)
 
 
@@ -238,7 +247,7 @@ def write_transaction_detail_csv(
             if bare_numbers and i and len(t.splits) > 2:
                 other = label[t.splits[0][0]]  # later rows name the first row's account
             row = ["", no, t.type, day, t.num, t.names[i] if t.names else t.name, memo,
-                   shown[account], "", marks.get(clr, clr), other,
+                   shown[account], t.class_of(i), marks.get(clr, clr), other,
                    _cell(amount) if amount > 0 else "", _cell(-amount) if amount < 0 else "",
                    _cell(amount), money(balance), words[account]]  # fmt: skip
             if company.items:
@@ -263,6 +272,8 @@ def write_general_ledger_csv(
     depth = max(a[0].count(":") for a in company.accounts) + 1
     cols = ["Trans #", "Type", "Date", "Num", "Adj", "Name", "Memo", "Clr", "Split", "Debit",
             "Credit", "Balance"]  # fmt: skip
+    if company.classed:  # the Class column a user adds (Customize Report > Display)
+        cols.insert(8, "Class")
     width = depth + len(cols)
     rows = _titles(company, "General Ledger", width)
     rows.append([""] * depth + cols)
@@ -301,8 +312,9 @@ def write_general_ledger_csv(
                 debits += amount
             else:
                 credits -= amount
+            cls = [t.class_of(i)] if company.classed else []
             rows.append([""] * depth + [f"{t.trans_no:,}", t.type, fmt(t.date), t.num, "",
-                         t.name_of(i), memo, marks.get(clr, clr), _other_side(t, i, label),
+                         t.name_of(i), memo, marks.get(clr, clr), *cls, _other_side(t, i, label),
                          _cell(amount) if amount > 0 else "",
                          _cell(-amount) if amount < 0 else "", money(balance)])  # fmt: skip
         for child in children:
@@ -388,8 +400,8 @@ def write_transactions_iif(
         day = fmt(t.date)
         for i, (account, amount, memo, clr) in enumerate(t.splits):
             row = ["SPL" if i else "TRNS", "" if i else str(t.trans_no), kind, day, account,
-                   t.names[i] if t.names else t.name,
-                   "", money(amount), t.num, memo, "Y" if clr == "✓" else "N"]  # fmt: skip
+                   t.names[i] if t.names else t.name, t.class_of(i),
+                   money(amount), t.num, memo, "Y" if clr == "✓" else "N"]  # fmt: skip
             if more and i:
                 row += _iif_item(t.items[i] if t.items else None, amount)
             add(row)

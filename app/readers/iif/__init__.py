@@ -117,6 +117,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         items=ledger_lists.items,
         tax_codes=ledger_lists.tax_codes,
         budget_lines=ledger_lists.budget_lines,
+        classes=ledger_lists.classes,
     )
 
 

@@ -1,8 +1,8 @@
 """IIF list rows → model records: accounts, terms, and the lists GnuCash has no place for.
 
-Every list other than ACCNT, CUST, VEND, EMP, TERMS and BUD (budget rows: ``iif.budgets``) (other
-names, classes, items, ...) becomes a ``NotImported`` entry; a keyword nobody knows is listed
-under its own name. Name lists are
+Every list other than ACCNT, CUST, VEND, EMP, TERMS, CLASS (the class list: ``app.classes``) and
+BUD (budget rows: ``iif.budgets``) (other names, items, ...) becomes a ``NotImported`` entry; a
+keyword nobody knows is listed under its own name. Name lists are
 composed in ``app.readers.iif.names`` (see its docstring for how addresses and notes are built).
 """
 
@@ -13,6 +13,7 @@ from decimal import Decimal
 from types import MappingProxyType
 
 from app.business import BillTerm, Customer, Employee, Vendor
+from app.classes import SplitClass, class_name
 from app.extras import BudgetLine
 from app.items import Item, TaxCode
 from app.model import Account, NotImported, Role
@@ -27,7 +28,6 @@ from app.source import Source
 NOT_IMPORTED = MappingProxyType(
     {
         "OTHERNAME": ("Other names", "NAME", "GnuCash has no other-name list (payees only)"),
-        "CLASS": ("Classes", "NAME", "GnuCash has no classes"),
         "CTYPE": ("Customer types", "NAME", "GnuCash has no customer types (kept in notes)"),
         "VTYPE": ("Vendor types", "NAME", "GnuCash has no vendor types (kept in notes)"),
         "JOBTYPE": ("Job types", "NAME", "GnuCash has no job types (kept in job notes)"),
@@ -75,6 +75,7 @@ class ListsResult:
     items: tuple[Item, ...] = ()
     tax_codes: tuple[TaxCode, ...] = ()
     budget_lines: tuple[BudgetLine, ...] = ()
+    classes: tuple[SplitClass, ...] = ()
 
     def counts(self) -> list[tuple[str, int]]:
         pairs = [
@@ -86,6 +87,7 @@ class ListsResult:
             ("Bill terms", len(self.terms)),
             ("Items", len(self.items)),
             ("Budget lines", len(self.budget_lines)),
+            ("Classes", len(self.classes)),
             ("Not imported", len(self.not_imported)),
         ]
         return [(k, n) for k, n in pairs if n]
@@ -104,6 +106,7 @@ class Lists:
         self.terms: list[BillTerm] = []
         self.not_imported: list[NotImported] = []
         self.budget_lines: list[BudgetLine] = []
+        self.classes: dict[str, SplitClass] = {}
         self.labels: dict[tuple[str, int], str] = {}  # (CUST/VEND/EMP, n) → CUSTFLDn's label
         self.group: tuple[str, Source, int] | None = None  # open item group: name, source, members
         self.chart = False
@@ -129,8 +132,8 @@ class Lists:
             self.vendors.append(self.names.vendor(row))
         elif kw == "EMP":
             self.employees.append(self.names.employee(row))
-        elif kw == "TERMS":
-            self._term(row)
+        elif kw in ("TERMS", "CLASS"):
+            (self._term if kw == "TERMS" else self._class)(row)
         elif kw == "INVITEM":
             self.catalogue.item(row)
             self._item(row)
@@ -156,6 +159,7 @@ class Lists:
             items=tuple(self.catalogue.items.values()),
             tax_codes=tuple(self.catalogue.codes.values()),
             budget_lines=tuple(self.budget_lines),
+            classes=tuple(self.classes.values()),
         )
 
     # --- helpers ---
@@ -218,6 +222,23 @@ class Lists:
                 currency=currency_of(row),
             )
         )
+
+    # --- classes ---
+
+    def _class(self, row: Row) -> None:
+        """A CLASS row: its NAME is the full name (``Parent:Child``)."""
+        name = class_name(row.get("NAME"))
+        if not name:
+            self.reading.warn(row.source, "a CLASS row without a NAME was skipped")
+            return
+        if name in self.classes:
+            first = self.classes[name].source.line
+            self.reading.warn(
+                row.source,
+                f"class {name!r} is listed twice (first at line {first}); the first is kept",
+            )
+            return
+        self.classes[name] = SplitClass(name, row.source, bool(self._bool(row, "HIDDEN")))
 
     # --- terms ---
 

@@ -1,7 +1,8 @@
 """IIF TRNS/SPL/ENDTRNS rows → transactions, and the file's date order.
 
 The TRNS row is the first split and each SPL another; AMOUNT is signed (debit +); CLEAR Y →
-reconciled. A repeated ENDTRNS is ignored; a missing one is closed by the next TRNS (warning).
+reconciled; CLASS is the line's class (``Split.klass``).
+A repeated ENDTRNS is ignored; a missing one is closed by the next TRNS (warning).
 Balance is not checked here: validation does it for every reader. A non-posting document (an
 estimate or order: its TRNSTYPE, or a non-posting account such as Estimates) is counted under
 "not imported" (``skipped``), never read, and its cells never complain. The description is the
@@ -13,6 +14,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal
 
+from app.classes import class_name
 from app.items import ItemLine
 from app.model import NotImported, Reconcile, Split, Transaction
 from app.quickbooks import non_posting, non_posting_kind, not_posted
@@ -120,6 +122,7 @@ class Transactions:
             reconcile=reconcile,
             mark=mark,
             item=self._item(row),
+            klass=class_name(row.get("CLASS")),
         )
         self.splits.append(split)
         name = row.get("NAME")

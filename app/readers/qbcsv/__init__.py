@@ -22,7 +22,8 @@ on its first row is named by its lines (``app.readers.payers``). An account cell
 alone (Reckon's Spend Money / Transfer exports) reads as the label the file gives that number in
 its Split or Account column (``account_labels.numbers_named``). A report that stops before its
 end (a last transaction cut in the middle, no closing TOTAL row while its title's period runs on)
-is said so (``ending.py``), as one cut at the export cap is.
+is said so (``ending.py``), as one cut at the export cap is. A Class column, where the user added
+one, gives each row's ``Split.klass`` (docs/CLASSES.md, "What is read"); never required.
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
 decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
@@ -45,6 +46,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import cast
 
+from app.classes import class_name
 from app.errors import ParseError
 from app.gc_pause import paused
 from app.model import Layout, Ledger, ReadOptions, Reconcile, Split
@@ -52,6 +54,7 @@ from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.ending import ends_with_total
 from app.readers.qbcsv.header import (
+    CLASS_ROLE,
     HEADER_SCAN,
     ITEM_ROLES,
     ROW_ROLES,
@@ -186,7 +189,8 @@ class _Reader:
                 "be rebuilt: add Trans # (Customize Report > Display) and export again",
             )
         if header.layout == "hand":
-            unknown = sorted(set(roles) - set(ROW_ROLES) - set(VALUE_ROLES) - set(ITEM_ROLES))
+            known_roles = {*ROW_ROLES, *VALUE_ROLES, *ITEM_ROLES, CLASS_ROLE}
+            unknown = sorted(set(roles) - known_roles)
             if unknown:
                 known = ", ".join((*ROW_ROLES, *VALUE_ROLES))
                 raise ParseError(src, f"unknown column roles {unknown} (known: {known})")
@@ -214,7 +218,11 @@ class _Reader:
         item_cells = itemgetter(*item_at) if item_at else None
         set_item = Split.item.__set__  # type: ignore[misc, union-attr]
         item_line = ItemCells(self.out.warn).line
-        need = max(*indexes, other_at, *item_at) + 1  # shorter rows are padded
+        # the Class column, where the report has one (Split.klass; one name per distinct cell)
+        class_at = roles.get(CLASS_ROLE, -1)
+        set_class = Split.klass.__set__  # type: ignore[misc, attr-defined]
+        classes: dict[str, str] = {"": ""}
+        need = max(*indexes, other_at, *item_at, class_at) + 1  # shorter rows are padded
         pad = [""] * (need + 1)
         ledger = header.layout == "ledger"
         both = "amount" in roles and "debit" in roles and "credit" in roles
@@ -349,6 +357,13 @@ class _Reader:
                 detail = item_line(item_cells(row), line)
                 if detail is not None:
                     set_item(split, detail)
+            if class_at >= 0:
+                cell = row[class_at]
+                klass = classes.get(cell)
+                if klass is None:
+                    klass = classes[cell] = class_name(cell)
+                if klass:
+                    set_class(split, klass)
             if by_ref:
                 if note is not None:
                     note(row[other_at], line)

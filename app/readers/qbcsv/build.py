@@ -20,7 +20,7 @@ from app.source import Source
 _SOURCE = ("filename", "line")
 _SPLIT = (
     "account", "value", "source", "memo", "reconcile", "mark", "account_type_label", "owner",
-    "item",
+    "item", "klass",
 )  # fmt: skip
 _TRANSACTION = (
     "date", "splits", "source", "num", "description", "notes", "ref", "kind_label", "voided",
@@ -50,7 +50,7 @@ def split_maker(filename: str) -> SplitMaker:
         return plain
     new = object.__new__
     set_file, set_line = (getattr(Source, n).__set__ for n in _SOURCE)
-    s_account, s_value, s_source, s_memo, s_reconcile, s_mark, s_label, s_owner, s_item = (
+    s_account, s_value, s_source, s_memo, s_reconcile, s_mark, s_label, s_owner, s_item, s_klass = (
         getattr(Split, n).__set__ for n in _SPLIT
     )
 
@@ -68,6 +68,7 @@ def split_maker(filename: str) -> SplitMaker:
         s_label(split, label)
         s_owner(split, "")
         s_item(split, None)  # set after, by the reader, where the row has item columns
+        s_klass(split, "")  # likewise, where the row has a Class column
         return split
 
     return make

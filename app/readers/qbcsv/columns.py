@@ -27,6 +27,7 @@ COLUMN_ROLES = (
     ("amount", "Amount", "signed; or Debit and Credit"),
     ("debit", "Debit", ""),
     ("credit", "Credit", ""),
+    ("class", "Class", "optional: QuickBooks' class"),
 )
 SAMPLE_ROWS = 8
 SUFFIXES = (".csv", ".txt")

@@ -65,10 +65,13 @@ ROLES = {
     "gst": "tax_amount",
     "gst amount": "tax_amount",
     "vat amount": "tax_amount",
+    # the Class column a user may add (never required): Split.klass (app/classes.py)
+    "class": "class",
 }
 ROW_ROLES = ("ref", "kind", "date", "num", "name", "memo", "account", "mark", "split")
 VALUE_ROLES = ("amount", "debit", "credit", "balance", "account_type")
 ITEM_ROLES = ("item", "qty", "price", "tax_code", "tax_amount")
+CLASS_ROLE = "class"
 
 
 class Header:
