@@ -111,7 +111,7 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     for h in work.taken:  # the book's version of a change the plan takes from QuickBooks
         _remove(found[h.entry.handle], h.entry.said())
     fresh = tuple(ledger.transactions[i] for i in work.add)
-    transactions.write(w, fresh, detach=False)
+    transactions.write(w, fresh, detach=True, early=True)
     made = dict(zip(work.add, w.transactions, strict=True))
     texts = [keys.stamp(work.keys[i], ledger.transactions[i]) for i in work.add]
     existing.stamp(engine, book, list(made.values()), texts, decision.record)
