@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app import pipeline, statements, verify
+from app import classes_proof, pipeline, statements, verify
 from app import update as plan_update
 from app import update_proof as proof
 from app.cutover import OPENING_KIND
@@ -152,7 +152,7 @@ def _prove(  # noqa: PLR0917
         mine = proof.less(snapshot, work.added_here)
         as_written = selection.as_written(ledger, docs)
         written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
-        report = verify.verify(written, mine, plan.cutover)
+        report = classes_proof.verified(written, mine, plan.cutover)  # (and without classes)
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
         sheet = frozenset(
@@ -164,7 +164,7 @@ def _prove(  # noqa: PLR0917
         taken = None
         if work.held or work.edited_here:
             out, put = proof.as_taken(work, ledger)
-            taken = verify.verify(written, proof.less(mine, out, put), plan.cutover)
+            taken = classes_proof.verified(written, proof.less(mine, out, put), plan.cutover)
             report = _held_causes(report, taken)
         if work.added_here:
             touched = sorted({a for e in work.added_here for a, _ in e.lines})

@@ -47,3 +47,12 @@ def test_each_exports_open_amounts_are_its_receivables_and_payables() -> None:
         assert owed["vendor"] == -tb["Accounts Payable"]
     assert all(later.first.open_amounts[n] > 0 for n in later.paid_later)
     assert all(later.second.open_amounts[n] == 0 for n in later.paid_later)
+
+
+def test_with_classes_the_first_exports_lines_keep_their_classes() -> None:
+    later = later_company(300, seed=5, classes=True)
+    by_no = {t.trans_no: t for t in later.second.transactions}
+    same = [t for t in later.first.transactions if t.trans_no in by_no]
+    assert any(t.classes for t in same)
+    edited = later.edited[0].trans_no
+    assert all(by_no[t.trans_no].classes == t.classes for t in same if t.trans_no != edited)

@@ -429,3 +429,29 @@ def test_an_edit_made_in_gnucash_is_kept_and_named(later: Later, tmp_path: Path)
         qb_sums[a] = qb_sums.get(a, D(0)) + v
     moved = sorted(abs(book_sums[a] - qb_sums[a]) for a in qb_sums)
     assert moved[-2:] == [D("5.00"), D("5.00")] and sum(moved) == D("10.00")  # as edited
+
+
+@pytest.mark.parametrize("mode", ["accounts", "memo"])
+def test_a_company_with_classes_brought_up_to_date(tmp_path: Path, mode: str) -> None:
+    """Classes as sub-accounts (or memos and slots): June's new lines land in their class's
+    sub-account; the book is QuickBooks' June books but for the held changes."""
+    later = later_company(300, seed=5, classes=True)
+    plan = replace(Plan(), classes=mode)  # type: ignore[arg-type]
+    first = _exports(later.first, tmp_path / "march", "journal")
+    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
+    book = tmp_path / "book.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    outcome = update_run.bring_up_to_date(
+        _exports(later.second, tmp_path / "june", "journal"), book
+    )
+    assert outcome.plan.classes == mode
+    assert outcome.written and len(outcome.work.add) == len(later.added)
+    assert outcome.explained
+    if mode == "accounts":
+        classed = {
+            a for t in later.added for (a, *_), c in zip(t.splits, t.classes, strict=False) if c
+        }
+        assert classed  # some new lines have a class
+        made = set(outcome.work.new_accounts)
+        names = {a.full_name for a in gnc.read_book(book).accounts}
+        assert made <= names

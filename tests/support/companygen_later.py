@@ -23,6 +23,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from tests.support import companygen_classes as _c
 from tests.support import companygen_docs as _d
 from tests.support.companygen import CUSTOMERS, VENDORS, Company, Txn, make_company
 
@@ -56,16 +57,25 @@ def _changeable(t: Txn) -> bool:
 
 
 def later_company(
-    transactions: int = 600, seed: int = 5, share: float = 0.75, years: int = 2
+    transactions: int = 600,
+    seed: int = 5,
+    share: float = 0.75,
+    years: int = 2,
+    *,
+    classes: bool = False,
 ) -> Later:
     """A documents company (``make_company(..., documents=True)``) exported at ``share`` of its
-    history and again at its end; see the module docstring."""
-    whole = make_company(transactions, seed, years=years, documents=True)
+    history and again at its end; see the module docstring. ``classes``: with QuickBooks'
+    classes (``companygen_classes``: drawn line by line in order, so the first export's lines
+    have the classes the whole history gives them)."""
+    whole = make_company(transactions, seed, years=years, documents=True, classes=classes)
     plain = make_company(transactions, seed, years=years)  # the same before add_documents
     cut = plain.transactions[int(len(plain.transactions) * share)].date
     prefix = copy.deepcopy([t for t in plain.transactions if t.date <= cut])
     open_then = _d.add_documents(prefix, seed, list(CUSTOMERS), list(VENDORS))
     first = replace(whole, transactions=prefix, exported=cut, open_amounts=open_then)
+    if classes:
+        _c.add_classes(first, seed)
 
     txns = copy.deepcopy(whole.transactions)
     early = [t for t in txns if t.date <= cut and t.date > txns[2].date and _changeable(t)]
