@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from app import csvsafe, update_run, words
+from app import csvsafe, postgres, update_run, words
 from app.cli_checks import input_error, unwritable
 from app.cli_summary import worded
 from app.errors import MigrationError, ProblemsError
@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """``--update BOOK`` and the decisions on held changes, on ``run.py convert``'s parser."""
     p.add_argument(
         "--update",
-        type=Path,
+        type=_book,
         metavar="BOOK.gnucash",
         help="bring a book this program wrote up to date with later exports of the same "
         "company: only what is new is added, changes in QuickBooks are listed, not applied "
@@ -47,6 +47,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             dest="held",
             help=f"with --update: {words_}, by the key the update printed (repeatable)",
         )
+
+
+def _book(text: str) -> Path:
+    if postgres.is_address(text):
+        raise argparse.ArgumentTypeError(
+            "a book in PostgreSQL cannot be brought up to date yet: only XML and SQLite files"
+        )
+    return Path(text)
 
 
 def _held(choice: str, key: str) -> tuple[str, str]:
