@@ -57,6 +57,11 @@ def test_bring_a_book_up_to_date(server: str, browser_page, tmp_path: Path) -> N
     expect(summary).to_contain_text("New accounts: Marketing")
     expect(page.locator("#update-held")).to_contain_text("exactly the 2 changes held")
     page.screenshot(path=str(shots / "1-result.png"), full_page=True)
+    # the deleted check: keep the book's version (a button per held change)
+    deleted = page.locator("#held-changes li.held", has_text="no longer in QuickBooks")
+    deleted.locator("button.keep").click()
+    expect(page.locator("#update-summary")).to_contain_text("Kept (the plan)")
+    expect(page.locator("#held-changes li.held")).to_have_count(1)
     with page.expect_download() as got:
         page.click("#download-updated")
     out = tmp_path / "downloaded.gnucash"

@@ -127,3 +127,23 @@ def test_a_book_the_wizard_wrote_is_offered_and_brought_up_to_date(client, march
     again = _post(client, None, june, earlier=mid)
     said = soup(client.get(again.location)).select_one("#update-summary").get_text(" ")
     assert f"{len(later.added)} transactions added" in said
+
+
+def test_held_changes_decided_on_the_result_page(client, march_book, later: Later) -> None:
+    book, june = march_book
+    r = _post(client, book, june)
+    page = soup(client.get(r.location))
+    held = page.select("#held-changes li.held")
+    assert len(held) == 2
+    edited = next(li for li in held if "edited in QuickBooks" in li.get_text())
+    key = edited["data-key"]
+    form = {"csrf_token": token(client), "key": key, "choice": "quickbooks"}
+    decided = client.post(f"{r.location}/decide", data=form)
+    assert decided.status_code == 303
+    after = soup(client.get(decided.location))
+    summary = after.select_one("#update-summary").get_text(" ")
+    assert "Taken from QuickBooks (the plan)" in summary
+    assert [li["data-key"] for li in after.select("#held-changes li.held")] != [key]
+    assert len(after.select("#held-changes li.held")) == 1
+    wrong = client.post(f"{r.location}/decide", data={**form, "key": "ref:nope"})
+    assert wrong.status_code == 400 and "not among the ones" in wrong.get_data(as_text=True)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.update import held_line
 from app.update_run import UpdateOutcome
 
 RESULT = "result.json"
@@ -49,6 +50,9 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
         "explained": outcome.explained,
         "verification": report.summary_lines("wizard", differences=False) if report else [],
         "differences": report.difference_lines("wizard") if report else [],
+        "held_changes": [
+            {"key": h.key, "said": held_line(h, outcome.ledger), "kept": h.kept} for h in work.held
+        ],
         "deltas": [
             {"account": d.account, "added": str(d.added), "quickbooks": str(d.quickbooks)}
             for d in outcome.deltas

@@ -5,6 +5,7 @@ result page says what was added, what is held, the proof, and offers the updated
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from flask import Blueprint, redirect, request, send_file, url_for
@@ -15,6 +16,7 @@ from werkzeug.wrappers import Response
 from app.errors import MigrationError
 from app.fileio import read_json, write_json
 from app.pages import update as view
+from app.plan import HELD_CHOICES
 from app.store import Migration, UploadError
 from app.update_run import bring_up_to_date
 from app.web.context import migration, render, runner, store
@@ -98,6 +100,27 @@ def _result_of(m: Migration) -> dict:
 @bp.get("/m/<mid>/update")
 def result() -> tuple[str, int]:
     return render("update/result.html", "update/result.html", r=_result_of(migration()))
+
+
+class UnknownChange(UploadError):
+    """That change is not among the ones this update held; reload the page."""
+
+
+@bp.post("/m/<mid>/update/decide")
+def decide() -> Response:
+    """A held change decided (take QuickBooks' version, or keep the book's): the update runs
+    again on the updated book with the decision in its plan (docs/UPDATE.md)."""
+    m = migration()
+    done = _result_of(m)
+    key, choice = request.form.get("key", ""), request.form.get("choice", "")
+    if key not in {h["key"] for h in done["held_changes"]} or choice not in HELD_CHOICES:
+        raise UnknownChange()
+    book = m.path / view.FOLDER / done["book"]
+    outcome = bring_up_to_date(
+        m.files(), book, lambda plan: replace(plan, held={**plan.held, key: choice})
+    )
+    write_json(m.path / view.FOLDER / view.RESULT, view.result(outcome, book.name))
+    return redirect(url_for("update.result"), 303)
 
 
 @bp.get("/m/<mid>/update/book")
