@@ -42,8 +42,13 @@ def _slots(engine: Engine) -> Slots:
 
 def stamp(engine: Engine, book, txns: Sequence[object], texts: Sequence[str], record: str) -> None:
     """Each written transaction's key slot (``keys.stamp``) and the book's run record; set
-    outside an edit, for the one save that writes the whole book (app/gnc/slots.py)."""
-    s = _slots(engine)
+    outside an edit, for the one save that writes the whole book (app/gnc/slots.py). An engine
+    without the slot calls writes the book without them (said in the log): an update of it is
+    then refused as of a book not ours."""
+    s = slots(engine)
+    if s.missing:
+        log.warning("GnuCash %s: no %s; the book keeps no keys", engine.name, ", ".join(s.missing))
+        return
     for t, text in zip(txns, texts, strict=True):
         s.set_text(int(t), keys.SLOT, text)  # type: ignore[call-overload]
     _put_long(s, int(book.get_instance()), RECORD_SLOT, record)
