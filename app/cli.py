@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from app import cli_split, csvsafe, pipeline, postgres, printable, words
+from app import cli_split, cli_update, csvsafe, pipeline, postgres, printable, words
 from app.cli_checks import usage_error
 from app.cli_summary import by_importance, summary, warnings_file, worded
 from app.documents.proof import documents_report
@@ -99,12 +99,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-o",
         "--output",
-        required=True,
         type=_output,
         metavar="BOOK.gnucash",
         help="the book: a file, or a PostgreSQL database postgres://USER@HOST[:PORT]/DB (the "
         "password from PGPASSWORD or ~/.pgpass)",
     )
+    cli_update.add_arguments(p)
     p.add_argument("--format", choices=FORMATS, help="book format (default xml)")
     p.add_argument("--reparent", action="store_true", default=None, help="GnuCash's tree")
     p.add_argument("--plan", type=Path, metavar="PLAN.json", help="a plan saved by the wizard")
@@ -180,9 +180,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def build_plan(args: argparse.Namespace) -> Plan:
-    """The plan file (if any) with the command line's options on top."""
-    plan = load_plan(args.plan) if args.plan else Plan()
+def build_plan(args: argparse.Namespace, base: Plan | None = None) -> Plan:
+    """The plan file (if any; else ``base``: the plan stored in a book being brought up to
+    date) with the command line's options on top."""
+    plan = load_plan(args.plan) if args.plan else base or Plan()
     database = "postgres" if isinstance(args.output, Address) else None
     given = {  # options that set one field of the plan when they are given
         "format": args.format or database,
@@ -217,6 +218,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
         cut = replace(cut, export_date=args.export_date)
     if args.split_at:
         cut = replace(cut, split_at=args.split_at)
+    if args.held:
+        plan = replace(plan, held={**plan.held, **dict(args.held)})
     chosen = {"documents": args.documents, "sales_tax": args.sales_tax, "classes": args.classes}
     plan = replace(plan, **{k: v for k, v in chosen.items() if v})
     return replace(plan, cutover=cut)
@@ -228,6 +231,8 @@ def main(argv: Sequence[str]) -> int:
         args = p.parse_args(list(argv))
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code or 0)
+    if args.update is not None or args.output is None:
+        return cli_update.main(args, p, build_plan)
     try:
         plan = build_plan(args)
         problem = cli_split.usage(args, plan) or usage_error(args, plan)

@@ -24,6 +24,7 @@ from app import (
     readers,
     resolve,
     statements,
+    update,
     validate,
     verify,
 )
@@ -51,9 +52,8 @@ def read(
     unread: Sequence[tuple[str, Sequence[Problem]]] = (),
     on_file: Callable[[int, Path], None] | None = None,
 ) -> Ledger:
-    """Every file parsed and merged; unreadable files are error problems, never exceptions.
-    ``unread``: files given but not kept (name, why: ``Migration.unread``), errors too;
-    ``on_file``: told before each file is read (``readers.read``)."""
+    """Every file parsed and merged; unreadable ones and ``unread`` (given, not kept: name, why)
+    are error problems, never exceptions; ``on_file`` is told before each file is read."""
     with paused():
         return readers.read(paths, plan, unread=unread, on_file=on_file)
 
@@ -373,6 +373,7 @@ def write_proven(
         on_progress=on_progress,
         overwrite=True,
         after=after,
+        marks=update.marks(ledger, plan.to_json()),  # docs/UPDATE.md
     )
     snapshot = gnc.read_book(
         where,

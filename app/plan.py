@@ -31,6 +31,10 @@ CutoverMode = Literal["full", "balances_only"]
 DocumentsMode = Literal["all", "open", "none"]
 SalesTaxMode = Literal["tables", "lines"]
 ClassesMode = Literal["accounts", "memo", "none"]
+# a change in QuickBooks that an update held (docs/UPDATE.md): take QuickBooks' version, or
+# keep the book's
+HeldChoice = Literal["quickbooks", "book"]
+HELD_CHOICES: tuple[HeldChoice, ...] = get_args(HeldChoice)
 RULE_KINDS: tuple[RuleKind, ...] = get_args(RuleKind)
 FORMATS: tuple[BookFormat, ...] = get_args(BookFormat)
 CUTOVER_MODES: tuple[CutoverMode, ...] = get_args(CutoverMode)
@@ -126,6 +130,8 @@ class Plan:
     # QuickBooks' classes (docs/CLASSES.md): a sub-account per class under each income and
     # expense account, on each split (memo prefix and slot), or not carried (said so)
     classes: ClassesMode = "memo"
+    # bringing a book up to date: a held change's key (``app.keys``) → the user's decision
+    held: dict[str, HeldChoice] = field(default_factory=dict)
 
     def with_rule(self, rule: Rule) -> Plan:
         """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
@@ -175,6 +181,7 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
             foreign_as_home=bool(data.get("foreign_as_home", False)),
             sales_tax=str(data.get("sales_tax", "tables")),  # type: ignore[arg-type]
             classes=str(data.get("classes", "memo")),  # type: ignore[arg-type]
+            held={str(k): str(v) for k, v in data.get("held", {}).items()},  # type: ignore[misc]
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise MappingError(f"{origin}: unexpected plan layout ({exc})") from None
@@ -208,6 +215,7 @@ def _check(plan: Plan, origin: str) -> None:
         if value not in allowed:
             raise MappingError(f"{origin}: {name} must be one of {allowed} (got {value!r})")
     _check_days(plan.cutover, origin)
+    _check_held(plan, origin)
     for name, fo in plan.files.items():
         if fo.date_order not in ("", "mdy", "dmy"):
             raise MappingError(f"{origin}: date order for {name} must be mdy or dmy")
@@ -225,6 +233,12 @@ def _check_days(cut: Cutover, origin: str) -> None:
             parse_day(cut.split_at)
         except ValueError as exc:
             raise MappingError(f"{origin}: split_at: {exc}") from None
+
+
+def _check_held(plan: Plan, origin: str) -> None:
+    for key, choice in plan.held.items():
+        if choice not in HELD_CHOICES:
+            raise MappingError(f"{origin}: held change {key}: expected one of {HELD_CHOICES}")
 
 
 def _check_database(address: str, origin: str) -> None:

@@ -18,16 +18,19 @@ from app.gnc.lots import read_documents
 from app.gnc.session import read_book, write_book
 from app.gnc.tax import write_documents as write_documents_with_tax
 from app.gnc.tax import write_sales_tax
+from app.gnc.update import Updated, update_book
 
 __all__ = [
     "BookDocument",
     "BookDocuments",
     "ExtrasWritten",
+    "Updated",
     "Written",
     "engine_version",
     "is_known_currency",
     "read_book",
     "read_documents",
+    "update_book",
     "write_book",
     "write_documents",
     "write_documents_with_tax",

@@ -17,14 +17,14 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from app import postgres
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, extras, tax, transactions
+from app.gnc import accounts, bindings, business, existing, extras, tax, transactions
 from app.gnc import lots as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
@@ -34,6 +34,7 @@ from app.model import Ledger
 from app.postgres import Address
 
 log = logging.getLogger(__name__)
+Marks = tuple[Sequence[str], str]  # each transaction's key slot text, the book's run record
 
 
 # ---------------------------------------------------------------- writing
@@ -86,6 +87,7 @@ def write_book(
     overwrite: bool = False,
     detach: bool = True,
     after: Callable[[Written], object] | None = None,
+    marks: Marks | None = None,
 ) -> WriteStats:
     """Write the final ``ledger`` to ``path`` (raises BookWriteError; then no file is left).
 
@@ -95,10 +97,17 @@ def write_book(
     ``detach=False`` forces the plain path (quadratic on 4.13; for comparison tests).
     ``after``: called with the ``Written`` book once the GL is written and self-checked,
     before the save (the business documents pass); its time is the "documents" phase.
+    ``marks``: each transaction's key slot and the book's run record (``existing.stamp``).
     """
     if isinstance(path, Address):
         return _write_database(
-            ledger, path, currency=currency, on_progress=on_progress, detach=detach, after=after
+            ledger,
+            path,
+            currency=currency,
+            on_progress=on_progress,
+            detach=detach,
+            after=after,
+            marks=marks,
         )
     path = Path(path).absolute()  # GnuCash reads a relative URI as under its own data folder
     if fmt not in ("xml", "sqlite"):
@@ -119,7 +128,13 @@ def write_book(
             session = Session()
             session.begin("sqlite3://" + str(tmp), SessionOpenMode.SESSION_NEW_STORE)
         stats, t0 = _fill_and_save(
-            session, ledger, currency=currency, on_progress=on_progress, detach=detach, after=after
+            session,
+            ledger,
+            currency=currency,
+            on_progress=on_progress,
+            detach=detach,
+            after=after,
+            marks=marks,
         )
         session.end()
         session = None
@@ -148,6 +163,7 @@ def _fill_and_save(
     on_progress: Progress | None,
     detach: bool,
     after: Callable[[Written], object] | None,
+    marks: Marks | None = None,
 ) -> tuple[WriteStats, float]:
     """The ledger (and the ``after`` pass) into the new session's book, then its one save;
     the stats and when the save began."""
@@ -157,6 +173,10 @@ def _fill_and_save(
         t0 = time.perf_counter()
         after(w.written())
         stats = replace(stats, seconds=(*stats.seconds, ("documents", since(t0))))
+    if marks is not None:
+        t0 = time.perf_counter()
+        existing.stamp(w.engine, w.book, w.transactions, *marks)
+        stats = replace(stats, seconds=(*stats.seconds, ("keys", since(t0))))
     progress(on_progress, "saving", 0, 1)
     t0 = time.perf_counter()
     session.save()
@@ -171,6 +191,7 @@ def _write_database(
     on_progress: Progress | None,
     detach: bool,
     after: Callable[[Written], object] | None,
+    marks: Marks | None = None,
 ) -> WriteStats:
     """The book into the empty PostgreSQL database at ``address`` with GnuCash's SQL backend:
     the save-as recipe of SQLite (begin a new store, build, one save), the password handed
@@ -189,6 +210,7 @@ def _write_database(
                 on_progress=on_progress,
                 detach=detach,
                 after=after,
+                marks=marks,
             )
             session.end()
             session = None
@@ -300,21 +322,7 @@ def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
         session = Session()
         engine.log_disable()
         session.begin(uri, SessionOpenMode.SESSION_READ_ONLY)
-        ctypes_load = detach and can_load(engine)
-        total = _xml_transaction_count(xml) if xml is not None and ctypes_load else 0
-        why = "" if ctypes_load else "plain load requested" if not detach else "no ctypes load"
-        if xml is None and ctypes_load:
-            why = load_sql_detached(engine, int(session.get_instance()))
-        elif ctypes_load and total > DETACH_EVERY:
-            why = load_xml_detached(engine, int(session.get_instance()), total, on_progress)
-        else:
-            session.load()
-            why = why or "fewer transactions than one detach interval"
-        session.raise_backend_errors("load")
-        detached = not why
-        if why and why != refusal(engine):  # that one is logged once, in bindings.engine
-            log.info("read-back without the split-list detacher: %s", why)
-        engine.log_disable()
+        detached = load(session, xml, on_progress, detach)
     except GnuCashBackendException as exc:
         session.end()
         raise BookWriteError(f"GnuCash could not open {name}: {_plain(exc)}") from exc
@@ -333,6 +341,30 @@ def _read(  # noqa: PLR0917 - read_book's own arguments, passed on as they came
         )
     finally:
         session.end()
+
+
+def load(
+    session: Session, xml: Path | None, on_progress: Progress | None, detach: bool = True
+) -> bool:
+    """The begun ``session``'s book loaded, with the split-list detacher where it can be used
+    (linear on 4.x-5.6; ``xml``: the file of an XML book, None for a SQL one); whether it was.
+    Raises GnuCashBackendException when the backend fails."""
+    engine = bindings.engine()
+    ctypes_load = detach and can_load(engine)
+    total = _xml_transaction_count(xml) if xml is not None and ctypes_load else 0
+    why = "" if ctypes_load else "plain load requested" if not detach else "no ctypes load"
+    if xml is None and ctypes_load:
+        why = load_sql_detached(engine, int(session.get_instance()))
+    elif ctypes_load and total > DETACH_EVERY:
+        why = load_xml_detached(engine, int(session.get_instance()), total, on_progress)
+    else:
+        session.load()
+        why = why or "fewer transactions than one detach interval"
+    session.raise_backend_errors("load")
+    if why and why != refusal(engine):  # that one is logged once, in bindings.engine
+        log.info("loaded without the split-list detacher: %s", why)
+    engine.log_disable()
+    return not why
 
 
 def _xml_transaction_count(path: Path) -> int:

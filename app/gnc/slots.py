@@ -1,8 +1,9 @@
-"""A split's class in its KVP slot (``qb-class``, a string: docs/CLASSES.md), set and read through
-``qof_instance_set_kvp`` / ``qof_instance_get_kvp`` (qofinstance.h, public C API in 4.13 and 5.x;
-the bindings wrap neither) with a GLib ``GValue``. The XML and SQL backends save every slot of
-a split with it. ``Slots.missing`` names what the engine lacks: the writer then keeps the class
-in the memo only and says so.
+"""String slots (KVP), set and read through ``qof_instance_set_kvp`` / ``qof_instance_get_kvp``
+(qofinstance.h, public C API in 4.13 and 5.x; the bindings wrap neither) with a GLib ``GValue``:
+a split's class (``qb-class``: docs/CLASSES.md), each transaction's key and the book's run
+record (docs/UPDATE.md, "Where the keys live in the book"). The XML and SQL backends save every
+slot of an instance with it. ``Slots.missing`` names what the engine lacks: the writer then
+keeps the class in the memo only and says so; an update refuses.
 
 Never imports ``gnucash``, like ``app.gnc.engine``.
 """
@@ -38,7 +39,8 @@ class Slots:
         self.missing = bind(self, _SIGNATURES)
 
     def set_text(self, instance: int, key: str, text: str) -> None:
-        """The string slot ``key`` of ``instance`` (a split inside its transaction's edit)."""
+        """The string slot ``key`` of ``instance`` (a split inside its transaction's edit, a
+        transaction or the book outside one before a save that writes the whole book)."""
         value = ctypes.create_string_buffer(GVALUE_SIZE)
         self.gobject.g_value_init(value, G_TYPE_STRING)
         try:

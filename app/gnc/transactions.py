@@ -55,9 +55,12 @@ def bulk_edit(engine: Engine, accounts: list) -> Iterator[None]:
         engine.resume_events()
 
 
-def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool, str, int]:
+def write(
+    w: Writer, txns: tuple[Transaction, ...], detach: bool, *, early: bool = False
+) -> tuple[bool, str, int]:
     """The hot loop (docs/ENGINE.md, "Bulk writing (the call order)"). Returns (detached, why
-    not, split count)."""
+    not, split count). ``early``: the accounts hold splits already (an update,
+    docs/UPDATE.md): their lists are detached before the first insert, not after 1,000."""
     used = {s.account for t in txns for s in t.splits}
     for t in txns:
         for s in t.splits:
@@ -70,12 +73,8 @@ def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool,
     total, splits = len(txns), 0
     klass = _class_slots(w, txns)
     with bulk_edit(w.engine, receiving):
-        detacher = None
-        if detach:
-            try:
-                detacher = SplitListDetacher(w.engine, [int(a.get_instance()) for a in receiving])
-            except LayoutError as exc:  # another engine: the plain path (docs/ENGINE.md)
-                fallback = str(exc)
+        detacher, why = _detacher(w, receiving, early) if detach else (None, "")
+        fallback = fallback or why
         try:
             for done, txn in enumerate(txns, 1):
                 splits += _post(w, txn, inst, book_i, cur_i, klass)
@@ -95,6 +94,18 @@ def write(w: Writer, txns: tuple[Transaction, ...], detach: bool) -> tuple[bool,
     if detacher is not None and not used_detacher:
         fallback = "fewer transactions than one detach interval"
     return used_detacher, fallback, splits
+
+
+def _detacher(w: Writer, receiving: list, early: bool) -> tuple[SplitListDetacher | None, str]:
+    """The receiving accounts' detacher, or None and why not (another engine: the plain path,
+    docs/ENGINE.md). ``early``: their lists detached at once (a book holding splits already)."""
+    try:
+        detacher = SplitListDetacher(w.engine, [int(a.get_instance()) for a in receiving])
+        if early:
+            detacher.detach()
+    except LayoutError as exc:
+        return None, str(exc)
+    return detacher, ""
 
 
 def _class_slots(w: Writer, txns: tuple[Transaction, ...]) -> Slots | None:

@@ -9,13 +9,13 @@ from flask import Flask, current_app, g
 from werkzeug.exceptions import NotFound
 
 from app.store import UnknownMigration
-from app.web import files, home, jobs, mapping, preview
+from app.web import files, home, jobs, mapping, preview, update
 from app.web.context import STEPS, step_index, store
 from app.web.errors import setup_errors
 from app.web.filters import setup_filters
 from app.web.security import setup_security
 
-BLUEPRINTS = (home, files, preview, mapping, jobs)
+BLUEPRINTS = (home, files, preview, mapping, jobs, update)
 
 
 def _load_migration(endpoint: str | None, values: dict[str, Any] | None) -> None:

@@ -20,6 +20,7 @@ from app.errors import (
     UnknownFormatError,
 )
 from app.store import DiskFull, DuplicateUpload, MigrationGone, UnknownUpload, UploadError
+from app.update import UpdateRefused
 from app.web.context import is_htmx
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ STATUS: dict[type[MigrationError], HTTPStatus] = {
     NotWritten: HTTPStatus.CONFLICT,
     UploadError: HTTPStatus.BAD_REQUEST,
     CSRFError: HTTPStatus.BAD_REQUEST,
+    UpdateRefused: UNPROCESSABLE,  # the book and the exports do not go together
     BookWriteError: HTTPStatus.INTERNAL_SERVER_ERROR,
 }
 

@@ -76,6 +76,23 @@ def _tax_files(invoices: int, out: Path) -> None:
     company.write_transaction_detail_csv(out / "transaction_detail.csv")
 
 
+def _update_files(n: int, added: int, out: Path) -> None:
+    """A company of ``n`` + ``added`` transactions exported twice: after its first ``n``
+    (march/) and at its end (june/), a lists IIF and a Transaction Detail each."""
+    from dataclasses import replace
+
+    from tests.support.companygen import make_company
+
+    company = make_company(transactions=n + added, seed=7, years=max(1, n // 10_000))
+    first = replace(
+        company, transactions=company.transactions[:n], exported=company.transactions[n - 1].date
+    )
+    for name, c in (("march", first), ("june", company)):
+        (out / name).mkdir()
+        c.write_lists_iif(out / name / "lists.iif")
+        c.write_transaction_detail_csv(out / name / "transaction_detail.csv")
+
+
 def _prepared(folder: Path):
     from app import pipeline
     from app.plan import Plan
@@ -202,6 +219,50 @@ def child(kind: str, folder: Path) -> None:
         t["invoices"] = counts.get("invoice", 0)
         t["taxed"] = st.taxed_lines
         about = f"{counts}, refused {len(refused)}"
+    elif kind == "update_base":  # (not measured) the first export's book, for the two below
+        from app import pipeline
+        from app.plan import Plan
+
+        plan = Plan()
+        files = sorted((folder / "march").iterdir())
+        prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+        pipeline.write(prepared, folder / "base.gnucash", plan, overwrite=True)
+    elif kind == "load_save":  # GnuCash's own load and Save As of that book: the baseline
+        import ctypes
+
+        from app.gnc import bindings
+        from app.gnc.bindings import Session, SessionOpenMode
+        from app.gnc.session import load
+
+        engine = bindings.engine()
+        t0 = time.perf_counter()
+        old, new = Session(), Session()
+        old.begin("xml://" + str(folder / "base.gnucash"), SessionOpenMode.SESSION_READ_ONLY)
+        load(old, folder / "base.gnucash", None)
+        t["load"] = time.perf_counter() - t0
+        new.begin("xml://" + str(folder / "saved.gnucash"), SessionOpenMode.SESSION_NEW_STORE)
+        new.swap_data(old)
+        engine.log_disable()
+        engine.lib.qof_book_mark_session_dirty.argtypes = [ctypes.c_void_p]
+        engine.lib.qof_book_mark_session_dirty(int(new.book.get_instance()))  # (else no save)
+        new.save()
+        new.end()
+        old.end()
+        t["total"] = time.perf_counter() - t0
+    elif kind == "update":  # run.py convert --update: the later export into that book
+        import shutil
+
+        from app import update_run
+
+        book = folder / "updated.gnucash"
+        shutil.copy(folder / "base.gnucash", book)
+        t0 = time.perf_counter()
+        outcome = update_run.bring_up_to_date(sorted((folder / "june").iterdir()), book)
+        t["total"] = time.perf_counter() - t0
+        t["added"] = len(outcome.work.add)
+        t["saved"] = (folder / "saved.gnucash").stat().st_size
+        if outcome.report is None or not outcome.report.ok:
+            raise SystemExit("bench update failed its proof")
     elif kind == "csv_reader":  # the floor for reading: decode + csv.reader, nothing else
         path = folder / "big.csv"
         t0, c0 = time.perf_counter(), _cpu()
@@ -452,6 +513,14 @@ def main() -> None:
         pg = _postgres(folders, (SEED_SIZE, small))
         many_n, many_size = (int(x) for x in os.environ.get("BENCH_MANY", "20x2000").split("x"))
         one_by_one, side_by_side, jobs = _many(base, many_n, many_size)
+        upd_n, upd_added = (
+            int(x) for x in os.environ.get("BENCH_UPDATE", f"{large}+1000").split("+")
+        )
+        (base / "update").mkdir()
+        _update_files(upd_n, upd_added, base / "update")
+        _run("update_base", base / "update")
+        baseline = _run("load_save", base / "update")
+        updated = _run("update", base / "update")
         _big, mb = _big_csv(base)
         reader = _run("csv_reader", base)
         ours = _run("qbcsv", base)
@@ -640,6 +709,28 @@ def main() -> None:
             f"documents pass with tax tables and items, {got:,} invoices",
             f"{sec(tax, 'documents'):.2f} s",
             f"{sec(tax, 'documents') / sec(tax, 'gl'):.2f}x the GL write, target <= 1.5x",
+        )
+    )
+    rows.append(
+        (
+            f"GnuCash's own load + save of a {upd_n:,}-txn book (baseline)",
+            f"{sec(baseline):.1f} s",
+            f"of which load {sec(baseline, 'load'):.1f} s",
+        )
+    )
+    added = int(updated["seconds"]["added"])
+    rows.append(
+        (
+            f"update adding {added:,} txns to it (read exports + write + read-back + proof)",
+            f"{sec(updated):.1f} s",
+            f"peak {updated['peak_mb']:.0f} MiB",
+        )
+    )
+    rows.append(
+        (
+            f"RATIO update / load + save at {upd_n:,}",
+            f"{sec(updated) / sec(baseline):.2f}x",
+            "target <= 2x",
         )
     )
     width = max(len(a) for a, _, _ in rows)

@@ -1,0 +1,169 @@
+"""``run.py convert --update BOOK.gnucash FILE...``: a book this program wrote, brought up to date
+with later exports of the same company (docs/UPDATE.md). Exit status: 0 brought up to date (or
+nothing new), 1 not updated (the message says why; the book as it was), 2 a usage error, 3 with
+``--strict`` when the proof finds a difference. ``--report R.csv`` writes the proof and the
+delta table (R.delta.csv) beside it."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from app import csvsafe, postgres, update_run, words
+from app.cli_checks import input_error, unwritable
+from app.cli_summary import worded
+from app.errors import MigrationError, ProblemsError
+from app.fileio import write_text
+from app.plan import Plan
+from app.update_proof import delta_csv_rows
+
+# what --update leaves to the book itself: its own file and format
+_NOT_WITH_UPDATE = (
+    ("output", "-o"),
+    ("format", "--format"),
+    ("balances_only", "--balances-only"),
+    ("split_at", "--split-at"),
+    ("archive", "--archive"),
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``--update BOOK`` and the decisions on held changes, on ``run.py convert``'s parser."""
+    p.add_argument(
+        "--update",
+        type=_book,
+        metavar="BOOK.gnucash",
+        help="bring a book this program wrote up to date with later exports of the same "
+        "company: only what is new is added, changes in QuickBooks are listed, not applied "
+        "(docs/UPDATE.md); instead of -o",
+    )
+    for flag, choice, words_ in (
+        ("--take-quickbooks", "quickbooks", "apply QuickBooks' version of a held change"),
+        ("--keep-book", "book", "keep the book's version of a held change"),
+    ):
+        p.add_argument(
+            flag,
+            action="append",
+            default=[],
+            metavar="KEY",
+            type=functools.partial(_held, choice),
+            dest="held",
+            help=f"with --update: {words_}, by the key the update printed (repeatable)",
+        )
+
+
+def _book(text: str) -> Path:
+    if postgres.is_address(text):
+        raise argparse.ArgumentTypeError(
+            "a book in PostgreSQL cannot be brought up to date yet: only XML and SQLite files"
+        )
+    return Path(text)
+
+
+def _held(choice: str, key: str) -> tuple[str, str]:
+    """``--take-quickbooks ref:1234`` → ("ref:1234", "quickbooks")."""
+    if not key.strip() or " " in key.strip():
+        raise argparse.ArgumentTypeError(f"expected a key as the update printed it (got {key!r})")
+    return key.strip(), choice
+
+
+def usage_error(args: argparse.Namespace) -> str | None:
+    book: Path | None = args.update
+    if book is None:
+        return (
+            "the following arguments are required: -o (the book to write; or --update BOOK "
+            "to bring a book up to date)"
+        )
+    for name, flag in _NOT_WITH_UPDATE:
+        if getattr(args, name, None):
+            return f"{flag} does not go with --update: the book keeps its own file and format"
+    if book.is_dir():
+        return f"{book} is a folder, not a book"
+    if not book.is_file():
+        return f"no book at {book}; to make one, convert with -o {book}"
+    if problem := unwritable(book, "updated book"):
+        return problem
+    return input_error(args)
+
+
+def main(
+    args: argparse.Namespace,
+    p: argparse.ArgumentParser,
+    build_plan: Callable[[argparse.Namespace, Plan | None], Plan],
+) -> int:
+    if problem := usage_error(args):
+        p.print_usage(sys.stderr)
+        print(f"run.py convert: error: {problem}", file=sys.stderr)
+        return 2
+    book: Path = args.update
+    try:
+        outcome = update_run.bring_up_to_date(
+            args.files, book, lambda stored: build_plan(args, stored), _progress
+        )
+    except ProblemsError as exc:
+        for found in exc.problems:
+            print(worded(found), file=sys.stderr)
+        n = len(exc.problems)
+        print(f"Book not updated: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
+        return 1
+    except MigrationError as exc:
+        print(f"Book not updated: {exc.message}", file=sys.stderr)
+        return 1
+    for line in outcome.lines():
+        print(line)
+    if any(not h.kept for h in outcome.work.held):
+        print(
+            "Decide each held change: run again with --take-quickbooks KEY (QuickBooks' version "
+            "goes into the book) or --keep-book KEY (the book's stays, listed as kept); "
+            "KEY is in brackets above"
+        )
+    return _verdict(args, outcome)
+
+
+def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int:
+    """The proof, the report files asked for, and the last line (the exit status says it)."""
+    book: Path = args.update
+    report = outcome.report
+    if report is None:
+        print(f"{book} is up to date: nothing added")
+        return 0
+    print("Verification:")
+    for line in report.summary_lines(differences=False):
+        print(f"  {line}")
+    if args.report:
+        delta = args.report.with_name(args.report.stem + ".delta.csv")
+        write_text(args.report, report.to_csv())
+        write_text(delta, csvsafe.text(delta_csv_rows(outcome.deltas)))
+        print(f"Report written to {args.report}, delta table to {delta}")
+    if report.ok:
+        print(f"Book brought up to date: {book}")
+        return 0
+    work = outcome.work
+    if outcome.explained:
+        parts = [words.plural(len(work.held), "change") + " held"] if work.held else []
+        if work.edited_here:
+            parts.append(words.plural(len(work.edited_here), "transaction") + " edited in GnuCash")
+        print(
+            f"Book brought up to date: {book}; it differs from QuickBooks by exactly the "
+            f"{' and the '.join(parts)} (decide each, then update again):"
+        )
+    else:
+        rows = len(report.differences)
+        print(
+            f"Book brought up to date: {book}, but {words.differ(rows, 'account')} from QuickBooks:"
+        )
+    for line in report.difference_lines("cli"):
+        print(f"  {line}")
+    if args.strict:
+        print("Verification found differences (--strict).", file=sys.stderr)
+        return 3
+    return 0
+
+
+def _progress(phase: str, done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        end = "\n" if done >= total else ""
+        print(f"\r{words.progress(phase, done, total)}\033[K", end=end, file=sys.stderr)

@@ -1,0 +1,204 @@
+"""A book's keys and state, read through the engine for an update (``app.update.BookState``),
+and the stamps a write leaves: each transaction's key slot and the book's run record
+(docs/UPDATE.md, "Where the keys live in the book", "Reading the book").
+
+Everything here works on an open book in a session the caller holds: the update reads the book
+and writes into it in one session (``app.gnc.update``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime as dt
+import functools
+import logging
+from collections.abc import Sequence
+
+from app import keys
+from app.errors import BookWriteError
+from app.gnc.bindings import C, GncBillTerm, GncCustomer, GncJob, GncVendor, Query
+from app.gnc.calls import calls, walk
+from app.gnc.engine import Engine, bill_terms, bind
+from app.gnc.numeric import from_parts
+from app.gnc.slots import Slots, slots
+from app.update import RECORD_SLOT, BookEntry, BookState, Record
+
+log = logging.getLogger(__name__)
+_P = ctypes.c_void_p
+
+
+PART = 4000  # characters per slot of a long text (PostgreSQL keeps 4,096 in a string slot)
+
+
+def _slots(engine: Engine) -> Slots:
+    s = slots(engine)
+    if s.missing:
+        raise BookWriteError(
+            f"GnuCash {engine.name} does not export {', '.join(s.missing)}: the keys an update "
+            "needs cannot be kept in the book"
+        )
+    return s
+
+
+def stamp(engine: Engine, book, txns: Sequence[object], texts: Sequence[str], record: str) -> None:
+    """Each written transaction's key slot (``keys.stamp``) and the book's run record; set
+    outside an edit, for the one save that writes the whole book (app/gnc/slots.py). An engine
+    without the slot calls writes the book without them (said in the log): an update of it is
+    then refused as of a book not ours."""
+    s = slots(engine)
+    if s.missing:
+        log.warning("GnuCash %s: no %s; the book keeps no keys", engine.name, ", ".join(s.missing))
+        return
+    for t, text in zip(txns, texts, strict=True):
+        s.set_text(int(t), keys.SLOT, text)  # type: ignore[call-overload]
+    _put_long(s, int(book.get_instance()), RECORD_SLOT, record)
+
+
+def record(engine: Engine, book) -> Record | None:
+    return Record.from_text(_get_long(_slots(engine), int(book.get_instance()), RECORD_SLOT))
+
+
+def _put_long(s: Slots, instance: int, name: str, text: str) -> None:
+    """A text of any length: ``name`` holds the number of parts, ``name-1``... the parts."""
+    parts = [text[i : i + PART] for i in range(0, len(text), PART)] or [""]
+    s.set_text(instance, name, str(len(parts)))
+    for n, part in enumerate(parts, 1):
+        s.set_text(instance, f"{name}-{n}", part)
+
+
+def _get_long(s: Slots, instance: int, name: str) -> str | None:
+    count = s.text(instance, name)
+    if not count.isdigit():
+        return None
+    return "".join(s.text(instance, f"{name}-{n}") for n in range(1, int(count) + 1))
+
+
+# the raw getters the reading walks every transaction with (public API of 4.13 and 5.x:
+# Transaction.h, Split.h); typed on the engine library as ``Engine`` types its own
+_SIGNATURES: tuple[tuple[str, str, object, list | None], ...] = (
+    ("lib", "xaccTransGetSplitList", _P, [_P]),
+    ("lib", "xaccSplitGetAccount", _P, [_P]),
+    ("lib", "xaccTransGetNum", ctypes.c_char_p, [_P]),
+    ("lib", "xaccTransGetDescription", ctypes.c_char_p, [_P]),
+    ("lib", "xaccTransGetTxnType", ctypes.c_char, [_P]),
+    ("lib", "xaccTransGetVoidStatus", ctypes.c_int, [_P]),
+)
+
+
+class _Raw:
+    def __init__(self, engine: Engine) -> None:
+        self.lib = engine.lib
+        missing = bind(self, _SIGNATURES)
+        if missing or not engine.has("xaccSplitGetParent", "xaccSplitGetValue", "xaccTransGetDate"):
+            raise BookWriteError(
+                f"GnuCash {engine.name} does not export {', '.join(missing) or 'the split getters'}"
+                ": the book cannot be read for an update"
+            )
+
+
+def read_state(engine: Engine, book) -> BookState:
+    """Every transaction of ``book`` with its key (if we wrote it), its sums and lines; the
+    accounts, customers, jobs, vendors and terms by name; the run record. Raw ctypes calls on
+    the pointers (the book's transaction collection, each one's splits): no wrapper object
+    per split, no Decimal but for the amounts (``objects`` finds the bindings' objects of the
+    few transactions the writer needs)."""
+    s = _slots(engine)
+    lib = _Raw(engine).lib
+    day_of = functools.cache(lambda t: dt.datetime.fromtimestamp(t).date())  # as read_book
+    amount = functools.cache(from_parts)
+    names: dict[int, str] = {}
+    accounts = []
+    for a in book.get_root_account().get_descendants():
+        names[int(a.get_instance())] = a.get_full_name()
+        accounts.append(a)
+    entries = []
+    link = getattr(C, "TXN_TYPE_LINK", "L").encode()
+    for t in calls(engine).collection(int(book.get_instance()), b"Trans"):
+        splits = walk(lib.xaccTransGetSplitList(t))
+        where = [names.get(lib.xaccSplitGetAccount(x)) for x in splits]
+        if None in where:  # a scheduled transaction's template (its own accounts)
+            continue
+        values = [lib.xaccSplitGetValue(x) for x in splits]
+        lines = tuple((str(n), amount(v.num, v.denom)) for n, v in zip(where, values, strict=True))
+        day = day_of(lib.xaccTransGetDate(t))
+        voided = bool(lib.xaccTransGetVoidStatus(t))
+        entries.append(
+            BookEntry(
+                handle=t,
+                date=day,
+                num=(lib.xaccTransGetNum(t) or b"").decode(),
+                description=(lib.xaccTransGetDescription(t) or b"").decode(),
+                stamp=keys.parse(s.text(t, keys.SLOT)),
+                sums=keys.sums(day, voided, lines),
+                lines=lines,
+                link=lib.xaccTransGetTxnType(t) == link,
+                marks=b"".join(lib.xaccSplitGetReconcile(x) for x in splits).decode(),
+            )
+        )
+    state = BookState(
+        record=record(engine, book),
+        entries=tuple(entries),
+        accounts=frozenset(names.values()),
+        owners=frozenset(owners(book)),
+        terms=frozenset(terms(engine, book)),
+        read_only_before=_read_only_before(engine, book),
+    )
+    return state
+
+
+def objects(book, handles: set[int], accounts: set[str]) -> dict[int, object]:
+    """The bindings' transaction object of each of ``handles`` (transaction pointers) that has
+    a split in one of ``accounts`` (full names), found through those accounts' split lists."""
+    out: dict[int, object] = {}
+    for a in book.get_root_account().get_descendants():
+        if a.get_full_name() not in accounts:
+            continue
+        for sp in C.xaccAccountGetSplitList(a.get_instance()):
+            t = C.xaccSplitGetParent(sp)
+            if int(t) in handles:
+                out[int(t)] = t
+    return out
+
+
+def owners(book) -> dict[tuple[str, str], object]:
+    """("customer", name), ("customer", "Name:Job"), ("vendor", name) → the bindings' object,
+    as ``Writer.owners`` holds them."""
+    out: dict[tuple[str, str], object] = {}
+    for kind, cls in (("gncCustomer", GncCustomer), ("gncVendor", GncVendor)):
+        query = Query()
+        query.search_for(kind)
+        query.set_book(book)
+        for inst in query.run():
+            o = cls(instance=inst)
+            name = o.GetName() or ""
+            if kind == "gncVendor":
+                out["vendor", name] = o
+                continue
+            out["customer", name] = o
+            for j in C.gncCustomerGetJoblist(inst, True):
+                out["customer", f"{name}:{C.gncJobGetName(j)}"] = GncJob(instance=j)
+        query.destroy()
+    return out
+
+
+def terms(engine: Engine, book) -> dict[str, object]:
+    """The book's bill terms by name (the bindings' objects), as ``Writer.terms`` holds them
+    (the book's own list: a document's frozen copy is not in it)."""
+    out: dict[str, object] = {}
+    for row in bill_terms(engine, int(book.get_instance())):
+        found = C.gncBillTermLookupByName(book.get_instance(), row[0])
+        if found is not None:
+            out[row[0]] = GncBillTerm(instance=found)
+    return out
+
+
+def _read_only_before(engine: Engine, book) -> dt.date | None:
+    """The first day GnuCash lets one edit, when the book sets a read-only threshold
+    (File > Properties, "Day threshold for read-only transactions")."""
+    lib = engine.lib
+    fn = getattr(lib, "qof_book_get_num_days_autoreadonly", None)
+    if fn is None:
+        return None
+    fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p]
+    days = fn(int(book.get_instance()))
+    return dt.date.today() - dt.timedelta(days=days) if days > 0 else None

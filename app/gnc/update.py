@@ -1,0 +1,294 @@
+"""An existing book brought up to date in one session (docs/UPDATE.md, "Writing into the book"):
+the book loaded (locked against GnuCash meanwhile), read (``existing.read_state``), the caller's
+pure ``decide`` asked what to do, then GnuCash's own Save As: the loaded book swapped into a new
+store beside it (``qof_session_swap_data``), only what is new added to it, and one save. The
+book itself is never written here; the caller proves the copy and puts it in place.
+
+New documents are adopted as in a first write; a new payment of a document already in the book
+joins that document's lot (found through its transaction's A/R split), so a payment in June
+closes a March invoice. Old payments and links are left as they are.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from pathlib import Path
+
+from app import keys
+from app.documents import Payment
+from app.documents.selection import Piece, links, payment_pieces
+from app.errors import BookWriteError
+from app.gnc import accounts, bindings, business, existing, transactions
+from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
+from app.gnc.context import Progress, Writer, progress
+from app.gnc.detacher import SplitListDetacher
+from app.gnc.documents import _Pass
+from app.gnc.engine import LayoutError
+from app.gnc.numeric import to_decimal
+from app.gnc.session import _plain, load
+from app.model import Ledger
+from app.update import BookState, Decision, UpdateRefused, Work
+
+
+@dataclass(frozen=True, slots=True)
+class Updated:
+    decision: Decision
+    written: bool  # False: nothing new, the book left as it was (no copy made)
+    documents: dict[str, int]
+    # each new payment: (its A/R or A/P account, the pieces its line was cut into; () plain)
+    paid: dict[int, tuple[str, tuple[Piece, ...]]] = field(default_factory=dict)
+    linked: tuple = ()  # (credit note, document, amount) of each lot link this run made
+
+
+def _uri(path: Path) -> str:
+    with path.open("rb") as f:
+        sqlite = f.read(16) == b"SQLite format 3\0"
+    return ("sqlite3://" if sqlite else "xml://") + str(path)
+
+
+def update_book(
+    path: Path,
+    staged: Path,
+    decide: Callable[[BookState], Decision],
+    on_progress: Progress | None = None,
+) -> Updated:
+    """``path``'s book with the work ``decide`` says added, saved at ``staged`` (same format);
+    the book at ``path`` is only read. ``decide`` may raise (UpdateRefused, ProblemsError):
+    then nothing is saved."""
+    engine = bindings.engine()
+    old = new = None
+    staged_uri = _uri(path).split("://", 1)[0] + "://" + str(staged)
+    progress(on_progress, "loading", 0, 1)
+    try:
+        engine.log_disable()
+        old = Session()
+        uri = _uri(path)
+        try:
+            old.begin(uri, SessionOpenMode.SESSION_NORMAL_OPEN)  # the lock: GnuCash waits
+            load(old, path if uri.startswith("xml") else None, on_progress)
+        except GnuCashBackendException as exc:  # the book given, not this computer
+            raise UpdateRefused(f"GnuCash cannot open {path.name}: {_plain(exc)}") from exc
+        state = existing.read_state(engine, old.book)
+        decision = decide(state)
+        if not decision.writes:
+            return Updated(decision, False, {})
+        new = Session()
+        new.begin(staged_uri, SessionOpenMode.SESSION_NEW_STORE)
+        new.swap_data(old)
+        done = _add(new.book, decision, on_progress)
+        progress(on_progress, "saving", 0, 1)
+        new.save()
+        new.raise_backend_errors("save")
+        progress(on_progress, "saving", 1, 1)
+        return done
+    except GnuCashBackendException as exc:
+        raise BookWriteError(f"GnuCash could not update {path.name}: {_plain(exc)}") from exc
+    finally:
+        if new is not None:
+            new.end()
+        if old is not None:
+            old.end()  # never saved: the book on disk is as it was; the lock released
+        for p in staged.parent.iterdir():  # what the engine leaves beside a store (lock, log)
+            if p.name.startswith(staged.name) and p.name != staged.name:
+                p.unlink(missing_ok=True)
+
+
+def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
+    """What is new added to the loaded ``book`` (now in the new store), key slots and the run
+    record stamped, the documents pass run."""
+    engine = bindings.engine()
+    work, ledger = decision.work, decision.ledger
+    w = Writer.open(book, engine, decision.currency, on_progress)
+    w.accounts = {a.get_full_name(): a for a in book.get_root_account().get_descendants()}
+    w.owners = existing.owners(book)
+    w.terms = existing.terms(engine, book)
+    _lists(w, ledger, work)
+    taken = {h.entry.handle for h in work.taken}
+    found = existing.objects(book, taken, {a for h in work.taken for a, _ in h.entry.lines})
+    for h in work.taken:  # the book's version of a change the plan takes from QuickBooks
+        _remove(found[h.entry.handle], h.entry.said())
+    fresh = tuple(ledger.transactions[i] for i in work.add)
+    transactions.write(w, fresh, detach=True, early=True)
+    made = dict(zip(work.add, w.transactions, strict=True))
+    texts = [keys.stamp(work.keys[i], ledger.transactions[i]) for i in work.add]
+    existing.stamp(engine, book, list(made.values()), texts, decision.record)
+    counts: dict[str, int] = {}
+    paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
+    linked: tuple = ()
+    if decision.docs is not None:
+        docs = decision.docs[0]
+        owed = {d.account for d in docs.documents} | {p.account for p in docs.payments}
+        found = existing.objects(book, {e.handle for e in work.present.values()}, owed)
+        at = {
+            **{i: found[e.handle] for i, e in work.present.items() if e.handle in found},
+            **made,
+        }
+        made_pass = _UpdatePass(w, at, set(work.add), *decision.docs)
+        counts = made_pass.run()
+        paid, linked = made_pass.paid, tuple(made_pass.linked)
+    return Updated(decision, True, counts, paid, linked)
+
+
+def _remove(txn, said: str) -> None:
+    """A transaction of ours taken out of the book: never one a document or a payment holds
+    (its lots would lose a split), which the user changes in GnuCash itself."""
+    if C.xaccTransGetReadOnly(txn) or any(
+        C.xaccSplitGetLot(split) is not None for split in C.xaccTransGetSplitList(txn)
+    ):
+        raise UpdateRefused(
+            f"the book's {said} is an invoice, a bill or a payment in GnuCash: change it there "
+            "by hand instead of taking QuickBooks' version"
+        )
+    C.xaccTransBeginEdit(txn)
+    C.xaccTransDestroy(txn)
+    C.xaccTransCommitEdit(txn)
+
+
+def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
+    """The accounts, terms, customers and vendors the book does not have yet."""
+    names = set(work.new_accounts)
+    new_owners = set(work.new_owners)
+    accounts.write(
+        w, replace(ledger, accounts=tuple(a for a in ledger.accounts if a.full_name in names))
+    )
+    business.write(
+        w,
+        replace(
+            ledger,
+            terms=tuple(t for t in ledger.terms if t.name in set(work.new_terms)),
+            customers=tuple(c for c in ledger.customers if ("customer", c.name) in new_owners),
+            vendors=tuple(v for v in ledger.vendors if ("vendor", v.name) in new_owners),
+            employees=(),
+        ),
+    )
+
+
+class _UpdatePass(_Pass):
+    """The documents pass on a book that already holds some: ``at`` maps every ledger
+    transaction the book holds (present or just written) to its engine transaction; only the
+    documents, payments and links that involve a new transaction (``new``) are made."""
+
+    def __init__(  # noqa: PLR0917
+        self, w, at: dict[int, object], new: set[int], docs, allocation, target=None
+    ) -> None:
+        super().__init__(w.written(), docs, allocation)
+        self.at, self.new = at, new
+        self.w.transactions = _Indexed(at)  # type: ignore[assignment]
+        self.target: dict[int, Decimal] = dict(target or {})  # QuickBooks' open, per document
+        self.by_owner: dict[tuple[str, str], list] = {}
+        for d in sorted(docs.documents, key=lambda d: d.date):
+            if not d.credit and not d.voided:
+                self.by_owner.setdefault((d.owner_kind, d.owner), []).append(d)
+        self.gap: dict[int, Decimal] = {}
+        # payment transaction → (its A/R or A/P account, the pieces its line was cut into)
+        self.paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
+        self.linked: list[tuple] = []  # (credit note, document, amount) linked by this pass
+
+    def run(self) -> dict[str, int]:
+        accounts = list(self.w.accounts.values())
+        cuts = payment_pieces(self.docs, self.alloc)
+        with transactions.bulk_edit(self.w.engine, accounts):
+            try:
+                self.detacher = SplitListDetacher(
+                    self.w.engine, [int(a.get_instance()) for a in accounts]
+                )
+                self.detacher.detach()
+            except LayoutError:
+                self.detacher = None
+            try:
+                self._documents()
+                self._gaps()
+                for p in sorted(self.docs.payments, key=lambda p: p.amount >= 0):
+                    if p.transaction not in self.new:
+                        if p.amount < 0 and p.transaction in self.at:  # an old charge's lot
+                            self._found(p.transaction, p.account, p.source)
+                        continue
+                    pieces = self._refit(p, cuts.get(p.transaction) or ())
+                    if pieces and all(
+                        x.document is None or x.document in self.lots for x in pieces
+                    ):
+                        self.pay(p, pieces)
+                        self.paid[p.transaction] = (p.account, pieces)
+                    else:
+                        self.paid[p.transaction] = (p.account, ())
+                for cn, doc, amount in links(self.docs, self.alloc):
+                    both = {cn.transaction, doc.transaction}
+                    if both & self.new and all(t in self.lots for t in both):
+                        self.link(cn, doc, amount)
+                        self.linked.append((cn, doc, amount))
+            finally:
+                if self.detacher is not None:
+                    self.detacher.reattach()
+        return dict(self.count)
+
+    def _gaps(self) -> None:
+        """What each invoice and bill in the book still needs paid to be as open as QuickBooks
+        says (``target``): its lot's open amount now less QuickBooks' (docs/UPDATE.md,
+        "Writing into the book")."""
+        self.gap.clear()
+        for d in self.docs.documents:
+            lot = self.lots.get(d.transaction)
+            if lot is None or d.credit or d.voided or d.transaction not in self.target:
+                continue
+            side = 1 if d.owner_kind == "customer" else -1
+            now = to_decimal(C.gnc_lot_get_balance(lot)) * side
+            self.gap[d.transaction] = now - self.target[d.transaction]
+
+    def _refit(self, p: Payment, pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+        """A new payment's pieces fitted to the book: the allocation worked out on the whole
+        history may apply an earlier payment otherwise than the book's earlier run did, so the
+        money goes to the documents of its owner that the book still has more open of than
+        QuickBooks (the allocation's own choice first, then oldest first); what it cannot place
+        stays unapplied, as does what QuickBooks leaves unapplied of it (its open-items report's
+        row: the allocation's rest), which ages from the payment's date as QuickBooks' does.
+        Without QuickBooks' open amounts, the allocation's pieces as they are."""
+        if not self.target or p.amount <= 0:
+            return pieces
+        left = sum((x.amount for x in pieces if x.document is not None), Decimal(0))
+        chosen = [x.document for x in pieces if x.document is not None]
+        mine = [d.transaction for d in self.by_owner.get((p.owner_kind, p.owner), ())]
+        out = []
+        for doc in dict.fromkeys([*chosen, *mine]):
+            take = min(self.gap.get(doc, Decimal(0)), left)
+            if take > 0:
+                out.append(Piece(take, doc))
+                self.gap[doc] -= take
+                left -= take
+        out += [x for x in pieces if x.document is None and not x.rest]  # paid plain ones
+        left += sum((x.amount for x in pieces if x.rest), Decimal(0))
+        if left:
+            out.append(Piece(left, rest=True))
+        return tuple(out)
+
+    def _documents(self) -> None:
+        for d in self.docs.documents:
+            if d.voided or d.transaction not in self.at:
+                continue
+            if d.transaction in self.new:
+                self.adopt(d)
+            else:
+                self._found(d.transaction, d.account, d.source)
+
+    def _found(self, index: int, account: str, where: object) -> None:
+        """The lot the book already has for the document (or charge) at ``index``, if any."""
+        lot = C.xaccSplitGetLot(self.post_split(self.at[index], account, where))
+        if lot is not None:
+            self.lots[index] = lot
+
+
+class _Indexed(dict):
+    """``Written.transactions`` for the pass: indexable by ledger index like the list a first
+    write has."""
+
+    def __getitem__(self, index: int) -> object:
+        try:
+            return super().__getitem__(index)
+        except KeyError:
+            raise BookWriteError(f"transaction {index} of the exports is not in the book") from None
+
+
+def staged_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.partial-update-{os.getpid()}")

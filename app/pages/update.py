@@ -1,0 +1,60 @@
+"""The wizard's "Bring an existing book up to date": the books it can offer (those its earlier
+migrations wrote into a file) and the result of an update as plain JSON (``update/result.json``
+in the migration's folder), read by the result page. docs/UPDATE.md."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.update import held_line
+from app.update_run import UpdateOutcome
+
+RESULT = "result.json"
+FOLDER = "update"  # the migration's subfolder holding the book being brought up to date
+
+
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """A book an earlier migration wrote, offered to bring up to date."""
+
+    mid: str
+    company: str
+    book: str  # its file name
+    written: str  # when
+
+
+def earlier_books(found: Iterable[tuple[str, str, Path | None, str]]) -> list[Earlier]:
+    """(migration id, company, its book's path or None, when written) → the ones in a file."""
+    return [
+        Earlier(mid, company or path.name, path.name, written)
+        for mid, company, path, written in found
+        if path is not None and path.is_file()
+    ]
+
+
+def result(outcome: UpdateOutcome, book: str) -> dict:
+    """What the result page shows, kept as JSON beside the book."""
+    report = outcome.report
+    work = outcome.work
+    return {
+        "book": book,
+        "written": outcome.written,
+        "lines": outcome.lines(),
+        "added": len(work.add),
+        "held": len(work.held),
+        "by_hand": len(work.added_here),
+        "edited": len(work.edited_here),
+        "ok": bool(report and report.ok),
+        "explained": outcome.explained,
+        "verification": report.summary_lines("wizard", differences=False) if report else [],
+        "differences": report.difference_lines("wizard") if report else [],
+        "held_changes": [
+            {"key": h.key, "said": held_line(h, outcome.ledger), "kept": h.kept} for h in work.held
+        ],
+        "deltas": [
+            {"account": d.account, "added": str(d.added), "quickbooks": str(d.quickbooks)}
+            for d in outcome.deltas
+        ],
+    }

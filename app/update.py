@@ -1,0 +1,379 @@
+"""Bringing a book up to date (the parallel run): what a book written by an earlier run holds,
+matched with later exports of the same company by each transaction's key (``app.keys``).
+
+Pure: ``decide`` takes the book as the engine read it (``BookState``, read by ``app.gnc``) and
+the new exports' final ledger, and says what to add, what is already there, and what changed
+in QuickBooks since (listed, never applied: the book keeps its version) or in GnuCash (kept).
+Refusals (a book we did not write, another company, older exports, a closed period) raise
+``UpdateRefused`` before anything is written. docs/UPDATE.md explains each rule.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from app import keys as k
+from app.errors import BookWriteError
+from app.model import Ledger, Transaction, money
+from app.openings import OPENING_KIND
+from app.words import plural
+
+RECORD_SLOT = "qb2gnucash-run"  # the book's slot: ``Record`` as JSON
+RECORD_VERSION = 1
+ZERO = Decimal(0)
+
+
+class UpdateRefused(BookWriteError):
+    """The book cannot be brought up to date with these exports (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What the last run wrote into the book: the company, the day its figures are as of,
+    the plan (JSON), QuickBooks' figures then (for the delta table) and the run count."""
+
+    company: str
+    as_of: dt.date | None
+    last_date: dt.date | None  # its last transaction's day
+    plan: str
+    figures: dict[str, Decimal] = field(default_factory=dict)
+    runs: int = 1
+    version: int = RECORD_VERSION
+
+    def to_text(self) -> str:
+        return json.dumps(
+            {
+                "version": self.version,
+                "company": self.company,
+                "as_of": self.as_of.isoformat() if self.as_of else "",
+                "last_date": self.last_date.isoformat() if self.last_date else "",
+                "plan": self.plan,
+                "figures": {a: str(v) for a, v in sorted(self.figures.items())},
+                "runs": self.runs,
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_text(cls, text: str | None) -> Record | None:
+        """None when there is no record, or one this version cannot read."""
+        try:
+            data = json.loads(text or "")
+            return cls(
+                company=str(data["company"]),
+                as_of=_day(data["as_of"]),
+                last_date=_day(data["last_date"]),
+                plan=str(data["plan"]),
+                figures={a: Decimal(v) for a, v in data["figures"].items()},
+                runs=int(data["runs"]),
+                version=int(data["version"]),
+            )
+        except (ValueError, KeyError, TypeError, ArithmeticError):
+            return None
+
+
+def _day(text: str) -> dt.date | None:
+    return dt.date.fromisoformat(text) if text else None
+
+
+def record_of(ledger: Ledger, plan_json: str, runs: int = 1) -> Record:
+    """The record a run writes into the book it made (or updated)."""
+    return Record(
+        company=ledger.company,
+        as_of=ledger.as_of.date if ledger.as_of else None,
+        last_date=max((t.date for t in ledger.transactions), default=None),
+        plan=plan_json,
+        figures={a.full_name: a.balance for a in ledger.accounts if a.balance is not None},
+        runs=runs,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BookEntry:
+    """One transaction of the book as the update reads it."""
+
+    handle: int  # the engine's pointer in the session that read it (opaque here)
+    date: dt.date
+    num: str
+    description: str
+    stamp: k.Stamp | None  # None: not written by qb2gnucash
+    sums: str  # ``keys.sums`` of what the book holds now
+    lines: tuple[tuple[str, Decimal], ...]  # (account, value) of each split
+    link: bool = False  # a lot link between two documents (the documents pass made it)
+    marks: str = ""  # each split's reconcile state ("n", "c", "y", "v"), as ``lines``
+
+    @property
+    def ours(self) -> bool:
+        return self.stamp is not None
+
+    def said(self) -> str:
+        what = " ".join(p for p in (self.num, self.description) if p)
+        return f"{self.date.isoformat()} {what}".strip()
+
+
+@dataclass(frozen=True, slots=True)
+class BookState:
+    record: Record | None
+    entries: tuple[BookEntry, ...]
+    accounts: frozenset[str]
+    owners: frozenset[tuple[str, str]]  # ("customer", "Name" or "Name:Job"), ("vendor", ...)
+    terms: frozenset[str]
+    read_only_before: dt.date | None = None  # GnuCash's read-only threshold, when set
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A change in QuickBooks since the last run, not applied: ``index`` the new version in
+    the ledger (None: the transaction is gone from QuickBooks), ``entry`` the book's."""
+
+    entry: BookEntry
+    index: int | None
+    why: str
+    kept: bool = False  # the plan says: keep the book's version
+
+    @property
+    def key(self) -> str:
+        return self.entry.stamp.key if self.entry.stamp else ""
+
+
+@dataclass(frozen=True)
+class Work:
+    keys: tuple[str, ...]  # of every ledger transaction
+    add: tuple[int, ...]  # ledger indices to write
+    present: dict[int, BookEntry]  # ledger index → the book's transaction (held ones too)
+    held: tuple[Held, ...]
+    edited_here: tuple[BookEntry, ...]  # ours, changed in GnuCash since: kept
+    added_here: tuple[BookEntry, ...]  # made in GnuCash alone: kept, left out of the proof
+    new_accounts: tuple[str, ...]
+    new_owners: tuple[tuple[str, str], ...]
+    new_terms: tuple[str, ...]
+    last: Record | None = None  # the book's record of the last run
+    links: tuple[BookEntry, ...] = ()  # the book's lot links between documents (no key)
+    # held changes the plan takes QuickBooks' version of: the book's transaction removed (and
+    # QuickBooks' version, if any, among ``add``)
+    taken: tuple[Held, ...] = ()
+
+    @property
+    def nothing_new(self) -> bool:
+        return not (
+            self.add or self.taken or self.new_accounts or self.new_owners or self.new_terms
+        )
+
+    def lines(self, ledger: Ledger) -> list[str]:
+        """The summary a person reads: counts, then each held change with file and line."""
+        present = len(self.present) - sum(1 for h in self.held if h.index is not None)
+        out = [
+            f"{plural(len(self.add), 'transaction')} added, {present:,} already in the book, "
+            f"{plural(len(self.held), 'change')} in QuickBooks held (not applied)"
+        ]
+        if self.new_accounts:
+            out.append(f"New accounts: {', '.join(self.new_accounts)}")
+        if self.new_owners:
+            out.append(f"New customers and vendors: {', '.join(n for _, n in self.new_owners)}")
+        for h in self.held:
+            out.append(held_line(h, ledger))
+        for h in self.taken:
+            did = "removed" if h.index is None else "replaced by QuickBooks' version"
+            out.append(f"Taken from QuickBooks (the plan): the book's {h.entry.said()} {did}")
+        if self.added_here:
+            touched = sorted({a for e in self.added_here for a, _ in e.lines})
+            out.append(
+                f"Kept {plural(len(self.added_here), 'transaction')} made in GnuCash alone "
+                f"(left out of the proof); accounts touched: {', '.join(touched)}"
+            )
+        if self.edited_here:
+            out.append(
+                f"Kept {plural(len(self.edited_here), 'transaction')} edited in GnuCash since: "
+                + "; ".join(e.said() for e in self.edited_here[:8])
+            )
+        if self.nothing_new and not self.held:
+            out.append("Nothing new: the book already holds everything in these exports")
+        return out
+
+
+def held_line(h: Held, ledger: Ledger) -> str:
+    book = f"the book's {h.entry.said()} ({_amount(h.entry.lines)})"
+    head = f"{'Kept (the plan)' if h.kept else 'Held'} [{h.key}]"
+    if h.index is None:
+        return f"{head}: {book} is no longer in QuickBooks' exports ({h.why}); kept in the book"
+    t = ledger.transactions[h.index]
+    new = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
+    return (
+        f"{head}: {t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
+        f"{book}: {h.why}; the book keeps its version"
+    )
+
+
+def _amount(lines: Sequence[tuple[str, Decimal]]) -> str:
+    return money(sum((v for _, v in lines if v > 0), ZERO))
+
+
+def _amount_of(t: Transaction) -> str:
+    return "void" if t.voided else money(sum((s.value for s in t.splits if s.value > 0), ZERO))
+
+
+def refusal(state: BookState, ledger: Ledger, book: str) -> str | None:
+    """Why the book cannot be brought up to date with ``ledger``, or None."""
+    rec = state.record
+    if rec is None:
+        return (
+            f"{book} was not written by qb2gnucash (it holds no record of an earlier run): "
+            "convert the exports into a new book instead (-o)"
+        )
+    if rec.company and ledger.company and rec.company.strip() != ledger.company.strip():
+        return (
+            f"these exports are of {ledger.company!r}, and {book} holds {rec.company!r}: "
+            "choose the exports of the book's own company"
+        )
+    known = set(rec.figures)
+    if known and len(known & {a.full_name for a in ledger.accounts}) * 2 < len(known):
+        return (
+            f"these exports share fewer than half of {book}'s accounts: they seem to be of "
+            "another company; choose the exports of the book's own company"
+        )
+    new_as_of = ledger.as_of.date if ledger.as_of else None
+    if rec.as_of and new_as_of and new_as_of < rec.as_of:
+        return (
+            f"these exports are as of {new_as_of}, older than {book}'s last run "
+            f"(as of {rec.as_of}): export again from QuickBooks today"
+        )
+    return None
+
+
+def decide(
+    state: BookState,
+    ledger: Ledger,
+    opening_kind: str,
+    book: str = "the book",
+    choices: Mapping[str, str] | None = None,
+) -> Work:
+    """What an update adds, finds and holds (see the module docstring); ``UpdateRefused``.
+    ``choices``: the plan's decision on a held change by its key (``Plan.held``)."""
+    if why := refusal(state, ledger, book):
+        raise UpdateRefused(why)
+    txns = ledger.transactions
+    all_keys = k.keys(txns, opening_kind)
+    by_key = {e.stamp.key: e for e in state.entries if e.stamp is not None}
+    add: list[int] = []
+    present: dict[int, BookEntry] = {}
+    held: list[Held] = []
+    for i, key in enumerate(all_keys):
+        e = by_key.get(key)
+        if e is None:
+            add.append(i)
+            continue
+        present[i] = e
+        assert e.stamp is not None
+        if e.stamp.content != k.content(txns[i]):
+            why = "voided in QuickBooks" if txns[i].voided else "edited in QuickBooks"
+            held.append(Held(e, i, why))
+    gone = _gone(state, set(all_keys), ledger)
+    add, gone, edited = _pair_fingerprints(add, gone, txns, all_keys)
+    for i, e in edited:
+        present[i] = e
+        held.append(Held(e, i, "edited in QuickBooks"))
+    held += [Held(e, None, "deleted in QuickBooks, or outside the exports") for e in gone]
+    said = choices or {}
+    taken = [h for h in held if said.get(h.key) == "quickbooks"]
+    held = [replace(h, kept=said.get(h.key) == "book") for h in held if h not in taken]
+    for h in taken:
+        if h.index is not None:
+            del present[h.index]
+            add.append(h.index)
+    add.sort()
+    if state.read_only_before is not None:
+        early = [i for i in add if txns[i].date < state.read_only_before]
+        if early:
+            t = txns[early[0]]
+            raise UpdateRefused(
+                f"{t.source}: {plural(len(early), 'new transaction')} would go into the book's "
+                f"closed period (read-only before {state.read_only_before}): open the period "
+                "in GnuCash (File > Properties) or leave those transactions out"
+            )
+    ours = [e for e in state.entries if e.stamp is not None]
+    names = {a.full_name for a in ledger.accounts}
+    owners = [("customer", c.name) for c in ledger.customers]
+    owners += [("customer", f"{c.name}:{j.name}") for c in ledger.customers for j in c.jobs]
+    owners += [("vendor", v.name) for v in ledger.vendors]
+    return Work(
+        keys=tuple(all_keys),
+        add=tuple(add),
+        present=present,
+        held=tuple(sorted(held, key=lambda h: h.entry.date)),
+        edited_here=tuple(e for e in ours if e.stamp and e.stamp.sums != e.sums),
+        added_here=tuple(e for e in state.entries if e.stamp is None and not e.link),
+        new_accounts=tuple(sorted(names - state.accounts)),
+        new_owners=tuple(o for o in owners if o not in state.owners),
+        new_terms=tuple(t.name for t in ledger.terms if t.name not in state.terms),
+        last=state.record,
+        links=tuple(e for e in state.entries if e.stamp is None and e.link),
+        taken=tuple(taken),
+    )
+
+
+def _gone(state: BookState, keys: set[str], ledger: Ledger) -> list[BookEntry]:
+    """The book's transactions from QuickBooks that the new exports no longer have, within
+    the days the exports' history covers (older ones are simply not in them)."""
+    spans = [(f.first_date, f.last_date) for f in ledger.files if f.has_history and f.first_date]
+    first = min((a for a, _ in spans if a), default=None)
+    last = max((b for _, b in spans if b), default=None)
+    return [
+        e
+        for e in state.entries
+        if e.stamp is not None
+        and e.stamp.key != k.OPENING
+        and e.stamp.key not in keys
+        and first is not None
+        and last is not None
+        and first <= e.date <= last
+    ]
+
+
+def _pair_fingerprints(
+    add: list[int], gone: list[BookEntry], txns: Sequence[Transaction], all_keys: Sequence[str]
+) -> tuple[list[int], list[BookEntry], list[tuple[int, BookEntry]]]:
+    """A transaction keyed by its fingerprint that QuickBooks edited looks new, and the book's
+    version gone: the two are paired back by date, number and name (``keys.look_alike``)."""
+    waiting: defaultdict[tuple, list[BookEntry]] = defaultdict(list)
+    for e in gone:
+        if e.stamp is not None and e.stamp.key.startswith("fp:"):
+            waiting[(e.date.isoformat(), e.num, e.description)].append(e)
+    kept_add, paired = [], []
+    for i in add:
+        t = txns[i]
+        spot = waiting.get((t.date.isoformat(), t.num, t.description))
+        if all_keys[i].startswith("fp:") and spot:
+            paired.append((i, spot.pop(0)))
+        else:
+            kept_add.append(i)
+    matched = {id(e) for _, e in paired}
+    return kept_add, [e for e in gone if id(e) not in matched], paired
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the update writes: the exports' final ledger, the work, the book currency, the
+    run record it leaves, and the documents pass's input (``Documents``, ``Allocation``)."""
+
+    ledger: Ledger
+    work: Work
+    currency: str
+    record: str
+    docs: tuple | None = None
+    rewrite: bool = False  # the plan changed (a decision on a held change): write the record
+
+    @property
+    def writes(self) -> bool:
+        return self.rewrite or not self.work.nothing_new
+
+
+def marks(ledger: Ledger, plan_json: str) -> tuple[list[str], str]:
+    """What a first write stamps: each transaction's slot text and the book's run record."""
+    found = k.keys(ledger.transactions, OPENING_KIND)
+    texts = [k.stamp(key, t) for key, t in zip(found, ledger.transactions, strict=True)]
+    return texts, record_of(ledger, plan_json).to_text()

@@ -1,0 +1,214 @@
+"""The proof of an update (docs/UPDATE.md, "The proof"): the book read back less what GnuCash
+alone added (``less``), the ledger as the book holds what it already had (``as_booked``), the
+book as it would be with the held changes applied (``as_taken``: its proof matching says the
+book differs from QuickBooks by exactly them), and the delta table (``deltas``). Pure.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from app import keys as k
+from app.book import BookSnapshot
+from app.documents.selection import LINK_KIND
+from app.model import Ledger, Reconcile, Split, Transaction
+from app.source import Source
+from app.update import BookEntry, Record, Work
+
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """One account's row of the delta table."""
+
+    account: str
+    added: Decimal  # the movement this run added to the book
+    quickbooks: Decimal  # QuickBooks' movement since the last run
+    basis: str  # "figures" (balance sheet: now less then) or "history" (lines after then)
+
+    @property
+    def ok(self) -> bool:
+        return self.added == self.quickbooks
+
+
+def deltas(
+    ledger: Ledger, work: Work, last: Record, balance_sheet: frozenset[str]
+) -> tuple[Delta, ...]:
+    """Per account: what this run added, and QuickBooks' movement since the last run: its
+    figure now less its figure then for a balance-sheet account with both, else the sum of the
+    exports' lines dated after the last run's day (docs/UPDATE.md, "The proof")."""
+    added: defaultdict[str, Decimal] = defaultdict(Decimal)
+    for i in work.add:
+        t = ledger.transactions[i]
+        for s in t.splits:
+            added[s.account] += ZERO if t.voided else s.value
+    after: defaultdict[str, Decimal] = defaultdict(Decimal)
+    since = last.as_of
+    for t in ledger.transactions:
+        if since is not None and t.date > since and not t.voided:
+            for s in t.splits:
+                after[s.account] += s.value
+    rows = []
+    for a in ledger.accounts:
+        then = last.figures.get(a.full_name)
+        if a.full_name in balance_sheet and a.balance is not None and then is not None:
+            moved, basis = a.balance - then, "figures"
+        elif a.full_name in balance_sheet and a.balance is not None:
+            moved, basis = a.balance, "figures"  # new since the last run
+        else:
+            moved, basis = after.get(a.full_name, ZERO), "history"
+        if moved or added.get(a.full_name):
+            rows.append(Delta(a.full_name, added.get(a.full_name, ZERO), moved, basis))
+    return tuple(rows)
+
+
+def delta_csv_rows(rows: Sequence[Delta]) -> list[list[str]]:
+    head = ["account", "added_by_this_run", "quickbooks_movement", "difference", "basis"]
+    return [head] + [
+        [d.account, str(d.added), str(d.quickbooks), str(d.added - d.quickbooks), d.basis]
+        for d in rows
+    ]
+
+
+def held_effect(work: Work, ledger: Ledger) -> dict[str, Decimal]:
+    """Per account, what the held changes keep the book from holding: QuickBooks' version
+    less the book's (a gone transaction: less the book's lines). The proof's differences are
+    exactly these when nothing else differs."""
+    out: defaultdict[str, Decimal] = defaultdict(Decimal)
+    for h in work.held:
+        for a, v in h.entry.lines:
+            out[a] -= v
+        if h.index is not None:
+            t = ledger.transactions[h.index]
+            for s in t.splits:
+                out[s.account] += ZERO if t.voided else s.value
+    return {a: v for a, v in out.items() if v}
+
+
+Lines = tuple[tuple[str, Decimal], ...]
+
+
+def less(
+    snapshot: BookSnapshot,
+    entries: Sequence[BookEntry],
+    plus: Sequence[tuple[dt.date, Lines, str]] = (),
+) -> BookSnapshot:
+    """``snapshot`` without ``entries`` (what GnuCash alone added: the proof compares
+    QuickBooks' figures with the rest of the book), and with the transactions ``plus`` (day,
+    lines): the book as it would be with QuickBooks' versions of the held changes."""
+    if not entries and not plus:
+        return snapshot
+    moved: defaultdict[str, list[tuple[dt.date, Decimal, int]]] = defaultdict(list)
+    for e in entries:
+        for a, v in e.lines:
+            moved[a].append((e.date, -v, -1))
+    states: Counter[str] = Counter(dict(snapshot.reconcile))
+    for e in entries:
+        states.subtract(e.marks)
+    for day, lines, marks in plus:
+        states.update(marks)
+        for a, v in lines:
+            moved[a].append((day, v, 1))
+    accounts = []
+    for b in snapshot.accounts:
+        change = moved.get(b.full_name)
+        if not change:
+            accounts.append(b)
+            continue
+        had = dict(b.daily)
+        daily: defaultdict[dt.date, Decimal] = defaultdict(Decimal, had)
+        for day, v, _ in change:
+            daily[day] += v
+        accounts.append(
+            replace(
+                b,
+                balance=b.balance + sum((v for _, v, _ in change), ZERO),
+                splits=b.splits + sum(n for _, _, n in change),
+                daily=tuple(sorted((d, v) for d, v in daily.items() if v or d in had)),
+            )
+        )
+    return replace(
+        snapshot,
+        accounts=tuple(accounts),
+        transactions=snapshot.transactions - len(entries) + len(plus),
+        splits=snapshot.splits - sum(len(e.lines) for e in entries) + sum(len(x[1]) for x in plus),
+        reconcile=tuple((k, n) for k, n in sorted(states.items()) if n),
+    )
+
+
+def as_taken(
+    work: Work, ledger: Ledger
+) -> tuple[list[BookEntry], list[tuple[dt.date, Lines, str]]]:
+    """What ``less`` takes out and puts in to show the book as it would be had the held
+    changes been applied and the edits made in GnuCash to QuickBooks' transactions not: the
+    book's versions out, QuickBooks' in."""
+    out = [h.entry for h in work.held]
+    versions = [h.index for h in work.held]
+    index_of = {id(e): i for i, e in work.present.items()}
+    for e in work.edited_here:
+        if id(e) in index_of and e not in out:
+            out.append(e)
+            versions.append(index_of[id(e)])
+    plus: list[tuple[dt.date, Lines, str]] = []
+    for i in versions:
+        if i is not None:
+            t = ledger.transactions[i]
+            lines = tuple((s.account, ZERO if t.voided else s.value) for s in t.splits)
+            marks = "".join("v" if t.voided else s.reconcile.value for s in t.splits)
+            plus.append((t.date, lines, marks))
+    return out, plus
+
+
+def as_booked(
+    written: Ledger,
+    work: Work,
+    ledger: Ledger,
+    paid: Mapping[int, tuple[str, tuple]] | None = None,
+    linked: Sequence[tuple] = (),
+) -> Ledger:
+    """``written`` (the exports' ledger as a first write would hold it) with each transaction
+    the book already had, and did not change, as the book holds it: the pieces its earlier run
+    cut a payment into (the allocation of an earlier payment may come out otherwise on the
+    longer history; no amount differs, as ``sums`` is equal). ``paid``: each new payment's
+    A/R (A/P) line as this run cut it (``gnc.Updated.paid``), from the exports' ``ledger``;
+    the lot links: the book's earlier ones (``Work.links``) and this run's (``linked``), in
+    place of those the allocation on the whole history would make."""
+    held = {h.index for h in work.held}
+    txns = list(written.transactions)
+    for i, e in work.present.items():
+        t = txns[i]
+        if i in held or len(e.lines) == len(t.splits) or e.stamp is None:
+            continue
+        if e.sums != k.sums(t.date, t.voided, ((s.account, s.value) for s in t.splits)):
+            continue
+        first = {s.account: s for s in t.splits}
+        splits = tuple(
+            replace(first[a], value=v, reconcile=Reconcile(m) if m in "ncy" else Reconcile.NEW)
+            for (a, v), m in zip(e.lines, e.marks or "n" * len(e.lines), strict=False)
+            if a in first
+        )
+        txns[i] = replace(t, splits=splits)
+    for i, (account, pieces) in (paid or {}).items():
+        t = ledger.transactions[i]
+        post = next(s for s in t.splits if s.account == account)
+        sign = 1 if post.value > 0 else -1
+        cut = [replace(post, value=sign * x.amount) for x in pieces] or [post]
+        txns[i] = replace(t, splits=(*(s for s in t.splits if s is not post), *cut))
+    txns = [t for t in txns if t.kind_label != LINK_KIND]
+    for e in work.links:
+        src = Source("the book", 0)
+        splits = tuple(Split(a, v, src) for a, v in e.lines)
+        txns.append(Transaction(e.date, splits, src, kind_label=LINK_KIND))
+    for cn, doc, amount in linked:
+        side = 1 if cn.owner_kind == "customer" else -1
+        splits = (
+            Split(doc.account, -side * amount, cn.source),
+            Split(cn.account, side * amount, cn.source),
+        )
+        txns.append(Transaction(cn.date, splits, cn.source, kind_label=LINK_KIND))
+    return replace(written, transactions=tuple(txns))

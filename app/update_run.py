@@ -1,0 +1,210 @@
+"""``run.py convert --update BOOK FILES...`` and the wizard's "Bring an existing book up to
+date", as one call: the book read and brought up to date in a copy (``gnc.update_book``), the
+copy read back through GnuCash and proven, then put in place with the previous book kept as a
+backup (docs/UPDATE.md).
+
+The plan the book was written with (stored in it) is applied to the new exports, with what the
+caller changes on top (``given``), so new transactions land in the renamed accounts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app import classes_proof, pipeline, statements, verify
+from app import update as plan_update
+from app import update_proof as proof
+from app.documents import selection
+from app.errors import BookWriteError, ProblemsError
+from app.gc_pause import paused
+from app.model import Ledger
+from app.openings import OPENING_KIND
+from app.plan import Plan, plan_from_json
+from app.update import BookState, Decision, UpdateRefused, Work
+from app.update_proof import Delta
+from app.verify_report import Report
+from app.words import plural
+
+if TYPE_CHECKING:
+    from app import gnc
+
+
+@dataclass(frozen=True)
+class UpdateOutcome:
+    work: Work
+    ledger: Ledger  # the new exports' final ledger
+    plan: Plan  # the plan applied (the book's, with the caller's changes)
+    written: bool  # False: nothing new, the book left untouched
+    report: Report | None = None  # the proof of the updated book
+    deltas: tuple[Delta, ...] = ()
+    held: dict[str, Decimal] | None = None  # per account, what the held changes keep out
+    # the proof of the book as it would be had the held changes been applied: matching, the
+    # book differs from QuickBooks by exactly those changes
+    as_taken: Report | None = None
+    backup: Path | None = None
+    documents: dict[str, int] | None = None
+
+    def lines(self) -> list[str]:
+        """What the run did, in the words a person reads."""
+        out = self.work.lines(self.ledger)
+        if not self.written:
+            out.append("The book was not changed")
+        elif self.backup is not None:
+            out.append(f"The previous book is kept as {self.backup}")
+        if self.deltas:
+            off = [d for d in self.deltas if not d.ok]
+            out.append(
+                f"Delta table: {plural(len(self.deltas), 'account')} moved since the last run"
+                + (
+                    f"; {plural(len(off), 'account')} where this run's movement is not "
+                    "QuickBooks' (held changes, or transactions dated before the last run)"
+                    if off
+                    else "; this run added exactly QuickBooks' movement on each"
+                )
+            )
+        return out
+
+    @property
+    def explained(self) -> bool:
+        """Every difference of the proof is what the held changes keep out of the book."""
+        return self.as_taken is not None and self.as_taken.ok
+
+
+def bring_up_to_date(
+    paths: Sequence[Path],
+    book: Path,
+    given: Callable[[Plan], Plan] = lambda plan: plan,
+    on_progress: pipeline.Progress | None = None,
+) -> UpdateOutcome:
+    """Bring ``book`` up to date with the exports at ``paths``; raises UpdateRefused,
+    ProblemsError or BookWriteError with nothing written (the book as it was)."""
+    from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
+
+    book = book.absolute()
+    if not book.is_file():
+        raise BookWriteError(f"no book at {book}")
+    made: dict[str, object] = {}
+
+    def decide(state: BookState) -> Decision:
+        if state.record is None:
+            raise UpdateRefused(plan_update.refusal(state, Ledger(), book.name) or "")
+        plan = given(plan_from_json(state.record.plan, f"the plan stored in {book.name}"))
+        if plan.cutover.split_at:  # docs/UPDATE.md, "What it does not do yet"
+            raise UpdateRefused(
+                f"{book.name} is an archive or a working book (split at "
+                f"{plan.cutover.split_at}): bringing those up to date is not done yet; convert "
+                "the later exports again with --split-at instead"
+            )
+        prepared = pipeline.prepare(pipeline.read(paths, plan), plan)
+        if prepared.errors:
+            raise ProblemsError(prepared.errors)
+        with paused():
+            ledger = statements.marked(prepared.ledger)
+            work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
+        runs = state.record.runs + 1
+        record = plan_update.record_of(ledger, plan.to_json(), runs).to_text()
+        docs = prepared.documents
+        made.update(plan=plan, prepared=prepared, ledger=ledger)
+        return Decision(
+            ledger,
+            work,
+            plan.currency,
+            record,
+            (docs.docs, docs.allocation, docs.open_amounts) if docs is not None else None,
+            rewrite=plan.held != plan_from_json(state.record.plan).held,
+        )
+
+    staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
+    try:
+        done = gnc.update_book(book, staged, decide, on_progress)
+        work, ledger = done.decision.work, done.decision.ledger
+        plan = made["plan"]
+        assert isinstance(plan, Plan)
+        if not done.written:
+            return UpdateOutcome(work, ledger, plan, False)
+        prepared = made["prepared"]
+        assert isinstance(prepared, pipeline.Prepared)
+        report, deltas, held, taken = _prove(staged, prepared, ledger, work, plan, done)
+        backup = _put_in_place(staged, book)
+    finally:
+        staged.unlink(missing_ok=True)
+    return UpdateOutcome(
+        work, ledger, plan, True, report, deltas, held, taken, backup, done.documents
+    )
+
+
+def _prove(  # noqa: PLR0917
+    staged: Path,
+    prepared: pipeline.Prepared,
+    ledger: Ledger,
+    work: Work,
+    plan: Plan,
+    done: gnc.Updated,
+) -> tuple[Report, tuple[Delta, ...], dict[str, Decimal], Report | None]:
+    """The updated copy read back through GnuCash and compared with QuickBooks as of the new
+    exports, less what GnuCash alone added; the delta table; what the held changes keep out."""
+    from app import gnc  # noqa: PLC0415
+
+    docs = prepared.documents
+    snapshot = gnc.read_book(staged, documents=docs is not None)
+    with paused():
+        mine = proof.less(snapshot, work.added_here)
+        as_written = selection.as_written(ledger, docs)
+        written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
+        report = classes_proof.verified(written, mine, plan.cutover)  # (and without classes)
+        if docs is not None and snapshot.documents is not None:
+            report = verify.with_documents(report, docs, snapshot.documents)
+        sheet = frozenset(
+            a.full_name for a in ledger.accounts if a.type is not None and a.type.balance_sheet
+        )
+        last = work.last or plan_update.Record("", None, None, "")
+        deltas = proof.deltas(ledger, work, last, sheet)
+        held = proof.held_effect(work, ledger)
+        taken = None
+        if work.held or work.edited_here:
+            out, put = proof.as_taken(work, ledger)
+            taken = classes_proof.verified(written, proof.less(mine, out, put), plan.cutover)
+            report = _held_causes(report, taken)
+        if work.added_here:
+            touched = sorted({a for e in work.added_here for a, _ in e.lines})
+            note = (
+                f"compared without the {plural(len(work.added_here), 'transaction')} made in "
+                f"GnuCash alone (accounts touched: {', '.join(touched)})"
+            )
+            report = replace(report, notes=(*report.notes, note))
+    return report, deltas, held, taken
+
+
+def _held_causes(report: Report, taken: Report) -> Report:
+    """The rows that differ only because of the held changes (or edits made in GnuCash to
+    QuickBooks' transactions) say so."""
+    fine = {r.account for r in taken.rows if r.ok}
+    why = "a change since the last run: held from QuickBooks, or made in GnuCash (listed above)"
+    rows = tuple(
+        replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
+    )
+    return replace(report, rows=rows)
+
+
+def _put_in_place(staged: Path, book: Path) -> Path:
+    """The proven copy becomes the book; the previous book stays beside it as a backup (a
+    hard link to it where the disk allows, else a copy), named by the time of the update."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    backup = book.with_name(f"{book.stem}.before-update-{stamp}{book.suffix}")
+    try:
+        try:
+            os.link(book, backup)
+        except OSError:
+            shutil.copy2(book, backup)
+        staged.chmod(0o600)
+        os.replace(staged, book)
+    except OSError as exc:
+        raise BookWriteError(f"cannot put the updated book in place at {book}: {exc}") from exc
+    return backup

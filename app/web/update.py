@@ -1,0 +1,133 @@
+"""The wizard's "Bring an existing book up to date" (docs/UPDATE.md): a book (uploaded, or one
+the wizard wrote earlier) and the company's later exports in one form; the update runs, and the
+result page says what was added, what is held, the proof, and offers the updated book."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from flask import Blueprint, redirect, request, send_file, url_for
+from werkzeug.exceptions import NotFound
+from werkzeug.utils import secure_filename
+from werkzeug.wrappers import Response
+
+from app.errors import MigrationError
+from app.fileio import read_json, write_json
+from app.pages import update as view
+from app.plan import HELD_CHOICES
+from app.store import Migration, UploadError
+from app.update_run import bring_up_to_date
+from app.web.context import migration, render, runner, store
+
+bp = Blueprint("update", __name__)
+
+
+class NoBook(UploadError):
+    """Choose the GnuCash book to bring up to date: upload it, or pick one written here."""
+
+
+class NoExports(UploadError):
+    """Add the company's later QuickBooks exports (the lists IIF and a transaction report)."""
+
+
+def _earlier() -> list[view.Earlier]:
+    found = []
+    for m in store().all():
+        book = runner().book(m)
+        if book is not None and not book.job.database:
+            found.append((m.id, m.company, book.path, book.job.finished_at or ""))
+    return view.earlier_books(found)
+
+
+@bp.get("/update")
+def page() -> tuple[str, int]:
+    return render("update/page.html", "update/page.html", earlier=_earlier())
+
+
+@bp.post("/update")
+def run() -> Response:
+    exports = [f for f in request.files.getlist("files") if f.filename]
+    upload = request.files.get("book")
+    chosen = request.form.get("earlier", "")
+    if not (upload and upload.filename) and not chosen:
+        raise NoBook()
+    if not exports:
+        raise NoExports()
+    m = store().start()
+    try:
+        folder = m.path / view.FOLDER
+        folder.mkdir(mode=0o700)
+        book = _book(folder, upload, chosen)
+        for f in exports:
+            m.save_upload(f.filename or "", f.stream)
+        outcome = bring_up_to_date(m.files(), book)
+        m.note_company(outcome.ledger.company)
+        write_json(folder / view.RESULT, view.result(outcome, book.name))
+    except MigrationError:
+        store().delete(m)  # nothing of a refused update is kept
+        raise
+    return redirect(url_for("update.result", mid=m.id), 303)
+
+
+def _book(folder: Path, upload, chosen: str) -> Path:
+    """The book to update, copied into the migration's folder (the original is never written)."""
+    if upload is not None and upload.filename:
+        name = secure_filename(upload.filename) or "book.gnucash"
+        path = folder / name
+        upload.save(path)
+        path.chmod(0o600)
+        return path
+    offered = {e.mid: e for e in _earlier()}
+    if chosen not in offered:
+        raise NoBook()
+    source = runner().book(store().open(chosen))
+    if source is None:
+        raise NoBook()
+    path = folder / source.path.name
+    shutil.copy2(source.path, path)
+    return path
+
+
+def _result_of(m: Migration) -> dict:
+    data = read_json(m.path / view.FOLDER / view.RESULT)
+    if not data:
+        raise NotFound("This migration brought no book up to date.")
+    return data
+
+
+@bp.get("/m/<mid>/update")
+def result() -> tuple[str, int]:
+    return render("update/result.html", "update/result.html", r=_result_of(migration()))
+
+
+class UnknownChange(UploadError):
+    """That change is not among the ones this update held; reload the page."""
+
+
+@bp.post("/m/<mid>/update/decide")
+def decide() -> Response:
+    """A held change decided (take QuickBooks' version, or keep the book's): the update runs
+    again on the updated book with the decision in its plan (docs/UPDATE.md)."""
+    m = migration()
+    done = _result_of(m)
+    key, choice = request.form.get("key", ""), request.form.get("choice", "")
+    if key not in {h["key"] for h in done["held_changes"]} or choice not in HELD_CHOICES:
+        raise UnknownChange()
+    book = m.path / view.FOLDER / done["book"]
+    outcome = bring_up_to_date(
+        m.files(), book, lambda plan: replace(plan, held={**plan.held, key: choice})
+    )
+    write_json(m.path / view.FOLDER / view.RESULT, view.result(outcome, book.name))
+    return redirect(url_for("update.result"), 303)
+
+
+@bp.get("/m/<mid>/update/book")
+def book() -> Response:
+    m = migration()
+    name = _result_of(m)["book"]
+    path = m.path / view.FOLDER / name
+    if not path.is_file():
+        raise NotFound("The updated book is missing.")
+    return send_file(path, as_attachment=True, download_name=name, max_age=0)

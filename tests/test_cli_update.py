@@ -1,0 +1,181 @@
+"""``run.py convert --update BOOK FILE...`` as a user runs it (a real process, real files, the real
+engine): a March book brought up to date with June's exports and proven, then the same again
+(nothing added), and each refusal: one clear message, exit status 1 or 2, the book as it was and
+nothing left beside it."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import sqlite3
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import convert
+from tests.support.companygen import Company
+from tests.support.companygen_later import Later, later_company
+
+
+@pytest.fixture(scope="module")
+def later() -> Later:
+    return later_company(300, seed=8)
+
+
+def _exports(company: Company, folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return [
+        company.write_lists_iif(folder / "lists.iif"),
+        company.write_journal_csv(folder / "journal.csv"),
+        company.write_open_invoices_csv(folder / "open_invoices.csv"),
+        company.write_unpaid_bills_csv(folder / "unpaid_bills.csv"),
+    ]
+
+
+def _rows(path: Path) -> list[str]:
+    """What a book holds, but for GnuCash's lock table (SQLite) or byte for byte (XML)."""
+    data = path.read_bytes()
+    if not data.startswith(b"SQLite"):
+        return [data.hex()]
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "b.sqlite"
+        copy.write_bytes(data)
+        db = sqlite3.connect(copy)
+        try:
+            return [line for line in db.iterdump() if "gnclock" not in line]
+        finally:
+            db.close()
+
+
+@pytest.fixture(scope="module")
+def books(later: Later, tmp_path_factory) -> dict[str, Path]:
+    """A March book (SQLite) and June's exports, and a June book for the older-exports case."""
+    tmp = tmp_path_factory.mktemp("cli-update")
+    march = _exports(later.first, tmp / "march")
+    book = tmp / "march.gnucash"
+    done = convert(*march, "-o", book, "--format", "sqlite")
+    assert done.returncode == 0, done.stderr
+    june_book = tmp / "june.gnucash"
+    june = _exports(later.second, tmp / "june")
+    assert convert(*june, "-o", june_book).returncode == 0
+    return {"book": book, "june": tmp / "june", "march": tmp / "march", "june_book": june_book}
+
+
+def _refused(book: Path, *args: object, code: int = 1) -> str:
+    before, names = _rows(book), sorted(p.name for p in book.parent.iterdir())
+    done = convert(*args)
+    assert done.returncode == code, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert _rows(book) == before
+    assert sorted(p.name for p in book.parent.iterdir()) == names  # no copy, backup or lock
+    return done.stderr
+
+
+def test_update_from_the_command_line_proves_and_is_idempotent(books, later: Later, tmp_path):
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    june = sorted(books["june"].iterdir())
+    report = tmp_path / "proof.csv"
+    done = convert(*june, "--update", book, "--report", report)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert f"{len(later.added)} transactions added" in out
+    assert "2 changes in QuickBooks held (not applied)" in out
+    assert "journal.csv:" in out and "edited in QuickBooks" in out
+    assert "no longer in QuickBooks' exports" in out
+    assert "differs from QuickBooks by exactly the 2 changes held" in out
+    assert list(tmp_path.glob("book.before-update-*.gnucash"))
+    text = report.with_name("proof.delta.csv").read_text(encoding="utf-8")
+    delta = list(csv.reader(text.splitlines()))
+    assert delta[0][:3] == ["account", "added_by_this_run", "quickbooks_movement"]
+    rows = {r[0]: r for r in delta[1:]}
+    assert rows[later.new_account][1] == rows[later.new_account][2] == "480.00"
+    again = convert(*june, "--update", book)
+    assert again.returncode == 0, again.stderr
+    assert "0 transactions added" in again.stdout and "nothing added" in again.stdout
+    assert "Traceback" not in again.stderr
+    # the edited check decided: QuickBooks' version taken, by the key printed beside it
+    edited = next(line for line in out.splitlines() if "edited in QuickBooks" in line)
+    key = edited.split("[", 1)[1].split("]", 1)[0]
+    taken = convert(*june, "--update", book, "--take-quickbooks", key)
+    assert taken.returncode == 0, taken.stderr
+    assert "Taken from QuickBooks (the plan)" in taken.stdout
+    assert "1 change in QuickBooks held" in taken.stdout
+    bad = convert(*june, "--update", book, "--keep-book", "two words")
+    assert bad.returncode == 2 and "expected a key" in bad.stderr
+
+
+def test_a_book_not_written_by_qb2gnucash_is_refused(books, tmp_path):
+    from app.gnc.bindings import C, GncAccount, Session, SessionOpenMode
+
+    book = tmp_path / "theirs.gnucash"  # a book made in GnuCash: one bank account
+    s = Session()
+    s.begin("xml://" + str(book), SessionOpenMode.SESSION_NEW_STORE)
+    try:
+        a = GncAccount(s.book)
+        a.SetName("Checking")
+        a.SetType(C.ACCT_TYPE_BANK)
+        a.SetCommodity(s.book.get_table().lookup("CURRENCY", "USD"))
+        s.book.get_root_account().append_child(a)
+        s.save()
+    finally:
+        s.end()
+    for extra in tmp_path.glob("theirs.gnucash.*"):  # (the journal this session kept)
+        extra.unlink()
+    said = _refused(book, *sorted(books["june"].iterdir()), "--update", book)
+    assert "was not written by qb2gnucash" in said and "-o" in said
+
+
+def test_older_exports_another_company_and_a_locked_book_are_refused(books, later, tmp_path):
+    june_book = books["june_book"]
+    said = _refused(june_book, *sorted(books["march"].iterdir()), "--update", june_book)
+    assert "older than" in said and "export again" in said
+    other = _exports(replace(later.second, name="Other Landscaping Co"), tmp_path / "other")
+    said = _refused(june_book, *other, "--update", june_book)
+    assert "Other Landscaping Co" in said and "own company" in said
+    lock = june_book.with_name(june_book.name + ".LCK")
+    lock.write_text("")
+    try:
+        said = _refused(june_book, *sorted(books["june"].iterdir()), "--update", june_book)
+        assert "has the book open" in said
+    finally:
+        lock.unlink()
+
+
+def test_bad_exports_and_usage_are_refused(books, tmp_path):
+    book = books["june_book"]
+    broken = tmp_path / "journal.csv"
+    broken.write_text("not,a,report\n1,2,3\n", encoding="utf-8")
+    said = _refused(book, broken, "--update", book)
+    assert "Book not updated" in said and "journal.csv" in said
+    june = sorted(books["june"].iterdir())
+    said = _refused(book, *june, "--update", book, "-o", tmp_path / "x.gnucash", code=2)
+    assert "-o does not go with --update" in said
+    said = _refused(book, *june, code=2)
+    assert "required: -o" in said and "--update BOOK" in said
+    done = convert(*june, "--update", "postgres://someone@localhost/acme")
+    assert done.returncode == 2 and "PostgreSQL cannot be brought up to date yet" in done.stderr
+    missing = tmp_path / "none.gnucash"
+    done = convert(*june, "--update", missing)
+    assert done.returncode == 2 and "no book at" in done.stderr and not missing.exists()
+
+
+def test_a_split_history_is_refused(books, later: Later, tmp_path):
+    """A working book and its archive (``--split-at``) are not brought up to date yet: the
+    stored plan's split day refuses the update with the books untouched, and the split options
+    do not go with ``--update``."""
+    march = sorted(books["march"].iterdir())
+    work, archive = tmp_path / "work" / "w.gnucash", tmp_path / "archive" / "a.gnucash"
+    work.parent.mkdir()
+    archive.parent.mkdir()
+    day = (later.cut.replace(day=1) - dt.timedelta(days=40)).replace(day=1).isoformat()
+    done = convert(*march, "-o", work, "--split-at", day, "--archive", archive)
+    assert done.returncode == 0, done.stderr
+    june = sorted(books["june"].iterdir())
+    for book in (work, archive):
+        said = _refused(book, *june, "--update", book)
+        assert f"split at {day}" in said and "--split-at" in said, said
+    said = _refused(work, *june, "--update", work, "--split-at", day, code=2)
+    assert "--split-at does not go with --update" in said

@@ -1,0 +1,457 @@
+"""Bringing a book up to date (issue 25): the generator's company exported twice
+(``tests/support/companygen_later.py``) converted at the first export, a transaction added by hand
+in GnuCash, then updated with the second; every book reopened through the engine and compared
+with the second export's truth. The keys and decisions on hand-made ledgers first."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+import tempfile
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from app import gnc, keys, pipeline, update, update_run
+from app.gnc.bindings import C, GncNumeric, Session, SessionOpenMode
+from app.model import Account, AccountType, FileInfo, Ledger, Split, Transaction
+from app.openings import OPENING_KIND
+from app.plan import Plan
+from app.source import Source
+from tests.support.companygen import Company
+from tests.support.companygen_later import Later, later_company
+from tests.support.end_to_end import assert_known_answers
+
+D = Decimal
+HAND = "Bought by hand in GnuCash"
+
+
+def _txn(ref: str = "", num: str = "1", value: str = "10.00", **kw) -> Transaction:
+    src = Source("x.csv", 3)
+    splits = (
+        Split("Checking", -D(value), src, memo="m"),
+        Split("Rent", D(value), src),
+    )
+    return Transaction(
+        dt.date(2024, 3, 1), splits, src, num=num, description="Landlord", ref=ref, **kw
+    )
+
+
+# ---------------------------------------------------------------- keys and decisions, pure
+
+
+def test_keys_by_trans_number_fingerprint_and_repeats() -> None:
+    found = keys.keys([_txn("1,234"), _txn(), _txn(), _txn(num="2")], OPENING_KIND)
+    assert found[0] == "ref:1234"
+    assert found[1].startswith("fp:") and found[2] == found[1] + "#2"
+    assert found[3] != found[1]
+    opening = replace(_txn(), kind_label=OPENING_KIND)
+    assert keys.keys([opening], OPENING_KIND) == ["opening"]
+
+
+def test_content_sees_an_edit_and_a_void_but_not_a_reconcile_mark() -> None:
+    t = _txn("7")
+    assert keys.content(t) == keys.content(replace(t, splits=t.splits[::-1]))
+    assert keys.content(t) != keys.content(_txn("7", value="10.01"))
+    assert keys.content(t) != keys.content(replace(t, voided=True))
+    from app.model import Reconcile
+
+    cleared = replace(t, splits=tuple(replace(s, reconcile=Reconcile.CLEARED) for s in t.splits))
+    assert keys.content(t) == keys.content(cleared)
+    # a payment's line cut in two pieces holds the same sums
+    a, b = t.splits
+    pieces = (replace(a, value=D("-4")), replace(a, value=D("-6.00")), b)
+    assert keys.ledger_sums(t) == keys.ledger_sums(replace(t, splits=pieces))
+    stamp = keys.parse(keys.stamp("ref:7", t))
+    assert stamp is not None and stamp.key == "ref:7" and keys.parse("not ours") is None
+
+
+CHART = tuple(
+    Account(n, t, Source("lists.iif", 1))
+    for n, t in (("Checking", AccountType.BANK), ("Rent", AccountType.EXPENSE))
+)
+
+
+def _state(entries: tuple[update.BookEntry, ...], record: update.Record | None):
+    return update.BookState(
+        record, entries, frozenset({"Checking", "Rent"}), frozenset(), frozenset()
+    )
+
+
+def _entry(t: Transaction, key: str, handle: int = 1) -> update.BookEntry:
+    lines = tuple((s.account, s.value) for s in t.splits)
+    return update.BookEntry(
+        handle,
+        t.date,
+        t.num,
+        t.description,
+        keys.parse(keys.stamp(key, t)),
+        keys.ledger_sums(t),
+        lines,
+    )
+
+
+RECORD = update.Record(
+    "Acme", dt.date(2024, 3, 31), dt.date(2024, 3, 1), Plan().to_json(), {"Checking": D(1)}
+)
+
+
+def test_decide_adds_the_new_holds_the_edited_and_keeps_the_hand_made() -> None:
+    old, edited_before = _txn("1"), _txn("2", value="20.00")
+    hand = replace(_entry(_txn(num="99"), "x", 3), stamp=None)
+    state = _state((_entry(old, "ref:1", 1), _entry(edited_before, "ref:2", 2), hand), RECORD)
+    ledger = Ledger(
+        transactions=(old, _txn("2", value="25.00"), _txn("3")),
+        company="Acme",
+        accounts=CHART,
+    )
+    work = update.decide(state, ledger, OPENING_KIND)
+    assert work.add == (2,)
+    assert set(work.present) == {0, 1}
+    assert [(h.index, h.why) for h in work.held] == [(1, "edited in QuickBooks")]
+    assert work.added_here == (hand,)
+    again = update.decide(
+        state, replace(ledger, transactions=(old, _txn("2", value="25.00"))), OPENING_KIND
+    )
+    assert again.nothing_new
+
+
+def test_decide_refuses_a_foreign_book_another_company_and_older_exports() -> None:
+    ledger = Ledger(transactions=(_txn("1"),), company="Acme", accounts=CHART)
+    with pytest.raises(update.UpdateRefused, match="not written by qb2gnucash"):
+        update.decide(_state((), None), ledger, OPENING_KIND, "b.gnucash")
+    with pytest.raises(update.UpdateRefused, match="of 'Other Co'"):
+        update.decide(_state((), RECORD), replace(ledger, company="Other Co"), OPENING_KIND)
+    from app.model import AsOf
+
+    old = AsOf(dt.date(2024, 1, 31), "given", dt.date(2024, 1, 1))
+    with pytest.raises(update.UpdateRefused, match="older than"):
+        update.decide(_state((), RECORD), replace(ledger, as_of=old), OPENING_KIND)
+
+
+def test_record_round_trip() -> None:
+    assert update.Record.from_text(RECORD.to_text()) == RECORD
+    assert update.Record.from_text("{") is None
+
+
+# ---------------------------------------------------------------- end to end
+
+
+@pytest.fixture(scope="module")
+def later() -> Later:
+    return later_company(400, seed=5)
+
+
+def _exports(company: Company, folder: Path, layout: str) -> list[Path]:
+    folder.mkdir(parents=True)
+    history = {
+        "journal": company.write_journal_csv,
+        "find": company.write_find_csv,
+        "transactions_iif": company.write_transactions_iif,
+        "transaction_detail": company.write_transaction_detail_csv,
+        "general_ledger": company.write_general_ledger_csv,
+    }[layout]
+    name = "transactions.iif" if layout.endswith("iif") else f"{layout}.csv"
+    return [
+        company.write_lists_iif(folder / "lists.iif"),
+        history(folder / name),
+        company.write_open_invoices_csv(folder / "open_invoices.csv"),
+        company.write_unpaid_bills_csv(folder / "unpaid_bills.csv"),
+    ]
+
+
+def same_book(a: bytes, b: bytes) -> bool:
+    """Two books hold the same: the same bytes (XML), the same rows but for GnuCash's lock
+    table (SQLite: a session that opens the book writes its lock there and removes it)."""
+    if not a.startswith(b"SQLite"):
+        return a == b
+    return _rows(a) == _rows(b)
+
+
+def _rows(data: bytes) -> list[str]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "book.sqlite"
+        path.write_bytes(data)
+        db = sqlite3.connect(path)
+        try:
+            return [line for line in db.iterdump() if "gnclock" not in line]
+        finally:
+            db.close()
+
+
+def _uri(path: Path, fmt: str) -> str:
+    return ("sqlite3://" if fmt == "sqlite" else "xml://") + str(path)
+
+
+def add_by_hand(path: Path, fmt: str, day: dt.date, cents: int) -> None:
+    """A transaction entered in GnuCash itself (Checking to Owner's Draw), saved."""
+    session = Session(_uri(path, fmt), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        book = session.book
+        root = book.get_root_account()
+        checking = root.lookup_by_full_name("Checking")
+        draw = root.lookup_by_full_name("Owner's Equity:Owner's Draw")
+        t = C.xaccMallocTransaction(book.get_instance())
+        C.xaccTransBeginEdit(t)
+        C.xaccTransSetCurrency(t, checking.GetCommodity().get_instance())
+        C.xaccTransSetDate(t, day.day, day.month, day.year)
+        C.xaccTransSetDescription(t, HAND)
+        for acc, v in ((checking, -cents), (draw, cents)):
+            s = C.xaccMallocSplit(book.get_instance())
+            C.xaccSplitSetParent(s, t)
+            C.xaccSplitSetAccount(s, acc.get_instance())
+            n = GncNumeric(v, 100)
+            C.xaccSplitSetValue(s, n.instance)
+            C.xaccSplitSetAmount(s, n.instance)
+        C.xaccTransCommitEdit(t)
+        session.save()
+    finally:
+        session.end()
+
+
+def _first_book(later: Later, tmp: Path, layout: str, fmt: str) -> tuple[Path, list[Path], int]:
+    """The first export converted (``fmt``); the second's files; the book's transaction count."""
+    plan = replace(Plan(), format=fmt)  # type: ignore[arg-type]
+    first = _exports(later.first, tmp / "march", layout)
+    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
+    assert not prepared.errors, prepared.errors
+    book = tmp / "book.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    return book, _exports(later.second, tmp / "june", layout), prepared.transaction_count
+
+
+def _keys(path: Path) -> list[str]:
+    from app.gnc import bindings, existing
+
+    session = Session()
+    session.begin(
+        _uri(path, "sqlite" if path.read_bytes()[:6] == b"SQLite" else "xml"),
+        SessionOpenMode.SESSION_READ_ONLY,
+    )
+    try:
+        session.load()
+        state = existing.read_state(bindings.engine(), session.book)
+    finally:
+        session.end()
+    return [e.stamp.key for e in state.entries if e.stamp is not None]
+
+
+@pytest.mark.parametrize(
+    ("layout", "fmt"),
+    [
+        ("journal", "xml"),
+        ("journal", "sqlite"),
+        ("find", "xml"),
+        ("transactions_iif", "sqlite"),
+        ("transaction_detail", "xml"),
+        ("general_ledger", "xml"),
+    ],
+)
+def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, layout, fmt) -> None:
+    book, june, had = _first_book(later, tmp_path, layout, fmt)
+    march_bytes = book.read_bytes()
+    add_by_hand(book, fmt, later.cut + dt.timedelta(days=3), 12345)
+    by_hand = book.read_bytes()
+    assert not same_book(by_hand, march_bytes)
+
+    outcome = update_run.bring_up_to_date(june, book)
+    work = outcome.work
+    # (the Find export has no Trans #: look-alike neighbours there read as one transaction)
+    exported = len(outcome.ledger.transactions)
+    assert exported == len(later.second.transactions) or layout == "find"
+    assert outcome.written and len(work.add) == exported - (had - 1)
+    assert len(work.add) == len(later.added) or layout == "find"
+    assert work.new_accounts == (later.new_account,)
+    assert ("customer", later.new_customer) in work.new_owners
+    # the edited and the deleted check: listed, not applied
+    held = {(h.entry.num, h.index is None) for h in work.held}
+    assert held == {(later.edited[0].num, False), (later.deleted.num, True)}
+    # the hand-made transaction: kept, left out of the proof, its accounts named
+    assert [e.description for e in work.added_here] == [HAND]
+    assert any("made in GnuCash alone" in n for n in outcome.report.notes)
+    # the previous book kept as it was
+    assert outcome.backup is not None and same_book(outcome.backup.read_bytes(), by_hand)
+
+    snap = gnc.read_book(book, transactions=True, documents=True)
+    hand = [t for t in snap.transaction_list if t.description == HAND]
+    assert len(hand) == 1 and sorted(s.value for s in hand[0].splits) == [D("-123.45"), D("123.45")]
+    # every QuickBooks transaction once: the second export's, and the book's deleted one kept
+    found = _keys(book)
+    assert len(found) == len(set(found)) == exported + 1
+    if layout != "find":
+        expected = {f"ref:{t.trans_no}" for t in later.second.transactions}
+        assert set(found) == expected | {f"ref:{later.deleted.trans_no}"}
+    # March's open invoices and bills that June pays show paid in GnuCash
+    assert snap.documents is not None
+    docs = {(d.id, d.owner): d for d in snap.documents.documents}
+    paid = [t for t in later.first.transactions if t.trans_no in later.paid_later]
+    for t in paid:
+        assert docs[t.num, t.name].paid, (t.num, t.name)
+    assert outcome.report.documents is not None and outcome.report.documents.ok
+
+    # the proof: QuickBooks' June figures to the cent, but for exactly the held changes
+    assert outcome.explained and outcome.as_taken is not None
+    assert_known_answers(outcome.as_taken, later.second.trial_balance())
+    touched = {a for t in (later.edited[1], later.deleted) for a, *_ in t.splits}
+    assert {r.account for r in outcome.report.differences} <= touched | {"Retained Earnings"}
+    assert outcome.report.differences
+    # the delta table: what this run added is QuickBooks' movement but where a held change is
+    off = {d.account for d in outcome.deltas if not d.ok}
+    assert off <= touched | {"Retained Earnings"}
+
+    # idempotent: the same exports again add nothing and leave the file as it is
+    updated = book.read_bytes()
+    again = update_run.bring_up_to_date(june, book)
+    assert not again.written and again.work.add == () and same_book(book.read_bytes(), updated)
+    assert any("0 transactions added" in line for line in again.lines())
+
+
+def test_decide_refuses_new_transactions_in_a_closed_period() -> None:
+    state = replace(_state((), RECORD), read_only_before=dt.date(2024, 4, 1))
+    ledger = Ledger(transactions=(_txn("5"),), company="Acme", accounts=CHART)
+    with pytest.raises(update.UpdateRefused, match=r"x.csv:3: 1 new transaction would go"):
+        update.decide(state, ledger, OPENING_KIND)
+    later = replace(_txn("5"), date=dt.date(2024, 4, 2))
+    assert update.decide(state, replace(ledger, transactions=(later,)), OPENING_KIND).add == (0,)
+
+
+def test_a_transaction_keyed_by_its_fingerprint_edited_is_paired_back() -> None:
+    before = _txn()
+    state = _state((_entry(before, keys.keys([before], OPENING_KIND)[0]),), RECORD)
+    files = (
+        FileInfo("find.csv", "CSV Find", "find", first_date=before.date, last_date=before.date),
+    )
+    edited = _txn(value="11.00")
+    work = update.decide(
+        state,
+        Ledger(transactions=(edited,), company="Acme", accounts=CHART, files=files),
+        OPENING_KIND,
+    )
+    assert work.add == () and [(h.index, h.why) for h in work.held] == [(0, "edited in QuickBooks")]
+
+
+def test_the_plan_stored_in_the_book_is_applied_to_the_later_exports(later: Later, tmp_path):
+    """A rename made for the first conversion: June's new transactions land in the renamed
+    account, which is no new account."""
+    from app.plan import Rule
+
+    plan = Plan().with_rule(Rule("rename", "Checking", "Operating Checking"))
+    first = _exports(later.first, tmp_path / "march", "journal")
+    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
+    book = tmp_path / "book.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    outcome = update_run.bring_up_to_date(
+        _exports(later.second, tmp_path / "june", "journal"), book
+    )
+    assert outcome.plan.rules == plan.rules
+    assert outcome.work.new_accounts == (later.new_account,)
+    snap = gnc.read_book(book)
+    assert snap.account("Checking") is None
+    checking = snap.account("Operating Checking")
+    assert checking is not None
+    truth = later.second.trial_balance()
+    taken = {r.account: r for r in outcome.as_taken.rows}
+    assert taken["Operating Checking"].gnucash_balance == truth["Checking"]
+    assert outcome.explained
+
+
+def test_held_changes_decided_by_the_plan(later: Later, tmp_path):
+    """The edited check taken from QuickBooks (the book's version replaced), the deleted one
+    kept: the book then equals QuickBooks but for the kept one, and says so."""
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml")
+    first = update_run.bring_up_to_date(june, book)
+    keys_of = {h.index is None: h.key for h in first.work.held}
+    edited, deleted = keys_of[False], keys_of[True]
+    choose = lambda plan: replace(plan, held={edited: "quickbooks", deleted: "book"})  # noqa: E731
+    decided = update_run.bring_up_to_date(june, book, choose)
+    assert decided.written and [h.key for h in decided.work.taken] == [edited]
+    assert [(h.key, h.kept) for h in decided.work.held] == [(deleted, True)]
+    assert decided.explained
+    differing = {r.account for r in decided.report.differences}
+    edited_only = {a for a, *_ in later.edited[1].splits} - {a for a, *_ in later.deleted.splits}
+    assert not differing & edited_only  # the edit is in the book now
+    snap = gnc.read_book(book, transactions=True)
+    checks = [t for t in snap.transaction_list if t.num == later.edited[1].num]
+    assert len(checks) == 1
+    assert min(s.value for s in checks[0].splits) == later.edited[1].splits[0][1]
+    # the decisions are stored with the book: the next run asks nothing again
+    again = update_run.bring_up_to_date(june, book)
+    assert not again.written and again.work.taken == ()
+    assert [(h.key, h.kept) for h in again.work.held] == [(deleted, True)]
+
+
+def edit_in_gnucash(path: Path, num: str, cents: int) -> None:
+    """One of QuickBooks' transactions (by its number) edited in GnuCash: ``cents`` moved
+    between its first two splits, saved."""
+    session = Session(_uri(path, "xml"), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        checking = session.book.get_root_account().lookup_by_full_name("Checking")
+        txn = next(s.GetParent() for s in checking.GetSplitList() if s.GetParent().GetNum() == num)
+        first, second = txn.GetSplitList()[:2]
+        txn.BeginEdit()
+        for s, delta in ((first, cents), (second, -cents)):
+            v = s.GetValue()
+            new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
+            s.SetValue(new)
+            s.SetAmount(new)
+        txn.CommitEdit()
+        session.save()
+    finally:
+        session.end()
+
+
+def test_an_edit_made_in_gnucash_is_kept_and_named(later: Later, tmp_path: Path) -> None:
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml")
+    plain = next(
+        t
+        for t in later.first.transactions
+        if t.type == "Check"
+        and t.num
+        and t.splits[0][1]
+        and t.trans_no != later.deleted.trans_no
+        and t.trans_no != later.edited[0].trans_no
+    )
+    edit_in_gnucash(book, plain.num, 500)
+    outcome = update_run.bring_up_to_date(june, book)
+    assert [e.num for e in outcome.work.edited_here] == [plain.num]
+    assert any(plain.num in line and "edited in GnuCash" in line for line in outcome.lines())
+    assert outcome.explained  # exactly the held changes and the edit
+    snap = gnc.read_book(book, transactions=True)
+    kept = [t for t in snap.transaction_list if t.num == plain.num and t.date == plain.date]
+    assert len(kept) == 1
+    book_sums: dict[str, D] = {}
+    for s in kept[0].splits:
+        book_sums[s.account] = book_sums.get(s.account, D(0)) + s.value
+    qb_sums: dict[str, D] = {}
+    for a, v, *_ in plain.splits:
+        qb_sums[a] = qb_sums.get(a, D(0)) + v
+    moved = sorted(abs(book_sums[a] - qb_sums[a]) for a in qb_sums)
+    assert moved[-2:] == [D("5.00"), D("5.00")] and sum(moved) == D("10.00")  # as edited
+
+
+@pytest.mark.parametrize("mode", ["accounts", "memo"])
+def test_a_company_with_classes_brought_up_to_date(tmp_path: Path, mode: str) -> None:
+    """Classes as sub-accounts (or memos and slots): June's new lines land in their class's
+    sub-account; the book is QuickBooks' June books but for the held changes."""
+    later = later_company(300, seed=5, classes=True)
+    plan = replace(Plan(), classes=mode)  # type: ignore[arg-type]
+    first = _exports(later.first, tmp_path / "march", "journal")
+    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
+    book = tmp_path / "book.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    outcome = update_run.bring_up_to_date(
+        _exports(later.second, tmp_path / "june", "journal"), book
+    )
+    assert outcome.plan.classes == mode
+    assert outcome.written and len(outcome.work.add) == len(later.added)
+    assert outcome.explained
+    if mode == "accounts":
+        classed = {
+            a for t in later.added for (a, *_), c in zip(t.splits, t.classes, strict=False) if c
+        }
+        assert classed  # some new lines have a class
+        made = set(outcome.work.new_accounts)
+        names = {a.full_name for a in gnc.read_book(book).accounts}
+        assert made <= names

@@ -1,0 +1,149 @@
+"""The wizard's "Bring an existing book up to date" through Flask's test client: a book converted
+from the first export uploaded with the later exports, the result page and the updated book
+(reopened through the engine); a book the wizard wrote itself offered; refusals as pages with
+their message, never a 500, nothing kept."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app import gnc, pipeline
+from app.plan import Plan
+from tests.support.companygen_later import Later, later_company
+from tests.support.web import soup, token
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture(scope="module")
+def later() -> Later:
+    return later_company(250, seed=4)
+
+
+@pytest.fixture(scope="module")
+def march_book(later: Later, tmp_path_factory) -> tuple[Path, list[Path]]:
+    tmp = tmp_path_factory.mktemp("web-update")
+    (tmp / "march").mkdir()
+    (tmp / "june").mkdir()
+    files = [
+        later.first.write_lists_iif(tmp / "march" / "lists.iif"),
+        later.first.write_journal_csv(tmp / "march" / "journal.csv"),
+    ]
+    plan = Plan()
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    book = tmp / "march.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    june = [
+        later.second.write_lists_iif(tmp / "june" / "lists.iif"),
+        later.second.write_journal_csv(tmp / "june" / "journal.csv"),
+    ]
+    return book, june
+
+
+def _post(client, book: Path | None, files: list[Path], **extra):
+    data: dict = {"csrf_token": token(client), **extra}
+    if book is not None:
+        data["book"] = (io.BytesIO(book.read_bytes()), book.name)
+    data["files"] = [(io.BytesIO(p.read_bytes()), p.name) for p in files]
+    return client.post("/update", data=data, content_type="multipart/form-data")
+
+
+def test_home_offers_the_update_and_its_page_has_the_form(client) -> None:
+    home = soup(client.get("/"))
+    assert home.select_one("#update-existing")["href"] == "/update"
+    page = soup(client.get("/update"))
+    assert page.select_one("#update-form input[type=file][name=book]")
+    assert page.select_one("#update-form input[type=file][name=files][multiple]")
+
+
+def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Later) -> None:
+    book, june = march_book
+    r = _post(client, book, june)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    page = soup(client.get(r.location))
+    summary = page.select_one("#update-summary").get_text(" ")
+    assert f"{len(later.added)} transactions added" in summary
+    assert "2 changes in QuickBooks held" in summary
+    assert page.select_one("#update-held"), page.select_one("#update-proof")
+    out = app.extensions["store"].root.parent / "downloaded.gnucash"
+    with client.get(page.select_one("#download-updated")["href"]) as got:
+        assert got.status_code == 200
+        out.write_bytes(got.data)
+    snap = gnc.read_book(out)
+    assert snap.transactions >= len(later.second.transactions)
+    assert snap.account(later.new_account) is not None
+
+
+def test_refusals_are_pages_not_500s_and_keep_nothing(client, app, march_book, later) -> None:
+    book, june = march_book
+    root = app.extensions["store"].root
+    kept = lambda: sorted(p.name for p in root.iterdir() if not p.name.startswith("."))  # noqa: E731
+    before = kept()
+    r = _post(client, None, june)
+    assert r.status_code == 400 and "Choose the GnuCash book" in r.get_data(as_text=True)
+    r = _post(client, book, [])
+    assert r.status_code == 400 and "later QuickBooks exports" in r.get_data(as_text=True)
+    other = replace(later.second, name="Other Landscaping Co")
+    folder = app.extensions["store"].root.parent / "other"
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [
+        other.write_lists_iif(folder / "lists.iif"),
+        other.write_journal_csv(folder / "journal.csv"),
+    ]
+    r = _post(client, book, files)
+    assert r.status_code == 422 and "Other Landscaping Co" in r.get_data(as_text=True)
+    junk = folder / "book.gnucash"
+    junk.write_bytes(b"not a book at all")
+    r = _post(client, junk, june)
+    assert r.status_code == 422 and "GnuCash cannot open book.gnucash" in r.get_data(as_text=True)
+    assert kept() == before
+
+
+def test_a_book_the_wizard_wrote_is_offered_and_brought_up_to_date(client, march_book, later):
+    """A migration imported in the wizard (its own book), then picked on the update page."""
+    from tests.support.web import new_migration, wait_done
+
+    _book, june = march_book
+    prefix, csrf = new_migration(client)
+    march = [june[0].parent.parent / "march" / n for n in ("lists.iif", "journal.csv")]
+    files = [(io.BytesIO(p.read_bytes()), p.name) for p in march]
+    assert (
+        client.post(f"{prefix}/files", data={"files": files}, headers=csrf | HX).status_code == 200
+    )
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix).select_one("#to-download")
+    mid = prefix.rsplit("/", 1)[-1]
+    offered = soup(client.get("/update")).select("#earlier-books input[name=earlier]")
+    assert [i["value"] for i in offered] == [mid]
+    r = _post(client, None, june, earlier=mid)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    summary = soup(client.get(r.location)).select_one("#update-summary").get_text(" ")
+    assert f"{len(later.added)} transactions added" in summary
+    # the wizard's own book is left as it was: the update worked on a copy
+    again = _post(client, None, june, earlier=mid)
+    said = soup(client.get(again.location)).select_one("#update-summary").get_text(" ")
+    assert f"{len(later.added)} transactions added" in said
+
+
+def test_held_changes_decided_on_the_result_page(client, march_book, later: Later) -> None:
+    book, june = march_book
+    r = _post(client, book, june)
+    page = soup(client.get(r.location))
+    held = page.select("#held-changes li.held")
+    assert len(held) == 2
+    edited = next(li for li in held if "edited in QuickBooks" in li.get_text())
+    key = edited["data-key"]
+    form = {"csrf_token": token(client), "key": key, "choice": "quickbooks"}
+    decided = client.post(f"{r.location}/decide", data=form)
+    assert decided.status_code == 303
+    after = soup(client.get(decided.location))
+    summary = after.select_one("#update-summary").get_text(" ")
+    assert "Taken from QuickBooks (the plan)" in summary
+    assert [li["data-key"] for li in after.select("#held-changes li.held")] != [key]
+    assert len(after.select("#held-changes li.held")) == 1
+    wrong = client.post(f"{r.location}/decide", data={**form, "key": "ref:nope"})
+    assert wrong.status_code == 400 and "not among the ones" in wrong.get_data(as_text=True)
