@@ -265,6 +265,7 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     assert len(work.add) == len(later.added) or layout == "find"
     assert work.new_accounts == (later.new_account,)
     assert ("customer", later.new_customer) in work.new_owners
+    assert ("customer", later.new_job) in work.new_owners  # a new job of an old customer
     # the edited and the deleted check: listed, not applied
     held = {(h.entry.num, h.index is None) for h in work.held}
     assert held == {(later.edited[0].num, False), (later.deleted.num, True)}
@@ -289,6 +290,9 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     paid = [t for t in later.first.transactions if t.trans_no in later.paid_later]
     for t in paid:
         assert docs[t.num, t.name].paid, (t.num, t.name)
+    # the new job's invoice: the job's own, open
+    job_invoice = next(t for t in later.added if t.name == later.new_job)
+    assert not docs[job_invoice.num, later.new_job].paid
     assert outcome.report.documents is not None and outcome.report.documents.ok
 
     # the proof: QuickBooks' June figures to the cent, but for exactly the held changes

@@ -67,6 +67,8 @@ def test_lists_alone_are_named_by_the_user_and_the_downloads_follow(client, tmp_
     assert names["book"] == "Acme-Sons.gnucash"
     assert names["audit.zip"] == "Acme-Sons-audit.zip"
     assert "Acme-Sons-audit/Acme-Sons.gnucash" in names["members"]
+    button = soup(client.get(f"{prefix}/download")).select_one("#download-book")
+    assert button.text == "Download Acme-Sons.gnucash"  # the name the file downloads under
     assert "earlier settings" not in soup(client.get(f"{prefix}/import")).text
 
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from app.book import BookOwner, BookTerm
-from app.business import Address
+from app.business import Address, Job
 from app.errors import BookWriteError
 from app.gnc.bindings import (
     C,
@@ -102,16 +102,34 @@ def _write_customers(w: Writer, ledger: Ledger) -> int:
         c.CommitEdit()
         w.owners["customer", cust.name] = c
         for job in cust.jobs:
-            j = GncJob(book, _next_id(w, int(book_i), "gncJob"), c, job.name)
-            j.BeginEdit()
-            j.SetReference(job.description)
-            j.SetActive(job.active)
-            j.CommitEdit()
-            w.owners["customer", f"{cust.name}:{job.name}"] = j
-            if job.notes:
-                w.not_written.append(f"job {cust.name}:{job.name}: notes (no such field)")
+            _write_job(w, c, cust.name, job)
             jobs += 1
     return jobs
+
+
+def write_jobs(w: Writer, ledger: Ledger, wanted: set[str]) -> int:
+    """The jobs named in ``wanted`` (``Customer:Job``) of customers the book already has
+    (``w.owners``) that it does not have yet: an update's new jobs; how many were written."""
+    done = 0
+    for cust in ledger.customers:
+        owner = w.owners.get(("customer", cust.name))
+        for job in cust.jobs:
+            full = f"{cust.name}:{job.name}"
+            if owner is not None and full in wanted and ("customer", full) not in w.owners:
+                _write_job(w, owner, cust.name, job)
+                done += 1
+    return done
+
+
+def _write_job(w: Writer, customer: object, name: str, job: Job) -> None:
+    j = GncJob(w.book, _next_id(w, int(w.book.get_instance()), "gncJob"), customer, job.name)
+    j.BeginEdit()
+    j.SetReference(job.description)
+    j.SetActive(job.active)
+    j.CommitEdit()
+    w.owners["customer", f"{name}:{job.name}"] = j
+    if job.notes:
+        w.not_written.append(f"job {name}:{job.name}: notes (no such field)")
 
 
 def _write_vendors(w: Writer, ledger: Ledger) -> None:

@@ -148,7 +148,8 @@ def _remove(txn, said: str) -> None:
 
 
 def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
-    """The accounts, terms, customers and vendors the book does not have yet."""
+    """The accounts, terms, customers and vendors the book does not have yet, and the new jobs
+    of customers it has (a new customer's jobs come with it)."""
     names = set(work.new_accounts)
     new_owners = set(work.new_owners)
     accounts.write(
@@ -164,6 +165,7 @@ def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
             employees=(),
         ),
     )
+    business.write_jobs(w, ledger, {n for k, n in new_owners if k == "customer" and ":" in n})
 
 
 class _UpdatePass(_Pass):

@@ -170,6 +170,7 @@ def result() -> tuple[str, int]:
         differences=[r for r in data.get("rows", []) if not r["ok"]],
         sign_note=SIGN_NOTE,
         archive=_archive(book),
+        book_file=naming.file_name(_stem(m, book), "book") if book else "",  # as downloaded
     )
 
 

@@ -4,8 +4,9 @@ with the truth of what changed in between.
 
 The later export holds every transaction of the first (same Trans #, dates, numbers, lines)
 and, after the cut, new ones: the generator's own, with payments of invoices and bills the
-first export still had open; an invoice to a customer new since the cut; a check to an account
-new since the cut. Two earlier transactions are changed in QuickBooks after the first export:
+first export still had open; an invoice to a customer new since the cut; an invoice to a new job
+of a customer the first export has (``new_job``); a check to an account new since the cut.
+Two earlier transactions are changed in QuickBooks after the first export:
 one check's amount edited (``edited``: the first's version and the second's), one deleted
 (``deleted``). Both exports' figures (trial balance, open amounts) are what QuickBooks would
 report on their day, the edit and the deletion included in the second's.
@@ -28,8 +29,10 @@ from tests.support import companygen_docs as _d
 from tests.support.companygen import CUSTOMERS, VENDORS, Company, Txn, make_company
 
 NEW_CUSTOMER = "Zephyr Garden Supply"
+NEW_JOB = "Heldt, Bob:Patio"  # a new job of a customer the first export has
 NEW_ACCOUNT = ("Marketing", "EXP", "6050", "")
 EDIT = Decimal("10.00")
+JOB_AMOUNT = Decimal("615.40")
 
 
 @dataclass
@@ -41,6 +44,7 @@ class Later:
     deleted: Txn  # in the first export, gone from the second
     new_customer: str
     new_account: str
+    new_job: str
     paid_later: list[int]  # Trans # of documents open in the first, paid in full by the second
 
     @property
@@ -100,6 +104,15 @@ def later_company(
         "",
         [("Accounts Receivable", amount, "", ""), ("Design Income", -amount, "Line 1", "")],
     )
+    job_invoice = Txn(
+        no + 3,
+        "Invoice",
+        last,
+        "9003",
+        NEW_JOB,
+        "",
+        [("Accounts Receivable", JOB_AMOUNT, "", ""), ("Design Income", -JOB_AMOUNT, "Line 1", "")],
+    )
     check = Txn(
         no + 2,
         "Check",
@@ -109,17 +122,19 @@ def later_company(
         "Spring campaign",
         [("Checking", Decimal("-480.00"), "", ""), (NEW_ACCOUNT[0], Decimal("480.00"), "", "")],
     )
-    txns += [invoice, check]
-    opened = {**whole.open_amounts, invoice.trans_no: amount}
+    txns += [invoice, check, job_invoice]
+    opened = {**whole.open_amounts, invoice.trans_no: amount, job_invoice.trans_no: JOB_AMOUNT}
     second = replace(
         whole,
         transactions=txns,
         accounts=[*whole.accounts, NEW_ACCOUNT],
-        customers=[*whole.customers, NEW_CUSTOMER],
+        customers=[*whole.customers, NEW_CUSTOMER, NEW_JOB],
         open_amounts=opened,
     )
     paid = [n for n, v in open_then.items() if v > 0 and opened.get(n) == 0 and _owed(first, n)]
-    return Later(first, second, cut, (before, target), gone, NEW_CUSTOMER, NEW_ACCOUNT[0], paid)
+    return Later(
+        first, second, cut, (before, target), gone, NEW_CUSTOMER, NEW_ACCOUNT[0], NEW_JOB, paid
+    )
 
 
 def _owed(company: Company, trans_no: int) -> bool:
