@@ -21,13 +21,16 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from app.model import Transaction
 
 SLOT = "qb2gnucash"  # the transaction slot: "KEY CONTENT SUMS"
+# the account slot: its full name as the keys name it (the exports' name when written, kept
+# when the account is renamed in GnuCash; docs/UPDATE.md, "An account renamed in GnuCash")
+ACCOUNT_SLOT = "qb2gnucash-account"
 OPENING = "opening"
 KINDS = {"ref": "Trans #", "fp": "fingerprint", "opening": "opening balances"}
 
@@ -110,3 +113,16 @@ def parse(text: str | None) -> Stamp | None:
 def kind_of(key: str) -> str:
     """ "Trans #", "fingerprint" or "opening balances": what a key is made of, for messages."""
     return KINDS.get(key.split(":", 1)[0].split("#", 1)[0], key)
+
+
+def by_prefix(name: str, names: Mapping[str, str]) -> str:
+    """``name`` renamed by ``names`` (full name → full name), its sub-accounts with it: the
+    longest ``names`` entry that is ``name`` or a parent of it."""
+    if not names:
+        return name
+    parts = name.split(":")
+    for n in range(len(parts), 0, -1):
+        head = ":".join(parts[:n])
+        if head in names:
+            return ":".join([names[head], *parts[n:]])
+    return name

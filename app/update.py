@@ -120,10 +120,12 @@ class BookEntry:
 class BookState:
     record: Record | None
     entries: tuple[BookEntry, ...]
-    accounts: frozenset[str]
+    accounts: frozenset[str]  # full names as the keys have them (``here``: as the book has them)
     owners: frozenset[tuple[str, str]]  # ("customer", "Name" or "Name:Job"), ("vendor", ...)
     terms: frozenset[str]
     read_only_before: dt.date | None = None  # GnuCash's read-only threshold, when set
+    codes: Mapping[str, str] = field(default_factory=dict)  # account → its code (number)
+    here: Mapping[str, str] = field(default_factory=dict)  # renamed in GnuCash: keys' → now
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,23 +355,6 @@ def _pair_fingerprints(
             kept_add.append(i)
     matched = {id(e) for _, e in paired}
     return kept_add, [e for e in gone if id(e) not in matched], paired
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What the update writes: the exports' final ledger, the work, the book currency, the
-    run record it leaves, and the documents pass's input (``Documents``, ``Allocation``)."""
-
-    ledger: Ledger
-    work: Work
-    currency: str
-    record: str
-    docs: tuple | None = None
-    rewrite: bool = False  # the plan changed (a decision on a held change): write the record
-
-    @property
-    def writes(self) -> bool:
-        return self.rewrite or not self.work.nothing_new
 
 
 def marks(ledger: Ledger, plan_json: str) -> tuple[list[str], str]:

@@ -18,8 +18,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app import classes_proof, pipeline, statements, verify
+from app import classes_proof, keys, pipeline, statements, verify
 from app import update as plan_update
+from app import update_decision as renaming
 from app import update_proof as proof
 from app.documents import selection
 from app.errors import BookWriteError, ProblemsError
@@ -27,7 +28,8 @@ from app.gc_pause import paused
 from app.model import Ledger
 from app.openings import OPENING_KIND
 from app.plan import Plan, plan_from_json
-from app.update import BookState, Decision, UpdateRefused, Work
+from app.update import BookState, UpdateRefused, Work
+from app.update_decision import AccountRename, Decision
 from app.update_proof import Delta
 from app.verify_report import Report
 from app.words import plural
@@ -50,10 +52,11 @@ class UpdateOutcome:
     as_taken: Report | None = None
     backup: Path | None = None
     documents: dict[str, int] | None = None
+    renames: tuple[AccountRename, ...] = ()  # accounts QuickBooks renamed since the last run
 
     def lines(self) -> list[str]:
         """What the run did, in the words a person reads."""
-        out = self.work.lines(self.ledger)
+        out = self.work.lines(self.ledger) + [r.said() for r in self.renames]
         if not self.written:
             out.append("The book was not changed")
         elif self.backup is not None:
@@ -96,22 +99,30 @@ def bring_up_to_date(
         if state.record is None:
             raise UpdateRefused(plan_update.refusal(state, Ledger(), book.name) or "")
         plan = given(plan_from_json(state.record.plan, f"the plan stored in {book.name}"))
-        if plan.cutover.split_at:  # docs/UPDATE.md, "What it does not do yet"
+        if plan.cutover.split_at:  # docs/UPDATE.md, "Not done yet"
             raise UpdateRefused(
                 f"{book.name} is an archive or a working book (split at "
                 f"{plan.cutover.split_at}): bringing those up to date is not done yet; convert "
                 "the later exports again with --split-at instead"
             )
-        prepared = pipeline.prepare(pipeline.read(paths, plan), plan)
+        parsed = pipeline.read(paths, plan)
+        prepared = pipeline.prepare(parsed, plan)
         if prepared.errors:
             raise ProblemsError(prepared.errors)
+        compared, renames = _compared(state, parsed, plan, prepared)
+        to_book = renaming.to_book(state, renames)
+        taken = {r.book for r in renames if r.taken}  # (the account's keys name is QuickBooks')
+        prepared = _in_book(parsed, plan, compared, renames, to_book, book.name)
         with paused():
-            ledger = statements.marked(prepared.ledger)
+            ledger = statements.marked(compared.ledger)
             work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
-        runs = state.record.runs + 1
-        record = plan_update.record_of(ledger, plan.to_json(), runs).to_text()
+            runs = state.record.runs + 1
+            record = plan_update.record_of(ledger, plan.to_json(), runs).to_text()
+            if prepared is not compared:  # the book names some accounts otherwise
+                ledger = statements.marked(prepared.ledger)
+                work = renaming.in_book(work, to_book)
         docs = prepared.documents
-        made.update(plan=plan, prepared=prepared, ledger=ledger)
+        made.update(plan=plan, prepared=prepared, ledger=ledger, to_book=to_book)
         return Decision(
             ledger,
             work,
@@ -119,6 +130,8 @@ def bring_up_to_date(
             record,
             (docs.docs, docs.allocation, docs.open_amounts) if docs is not None else None,
             rewrite=plan.held != plan_from_json(state.record.plan).held,
+            renames=renames,
+            named={now: was for was, now in state.here.items() if was not in taken},
         )
 
     staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
@@ -127,16 +140,79 @@ def bring_up_to_date(
         work, ledger = done.decision.work, done.decision.ledger
         plan = made["plan"]
         assert isinstance(plan, Plan)
+        renames = done.decision.renames
         if not done.written:
-            return UpdateOutcome(work, ledger, plan, False)
+            return UpdateOutcome(work, ledger, plan, False, renames=renames)
         prepared = made["prepared"]
         assert isinstance(prepared, pipeline.Prepared)
-        report, deltas, held, taken = _prove(staged, prepared, ledger, work, plan, done)
+        to_book = made["to_book"]
+        assert isinstance(to_book, dict)
+        report, deltas, held, taken = _prove(staged, prepared, ledger, work, plan, done, to_book)
         backup = _put_in_place(staged, book)
     finally:
         staged.unlink(missing_ok=True)
     return UpdateOutcome(
-        work, ledger, plan, True, report, deltas, held, taken, backup, done.documents
+        work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames
+    )
+
+
+def _compared(
+    state: BookState, parsed: Ledger, plan: Plan, prepared: pipeline.Prepared
+) -> tuple[pipeline.Prepared, tuple[AccountRename, ...]]:
+    """The exports prepared as the keys name the accounts (an account QuickBooks renamed under
+    the book's name for it), and the renames; rules that do not give those names leave the
+    exports as they are (the account new, its transactions held)."""
+    renames = renaming.account_renames(state, prepared.ledger, plan.held)
+    if not renames:
+        return prepared, ()
+    ruled = pipeline.prepare(parsed, replace(plan, rules=plan.rules + renaming.rules(renames)))
+    if (
+        ruled.errors
+        or not renaming.named(ruled.ledger, renames)
+        or not _aligned(ruled.ledger, prepared.ledger)
+    ):
+        return prepared, ()
+    return ruled, renames
+
+
+def _in_book(  # noqa: PLR0917
+    parsed: Ledger,
+    plan: Plan,
+    compared: pipeline.Prepared,
+    renames: tuple[AccountRename, ...],
+    to_book: dict[str, str],
+    book: str,
+) -> pipeline.Prepared:
+    """The exports prepared as the book names the accounts: renamed or moved in GnuCash since
+    the last run, or renamed in QuickBooks with the name taken (``to_book``); UpdateRefused
+    where the plan's rules cannot name them so."""
+    if not to_book:
+        return compared
+    rules = renaming.rules(tuple(r for r in renames if r.book not in to_book))
+    rules += renaming.book_rules(compared.ledger, to_book)
+    out = pipeline.prepare(parsed, replace(plan, rules=plan.rules + rules))
+    have = {a.full_name for a in compared.ledger.accounts}
+    wanted = {old: new for old, new in to_book.items() if old in have}
+    if (
+        out.errors
+        or not _aligned(out.ledger, compared.ledger)
+        or not renaming.all_named(out.ledger, wanted)
+    ):
+        first = next(iter(sorted(wanted.items())), ("", ""))
+        raise UpdateRefused(
+            f"{book} names accounts otherwise than the exports in a way this update cannot "
+            f"follow (such as {first[0]!r}, now {first[1]!r} in the book: moved under an "
+            "account QuickBooks does not have?): rename or move it back in GnuCash, or convert "
+            "into a new book"
+        )
+    return out
+
+
+def _aligned(a: Ledger, b: Ledger) -> bool:
+    """The same transactions in the same order (prepared under other account names)."""
+    pairs = zip(a.transactions, b.transactions, strict=False)
+    return len(a.transactions) == len(b.transactions) and all(
+        x.date == y.date and x.ref == y.ref and x.num == y.num for x, y in pairs
     )
 
 
@@ -147,6 +223,7 @@ def _prove(  # noqa: PLR0917
     work: Work,
     plan: Plan,
     done: gnc.Updated,
+    to_book: dict[str, str],
 ) -> tuple[Report, tuple[Delta, ...], dict[str, Decimal], Report | None]:
     """The updated copy read back through GnuCash and compared with QuickBooks as of the new
     exports, less what GnuCash alone added; the delta table; what the held changes keep out."""
@@ -165,6 +242,9 @@ def _prove(  # noqa: PLR0917
             a.full_name for a in ledger.accounts if a.type is not None and a.type.balance_sheet
         )
         last = work.last or plan_update.Record("", None, None, "")
+        last = replace(
+            last, figures={keys.by_prefix(a, to_book): v for a, v in last.figures.items()}
+        )
         deltas = proof.deltas(ledger, work, last, sheet)
         held = proof.held_effect(work, ledger)
         taken = None

@@ -61,7 +61,9 @@ def test_bring_a_book_up_to_date(server: str, browser_page, tmp_path: Path) -> N
     deleted = page.locator("#held-changes li.held", has_text="no longer in QuickBooks")
     deleted.locator("button.keep").click()
     expect(page.locator("#update-summary")).to_contain_text("Kept (the plan)")
-    expect(page.locator("#held-changes li.held")).to_have_count(1)
+    expect(page.locator("#held-changes li.held")).to_have_count(2)  # the edit, the account
+    renamed = page.locator("#held-changes li.held", has_text="renamed in QuickBooks")
+    expect(renamed).to_contain_text("'Telephone and Internet' where the book has 'Telephone'")
     with page.expect_download() as got:
         page.click("#download-updated")
     out = tmp_path / "downloaded.gnucash"
@@ -70,5 +72,6 @@ def test_bring_a_book_up_to_date(server: str, browser_page, tmp_path: Path) -> N
     days = {t.date for t in snap.transaction_list}
     assert max(days) == later.second.export_date > later.cut >= dt.date(2019, 1, 1)
     assert snap.account("Marketing") is not None
+    assert snap.account("Telephone") is not None and snap.account("Telephone and Internet") is None
     assert book.read_bytes()  # the user's own file: read, never written
     assert errors == []

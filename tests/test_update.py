@@ -21,7 +21,7 @@ from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.source import Source
 from tests.support.companygen import Company
-from tests.support.companygen_later import Later, later_company
+from tests.support.companygen_later import RENAMED, Later, later_company
 from tests.support.end_to_end import assert_known_answers
 
 D = Decimal
@@ -266,6 +266,9 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     assert work.new_accounts == (later.new_account,)
     assert ("customer", later.new_customer) in work.new_owners
     assert ("customer", later.new_job) in work.new_owners  # a new job of an old customer
+    # the account QuickBooks renamed: held, the book's name kept (no new account)
+    assert [(r.book, r.quickbooks, r.choice) for r in outcome.renames] == [(*RENAMED, "")]
+    assert any(line.startswith("Held [account:6800]") for line in outcome.lines())
     # the edited and the deleted check: listed, not applied
     held = {(h.entry.num, h.index is None) for h in work.held}
     assert held == {(later.edited[0].num, False), (later.deleted.num, True)}
@@ -384,6 +387,115 @@ def test_held_changes_decided_by_the_plan(later: Later, tmp_path):
     again = update_run.bring_up_to_date(june, book)
     assert not again.written and again.work.taken == ()
     assert [(h.key, h.kept) for h in again.work.held] == [(deleted, True)]
+
+
+def test_an_account_renamed_in_quickbooks_is_held_then_taken(later: Later, tmp_path):
+    """QuickBooks renamed an account (same number) and names its whole history by the new
+    name: held, the book keeps its name and holds QuickBooks' figure in it, no transaction of
+    it held; taken, the book's account is renamed; the runs after it hold nothing of it."""
+    old, new = RENAMED
+    truth = later.second.trial_balance()
+    book, june, _had = _first_book(later, tmp_path, "journal", "sqlite")
+    held = update_run.bring_up_to_date(june, book)
+    assert held.written and held.explained
+    assert [(r.book, r.quickbooks, r.key) for r in held.renames] == [(old, new, "account:6800")]
+    assert {h.key for h in held.work.held} == {
+        h.key for h in held.work.held if h.entry.num in (later.edited[0].num, later.deleted.num)
+    } and len(held.work.held) == 2  # not one of the renamed account's transactions
+    assert held.work.new_accounts == (later.new_account,)
+    snap = gnc.read_book(book)
+    assert snap.account(new) is None and snap.account(old) is not None
+    assert held.as_taken is not None  # (the held checks may be of that account too)
+    row = next(r for r in held.as_taken.rows if r.account == old)
+    assert row.ok and row.quickbooks_balance == truth[new]  # QuickBooks' figure, the book's name
+
+    take = lambda plan: replace(plan, held={**plan.held, "account:6800": "quickbooks"})  # noqa: E731
+    taken = update_run.bring_up_to_date(june, book, take)
+    assert taken.written and taken.explained
+    assert [r.said() for r in taken.renames] == [
+        f"Taken from QuickBooks (the plan): the book's account {old!r} renamed {new!r}"
+    ]
+    snap = gnc.read_book(book)
+    assert snap.account(old) is None and snap.account(new) is not None
+    assert taken.as_taken is not None
+    row = next(r for r in taken.as_taken.rows if r.account == new)
+    assert row.ok and row.quickbooks_balance == truth[new]
+
+    again = update_run.bring_up_to_date(june, book)
+    assert not again.written and again.renames == () and len(again.work.held) == 2
+    assert again.work.edited_here == ()
+
+
+def rearrange_in_gnucash(path: Path, fmt: str, moves: dict[str, tuple[str, str]]) -> None:
+    """Accounts renamed or moved in GnuCash itself: full name → (new parent, "" the top, or
+    a new top-level account made for it; new name), saved."""
+    session = Session(_uri(path, fmt), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        root = session.book.get_root_account()
+        for name, (parent, leaf) in moves.items():
+            a = root.lookup_by_full_name(name)
+            under = root.lookup_by_full_name(parent) if parent else root
+            if under is None:  # an account QuickBooks does not have
+                from app.gnc.bindings import C, GncAccount
+
+                under = GncAccount(session.book)
+                under.BeginEdit()
+                under.SetName(parent)
+                under.SetType(C.ACCT_TYPE_EXPENSE)
+                under.SetCommodity(a.GetCommodity())
+                root.append_child(under)
+                under.CommitEdit()
+            a.BeginEdit()
+            a.SetName(leaf)
+            if a.get_parent().get_full_name() != under.get_full_name():
+                under.append_child(a)
+            a.CommitEdit()
+        session.save()
+    finally:
+        session.end()
+
+
+@pytest.mark.parametrize("fmt", ["xml", "sqlite"])
+def test_accounts_renamed_and_moved_in_gnucash_are_followed(later: Later, tmp_path, fmt):
+    """The user renames one account and moves another under another of QuickBooks' accounts
+    in GnuCash between runs: the update puts QuickBooks' transactions of them there (nothing
+    new, nothing held, nothing "edited in GnuCash"), proves the book against QuickBooks under
+    the book's names, and the next run adds nothing. Moved under an account of GnuCash alone,
+    the update is refused with the book untouched."""
+    book, june, _had = _first_book(later, tmp_path, "journal", fmt)
+    rearrange_in_gnucash(
+        book, fmt, {"Rent": ("", "Office Rent"), "Utilities:Gas": ("Automobile", "Gas")}
+    )
+    outcome = update_run.bring_up_to_date(june, book)
+    work = outcome.work
+    assert outcome.written and outcome.explained, outcome.lines()
+    assert len(work.held) == 2 and work.edited_here == ()
+    assert [r.book for r in outcome.renames] == [RENAMED[0]]  # (QuickBooks' own rename)
+    assert work.new_accounts == (later.new_account,)
+    assert outcome.as_taken is not None
+    rows = {r.account: r for r in outcome.as_taken.rows}
+    truth = later.second.trial_balance()
+    for now, was in (("Office Rent", "Rent"), ("Automobile:Gas", "Utilities:Gas")):
+        assert rows[now].ok and rows[now].quickbooks_balance == truth[was], rows[now]
+    snap = gnc.read_book(book, transactions=True)
+    assert snap.account("Rent") is None and snap.account("Utilities:Gas") is None
+    added = {t.trans_no for t in later.added}
+    rent_later = [
+        t
+        for t in later.second.transactions
+        if t.trans_no in added and "Rent" in {a for a, *_ in t.splits}
+    ]
+    assert rent_later  # (the generator pays rent after the cut too)
+    again = update_run.bring_up_to_date(june, book)
+    assert not again.written and again.work.add == () and again.work.edited_here == ()
+    assert len(again.work.held) == 2
+
+    # moved under an account QuickBooks does not have: refused, the book as it was
+    rearrange_in_gnucash(book, fmt, {"Office Rent": ("Premises", "Office Rent")})
+    before = book.read_bytes()
+    with pytest.raises(update.UpdateRefused, match="'Rent', now 'Premises:Office Rent'"):
+        update_run.bring_up_to_date(june, book)
+    assert same_book(book.read_bytes(), before)
 
 
 def edit_in_gnucash(path: Path, num: str, cents: int) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from app import gnc, pipeline
 from app.plan import Plan
-from tests.support.companygen_later import Later, later_company
+from tests.support.companygen_later import RENAMED, Later, later_company
 from tests.support.web import soup, token
 
 HX = {"HX-Request": "true"}
@@ -134,7 +134,8 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     r = _post(client, book, june)
     page = soup(client.get(r.location))
     held = page.select("#held-changes li.held")
-    assert len(held) == 2
+    assert len(held) == 3  # the edited check, the deleted one, the account renamed in QuickBooks
+    assert "renamed in QuickBooks" in page.select_one('li.held[data-key="account:6800"]').text
     edited = next(li for li in held if "edited in QuickBooks" in li.get_text())
     key = edited["data-key"]
     form = {"csrf_token": token(client), "key": key, "choice": "quickbooks"}
@@ -143,7 +144,12 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     after = soup(client.get(decided.location))
     summary = after.select_one("#update-summary").get_text(" ")
     assert "Taken from QuickBooks (the plan)" in summary
-    assert [li["data-key"] for li in after.select("#held-changes li.held")] != [key]
-    assert len(after.select("#held-changes li.held")) == 1
+    left = [li["data-key"] for li in after.select("#held-changes li.held")]
+    assert key not in left and len(left) == 2 and "account:6800" in left
+    form = {**form, "key": "account:6800"}  # QuickBooks' name taken: the book's account renamed
+    renamed = soup(client.get(client.post(f"{r.location}/decide", data=form).location))
+    said = renamed.select_one("#update-summary").get_text(" ")
+    assert f"renamed '{RENAMED[1]}'" in said, said
+    assert len(renamed.select("#held-changes li.held")) == 1
     wrong = client.post(f"{r.location}/decide", data={**form, "key": "ref:nope"})
     assert wrong.status_code == 400 and "not among the ones" in wrong.get_data(as_text=True)

@@ -12,7 +12,7 @@ import ctypes
 import datetime as dt
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from app import keys
 from app.errors import BookWriteError
@@ -40,18 +40,42 @@ def _slots(engine: Engine) -> Slots:
     return s
 
 
-def stamp(engine: Engine, book, txns: Sequence[object], texts: Sequence[str], record: str) -> None:
-    """Each written transaction's key slot (``keys.stamp``) and the book's run record; set
-    outside an edit, for the one save that writes the whole book (app/gnc/slots.py). An engine
-    without the slot calls writes the book without them (said in the log): an update of it is
-    then refused as of a book not ours."""
+def stamp(  # noqa: PLR0917
+    engine: Engine,
+    book,
+    txns: Sequence[object],
+    texts: Sequence[str],
+    record: str,
+    named: Mapping[str, str] | None = None,
+) -> None:
+    """Each written transaction's key slot (``keys.stamp``), each account's name as the keys
+    have it where it has none yet (its full name, renamed by ``named``: the book's name → the
+    keys', where the account was renamed in GnuCash) and the book's run record; set outside an
+    edit, for the one save that writes the whole book (app/gnc/slots.py). An engine without
+    the slot calls writes the book without them (said in the log): an update of it is then
+    refused as of a book not ours."""
     s = slots(engine)
     if s.missing:
         log.warning("GnuCash %s: no %s; the book keeps no keys", engine.name, ", ".join(s.missing))
         return
     for t, text in zip(txns, texts, strict=True):
         s.set_text(int(t), keys.SLOT, text)  # type: ignore[call-overload]
+    for a in book.get_root_account().get_descendants():
+        if not s.text(int(a.get_instance()), keys.ACCOUNT_SLOT):
+            full = keys.by_prefix(a.get_full_name(), named or {})
+            s.set_text(int(a.get_instance()), keys.ACCOUNT_SLOT, full)
     _put_long(s, int(book.get_instance()), RECORD_SLOT, record)
+
+
+def rename_account(engine: Engine, account, name: str) -> None:
+    """``account`` renamed ``name`` (its leaf), the keys' name of it and of its sub-accounts
+    its new full name: QuickBooks' name taken (docs/UPDATE.md)."""
+    account.BeginEdit()
+    account.SetName(name)
+    account.CommitEdit()
+    s = _slots(engine)
+    for a in (account, *account.get_descendants()):
+        s.set_text(int(a.get_instance()), keys.ACCOUNT_SLOT, a.get_full_name())
 
 
 def record(engine: Engine, book) -> Record | None:
@@ -106,11 +130,16 @@ def read_state(engine: Engine, book) -> BookState:
     lib = _Raw(engine).lib
     day_of = functools.cache(lambda t: dt.datetime.fromtimestamp(t).date())  # as read_book
     amount = functools.cache(from_parts)
-    names: dict[int, str] = {}
-    accounts = []
+    names: dict[int, str] = {}  # account → its name as the keys have it (its slot, else now)
+    codes: dict[str, str] = {}
+    here: dict[str, str] = {}  # that name → the account's own, where renamed in GnuCash
     for a in book.get_root_account().get_descendants():
-        names[int(a.get_instance())] = a.get_full_name()
-        accounts.append(a)
+        full = a.get_full_name()
+        named = s.text(int(a.get_instance()), keys.ACCOUNT_SLOT) or full
+        names[int(a.get_instance())] = named
+        codes[named] = a.GetCode() or ""
+        if named != full:
+            here[named] = full
     entries = []
     link = getattr(C, "TXN_TYPE_LINK", "L").encode()
     for t in calls(engine).collection(int(book.get_instance()), b"Trans"):
@@ -142,6 +171,8 @@ def read_state(engine: Engine, book) -> BookState:
         owners=frozenset(owners(book)),
         terms=frozenset(terms(engine, book)),
         read_only_before=_read_only_before(engine, book),
+        codes=codes,
+        here=here,
     )
     return state
 

@@ -12,12 +12,12 @@ closes a March invoice. Old payments and links are left as they are.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 
-from app import keys
+from app import keys, resolve
 from app.documents import Payment
 from app.documents.selection import Piece, links, payment_pieces
 from app.errors import BookWriteError
@@ -30,7 +30,9 @@ from app.gnc.engine import LayoutError
 from app.gnc.numeric import to_decimal
 from app.gnc.session import _plain, load
 from app.model import Ledger
-from app.update import BookState, Decision, UpdateRefused, Work
+from app.openings import OPENING_KIND
+from app.update import BookEntry, BookState, UpdateRefused, Work
+from app.update_decision import AccountRename, Decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,8 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     engine = bindings.engine()
     work, ledger = decision.work, decision.ledger
     w = Writer.open(book, engine, decision.currency, on_progress)
+    taken_names = tuple(r for r in decision.renames if r.taken)
+    _rename(engine, book, taken_names)
     w.accounts = {a.get_full_name(): a for a in book.get_root_account().get_descendants()}
     w.owners = existing.owners(book)
     w.terms = existing.terms(engine, book)
@@ -113,8 +117,16 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     fresh = tuple(ledger.transactions[i] for i in work.add)
     transactions.write(w, fresh, detach=True, early=True)
     made = dict(zip(work.add, w.transactions, strict=True))
-    texts = [keys.stamp(work.keys[i], ledger.transactions[i]) for i in work.add]
-    existing.stamp(engine, book, list(made.values()), texts, decision.record)
+    named = decision.named  # the book's name → the keys', where renamed in GnuCash
+    as_keyed = resolve.renamed(
+        ledger.transactions,
+        {a.full_name: keys.by_prefix(a.full_name, named) for a in ledger.accounts} if named else {},
+    )
+    texts = [keys.stamp(work.keys[i], as_keyed[i]) for i in work.add]
+    existing.stamp(engine, book, list(made.values()), texts, decision.record, named)
+    if taken_names:  # the book's transactions in a renamed account: keyed with its new name
+        again = _restamped(work, as_keyed, taken_names, named)
+        existing.stamp(engine, book, list(again), list(again.values()), decision.record, named)
     counts: dict[str, int] = {}
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
     linked: tuple = ()
@@ -130,6 +142,42 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
         counts = made_pass.run()
         paid, linked = made_pass.paid, tuple(made_pass.linked)
     return Updated(decision, True, counts, paid, linked)
+
+
+def _rename(engine, book, renames: tuple[AccountRename, ...]) -> None:
+    """Each account the plan takes QuickBooks' name of renamed in the book (same parent)."""
+    for r in renames:
+        found = book.get_root_account().lookup_by_full_name(r.book)
+        if found is None:
+            raise UpdateRefused(f"the book has no account {r.book!r} to rename any more")
+        existing.rename_account(engine, found, r.quickbooks.rpartition(":")[2])
+
+
+def _restamped(
+    work: Work, as_keyed, renames: tuple[AccountRename, ...], named: Mapping[str, str]
+) -> dict[int, str]:
+    """The book's transaction (pointer) → its key slot with the renamed accounts' new names:
+    QuickBooks' version of those present (``as_keyed``: the exports as the keys name them); a
+    held one keeps its QuickBooks digest (it still differs) with the book's sums anew; one
+    edited in GnuCash keeps its slot (it still is)."""
+    new = tuple(r.quickbooks for r in renames)  # (the work names the lines so: in_book)
+
+    def touched(e: BookEntry) -> bool:
+        return any(a == o or a.startswith(o + ":") for a, _ in e.lines for o in new)
+
+    here = {e.handle for e in work.edited_here}
+    held = {h.entry.handle: h.entry for h in work.held}
+    fresh = keys.keys(as_keyed, OPENING_KIND)
+    out = {}
+    for i, e in work.present.items():
+        if touched(e) and e.handle not in here and e.handle not in held:
+            out[e.handle] = keys.stamp(fresh[i], as_keyed[i])
+    for e in held.values():
+        if touched(e) and e.handle not in here and e.stamp is not None:
+            lines = [(keys.by_prefix(a, named), v) for a, v in e.lines]
+            now = keys.sums(e.date, "v" in e.marks, lines)
+            out[e.handle] = f"{e.stamp.key} {e.stamp.content} {now}"
+    return out
 
 
 def _remove(txn, said: str) -> None:

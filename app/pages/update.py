@@ -52,6 +52,9 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
         "differences": report.difference_lines("wizard") if report else [],
         "held_changes": [
             {"key": h.key, "said": held_line(h, outcome.ledger), "kept": h.kept} for h in work.held
+        ]
+        + [
+            {"key": r.key, "said": r.said(), "kept": r.kept} for r in outcome.renames if not r.taken
         ],
         "deltas": [
             {"account": d.account, "added": str(d.added), "quickbooks": str(d.quickbooks)}

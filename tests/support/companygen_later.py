@@ -6,7 +6,9 @@ The later export holds every transaction of the first (same Trans #, dates, numb
 and, after the cut, new ones: the generator's own, with payments of invoices and bills the
 first export still had open; an invoice to a customer new since the cut; an invoice to a new job
 of a customer the first export has (``new_job``); a check to an account new since the cut.
-Two earlier transactions are changed in QuickBooks after the first export:
+One account is renamed in QuickBooks after the first export (``RENAMED``, same number: the
+second export names every line of it, earlier ones too, by the new name). Two earlier
+transactions are changed in QuickBooks after the first export:
 one check's amount edited (``edited``: the first's version and the second's), one deleted
 (``deleted``). Both exports' figures (trial balance, open amounts) are what QuickBooks would
 report on their day, the edit and the deletion included in the second's.
@@ -33,6 +35,7 @@ NEW_JOB = "Heldt, Bob:Patio"  # a new job of a customer the first export has
 NEW_ACCOUNT = ("Marketing", "EXP", "6050", "")
 EDIT = Decimal("10.00")
 JOB_AMOUNT = Decimal("615.40")
+RENAMED = ("Telephone", "Telephone and Internet")  # renamed in QuickBooks after the cut (6800)
 
 
 @dataclass
@@ -123,11 +126,14 @@ def later_company(
         [("Checking", Decimal("-480.00"), "", ""), (NEW_ACCOUNT[0], Decimal("480.00"), "", "")],
     )
     txns += [invoice, check, job_invoice]
+    old, new = RENAMED
+    for t in txns:  # QuickBooks renames the account in its whole history
+        t.splits = [(new if a == old else a, *rest) for a, *rest in t.splits]
     opened = {**whole.open_amounts, invoice.trans_no: amount, job_invoice.trans_no: JOB_AMOUNT}
     second = replace(
         whole,
         transactions=txns,
-        accounts=[*whole.accounts, NEW_ACCOUNT],
+        accounts=[(new if a[0] == old else a[0], *a[1:]) for a in whole.accounts] + [NEW_ACCOUNT],
         customers=[*whole.customers, NEW_CUSTOMER, NEW_JOB],
         open_amounts=opened,
     )
