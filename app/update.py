@@ -126,6 +126,7 @@ class BookState:
     read_only_before: dt.date | None = None  # GnuCash's read-only threshold, when set
     codes: Mapping[str, str] = field(default_factory=dict)  # account → its code (number)
     here: Mapping[str, str] = field(default_factory=dict)  # renamed in GnuCash: keys' → now
+    keyed: frozenset[str] = frozenset()  # accounts whose keys' name is in their slot
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,12 +27,24 @@ class AccountRename:
     """The book's ``book`` is QuickBooks' ``quickbooks`` now (same number ``code``, same
     parent); ``choice``: the plan's ("quickbooks", "book"; "": undecided, held)."""
 
-    book: str
+    book: str  # as the keys name it
     quickbooks: str
     origin: str  # QuickBooks' own full name of it now (the plan's rules name that)
     code: str
     source: Source
     choice: str = ""
+    now: str = ""  # the book's own name of it, where renamed or moved in GnuCash too
+
+    @property
+    def in_book(self) -> str:
+        """Its name in the book now (before a rename the plan takes)."""
+        return self.now or self.book
+
+    @property
+    def taken_name(self) -> str:
+        """Its name in the book once QuickBooks' name is taken: QuickBooks' leaf, under the
+        parent the book has it under."""
+        return ":".join(filter(None, (_split(self.in_book)[0], _split(self.quickbooks)[1])))
 
     @property
     def key(self) -> str:
@@ -49,13 +61,13 @@ class AccountRename:
     def said(self) -> str:
         if self.taken:
             return (
-                f"Taken from QuickBooks (the plan): the book's account {self.book!r} renamed "
-                f"{self.quickbooks!r}"
+                f"Taken from QuickBooks (the plan): the book's account {self.in_book!r} renamed "
+                f"{self.taken_name!r}"
             )
         head = f"{'Kept (the plan)' if self.kept else 'Held'} [{self.key}]"
         return (
             f"{head}: {self.source}: QuickBooks now calls account {self.code} {self.quickbooks!r} "
-            f"where the book has {self.book!r}: renamed in QuickBooks; the book keeps its name, "
+            f"where the book has {self.in_book!r}: renamed in QuickBooks; the book keeps its name, "
             "and the exports' transactions of that account are in it"
         )
 
@@ -72,9 +84,10 @@ def account_renames(
     same parent, its book name gone from ``ledger``; a sub-account that only follows its
     parent's rename is not one of its own."""
     names = {a.full_name for a in ledger.accounts}
+    ours = state.keyed | set(state.record.figures if state.record else ())  # not GnuCash's own
     by_code: dict[str, list[str]] = {}
     for name, code in state.codes.items():
-        if code and name not in names:
+        if code and name not in names and name in ours:
             by_code.setdefault(code, []).append(name)
     found = []
     for a in ledger.accounts:
@@ -82,7 +95,8 @@ def account_renames(
         if len(was) == 1 and _split(was[0])[0] == _split(a.full_name)[0]:
             origin = a.origin[0] if len(a.origin) == 1 else a.full_name
             choice = choices.get(f"account:{a.code}", "")
-            found.append(AccountRename(was[0], a.full_name, origin, a.code, a.source, choice))
+            now = state.here.get(was[0], "")
+            found.append(AccountRename(was[0], a.full_name, origin, a.code, a.source, choice, now))
     return tuple(found)
 
 
@@ -111,6 +125,9 @@ class Decision:
     rewrite: bool = False  # the plan changed (a decision on a held change): write the record
     renames: tuple[AccountRename, ...] = ()
     named: Mapping[str, str] = field(default_factory=dict)  # book's → keys' (renamed here)
+    # the book's transactions of QuickBooks in an account whose QuickBooks name is taken, as
+    # the book names their accounts once renamed: their key slots stamped anew
+    restamp: tuple[BookEntry, ...] = ()
 
     @property
     def writes(self) -> bool:
@@ -124,8 +141,9 @@ def in_book(work: Work, to_book: Mapping[str, str]) -> Work:
     if not to_book:
         return work
 
-    def entry(e: BookEntry) -> BookEntry:
-        return replace(e, lines=tuple((k.by_prefix(a, to_book), v) for a, v in e.lines))
+    def entry(e: BookEntry) -> BookEntry:  # (its sums as the book names the accounts too)
+        lines = tuple((k.by_prefix(a, to_book), v) for a, v in e.lines)
+        return replace(e, lines=lines, sums=k.sums(e.date, "v" in e.marks, lines))
 
     return replace(
         work,
@@ -143,7 +161,7 @@ def to_book(state: BookState, renames: tuple[AccountRename, ...]) -> dict[str, s
     """The keys' name of each account → the book's, where they differ: renamed in GnuCash,
     or in QuickBooks with its name taken (the book's account renamed so)."""
     out = dict(state.here)
-    out.update({r.book: r.quickbooks for r in renames if r.taken})
+    out.update({r.book: r.taken_name for r in renames if r.taken})
     return out
 
 
@@ -157,11 +175,11 @@ def book_rules(compared: Ledger, names: Mapping[str, str]) -> tuple[Rule, ...]:
         if book is None or book == a.full_name:
             continue
         origin = a.origin[0] if len(a.origin) == 1 else a.full_name
-        (was_parent, was_leaf), (parent, leaf) = _split(a.full_name), _split(book)
-        if was_leaf != leaf:
+        parent, leaf = _split(book)
+        if _split(origin)[1] != leaf:  # (QuickBooks' leaf, which a kept rename differs from)
             out.append(Rule("rename", origin, leaf))
-        if k.by_prefix(was_parent, names) != parent:
-            out.append(Rule("move", ":".join(filter(None, (_split(origin)[0], leaf))), parent))
+        if k.by_prefix(_split(a.full_name)[0], names) != parent:
+            out.append(Rule("move", origin, parent))  # (the account by QuickBooks' name)
     return tuple(out)
 
 
@@ -169,3 +187,29 @@ def all_named(ledger: Ledger, names: Mapping[str, str]) -> bool:
     """Whether ``ledger`` has every book name of ``names`` and none of the keys' names left."""
     have = {a.full_name for a in ledger.accounts}
     return all(new in have and (old == new or old not in have) for old, new in names.items())
+
+
+def to_restamp(state: BookState, to_book: Mapping[str, str], renames) -> tuple[BookEntry, ...]:
+    """The book's transactions of QuickBooks with a line in an account whose QuickBooks name the
+    plan takes (or under it), their lines as the book names them afterwards (``to_book``)."""
+    old = tuple(r.book for r in renames if r.taken)
+    if not old:
+        return ()
+
+    def touched(e: BookEntry) -> bool:
+        return any(a == o or a.startswith(o + ":") for a, _ in e.lines for o in old)
+
+    return tuple(
+        replace(e, lines=tuple((k.by_prefix(a, to_book), v) for a, v in e.lines))
+        for e in state.entries
+        if e.stamp is not None and touched(e)
+    )
+
+
+def book_to_keys(state: BookState, renames: tuple[AccountRename, ...]) -> dict[str, str]:
+    """The book's name of each account → the keys', where they differ after this run: renamed
+    in GnuCash, or with QuickBooks' name taken under a parent the book names otherwise."""
+    taken = {r.book for r in renames if r.taken}
+    out = {now: was for was, now in state.here.items() if was not in taken}
+    out.update({r.taken_name: r.quickbooks for r in renames if r.taken})
+    return {now: was for now, was in out.items() if now != was}

@@ -111,13 +111,15 @@ def bring_up_to_date(
             raise ProblemsError(prepared.errors)
         compared, renames = _compared(state, parsed, plan, prepared)
         to_book = renaming.to_book(state, renames)
-        taken = {r.book for r in renames if r.taken}  # (the account's keys name is QuickBooks')
         prepared = _in_book(parsed, plan, compared, renames, to_book, book.name)
         with paused():
             ledger = statements.marked(compared.ledger)
             work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
             runs = state.record.runs + 1
-            record = plan_update.record_of(ledger, plan.to_json(), runs).to_text()
+            record = plan_update.record_of(ledger, plan.to_json(), runs)
+            taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
+            figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
+            record = replace(record, figures=figures)
             if prepared is not compared:  # the book names some accounts otherwise
                 ledger = statements.marked(prepared.ledger)
                 work = renaming.in_book(work, to_book)
@@ -127,11 +129,12 @@ def bring_up_to_date(
             ledger,
             work,
             plan.currency,
-            record,
+            record.to_text(),
             (docs.docs, docs.allocation, docs.open_amounts) if docs is not None else None,
             rewrite=plan.held != plan_from_json(state.record.plan).held,
             renames=renames,
-            named={now: was for was, now in state.here.items() if was not in taken},
+            named=renaming.book_to_keys(state, renames),
+            restamp=renaming.to_restamp(state, to_book, renames),
         )
 
     staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
@@ -198,12 +201,12 @@ def _in_book(  # noqa: PLR0917
         or not _aligned(out.ledger, compared.ledger)
         or not renaming.all_named(out.ledger, wanted)
     ):
-        first = next(iter(sorted(wanted.items())), ("", ""))
+        have = {a.full_name for a in out.ledger.accounts}
+        off = [(a, b) for a, b in sorted(wanted.items()) if b not in have] or sorted(wanted.items())
         raise UpdateRefused(
             f"{book} names accounts otherwise than the exports in a way this update cannot "
-            f"follow (such as {first[0]!r}, now {first[1]!r} in the book: moved under an "
-            "account QuickBooks does not have?): rename or move it back in GnuCash, or convert "
-            "into a new book"
+            f"follow (such as {off[0][0]!r}, now {off[0][1]!r} in the book): rename or move it "
+            "back in GnuCash, or convert into a new book"
         )
     return out
 

@@ -457,45 +457,87 @@ def rearrange_in_gnucash(path: Path, fmt: str, moves: dict[str, tuple[str, str]]
 
 @pytest.mark.parametrize("fmt", ["xml", "sqlite"])
 def test_accounts_renamed_and_moved_in_gnucash_are_followed(later: Later, tmp_path, fmt):
-    """The user renames one account and moves another under another of QuickBooks' accounts
-    in GnuCash between runs: the update puts QuickBooks' transactions of them there (nothing
-    new, nothing held, nothing "edited in GnuCash"), proves the book against QuickBooks under
-    the book's names, and the next run adds nothing. Moved under an account of GnuCash alone,
-    the update is refused with the book untouched."""
+    """Between runs the user renames one account in GnuCash, moves one under another of
+    QuickBooks' accounts, one under an account of GnuCash alone, and the one QuickBooks then
+    renames too: the update puts QuickBooks' transactions of them where the book has them
+    (nothing new, nothing held but QuickBooks' two changes, nothing "edited in GnuCash"),
+    proves the book under its own names, takes QuickBooks' name where told to, and the next run
+    adds nothing. A GnuCash account made with a renamed one's old name is refused."""
     book, june, _had = _first_book(later, tmp_path, "journal", fmt)
-    rearrange_in_gnucash(
-        book, fmt, {"Rent": ("", "Office Rent"), "Utilities:Gas": ("Automobile", "Gas")}
-    )
+    moves = {
+        "Rent": ("", "Office Rent"),
+        "Utilities:Gas": ("Automobile", "Gas"),
+        "Repairs": ("Premises", "Repairs"),  # (an account of GnuCash alone)
+        RENAMED[0]: ("Utilities", RENAMED[0]),
+    }
+    rearrange_in_gnucash(book, fmt, moves)
     outcome = update_run.bring_up_to_date(june, book)
     work = outcome.work
     assert outcome.written and outcome.explained, outcome.lines()
     assert len(work.held) == 2 and work.edited_here == ()
-    assert [r.book for r in outcome.renames] == [RENAMED[0]]  # (QuickBooks' own rename)
     assert work.new_accounts == (later.new_account,)
+    phone = f"Utilities:{RENAMED[0]}"
+    assert [(r.book, r.in_book) for r in outcome.renames] == [(RENAMED[0], phone)]
     assert outcome.as_taken is not None
     rows = {r.account: r for r in outcome.as_taken.rows}
     truth = later.second.trial_balance()
-    for now, was in (("Office Rent", "Rent"), ("Automobile:Gas", "Utilities:Gas")):
+    for now, was in (
+        ("Office Rent", "Rent"),
+        ("Automobile:Gas", "Utilities:Gas"),
+        ("Premises:Repairs", "Repairs"),
+        (phone, RENAMED[1]),
+    ):
         assert rows[now].ok and rows[now].quickbooks_balance == truth[was], rows[now]
-    snap = gnc.read_book(book, transactions=True)
-    assert snap.account("Rent") is None and snap.account("Utilities:Gas") is None
-    added = {t.trans_no for t in later.added}
-    rent_later = [
-        t
-        for t in later.second.transactions
-        if t.trans_no in added and "Rent" in {a for a, *_ in t.splits}
-    ]
-    assert rent_later  # (the generator pays rent after the cut too)
+    snap = gnc.read_book(book)
+    assert {"Rent", "Utilities:Gas", "Repairs", RENAMED[0]}.isdisjoint(
+        a.full_name for a in snap.accounts
+    )
     again = update_run.bring_up_to_date(june, book)
     assert not again.written and again.work.add == () and again.work.edited_here == ()
     assert len(again.work.held) == 2
 
-    # moved under an account QuickBooks does not have: refused, the book as it was
-    rearrange_in_gnucash(book, fmt, {"Office Rent": ("Premises", "Office Rent")})
+    # QuickBooks' name taken for the account the user moved: renamed where the book has it
+    take = lambda plan: replace(plan, held={**plan.held, "account:6800": "quickbooks"})  # noqa: E731
+    taken = update_run.bring_up_to_date(june, book, take)
+    assert taken.written and taken.explained and taken.as_taken is not None
+    row = next(r for r in taken.as_taken.rows if r.account == f"Utilities:{RENAMED[1]}")
+    assert row.ok and row.quickbooks_balance == truth[RENAMED[1]]
+    later_run = update_run.bring_up_to_date(june, book)
+    assert not later_run.written and later_run.renames == () and later_run.work.add == ()
+    assert later_run.work.edited_here == () and len(later_run.work.held) == 2
+
+    # a GnuCash account made with a renamed one's old name: refused, the book as it was
+    rearrange_in_gnucash(book, fmt, {"Office Rent": ("Rent", "Office Rent")})
     before = book.read_bytes()
-    with pytest.raises(update.UpdateRefused, match="'Rent', now 'Premises:Office Rent'"):
+    with pytest.raises(update.UpdateRefused, match="two accounts of the book go by 'Rent'"):
         update_run.bring_up_to_date(june, book)
     assert same_book(book.read_bytes(), before)
+
+
+@pytest.mark.parametrize("how", ["plan rename", "standard tree"])
+def test_an_account_the_plan_named_renamed_again_in_gnucash(later: Later, tmp_path, how):
+    """The first conversion's plan named the account (a rename, or the standard tree's parents)
+    and the user renames it again in GnuCash: followed, nothing held but QuickBooks' two."""
+    from app.plan import Rule
+
+    if how == "plan rename":
+        plan, name = Plan().with_rule(Rule("rename", "Checking", "Operating Checking")), ""
+    else:
+        plan, name = Plan(reparent=True), ""
+    first = _exports(later.first, tmp_path / "march", "journal")
+    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
+    book = tmp_path / "book.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    name = next(a.full_name for a in prepared.ledger.accounts if "Checking" in a.full_name)
+    parent = name.rpartition(":")[0]
+    rearrange_in_gnucash(book, "xml", {name: (parent, "Main Checking")})
+    outcome = update_run.bring_up_to_date(
+        _exports(later.second, tmp_path / "june", "journal"), book
+    )
+    assert outcome.explained and len(outcome.work.held) == 2 and outcome.work.edited_here == ()
+    assert outcome.as_taken is not None
+    row = next(r for r in outcome.as_taken.rows if r.account.endswith("Main Checking"))
+    assert row.ok and row.quickbooks_balance == later.second.trial_balance()["Checking"]
 
 
 def edit_in_gnucash(path: Path, num: str, cents: int) -> None:

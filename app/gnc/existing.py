@@ -21,7 +21,7 @@ from app.gnc.calls import calls, walk
 from app.gnc.engine import Engine, bill_terms, bind
 from app.gnc.numeric import from_parts
 from app.gnc.slots import Slots, slots
-from app.update import RECORD_SLOT, BookEntry, BookState, Record
+from app.update import RECORD_SLOT, BookEntry, BookState, Record, UpdateRefused
 
 log = logging.getLogger(__name__)
 _P = ctypes.c_void_p
@@ -47,13 +47,15 @@ def stamp(  # noqa: PLR0917
     texts: Sequence[str],
     record: str,
     named: Mapping[str, str] | None = None,
+    ours: set[str] | None = None,
 ) -> None:
     """Each written transaction's key slot (``keys.stamp``), each account's name as the keys
     have it where it has none yet (its full name, renamed by ``named``: the book's name → the
-    keys', where the account was renamed in GnuCash) and the book's run record; set outside an
-    edit, for the one save that writes the whole book (app/gnc/slots.py). An engine without
-    the slot calls writes the book without them (said in the log): an update of it is then
-    refused as of a book not ours."""
+    keys', where the account was renamed in GnuCash; only the exports' accounts, ``ours``, where
+    given: not those made in GnuCash alone) and the book's run record; set outside an edit, for
+    the one save that writes the whole book (app/gnc/slots.py). An engine without the slot calls
+    writes the book without them (said in the log): an update of it is then refused as of a
+    book not ours."""
     s = slots(engine)
     if s.missing:
         log.warning("GnuCash %s: no %s; the book keeps no keys", engine.name, ", ".join(s.missing))
@@ -61,21 +63,24 @@ def stamp(  # noqa: PLR0917
     for t, text in zip(txns, texts, strict=True):
         s.set_text(int(t), keys.SLOT, text)  # type: ignore[call-overload]
     for a in book.get_root_account().get_descendants():
-        if not s.text(int(a.get_instance()), keys.ACCOUNT_SLOT):
+        mine = ours is None or a.get_full_name() in ours
+        if mine and not s.text(int(a.get_instance()), keys.ACCOUNT_SLOT):
             full = keys.by_prefix(a.get_full_name(), named or {})
             s.set_text(int(a.get_instance()), keys.ACCOUNT_SLOT, full)
     _put_long(s, int(book.get_instance()), RECORD_SLOT, record)
 
 
-def rename_account(engine: Engine, account, name: str) -> None:
-    """``account`` renamed ``name`` (its leaf), the keys' name of it and of its sub-accounts
-    its new full name: QuickBooks' name taken (docs/UPDATE.md)."""
+def rename_account(engine: Engine, account, name: str, keyed: str) -> None:
+    """``account`` renamed ``name`` (its leaf), the keys' name of it ``keyed`` (QuickBooks'
+    full name), its sub-accounts' with it: QuickBooks' name taken (docs/UPDATE.md)."""
+    s = _slots(engine)
+    was = s.text(int(account.get_instance()), keys.ACCOUNT_SLOT) or account.get_full_name()
     account.BeginEdit()
     account.SetName(name)
     account.CommitEdit()
-    s = _slots(engine)
     for a in (account, *account.get_descendants()):
-        s.set_text(int(a.get_instance()), keys.ACCOUNT_SLOT, a.get_full_name())
+        old = s.text(int(a.get_instance()), keys.ACCOUNT_SLOT) or a.get_full_name()
+        s.set_text(int(a.get_instance()), keys.ACCOUNT_SLOT, keys.by_prefix(old, {was: keyed}))
 
 
 def record(engine: Engine, book) -> Record | None:
@@ -133,11 +138,21 @@ def read_state(engine: Engine, book) -> BookState:
     names: dict[int, str] = {}  # account → its name as the keys have it (its slot, else now)
     codes: dict[str, str] = {}
     here: dict[str, str] = {}  # that name → the account's own, where renamed in GnuCash
+    keyed = set()
     for a in book.get_root_account().get_descendants():
         full = a.get_full_name()
-        named = s.text(int(a.get_instance()), keys.ACCOUNT_SLOT) or full
+        slot = s.text(int(a.get_instance()), keys.ACCOUNT_SLOT)
+        named = slot or full
+        if named in codes:  # renamed in GnuCash, and another account made with its old name
+            raise UpdateRefused(
+                f"two accounts of the book go by {named!r} (one renamed in GnuCash, another "
+                "made with its old name since?): rename the one QuickBooks does not know, then "
+                "update again"
+            )
         names[int(a.get_instance())] = named
         codes[named] = a.GetCode() or ""
+        if slot:
+            keyed.add(named)
         if named != full:
             here[named] = full
     entries = []
@@ -173,6 +188,7 @@ def read_state(engine: Engine, book) -> BookState:
         read_only_before=_read_only_before(engine, book),
         codes=codes,
         here=here,
+        keyed=frozenset(keyed),
     )
     return state
 

@@ -123,10 +123,13 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
         {a.full_name: keys.by_prefix(a.full_name, named) for a in ledger.accounts} if named else {},
     )
     texts = [keys.stamp(work.keys[i], as_keyed[i]) for i in work.add]
-    existing.stamp(engine, book, list(made.values()), texts, decision.record, named)
-    if taken_names:  # the book's transactions in a renamed account: keyed with its new name
-        again = _restamped(work, as_keyed, taken_names, named)
-        existing.stamp(engine, book, list(again), list(again.values()), decision.record, named)
+    ours = {a.full_name for a in ledger.accounts}
+    existing.stamp(engine, book, list(made.values()), texts, decision.record, named, ours)
+    if decision.restamp:  # the book's transactions in a renamed account: keyed with its name
+        again = _restamped(work, as_keyed, decision.restamp, named)
+        existing.stamp(
+            engine, book, list(again), list(again.values()), decision.record, named, ours
+        )
     counts: dict[str, int] = {}
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
     linked: tuple = ()
@@ -145,38 +148,36 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
 
 
 def _rename(engine, book, renames: tuple[AccountRename, ...]) -> None:
-    """Each account the plan takes QuickBooks' name of renamed in the book (same parent)."""
+    """Each account the plan takes QuickBooks' name of renamed in the book (its parent kept)."""
     for r in renames:
-        found = book.get_root_account().lookup_by_full_name(r.book)
+        found = book.get_root_account().lookup_by_full_name(r.in_book)
         if found is None:
-            raise UpdateRefused(f"the book has no account {r.book!r} to rename any more")
-        existing.rename_account(engine, found, r.quickbooks.rpartition(":")[2])
+            raise UpdateRefused(f"the book has no account {r.in_book!r} to rename any more")
+        existing.rename_account(engine, found, r.quickbooks.rpartition(":")[2], r.quickbooks)
 
 
 def _restamped(
-    work: Work, as_keyed, renames: tuple[AccountRename, ...], named: Mapping[str, str]
+    work: Work, as_keyed, entries: tuple[BookEntry, ...], named: Mapping[str, str]
 ) -> dict[int, str]:
-    """The book's transaction (pointer) → its key slot with the renamed accounts' new names:
-    QuickBooks' version of those present (``as_keyed``: the exports as the keys name them); a
-    held one keeps its QuickBooks digest (it still differs) with the book's sums anew; one
-    edited in GnuCash keeps its slot (it still is)."""
-    new = tuple(r.quickbooks for r in renames)  # (the work names the lines so: in_book)
-
-    def touched(e: BookEntry) -> bool:
-        return any(a == o or a.startswith(o + ":") for a, _ in e.lines for o in new)
-
+    """The book's transaction (pointer) → its key slot anew, for each of ``entries`` (those of
+    QuickBooks in an account renamed to QuickBooks' name): the sums of what the book holds as
+    the keys name it now, and QuickBooks' version where the exports hold it unchanged
+    (``as_keyed``); a held one keeps QuickBooks' digest (it still differs), one edited in
+    GnuCash its sums (it still is)."""
+    index = {e.handle: i for i, e in work.present.items()}
+    held = {h.entry.handle for h in work.held}
     here = {e.handle for e in work.edited_here}
-    held = {h.entry.handle: h.entry for h in work.held}
     fresh = keys.keys(as_keyed, OPENING_KIND)
     out = {}
-    for i, e in work.present.items():
-        if touched(e) and e.handle not in here and e.handle not in held:
-            out[e.handle] = keys.stamp(fresh[i], as_keyed[i])
-    for e in held.values():
-        if touched(e) and e.handle not in here and e.stamp is not None:
-            lines = [(keys.by_prefix(a, named), v) for a, v in e.lines]
-            now = keys.sums(e.date, "v" in e.marks, lines)
-            out[e.handle] = f"{e.stamp.key} {e.stamp.content} {now}"
+    for e in entries:
+        assert e.stamp is not None
+        lines = [(keys.by_prefix(a, named), v) for a, v in e.lines]
+        sums = e.stamp.sums if e.handle in here else keys.sums(e.date, "v" in e.marks, lines)
+        i = index.get(e.handle)
+        key, content = e.stamp.key, e.stamp.content
+        if i is not None and e.handle not in held:
+            key, content = fresh[i], keys.content(as_keyed[i])
+        out[e.handle] = f"{key} {content} {sums}"
     return out
 
 
