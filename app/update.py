@@ -296,7 +296,7 @@ def decide(
             raise UpdateRefused(
                 f"{t.source}: {plural(len(early), 'new transaction')} would go into the book's "
                 f"closed period (read-only before {state.read_only_before}): open the period "
-                "in GnuCash (File > Properties) or leave those transactions out"
+                "in GnuCash (File › Properties › Accounts) or leave those transactions out"
             )
     ours = [e for e in state.entries if e.stamp is not None]
     names = {a.full_name for a in ledger.accounts}

@@ -152,7 +152,7 @@ def _trial_balance_note(asof: AsOf | None) -> str:
     year = f"from {asof.year_start}, the start of the fiscal year" if asof else "year to date"
     return (
         f"The GnuCash figures are the ones GnuCash's own Trial Balance report (Reports › "
-        f"Accounts › Trial Balance{day}) shows: each account on its own row with its own "
+        f"Income & Expense › Trial Balance{day}) shows: each account on its own row with its own "
         "balance (subaccounts are not added into their parents), a positive figure here in its "
         "Debit column, a negative one in its Credit column without the minus sign; but that "
         f"report counts income and expense from the first transaction, this one {year}."

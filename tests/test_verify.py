@@ -726,12 +726,12 @@ def test_the_notes_say_how_the_gnucash_column_reads_in_gnucash_s_trial_balance()
     led = apply(ledger(), Cutover())
     report = verify(led, book_of(led), Cutover())
     assert report.notes[-1] == (
-        "The GnuCash figures are the ones GnuCash's own Trial Balance report (Reports › Accounts "
-        "› Trial Balance, Date of Report 2022-06-30) shows: each account on its own row with its "
-        "own balance (subaccounts are not added into their parents), a positive figure here in "
-        "its Debit column, a negative one in its Credit column without the minus sign; but that "
-        "report counts income and expense from the first transaction, this one from 2022-01-01, "
-        "the start of the fiscal year."
+        "The GnuCash figures are the ones GnuCash's own Trial Balance report (Reports › "
+        "Income & Expense › Trial Balance, Date of Report 2022-06-30) shows: each account on "
+        "its own row with its own balance (subaccounts are not added into their parents), a "
+        "positive figure here in its Debit column, a negative one in its Credit column "
+        "without the minus sign; but that report counts income and expense from the first "
+        "transaction, this one from 2022-01-01, the start of the fiscal year."
     )
     assert report.summary_lines()[-1] == report.notes[-1]
 

@@ -74,6 +74,10 @@ def test_the_next_steps_give_the_generators_figures(client, company_files, tmp_p
     assert f"end {end.isoformat()}" in period
     assert company.export_date.isoformat() in period
 
+    # GnuCash's own menus (4.13 and 5.x: their ui files) and what each report counts
+    trial_step = page.select_one("#step-trial-balance").text
+    assert "Reports › Income & Expense › Trial Balance" in trial_step
+    assert f"Profit & Loss (Edit › Report Options › General: Start Date {begin}" in trial_step
     # the Trial Balance: every account QuickBooks gives a figure, debit or credit as it shows it
     truth = {
         a: v

@@ -241,7 +241,7 @@ def terms(engine: Engine, book) -> dict[str, object]:
 
 def _read_only_before(engine: Engine, book) -> dt.date | None:
     """The first day GnuCash lets one edit, when the book sets a read-only threshold
-    (File > Properties, "Day threshold for read-only transactions")."""
+    (File › Properties › Accounts, "Day Threshold for Read-Only Transactions (red line)")."""
     lib = engine.lib
     fn = getattr(lib, "qof_book_get_num_days_autoreadonly", None)
     if fn is None:
