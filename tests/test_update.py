@@ -211,9 +211,12 @@ def add_by_hand(path: Path, fmt: str, day: dt.date, cents: int) -> None:
         session.end()
 
 
-def _first_book(later: Later, tmp: Path, layout: str, fmt: str) -> tuple[Path, list[Path], int]:
-    """The first export converted (``fmt``); the second's files; the book's transaction count."""
-    plan = replace(Plan(), format=fmt)  # type: ignore[arg-type]
+def _first_book(
+    later: Later, tmp: Path, layout: str, fmt: str, plan: Plan | None = None
+) -> tuple[Path, list[Path], int]:
+    """The first export converted (``fmt``, with ``plan``); the second's files; the book's
+    transaction count."""
+    plan = replace(plan or Plan(), format=fmt)  # type: ignore[arg-type]
     first = _exports(later.first, tmp / "march", layout)
     prepared = pipeline.prepare(pipeline.read(first, plan), plan)
     assert not prepared.errors, prepared.errors
@@ -345,13 +348,8 @@ def test_the_plan_stored_in_the_book_is_applied_to_the_later_exports(later: Late
     from app.plan import Rule
 
     plan = Plan().with_rule(Rule("rename", "Checking", "Operating Checking"))
-    first = _exports(later.first, tmp_path / "march", "journal")
-    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
-    book = tmp_path / "book.gnucash"
-    assert pipeline.write(prepared, book, plan).report.ok
-    outcome = update_run.bring_up_to_date(
-        _exports(later.second, tmp_path / "june", "journal"), book
-    )
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml", plan)
+    outcome = update_run.bring_up_to_date(june, book)
     assert outcome.plan.rules == plan.rules
     assert outcome.work.new_accounts == (later.new_account,)
     snap = gnc.read_book(book)
@@ -521,19 +519,13 @@ def test_an_account_the_plan_named_renamed_again_in_gnucash(later: Later, tmp_pa
     from app.plan import Rule
 
     if how == "plan rename":
-        plan, name = Plan().with_rule(Rule("rename", "Checking", "Operating Checking")), ""
+        plan = Plan().with_rule(Rule("rename", "Checking", "Operating Checking"))
     else:
-        plan, name = Plan(reparent=True), ""
-    first = _exports(later.first, tmp_path / "march", "journal")
-    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
-    book = tmp_path / "book.gnucash"
-    assert pipeline.write(prepared, book, plan).report.ok
-    name = next(a.full_name for a in prepared.ledger.accounts if "Checking" in a.full_name)
-    parent = name.rpartition(":")[0]
-    rearrange_in_gnucash(book, "xml", {name: (parent, "Main Checking")})
-    outcome = update_run.bring_up_to_date(
-        _exports(later.second, tmp_path / "june", "journal"), book
-    )
+        plan = Plan(reparent=True)
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml", plan)
+    name = next(a.full_name for a in gnc.read_book(book).accounts if "Checking" in a.full_name)
+    rearrange_in_gnucash(book, "xml", {name: (name.rpartition(":")[0], "Main Checking")})
+    outcome = update_run.bring_up_to_date(june, book)
     assert outcome.explained and len(outcome.work.held) == 2 and outcome.work.edited_here == ()
     assert outcome.as_taken is not None
     row = next(r for r in outcome.as_taken.rows if r.account.endswith("Main Checking"))
@@ -595,13 +587,8 @@ def test_a_company_with_classes_brought_up_to_date(tmp_path: Path, mode: str) ->
     sub-account; the book is QuickBooks' June books but for the held changes."""
     later = later_company(300, seed=5, classes=True)
     plan = replace(Plan(), classes=mode)  # type: ignore[arg-type]
-    first = _exports(later.first, tmp_path / "march", "journal")
-    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
-    book = tmp_path / "book.gnucash"
-    assert pipeline.write(prepared, book, plan).report.ok
-    outcome = update_run.bring_up_to_date(
-        _exports(later.second, tmp_path / "june", "journal"), book
-    )
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml", plan)
+    outcome = update_run.bring_up_to_date(june, book)
     assert outcome.plan.classes == mode
     assert outcome.written and len(outcome.work.add) == len(later.added)
     assert outcome.explained
