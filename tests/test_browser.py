@@ -50,7 +50,7 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
 
         page.set_input_files("#file-input", [str(lists), str(report)])
         cards = page.locator("#files article.file")
-        expect(cards).to_have_count(2)
+        expect(cards).to_have_count(2, timeout=30_000)  # (a fresh server reads its first upload)
         expect(cards.nth(0)).to_contain_text("IIF lists")
         expect(cards.nth(1)).to_contain_text("CSV Transaction Detail")
         expect(cards.nth(1)).to_contain_text("400")
@@ -261,7 +261,7 @@ def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Pa
         page.goto(server)
         page.click("#new-migration")
         page.set_input_files("#file-input", [str(ENTERPRISE), str(history)])
-        expect(page.locator("#files article.file")).to_have_count(2)
+        expect(page.locator("#files article.file")).to_have_count(2, timeout=30_000)
         expect(page.locator("#files article.file").nth(1)).to_contain_text("CSV Transaction Detail")
         page.click("#to-preview")
         expect(page.locator("#txn-table tbody.txn")).to_have_count(40)
