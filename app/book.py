@@ -271,3 +271,4 @@ class WriteStats:
     schedules: int = 0
     reconciled: int = 0
     seconds: tuple[tuple[str, float], ...] = ()  # (("accounts", 0.01), ("transactions", ...))
+    apart: bool = False  # written in a child process (app.gnc.apart)

@@ -342,14 +342,14 @@ def write_proven(
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
     ledger = statements.marked(prepared.ledger)  # a reconciliation proven line by line
-    docs = prepared.documents
-    st = prepared.sales_tax
-    refused: list[str] = []  # documents the engine would tax otherwise than planned
+    docs, st = prepared.documents, prepared.sales_tax
     extra = bool(ledger.budget_lines or ledger.memorized or ledger.statements)
-    made: list[gnc.ExtrasWritten] = []
-    tell: Progress = on_progress or (lambda phase, done, total: None)
-    after = None
-    if docs is not None or st is not None or extra:
+
+    def build(progress: Progress | None) -> tuple[WriteStats, list[str], gnc.ExtrasWritten]:
+        """The book written; the documents the engine would tax otherwise than planned; extras."""
+        tell: Progress = progress or (lambda phase, done, total: None)
+        refused: list[str] = []
+        made: list[gnc.ExtrasWritten] = []
 
         def after(written: gnc.Written) -> None:  # in the same session: the GL is never saved
             if docs is not None or st is not None:  # without its documents
@@ -365,16 +365,20 @@ def write_proven(
             if extra:  # budgets, scheduled transactions, reconcile dates
                 made.append(gnc.write_extras(written, ledger))
 
-    stats = gnc.write_book(
-        ledger,
-        where,
-        currency=plan.currency,
-        fmt=plan.format,
-        on_progress=on_progress,
-        overwrite=True,
-        after=after,
-        marks=update.marks(ledger, plan.to_json()),  # docs/UPDATE.md
-    )
+        stats = gnc.write_book(
+            ledger,
+            where,
+            currency=plan.currency,
+            fmt=plan.format,
+            on_progress=progress,
+            overwrite=True,
+            after=after if docs is not None or st is not None or extra else None,
+            marks=update.marks(ledger, plan.to_json()),  # docs/UPDATE.md
+        )
+        return stats, refused, made[0] if made else gnc.ExtrasWritten()
+
+    (stats, refused, done), apart = gnc.write_book_apart(build, where, on_progress)
+    stats = replace(done.counted(stats), apart=apart)
     snapshot = gnc.read_book(
         where,
         on_progress=on_progress,
@@ -383,12 +387,8 @@ def write_proven(
     )
     with paused():
         written = selection.as_written(ledger, docs)
-        if made:
-            done = made[0]
-            stats = replace(
-                stats, budgets=done.budgets, schedules=done.schedules, reconciled=done.reconciled
-            )
-            written = replace(written, not_imported=(*written.not_imported, *made[0].refused))
+        if done.refused:
+            written = replace(written, not_imported=(*written.not_imported, *done.refused))
         report = classes_proof.verified(written, snapshot, plan.cutover)  # (and without classes)
         if said := foreign.proof_note(prepared.parsed, plan.currency):
             report = replace(report, notes=(*report.notes, said))

@@ -15,7 +15,7 @@ from app.gnc.engine import engine_version
 from app.gnc.extras import ExtrasWritten
 from app.gnc.extras import write as write_extras
 from app.gnc.lots import read_documents
-from app.gnc.session import read_book, write_book
+from app.gnc.session import read_book, write_book, write_book_apart
 from app.gnc.tax import write_documents as write_documents_with_tax
 from app.gnc.tax import write_sales_tax
 from app.gnc.update import Updated, update_book
@@ -32,6 +32,7 @@ __all__ = [
     "read_documents",
     "update_book",
     "write_book",
+    "write_book_apart",
     "write_documents",
     "write_documents_with_tax",
     "write_extras",

@@ -12,10 +12,10 @@ imported with why (``ExtrasWritten.refused``). A read that cannot be made says w
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app import extras, schedules
-from app.book import BookReconciled
+from app.book import BookReconciled, WriteStats
 from app.gnc import budgets as budget_part
 from app.gnc import schedules as schedule_part
 from app.gnc.bindings import C
@@ -32,6 +32,12 @@ class ExtrasWritten:
     schedules: int = 0
     reconciled: int = 0
     refused: tuple[NotImported, ...] = ()
+
+    def counted(self, stats: WriteStats) -> WriteStats:
+        """``stats`` with these counts."""
+        return replace(
+            stats, budgets=self.budgets, schedules=self.schedules, reconciled=self.reconciled
+        )
 
 
 def day_end(day: dt.date) -> dt.datetime:

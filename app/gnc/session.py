@@ -20,11 +20,12 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from app import postgres
 from app.book import BookSnapshot, WriteStats
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, existing, extras, tax, transactions
+from app.gnc import accounts, apart, bindings, business, existing, extras, tax, transactions
 from app.gnc import lots as business_documents
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, Written, progress, since
@@ -34,6 +35,7 @@ from app.model import Ledger
 from app.postgres import Address
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 Marks = tuple[Sequence[str], str]  # each transaction's key slot text, the book's run record
 
 
@@ -155,6 +157,24 @@ def write_book(
         _remove_partials(tmp)
 
 
+def write_book_apart(
+    build: Callable[[Progress | None], T], path: Path | Address, on_progress: Progress | None
+) -> tuple[T, bool]:
+    """``build(progress)``, which writes the book at ``path`` with ``write_book``, run in a
+    forked child process where one can be (``app.gnc.apart``: the written book's memory goes
+    back to the system when the child exits, and the book is read back in a process that never
+    held it), else here; its value, and whether it ran in a child. A child that did not finish
+    leaves nothing at ``path``."""
+    if not apart.can_fork():
+        return build(on_progress), False
+
+    def gone(pid: int) -> None:
+        if isinstance(path, Path):
+            _remove_partials(path.absolute().with_name(f".{path.name}.partial-{pid}"))
+
+    return apart.run(build, on_progress, gone), True
+
+
 def _fill_and_save(
     session: Session,
     ledger: Ledger,
@@ -254,6 +274,7 @@ def _build(w: Writer, ledger: Ledger, detach: bool) -> WriteStats:
         fallback=fallback,
         not_written=tuple(w.not_written),
         seconds=tuple(times),
+        apart=False,  # (set by the caller that forked)
         **counts,
     )
 
