@@ -238,7 +238,7 @@ def _prove(  # noqa: PLR0917
         mine = proof.less(snapshot, work.added_here)
         as_written = selection.as_written(ledger, docs)
         written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
-        report = classes_proof.verified(written, mine, plan.cutover)  # (and without classes)
+        report = classes_proof.verified(written, mine, plan.cutover, update=True)
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
         sheet = frozenset(
@@ -253,7 +253,8 @@ def _prove(  # noqa: PLR0917
         taken = None
         if work.held or work.edited_here:
             out, put = proof.as_taken(work, ledger)
-            taken = classes_proof.verified(written, proof.less(mine, out, put), plan.cutover)
+            less = proof.less(mine, out, put)
+            taken = classes_proof.verified(written, less, plan.cutover, update=True)
             report = _held_causes(report, taken)
         if work.added_here:
             touched = sorted({a for e in work.added_here for a, _ in e.lines})
@@ -266,14 +267,20 @@ def _prove(  # noqa: PLR0917
 
 
 def _held_causes(report: Report, taken: Report) -> Report:
-    """The rows that differ only because of the held changes (or edits made in GnuCash to
-    QuickBooks' transactions) say so."""
+    """The rows and checks that differ only because of the held changes (or edits made in
+    GnuCash to QuickBooks' transactions) say so."""
     fine = {r.account for r in taken.rows if r.ok}
     why = "a change since the last run: held from QuickBooks, or made in GnuCash (listed above)"
     rows = tuple(
         replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
     )
-    return replace(report, rows=rows)
+    passed = {c.name for c in taken.checks if c.ok}
+    todo = "decide each held change (in GnuCash or in QuickBooks), then update again"
+    checks = tuple(
+        replace(c, cause=why, todo=todo, again=False) if not c.ok and c.name in passed else c
+        for c in report.checks
+    )
+    return replace(report, rows=rows, checks=checks)
 
 
 def _put_in_place(staged: Path, book: Path) -> Path:

@@ -179,3 +179,45 @@ def test_a_split_history_is_refused(books, later: Later, tmp_path):
         assert f"split at {day}" in said and "--split-at" in said, said
     said = _refused(work, *june, "--update", work, "--split-at", day, code=2)
     assert "--split-at does not go with --update" in said
+
+
+def test_what_was_done_in_gnucash_is_said_with_each_check_that_differs(books, later, tmp_path):
+    """Between runs the user makes a customer and a bank account in GnuCash, enters a payment
+    after QuickBooks' last transaction without balancing it (GnuCash balances it itself, into
+    Imbalance-USD) and reconciles lines: the update's proof says each count and date that
+    differs with that cause and what to do."""
+    from tests.support.gnucash_edits import add_account, add_customer, editing, enter, reconcile
+
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    day = max(t.date for t in later.second.transactions) + dt.timedelta(days=5)
+    with editing(book) as b:
+        add_customer(b, "Walk-in")
+        add_account(b, "Petty Cash")
+        enter(b, day, [("Checking", -5000), ("Rent", 4000)])
+        assert reconcile(b, "Savings", 3) == 3
+    done = convert(*sorted(books["june"].iterdir()), "--update", book)
+    assert done.returncode == 0, done.stderr
+    lines = {
+        line.split(":")[0].strip(): line for line in done.stdout.splitlines() if "DIFFERS" in line
+    }
+    since = "in GnuCash since qb2gnucash last wrote the book"
+    assert lines["customers"].endswith(
+        f"— DIFFERS (in the book only: Walk-in). Probable cause: made {since}; QuickBooks' files "
+        "do not have them. What to do: nothing to correct if they are yours; one made by "
+        "mistake: make it inactive in Business › Customer › Find Customer."
+    )
+    assert (
+        f"(in the book only: Imbalance-USD, Petty Cash). Probable cause: Petty Cash made {since}"
+        in lines["accounts"]
+    )
+    assert (
+        f"such a transaction was entered or changed {since}. What to do: in GnuCash, open "
+        in (lines["Imbalance/Orphan accounts"])
+    )
+    assert (
+        f"Probable cause: lines cleared, reconciled or unmarked {since}"
+        in (lines["splits reconciled"])
+    )
+    assert f"up to {day}: entered {since}" in lines["last transaction date"]
+    assert "please report" not in done.stdout

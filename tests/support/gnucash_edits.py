@@ -1,0 +1,87 @@
+"""A written book changed as a user changes it in GnuCash, through the engine (the bindings
+GnuCash's own windows call), and saved: a customer or an account made, a transaction entered
+(balanced or not: GnuCash balances it itself into Imbalance-USD), lines reconciled. For the
+proof's checks that then differ (app/check_causes.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+# the raw bindings, as app.gnc takes them (importing gnucash before app.gnc.bindings sets its
+# environment crashed the interpreter on GnuCash 5.10)
+from app.gnc.bindings import (
+    C,
+    GncAccount,
+    GncCustomer,
+    GncNumeric,
+    Session,
+    SessionOpenMode,
+)
+
+
+@contextmanager
+def editing(path: Path) -> Iterator[object]:
+    """The book at ``path`` (XML or SQLite) open for changes; saved at the end of the block."""
+    with path.open("rb") as f:
+        sqlite = f.read(16) == b"SQLite format 3\0"
+    uri = ("sqlite3://" if sqlite else "xml://") + str(path.absolute())
+    session = Session(uri, SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        yield session.book
+        session.save()
+    finally:
+        session.end()
+
+
+def add_customer(book, name: str, ident: str = "GC0001") -> None:
+    """A customer made in GnuCash (Business › Customer › New Customer)."""
+    currency = book.get_root_account().get_children()[0].GetCommodity()
+    GncCustomer(book, ident, currency, name)
+
+
+def add_account(book, name: str, kind: str = "BANK") -> None:
+    """A top-level account made in GnuCash (Edit › New Account)."""
+    root = book.get_root_account()
+    a = GncAccount(book)
+    a.BeginEdit()
+    a.SetName(name)
+    a.SetType(getattr(C, "ACCT_TYPE_" + kind))
+    a.SetCommodity(root.get_children()[0].GetCommodity())
+    root.append_child(a)
+    a.CommitEdit()
+
+
+def enter(book, day: dt.date, lines: Sequence[tuple[str, int]], what: str = "By hand") -> None:
+    """A transaction entered in a register: (account full name, cents) lines, balanced or not
+    (GnuCash puts what balances it into Imbalance-USD as it commits)."""
+    root = book.get_root_account()
+    accounts = [(root.lookup_by_full_name(name), cents) for name, cents in lines]
+    t = C.xaccMallocTransaction(book.get_instance())
+    C.xaccTransBeginEdit(t)
+    C.xaccTransSetCurrency(t, accounts[0][0].GetCommodity().get_instance())
+    C.xaccTransSetDate(t, day.day, day.month, day.year)
+    C.xaccTransSetDescription(t, what)
+    for account, cents in accounts:
+        s = C.xaccMallocSplit(book.get_instance())
+        C.xaccSplitSetParent(s, t)
+        C.xaccSplitSetAccount(s, account.get_instance())
+        n = GncNumeric(cents, 100)
+        C.xaccSplitSetValue(s, n.instance)
+        C.xaccSplitSetAmount(s, n.instance)
+    C.xaccTransCommitEdit(t)
+
+
+def reconcile(book, account: str, lines: int) -> int:
+    """The first ``lines`` not yet reconciled lines of ``account`` marked reconciled
+    (Actions › Reconcile); how many were."""
+    done = 0
+    for split in book.get_root_account().lookup_by_full_name(account).GetSplitList():
+        if done == lines:
+            break
+        if split.GetReconcile() != "y":
+            split.SetReconcile("y")
+            done += 1
+    return done
