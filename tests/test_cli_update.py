@@ -221,3 +221,5 @@ def test_what_was_done_in_gnucash_is_said_with_each_check_that_differs(books, la
     )
     assert f"up to {day}: entered {since}" in lines["last transaction date"]
     assert "please report" not in done.stdout
+    assert f"Book brought up to date: {book}. Needs your attention: " in done.stdout
+    assert " accounts differ; 8 other checks differ:" in done.stdout
