@@ -116,7 +116,7 @@ def bring_up_to_date(
             ledger = statements.marked(compared.ledger)
             work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
             runs = state.record.runs + 1
-            record = plan_update.record_of(ledger, plan.to_json(), runs)
+            record = plan_update.record_of(ledger, plan.to_json(), runs, state.record)
             taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
             figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
             record = replace(record, figures=figures)
