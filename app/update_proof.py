@@ -99,21 +99,29 @@ def less(
     plus: Sequence[tuple[dt.date, Lines, str]] = (),
 ) -> BookSnapshot:
     """``snapshot`` without ``entries`` (what GnuCash alone added: the proof compares
-    QuickBooks' figures with the rest of the book), and with the transactions ``plus`` (day,
-    lines): the book as it would be with QuickBooks' versions of the held changes."""
+    QuickBooks' figures, counts and dates with the rest of the book), and with the transactions
+    ``plus`` (day, lines, marks): the book as it would be with QuickBooks' versions of the held
+    changes. The first and last dates are those of the days still holding a transaction."""
     if not entries and not plus:
         return snapshot
     moved: defaultdict[str, list[tuple[dt.date, Decimal, int]]] = defaultdict(list)
+    days: Counter[dt.date] = Counter(dict(snapshot.days))
     for e in entries:
+        days[e.date] -= 1
         for a, v in e.lines:
             moved[a].append((e.date, -v, -1))
     states: Counter[str] = Counter(dict(snapshot.reconcile))
     for e in entries:
         states.subtract(e.marks)
     for day, lines, marks in plus:
+        days[day] += 1
         states.update(marks)
         for a, v in lines:
             moved[a].append((day, v, 1))
+    busy = [d for d, n in days.items() if n > 0]
+    first, last = (min(busy), max(busy)) if busy else (None, None)
+    if not snapshot.days:  # (a book read without them: its dates as read, GnuCash's included)
+        first, last = snapshot.first_date, snapshot.last_date
     accounts = []
     for b in snapshot.accounts:
         change = moved.get(b.full_name)
@@ -138,6 +146,9 @@ def less(
         transactions=snapshot.transactions - len(entries) + len(plus),
         splits=snapshot.splits - sum(len(e.lines) for e in entries) + sum(len(x[1]) for x in plus),
         reconcile=tuple((k, n) for k, n in sorted(states.items()) if n),
+        first_date=first,
+        last_date=last,
+        days=tuple(sorted((d, n) for d, n in days.items() if n > 0)),
     )
 
 

@@ -1,6 +1,7 @@
-"""What an update knows of a book's QuickBooks part, on hand-made books (pure: app/update.py):
-the run record keeps every name of QuickBooks' lists, and the accounts QuickBooks never had are
-told apart. For the proof (docs/UPDATE.md, "The proof")."""
+"""What an update knows of a book's QuickBooks part, on hand-made books (pure: app/update.py,
+app/update_proof.py): the run record keeps every name of QuickBooks' lists, the accounts
+QuickBooks never had are told apart, and the transactions made in GnuCash alone are out of the
+proof's counts and dates (docs/UPDATE.md, "The proof")."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
 
-from app import update
+from app import update, update_proof
+from app.book import BookAccount, BookSnapshot
 from app.business import Customer
 from app.model import Account, AccountType, Ledger
 from app.openings import OPENING_KIND
@@ -18,6 +20,58 @@ from app.source import Source
 D = Decimal
 SRC = Source("journal.csv", 7)
 DAY = dt.date(2024, 3, 1)
+LATER = dt.date(2024, 7, 2)
+
+
+def _snapshot(**kw) -> BookSnapshot:
+    """A book of three QuickBooks transactions (two on March 1, one on March 5) and one entered
+    in GnuCash alone on July 2, into Petty Cash."""
+    daily = {
+        "Checking": ((DAY, D(-30)), (dt.date(2024, 3, 5), D(-5)), (LATER, D(-40))),
+        "Rent": ((DAY, D(30)), (dt.date(2024, 3, 5), D(5))),
+        "Petty Cash": ((LATER, D(40)),),
+    }
+    accounts = tuple(
+        BookAccount(
+            name, "BANK", balance=sum((v for _, v in days), D(0)), splits=len(days), daily=days
+        )
+        for name, days in daily.items()
+    )
+    base = BookSnapshot(
+        "USD",
+        accounts,
+        transactions=4,
+        splits=8,
+        reconcile=(("n", 6), ("y", 2)),
+        first_date=DAY,
+        last_date=LATER,
+        days=((DAY, 2), (dt.date(2024, 3, 5), 1), (LATER, 1)),
+    )
+    return replace(base, **kw)
+
+
+def _entry(day: dt.date, lines, marks: str) -> update.BookEntry:
+    return update.BookEntry(1, day, "", "By hand", None, "", tuple(lines), marks=marks)
+
+
+HAND = _entry(LATER, (("Checking", D(-40)), ("Petty Cash", D(40))), "nn")
+
+
+def test_what_gnucash_alone_holds_is_out_of_the_counts_and_the_dates() -> None:
+    mine = update_proof.less(_snapshot(), [HAND])
+    assert (mine.transactions, mine.splits, mine.reconcile) == (3, 6, (("n", 4), ("y", 2)))
+    assert (mine.first_date, mine.last_date) == (DAY, dt.date(2024, 3, 5))
+    assert mine.account("Petty Cash").balance == 0 and mine.account("Checking").balance == -35
+    # one of two transactions of a day taken out: the day still holds QuickBooks' other
+    early = _entry(DAY, (("Checking", D(-10)), ("Rent", D(10))), "nn")
+    assert update_proof.less(_snapshot(), [early]).first_date == DAY
+    # a QuickBooks version put back dated later moves the last date with it
+    put = [(dt.date(2024, 8, 1), (("Checking", D(-1)), ("Rent", D(1))), "nn")]
+    assert update_proof.less(mine, [], put).last_date == dt.date(2024, 8, 1)
+    # a book read without its days keeps its dates as read (GnuCash's too: never hidden)
+    assert update_proof.less(_snapshot(days=()), [HAND]).last_date == LATER
+
+
 CHART = tuple(
     Account(n, t, Source("lists.iif", 1))
     for n, t in (("Checking", AccountType.BANK), ("Rent", AccountType.EXPENSE))
