@@ -12,12 +12,13 @@ What can make each check differ (tried with the engine: tests/test_check_causes.
 - **An update** (docs/UPDATE.md) reads a book the user has worked on in GnuCash since it was
   written: accounts, customers, jobs, vendors, employees and billing terms made there are in the
   book only; a transaction entered there unbalanced gets GnuCash's own line in an Imbalance
-  account (a line without an account goes to an Orphan account); reconciling marks lines
-  cleared or reconciled, voiding marks them voided; a transaction entered there is left out of
-  the figures, counts and dates (``app.update_proof.less``: one entered after QuickBooks' last
-  moves no date), one of QuickBooks' given another date moves one; and a book written on a
-  computer set to a time zone far from this one's reads every date a day off (GnuCash keeps a
-  date as a moment of its day, 10:59 UTC).
+  account (a line without an account goes to an Orphan account); lines reconciled there keep
+  their marks (the book's are expected of them: ``app.update_proof.as_booked``), voiding marks
+  them voided; a transaction entered there is left out of the figures, counts and dates
+  (``app.update_proof.less``: one entered after QuickBooks' last moves no date), one of
+  QuickBooks' given another date moves one; and a book written on a computer set to a time
+  zone far from this one's reads every date a day off (GnuCash keeps a date as a moment of its
+  day, 10:59 UTC).
   Changes held from QuickBooks or edits made in GnuCash to QuickBooks' transactions are said by
   the update itself (``app.update_run``).
 

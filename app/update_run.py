@@ -238,6 +238,7 @@ def _prove(  # noqa: PLR0917
         mine = proof.less(snapshot, work.added_here)
         as_written = selection.as_written(ledger, docs)
         written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
+        marks = proof.marked_otherwise(work, as_written)
         report = classes_proof.verified(written, mine, plan.cutover, update=True)
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
@@ -261,6 +262,13 @@ def _prove(  # noqa: PLR0917
             note = (
                 f"compared without the {plural(len(work.added_here), 'transaction')} made in "
                 f"GnuCash alone (accounts touched: {', '.join(touched)})"
+            )
+            report = replace(report, notes=(*report.notes, note))
+        if marks:
+            note = (
+                f"Reconcile marks not compared: the book marks {plural(marks, 'line')} of "
+                "QuickBooks' transactions otherwise than its exports do (cleared or reconciled "
+                "in GnuCash, or in QuickBooks, since the last run; marks change no balance)."
             )
             report = replace(report, notes=(*report.notes, note))
     return report, deltas, held, taken

@@ -1,7 +1,8 @@
 """What an update knows of a book's QuickBooks part, on hand-made books (pure: app/update.py,
 app/update_proof.py): the run record keeps every name of QuickBooks' lists, the accounts
 QuickBooks never had are told apart, and the transactions made in GnuCash alone are out of the
-proof's counts and dates (docs/UPDATE.md, "The proof")."""
+proof's counts and dates, and the book's reconcile marks on QuickBooks' lines are the ones
+expected of it, counted (docs/UPDATE.md, "The proof")."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
 
-from app import update, update_proof
+from app import keys, update, update_proof
 from app.book import BookAccount, BookSnapshot
 from app.business import Customer
-from app.model import Account, AccountType, Ledger
+from app.model import Account, AccountType, Ledger, Reconcile, Split, Transaction
 from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.source import Source
@@ -81,6 +82,49 @@ CHART = tuple(
 def _known(**lists: tuple[str, ...]) -> update.Record:
     every = {n: lists.get(n, ()) for n in update.LISTS}
     return update.Record("Acme", DAY, DAY, Plan().to_json(), {"Checking": D(1)}, lists=every)
+
+
+def _txn(ref: str, value: str = "10.00", day: dt.date = DAY) -> Transaction:
+    splits = (Split("Checking", -D(value), SRC), Split("Rent", D(value), SRC))
+    return Transaction(day, splits, SRC, num=ref, description="Landlord", ref=ref)
+
+
+def _booked(t: Transaction, key: str, marks: str, lines=None) -> update.BookEntry:
+    lines = tuple(lines or ((s.account, s.value) for s in t.splits))
+    stamp = keys.parse(keys.stamp(key, t))
+    sums = keys.sums(t.date, t.voided, lines)
+    return update.BookEntry(1, t.date, t.num, t.description, stamp, sums, lines, marks=marks)
+
+
+def _work(present: dict[int, update.BookEntry], **kw) -> update.Work:
+    nothing: dict = dict.fromkeys(
+        ("held", "edited_here", "added_here", "new_accounts", "new_owners", "new_terms"), ()
+    )
+    return update.Work((), (), present, **{**nothing, **kw})
+
+
+def test_the_book_keeps_its_reconcile_marks_and_says_how_many_differ() -> None:
+    """Lines reconciled in GnuCash (or in QuickBooks since): the proof takes the book's marks
+    and counts them; a transaction edited in GnuCash keeps QuickBooks' (it differs anyway)."""
+    plain, edited = _txn("1"), _txn("2")
+    ledger = Ledger(transactions=(plain, edited), accounts=CHART)
+    book = {
+        0: _booked(plain, "ref:1", "yn"),  # the Checking line reconciled in GnuCash
+        1: _booked(edited, "ref:2", "yy", (("Checking", D(-12)), ("Rent", D(12)))),
+    }
+    work = _work(book)
+    assert update_proof.marked_otherwise(work, ledger) == 1
+    written = update_proof.as_booked(ledger, work, ledger)
+    marks = [[s.reconcile for s in t.splits] for t in written.transactions]
+    assert marks == [[Reconcile.RECONCILED, Reconcile.NEW], [Reconcile.NEW, Reconcile.NEW]]
+    # a held change (QuickBooks edited it since) keeps QuickBooks' version, marks and all
+    held = replace(work, held=(update.Held(book[0], 0, "edited in QuickBooks"),))
+    assert update_proof.marked_otherwise(held, ledger) == 0
+    # a payment the book holds in pieces: each piece's mark
+    cut = _booked(
+        plain, "ref:1", "ncy", (("Checking", D(-4)), ("Checking", D(-6)), ("Rent", D(10)))
+    )
+    assert update_proof.marked_otherwise(_work({0: cut}), ledger) == 2
 
 
 def test_the_record_keeps_every_name_quickbooks_had() -> None:
