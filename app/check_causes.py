@@ -10,17 +10,16 @@ What can make each check differ (tried with the engine: tests/test_check_causes.
   count or date that differs there is the book changed in saving or reading it back (GnuCash,
   or a fault of qb2gnucash): said so, with "write the book again" and "please report this".
 - **An update** (docs/UPDATE.md) reads a book the user has worked on in GnuCash since it was
-  written: accounts, customers, jobs, vendors, employees and billing terms made there are in the
-  book only; a transaction entered there unbalanced gets GnuCash's own line in an Imbalance
-  account (a line without an account goes to an Orphan account); lines reconciled there keep
-  their marks (the book's are expected of them: ``app.update_proof.as_booked``), voiding marks
-  them voided; a transaction entered there is left out of the figures, counts and dates
-  (``app.update_proof.less``: one entered after QuickBooks' last moves no date), one of
-  QuickBooks' given another date moves one; and a book written on a computer set to a time
-  zone far from this one's reads every date a day off (GnuCash keeps a date as a moment of its
-  day, 10:59 UTC).
-  Changes held from QuickBooks or edits made in GnuCash to QuickBooks' transactions are said by
-  the update itself (``app.update_run``).
+  written. What the user made there alone (``apart``, ``app.made_here``: transactions,
+  accounts, customers, jobs, vendors, employees, billing terms) is out of the counts and dates
+  and said apart, so what differs is QuickBooks': deleted or renamed in QuickBooks since (the
+  book keeps it), or changed in GnuCash: a transaction entered unbalanced gets GnuCash's own
+  line in an Imbalance account (a line without an account: an Orphan account), voiding marks
+  lines voided, one of QuickBooks' given another date moves a date; and a book written on a
+  computer set to a time zone far from this one's reads every date a day off (GnuCash keeps a
+  date as a moment of its day, 10:59 UTC). Without ``apart`` what was made there is counted,
+  and said to be. Changes held from QuickBooks and edits made in GnuCash to QuickBooks'
+  transactions are said by the update itself (``app.update_run``).
 
 ``explain`` gives each failing ``Check`` its ``cause``, its ``todo`` and ``again`` (writing the
 book again may cure it), and names what differs in ``detail`` where the check had nothing there.
@@ -34,7 +33,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from app.book import BookSnapshot
+from app.made_here import MadeHere, book_names
 from app.model import Ledger
+from app.update import list_names
 from app.verify_report import Check
 from app.words import plural, plural_of
 
@@ -43,6 +44,7 @@ SAVED = (
     "changed it in saving or reading it: please report this"
 )
 SINCE = "since qb2gnucash last wrote the book"
+GONE = "deleted or renamed in QuickBooks since (the book keeps them)"
 ENGINE_MADE = ("Imbalance-", "Orphan-")
 STRAYS = "see the check of Imbalance and Orphan accounts"
 FLAG = "Opening Balance"  # the Edit Account dialog's check box
@@ -65,27 +67,37 @@ CARRIED = (
 
 
 def explain(
-    checks: Sequence[Check], ledger: Ledger, snap: BookSnapshot, *, update: bool = False
+    checks: Sequence[Check],
+    ledger: Ledger,
+    snap: BookSnapshot,
+    *,
+    update: bool = False,
+    apart: MadeHere | None = None,
 ) -> tuple[Check, ...]:
     """``checks`` with each failing one's probable cause and what to do. ``update``: the book
-    was in the user's hands since qb2gnucash wrote it (an update's proof)."""
+    was in the user's hands since qb2gnucash wrote it (an update's proof); ``apart``: what the
+    user made there alone, left out of ``snap`` (``app.made_here``): what stays is
+    QuickBooks'."""
     lines = next((_by(c) for c in checks if c.name == "splits"), 0)
-    return tuple(c if c.ok else _explained(c, ledger, snap, update, lines) for c in checks)
+    return tuple(c if c.ok else _explained(c, ledger, snap, update, lines, apart) for c in checks)
 
 
-def _explained(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, lines: int) -> Check:
+def _explained(  # noqa: PLR0917
+    c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, lines: int, apart: MadeHere | None
+) -> Check:
     """``lines``: how many more transaction lines the book holds than the files."""
     name = c.name
     if name == "splits not reconciled" and lines:  # lines entered there are not reconciled
         return _marks_of_lines(c, lines, update)
     if name == "accounts":
-        return _accounts(c, ledger, snap, update)
+        return _accounts(c, ledger, snap, update, gone=apart is not None)
     if name in ("transactions", "splits"):
         return _lines(c, ledger, snap, update)
     if name.startswith("splits "):
         return _marks(c, name.removeprefix("splits "), update)
     if name in LISTS:
-        return _names(c, _listed(name, ledger, snap), update)
+        listed = (list(list_names(ledger)[name]), list(book_names(snap)[name]))
+        return _names(c, listed, update, gone=apart is not None and apart.lists is not None)
     if name == "Imbalance/Orphan accounts":
         return _strays(c, snap, update)
     if name == "account numbers used twice":
@@ -93,7 +105,7 @@ def _explained(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, lines
     if name == "opening-balance account":
         return _flag(c, update)
     if name in ("first transaction date", "last transaction date"):
-        return _dates(c, ledger, snap, update)
+        return _dates(c, ledger, snap, update, moved=apart is not None)
     return c
 
 
@@ -146,7 +158,8 @@ def _by(c: Check) -> int:
     return 0
 
 
-def _accounts(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool) -> Check:
+def _accounts(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, *, gone: bool) -> Check:
+    """``gone``: those made in GnuCash alone are out of ``snap``: the others are QuickBooks'."""
     mine = [a.full_name for a in ledger.accounts]
     book = [b.full_name for b in snap.accounts]
     extra = sorted(set(book) - set(mine))
@@ -161,6 +174,10 @@ def _accounts(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool) -> Che
             return _said(c, cause, "write a new book from the QuickBooks files", detail=detail)
         return _said(c, cause + SAVED, again=True, detail=detail)
     strays = f"GnuCash made {_some(made)} itself ({STRAYS})" if made else ""
+    if own and gone:
+        cause = f"{_some(own)} of QuickBooks' earlier exports not in these: {GONE}"
+        todo = "one QuickBooks deleted can be deleted in GnuCash once empty (Edit › Delete Account)"
+        return _said(c, "; ".join(w for w in (cause, strays) if w), todo, detail=detail)
     if own and update:
         cause = (
             f"{_some(own)} made in GnuCash {SINCE}: QuickBooks has no such account, so each is "
@@ -245,27 +262,16 @@ def _marks_of_lines(c: Check, lines: int, update: bool) -> Check:
     return _said(c, f"{cause}: {SAVED}", again=True)
 
 
-def _listed(name: str, ledger: Ledger, snap: BookSnapshot) -> tuple[list[str], list[str]]:
-    """The names of one of the lists: (the files', the book's)."""
-    if name == "customers":
-        return [o.name for o in ledger.customers], [o.name for o in snap.customers]
-    if name == "vendors":
-        return [o.name for o in ledger.vendors], [o.name for o in snap.vendors]
-    if name == "employees":
-        return [o.name for o in ledger.employees], [o.name for o in snap.employees]
-    if name == "jobs":
-        return (
-            [f"{o.name}:{j.name}" for o in ledger.customers for j in o.jobs],
-            [f"{o.name}:{j}" for o in snap.customers for j in o.jobs],
-        )
-    return [t.name for t in ledger.terms], [t.name for t in snap.terms]
-
-
-def _names(c: Check, names: tuple[list[str], list[str]], update: bool) -> Check:
+def _names(c: Check, names: tuple[list[str], list[str]], update: bool, *, gone: bool) -> Check:
+    """``gone``: those made in GnuCash alone are out of the book's: the others are
+    QuickBooks'."""
     mine, book = Counter(names[0]), Counter(names[1])
     detail = _apart(sorted((book - mine).elements()), sorted((mine - book).elements()))
     word, where, undo = LISTS[c.name]
     by = _by(c)
+    if by > 0 and gone:
+        cause = f"named in QuickBooks' earlier exports, not in these: {GONE}"
+        return _said(c, cause, f"nothing to correct if so; or {undo} in {where}", detail=detail)
     if by > 0 and update:
         cause = f"made in GnuCash {SINCE}; QuickBooks' files do not have them"
         todo = f"nothing to correct if they are yours; one made by mistake: {undo} in {where}"
@@ -336,7 +342,8 @@ def _flag(c: Check, update: bool) -> Check:
     return _said(c, f"{cause}did not come back as written: {SAVED}", todo, again=True)
 
 
-def _dates(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool) -> Check:
+def _dates(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, *, moved: bool) -> Check:
+    """``moved``: the transactions made in GnuCash alone are out of the book's dates."""
     dates = [t.date for t in ledger.transactions]
     shifts = {
         _days(min(dates, default=None), snap.first_date),
@@ -357,13 +364,17 @@ def _dates(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool) -> Check:
         cause = "the files hold no transaction" if files is None else "the book holds none at all"
         return _said(c, cause if update else f"{cause}: {SAVED}", again=not update)
     if book < files if first else book > files:
+        what = "QuickBooks' transactions" if update and moved else "transactions"
         cause = (
-            f"the book holds transactions dated before QuickBooks' first ({files}), from {book}"
+            f"the book holds {what} dated before QuickBooks' first ({files}), from {book}"
             if first
-            else f"the book holds transactions dated after QuickBooks' last ({files}), up to {book}"
+            else f"the book holds {what} dated after QuickBooks' last ({files}), up to {book}"
         )
         if not update:
             return _said(c, f"{cause}: {SAVED}", again=True)
+        if moved:  # (those made in GnuCash alone are left out: one of QuickBooks' moved)
+            todo = "find it in GnuCash (Edit › Find, by its date) and give it QuickBooks' date"
+            return _said(c, f"{cause}: given another date in GnuCash {SINCE}", todo)
         cause += (
             f": entered in GnuCash {SINCE} (the figures above leave them out: QuickBooks' are "
             "from its export)"

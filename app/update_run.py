@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app import classes_proof, keys, pipeline, statements, verify
+from app import classes_proof, keys, made_here, pipeline, statements, verify
 from app import update as plan_update
 from app import update_decision as renaming
 from app import update_proof as proof
@@ -229,7 +229,8 @@ def _prove(  # noqa: PLR0917
     to_book: dict[str, str],
 ) -> tuple[Report, tuple[Delta, ...], dict[str, Decimal], Report | None]:
     """The updated copy read back through GnuCash and compared with QuickBooks as of the new
-    exports, less what GnuCash alone added; the delta table; what the held changes keep out."""
+    exports, less what was made in GnuCash alone (said in its notes: ``app.made_here``); the
+    delta table; what the held changes keep out."""
     from app import gnc  # noqa: PLC0415
 
     docs = prepared.documents
@@ -239,7 +240,8 @@ def _prove(  # noqa: PLR0917
         as_written = selection.as_written(ledger, docs)
         written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
         marks = proof.marked_otherwise(work, as_written)
-        report = classes_proof.verified(written, mine, plan.cutover, update=True)
+        apart = made_here.found(snapshot, written, work, marks)
+        report = classes_proof.verified(written, mine, plan.cutover, update=True, apart=apart)
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
         sheet = frozenset(
@@ -255,22 +257,9 @@ def _prove(  # noqa: PLR0917
         if work.held or work.edited_here:
             out, put = proof.as_taken(work, ledger)
             less = proof.less(mine, out, put)
-            taken = classes_proof.verified(written, less, plan.cutover, update=True)
+            taken = classes_proof.verified(written, less, plan.cutover, update=True, apart=apart)
             report = _held_causes(report, taken)
-        if work.added_here:
-            touched = sorted({a for e in work.added_here for a, _ in e.lines})
-            note = (
-                f"compared without the {plural(len(work.added_here), 'transaction')} made in "
-                f"GnuCash alone (accounts touched: {', '.join(touched)})"
-            )
-            report = replace(report, notes=(*report.notes, note))
-        if marks:
-            note = (
-                f"Reconcile marks not compared: the book marks {plural(marks, 'line')} of "
-                "QuickBooks' transactions otherwise than its exports do (cleared or reconciled "
-                "in GnuCash, or in QuickBooks, since the last run; marks change no balance)."
-            )
-            report = replace(report, notes=(*report.notes, note))
+        report = replace(report, notes=(*report.notes, *apart.said()))
     return report, deltas, held, taken
 
 

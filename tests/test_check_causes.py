@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 from app import cli, gnc
@@ -22,7 +23,14 @@ from app.plan import Cutover
 from app.source import Source
 from app.verify import verify
 from tests.paths import DATA, ROOT
-from tests.support.gnucash_edits import add_account, add_customer, editing, enter, reconcile
+from tests.support.gnucash_edits import (
+    add_account,
+    add_customer,
+    editing,
+    enter,
+    reconcile,
+    redate,
+)
 from tests.support.ledgers import ledger
 
 CLI = DATA / "cli"
@@ -124,6 +132,62 @@ def test_an_update_names_what_was_done_in_gnucash(tmp_path):
     assert f"up to 2022-07-15: entered {since}" in cause
     assert not any(again for *_, again in causes.values())
     assert "please report" not in json.dumps(causes)
+
+
+def test_an_update_counts_what_quickbooks_had_not_what_was_made_in_gnucash_alone(tmp_path):
+    """An update's proof leaves out what the user made in GnuCash alone (``apart``: here a
+    customer, an account and a transaction after QuickBooks' last, into it): the counts and
+    dates are QuickBooks' and match; a customer QuickBooks' earlier exports had (the record
+    says so) and these do not is still counted: that check differs, and says why."""
+    from app.made_here import MadeHere
+    from app.update import LISTS, BookEntry
+    from app.update_proof import less
+
+    led, book = _written(tmp_path)
+    with editing(book) as b:
+        add_customer(b, "Walk-in")
+        add_customer(b, "Old Co", "GC0002")
+        add_account(b, "Petty Cash")
+        enter(b, LATE, [("Checking", -5000), ("Petty Cash", 5000)])
+    snap = gnc.read_book(book)
+    whole = verify(led, snap, Cutover(), update=True)
+    assert {"accounts", "transactions", "customers", "last transaction date"} <= {
+        c.name for c in whole.checks if not c.ok
+    }
+    lines = (("Checking", Decimal("-50")), ("Petty Cash", Decimal("50")))
+    hand = BookEntry(0, LATE, "", "By hand", None, "", lines, marks="nn")
+    made = {n: ("Walk-in",) if n == "customers" else () for n in LISTS}
+    apart = MadeHere((hand,), ("Petty Cash",), made)
+    report = verify(led, less(snap, [hand]), Cutover(), update=True, apart=apart)
+    failed = {c.name: c for c in report.checks if not c.ok}
+    assert set(failed) == {"customers"}, failed
+    assert failed["customers"].detail == "in the book only: Old Co"
+    assert failed["customers"].cause == (
+        "named in QuickBooks' earlier exports, not in these: deleted or renamed in QuickBooks "
+        "since (the book keeps them)"
+    )
+    assert next(c for c in report.checks if c.name == "last transaction date").book == (
+        dt.date(2022, 6, 30)
+    )
+    assert all(r.ok for r in report.rows)  # Petty Cash holds only what was made there
+
+
+def test_an_update_says_a_date_changed_in_gnucash(tmp_path):
+    """One of QuickBooks' transactions given a date after QuickBooks' last in GnuCash: nothing
+    made there alone, the last date differs at it, said so."""
+    from app.made_here import MadeHere
+
+    led, book = _written(tmp_path)
+    with editing(book) as b:
+        redate(b, "Checking", LATE)
+    report = verify(led, gnc.read_book(book), Cutover(), update=True, apart=MadeHere())
+    check = next(c for c in report.checks if c.name == "last transaction date")
+    assert not check.ok and check.book == LATE
+    assert check.cause == (
+        "the book holds QuickBooks' transactions dated after QuickBooks' last (2022-06-30), up to "
+        "2022-07-15: given another date in GnuCash since qb2gnucash last wrote the book"
+    )
+    assert check.todo.startswith("find it in GnuCash (Edit › Find, by its date)")
 
 
 TZ_READ = """

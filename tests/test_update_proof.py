@@ -1,8 +1,8 @@
-"""What an update knows of a book's QuickBooks part, on hand-made books (pure: app/update.py,
-app/update_proof.py): the run record keeps every name of QuickBooks' lists, the accounts
-QuickBooks never had are told apart, and the transactions made in GnuCash alone are out of the
-proof's counts and dates, and the book's reconcile marks on QuickBooks' lines are the ones
-expected of it, counted (docs/UPDATE.md, "The proof")."""
+"""An update's proof on hand-made books (pure: app/update_proof.py, app/made_here.py): what the
+user made in GnuCash alone (transactions, accounts, list names, reconcile marks) is left out of
+the counts and dates and said; what QuickBooks' exports have, or had at an earlier run, stays
+compared. The engine's side is in tests/test_update.py, tests/test_cli_update.py and
+tests/test_check_causes.py."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
 
-from app import keys, update, update_proof
-from app.book import BookAccount, BookSnapshot
-from app.business import Customer
+from app import keys, made_here, update, update_proof
+from app.book import BookAccount, BookOwner, BookSnapshot, BookTerm
+from app.business import BillTerm, Customer, Vendor
 from app.model import Account, AccountType, Ledger, Reconcile, Split, Transaction
 from app.openings import OPENING_KIND
 from app.plan import Plan
@@ -51,8 +51,8 @@ def _snapshot(**kw) -> BookSnapshot:
     return replace(base, **kw)
 
 
-def _entry(day: dt.date, lines, marks: str) -> update.BookEntry:
-    return update.BookEntry(1, day, "", "By hand", None, "", tuple(lines), marks=marks)
+def _entry(day: dt.date, lines, marks: str, stamp: keys.Stamp | None = None) -> update.BookEntry:
+    return update.BookEntry(1, day, "", "By hand", stamp, "", tuple(lines), marks=marks)
 
 
 HAND = _entry(LATER, (("Checking", D(-40)), ("Petty Cash", D(40))), "nn")
@@ -77,11 +77,6 @@ CHART = tuple(
     Account(n, t, Source("lists.iif", 1))
     for n, t in (("Checking", AccountType.BANK), ("Rent", AccountType.EXPENSE))
 )
-
-
-def _known(**lists: tuple[str, ...]) -> update.Record:
-    every = {n: lists.get(n, ()) for n in update.LISTS}
-    return update.Record("Acme", DAY, DAY, Plan().to_json(), {"Checking": D(1)}, lists=every)
 
 
 def _txn(ref: str, value: str = "10.00", day: dt.date = DAY) -> Transaction:
@@ -125,6 +120,70 @@ def test_the_book_keeps_its_reconcile_marks_and_says_how_many_differ() -> None:
         plain, "ref:1", "ncy", (("Checking", D(-4)), ("Checking", D(-6)), ("Rent", D(10)))
     )
     assert update_proof.marked_otherwise(_work({0: cut}), ledger) == 2
+
+
+def _owners(*names: str) -> tuple[BookOwner, ...]:
+    return tuple(BookOwner(str(i), n) for i, n in enumerate(names))
+
+
+def _known(**lists: tuple[str, ...]) -> update.Record:
+    every = {n: lists.get(n, ()) for n in update.LISTS}
+    return update.Record("Acme", DAY, DAY, Plan().to_json(), {"Checking": D(1)}, lists=every)
+
+
+def test_what_was_made_in_gnucash_alone_is_set_apart_and_said() -> None:
+    """Petty Cash and Walk-in were made in GnuCash; Old Co was in QuickBooks' earlier exports
+    (the record says so) and is gone from these: it stays compared, as does GnuCash's own
+    Imbalance-USD; so do the exports' Acme and Net 30."""
+    snap = _snapshot(
+        accounts=(
+            *_snapshot().accounts,
+            BookAccount("Imbalance-USD", "BANK"),
+            BookAccount("Old Account", "BANK"),
+        ),
+        customers=(*_owners("Acme", "Old Co"), replace(_owners("Walk-in")[0], jobs=("Deck",))),
+        vendors=_owners("Corner Hardware"),
+        terms=(BookTerm("Net 30", "days"), BookTerm("Net 7", "days")),
+    )
+    ledger = Ledger(
+        accounts=CHART,
+        customers=(Customer("Acme", SRC),),
+        vendors=(Vendor("Landscaper", SRC),),
+        terms=(BillTerm("Net 30", SRC),),
+    )
+    work = _work(
+        {},
+        added_here=(HAND,),
+        accounts_here=("Imbalance-USD", "Petty Cash"),
+        last=_known(customers=("Acme", "Old Co")),
+    )
+    apart = made_here.found(snap, ledger, work, marks=3)
+    assert apart.accounts == ("Petty Cash",)
+    assert apart.lists is not None and apart.lists["customers"] == ("Walk-in",)
+    counted = apart.counted(snap)
+    assert [b.full_name for b in counted.accounts] == [
+        "Checking",
+        "Rent",
+        "Imbalance-USD",
+        "Old Account",
+    ]
+    assert [o.name for o in counted.customers] == ["Acme", "Old Co"]
+    assert [t.name for t in counted.terms] == ["Net 30"] and counted.vendors == ()
+    assert apart.said() == [
+        "Made in GnuCash, not compared: 1 transaction (last 2024-07-02), account Petty Cash, "
+        "customer Walk-in, job Walk-in:Deck, vendor Corner Hardware, billing term Net 7.",
+        "Reconcile marks not compared: the book marks 3 lines of QuickBooks' transactions "
+        "otherwise than its exports do (cleared or reconciled in GnuCash, or in QuickBooks, since "
+        "the last run; marks change no balance).",
+    ]
+    # a book whose record does not list QuickBooks' names (written before it did): every name
+    # compared, those the exports lack said
+    unsure = made_here.found(snap, ledger, replace(work, last=replace(work.last, lists={})))
+    assert unsure.lists is None and unsure.counted(snap).customers == snap.customers
+    assert unsure.said()[-1].startswith(
+        "Compared, though perhaps made in GnuCash: Corner Hardware, Net 7, Old Co, Walk-in, "
+    )
+    assert made_here.MadeHere().said() == []
 
 
 def test_the_record_keeps_every_name_quickbooks_had() -> None:

@@ -1,8 +1,9 @@
 """A written book changed as a user changes it in GnuCash, through the engine (the bindings
-GnuCash's own windows call), and saved: a customer or an account made, a transaction entered
-(balanced or not: GnuCash balances it itself into Imbalance-USD), lines reconciled. For the
-proof's checks that then differ (app/check_causes.py); and an import run with its book so
-changed as it is read back."""
+GnuCash's own windows call), and saved: a customer, vendor, employee, job, billing term or
+account made, a transaction entered (balanced or not: GnuCash balances it itself into
+Imbalance-USD), lines reconciled. For the proof's checks that then differ
+(app/check_causes.py) or that an update leaves out (app/made_here.py); and an import run with
+its book so changed as it is read back."""
 
 from __future__ import annotations
 
@@ -15,11 +16,16 @@ from app import gnc, jobs
 
 # the raw bindings, as app.gnc takes them (importing gnucash before app.gnc.bindings sets its
 # environment crashed the interpreter on GnuCash 5.10)
+from app.gnc import existing
 from app.gnc.bindings import (
     C,
     GncAccount,
+    GncBillTerm,
     GncCustomer,
+    GncEmployee,
+    GncJob,
     GncNumeric,
+    GncVendor,
     Session,
     SessionOpenMode,
 )
@@ -43,8 +49,42 @@ def editing(path: Path) -> Iterator[object]:
 
 def add_customer(book, name: str, ident: str = "GC0001") -> None:
     """A customer made in GnuCash (Business › Customer › New Customer)."""
-    currency = book.get_root_account().get_children()[0].GetCommodity()
-    GncCustomer(book, ident, currency, name)
+    GncCustomer(book, ident, _currency(book), name)
+
+
+def add_vendor(book, name: str, ident: str = "GV0001") -> None:
+    """A vendor made in GnuCash (Business › Vendor › New Vendor)."""
+    GncVendor(book, ident, _currency(book), name)
+
+
+def add_employee(book, name: str, ident: str = "GE0001") -> None:
+    """An employee made in GnuCash (Business › Employee › New Employee): its name is its
+    address's, as GnuCash's dialog keeps it."""
+    e = GncEmployee(book, ident, _currency(book), name)
+    e.BeginEdit()
+    e.GetAddr().SetName(name)
+    e.CommitEdit()
+
+
+def add_job(book, customer: str, name: str, ident: str = "GJ0001") -> None:
+    """A job of one of the book's customers made in GnuCash (Business › Customer › New Job)."""
+    owner = existing.owners(book)["customer", customer]
+    GncJob(book, ident, owner, name)
+
+
+def add_term(book, name: str, days: int = 10) -> None:
+    """A billing term made in GnuCash (Business › Billing Terms Editor)."""
+    t = GncBillTerm(book)
+    t.BeginEdit()
+    t.SetName(name)
+    t.SetDescription(name)
+    t.SetType(C.GNC_TERM_TYPE_DAYS)
+    t.SetDueDays(days)
+    t.CommitEdit()
+
+
+def _currency(book):
+    return book.get_root_account().get_children()[0].GetCommodity()
 
 
 def add_account(book, name: str, kind: str = "BANK") -> None:
@@ -77,6 +117,14 @@ def enter(book, day: dt.date, lines: Sequence[tuple[str, int]], what: str = "By 
         C.xaccSplitSetValue(s, n.instance)
         C.xaccSplitSetAmount(s, n.instance)
     C.xaccTransCommitEdit(t)
+
+
+def redate(book, account: str, day: dt.date) -> None:
+    """The transaction of ``account``'s first line given another date in its register."""
+    txn = book.get_root_account().lookup_by_full_name(account).GetSplitList()[0].GetParent()
+    txn.BeginEdit()
+    txn.SetDate(day.day, day.month, day.year)
+    txn.CommitEdit()
 
 
 def reconcile(book, account: str, lines: int) -> int:
