@@ -239,6 +239,9 @@ class BookSnapshot:
     schedules: tuple[BookSchedule, ...] = ()
     reconciled: tuple[BookReconciled, ...] = ()  # the accounts with a last reconcile date
     extras_unread: str = ""
+    # how many transactions each posted day holds (an update's proof takes those made in
+    # GnuCash alone out of the first and last dates: app.update_proof.less)
+    days: tuple[tuple[dt.date, int], ...] = ()
 
     def account(self, full_name: str) -> BookAccount | None:
         for a in self.accounts:

@@ -18,6 +18,7 @@ from app.cli_summary import worded
 from app.errors import MigrationError, ProblemsError
 from app.fileio import write_text
 from app.plan import Plan
+from app.proof_state import verdict
 from app.update_proof import delta_csv_rows
 
 # what --update leaves to the book itself: its own file and format
@@ -150,11 +151,8 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
             f"Book brought up to date: {book}; it differs from QuickBooks by exactly the "
             f"{' and the '.join(parts)} (decide each, then update again):"
         )
-    else:
-        rows = len(report.differences)
-        print(
-            f"Book brought up to date: {book}, but {words.differ(rows, 'account')} from QuickBooks:"
-        )
+    else:  # (accounts, counts and dates, open items: the verdict's words say which)
+        print(f"Book brought up to date: {book}. {verdict(report).words()}:")
     for line in report.difference_lines("cli"):
         print(f"  {line}")
     if args.strict:

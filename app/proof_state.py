@@ -78,7 +78,7 @@ def words(state: str, accounts: int = 0, checks: int = 0, customers: int = 0, ve
     if accounts:
         parts.append(differ(accounts, "account"))
     if checks:
-        parts.append(differ(checks, "other check"))
+        parts.append(differ(checks, "other check", "other checks"))
     if owners:
         parts.append(f"open items of {owners} differ")
     if not parts:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from app import archive as split
-from app import audit, csvsafe, pipeline
+from app import audit, check_causes, csvsafe, pipeline
 from app.archive import Carried
 from app.as_of import role_account
 from app.book import BookSnapshot
@@ -204,6 +204,8 @@ def with_split_checks(done: SplitOutcome) -> pipeline.Outcome:
             same,
             done.archive.report.ok,
             "" if done.archive.report.ok else done.archive.report.headline(),
+            "" if done.archive.report.ok else check_causes.ARCHIVE,
+            again=not done.archive.report.ok,
         ),
         Check(
             f"opening balances on {last} equal to the archive's closing balances: accounts",
@@ -211,6 +213,8 @@ def with_split_checks(done: SplitOutcome) -> pipeline.Outcome:
             equal,
             done.carried_ok,
             "" if done.carried_ok else done.carried_headline(),
+            "" if done.carried_ok else check_causes.CARRIED,
+            again=not done.carried_ok,
         ),
     )
     report = done.working.report

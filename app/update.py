@@ -32,10 +32,15 @@ class UpdateRefused(BookWriteError):
     """The book cannot be brought up to date with these exports (the message says why)."""
 
 
+LISTS = ("customers", "jobs", "vendors", "employees", "terms")
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """What the last run wrote into the book: the company, the day its figures are as of,
-    the plan (JSON), QuickBooks' figures then (for the delta table) and the run count."""
+    the plan (JSON), QuickBooks' figures then (for the delta table), the run count, and every
+    name of QuickBooks' lists its exports have had in any run (``LISTS``; empty: a book written
+    before they were kept), which tells them from those made in GnuCash alone."""
 
     company: str
     as_of: dt.date | None
@@ -44,6 +49,7 @@ class Record:
     figures: dict[str, Decimal] = field(default_factory=dict)
     runs: int = 1
     version: int = RECORD_VERSION
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_text(self) -> str:
         return json.dumps(
@@ -55,6 +61,7 @@ class Record:
                 "plan": self.plan,
                 "figures": {a: str(v) for a, v in sorted(self.figures.items())},
                 "runs": self.runs,
+                "lists": {n: list(v) for n, v in sorted(self.lists.items())},
             },
             sort_keys=True,
         )
@@ -72,6 +79,7 @@ class Record:
                 figures={a: Decimal(v) for a, v in data["figures"].items()},
                 runs=int(data["runs"]),
                 version=int(data["version"]),
+                lists={n: tuple(map(str, v)) for n, v in data.get("lists", {}).items()},
             )
         except (ValueError, KeyError, TypeError, ArithmeticError):
             return None
@@ -81,8 +89,22 @@ def _day(text: str) -> dt.date | None:
     return dt.date.fromisoformat(text) if text else None
 
 
-def record_of(ledger: Ledger, plan_json: str, runs: int = 1) -> Record:
-    """The record a run writes into the book it made (or updated)."""
+def list_names(ledger: Ledger) -> dict[str, tuple[str, ...]]:
+    """The names of ``ledger``'s lists (``LISTS``): a job as "Customer:Job"."""
+    return {
+        "customers": tuple(c.name for c in ledger.customers),
+        "jobs": tuple(f"{c.name}:{j.name}" for c in ledger.customers for j in c.jobs),
+        "vendors": tuple(v.name for v in ledger.vendors),
+        "employees": tuple(e.name for e in ledger.employees),
+        "terms": tuple(t.name for t in ledger.terms),
+    }
+
+
+def record_of(ledger: Ledger, plan_json: str, runs: int = 1, last: Record | None = None) -> Record:
+    """The record a run writes into the book it made (or updated; ``last``: the book's record
+    of the run before, whose names of QuickBooks' lists it keeps)."""
+    had = last.lists if last is not None else {}
+    names = list_names(ledger)
     return Record(
         company=ledger.company,
         as_of=ledger.as_of.date if ledger.as_of else None,
@@ -90,6 +112,7 @@ def record_of(ledger: Ledger, plan_json: str, runs: int = 1) -> Record:
         plan=plan_json,
         figures={a.full_name: a.balance for a in ledger.accounts if a.balance is not None},
         runs=runs,
+        lists={n: tuple(sorted({*had.get(n, ()), *names[n]})) for n in LISTS},
     )
 
 
@@ -160,6 +183,9 @@ class Work:
     # held changes the plan takes QuickBooks' version of: the book's transaction removed (and
     # QuickBooks' version, if any, among ``add``)
     taken: tuple[Held, ...] = ()
+    # the book's accounts QuickBooks never had: no account slot, not in the exports nor in the
+    # last run's figures (made in GnuCash alone, by the user or by GnuCash: Imbalance-USD)
+    accounts_here: tuple[str, ...] = ()
 
     @property
     def nothing_new(self) -> bool:
@@ -300,6 +326,8 @@ def decide(
             )
     ours = [e for e in state.entries if e.stamp is not None]
     names = {a.full_name for a in ledger.accounts}
+    rec = state.record
+    assert rec is not None  # (refused without one)
     owners = [("customer", c.name) for c in ledger.customers]
     owners += [("customer", f"{c.name}:{j.name}") for c in ledger.customers for j in c.jobs]
     owners += [("vendor", v.name) for v in ledger.vendors]
@@ -316,6 +344,7 @@ def decide(
         last=state.record,
         links=tuple(e for e in state.entries if e.stamp is None and e.link),
         taken=tuple(taken),
+        accounts_here=tuple(sorted(state.accounts - state.keyed - names - set(rec.figures))),
     )
 
 

@@ -154,6 +154,7 @@ def in_book(work: Work, to_book: Mapping[str, str]) -> Work:
         added_here=tuple(entry(e) for e in work.added_here),
         links=tuple(entry(e) for e in work.links),
         new_accounts=tuple(k.by_prefix(a, to_book) for a in work.new_accounts),
+        accounts_here=tuple(k.by_prefix(a, to_book) for a in work.accounts_here),
     )
 
 

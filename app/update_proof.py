@@ -99,21 +99,29 @@ def less(
     plus: Sequence[tuple[dt.date, Lines, str]] = (),
 ) -> BookSnapshot:
     """``snapshot`` without ``entries`` (what GnuCash alone added: the proof compares
-    QuickBooks' figures with the rest of the book), and with the transactions ``plus`` (day,
-    lines): the book as it would be with QuickBooks' versions of the held changes."""
+    QuickBooks' figures, counts and dates with the rest of the book), and with the transactions
+    ``plus`` (day, lines, marks): the book as it would be with QuickBooks' versions of the held
+    changes. The first and last dates are those of the days still holding a transaction."""
     if not entries and not plus:
         return snapshot
     moved: defaultdict[str, list[tuple[dt.date, Decimal, int]]] = defaultdict(list)
+    days: Counter[dt.date] = Counter(dict(snapshot.days))
     for e in entries:
+        days[e.date] -= 1
         for a, v in e.lines:
             moved[a].append((e.date, -v, -1))
     states: Counter[str] = Counter(dict(snapshot.reconcile))
     for e in entries:
         states.subtract(e.marks)
     for day, lines, marks in plus:
+        days[day] += 1
         states.update(marks)
         for a, v in lines:
             moved[a].append((day, v, 1))
+    busy = [d for d, n in days.items() if n > 0]
+    first, last = (min(busy), max(busy)) if busy else (None, None)
+    if not snapshot.days:  # (a book read without them: its dates as read, GnuCash's included)
+        first, last = snapshot.first_date, snapshot.last_date
     accounts = []
     for b in snapshot.accounts:
         change = moved.get(b.full_name)
@@ -138,6 +146,9 @@ def less(
         transactions=snapshot.transactions - len(entries) + len(plus),
         splits=snapshot.splits - sum(len(e.lines) for e in entries) + sum(len(x[1]) for x in plus),
         reconcile=tuple((k, n) for k, n in sorted(states.items()) if n),
+        first_date=first,
+        last_date=last,
+        days=tuple(sorted((d, n) for d, n in days.items() if n > 0)),
     )
 
 
@@ -164,6 +175,54 @@ def as_taken(
     return out, plus
 
 
+def _kept(work: Work, ledger: Ledger) -> list[tuple[int, BookEntry]]:
+    """The transactions the book already had and did not change (its sums are QuickBooks'),
+    by their index in ``ledger``."""
+    held = {h.index for h in work.held}
+    return [
+        (i, e)
+        for i, e in work.present.items()
+        if i not in held and e.stamp is not None and e.sums == k.ledger_sums(ledger.transactions[i])
+    ]
+
+
+def _as_held(t: Transaction, e: BookEntry) -> tuple[tuple[Split, ...], int]:
+    """``t``'s lines as the book holds them, and how many the book marks otherwise than
+    QuickBooks: the pieces its earlier run cut a payment's line into, each line's reconcile
+    mark (matched by account and amount; one the book has not as such keeps QuickBooks')."""
+    marks = e.marks or "n" * len(e.lines)
+    if len(e.lines) != len(t.splits):
+        first = {s.account: s for s in t.splits}
+        pieces = [((a, v), m) for (a, v), m in zip(e.lines, marks, strict=False) if a in first]
+        splits = tuple(
+            replace(first[a], value=v, reconcile=Reconcile(m) if m in "ncy" else Reconcile.NEW)
+            for (a, v), m in pieces
+        )
+        moved = sum(1 for (a, _), m in pieces if m in "ncy" and m != first[a].reconcile.value)
+        return splits, moved
+    if t.voided:  # (voided on both sides: its lines count as voided, whatever their marks)
+        return t.splits, 0
+    free: defaultdict[tuple[str, Decimal], list[str]] = defaultdict(list)
+    for line, m in zip(e.lines, marks, strict=False):
+        free[line].append(m)
+    out, moved = [], 0
+    for s in t.splits:
+        found = free.get((s.account, s.value))
+        m = found.pop(0) if found else s.reconcile.value
+        changed = m in "ncy" and m != s.reconcile.value
+        out.append(replace(s, reconcile=Reconcile(m)) if changed else s)
+        moved += changed
+    return tuple(out), moved
+
+
+def marked_otherwise(work: Work, ledger: Ledger) -> int:
+    """How many lines of QuickBooks' transactions the book marks otherwise (cleared,
+    reconciled, neither) than ``ledger`` (the exports as a first write would hold them):
+    marked in GnuCash, or in QuickBooks, since. The proof takes the book's marks
+    (``as_booked``) and says this count (``app.made_here``)."""
+    return sum(_as_held(ledger.transactions[i], e)[1] for i, e in _kept(work, ledger))
+
+
 def as_booked(
     written: Ledger,
     work: Work,
@@ -174,25 +233,15 @@ def as_booked(
     """``written`` (the exports' ledger as a first write would hold it) with each transaction
     the book already had, and did not change, as the book holds it: the pieces its earlier run
     cut a payment into (the allocation of an earlier payment may come out otherwise on the
-    longer history; no amount differs, as ``sums`` is equal). ``paid``: each new payment's
-    A/R (A/P) line as this run cut it (``gnc.Updated.paid``), from the exports' ``ledger``;
-    the lot links: the book's earlier ones (``Work.links``) and this run's (``linked``), in
-    place of those the allocation on the whole history would make."""
-    held = {h.index for h in work.held}
+    longer history; no amount differs, as ``sums`` is equal), the reconcile marks it has on
+    them (cleared or reconciled in GnuCash since: an update keeps them; ``marked_otherwise``).
+    ``paid``: each new payment's A/R (A/P) line as this run cut it (``gnc.Updated.paid``),
+    from the exports' ``ledger``; the lot links: the book's earlier ones (``Work.links``) and
+    this run's (``linked``), in place of those the allocation on the whole history would
+    make."""
     txns = list(written.transactions)
-    for i, e in work.present.items():
-        t = txns[i]
-        if i in held or len(e.lines) == len(t.splits) or e.stamp is None:
-            continue
-        if e.sums != k.sums(t.date, t.voided, ((s.account, s.value) for s in t.splits)):
-            continue
-        first = {s.account: s for s in t.splits}
-        splits = tuple(
-            replace(first[a], value=v, reconcile=Reconcile(m) if m in "ncy" else Reconcile.NEW)
-            for (a, v), m in zip(e.lines, e.marks or "n" * len(e.lines), strict=False)
-            if a in first
-        )
-        txns[i] = replace(t, splits=splits)
+    for i, e in _kept(work, written):
+        txns[i] = replace(txns[i], splits=_as_held(txns[i], e)[0])
     for i, (account, pieces) in (paid or {}).items():
         t = ledger.transactions[i]
         post = next(s for s in t.splits if s.account == account)

@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app import classes_proof, keys, pipeline, statements, verify
+from app import classes_proof, keys, made_here, pipeline, statements, verify
 from app import update as plan_update
 from app import update_decision as renaming
 from app import update_proof as proof
@@ -116,7 +116,7 @@ def bring_up_to_date(
             ledger = statements.marked(compared.ledger)
             work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
             runs = state.record.runs + 1
-            record = plan_update.record_of(ledger, plan.to_json(), runs)
+            record = plan_update.record_of(ledger, plan.to_json(), runs, state.record)
             taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
             figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
             record = replace(record, figures=figures)
@@ -229,7 +229,8 @@ def _prove(  # noqa: PLR0917
     to_book: dict[str, str],
 ) -> tuple[Report, tuple[Delta, ...], dict[str, Decimal], Report | None]:
     """The updated copy read back through GnuCash and compared with QuickBooks as of the new
-    exports, less what GnuCash alone added; the delta table; what the held changes keep out."""
+    exports, less what was made in GnuCash alone (said in its notes: ``app.made_here``); the
+    delta table; what the held changes keep out."""
     from app import gnc  # noqa: PLC0415
 
     docs = prepared.documents
@@ -238,7 +239,9 @@ def _prove(  # noqa: PLR0917
         mine = proof.less(snapshot, work.added_here)
         as_written = selection.as_written(ledger, docs)
         written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
-        report = classes_proof.verified(written, mine, plan.cutover)  # (and without classes)
+        marks = proof.marked_otherwise(work, as_written)
+        apart = made_here.found(snapshot, written, work, marks)
+        report = classes_proof.verified(written, mine, plan.cutover, update=True, apart=apart)
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
         sheet = frozenset(
@@ -253,27 +256,28 @@ def _prove(  # noqa: PLR0917
         taken = None
         if work.held or work.edited_here:
             out, put = proof.as_taken(work, ledger)
-            taken = classes_proof.verified(written, proof.less(mine, out, put), plan.cutover)
+            less = proof.less(mine, out, put)
+            taken = classes_proof.verified(written, less, plan.cutover, update=True, apart=apart)
             report = _held_causes(report, taken)
-        if work.added_here:
-            touched = sorted({a for e in work.added_here for a, _ in e.lines})
-            note = (
-                f"compared without the {plural(len(work.added_here), 'transaction')} made in "
-                f"GnuCash alone (accounts touched: {', '.join(touched)})"
-            )
-            report = replace(report, notes=(*report.notes, note))
+        report = replace(report, notes=(*report.notes, *apart.said()))
     return report, deltas, held, taken
 
 
 def _held_causes(report: Report, taken: Report) -> Report:
-    """The rows that differ only because of the held changes (or edits made in GnuCash to
-    QuickBooks' transactions) say so."""
+    """The rows and checks that differ only because of the held changes (or edits made in
+    GnuCash to QuickBooks' transactions) say so."""
     fine = {r.account for r in taken.rows if r.ok}
     why = "a change since the last run: held from QuickBooks, or made in GnuCash (listed above)"
     rows = tuple(
         replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
     )
-    return replace(report, rows=rows)
+    passed = {c.name for c in taken.checks if c.ok}
+    todo = "decide each held change (in GnuCash or in QuickBooks), then update again"
+    checks = tuple(
+        replace(c, cause=why, todo=todo, again=False) if not c.ok and c.name in passed else c
+        for c in report.checks
+    )
+    return replace(report, rows=rows, checks=checks)
 
 
 def _put_in_place(staged: Path, book: Path) -> Path:

@@ -15,7 +15,10 @@ Per account (a ``Row`` of ``app.verify_report``):
 - ``difference`` = gnucash_balance − quickbooks_balance.
 - ``lines`` / ``book_total``: the ledger's lines vs the book's own splits, all time.
 Book accounts the input does not have (Imbalance-*, Orphan-*) are rows expected at 0.
-Checks compare counts and dates, input vs book.
+Checks compare counts and dates, input vs book; each that differs says its probable cause and
+what to do (``app.check_causes``: a first conversion's book is checked before it is saved, an
+update's has been worked on in GnuCash, and its counts leave out what was made there alone:
+``apart``, ``app.made_here``).
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ from decimal import Decimal
 from app import as_of as cut
 from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot
+from app.check_causes import book_only, explain
 from app.coverage import Gap, gaps
 from app.documents import aging, end_owner, selection
 from app.documents.proof import DocumentsProof
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
+from app.made_here import MadeHere
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
 from app.openings import OPENING_KIND
 from app.plan import Cutover
@@ -52,8 +57,18 @@ def _type(book: BookAccount) -> AccountType | None:
         return None
 
 
-def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
-    """Compare the final ``ledger`` with the book read back; see the module docstring."""
+def verify(
+    ledger: Ledger,
+    snapshot: BookSnapshot,
+    cutover: Cutover,
+    *,
+    update: bool = False,
+    apart: MadeHere | None = None,
+) -> Report:
+    """Compare the final ``ledger`` with the book read back; see the module docstring.
+    ``update``: the book was in the user's hands since qb2gnucash wrote it (the causes of the
+    checks that differ say so); ``apart``: what the user made there alone, which the counts
+    leave out (an update's proof: ``app.made_here``)."""
     asof = ledger.as_of if ledger.as_of is not None else cut.as_of(ledger, cutover)[0]
     as_of, year_start = (asof.date, asof.year_start) if asof else (None, None)
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
@@ -126,10 +141,13 @@ def verify(ledger: Ledger, snapshot: BookSnapshot, cutover: Cutover) -> Report:
                     book_total=b.balance,
                     family=type_.family if type_ else "",
                     created="book",
+                    cause=book_only(b.full_name, update=update) if b.balance else "",
                 )
             )
     extras = prove(ledger, snapshot, asof)  # every year end, budgets, reconciliations...
-    return Report(tuple(rows), _checks(ledger, snapshot), asof, tuple(notes), extras=extras)
+    counted = apart.counted(snapshot) if apart is not None else snapshot
+    checks = explain(_checks(ledger, counted), ledger, counted, update=update, apart=apart)
+    return Report(tuple(rows), checks, asof, tuple(notes), extras=extras)
 
 
 def _notes(folded: Decimal, re_name: str | None, holes: list[Gap]) -> list[str]:

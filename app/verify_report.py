@@ -24,6 +24,10 @@ CSV_HEADER = (
 )
 NOTHING_COMPARED = "nothing to compare with QuickBooks: the book has no accounts"
 FAMILIES = ("asset", "liability", "equity", "income", "expense")
+AGAIN: dict[Audience, str] = {  # a check that writing the book again may cure
+    "cli": "run the conversion again (a new book)",
+    "wizard": "write the book again on the Import step",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,14 @@ class Check:
     input: object
     book: object
     ok: bool
-    detail: str = ""
+    detail: str = ""  # what differs, named (the accounts, customers... in the book only)
+    cause: str = ""  # a difference's probable cause, in plain words (app.check_causes)
+    todo: str = ""  # what to do about it (in GnuCash, mostly); "" when only writing again helps
+    again: bool = False  # writing the book again may cure it (said per front end: AGAIN)
+
+    def todo_words(self, audience: Audience = "cli") -> str:
+        """What to do, writing the book again first where that may cure it."""
+        return "; or ".join(w for w in (AGAIN[audience] if self.again else "", self.todo) if w)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +205,7 @@ class Report:
         out.extend(self.extras.lines() if self.extras else ())
         out.extend([self.classes.headline() + "."] if self.classes else ())
         out.extend(self.as_of_lines())
-        out.extend(_check_line(c) for c in sorted(self.checks, key=lambda c: c.ok))
+        out.extend(_check_line(c, audience) for c in sorted(self.checks, key=lambda c: c.ok))
         out.extend(self.notes)
         return out
 
@@ -211,14 +222,20 @@ class Report:
         if self.classes is not None and not self.classes.ok:
             out.append(self.classes.headline())
         if checks:
-            out.extend(_check_line(c) for c in self.checks if not c.ok)
+            out.extend(_check_line(c, audience) for c in self.checks if not c.ok)
         return out
 
 
-def _check_line(c: Check) -> str:
+def _check_line(c: Check, audience: Audience = "cli") -> str:
+    """ "customers: input 9, book 10 — DIFFERS (in the book only: Acme). Probable cause: …. What
+    to do: …." """
     mark = "ok" if c.ok else "DIFFERS"
     detail = f" ({c.detail})" if c.detail else ""
-    return f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}"
+    line = f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}"
+    if c.ok or not c.cause:
+        return line
+    todo = c.todo_words(audience)
+    return f"{line}. Probable cause: {c.cause}." + (f" What to do: {todo}." if todo else "")
 
 
 def _some(names: list[str], shown: int = 8) -> str:

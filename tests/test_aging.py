@@ -216,6 +216,7 @@ def test_the_three_states_in_words() -> None:
     assert words("attention", accounts=1200, checks=1) == (
         "Needs your attention: 1,200 accounts differ; 1 other check differs"
     )
+    assert words("attention", checks=6) == "Needs your attention: 6 other checks differ"
 
 
 def test_the_trial_balance_reads_as_a_bookkeeper_reads_it(matching) -> None:

@@ -227,3 +227,48 @@ def test_a_ledger_that_differs_needs_attention_with_its_fix(server, browser_page
     except Exception:
         page.screenshot(path=str(shots / "failure.png"), full_page=True)
         raise
+
+
+def test_a_count_that_differs_says_why_and_what_to_do(server, browser_page, tmp_path, monkeypatch):
+    """The book changed in GnuCash as it was read back (a customer made, a payment entered
+    without balancing it: GnuCash's Imbalance-USD): each count that differs, on the Download
+    step, with its probable cause, the link that writes the book again and what to do in
+    GnuCash; nothing wider than the window at 800 px."""
+    from playwright.sync_api import expect
+
+    from tests.support.gnucash_edits import add_customer, enter, import_changed_in_gnucash
+    from tests.support.web import WEB
+
+    def change(book) -> None:
+        add_customer(book, "Walk-in")
+        enter(book, dt.date(2024, 2, 2), [("Checking", -1000), ("Utilities:Gas", 900)])
+
+    page, shots = browser_page, tmp_path
+    try:
+        page.goto(server)
+        page.click("#new-migration")
+        page.wait_for_load_state()
+        page.set_input_files("#file-input", [str(WEB / "lists.iif"), str(WEB / "txns.iif")])
+        expect(page.locator("#files article.file")).to_have_count(2)
+        mid = page.url.rsplit("/", 2)[-2]
+        import_changed_in_gnucash(tmp_path / "instance" / "migrations" / mid, monkeypatch, change)
+        page.goto(page.url.rsplit("/", 1)[0] + "/download")
+        expect(page.locator("#differs-first")).to_contain_text("Needs your attention")
+        customers = page.locator("#checks li.differs", has_text="customers:")
+        expect(customers).to_contain_text("(in the book only: Walk-in)")
+        cause = customers.locator("p.check-cause")
+        expect(cause).to_contain_text("Probable cause: the book holds 1 customer more")
+        strays = page.locator("#checks li.differs", has_text="(Imbalance, Orphan)")
+        expect(strays.locator("p.check-cause")).to_contain_text(
+            "or in GnuCash, open Imbalance-USD on the Accounts tab"
+        )
+        strays.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / "checks.png"), full_page=False)
+        seen = _at_800(page, shots, "checks")
+        assert seen["sideways"] <= 0 and seen["wide"] == [] and seen["boxes"] == [], seen
+        cause.locator("a.fix").click()  # "write the book again": the Import step
+        expect(page.locator("#start-import")).to_be_visible()
+        print(f"screenshots in {shots}")
+    except Exception:
+        page.screenshot(path=str(shots / "failure.png"), full_page=True)
+        raise

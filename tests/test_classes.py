@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from app import classes_pnl, classes_stage, gnc, pipeline
+from app import classes_pnl, classes_proof, classes_stage, gnc, pipeline
 from app.classes import SLOT, class_name, memo_with
-from app.plan import FileOptions, Plan, plan_from_json
+from app.plan import Cutover, FileOptions, Plan, plan_from_json
 from tests.support.cli import convert
 from tests.support.companygen import BALANCE_SHEET, make_company
 from tests.support.companygen_classes import class_totals, pnl_by_class
@@ -224,6 +224,12 @@ def test_a_line_in_another_class_is_never_called_matching(accounts_book) -> None
     wrong = replace(snap, accounts=swapped)
     meant, held, detail = classes_stage.sub_account_check(outcome.written, wrong)
     assert held == meant - 2 and "Rent:Design" in detail
+    for update, said in ((False, "please report this"), (True, "moved in GnuCash since")):
+        proven = classes_proof.verified(outcome.written, wrong, Cutover(), update=update)
+        check = next(c for c in proven.checks if c.name == "class sub-accounts")
+        assert not check.ok and check.again is not update  # with why, and what to do
+        assert check.cause.startswith("lines in another class's sub-account"), check
+        assert said in check.cause
     folds = classes_stage.folds(outcome.written)
     folded = classes_stage.folded_snapshot(wrong, folds)
     right = classes_stage.folded_snapshot(snap, folds)

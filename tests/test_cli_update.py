@@ -179,3 +179,93 @@ def test_a_split_history_is_refused(books, later: Later, tmp_path):
         assert f"split at {day}" in said and "--split-at" in said, said
     said = _refused(work, *june, "--update", work, "--split-at", day, code=2)
     assert "--split-at does not go with --update" in said
+
+
+def test_what_was_done_in_gnucash_is_said_with_each_check_that_differs(books, later, tmp_path):
+    """Between runs the user makes a customer and a bank account in GnuCash, enters a payment
+    after QuickBooks' last transaction without balancing it (GnuCash balances it itself, into
+    Imbalance-USD) and reconciles lines: what was made in GnuCash alone is said, not compared;
+    the Imbalance account GnuCash made still differs, with its cause and what to do."""
+    from tests.support.gnucash_edits import add_account, add_customer, editing, enter, reconcile
+
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    day = max(t.date for t in later.second.transactions) + dt.timedelta(days=5)
+    with editing(book) as b:
+        add_customer(b, "Walk-in")
+        add_account(b, "Petty Cash")
+        enter(b, day, [("Checking", -5000), ("Rent", 4000)])
+        assert reconcile(b, "Savings", 3) == 3
+    done = convert(*sorted(books["june"].iterdir()), "--update", book)
+    assert done.returncode == 0, done.stderr
+    lines = {
+        line.split(":")[0].strip(): line for line in done.stdout.splitlines() if "DIFFERS" in line
+    }
+    since = "in GnuCash since qb2gnucash last wrote the book"
+    assert lines["accounts"].endswith(
+        "— DIFFERS (in the book only: Imbalance-USD). Probable cause: GnuCash made Imbalance-USD "
+        "itself (see the check of Imbalance and Orphan accounts). What to do: in GnuCash, open "
+        "Imbalance-USD on the Accounts tab: each line there belongs to a transaction to correct "
+        "(give its amount the right account); then delete the empty account (Edit › Delete "
+        "Account)."
+    )
+    assert (
+        f"such a transaction was entered or changed {since}. What to do: in GnuCash, open "
+        in (lines["Imbalance/Orphan accounts"])
+    )
+    # what the user made there alone: not compared, said
+    assert {"customers", "last transaction date", "splits reconciled"}.isdisjoint(lines)
+    assert (
+        f"Made in GnuCash, not compared: 1 transaction (last {day}), account Petty Cash, customer "
+        "Walk-in." in done.stdout
+    )
+    assert "Reconcile marks not compared: the book marks 3 lines of QuickBooks'" in done.stdout
+    assert "please report" not in done.stdout
+    assert f"Book brought up to date: {book}. Needs your attention: " in done.stdout
+    assert " accounts differ; 5 other checks differ:" in done.stdout  # (with the held changes)
+
+
+def test_an_update_is_proven_with_what_was_made_in_gnucash_alone_said(books, later, tmp_path):
+    """The parallel run as it goes: between runs the user makes in GnuCash an account, a
+    customer, a job of one of QuickBooks' customers, a vendor, an employee and a billing term,
+    enters three transactions after QuickBooks' last and reconciles lines; QuickBooks' changes
+    are decided. The update is proven (every count and date of QuickBooks' matches), each thing
+    made in GnuCash alone named and counted."""
+    from tests.support import gnucash_edits as gc
+
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    last = max(t.date for t in later.second.transactions)
+    with gc.editing(book) as b:
+        gc.add_account(b, "Petty Cash")
+        gc.add_customer(b, "Walk-in")
+        gc.add_job(b, "Heldt, Bob", "Fence")
+        gc.add_vendor(b, "Corner Hardware")
+        gc.add_employee(b, "Sam Temp")
+        gc.add_term(b, "Net 7")
+        for n in (1, 3, 5):
+            gc.enter(b, last + dt.timedelta(days=n), [("Checking", -2000), ("Petty Cash", 2000)])
+        assert gc.reconcile(b, "Savings", 3) == 3
+    decided = (
+        *("--take-quickbooks", f"ref:{later.edited[1].trans_no}"),
+        *("--take-quickbooks", f"ref:{later.deleted.trans_no}"),
+        *("--keep-book", "account:6800"),
+    )
+    done = convert(*sorted(books["june"].iterdir()), "--update", book, *decided)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.endswith(f"Book brought up to date: {book}\n"), out
+    assert "DIFFERS" not in out and " accounts match QuickBooks to the cent" in out
+    assert f"last transaction date: input {last}, book {last} — ok" in out
+    assert "splits reconciled: input 3, book 3 — ok" in out
+    assert (
+        f"Made in GnuCash, not compared: 3 transactions (last {last + dt.timedelta(days=5)}), "
+        "account Petty Cash, customer Walk-in, job Heldt, Bob:Fence, vendor Corner Hardware, "
+        "employee Sam Temp, billing term Net 7." in out
+    )
+    assert (
+        "Reconcile marks not compared: the book marks 3 lines of QuickBooks' transactions "
+        "otherwise than its exports do" in out
+    )
+    again = convert(*sorted(books["june"].iterdir()), "--update", book)
+    assert again.returncode == 0 and "0 transactions added" in again.stdout, again.stderr

@@ -275,9 +275,10 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     # the edited and the deleted check: listed, not applied
     held = {(h.entry.num, h.index is None) for h in work.held}
     assert held == {(later.edited[0].num, False), (later.deleted.num, True)}
-    # the hand-made transaction: kept, left out of the proof, its accounts named
+    # the hand-made transaction: kept, left out of the proof, said
     assert [e.description for e in work.added_here] == [HAND]
-    assert any("made in GnuCash alone" in n for n in outcome.report.notes)
+    day = later.cut + dt.timedelta(days=3)
+    assert f"Made in GnuCash, not compared: 1 transaction (last {day})." in outcome.report.notes
     # the previous book kept as it was
     assert outcome.backup is not None and same_book(outcome.backup.read_bytes(), by_hand)
 
@@ -600,3 +601,48 @@ def test_a_company_with_classes_brought_up_to_date(tmp_path: Path, mode: str) ->
         made = set(outcome.work.new_accounts)
         names = {a.full_name for a in gnc.read_book(book).accounts}
         assert made <= names
+
+
+def redate_in_gnucash(path: Path, num: str, day: dt.date) -> None:
+    """One of QuickBooks' transactions (by its number) given another date in GnuCash, saved."""
+    session = Session(_uri(path, "xml"), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        checking = session.book.get_root_account().lookup_by_full_name("Checking")
+        txn = next(s.GetParent() for s in checking.GetSplitList() if s.GetParent().GetNum() == num)
+        txn.BeginEdit()
+        txn.SetDate(day.day, day.month, day.year)
+        txn.CommitEdit()
+        session.save()
+    finally:
+        session.end()
+
+
+def test_a_date_changed_in_gnucash_still_differs(later: Later, tmp_path: Path) -> None:
+    """One of QuickBooks' checks given a date after QuickBooks' last transaction in GnuCash, and
+    a transaction of GnuCash alone later still: the dates compared are those of the book's
+    QuickBooks transactions, so the last date differs at the moved check's (not at the one made
+    in GnuCash, left out and said), named as edited in GnuCash; with QuickBooks' version of it,
+    the book would match."""
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml")
+    plain = next(
+        t
+        for t in later.first.transactions
+        if t.type == "Check"
+        and t.num
+        and t.trans_no not in (later.deleted.trans_no, later.edited[0].trans_no)
+    )
+    last = max(t.date for t in later.second.transactions)
+    moved, hand = last + dt.timedelta(days=10), last + dt.timedelta(days=40)
+    redate_in_gnucash(book, plain.num, moved)
+    add_by_hand(book, "xml", hand, 2500)
+    outcome = update_run.bring_up_to_date(june, book)
+    assert [(e.num, e.date) for e in outcome.work.edited_here] == [(plain.num, moved)]
+    report = outcome.report
+    assert report is not None and not report.ok
+    check = next(c for c in report.checks if c.name == "last transaction date")
+    assert (check.input, check.book, check.ok) == (last, moved, False)
+    assert check.cause.startswith("a change since the last run: held from QuickBooks, or made")
+    assert f"Made in GnuCash, not compared: 1 transaction (last {hand})." in report.notes
+    assert outcome.explained and outcome.as_taken is not None
+    taken = next(c for c in outcome.as_taken.checks if c.name == "last transaction date")
+    assert taken.ok and taken.book == last

@@ -10,8 +10,15 @@ import io
 
 from app import sample
 from app.gnc import read_book
-from tests.support.companygen import COMPANY_NAME
-from tests.support.sample import sample_company, write_sample
+from tests.support.companygen import COMPANY_NAME, make_company
+from tests.support.sample import (
+    SEED,
+    TRANSACTIONS,
+    in_the_black,
+    lowest_balances,
+    sample_company,
+    write_sample,
+)
 from tests.support.web import HX, new_migration, soup, token, upload, wait_done
 
 
@@ -20,6 +27,20 @@ def test_the_sample_kept_is_what_the_generator_writes(tmp_path):
     assert [p.name for p in written] == list(sample.FILES)
     for path in written:
         assert (sample.FOLDER / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_the_sample_s_bank_accounts_are_never_overdrawn():
+    """A newcomer reads Checking with a credit balance as an error: the sample opens its bank
+    accounts with enough money that none ever goes below zero (the generator's other
+    companies stay as it makes them)."""
+    company = sample_company()
+    lowest = lowest_balances(company)
+    assert set(lowest) == {"Checking", "Savings", "Barter Account"}
+    assert all(low >= 0 for low in lowest.values()), lowest
+    assert company.trial_balance()["Checking"] > 0
+    plain = make_company(TRANSACTIONS, seed=SEED, documents=True)
+    assert lowest_balances(plain)["Checking"] < 0  # what the sample changes
+    assert in_the_black(company) is company  # nothing more to change
 
 
 def test_use_a_sample_company_walks_to_a_book_named_after_it(client, tmp_path):
@@ -58,6 +79,9 @@ def test_use_a_sample_company_walks_to_a_book_named_after_it(client, tmp_path):
     for account, value in company.expected_balances().items():
         if company.account_type(account) != "NONPOSTING":
             assert snap.account(account).balance == value, account
+    banks = [a[0] for a in company.accounts if a[1] == "BANK"]
+    assert all(snap.account(bank).balance >= 0 for bank in banks)  # money in the bank
+    assert snap.account("Checking").balance > 0
 
 
 def test_the_checklist_ticks_itself_as_files_arrive(client):

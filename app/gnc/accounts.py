@@ -109,4 +109,5 @@ def read(engine: Engine, book, with_txns: bool, on_progress: Progress | None) ->
         first_date=min(days, default=None),
         last_date=max(days, default=None),
         transaction_list=tuple(listed),
+        days=tuple(sorted(Counter(txn_day.values()).items())),  # type: ignore[arg-type]
     )

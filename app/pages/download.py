@@ -102,6 +102,9 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
                 "book": _check_value(c.book),
                 "ok": bool(c.ok),
                 "detail": c.detail,
+                "cause": c.cause,  # a difference's probable cause (app.check_causes)
+                "todo": c.todo,  # what to do, in GnuCash mostly
+                "again": bool(c.again),  # writing the book again may cure it
             }
             for c in report.checks
         ],

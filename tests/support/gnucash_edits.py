@@ -1,0 +1,162 @@
+"""A written book changed as a user changes it in GnuCash, through the engine (the bindings
+GnuCash's own windows call), and saved: a customer, vendor, employee, job, billing term or
+account made, a transaction entered (balanced or not: GnuCash balances it itself into
+Imbalance-USD), lines reconciled. For the proof's checks that then differ
+(app/check_causes.py) or that an update leaves out (app/made_here.py); and an import run with
+its book so changed as it is read back."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from app import gnc, jobs
+
+# the raw bindings, as app.gnc takes them (importing gnucash before app.gnc.bindings sets its
+# environment crashed the interpreter on GnuCash 5.10)
+from app.gnc import existing
+from app.gnc.bindings import (
+    C,
+    GncAccount,
+    GncBillTerm,
+    GncCustomer,
+    GncEmployee,
+    GncJob,
+    GncNumeric,
+    GncVendor,
+    Session,
+    SessionOpenMode,
+)
+from app.jobs import worker
+from app.store import Migration
+
+
+@contextmanager
+def editing(path: Path) -> Iterator[object]:
+    """The book at ``path`` (XML or SQLite) open for changes; saved at the end of the block."""
+    with path.open("rb") as f:
+        sqlite = f.read(16) == b"SQLite format 3\0"
+    uri = ("sqlite3://" if sqlite else "xml://") + str(path.absolute())
+    session = Session(uri, SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        yield session.book
+        session.save()
+    finally:
+        session.end()
+
+
+def add_customer(book, name: str, ident: str = "GC0001") -> None:
+    """A customer made in GnuCash (Business › Customer › New Customer)."""
+    GncCustomer(book, ident, _currency(book), name)
+
+
+def add_vendor(book, name: str, ident: str = "GV0001") -> None:
+    """A vendor made in GnuCash (Business › Vendor › New Vendor)."""
+    GncVendor(book, ident, _currency(book), name)
+
+
+def add_employee(book, name: str, ident: str = "GE0001") -> None:
+    """An employee made in GnuCash (Business › Employee › New Employee): its name is its
+    address's, as GnuCash's dialog keeps it."""
+    e = GncEmployee(book, ident, _currency(book), name)
+    e.BeginEdit()
+    e.GetAddr().SetName(name)
+    e.CommitEdit()
+
+
+def add_job(book, customer: str, name: str, ident: str = "GJ0001") -> None:
+    """A job of one of the book's customers made in GnuCash (Business › Customer › New Job)."""
+    owner = existing.owners(book)["customer", customer]
+    GncJob(book, ident, owner, name)
+
+
+def add_term(book, name: str, days: int = 10) -> None:
+    """A billing term made in GnuCash (Business › Billing Terms Editor)."""
+    t = GncBillTerm(book)
+    t.BeginEdit()
+    t.SetName(name)
+    t.SetDescription(name)
+    t.SetType(C.GNC_TERM_TYPE_DAYS)
+    t.SetDueDays(days)
+    t.CommitEdit()
+
+
+def _currency(book):
+    return book.get_root_account().get_children()[0].GetCommodity()
+
+
+def add_account(book, name: str, kind: str = "BANK") -> None:
+    """A top-level account made in GnuCash (Edit › New Account)."""
+    root = book.get_root_account()
+    a = GncAccount(book)
+    a.BeginEdit()
+    a.SetName(name)
+    a.SetType(getattr(C, "ACCT_TYPE_" + kind))
+    a.SetCommodity(root.get_children()[0].GetCommodity())
+    root.append_child(a)
+    a.CommitEdit()
+
+
+def enter(book, day: dt.date, lines: Sequence[tuple[str, int]], what: str = "By hand") -> None:
+    """A transaction entered in a register: (account full name, cents) lines, balanced or not
+    (GnuCash puts what balances it into Imbalance-USD as it commits)."""
+    root = book.get_root_account()
+    accounts = [(root.lookup_by_full_name(name), cents) for name, cents in lines]
+    t = C.xaccMallocTransaction(book.get_instance())
+    C.xaccTransBeginEdit(t)
+    C.xaccTransSetCurrency(t, accounts[0][0].GetCommodity().get_instance())
+    C.xaccTransSetDate(t, day.day, day.month, day.year)
+    C.xaccTransSetDescription(t, what)
+    for account, cents in accounts:
+        s = C.xaccMallocSplit(book.get_instance())
+        C.xaccSplitSetParent(s, t)
+        C.xaccSplitSetAccount(s, account.get_instance())
+        n = GncNumeric(cents, 100)
+        C.xaccSplitSetValue(s, n.instance)
+        C.xaccSplitSetAmount(s, n.instance)
+    C.xaccTransCommitEdit(t)
+
+
+def redate(book, account: str, day: dt.date) -> None:
+    """The transaction of ``account``'s first line given another date in its register."""
+    txn = book.get_root_account().lookup_by_full_name(account).GetSplitList()[0].GetParent()
+    txn.BeginEdit()
+    txn.SetDate(day.day, day.month, day.year)
+    txn.CommitEdit()
+
+
+def reconcile(book, account: str, lines: int) -> int:
+    """The first ``lines`` not yet reconciled lines of ``account`` marked reconciled
+    (Actions › Reconcile); how many were."""
+    done = 0
+    for split in book.get_root_account().lookup_by_full_name(account).GetSplitList():
+        if done == lines:
+            break
+        if split.GetReconcile() != "y":
+            split.SetReconcile("y")
+            done += 1
+    return done
+
+
+def import_changed_in_gnucash(folder: Path, monkeypatch, change) -> None:
+    """The migration at ``folder`` imported by the worker's own code in this process, its book
+    changed through the engine (``change(book)``, an open book) just before it is read back:
+    the one way a first conversion's counts and dates can differ (app/check_causes.py)."""
+    m = Migration(folder)
+    job = jobs.ImportJob("changed", created=jobs.now(), phase="starting", settings=m.settings_sha())
+    jobs.save(m.job_path, job)
+    read = gnc.read_book
+    changed: list[Path] = []
+
+    def changed_then_read(path, **kwargs):
+        if not changed:
+            with editing(path) as book:
+                change(book)
+            changed.append(path)
+        return read(path, **kwargs)
+
+    monkeypatch.setattr(gnc, "read_book", changed_then_read)
+    assert worker.run(m, job.id) == 0
+    assert changed
