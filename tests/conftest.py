@@ -119,6 +119,8 @@ def server(tmp_path: Path) -> Iterator[str]:
         proc.terminate()
         proc.wait(timeout=10)
         log.close()
+        # shown by pytest under "Captured stdout teardown" when the test failed, else dropped
+        print("the server's last words:", *log_path.read_text("utf-8").splitlines()[-25:], sep="\n")
 
 
 @pytest.fixture(scope="session")
@@ -161,8 +163,13 @@ def browser_page(tmp_path: Path):
         )
         page = context.new_page()
         page.set_default_timeout(30_000)
+        said: list[str] = []  # what the page logged: printed for a failed test (pytest shows it)
+        page.on("console", lambda msg: said.append(f"console {msg.type}: {msg.text}"))
+        page.on("pageerror", lambda exc: said.append(f"page error: {exc}"))
+        page.on("requestfailed", lambda req: said.append(f"failed: {req.method} {req.url}"))
         try:
             yield page
         finally:
+            print("the page's last words:", *said[-25:], sep="\n")
             context.close()
             browser.close()

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import choose_files
+
 pytestmark = pytest.mark.browser
 
 
@@ -48,7 +50,7 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         page.click("#new-migration")
         expect(page.locator(".steps .current")).to_contain_text("Files")
 
-        page.set_input_files("#file-input", [str(lists), str(report)])
+        choose_files(page, [str(lists), str(report)])
         cards = page.locator("#files article.file")
         expect(cards).to_have_count(2, timeout=30_000)  # (a fresh server reads its first upload)
         expect(cards.nth(0)).to_contain_text("IIF lists")
@@ -185,7 +187,7 @@ def test_enterprise_lists_balances_only(server: str, browser_page, tmp_path: Pat
     try:
         page.goto(server)
         page.click("#new-migration")
-        page.set_input_files("#file-input", str(ENTERPRISE))
+        choose_files(page, str(ENTERPRISE))
         card = page.locator("#files article.file")
         expect(card).to_contain_text("IIF lists")
         expect(card).to_contain_text("Accounts")
@@ -260,7 +262,7 @@ def test_enterprise_lists_with_a_history(server: str, browser_page, tmp_path: Pa
     try:
         page.goto(server)
         page.click("#new-migration")
-        page.set_input_files("#file-input", [str(ENTERPRISE), str(history)])
+        choose_files(page, [str(ENTERPRISE), str(history)])
         expect(page.locator("#files article.file")).to_have_count(2, timeout=30_000)
         expect(page.locator("#files article.file").nth(1)).to_contain_text("CSV Transaction Detail")
         page.click("#to-preview")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import choose_files
+
 pytestmark = pytest.mark.browser
 
 
@@ -29,8 +31,7 @@ def test_the_map_steps_classes_choice(server, browser_page, tmp_path: Path) -> N
     try:
         page.goto(server)
         page.click("#new-migration")
-        page.wait_for_load_state()
-        page.set_input_files("#file-input", files)
+        choose_files(page, files)
         expect(page.locator("#files article.file")).to_have_count(2)
         page.click("#to-preview")
         page.click("#to-map")

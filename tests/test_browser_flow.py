@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import choose_files
+
 pytestmark = pytest.mark.browser
 
 NARROW = {"width": 800, "height": 900}
@@ -182,7 +184,7 @@ def test_the_import_has_one_bar_through_its_phases(
     page.set_viewport_size(NARROW)
     page.goto(server)
     page.click("#new-migration")
-    page.set_input_files("#file-input", [str(f) for f in files])
+    choose_files(page, [str(f) for f in files])
     expect(page.locator("#files article.file")).to_have_count(2)
     page.goto(page.url.replace("/files", "/import"))
     page.evaluate(
@@ -246,7 +248,7 @@ def test_files_that_are_no_exports_are_said_so_on_their_cards(
     page.set_viewport_size(NARROW)
     page.goto(server)
     page.click("#new-migration")
-    page.set_input_files("#file-input", [str(p) for p in (lists, letter, renamed, pnl, again)])
+    choose_files(page, [str(p) for p in (lists, letter, renamed, pnl, again)])
     cards = page.locator("#files article.file")
     expect(cards).to_have_count(5)
     expect(cards.nth(1)).to_contain_text("it looks like a letter or other plain text")

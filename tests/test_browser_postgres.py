@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import choose_files
 from tests.support.pgserver import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -39,8 +40,7 @@ def test_the_map_step_connects_to_a_postgresql_database(
     try:
         page.goto(server)
         page.click("#new-migration")
-        page.wait_for_load_state()
-        page.set_input_files("#file-input", files)
+        choose_files(page, files)
         expect(page.locator("#files article.file")).to_have_count(2)
         page.click("#to-preview")
         page.click("#to-map")

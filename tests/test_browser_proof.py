@@ -21,6 +21,7 @@ import pytest
 
 from app.model import money
 from tests.support import companygen_docs as gen
+from tests.support.browser import choose_files
 from tests.support.companygen import make_company
 
 pytestmark = pytest.mark.browser
@@ -54,8 +55,7 @@ def _import(page, server: str, files: list[str], shots: Path) -> str:
 
     page.goto(server)
     page.click("#new-migration")
-    page.wait_for_load_state()
-    page.set_input_files("#file-input", files)
+    choose_files(page, files)
     expect(page.locator("#files article.file")).to_have_count(len(files))
     page.goto(page.url.rsplit("/", 1)[0] + "/import")
     page.click("#start-import")
@@ -247,8 +247,7 @@ def test_a_count_that_differs_says_why_and_what_to_do(server, browser_page, tmp_
     try:
         page.goto(server)
         page.click("#new-migration")
-        page.wait_for_load_state()
-        page.set_input_files("#file-input", [str(WEB / "lists.iif"), str(WEB / "txns.iif")])
+        choose_files(page, [str(WEB / "lists.iif"), str(WEB / "txns.iif")])
         expect(page.locator("#files article.file")).to_have_count(2)
         mid = page.url.rsplit("/", 2)[-2]
         import_changed_in_gnucash(tmp_path / "instance" / "migrations" / mid, monkeypatch, change)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import answer_dialogs
+from tests.support.browser import answer_dialogs, choose_files
 
 pytestmark = pytest.mark.browser
 
@@ -31,8 +31,7 @@ def start(page, server: str, tmp_path: Path) -> None:
 
     page.goto(server)
     page.click("#new-migration")
-    page.wait_for_load_state()  # htmx is wired to the upload form
-    page.set_input_files("#file-input", company_files(tmp_path))
+    choose_files(page, company_files(tmp_path))
     expect(page.locator("#files article.file")).to_have_count(2)
 
 

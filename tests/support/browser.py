@@ -41,3 +41,12 @@ def answer_dialogs(page) -> Dialogs:
     dialogs = Dialogs()
     page.on("dialog", dialogs)
     return dialogs
+
+
+def choose_files(page, files) -> None:
+    """Choose ``files`` (paths) in the Files step's upload field, once the page has loaded: the
+    field uploads on its change event, which htmx listens to only from the page's load on (a
+    choice made before is lost, and no card ever comes)."""
+    page.wait_for_load_state()
+    paths = [str(files)] if not isinstance(files, list | tuple) else [str(f) for f in files]
+    page.set_input_files("#file-input", paths)
