@@ -16,7 +16,7 @@ from app.pages import preview
 from app.pages.documents import documents_view
 from app.pages.preview import left_out
 from app.pages.tax import tax_view
-from app.words import plural
+from app.words import count_name, plural
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
 SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
@@ -104,7 +104,7 @@ def describe(info: FileInfo) -> str:
             if info.stops_early
             else "cut at QuickBooks' export cap (accepted)"
         )
-    parts.extend(f"{what} {n:,}" for what, n in info.counts)
+    parts.extend(f"{count_name(what)} {n:,}" for what, n in info.counts)
     if info.marks:
         parts.append("cleared marks " + " ".join(repr(m) for m in info.marks))
     return ", ".join(parts)
@@ -118,7 +118,7 @@ def counts(ledger: Ledger) -> list[str]:
     said += [plural(subs, "class sub-account", "class sub-accounts")] * bool(subs)
     return [
         plural(n["Accounts"], "account") + (f" ({', '.join(said)})" if said else ""),
-        f"{plural(n['Transactions'], 'transaction')} with {plural(n['Splits'], 'split')}",
+        f"{plural(n['Transactions'], 'transaction')} with {plural(n['Splits'], 'line')}",
         f"{plural(n['Customers'], 'customer')} with {plural(n['Jobs'], 'job')}",
         plural(n["Vendors"], "vendor"),
         plural(n["Employees"], "employee"),

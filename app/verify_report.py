@@ -17,7 +17,7 @@ from app.documents.tax_proof import SalesTaxProof
 from app.extras_proof import ExtrasProof
 from app.fixes import Audience, with_fix
 from app.model import AsOf, Fix, money, plain
-from app.words import differ, plural
+from app.words import check_name, check_value, differ, plural
 
 CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
@@ -227,11 +227,12 @@ class Report:
 
 
 def _check_line(c: Check, audience: Audience = "cli") -> str:
-    """ "customers: input 9, book 10 — DIFFERS (in the book only: Acme). Probable cause: …. What
-    to do: …." """
+    """ "customers: QuickBooks 9, GnuCash 10 — DIFFERS (in the book only: Acme). Probable cause:
+    …. What to do: …." (the check's name and figures as the Download step says them)"""
     mark = "ok" if c.ok else "DIFFERS"
     detail = f" ({c.detail})" if c.detail else ""
-    line = f"{c.name}: input {c.input}, book {c.book} — {mark}{detail}"
+    said = f"QuickBooks {check_value(c.input)}, GnuCash {check_value(c.book)}"
+    line = f"{check_name(c.name)}: {said} — {mark}{detail}"
     if c.ok or not c.cause:
         return line
     todo = c.todo_words(audience)

@@ -5,6 +5,8 @@ app.web.filters registers these as template filters."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 IRREGULAR = {
     "is": "are",
     "this": "these",
@@ -106,3 +108,42 @@ def progress(phase: str, done: int = 0, total: int = 0) -> str:
     if not counted or total <= 1:
         return words
     return f"{words} ({counted}: {done:,} of {total:,})"
+
+
+CHECK_WORDS = {  # the proof's names for its checks (app.verify), as a bookkeeper says them
+    "splits": "transaction lines (GnuCash calls them splits)",
+    "Imbalance/Orphan accounts": (
+        "Imbalance and Orphan accounts (where GnuCash puts what it cannot place; none expected)"
+    ),
+    "account numbers used twice": "account numbers used by two accounts",
+}
+COUNT_WORDS = {"Splits": "Transaction lines (splits)"}  # a count's name (the readers' words)
+
+
+def check_name(name: str) -> str:
+    """A proof check's name as the command line, the Download step and the printed report say
+    it: "transaction lines cleared", not "splits cleared"."""
+    if name in CHECK_WORDS:
+        return CHECK_WORDS[name]
+    if name.startswith("splits "):  # "splits cleared", "splits not reconciled", ...
+        return "transaction lines " + name.removeprefix("splits ")
+    return name
+
+
+def check_value(value: object) -> str:
+    """A check's figure as said: counts with thousands separators, dates as YYYY-MM-DD,
+    nothing as "none"."""
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def count_name(what: str) -> str:
+    """A count's name as said ("Transaction lines (splits)" for the readers' "Splits")."""
+    return COUNT_WORDS.get(what, what)

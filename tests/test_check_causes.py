@@ -92,12 +92,15 @@ def test_a_book_changed_between_writing_and_reading_says_so_and_to_report_it(tmp
     lines = report.summary_lines("cli")
     said = next(line for line in lines if line.startswith("customers:"))
     assert said == (
-        "customers: input 1, book 2 — DIFFERS (in the book only: Walk-in). Probable cause: the "
+        "customers: QuickBooks 1, GnuCash 2 — DIFFERS (in the book only: Walk-in). Probable "
+        "cause: the "
         "book holds 1 customer more than the files: qb2gnucash checks the book before GnuCash "
         "saves it and reads it straight back, so GnuCash changed it in saving or reading it: "
         "please report this. What to do: run the conversion again (a new book)."
     )
-    wizard = next(x for x in report.difference_lines("wizard") if x.startswith("Imbalance/"))
+    wizard = next(
+        x for x in report.difference_lines("wizard") if x.startswith("Imbalance and Orphan")
+    )
     assert "What to do: write the book again on the Import step; or in GnuCash, open " in wizard
     assert all(" — ok" in line for line in lines if line.startswith("jobs:"))  # no cause on ok
     row = next(r for r in report.rows if r.account == "Imbalance-USD")  # its balance: why too
@@ -240,15 +243,17 @@ def test_the_command_line_prints_each_cause(tmp_path, monkeypatch, capsys):
     assert cli.main([str(CLI / "lists.iif"), str(CLI / "txns.iif"), "-o", str(out)]) == 0
     printed = capsys.readouterr().out
     assert changed
-    assert "Imbalance/Orphan accounts: input 0, book 1 — DIFFERS (Imbalance-USD). Probable " in (
-        printed
+    assert (
+        "Imbalance and Orphan accounts (where GnuCash puts what it cannot place; none "
+        "expected): QuickBooks 0, GnuCash 1 — DIFFERS (Imbalance-USD). " in (printed)
     )
     assert (
         "What to do: run the conversion again (a new book); or in GnuCash, open Imbalance-USD"
         in printed
     )
     assert (
-        "last transaction date: input 2024-02-02, book 2024-03-01 — DIFFERS. Probable cause: "
+        "last transaction date: QuickBooks 2024-02-02, GnuCash 2024-03-01 — DIFFERS. Probable "
+        "cause: "
         "the book holds transactions dated after QuickBooks' last (2024-02-02), up to "
         "2024-03-01: qb2gnucash checks the book" in printed
     )

@@ -105,7 +105,7 @@ def test_small_company_lists_and_transactions(tmp_path):
         "  lists.iif: IIF lists, utf-8,",
         "  txns.iif: IIF transactions,",
         "  5 accounts",
-        "  2 transactions with 4 splits",
+        "  2 transactions with 4 lines",
         "  1 customer with 1 job",
         "  1 vendor",
         "  1 employee",

@@ -211,10 +211,15 @@ def test_what_was_done_in_gnucash_is_said_with_each_check_that_differs(books, la
     )
     assert (
         f"such a transaction was entered or changed {since}. What to do: in GnuCash, open "
-        in (lines["Imbalance/Orphan accounts"])
+        in (
+            lines[
+                "Imbalance and Orphan accounts (where GnuCash puts what it cannot place; "
+                "none expected)"
+            ]
+        )
     )
     # what the user made there alone: not compared, said
-    assert {"customers", "last transaction date", "splits reconciled"}.isdisjoint(lines)
+    assert {"customers", "last transaction date", "transaction lines reconciled"}.isdisjoint(lines)
     assert (
         f"Made in GnuCash, not compared: 1 transaction (last {day}), account Petty Cash, customer "
         "Walk-in." in done.stdout
@@ -256,8 +261,8 @@ def test_an_update_is_proven_with_what_was_made_in_gnucash_alone_said(books, lat
     out = done.stdout
     assert out.endswith(f"Book brought up to date: {book}\n"), out
     assert "DIFFERS" not in out and " accounts match QuickBooks to the cent" in out
-    assert f"last transaction date: input {last}, book {last} — ok" in out
-    assert "splits reconciled: input 3, book 3 — ok" in out
+    assert f"last transaction date: QuickBooks {last}, GnuCash {last} — ok" in out
+    assert "transaction lines reconciled: QuickBooks 3, GnuCash 3 — ok" in out
     assert (
         f"Made in GnuCash, not compared: 3 transactions (last {last + dt.timedelta(days=5)}), "
         "account Petty Cash, customer Walk-in, job Heldt, Bob:Fence, vendor Corner Hardware, "

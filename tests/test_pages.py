@@ -149,7 +149,8 @@ def test_a_family_whose_differences_cancel_out_still_shows_them():
 def test_the_proof_checks_figures_read_as_a_bookkeeper_reads_them():
     import datetime as dt
 
-    from app.pages.download import _check_name, _check_value
+    from app.words import check_name as _check_name
+    from app.words import check_value as _check_value
 
     assert _check_value(30_000) == "30,000"
     assert _check_value(dt.date(2024, 2, 1)) == "2024-02-01"

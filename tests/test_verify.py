@@ -306,7 +306,10 @@ def test_checks_counts_states_and_strays() -> None:
         "7 of 7 accounts match QuickBooks to the cent",
         "Not counted above, in the book only (made by GnuCash): Orphan-USD",
     ]
-    said = "Imbalance/Orphan accounts: input 0, book 1 — DIFFERS (Orphan-USD). Probable cause: "
+    said = (
+        "Imbalance and Orphan accounts (where GnuCash puts what it cannot place; none "
+        "expected): QuickBooks 0, GnuCash 1 — DIFFERS (Orphan-USD). Probable cause: "
+    )
     assert any(line.startswith(said) for line in lines)
 
 
@@ -690,7 +693,10 @@ def test_two_book_accounts_with_one_number_never_pass() -> None:
         ("account numbers used twice", 0, 1, "1222: Checking, Rent")
     ]
     assert not report.ok
-    said = "account numbers used twice: input 0, book 1 — DIFFERS (1222: Checking, Rent). "
+    said = (
+        "account numbers used by two accounts: QuickBooks 0, GnuCash 1 — DIFFERS "
+        "(1222: Checking, Rent). "
+    )
     line = next(x for x in report.summary_lines() if x.startswith(said))
     assert "What to do: run the conversion again (a new book); or in GnuCash, give one of " in line
     assert "account numbers used twice" not in {c.name for c in verify(led, book, Cutover()).checks}

@@ -43,7 +43,9 @@ def test_the_download_step_and_the_printed_report_say_why_a_check_differs(app, c
     assert cause.text.startswith("Probable cause: the book holds 1 customer more than the files")
     link = cause.select_one("a.fix")
     assert link.text == "write the book again" and link["href"] == f"{prefix}/import"
-    strays = failed["accounts GnuCash makes for amounts it could not place (Imbalance, Orphan)"]
+    strays = failed[
+        "Imbalance and Orphan accounts (where GnuCash puts what it cannot place; none expected)"
+    ]
     said = strays.select_one("p.check-cause").text
     assert "GnuCash puts into an Imbalance account the amount that balances a transaction" in said
     assert "on the Import step; or in GnuCash, open Imbalance-USD on the Accounts tab" in said

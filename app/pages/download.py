@@ -9,7 +9,6 @@ separators; money is formatted by the pages' ``money`` filter (``app.model.money
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 
 from app import pipeline
@@ -21,6 +20,7 @@ from app.model import Ledger, plain
 from app.pages.preview import counts, left_out
 from app.pages.side_by_side import SIGN_NOTE, open_items, sign, state_data, trial_balance
 from app.proof_state import words as proof_words
+from app.words import check_name, check_value, count_name
 
 __all__ = ["SIGN_NOTE", "legacy_state", "result_data"]
 
@@ -32,38 +32,6 @@ def legacy_state(data: dict) -> dict[str, object]:
         return {"state": "matches", "words": proof_words("matches"), "why": "", "class": "ok"}
     said = proof_words("attention", n, 0 if n else 1)
     return {"state": "attention", "words": said, "why": "", "class": "error"}
-
-
-CHECK_WORDS = {  # the proof's names for its checks (app.verify), as a bookkeeper says them
-    "splits": "transaction lines (GnuCash calls them splits)",
-    "Imbalance/Orphan accounts": (
-        "accounts GnuCash makes for amounts it could not place (Imbalance, Orphan): expected none"
-    ),
-    "account numbers used twice": "account numbers used by two accounts",
-}
-COUNT_WORDS = {"Splits": "Transaction lines (splits)"}
-
-
-def _check_name(name: str) -> str:
-    if name in CHECK_WORDS:
-        return CHECK_WORDS[name]
-    if name.startswith("splits "):  # "splits cleared", "splits not reconciled", ...
-        return "transaction lines " + name.removeprefix("splits ")
-    return name
-
-
-def _check_value(value: object) -> str:
-    """A check's figure as the page shows it: counts with thousands separators, dates as
-    YYYY-MM-DD, nothing as "none"."""
-    if value is None or value == "":
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return str(value)
 
 
 def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[str, object]:
@@ -97,9 +65,9 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         ],
         "checks": [
             {
-                "name": _check_name(c.name),
-                "input": _check_value(c.input),
-                "book": _check_value(c.book),
+                "name": check_name(c.name),
+                "input": check_value(c.input),
+                "book": check_value(c.book),
                 "ok": bool(c.ok),
                 "detail": c.detail,
                 "cause": c.cause,  # a difference's probable cause (app.check_causes)
@@ -111,7 +79,7 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         "notes": list(report.notes),
         "families": families(ledger, report.rows),
         "transactions": len(ledger.transactions),
-        "counts": [(COUNT_WORDS.get(what, what), n) for what, n in counts(ledger)],
+        "counts": [(count_name(what), n) for what, n in counts(ledger)],
         "not_imported": [
             {"what": g.what, "count": g.count, "reasons": list(g.reasons)} for g in left_out(ledger)
         ],

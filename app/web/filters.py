@@ -95,12 +95,14 @@ def shown(text: object) -> str:
 plural = words.plural
 differ = words.differ
 article = words.article
+count_name = words.count_name
 
 FILTERS = (
     money,
     plural,
     differ,
     article,
+    count_name,
     count,
     kilobytes,
     disk_size,
