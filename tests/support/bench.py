@@ -317,10 +317,11 @@ def child(kind: str, folder: Path) -> None:
 def _wizard(folder: Path) -> dict[str, float]:
     """Upload, first Preview (the parse), Preview again, Map, one rename on the Map step, Map
     again, reparenting on (a change of every account's name), then the Import and Preview
-    pages of that plan: each
-    request's time through Flask's test client (the server's time, no network)."""
+    pages of that plan; then the import itself (its worker, not timed) and, once it is done, the
+    job panel the Import step polls and the Download step with its proof: each request's time
+    through Flask's test client (the server's time, no network)."""
     from app import create_app
-    from tests.support.web import HX, new_migration, signed_in
+    from tests.support.web import HX, new_migration, signed_in, soup, wait_done
 
     with tempfile.TemporaryDirectory(prefix="qb2gnucash-bench-wizard-") as instance:
         app = create_app({"TESTING": True, "INSTANCE_PATH": instance})
@@ -360,6 +361,14 @@ def _wizard(folder: Path) -> dict[str, float]:
         )
         timed("import page", lambda: client.get(f"{prefix}/import"))
         timed("preview, changed plan", lambda: client.get(f"{prefix}/preview"))
+        timed("import start", lambda: client.post(f"{prefix}/import", headers=csrf | HX))
+        if not wait_done(client, prefix, timeout=900).select_one("#to-download"):
+            raise SystemExit("wizard bench: the import did not end with a book")
+        timed("job panel, done", lambda: client.get(f"{prefix}/job", headers=HX))
+        timed("download", lambda: client.get(f"{prefix}/download"))
+        page = soup(client.get(f"{prefix}/download"))
+        if page.select("#checks li.differs"):
+            raise SystemExit("wizard bench: the import's proof differs")
         app.extensions["jobs"].shutdown()
         return t
 
@@ -638,7 +647,8 @@ def main() -> None:
     rows.append(("  the same by CPU time", f"{csv_cpu:.2f}x", against(csv_cpu, 2.0)))
     for n, w in wizard.items():
         steps = ("upload", "first preview", "preview again", "map", "map rename", "map again")
-        for step in (*steps, "map reparent", "import page", "preview, changed plan"):
+        later = ("map reparent", "import page", "preview, changed plan", "import start")
+        for step in (*steps, *later, "job panel, done", "download"):
             target = "target <= 0.5 s (0.2 s)" if step != "upload" else "parses, with progress"
             rows.append((f"wizard {n:,} txns: {step}", f"{sec(w, step):.2f} s", target))
     for n, x in search.items():
