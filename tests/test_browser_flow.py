@@ -100,8 +100,9 @@ def test_an_account_is_moved_by_keyboard_in_the_map_tree(
     server: str, browser_page, tmp_path: Path
 ) -> None:
     """Tab to an account's "Change…", Enter, Tab to "Under", type the new parent's first
-    letters, Tab to Save, Enter: the account is under its new parent, the subtotals follow, the
-    tree still balances; the book written has it there, with its balance."""
+    letters, Tab to "or a new account there" and name one, Tab to Save, Enter: the account is in
+    that new account under its new parent, the subtotals follow, the tree still balances; the
+    book written has it there, with its balance."""
     from playwright.sync_api import expect
 
     from app.gnc import read_book
@@ -130,12 +131,19 @@ def test_an_account_is_moved_by_keyboard_in_the_map_tree(
     expect(parent).to_be_focused()
     page.keyboard.type("Automobile")  # a closed list's type-ahead picks it
     expect(parent).to_have_value("Automobile")
+    page.keyboard.press("Tab")  # "or a new account there"
+    expect(page.locator("#row-new-parent")).to_be_focused()
+    page.keyboard.type("Running Costs")
     page.keyboard.press("Tab")  # "Merge into", left as it is
     page.keyboard.press("Tab")
     expect(page.locator("tr.editing button.primary")).to_be_focused()
     page.keyboard.press("Enter")
-    expect(page.locator("#map-status")).to_contain_text("Move “Utilities:Gas” under “Automobile”")
-    moved = page.locator("#tree-table tr[data-account='Automobile:Gas']")
+    expect(page.locator("#map-status")).to_contain_text(
+        "Move “Utilities:Gas” under “Automobile:Running Costs”"
+    )
+    made = page.locator("#tree-table tr[data-account='Automobile:Running Costs']")
+    expect(made).to_contain_text("new parent")
+    moved = page.locator("#tree-table tr[data-account='Automobile:Running Costs:Gas']")
     expect(moved).to_be_visible()
     expect(page.locator("#tree-balance")).to_contain_text("The tree balances")
     moved.scroll_into_view_if_needed()
@@ -154,7 +162,9 @@ def test_an_account_is_moved_by_keyboard_in_the_map_tree(
     snap = read_book(book)
     company = sample_company()
     assert snap.account("Utilities:Gas") is None
-    assert snap.account("Automobile:Gas").balance == company.expected_balances()["Utilities:Gas"]
+    gas = company.expected_balances()["Utilities:Gas"]
+    assert snap.account("Automobile:Running Costs:Gas").balance == gas
+    assert snap.account("Automobile:Running Costs").balance == 0  # a parent, nothing of its own
     print(f"screenshot in {tmp_path / 'map-moved.png'}")
 
 

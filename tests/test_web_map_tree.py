@@ -104,3 +104,39 @@ def test_moving_retyping_and_merging_are_chosen_from_lists_and_kept_in_the_plan(
     page = soup(client.post(f"{prefix}/map/rules", data=top, headers=csrf | HX))
     assert "Gas" in _rows(page)
     assert "Move “Utilities:Gas” to the top level" in page.select_one("#map-status").text
+
+
+def test_an_account_moves_into_a_new_parent_made_under_the_one_chosen(client):
+    company = sample_company()
+    truth = company.trial_balance()
+    prefix, csrf = _migration(client)
+    form = soup(client.get(f"{prefix}/map/edit", query_string={"account": "Utilities:Gas"}))
+    assert form.select_one("#row-new-parent")["name"] == "new_parent"
+    data = {
+        "account": "Utilities:Gas",
+        "name": "Gas",
+        "type": "EXPENSE",
+        "parent": "Utilities",
+        "new_parent": " Energy ",
+    }
+    page = soup(client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX))
+    assert "Move “Utilities:Gas” under “Utilities:Energy”" in page.select_one("#map-status").text
+    rows = _rows(page)
+    assert "Utilities:Energy:Gas" in rows and "Utilities:Gas" not in rows
+    fuel = rows["Utilities:Energy"]  # made here: a parent with the one account's balance
+    assert fuel[3] == "new parent" and fuel[1] == "Expense"
+    assert fuel[2] == money(truth["Utilities:Gas"])
+    assert "ok" in page.select_one("#tree-balance")["class"]
+    rules = json.loads(client.get(f"{prefix}/plan.json").data)["rules"]
+    assert {"kind": "move", "account": "Utilities:Gas", "target": "Utilities:Energy"} in rules
+
+    # at the top level, two levels at once; an empty level is refused, nothing saved
+    data |= {"parent": "", "new_parent": "Car:Fuel"}
+    assert "Car:Fuel:Gas" in _rows(
+        soup(client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX))
+    )
+    data |= {"new_parent": "Car::Fuel"}
+    r = client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX)
+    assert r.status_code == 422 and "“Car::Fuel” has a level without a name" in r.text
+    rules = json.loads(client.get(f"{prefix}/plan.json").data)["rules"]
+    assert {"kind": "move", "account": "Utilities:Gas", "target": "Car:Fuel"} in rules
