@@ -377,7 +377,14 @@ def write_proven(
         )
         return stats, refused, made[0] if made else gnc.ExtrasWritten()
 
-    (stats, refused, done), apart = gnc.write_book_apart(build, where, on_progress)
+    def as_written() -> Ledger:  # here, while the child writes (the other core)
+        with paused():
+            return selection.as_written(ledger, docs)
+
+    (stats, refused, done), written, apart = gnc.write_book_apart(
+        build, where, on_progress, as_written
+    )
+    assert written is not None  # (as_written always gives one)
     stats = replace(done.counted(stats), apart=apart)
     snapshot = gnc.read_book(
         where,
@@ -386,7 +393,6 @@ def write_proven(
         sales_tax=st.tax_accounts if st is not None else None,
     )
     with paused():
-        written = selection.as_written(ledger, docs)
         if done.refused:
             written = replace(written, not_imported=(*written.not_imported, *done.refused))
         report = classes_proof.verified(written, snapshot, plan.cutover)  # (and without classes)

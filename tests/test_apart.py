@@ -99,9 +99,58 @@ def test_the_childs_value_and_progress_come_back(tmp_path):
         return os.getpid(), [1, 2]
 
     on_progress = lambda phase, done, total: reports.append((phase, done, total))  # noqa: E731
-    (pid, data), forked = write_book_apart(build, tmp_path / "x.gnucash", on_progress)
-    assert forked and pid != os.getpid() and data == [1, 2]
+    (pid, data), side, forked = write_book_apart(build, tmp_path / "x.gnucash", on_progress)
+    assert forked and pid != os.getpid() and data == [1, 2] and side is None
     assert reports == [("saving", 0, 2), ("saving", 1, 2), ("saving", 2, 2)]
+
+
+def test_the_parents_own_work_runs_while_the_child_writes(tmp_path):
+    """``meanwhile`` runs here at the same time as the child: the child waits for a file only
+    this process makes, and this process for one only the child makes."""
+    _must_fork()
+    mine, childs = tmp_path / "parent-started", tmp_path / "child-started"
+
+    def wait_for(path: Path) -> None:
+        for _ in range(1000):
+            if path.exists():
+                return
+            threading.Event().wait(0.01)
+        raise TimeoutError(path.name)
+
+    def build(progress):
+        childs.write_text(str(os.getpid()))
+        wait_for(mine)
+        return os.getpid()
+
+    def meanwhile():
+        mine.write_text(str(os.getpid()))
+        wait_for(childs)
+        return os.getpid()
+
+    child, here, forked = write_book_apart(build, tmp_path / "x.gnucash", None, meanwhile)
+    assert forked and here == os.getpid() != child == int(childs.read_text())
+
+
+def test_the_parents_own_work_failing_stops_the_child_and_leaves_nothing(tmp_path):
+    _must_fork()
+    book = tmp_path / "book.gnucash"
+    child: list[int] = []
+
+    def build(progress):
+        (tmp_path / f".{book.name}.partial-{os.getpid()}").write_bytes(b"")
+        threading.Event().wait(60)  # (killed long before)
+
+    def meanwhile():
+        while not child:
+            child.extend(int(p.name.rsplit("-", 1)[1]) for p in tmp_path.iterdir())
+            threading.Event().wait(0.01)
+        raise ValueError("the proof's side failed")
+
+    with pytest.raises(ValueError, match="the proof's side failed"):
+        write_book_apart(build, book, None, meanwhile)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ProcessLookupError):  # killed and reaped
+        os.kill(child[0], 0)
 
 
 def test_the_childs_exception_is_raised_here(tmp_path):
@@ -169,8 +218,10 @@ def test_with_another_thread_running_the_work_stays_in_this_process():
     other.start()
     try:
         assert not apart.can_fork()
-        value, forked = write_book_apart(lambda progress: os.getpid(), Path("x.gnucash"), None)
+        value, side, forked = write_book_apart(
+            lambda progress: os.getpid(), Path("x.gnucash"), None, lambda: "after"
+        )
     finally:
         stop.set()
         other.join()
-    assert (value, forked) == (os.getpid(), False)
+    assert (value, side, forked) == (os.getpid(), "after", False)

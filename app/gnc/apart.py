@@ -31,6 +31,7 @@ from app.gnc.context import Progress
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+U = TypeVar("U")
 _PR_SET_PDEATHSIG = 1
 
 
@@ -50,11 +51,14 @@ def run(
     work: Callable[[Progress | None], T],
     on_progress: Progress | None,
     gone: Callable[[int], None],
-) -> T:
-    """``work(progress)`` run in a forked child; its value (or its exception, raised here).
-    Its progress reports reach ``on_progress`` here as they happen. ``gone(pid)``: called
-    here when the child did not finish normally (it crashed, or this process was interrupted:
-    the child is then killed), to remove what a child of that pid may have left."""
+    meanwhile: Callable[[], U] | None = None,
+) -> tuple[T, U | None]:
+    """``work(progress)`` run in a forked child; its value (or its exception, raised here),
+    and what ``meanwhile()`` gave, run here while the child works (on the other core). The
+    child's progress reports reach ``on_progress`` here as they happen (those sent during
+    ``meanwhile`` once it is done). ``gone(pid)``: called here when the child did not finish
+    normally (it crashed, or this process was interrupted or failed: the child is then
+    killed), to remove what a child of that pid may have left."""
     read_end, write_end = os.pipe()
     parent = os.getpid()
     sys.stdout.flush()  # (else what is buffered would be written by both processes)
@@ -68,6 +72,7 @@ def run(
     last = ""  # the child's last word: "done" or "error"
     try:
         with os.fdopen(read_end, "rb") as pipe:
+            side = meanwhile() if meanwhile is not None else None
             for message in _messages(pipe):
                 if message[0] == "progress":
                     if on_progress is not None:
@@ -75,7 +80,7 @@ def run(
                     continue
                 last = message[0]
                 if last == "done":
-                    return message[1]
+                    return message[1], side
                 _, exc, words, text = message  # the child's exception (or its words)
                 log.debug("the writer's child process failed:\n%s", text)
                 raise exc if exc is not None else BookWriteError(words)

@@ -36,6 +36,7 @@ from app.postgres import Address
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+U = TypeVar("U")
 Marks = tuple[Sequence[str], str]  # each transaction's key slot text, the book's run record
 
 
@@ -158,21 +159,27 @@ def write_book(
 
 
 def write_book_apart(
-    build: Callable[[Progress | None], T], path: Path | Address, on_progress: Progress | None
-) -> tuple[T, bool]:
+    build: Callable[[Progress | None], T],
+    path: Path | Address,
+    on_progress: Progress | None,
+    meanwhile: Callable[[], U] | None = None,
+) -> tuple[T, U | None, bool]:
     """``build(progress)``, which writes the book at ``path`` with ``write_book``, run in a
     forked child process where one can be (``app.gnc.apart``: the written book's memory goes
     back to the system when the child exits, and the book is read back in a process that never
-    held it), else here; its value, and whether it ran in a child. A child that did not finish
+    held it), else here; its value, what ``meanwhile()`` gave (run here while the child writes,
+    else after ``build``), and whether ``build`` ran in a child. A child that did not finish
     leaves nothing at ``path``."""
     if not apart.can_fork():
-        return build(on_progress), False
+        value = build(on_progress)
+        return value, meanwhile() if meanwhile is not None else None, False
 
     def gone(pid: int) -> None:
         if isinstance(path, Path):
             _remove_partials(path.absolute().with_name(f".{path.name}.partial-{pid}"))
 
-    return apart.run(build, on_progress, gone), True
+    value, side = apart.run(build, on_progress, gone, meanwhile)
+    return value, side, True
 
 
 def _fill_and_save(
