@@ -131,28 +131,6 @@ def test_the_parents_own_work_runs_while_the_child_writes(tmp_path):
     assert forked and here == os.getpid() != child == int(childs.read_text())
 
 
-def test_the_parents_own_work_failing_stops_the_child_and_leaves_nothing(tmp_path):
-    _must_fork()
-    book = tmp_path / "book.gnucash"
-    child: list[int] = []
-
-    def build(progress):
-        (tmp_path / f".{book.name}.partial-{os.getpid()}").write_bytes(b"")
-        threading.Event().wait(60)  # (killed long before)
-
-    def meanwhile():
-        while not child:
-            child.extend(int(p.name.rsplit("-", 1)[1]) for p in tmp_path.iterdir())
-            threading.Event().wait(0.01)
-        raise ValueError("the proof's side failed")
-
-    with pytest.raises(ValueError, match="the proof's side failed"):
-        write_book_apart(build, book, None, meanwhile)
-    assert list(tmp_path.iterdir()) == []
-    with pytest.raises(ProcessLookupError):  # killed and reaped
-        os.kill(child[0], 0)
-
-
 def test_the_childs_exception_is_raised_here(tmp_path):
     _must_fork()
 
@@ -191,7 +169,10 @@ def test_a_child_that_dies_is_said_and_leaves_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_an_interrupted_parent_stops_its_child_and_leaves_nothing(tmp_path):
+@pytest.mark.parametrize("how", ["interrupted", "its own work failed"])
+def test_a_parent_that_stops_stops_its_child_and_leaves_nothing(tmp_path, how):
+    """Interrupted while relaying the child's progress, or its own work (``meanwhile``) failed:
+    the child is killed and reaped, its partial files removed."""
     _must_fork()
     book = tmp_path / "book.gnucash"
     child: list[int] = []
@@ -201,12 +182,17 @@ def test_an_interrupted_parent_stops_its_child_and_leaves_nothing(tmp_path):
         progress("transactions", 1, 10)
         threading.Event().wait(60)  # (killed long before)
 
-    def on_progress(phase, done, total):
-        child.extend(int(p.name.rsplit("-", 1)[1]) for p in tmp_path.iterdir())
-        raise KeyboardInterrupt
+    def stop(*_args):
+        while not child:  # the child's partial file is there
+            child.extend(int(p.name.rsplit("-", 1)[1]) for p in tmp_path.iterdir())
+            threading.Event().wait(0.01)
+        raise KeyboardInterrupt if how == "interrupted" else ValueError("the proof's side failed")
 
-    with pytest.raises(KeyboardInterrupt):
-        write_book_apart(build, book, on_progress)
+    with pytest.raises(KeyboardInterrupt if how == "interrupted" else ValueError):
+        if how == "interrupted":
+            write_book_apart(build, book, stop)
+        else:
+            write_book_apart(build, book, None, stop)
     assert child and list(tmp_path.iterdir()) == []
     with pytest.raises(ProcessLookupError):  # reaped: gone, not a zombie
         os.kill(child[0], 0)
