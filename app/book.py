@@ -105,6 +105,11 @@ class BookLot:
     due: dt.date | None  # a document's due date (None: a payment's or credit's lot)
     open: Decimal  # owed sense: what the customer owes us / we owe the vendor is positive
     document: bool  # a document's lot (invoice, bill, credit note); else the owner's own
+    # what GnuCash's own aging reports go by: the document's due date as GnuCash keeps it (a
+    # credit note's too, which ``due`` leaves out), and whether the owner's own lot was opened
+    # by a payment (the reports' Pre-Payment; they leave out an own lot of anything else)
+    report_due: dt.date | None = None
+    payment: bool = False
 
 
 @dataclass(frozen=True, slots=True)

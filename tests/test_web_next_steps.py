@@ -107,6 +107,16 @@ def test_the_next_steps_give_the_generators_figures(client, company_files, tmp_p
     assert shown == {k: money(v) for k, v in owed.items() if v}
     receivable = sum(v for (side, _), v in owed.items() if side == "customer")
     assert page.select_one("#expect-receivable").text == money(receivable)
+    # GnuCash's own aging reports, as they show them (their columns against gnucash-cli:
+    # test_gnucash_aging_report): a row per customer, its jobs in, what it owes in all
+    by_customer: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for (side, owner), v in owed.items():
+        by_customer[side, owner.split(":")[0]] += v
+    for side in ("customer", "vendor"):
+        table = page.select_one(f"#expect-aging-{side}")
+        totals = {tr.select("td")[0].text: tr.select("td")[-1].text for tr in table("tr")[1:-1]}
+        assert totals == {o: money(v) for (k, o), v in by_customer.items() if k == side and v}
+        assert "one day older than QuickBooks" in table.find_previous("p").text
 
     # the first reconciliation: QuickBooks' last statements, the accounts without one said
     banks = {

@@ -72,6 +72,33 @@ def gnucash_aging(lots: Iterable[BookLot], as_of: dt.date) -> dict[tuple[str, st
     return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
 
 
+REPORT_COLUMNS = ("Pre-Payment", "Current", "0-30 days", "31-60 days", "61-90 days", "91+ days")
+ReportRow = tuple[Decimal, Decimal, Decimal, Decimal, Decimal, Decimal]
+
+
+def report_aging(lots: Iterable[BookLot], as_of: dt.date) -> dict[tuple[str, str], ReportRow]:
+    """(kind, customer or vendor) → what GnuCash's own Receivable (Payable) Aging report shows
+    for it with To set to ``as_of`` (its ``REPORT_COLUMNS``, its Total their sum): a job's
+    lots under its customer; a document's open amount by its due date as GnuCash keeps it,
+    a credit note's too (current while due after ``as_of``, then 0-29 days past due in
+    "0-30 days", 30-59 in "31-60", 60-89 in "61-90", 90 and more in "91+": the report
+    counts from the end of ``as_of``); a payment's unapplied amount under Pre-Payment; any
+    other own lot of the owner (a journal line naming it) not at all. What it relies on:
+    docs/DOCUMENTS.md, "GnuCash's own aging reports"."""
+    out: dict[tuple[str, str], list[Decimal]] = {}
+    for lot in lots:
+        if lot.document and lot.report_due is not None:
+            days = (as_of - lot.report_due).days
+            column = 1 if days < 0 else 2 + min(days // 30, 3)
+        elif lot.payment:
+            column = 0
+        else:
+            continue
+        key = (lot.owner_kind, lot.owner.split(":", 1)[0])  # (QuickBooks' names hold no ':')
+        out.setdefault(key, [ZERO] * len(REPORT_COLUMNS))[column] += lot.open
+    return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
+
+
 @dataclass(frozen=True, slots=True)
 class AgingRow:
     owner_kind: str  # "customer" (a job too) / "vendor"

@@ -170,9 +170,11 @@ def _open_lot(lot, who: tuple[str, str], balance: Decimal, document: bool) -> Bo
     if inv:  # a document's own dates (a prepayment applied to it may be older); a credit
         # note ages from its date, as QuickBooks ages a credit memo or bill credit
         date = C.gncInvoiceGetDatePosted(inv).date()
-        due = None if C.gncInvoiceGetIsCreditNote(inv) else C.gncInvoiceGetDateDue(inv).date()
-        return BookLot(who[0], who[1], date, due, balance, document)
+        kept = C.gncInvoiceGetDateDue(inv).date()
+        due = None if C.gncInvoiceGetIsCreditNote(inv) else kept
+        return BookLot(who[0], who[1], date, due, balance, document, report_due=kept)
     first = C.gnc_lot_get_earliest_split(lot)
     txn = C.xaccSplitGetParent(first) if first else None
     date = C.xaccTransGetDate(txn).date() if txn else dt.date.min
-    return BookLot(who[0], who[1], date, None, balance, document)
+    paid = bool(txn) and C.xaccTransGetTxnType(txn) == C.TXN_TYPE_PAYMENT
+    return BookLot(who[0], who[1], date, None, balance, document, payment=paid)

@@ -8,7 +8,9 @@ the page and the audit pack's copy show what this book holds, whatever the setti
   holds it (the proof's GnuCash figures, ``app.verify``: balance-sheet accounts all time, income
   and expense from the fiscal year's start; Retained Earnings as posted, earlier years' net income
   said apart, since GnuCash closes no year by itself);
-- the aging reports: each customer's and vendor's open balance in the book, on that day;
+- the aging reports: each customer's and vendor's open balance in the book, on that day, and the
+  columns GnuCash's own Receivable and Payable Aging reports show for it (``aging.report_aging``,
+  which does not age as QuickBooks does: docs/DOCUMENTS.md, "GnuCash's own aging reports");
 - the first bank reconciliation: each bank and credit card account's last QuickBooks statement
   (the Reconciliation Summary's), or that none was given;
 - the next invoice and bill: QuickBooks' last numbers, for GnuCash's counters.
@@ -21,6 +23,7 @@ import re
 from decimal import Decimal
 
 from app import pipeline
+from app.documents.aging import REPORT_COLUMNS, report_aging
 from app.model import AccountType, Ledger, plain
 
 RECONCILED = (AccountType.BANK, AccountType.CREDIT)
@@ -55,6 +58,39 @@ def _year_end(start: dt.date) -> dt.date:
 
 def _total(owners: list[dict[str, str]], kind: str) -> str:
     return plain(sum((Decimal(o["open"]) for o in owners if o["kind"] == kind), Decimal(0)))
+
+
+def _report_aging(outcome: pipeline.Outcome, as_of: dt.date | None) -> list[dict[str, object]]:
+    """Per side, what GnuCash's own aging report shows with To set to ``as_of``: each
+    customer's (vendor's) columns, their totals, and what of the control accounts the report
+    leaves out (lines neither a document's nor a payment's: journal entries)."""
+    documents = outcome.snapshot.documents
+    if documents is None or as_of is None:
+        return []
+    rows = report_aging(documents.open_lots, as_of)
+    out = []
+    for control in documents.controls:
+        kind = control.owner_kind
+        mine = sorted(
+            ((owner, row) for (k, owner), row in rows.items() if k == kind and any(row)),
+            key=lambda x: x[0].casefold(),
+        )
+        sums = [sum((row[i] for _o, row in mine), Decimal(0)) for i in range(len(REPORT_COLUMNS))]
+        total = sum(sums, Decimal(0))
+        out.append(
+            {
+                "kind": kind,
+                "report": "Receivable Aging" if kind == "customer" else "Payable Aging",
+                "owners": [
+                    {"owner": o, "columns": [plain(v) for v in row], "total": plain(sum(row))}
+                    for o, row in mine
+                ],
+                "columns": [plain(v) for v in sums],
+                "total": plain(total),
+                "left_out": plain(control.balance - total),
+            }
+        )
+    return out
 
 
 def next_steps_data(
@@ -96,6 +132,7 @@ def next_steps_data(
             for o in report.documents.rows
             if o.gnucash_open
         ]
+    aging = _report_aging(outcome, asof.date if asof else None)
     statements = {s.account: s for s in ledger.statements}
     banks = [
         {
@@ -124,6 +161,8 @@ def next_steps_data(
         "owners": owners,
         "receivable": _total(owners, "customer"),
         "payable": _total(owners, "vendor"),
+        "aging": aging,
+        "aging_columns": list(REPORT_COLUMNS),
         "banks": banks,
         "last_numbers": last_numbers(ledger),
     }

@@ -153,8 +153,26 @@ class Aging:
 def aging(book: Path, report: str, home: Path) -> Aging:
     """``report``: "Receivable Aging" or "Payable Aging", read into figures."""
     page = run_report(book, report, home)
+    owners = {name: cells[-1] for name, cells in _owner_rows(page).items()}
+    total = totals(page)
+    assert total, "no total row"
+    return Aging(owners, total[-1])
+
+
+def aging_columns(book: Path, report: str, home: Path) -> dict[str, tuple[Decimal, ...]]:
+    """``report`` ("Receivable Aging" or "Payable Aging") as GnuCash prints it: each owner's
+    Pre-Payment, Current, 0-30, 31-60, 61-90 and 91+ days columns (its jobs' rows added in)."""
+    rows = _owner_rows(run_report(book, report, home))
+    for cells in rows.values():
+        assert sum(cells[:6]) == cells[6], cells  # the columns add up to the Total
+    return {name: tuple(cells[:6]) for name, cells in rows.items()}
+
+
+def _owner_rows(page: str) -> dict[str, list[Decimal]]:
+    """An aging report's owners by name: their last seven cells (Pre-Payment to Total), the
+    rows of one owner (its jobs) added up."""
     names: dict[str, str] = {}
-    by_guid: dict[str, Decimal] = {}
+    by_guid: dict[str, list[Decimal]] = {}
     for row in _ROW.findall(page):
         owner = _OWNER.search(row)
         if owner is None:
@@ -162,8 +180,7 @@ def aging(book: Path, report: str, home: Path) -> Aging:
         guid = owner[2]
         if (named := _NAMED.search(row)) and named[1] == guid:
             names[guid] = html.unescape(named[2]).strip()
-        figure = amount(_CELL.findall(row)[-1][1])
-        by_guid[guid] = by_guid.get(guid, ZERO) + (figure or ZERO)
-    total = totals(page)
-    assert total, "no total row"
-    return Aging({names[g]: v for g, v in by_guid.items()}, total[-1])
+        cells = [amount(c) or ZERO for _a, c in _CELL.findall(row)[-7:]]
+        into = by_guid.setdefault(guid, [ZERO] * 7)
+        into[:] = [a + b for a, b in zip(into, cells, strict=True)]
+    return {names[g]: v for g, v in by_guid.items()}
