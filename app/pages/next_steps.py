@@ -68,7 +68,7 @@ def _report_aging(outcome: pipeline.Outcome, as_of: dt.date | None) -> list[dict
     if documents is None or as_of is None:
         return []
     rows = report_aging(documents.open_lots, as_of)
-    out = []
+    out: list[dict[str, object]] = []
     for control in documents.controls:
         kind = control.owner_kind
         mine = sorted(
@@ -82,7 +82,11 @@ def _report_aging(outcome: pipeline.Outcome, as_of: dt.date | None) -> list[dict
                 "kind": kind,
                 "report": "Receivable Aging" if kind == "customer" else "Payable Aging",
                 "owners": [
-                    {"owner": o, "columns": [plain(v) for v in row], "total": plain(sum(row))}
+                    {
+                        "owner": o,
+                        "columns": [plain(v) for v in row],
+                        "total": plain(sum(row, Decimal(0))),
+                    }
                     for o, row in mine
                 ],
                 "columns": [plain(v) for v in sums],
