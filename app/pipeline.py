@@ -140,7 +140,7 @@ class Prepared:
         if "problems" not in self._memo:
             tax = self.tax_overview  # (its warnings: items, tables, invoices keeping their tax)
             found = [*self.checked, *self._overview()[1], *(tax.problems if tax else ())]
-            self._memo["problems"] = order(found)
+            self._memo["problems"] = validate.order(found)
         return self._memo["problems"]
 
     @property
@@ -265,7 +265,7 @@ def _prepare(parsed: Ledger, plan: Plan, resolved: Ledger, history: History) -> 
         outline,
         kept,
         names,
-        order([*outline.problems, *converted, *found]),
+        validate.order([*outline.problems, *converted, *found]),
         plan.documents,
         plan.sales_tax,
         Decimal(1).scaleb(-places) if places is not None else Decimal("0.01"),
@@ -283,19 +283,6 @@ def _history_ignored(parsed: Ledger) -> tuple[Problem, ...]:
         else p
         for p in parsed.problems
     )
-
-
-def order(problems: Sequence[Problem]) -> tuple[Problem, ...]:
-    """Duplicates dropped; those without a place first, then by file and line (stable)."""
-    unique = list(dict.fromkeys(problems))
-    unique.sort(
-        key=lambda p: (
-            p.source is not None,
-            p.source.filename if p.source else "",
-            p.source.line if p.source else 0,
-        )
-    )
-    return tuple(unique)
 
 
 def write(
@@ -377,14 +364,11 @@ def write_proven(
         )
         return stats, refused, made[0] if made else gnc.ExtrasWritten()
 
-    def as_written() -> Ledger:  # here, while the child writes (the other core)
+    def side() -> Ledger:  # as the book holds it, here while the child writes (the other core)
         with paused():
             return selection.as_written(ledger, docs)
 
-    (stats, refused, done), written, apart = gnc.write_book_apart(
-        build, where, on_progress, as_written
-    )
-    assert written is not None  # (as_written always gives one)
+    (stats, refused, done), written, apart = gnc.write_book_apart(build, where, on_progress, side)
     stats = replace(done.counted(stats), apart=apart)
     snapshot = gnc.read_book(
         where,

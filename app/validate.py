@@ -15,7 +15,7 @@ whose unit is not a power of ten.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from decimal import Decimal, Underflow, localcontext
 from itertools import repeat
 from operator import attrgetter, mod
@@ -357,3 +357,16 @@ def _check_terms(ledger: Ledger) -> list[Problem]:
                     )
                 )
     return out
+
+
+def order(problems: Sequence[Problem]) -> tuple[Problem, ...]:
+    """Duplicates dropped; those without a place first, then by file and line (stable)."""
+    unique = list(dict.fromkeys(problems))
+    unique.sort(
+        key=lambda p: (
+            p.source is not None,
+            p.source.filename if p.source else "",
+            p.source.line if p.source else 0,
+        )
+    )
+    return tuple(unique)

@@ -58,6 +58,10 @@ def _must_fork() -> None:
     assert apart.can_fork(), "this test process runs more than one thread: the fork is refused"
 
 
+def _idle() -> None:
+    """Nothing to do here while the child works."""
+
+
 def test_the_book_is_written_in_a_child_and_proven_in_the_parent(tmp_path):
     run = subprocess.run(
         [sys.executable, "-c", _CONVERT, str(tmp_path)],
@@ -99,7 +103,7 @@ def test_the_childs_value_and_progress_come_back(tmp_path):
         return os.getpid(), [1, 2]
 
     on_progress = lambda phase, done, total: reports.append((phase, done, total))  # noqa: E731
-    (pid, data), side, forked = write_book_apart(build, tmp_path / "x.gnucash", on_progress)
+    (pid, data), side, forked = write_book_apart(build, tmp_path / "x.gnucash", on_progress, _idle)
     assert forked and pid != os.getpid() and data == [1, 2] and side is None
     assert reports == [("saving", 0, 2), ("saving", 1, 2), ("saving", 2, 2)]
 
@@ -138,7 +142,7 @@ def test_the_childs_exception_is_raised_here(tmp_path):
         raise BookWriteError("GnuCash could not write x.gnucash: the disk is full")
 
     with pytest.raises(BookWriteError, match="the disk is full"):
-        write_book_apart(build, tmp_path / "x.gnucash", None)
+        write_book_apart(build, tmp_path / "x.gnucash", None, _idle)
 
 
 def test_an_exception_that_cannot_be_pickled_comes_back_in_words(tmp_path):
@@ -152,7 +156,7 @@ def test_an_exception_that_cannot_be_pickled_comes_back_in_words(tmp_path):
         raise Odd("the engine said no")
 
     with pytest.raises(BookWriteError, match="the engine said no"):
-        write_book_apart(build, tmp_path / "x.gnucash", None)
+        write_book_apart(build, tmp_path / "x.gnucash", None, _idle)
 
 
 def test_a_child_that_dies_is_said_and_leaves_nothing(tmp_path):
@@ -165,7 +169,7 @@ def test_a_child_that_dies_is_said_and_leaves_nothing(tmp_path):
         os.kill(os.getpid(), signal.SIGKILL)
 
     with pytest.raises(BookWriteError, match=r"GnuCash stopped while writing the book.*signal 9"):
-        write_book_apart(build, book, None)
+        write_book_apart(build, book, None, _idle)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -190,7 +194,7 @@ def test_a_parent_that_stops_stops_its_child_and_leaves_nothing(tmp_path, how):
 
     with pytest.raises(KeyboardInterrupt if how == "interrupted" else ValueError):
         if how == "interrupted":
-            write_book_apart(build, book, stop)
+            write_book_apart(build, book, stop, _idle)
         else:
             write_book_apart(build, book, None, stop)
     assert child and list(tmp_path.iterdir()) == []

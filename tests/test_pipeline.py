@@ -277,7 +277,7 @@ def test_history_renamed_last_gives_what_each_stage_in_turn_gives(rules, opening
     unresolved = {s.account for t in resolved.transactions for s in t.splits} - {
         a.full_name for a in resolved.accounts
     }
-    problems = pipeline.order(
+    problems = validate.order(
         [*in_turn.problems, *validate.check(in_turn, reported=unresolved, currency="USD")]
     )
     assert kept.ledger == fresh.ledger == in_turn

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 
-from app import gnc, pipeline
+from app import gnc, pipeline, validate
 from app.errors import MappingError
 from app.history import History
 from app.model import AccountType
@@ -327,7 +327,7 @@ def test_preview_documents_kept_across_plans_are_the_books(company_files, mode) 
         book = prepared.documents
         assert shown is not None and book is not None
         assert documents_view(shown) == documents_view(book)
-        assert problems == pipeline.order([*prepared.checked, *book.problems])
+        assert problems == validate.order([*prepared.checked, *book.problems])
         first = first or shown
         assert (shown is first) == (p in renames)
     assert any("A/R or A/P lines in one transaction" in str(x) for x in book.problems) or (

@@ -51,8 +51,8 @@ def run(
     work: Callable[[Progress | None], T],
     on_progress: Progress | None,
     gone: Callable[[int], None],
-    meanwhile: Callable[[], U] | None = None,
-) -> tuple[T, U | None]:
+    meanwhile: Callable[[], U],
+) -> tuple[T, U]:
     """``work(progress)`` run in a forked child; its value (or its exception, raised here),
     and what ``meanwhile()`` gave, run here while the child works (on the other core). The
     child's progress reports reach ``on_progress`` here as they happen (those sent during
@@ -72,7 +72,7 @@ def run(
     last = ""  # the child's last word: "done" or "error"
     try:
         with os.fdopen(read_end, "rb") as pipe:
-            side = meanwhile() if meanwhile is not None else None
+            side = meanwhile()
             for message in _messages(pipe):
                 if message[0] == "progress":
                     if on_progress is not None:

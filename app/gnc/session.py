@@ -162,24 +162,19 @@ def write_book_apart(
     build: Callable[[Progress | None], T],
     path: Path | Address,
     on_progress: Progress | None,
-    meanwhile: Callable[[], U] | None = None,
-) -> tuple[T, U | None, bool]:
-    """``build(progress)``, which writes the book at ``path`` with ``write_book``, run in a
-    forked child process where one can be (``app.gnc.apart``: the written book's memory goes
-    back to the system when the child exits, and the book is read back in a process that never
-    held it), else here; its value, what ``meanwhile()`` gave (run here while the child writes,
-    else after ``build``), and whether ``build`` ran in a child. A child that did not finish
-    leaves nothing at ``path``."""
-    if not apart.can_fork():
-        value = build(on_progress)
-        return value, meanwhile() if meanwhile is not None else None, False
+    meanwhile: Callable[[], U],
+) -> tuple[T, U, bool]:
+    """``build(progress)`` (writing the book at ``path``) run in a forked child where one can be
+    (``app.gnc.apart``, docs/ENGINE.md), else here: its value, what ``meanwhile()`` gave (run
+    here meanwhile, else after it), whether it ran in a child. A failed child leaves nothing."""
+    if not apart.can_fork():  # (build runs first: a tuple is made left to right)
+        return build(on_progress), meanwhile(), False
 
     def gone(pid: int) -> None:
         if isinstance(path, Path):
             _remove_partials(path.absolute().with_name(f".{path.name}.partial-{pid}"))
 
-    value, side = apart.run(build, on_progress, gone, meanwhile)
-    return value, side, True
+    return (*apart.run(build, on_progress, gone, meanwhile), True)
 
 
 def _fill_and_save(

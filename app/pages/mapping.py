@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from app.errors import MappingError
 from app.mapping import apply
 from app.model import AccountType, Ledger, Problem
 from app.plan import Plan, Rule
@@ -133,6 +134,18 @@ def parent_choices(rows: list[TreeRow], row: TreeRow) -> list[str]:
         for r in rows
         if r.full_name != row.full_name and not r.full_name.startswith(inside)
     ]
+
+
+def new_parent(parent: str, made: str) -> str:
+    """Where an account goes into a new account ``made`` (``Vehicle``, or ``Vehicle:Fuel`` for
+    two levels) under ``parent`` ("": the top level); a level without a name is refused."""
+    levels = [level.strip() for level in made.split(":")]
+    if not all(levels):
+        raise MappingError(
+            f"The new account “{made.strip()}” has a level without a name (a colon separates "
+            "levels): type its name, e.g. Vehicle, or Vehicle:Fuel for two levels."
+        )
+    return ":".join([*([parent] if parent else []), *levels])
 
 
 def preview_tree(resolved: Ledger, plan: Plan) -> list[TreeRow]:

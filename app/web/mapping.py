@@ -23,6 +23,7 @@ from app.pages.chart import account_rows
 from app.pages.mapping import (
     TYPE_WORDS,
     describe,
+    new_parent,
     parent_choices,
     tree_balance,
     tree_problems,
@@ -198,13 +199,7 @@ def save_row() -> tuple[str, int]:
         plan = plan.with_rule(retype)
     parent = request.form.get("parent")
     if made := request.form.get("new_parent", "").strip():  # a new account, under the one chosen
-        levels = [level.strip() for level in made.split(":")]
-        if not all(levels):
-            raise MappingError(
-                f"The new account “{made}” has a level without a name (a colon separates "
-                "levels): type its name, e.g. Vehicle, or Vehicle:Fuel for two levels."
-            )
-        parent = ":".join([*([parent] if parent else []), *levels])
+        parent = new_parent(parent or "", made)
     if parent is not None and parent != row.full_name.rpartition(":")[0]:
         move = Rule("move", account, parent)
         done.append(describe(move))
