@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import threading
 import zipfile
 from decimal import Decimal as D
 
@@ -146,3 +147,24 @@ def test_the_split_is_suggested_for_a_large_history_on_a_slow_gnucash(
         assert "starting on July 1, 2021" in note.text
     else:
         assert note is None
+
+
+def test_an_upload_that_makes_a_large_history_asks_gnucashs_version_ahead(
+    app, client, files, monkeypatch
+) -> None:
+    """The suggestion depends on the installed GnuCash, asked from a process of its own: as
+    soon as the upload is read, so that the Map step does not wait for it; a small history
+    never asks."""
+    _company, made = files
+    asked = app.extensions["gnucash_version"]
+    _migration(client, made)  # a small history: not asked
+    assert asked._known is None and not _asking()
+    monkeypatch.setattr(archive, "SUGGEST_FROM", 100)
+    _migration(client, made)
+    for thread in _asking():
+        thread.join(60)
+    assert asked._known == gnc.engine_version()  # known before any Map step was shown
+
+
+def _asking() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "gnucash-version"]

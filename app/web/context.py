@@ -11,6 +11,7 @@ from flask import current_app, g, render_template, request
 from app.jobs.runner import JobRunner
 from app.store import Migration, Store
 from app.web.cache import ViewCache
+from app.web.installed import InstalledVersion
 
 STEPS = (  # (endpoint, label, the endpoints that belong to the step)
     ("files.page", "Files", ("files.page", "files.columns")),
@@ -28,6 +29,10 @@ def step_index(endpoint: str | None) -> int:
 
 def store() -> Store:
     return current_app.extensions["store"]
+
+
+def installed() -> InstalledVersion:
+    return current_app.extensions["gnucash_version"]
 
 
 def views() -> ViewCache:

@@ -13,12 +13,13 @@ from werkzeug.wrappers import Response
 from app import naming, words
 from app.errors import MigrationError
 from app.model import DateOrderCode
+from app.pages.archive import wants_version
 from app.pages.files import checklist, file_cards, said_added, twins
 from app.plan import FileOptions, Plan, plan_from_json
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web import preview
-from app.web.context import is_htmx, migration, render, store, views
+from app.web.context import installed, is_htmx, migration, render, store, views
 from app.web.errors import UNPROCESSABLE, NoColumns, status_of
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
@@ -78,7 +79,10 @@ def upload() -> tuple[str, int] | Response:
     if failed and not (added or is_htmx()):
         raise failed[0]
     if added:
-        preview.shown(views().view(migration()))  # read now, with the upload's progress
+        view = views().view(migration())
+        preview.shown(view)  # read now, with the upload's progress
+        if wants_version(view.prepared, migration().plan()):  # before the Map step needs it
+            installed().ask_ahead()
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
     # every outcome in the files region itself (a file refused, one added, both at once): no

@@ -5,13 +5,10 @@ GnuCash tree. The plan downloads and uploads as the JSON file ``run.py convert -
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import cast
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 
 from app import foreign, postgres
 from app.as_of import as_of_words
@@ -45,12 +42,11 @@ from app.plan import (
     plan_from_json,
 )
 from app.quickbooks import account_type
-from app.web.context import fragment, migration, passwords, render, runner, views
+from app.web.context import fragment, installed, migration, passwords, render, runner, views
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
 TYPES = tuple(t.value for t in AccountType)  # what "retype" takes
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _context(plan: Plan | None = None, status_message: str = "") -> dict:
@@ -81,7 +77,7 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
         "archive": archive_view(
             view.prepared,
             plan,
-            _gnucash_version() if wants_version(view.prepared, plan) else None,
+            installed().get() if wants_version(view.prepared, plan) else None,
         ),
     }
 
@@ -252,23 +248,6 @@ def archive_setting() -> tuple[str, int]:
             ) from None
     said = f"Saved: an archive book and a working book from {day}." if day else "Saved: one book."
     return _save(replace(plan, cutover=replace(plan.cutover, split_at=day)), said)
-
-
-def _gnucash_version() -> tuple[int, ...]:
-    """The installed GnuCash's (major, minor), asked once per server from a process of its own
-    (the server never loads GnuCash); (0, 0) when it cannot be told."""
-    kept = current_app.extensions.setdefault("qb2gnucash.gnucash_version", [])
-    if not kept:
-        code = "from app import gnc; print(*gnc.engine_version())"
-        try:
-            done = subprocess.run(
-                [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                timeout=60, check=False,
-            )  # fmt: skip
-            kept.append(tuple(int(x) for x in done.stdout.split()) or (0, 0))
-        except (OSError, ValueError, subprocess.TimeoutExpired):
-            kept.append((0, 0))
-    return kept[0]
 
 
 @bp.post("/map/settings")
