@@ -130,6 +130,29 @@ def child(kind: str, folder: Path) -> None:
         t0 = time.perf_counter()
         _seed_write(prepared.ledger, folder / "seed.gnucash")
         t["write"] = time.perf_counter() - t0
+    elif kind == "split":  # run.py convert --split-at (last fiscal year start) --archive
+        from dataclasses import replace
+
+        from app import archive, pipeline, split_write
+
+        t0, c0 = time.perf_counter(), _cpu()
+        plan, prepared = _prepared(folder)
+        history = prepared.history.transactions if prepared.history is not None else ()
+        day = archive.suggested_day(prepared.outline.as_of, history)
+        if day is None:  # (a history of one year: nothing to split; said in the table)
+            print(json.dumps({"seconds": {"total": 0.0, "working txns": -1}, "peak_mb": 0.0}))
+            return
+        plan = replace(plan, cutover=replace(plan.cutover, split_at=day.isoformat()))
+        parsed = pipeline.read([folder / "lists.iif", folder / "transaction_detail.csv"], plan)
+        prepared = pipeline.prepare(parsed, plan)
+        done = split_write.write(
+            prepared, folder / "working.gnucash", folder / "archive.gnucash", plan, overwrite=True
+        )
+        if not done.ok:
+            raise SystemExit("bench split: a book failed its proof")
+        t["total"] = time.perf_counter() - t0
+        t["cpu total"] = _cpu() - c0
+        t["working txns"] = len(done.working.written.transactions)
     elif kind == "convert":  # the whole pipeline, as run.py convert runs it
         from app import pipeline
         from app.gnc.engine import engine_version
@@ -417,6 +440,21 @@ def _seed_write(ledger, path: Path) -> None:
     session.end()
 
 
+def _split_rows(split: dict, convert: dict, n: int) -> list[tuple[str, str, str]]:
+    """The archive and working book's row, and its ratio to the one-book convert."""
+    total, one = split["seconds"]["total"], convert["seconds"]["total"]
+    working = int(split["seconds"]["working txns"])
+    return [
+        (
+            f"convert {n:,} txns split at its last fiscal year start (--split-at)",
+            f"{total:.1f} s",
+            f"archive and working book ({working:,} txns), both proven; "
+            f"peak {split['peak_mb']:.0f} MiB",
+        ),
+        (f"RATIO split / convert at {n:,}", f"{total / one:.2f}x", "two books, both read back"),
+    ]
+
+
 def _run(kind: str, folder: Path, env: dict[str, str] | None = None) -> dict:
     proc = subprocess.run(
         [sys.executable, "-m", "tests.support.bench", "_child", kind, str(folder)],
@@ -518,6 +556,7 @@ def main() -> None:
             folders[n].mkdir()
             _company_files(n, folders[n])
         r = {n: {k: _run(k, folders[n]) for k in ("bare_write", "convert")} for n in (small, large)}
+        split = _run("split", folders[large])  # the archive and the working book
         seed = _run("seed_write", folders[SEED_SIZE])
         bare_seed = _run("bare_write", folders[SEED_SIZE])
         doc_sizes = [int(x) for x in os.environ.get("BENCH_DOCS", "1000,10000").split(",")]
@@ -619,6 +658,10 @@ def main() -> None:
     )
     peak = c_large["peak_mb"]
     rows.append((f"peak memory convert {large:,}", f"{peak:.0f} MiB", against(peak, 1024, "MiB")))
+    if split["seconds"]["working txns"] < 0:
+        rows.append((f"convert {large:,} txns split (--split-at)", "-", "one year: no split"))
+    else:
+        rows.extend(_split_rows(split, c_large, large))
     rows.append((f"seed's writer {SEED_SIZE:,} txns", f"{sec(seed, 'write'):.2f} s", "quadratic"))
     rows.append(
         (
