@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from app.book import BookSnapshot
@@ -37,7 +37,7 @@ from app.made_here import MadeHere, book_names
 from app.model import Ledger
 from app.update import list_names
 from app.verify_report import Check
-from app.words import plural, plural_of
+from app.words import plural, plural_of, some
 
 SAVED = (
     "qb2gnucash checks the book before GnuCash saves it and reads it straight back, so GnuCash "
@@ -138,16 +138,10 @@ def _said(c: Check, cause: str, todo: str = "", *, again: bool = False, detail: 
     return replace(c, cause=cause, todo=todo, again=again, detail=c.detail or detail)
 
 
-def _some(names: Iterable[str], shown: int = 5) -> str:
-    names = list(names)
-    more = len(names) - shown
-    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
-
-
 def _apart(extra: Sequence[str], missing: Sequence[str]) -> str:
     """What differs, named: "in the book only: A, B; not in the book: C"."""
-    parts = [f"in the book only: {_some(extra)}"] if extra else []
-    parts += [f"not in the book: {_some(missing)}"] if missing else []
+    parts = [f"in the book only: {some(extra, 5)}"] if extra else []
+    parts += [f"not in the book: {some(missing, 5)}"] if missing else []
     return "; ".join(parts)
 
 
@@ -173,14 +167,14 @@ def _accounts(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, *, gon
             cause += f"deleted in GnuCash {SINCE}"
             return _said(c, cause, "write a new book from the QuickBooks files", detail=detail)
         return _said(c, cause + SAVED, again=True, detail=detail)
-    strays = f"GnuCash made {_some(made)} itself ({STRAYS})" if made else ""
+    strays = f"GnuCash made {some(made, 5)} itself ({STRAYS})" if made else ""
     if own and gone:
-        cause = f"{_some(own)} of QuickBooks' earlier exports not in these: {GONE}"
+        cause = f"{some(own, 5)} of QuickBooks' earlier exports not in these: {GONE}"
         todo = "one QuickBooks deleted can be deleted in GnuCash once empty (Edit › Delete Account)"
         return _said(c, "; ".join(w for w in (cause, strays) if w), todo, detail=detail)
     if own and update:
         cause = (
-            f"{_some(own)} made in GnuCash {SINCE}: QuickBooks has no such account, so each is "
+            f"{some(own, 5)} made in GnuCash {SINCE}: QuickBooks has no such account, so each is "
             "compared above as expected at 0.00"
         )
         todo = (
@@ -208,7 +202,7 @@ def _lines(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool) -> Check:
     many = plural_of(what) if c.name == "transactions" else "transaction lines"
     by = _by(c)
     where = _line_counts(ledger, snap)
-    detail = "lines in the book less the files': " + _some(f"{a} {d:+,}" for a, d in where)
+    detail = "lines in the book less the files': " + some((f"{a} {d:+,}" for a, d in where), 5)
     detail = detail if where else ""
     if by > 0:
         cause = f"the book holds {plural(by, what, many)} more than the files"

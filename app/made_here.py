@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from app.book import BookSnapshot
 from app.model import Ledger
 from app.update import LISTS, BookEntry, Work, list_names
-from app.words import plural, plural_of
+from app.words import plural, plural_of, some
 
 ENGINE_MADE = ("Imbalance-", "Orphan-")  # GnuCash's own accounts: never set apart
 WORDS = {
@@ -92,7 +92,7 @@ class MadeHere:
         for kind in ("accounts", *LISTS):
             names = named.get(kind, ())
             word = WORDS[kind] if len(names) == 1 else plural_of(WORDS[kind])
-            parts += [f"{word} {_some(names)}"] if names else []
+            parts += [f"{word} {some(names)}"] if names else []
         out = [f"Made in GnuCash, not compared: {', '.join(parts)}."] if parts else []
         if self.marks:
             out.append(
@@ -102,7 +102,7 @@ class MadeHere:
             )
         if self.unsure:
             out.append(
-                f"Compared, though perhaps made in GnuCash: {_some(self.unsure)} (the book's "
+                f"Compared, though perhaps made in GnuCash: {some(self.unsure)} (the book's "
                 "record does not yet list QuickBooks' names; the next update tells them apart)."
             )
         return out
@@ -130,8 +130,3 @@ def found(snap: BookSnapshot, ledger: Ledger, work: Work, marks: int = 0) -> Mad
     else:
         unsure = tuple(sorted({x for n in LISTS for x in set(book[n]) - set(exports[n])}))
     return MadeHere(work.added_here, accounts, lists, marks, unsure)
-
-
-def _some(names: tuple[str, ...], shown: int = 8) -> str:
-    more = len(names) - shown
-    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")

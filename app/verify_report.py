@@ -17,7 +17,7 @@ from app.documents.tax_proof import SalesTaxProof
 from app.extras_proof import ExtrasProof
 from app.fixes import Audience, with_fix
 from app.model import AsOf, Fix, money, plain
-from app.words import check_name, check_value, differ, plural
+from app.words import check_name, check_value, differ, plural, some
 
 CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"
@@ -183,11 +183,11 @@ class Report:
             out.append(
                 f"Not counted above: {plural(len(parents), 'parent account', 'parent accounts')} "
                 "qb2gnucash created for the tree, not in QuickBooks, nothing posted to them: "
-                f"{_some(parents)}"
+                f"{some(parents)}"
             )
         book = [r.account for r in self.rows if r.created == "book"]
         if book:
-            out.append(f"Not counted above, in the book only (made by GnuCash): {_some(book)}")
+            out.append(f"Not counted above, in the book only (made by GnuCash): {some(book)}")
         return out
 
     def as_of_lines(self) -> list[str]:
@@ -237,11 +237,6 @@ def _check_line(c: Check, audience: Audience = "cli") -> str:
         return line
     todo = c.todo_words(audience)
     return f"{line}. Probable cause: {c.cause}." + (f" What to do: {todo}." if todo else "")
-
-
-def _some(names: list[str], shown: int = 8) -> str:
-    more = len(names) - shown
-    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _describe(r: Row) -> str:

@@ -6,6 +6,7 @@ app.web.filters registers these as template filters."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 
 IRREGULAR = {
     "is": "are",
@@ -142,6 +143,13 @@ def check_value(value: object) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(value)
+
+
+def some(names: Iterable[str], shown: int = 8) -> str:
+    """The first ``shown`` of ``names`` and how many more: "A, B, C and 4 more"."""
+    names = list(names)
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def count_name(what: str) -> str:

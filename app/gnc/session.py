@@ -276,7 +276,7 @@ def _build(w: Writer, ledger: Ledger, detach: bool) -> WriteStats:
         fallback=fallback,
         not_written=tuple(w.not_written),
         seconds=tuple(times),
-        apart=False,  # (set by the caller that forked)
+        apart=False,  # (named: mypy takes **counts for it otherwise; a child sets it after)
         **counts,
     )
 

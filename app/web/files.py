@@ -79,9 +79,10 @@ def upload() -> tuple[str, int] | Response:
     if failed and not (added or is_htmx()):
         raise failed[0]
     if added:
-        view = views().view(migration())
+        m, plan = migration(), migration().plan()
+        view = views().view(m, plan)
         preview.shown(view)  # read now, with the upload's progress
-        if wants_version(view.prepared, migration().plan()):  # before the Map step needs it
+        if wants_version(view.prepared, plan):  # before the Map step needs it
             installed().ask_ahead()
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
