@@ -10,6 +10,14 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+ENGINE_MADE = ("Imbalance-", "Orphan-")  # the accounts GnuCash makes itself
+
+
+def engine_made(account: str) -> bool:
+    """An account GnuCash makes itself for what it cannot place (Imbalance-USD, Orphan-USD,
+    or one under them): in the book only, never the user's nor QuickBooks'."""
+    return account.split(":", maxsplit=1)[0].startswith(ENGINE_MADE)
+
 
 @dataclass(frozen=True, slots=True)
 class BookAccount:

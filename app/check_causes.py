@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.book import BookSnapshot
+from app.book import BookSnapshot, engine_made
 from app.made_here import MadeHere, book_names
 from app.model import Ledger
 from app.update import list_names
@@ -45,7 +45,6 @@ SAVED = (
 )
 SINCE = "since qb2gnucash last wrote the book"
 GONE = "deleted or renamed in QuickBooks since (the book keeps them)"
-ENGINE_MADE = ("Imbalance-", "Orphan-")
 STRAYS = "see the check of Imbalance and Orphan accounts"
 FLAG = "Opening Balance"  # the Edit Account dialog's check box
 # each list: (its words, GnuCash's menu that lists the book's, how one made by mistake is undone)
@@ -111,7 +110,7 @@ def _explained(  # noqa: PLR0917
 
 def book_only(account: str, *, update: bool = False) -> str:
     """The probable cause of a balance in an account the book alone has (a row of its own)."""
-    if _engine_made(account):
+    if engine_made(account):
         return f"GnuCash's own account for amounts it could not place ({STRAYS})"
     if update:
         return f"an account made in GnuCash {SINCE}: what it holds is not in QuickBooks' files"
@@ -127,11 +126,6 @@ def sub_accounts(c: Check, *, update: bool = False) -> Check:
         todo = "move each back in GnuCash, or leave it: the account's total is the same"
         return _said(c, f"{cause}: moved in GnuCash {SINCE}", todo)
     return _said(c, f"{cause}: {SAVED}", again=True)
-
-
-def _engine_made(account: str) -> bool:
-    """An account GnuCash makes itself (Imbalance-USD, Orphan-USD, or one under them)."""
-    return account.split(":", maxsplit=1)[0].startswith(ENGINE_MADE)
 
 
 def _said(c: Check, cause: str, todo: str = "", *, again: bool = False, detail: str = "") -> Check:
@@ -158,7 +152,7 @@ def _accounts(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, *, gon
     book = [b.full_name for b in snap.accounts]
     extra = sorted(set(book) - set(mine))
     missing = sorted(set(mine) - set(book))
-    made = [n for n in extra if _engine_made(n)]
+    made = [n for n in extra if engine_made(n)]
     own = [n for n in extra if n not in made]
     detail = _apart(extra, missing)
     if missing:
@@ -281,7 +275,7 @@ def _names(c: Check, names: tuple[list[str], list[str]], update: bool, *, gone: 
 
 
 def _strays(c: Check, snap: BookSnapshot, update: bool) -> Check:
-    made = [b.full_name for b in snap.accounts if _engine_made(b.full_name)]
+    made = [b.full_name for b in snap.accounts if engine_made(b.full_name)]
     cause = (
         "GnuCash puts into an Imbalance account the amount that balances a transaction whose "
         "debits and credits differ, and into an Orphan account a line that has no account; "

@@ -22,12 +22,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from app.book import BookSnapshot
+from app.book import BookSnapshot, engine_made
 from app.model import Ledger
 from app.update import LISTS, BookEntry, Work, list_names
 from app.words import plural, plural_of, some
 
-ENGINE_MADE = ("Imbalance-", "Orphan-")  # GnuCash's own accounts: never set apart
 WORDS = {
     "accounts": "account",
     "customers": "customer",
@@ -115,9 +114,7 @@ def found(snap: BookSnapshot, ledger: Ledger, work: Work, marks: int = 0) -> Mad
     have = {b.full_name for b in snap.accounts}
     mine = {a.full_name for a in ledger.accounts}
     accounts = tuple(
-        a
-        for a in work.accounts_here
-        if a in have and a not in mine and not a.split(":", 1)[0].startswith(ENGINE_MADE)
+        a for a in work.accounts_here if a in have and a not in mine and not engine_made(a)
     )
     book, exports = book_names(snap), list_names(ledger)
     known = work.last.lists if work.last is not None else {}

@@ -30,7 +30,7 @@ from decimal import Decimal
 
 from app import as_of as cut
 from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
-from app.book import BookAccount, BookDocuments, BookSnapshot
+from app.book import BookAccount, BookDocuments, BookSnapshot, engine_made
 from app.check_causes import book_only, explain
 from app.coverage import Gap, gaps
 from app.documents import aging, end_owner, selection
@@ -258,8 +258,7 @@ def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
     strays = sorted(
         b.full_name
         for b in snap.accounts
-        if b.full_name.split(":")[0].startswith(("Imbalance-", "Orphan-"))
-        and ledger.account(b.full_name) is None
+        if engine_made(b.full_name) and ledger.account(b.full_name) is None
     )
     labels = {"n": "not reconciled", "c": "cleared", "y": "reconciled", "v": "voided"}
     out = [

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from app import as_of as cut
 from app.as_of import ZERO
+from app.book import engine_made
 from app.classes_pnl import ClassProof
 from app.csvsafe import line as csv_line
 from app.documents.proof import DocumentsProof
@@ -45,7 +46,8 @@ class Row:
     cause: str = ""  # a difference's probable cause, in plain words
     fix: Fix = ""  # the setting that resolves it (app.fixes words it per front end)
     # "" for the input's accounts; "parent": a parent qb2gnucash created for the tree (no
-    # QuickBooks origin); "book": in the book only (GnuCash's Imbalance-*/Orphan-*)
+    # QuickBooks origin); "book": in the book only (GnuCash's Imbalance-*/Orphan-*, or made in
+    # GnuCash by the user before an update)
     created: str = ""
 
     @property
@@ -186,8 +188,16 @@ class Report:
                 f"{some(parents)}"
             )
         book = [r.account for r in self.rows if r.created == "book"]
-        if book:
-            out.append(f"Not counted above, in the book only (made by GnuCash): {some(book)}")
+        made = [a for a in book if engine_made(a)]
+        if made:
+            out.append(
+                "Not counted above, GnuCash's own accounts for amounts it could not place: "
+                f"{some(made)}"
+            )
+        if mine := [a for a in book if not engine_made(a)]:
+            out.append(
+                f"Not counted above, in the book only (not in QuickBooks' files): {some(mine)}"
+            )
         return out
 
     def as_of_lines(self) -> list[str]:

@@ -225,6 +225,15 @@ def test_what_was_done_in_gnucash_is_said_with_each_check_that_differs(books, la
         "Walk-in." in done.stdout
     )
     assert "Reconcile marks not compared: the book marks 3 lines of QuickBooks'" in done.stdout
+    # the accounts the headline leaves out, each for what it is: GnuCash's own, the user's
+    assert (
+        "Not counted above, GnuCash's own accounts for amounts it could not place: "
+        "Imbalance-USD\n" in done.stdout
+    )
+    assert "Not counted above, in the book only (not in QuickBooks' files): Petty Cash\n" in (
+        done.stdout
+    )
+    assert "made by GnuCash" not in done.stdout
     assert "please report" not in done.stdout
     assert f"Book brought up to date: {book}. Needs your attention: " in done.stdout
     assert " accounts differ; 5 other checks differ:" in done.stdout  # (with the held changes)

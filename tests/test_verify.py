@@ -304,7 +304,7 @@ def test_checks_counts_states_and_strays() -> None:
     lines = report.summary_lines()
     assert lines[:2] == [  # the book's own Orphan account is not one of the input's
         "7 of 7 accounts match QuickBooks to the cent",
-        "Not counted above, in the book only (made by GnuCash): Orphan-USD",
+        "Not counted above, GnuCash's own accounts for amounts it could not place: Orphan-USD",
     ]
     said = (
         "Imbalance and Orphan accounts (where GnuCash puts what it cannot place; none "
