@@ -78,6 +78,8 @@ class BookOwner:
     ship_address: tuple[str, ...] = ()
     credit_limit: Decimal | None = None
     jobs: tuple[str, ...] = ()
+    here: str = ""  # its name in GnuCash, where renamed there (``name``: QuickBooks')
+    jobs_here: tuple[tuple[str, str], ...] = ()  # (QuickBooks' name, GnuCash's) of jobs renamed
 
 
 @dataclass(frozen=True, slots=True)

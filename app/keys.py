@@ -31,6 +31,9 @@ SLOT = "qb2gnucash"  # the transaction slot: "KEY CONTENT SUMS"
 # the account slot: its full name as the keys name it (the exports' name when written, kept
 # when the account is renamed in GnuCash; docs/UPDATE.md, "An account renamed in GnuCash")
 ACCOUNT_SLOT = "qb2gnucash-account"
+# the book's slot: each customer's, vendor's and job's name as QuickBooks has it, by GUID (JSON),
+# kept when it is renamed in GnuCash (docs/UPDATE.md, "A customer or vendor renamed in GnuCash")
+OWNERS_SLOT = "qb2gnucash-owners"
 OPENING = "opening"
 KINDS = {"ref": "Trans #", "fp": "fingerprint", "opening": "opening balances"}
 

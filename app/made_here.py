@@ -58,6 +58,9 @@ class MadeHere:
     lists: Mapping[str, tuple[str, ...]] | None = None
     marks: int = 0  # QuickBooks' lines the book marks otherwise than its exports
     unsure: tuple[str, ...] = ()
+    # QuickBooks' customers, jobs and vendors renamed in GnuCash, compared under QuickBooks'
+    # name (``gnc.owner_names.owners``): "customer Acme (now Acme Corp.)"
+    renamed: tuple[str, ...] = ()
 
     def counted(self, snap: BookSnapshot) -> BookSnapshot:
         """The book as the proof's counts take it: without the accounts and names made in
@@ -99,6 +102,10 @@ class MadeHere:
                 "QuickBooks' transactions otherwise than its exports do (cleared or reconciled "
                 "in GnuCash, or in QuickBooks, since the last run; marks change no balance)."
             )
+        if self.renamed:
+            out.append(
+                f"Renamed in GnuCash, compared under QuickBooks' name: {some(self.renamed)}."
+            )
         if self.unsure:
             out.append(
                 f"Compared, though perhaps made in GnuCash: {some(self.unsure)} (the book's "
@@ -126,4 +133,13 @@ def found(snap: BookSnapshot, ledger: Ledger, work: Work, marks: int = 0) -> Mad
         }
     else:
         unsure = tuple(sorted({x for n in LISTS for x in set(book[n]) - set(exports[n])}))
-    return MadeHere(work.added_here, accounts, lists, marks, unsure)
+    return MadeHere(work.added_here, accounts, lists, marks, unsure, renamed(snap))
+
+
+def renamed(snap: BookSnapshot) -> tuple[str, ...]:
+    """The book's customers, jobs and vendors QuickBooks names otherwise (``BookOwner.here``)."""
+    out = []
+    for o in snap.customers:
+        out += [f"customer {o.name} (now {o.here})"] if o.here else []
+        out += [f"job {o.name}:{was} (now {now})" for was, now in o.jobs_here]
+    return (*out, *(f"vendor {o.name} (now {o.here})" for o in snap.vendors if o.here))

@@ -328,9 +328,7 @@ def decide(
     names = {a.full_name for a in ledger.accounts}
     rec = state.record
     assert rec is not None  # (refused without one)
-    owners = [("customer", c.name) for c in ledger.customers]
-    owners += [("customer", f"{c.name}:{j.name}") for c in ledger.customers for j in c.jobs]
-    owners += [("vendor", v.name) for v in ledger.vendors]
+    owners = owner_keys(ledger)
     return Work(
         keys=tuple(all_keys),
         add=tuple(add),
@@ -346,6 +344,14 @@ def decide(
         taken=tuple(taken),
         accounts_here=tuple(sorted(state.accounts - state.keyed - names - set(rec.figures))),
     )
+
+
+def owner_keys(ledger: Ledger) -> list[tuple[str, str]]:
+    """The exports' customers, jobs and vendors keyed as ``gnc.owner_names.owners`` keys the
+    book's: ("customer", "Name"), ("customer", "Name:Job"), ("vendor", "Name")."""
+    owners = [("customer", c.name) for c in ledger.customers]
+    owners += [("customer", f"{c.name}:{j.name}") for c in ledger.customers for j in c.jobs]
+    return owners + [("vendor", v.name) for v in ledger.vendors]
 
 
 def _gone(state: BookState, keys: set[str], ledger: Ledger) -> list[BookEntry]:

@@ -283,3 +283,67 @@ def test_an_update_is_proven_with_what_was_made_in_gnucash_alone_said(books, lat
     )
     again = convert(*sorted(books["june"].iterdir()), "--update", book)
     assert again.returncode == 0 and "0 transactions added" in again.stdout, again.stderr
+
+
+@pytest.mark.parametrize("fmt", ["sqlite", "xml"])
+def test_customers_vendors_and_jobs_renamed_in_gnucash_stay_quickbooks_own(
+    books, later, tmp_path, fmt
+):
+    """Between runs the user renames in GnuCash a customer and a vendor whose March invoice and
+    bill June's exports pay, and a job: the update adds none of them again, June's payments go
+    to the renamed ones and close March's documents, the update is proven under QuickBooks'
+    names with the renames said; the next update finds nothing new."""
+    from app import gnc
+    from tests.support import gnucash_edits as gc
+
+    book = tmp_path / "book.gnucash"
+    if fmt == "sqlite":
+        book.write_bytes(books["book"].read_bytes())
+    else:
+        assert convert(*sorted(books["march"].iterdir()), "-o", book).returncode == 0
+    paid = [t for t in later.first.transactions if t.trans_no in later.paid_later]
+    customer = next(t.name for t in paid if t.type == "Invoice" and ":" not in t.name)
+    vendor = next(t.name for t in paid if t.type == "Bill")
+    before = gnc.read_book(book)
+    job = next(f"{c.name}:{c.jobs[0]}" for c in before.customers if c.jobs)
+    with gc.editing(book) as b:
+        owners = gc.owner_names.owners(b)
+        for kind, name, now in (
+            ("customer", customer, f"{customer} (renamed)"),
+            ("vendor", vendor, f"{vendor} (renamed)"),
+            ("customer", job, "Job renamed"),
+        ):
+            o = owners[kind, name]
+            o.BeginEdit()
+            o.SetName(now)
+            o.CommitEdit()
+    done = convert(
+        *sorted(books["june"].iterdir()),
+        "--update",
+        book,
+        *("--take-quickbooks", f"ref:{later.edited[1].trans_no}"),
+        *("--take-quickbooks", f"ref:{later.deleted.trans_no}"),
+        *("--keep-book", "account:6800"),
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "DIFFERS" not in out and " accounts match QuickBooks to the cent" in out, out
+    new = next(line for line in out.splitlines() if line.startswith("New customers and vendors"))
+    assert customer not in new and vendor not in new and job not in new, new
+    assert (
+        f"Renamed in GnuCash, compared under QuickBooks' name: customer {customer} (now "
+        f"{customer} (renamed)), job {job} (now Job renamed), vendor {vendor} (now {vendor} "
+        "(renamed))." in out
+    )
+    snap = gnc.read_book(book, documents=True)
+    by_name = {o.name: o for o in snap.customers}
+    assert by_name[customer].here == f"{customer} (renamed)"
+    assert len(snap.customers) == len(before.customers) + 1  # June's one new customer alone
+    assert len(snap.vendors) == len(before.vendors)
+    assert {o.name: o.here for o in snap.vendors}[vendor] == f"{vendor} (renamed)"
+    assert snap.documents is not None
+    docs = {(d.id, d.owner): d for d in snap.documents.documents}
+    assert all(docs[t.num, t.name].paid for t in paid), [t.name for t in paid]
+    again = convert(*sorted(books["june"].iterdir()), "--update", book)
+    assert again.returncode == 0 and "0 transactions added" in again.stdout, again.stderr
+    assert "New customers and vendors" not in again.stdout

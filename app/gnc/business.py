@@ -25,6 +25,7 @@ from app.gnc.bindings import (
 from app.gnc.context import Writer
 from app.gnc.engine import Engine, LayoutError, bill_terms
 from app.gnc.numeric import at_unit, exact, to_decimal
+from app.gnc.owner_names import Names
 from app.model import Ledger
 
 log = logging.getLogger(__name__)
@@ -187,11 +188,13 @@ def _join(*parts: str) -> str:
 
 
 def read(engine: Engine, book) -> dict[str, Any]:
-    """The book's customers, vendors, employees and terms, as ``BookSnapshot`` fields."""
+    """The book's customers, vendors, employees and terms, as ``BookSnapshot`` fields: each
+    customer, vendor and job by its name as QuickBooks has it (``owner_names.Names``)."""
+    names = Names(engine, book)
     return {
-        "customers": _read_owners(book, "gncCustomer", GncCustomer),
-        "vendors": _read_owners(book, "gncVendor", GncVendor),
-        "employees": _read_owners(book, "gncEmployee", GncEmployee),
+        "customers": _read_owners(names, book, "gncCustomer", GncCustomer),
+        "vendors": _read_owners(names, book, "gncVendor", GncVendor),
+        "employees": _read_owners(names, book, "gncEmployee", GncEmployee),
         "terms": _read_terms(engine, book),
     }
 
@@ -214,7 +217,7 @@ def _address_tuple(addr: GncAddress) -> tuple[str, ...]:
     return fields if any(fields) else ()
 
 
-def _read_owners(book, kind: str, cls) -> tuple[BookOwner, ...]:
+def _read_owners(names: Names, book, kind: str, cls) -> tuple[BookOwner, ...]:
     query = Query()
     query.search_for(kind)
     query.set_book(book)
@@ -222,23 +225,26 @@ def _read_owners(book, kind: str, cls) -> tuple[BookOwner, ...]:
     for inst in query.run():
         o = cls(instance=inst)
         terms = o.GetTerms() if kind != "gncEmployee" else None
-        jobs = (
-            tuple(sorted(C.gncJobGetName(j) for j in C.gncCustomerGetJoblist(inst, True)))
-            if kind == "gncCustomer"
-            else ()
-        )
+        named = [
+            (names.of(int(j), C.gncJobGetName(j) or ""), C.gncJobGetName(j) or "")
+            for j in (C.gncCustomerGetJoblist(inst, True) if kind == "gncCustomer" else ())
+        ]
         credit = o.GetCredit() if kind == "gncCustomer" else None
+        now = o.GetName() or ""
+        name = names.of(int(inst), now)
         owners.append(
             BookOwner(
                 id=o.GetID(),
-                name=o.GetName() or "",
+                name=name,
+                here=now if name != now else "",
+                jobs_here=tuple(sorted((a, b) for a, b in named if a != b)),
                 active=bool(o.GetActive()),
                 notes=(o.GetNotes() or "") if kind != "gncEmployee" else "",
                 terms=(terms.GetName() or "") if terms else "",
                 address=_address_tuple(o.GetAddr()),
                 ship_address=_address_tuple(o.GetShipAddr()) if kind == "gncCustomer" else (),
                 credit_limit=to_decimal(credit) if credit is not None else None,
-                jobs=jobs,
+                jobs=tuple(sorted(a for a, _ in named)),
             )
         )
     query.destroy()

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 
 from app import keys
 from app.errors import BookWriteError
-from app.gnc.bindings import C, GncBillTerm, GncCustomer, GncJob, GncVendor, Query
+from app.gnc import owner_names
+from app.gnc.bindings import C, GncBillTerm
 from app.gnc.calls import calls, walk
 from app.gnc.engine import Engine, bill_terms, bind
 from app.gnc.numeric import from_parts
@@ -25,9 +26,6 @@ from app.update import RECORD_SLOT, BookEntry, BookState, Record, UpdateRefused
 
 log = logging.getLogger(__name__)
 _P = ctypes.c_void_p
-
-
-PART = 4000  # characters per slot of a long text (PostgreSQL keeps 4,096 in a string slot)
 
 
 def _slots(engine: Engine) -> Slots:
@@ -67,7 +65,9 @@ def stamp(  # noqa: PLR0917
         if mine and not s.text(int(a.get_instance()), keys.ACCOUNT_SLOT):
             full = keys.by_prefix(a.get_full_name(), named or {})
             s.set_text(int(a.get_instance()), keys.ACCOUNT_SLOT, full)
-    _put_long(s, int(book.get_instance()), RECORD_SLOT, record)
+    if ours is None:  # a first write: every customer, vendor and job is QuickBooks'
+        owner_names.stamp(engine, book)
+    s.put_long(int(book.get_instance()), RECORD_SLOT, record)
 
 
 def rename_account(engine: Engine, account, name: str, keyed: str) -> None:
@@ -84,22 +84,7 @@ def rename_account(engine: Engine, account, name: str, keyed: str) -> None:
 
 
 def record(engine: Engine, book) -> Record | None:
-    return Record.from_text(_get_long(_slots(engine), int(book.get_instance()), RECORD_SLOT))
-
-
-def _put_long(s: Slots, instance: int, name: str, text: str) -> None:
-    """A text of any length: ``name`` holds the number of parts, ``name-1``... the parts."""
-    parts = [text[i : i + PART] for i in range(0, len(text), PART)] or [""]
-    s.set_text(instance, name, str(len(parts)))
-    for n, part in enumerate(parts, 1):
-        s.set_text(instance, f"{name}-{n}", part)
-
-
-def _get_long(s: Slots, instance: int, name: str) -> str | None:
-    count = s.text(instance, name)
-    if not count.isdigit():
-        return None
-    return "".join(s.text(instance, f"{name}-{n}") for n in range(1, int(count) + 1))
+    return Record.from_text(_slots(engine).get_long(int(book.get_instance()), RECORD_SLOT))
 
 
 # the raw getters the reading walks every transaction with (public API of 4.13 and 5.x:
@@ -183,7 +168,7 @@ def read_state(engine: Engine, book) -> BookState:
         record=record(engine, book),
         entries=tuple(entries),
         accounts=frozenset(names.values()),
-        owners=frozenset(owners(book)),
+        owners=frozenset(owner_names.owners(book)),
         terms=frozenset(terms(engine, book)),
         read_only_before=_read_only_before(engine, book),
         codes=codes,
@@ -204,27 +189,6 @@ def objects(book, handles: set[int], accounts: set[str]) -> dict[int, object]:
             t = C.xaccSplitGetParent(sp)
             if int(t) in handles:
                 out[int(t)] = t
-    return out
-
-
-def owners(book) -> dict[tuple[str, str], object]:
-    """("customer", name), ("customer", "Name:Job"), ("vendor", name) → the bindings' object,
-    as ``Writer.owners`` holds them."""
-    out: dict[tuple[str, str], object] = {}
-    for kind, cls in (("gncCustomer", GncCustomer), ("gncVendor", GncVendor)):
-        query = Query()
-        query.search_for(kind)
-        query.set_book(book)
-        for inst in query.run():
-            o = cls(instance=inst)
-            name = o.GetName() or ""
-            if kind == "gncVendor":
-                out["vendor", name] = o
-                continue
-            out["customer", name] = o
-            for j in C.gncCustomerGetJoblist(inst, True):
-                out["customer", f"{name}:{C.gncJobGetName(j)}"] = GncJob(instance=j)
-        query.destroy()
     return out
 
 

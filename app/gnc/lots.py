@@ -17,6 +17,7 @@ from app.errors import BookWriteError
 from app.gnc import bindings
 from app.gnc.bindings import C, Query, Session, SessionOpenMode
 from app.gnc.numeric import to_decimal
+from app.gnc.owner_names import Names
 
 ZERO = Decimal(0)
 
@@ -31,7 +32,7 @@ _OWNER_CUSTOMER, _OWNER_JOB, _OWNER_VENDOR = 2, 3, 4
 class _Names:
     """Owner names through the engine library (the bindings cannot pass a bare GncOwner)."""
 
-    def __init__(self) -> None:
+    def __init__(self, book) -> None:
         lib = bindings.engine().lib
         P, OP = ctypes.c_void_p, ctypes.POINTER(_Owner)
         for name, res, args in (
@@ -46,16 +47,23 @@ class _Names:
             fn = getattr(lib, name)
             fn.restype, fn.argtypes = res, args
         self.lib = lib
+        self.names = Names(bindings.engine(), book)
+        self.known: dict[int, tuple[str, str]] = {}  # an owner's pointer → (kind, full name)
 
     def full(self, owner) -> tuple[str, str]:
-        """(kind, full name) of a GncOwner pointer."""
+        """(kind, full name as QuickBooks has it: ``owner_names``) of a GncOwner pointer."""
         o = owner.contents
+        if (got := self.known.get(o.owner)) is not None:
+            return got
         if o.type == _OWNER_JOB:
-            parent = self.lib.gncJobGetOwner(o.owner)
-            job = self.lib.gncJobGetName(o.owner).decode()
-            return "customer", f"{self.lib.gncOwnerGetName(parent).decode()}:{job}"
-        kind = "vendor" if o.type == _OWNER_VENDOR else "customer"
-        return kind, (self.lib.gncOwnerGetName(owner) or b"").decode()
+            job = self.names.of(o.owner, (self.lib.gncJobGetName(o.owner) or b"").decode())
+            got = "customer", f"{self.full(self.lib.gncJobGetOwner(o.owner))[1]}:{job}"
+        else:
+            kind = "vendor" if o.type == _OWNER_VENDOR else "customer"
+            now = (self.lib.gncOwnerGetName(owner) or b"").decode()
+            got = kind, self.names.of(o.owner, now)
+        self.known[o.owner] = got
+        return got
 
     def of_lot(self, lot: int) -> tuple[str, str] | None:
         inv = self.lib.gncInvoiceGetInvoiceFromLot(lot)
@@ -91,7 +99,7 @@ def read_documents(path: Path) -> BookDocuments:
 
 def read(book) -> BookDocuments:
     """The documents and A/R / A/P lots of an open ``book`` (``read_book(documents=True)``)."""
-    names = _Names()
+    names = _Names(book)
     query = Query()
     query.search_for("gncInvoice")
     query.set_book(book)

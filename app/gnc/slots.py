@@ -20,6 +20,7 @@ from app.gnc.engine import Engine, bind
 _P = ctypes.c_void_p
 _S = ctypes.c_char_p
 G_TYPE_STRING = 16 << 2  # G_TYPE_MAKE_FUNDAMENTAL (16): gtype.h
+PART = 4000  # characters per slot of a long text (PostgreSQL keeps 4,096 in a string slot)
 GVALUE_SIZE = 24  # GType + two 8-byte data words (gvalue.h); zeroed = uninitialised
 
 _SIGNATURES: tuple[tuple[str, str, object, list | None], ...] = (
@@ -61,6 +62,21 @@ class Slots:
             return got.decode() if got else ""
         finally:
             self.gobject.g_value_unset(value)
+
+    def put_long(self, instance: int, name: str, text: str) -> None:
+        """A text of any length: ``name`` holds the number of parts, ``name-1``... the parts
+        (``PART`` characters each)."""
+        parts = [text[i : i + PART] for i in range(0, len(text), PART)] or [""]
+        self.set_text(instance, name, str(len(parts)))
+        for n, part in enumerate(parts, 1):
+            self.set_text(instance, f"{name}-{n}", part)
+
+    def get_long(self, instance: int, name: str) -> str | None:
+        """What ``put_long`` set; None when there is none."""
+        count = self.text(instance, name)
+        if not count.isdigit():
+            return None
+        return "".join(self.text(instance, f"{name}-{n}") for n in range(1, int(count) + 1))
 
     def copier(self, split: int) -> Callable[[int], None]:
         """A function that gives another split ``split``'s class (``SLOT``), if it has one."""

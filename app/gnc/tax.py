@@ -33,6 +33,7 @@ from app.gnc.documents import _Pass  # the documents pass
 from app.gnc.engine import Numeric
 from app.gnc.lots import _Names  # owner names through ctypes
 from app.gnc.numeric import exact, from_parts, to_decimal
+from app.gnc.owner_names import Names
 
 AGENCY_NOTE = "Sales tax agency for: "  # one line per sales tax item in the vendor's notes
 
@@ -198,13 +199,14 @@ def read(book, tax_accounts: Collection[str] = ()) -> BookSalesTax:
         )
         tables.append(BookTaxTable(C.gncTaxTableGetName(t) or "", entries))
     customers = {}
+    named = Names(bindings.engine(), book).of  # by QuickBooks' name, as the documents' owners
     query = Query()
     query.search_for("gncCustomer")
     query.set_book(book)
     for c in query.run():
         table = C.gncCustomerGetTaxTable(c)
         if table is not None:
-            customers[C.gncCustomerGetName(c) or ""] = _table_name(table)
+            customers[named(int(c), C.gncCustomerGetName(c) or "")] = _table_name(table)
     query.destroy()
     agency_items: dict[str, tuple[str, ...]] = {}
     query = Query()
@@ -216,7 +218,7 @@ def read(book, tax_accounts: Collection[str] = ()) -> BookSalesTax:
             line[len(AGENCY_NOTE) :] for line in notes.splitlines() if line.startswith(AGENCY_NOTE)
         )
         if items:
-            agency_items[C.gncVendorGetName(v) or ""] = items
+            agency_items[named(int(v), C.gncVendorGetName(v) or "")] = items
     query.destroy()
     invoices = _invoices(book, names)
     agencies = _agencies(accounts, tax_accounts, agency_items)
@@ -230,7 +232,7 @@ def read(book, tax_accounts: Collection[str] = ()) -> BookSalesTax:
 
 
 def _invoices(book, names: Mapping[int, str]) -> tuple[BookInvoiceTax, ...]:
-    owner_names = _Names()
+    owner_names = _Names(book)
     query = Query()
     query.search_for("gncInvoice")
     query.set_book(book)

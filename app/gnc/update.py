@@ -21,7 +21,7 @@ from app import keys, resolve
 from app.documents import Payment
 from app.documents.selection import Piece, links, payment_pieces
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, existing, transactions
+from app.gnc import accounts, bindings, business, existing, owner_names, transactions
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, progress
 from app.gnc.detacher import SplitListDetacher
@@ -31,7 +31,7 @@ from app.gnc.numeric import to_decimal
 from app.gnc.session import _plain, load
 from app.model import Ledger
 from app.openings import OPENING_KIND
-from app.update import BookEntry, BookState, UpdateRefused, Work
+from app.update import BookEntry, BookState, UpdateRefused, Work, owner_keys
 from app.update_decision import AccountRename, Decision
 
 
@@ -107,9 +107,10 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     taken_names = tuple(r for r in decision.renames if r.taken)
     _rename(engine, book, taken_names)
     w.accounts = {a.get_full_name(): a for a in book.get_root_account().get_descendants()}
-    w.owners = existing.owners(book)
+    w.owners = owner_names.owners(book)
     w.terms = existing.terms(engine, book)
     _lists(w, ledger, work)
+    owner_names.stamp(engine, book, set(owner_keys(ledger)))  # (books written before it was)
     taken = {h.entry.handle for h in work.taken}
     found = existing.objects(book, taken, {a for h in work.taken for a, _ in h.entry.lines})
     for h in work.taken:  # the book's version of a change the plan takes from QuickBooks

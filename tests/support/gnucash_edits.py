@@ -16,7 +16,7 @@ from app import gnc, jobs
 
 # the raw bindings, as app.gnc takes them (importing gnucash before app.gnc.bindings sets its
 # environment crashed the interpreter on GnuCash 5.10)
-from app.gnc import existing
+from app.gnc import owner_names
 from app.gnc.bindings import (
     C,
     GncAccount,
@@ -68,7 +68,7 @@ def add_employee(book, name: str, ident: str = "GE0001") -> None:
 
 def add_job(book, customer: str, name: str, ident: str = "GJ0001") -> None:
     """A job of one of the book's customers made in GnuCash (Business › Customer › New Job)."""
-    owner = existing.owners(book)["customer", customer]
+    owner = owner_names.owners(book)["customer", customer]
     GncJob(book, ident, owner, name)
 
 
