@@ -131,6 +131,9 @@ def write(
     ]
     try:
         a = pipeline.write_proven(old, staged[0], plan, on_progress)
+        del old  # (the caller's ``prepared`` holds the history; the archive's own parts go)
+        closing = figures(new.ledger, day, a.snapshot)
+        a = _light(a)  # before the working book's writer forks: its child inherits the memory
         w = pipeline.write_proven(new, staged[1], plan, on_progress)
         for path, target in zip(staged, (archive_path, out_path), strict=True):
             try:
@@ -140,24 +143,25 @@ def write(
     finally:
         for path in staged:
             path.unlink(missing_ok=True)
-    table = carried(new.ledger, day, a.snapshot, w.snapshot)
+    table = split.closing_table(closing, figures(new.ledger, day, w.snapshot))
     return SplitOutcome(day, a, w, table)
 
 
-def carried(
-    working: Ledger, day: dt.date, old: BookSnapshot, new: BookSnapshot
-) -> tuple[Carried, ...]:
-    """Both books read back, each counted the same way as of the archive's last day."""
+def _light(done: pipeline.Outcome) -> pipeline.Outcome:
+    """The archive's outcome as the split's result keeps it: its proof and counts; not the
+    ledger as written nor the documents, transactions and tax read back."""
+    snap = replace(done.snapshot, transaction_list=(), documents=None, sales_tax=None)
+    return replace(done, snapshot=snap, written=Ledger())
+
+
+def figures(working: Ledger, day: dt.date, snap: BookSnapshot) -> dict[str, Decimal]:
+    """A book read back, counted as of the archive's last day (the working book's Retained
+    Earnings and fiscal year), as both sides of the carried table are."""
     retained = role_account(working, Role.RETAINED_EARNINGS)
     name = retained.full_name if retained else None
     start = split.year_start_of(working, day)
-
-    def of(snap: BookSnapshot) -> dict[str, Decimal]:
-        return split.book_figures(
-            ((b.full_name, _type(b.type), b.daily) for b in snap.accounts), name, day, start
-        )
-
-    return split.closing_table(of(old), of(new))
+    rows = ((b.full_name, _type(b.type), b.daily) for b in snap.accounts)
+    return split.book_figures(rows, name, day, start)
 
 
 def _type(name: str) -> AccountType | None:

@@ -113,6 +113,16 @@ def _prepared(folder: Path):
     return plan, prepared
 
 
+def _split_day(folder: Path):
+    """The plan and the day the Map step suggests splitting the history at (its last fiscal
+    year start); what was read to find it let go before the split run reads the files again."""
+    from app import archive
+
+    plan, prepared = _prepared(folder)
+    history = prepared.history.transactions if prepared.history is not None else ()
+    return plan, archive.suggested_day(prepared.outline.as_of, history)
+
+
 def child(kind: str, folder: Path) -> None:
     """One measurement in this (fresh) process."""
     t: dict[str, float] = {}
@@ -133,12 +143,10 @@ def child(kind: str, folder: Path) -> None:
     elif kind == "split":  # run.py convert --split-at (last fiscal year start) --archive
         from dataclasses import replace
 
-        from app import archive, pipeline, split_write
+        from app import pipeline, split_write
 
         t0, c0 = time.perf_counter(), _cpu()
-        plan, prepared = _prepared(folder)
-        history = prepared.history.transactions if prepared.history is not None else ()
-        day = archive.suggested_day(prepared.outline.as_of, history)
+        plan, day = _split_day(folder)  # (as a user reads it on the Map step, before the run)
         if day is None:  # (a history of one year: nothing to split; said in the table)
             print(json.dumps({"seconds": {"total": 0.0, "working txns": -1}, "peak_mb": 0.0}))
             return
