@@ -33,9 +33,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from app.book import BookSnapshot, engine_made
+from app.lists import list_names
 from app.made_here import MadeHere, book_names
 from app.model import Ledger
-from app.update import list_names
 from app.verify_report import Check
 from app.words import plural, plural_of, some
 

@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from app.book import BookSnapshot, engine_made
+from app.lists import LISTS, list_names
 from app.model import Ledger
-from app.update import LISTS, BookEntry, Work, list_names
+from app.update import BookEntry, Work
 from app.words import plural, plural_of, some
 
 WORDS = {
@@ -38,7 +39,7 @@ WORDS = {
 
 
 def book_names(snap: BookSnapshot) -> dict[str, tuple[str, ...]]:
-    """The names of the book's lists (``LISTS``), as ``update.list_names`` has the exports'."""
+    """The names of the book's lists (``LISTS``), as ``lists.list_names`` has the exports'."""
     return {
         "customers": tuple(o.name for o in snap.customers),
         "jobs": tuple(f"{o.name}:{j}" for o in snap.customers for j in o.jobs),

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from app import keys as k
 from app.errors import BookWriteError
+from app.lists import LISTS, list_names, owner_keys
 from app.model import Ledger, Transaction, money
 from app.openings import OPENING_KIND
 from app.words import plural
@@ -30,9 +31,6 @@ ZERO = Decimal(0)
 
 class UpdateRefused(BookWriteError):
     """The book cannot be brought up to date with these exports (the message says why)."""
-
-
-LISTS = ("customers", "jobs", "vendors", "employees", "terms")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +85,6 @@ class Record:
 
 def _day(text: str) -> dt.date | None:
     return dt.date.fromisoformat(text) if text else None
-
-
-def list_names(ledger: Ledger) -> dict[str, tuple[str, ...]]:
-    """The names of ``ledger``'s lists (``LISTS``): a job as "Customer:Job"."""
-    return {
-        "customers": tuple(c.name for c in ledger.customers),
-        "jobs": tuple(f"{c.name}:{j.name}" for c in ledger.customers for j in c.jobs),
-        "vendors": tuple(v.name for v in ledger.vendors),
-        "employees": tuple(e.name for e in ledger.employees),
-        "terms": tuple(t.name for t in ledger.terms),
-    }
 
 
 def record_of(ledger: Ledger, plan_json: str, runs: int = 1, last: Record | None = None) -> Record:
@@ -203,7 +190,9 @@ class Work:
         if self.new_accounts:
             out.append(f"New accounts: {', '.join(self.new_accounts)}")
         if self.new_owners:
-            out.append(f"New customers and vendors: {', '.join(n for _, n in self.new_owners)}")
+            some = any(kind == "employee" for kind, _ in self.new_owners)
+            said = "customers, vendors and employees" if some else "customers and vendors"
+            out.append(f"New {said}: {', '.join(n for _, n in self.new_owners)}")
         for h in self.held:
             out.append(held_line(h, ledger))
         for h in self.taken:
@@ -344,14 +333,6 @@ def decide(
         taken=tuple(taken),
         accounts_here=tuple(sorted(state.accounts - state.keyed - names - set(rec.figures))),
     )
-
-
-def owner_keys(ledger: Ledger) -> list[tuple[str, str]]:
-    """The exports' customers, jobs and vendors keyed as ``gnc.owner_names.owners`` keys the
-    book's: ("customer", "Name"), ("customer", "Name:Job"), ("vendor", "Name")."""
-    owners = [("customer", c.name) for c in ledger.customers]
-    owners += [("customer", f"{c.name}:{j.name}") for c in ledger.customers for j in c.jobs]
-    return owners + [("vendor", v.name) for v in ledger.vendors]
 
 
 def _gone(state: BookState, keys: set[str], ledger: Ledger) -> list[BookEntry]:

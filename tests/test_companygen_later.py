@@ -32,6 +32,8 @@ def test_the_later_export_holds_the_first_and_what_came_after() -> None:
     assert after.trans_no == before.trans_no
     assert min(t.date for t in later.added) > later.cut
     assert later.new_customer in second.customers and later.new_customer not in first.customers
+    hired = [e for e, _ssn in second.employees if e not in {e for e, _ in first.employees}]
+    assert hired == [later.new_employee]
     assert later.new_account in {a[0] for a in second.accounts}
     assert later.new_account not in {a[0] for a in first.accounts}
     numbers = {a[0]: a[2] for a in first.accounts}, {a[0]: a[2] for a in second.accounts}

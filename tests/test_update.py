@@ -268,6 +268,7 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     assert len(work.add) == len(later.added) or layout == "find"
     assert work.new_accounts == (later.new_account,)
     assert ("customer", later.new_customer) in work.new_owners
+    assert ("employee", later.new_employee) in work.new_owners  # hired since: written
     assert ("customer", later.new_job) in work.new_owners  # a new job of an old customer
     # the account QuickBooks renamed: held, the book's name kept (no new account)
     assert [(r.book, r.quickbooks, r.choice) for r in outcome.renames] == [(*RENAMED, "")]
@@ -283,6 +284,9 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     assert outcome.backup is not None and same_book(outcome.backup.read_bytes(), by_hand)
 
     snap = gnc.read_book(book, transactions=True, documents=True)
+    names = [e.name for e in snap.employees]  # the employee hired since: in the book, once
+    assert names.count(later.new_employee) == 1 and len(names) == len(later.second.employees)
+    assert "900-45-6789" not in book.read_bytes().decode("latin-1")  # no SSN in the book
     hand = [t for t in snap.transaction_list if t.description == HAND]
     assert len(hand) == 1 and sorted(s.value for s in hand[0].splits) == [D("-123.45"), D("123.45")]
     # every QuickBooks transaction once: the second export's, and the book's deleted one kept

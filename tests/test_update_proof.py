@@ -13,6 +13,7 @@ from decimal import Decimal
 from app import keys, made_here, update, update_proof
 from app.book import BookAccount, BookOwner, BookSnapshot, BookTerm
 from app.business import BillTerm, Customer, Vendor
+from app.lists import LISTS
 from app.model import Account, AccountType, Ledger, Reconcile, Split, Transaction
 from app.openings import OPENING_KIND
 from app.plan import Plan
@@ -127,7 +128,7 @@ def _owners(*names: str) -> tuple[BookOwner, ...]:
 
 
 def _known(**lists: tuple[str, ...]) -> update.Record:
-    every = {n: lists.get(n, ()) for n in update.LISTS}
+    every = {n: lists.get(n, ()) for n in LISTS}
     return update.Record("Acme", DAY, DAY, Plan().to_json(), {"Checking": D(1)}, lists=every)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from app import keys
 from app.errors import BookWriteError
 from app.gnc import owner_names
-from app.gnc.bindings import C, GncBillTerm
+from app.gnc.bindings import C, GncBillTerm, GncEmployee, Query
 from app.gnc.calls import calls, walk
 from app.gnc.engine import Engine, bill_terms, bind
 from app.gnc.numeric import from_parts
@@ -168,7 +168,7 @@ def read_state(engine: Engine, book) -> BookState:
         record=record(engine, book),
         entries=tuple(entries),
         accounts=frozenset(names.values()),
-        owners=frozenset(owner_names.owners(book)),
+        owners=frozenset(owner_names.owners(book)) | _employees(book),
         terms=frozenset(terms(engine, book)),
         read_only_before=_read_only_before(engine, book),
         codes=codes,
@@ -190,6 +190,16 @@ def objects(book, handles: set[int], accounts: set[str]) -> dict[int, object]:
             if int(t) in handles:
                 out[int(t)] = t
     return out
+
+
+def _employees(book) -> frozenset[tuple[str, str]]:
+    """The book's employees, keyed as ``lists.owner_keys`` keys the exports'."""
+    query = Query()
+    query.search_for("gncEmployee")
+    query.set_book(book)
+    found = frozenset(("employee", GncEmployee(instance=e).GetName() or "") for e in query.run())
+    query.destroy()
+    return found
 
 
 def terms(engine: Engine, book) -> dict[str, object]:

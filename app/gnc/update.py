@@ -29,9 +29,10 @@ from app.gnc.documents import _Pass
 from app.gnc.engine import LayoutError
 from app.gnc.numeric import to_decimal
 from app.gnc.session import _plain, load
+from app.lists import owner_keys
 from app.model import Ledger
 from app.openings import OPENING_KIND
-from app.update import BookEntry, BookState, UpdateRefused, Work, owner_keys
+from app.update import BookEntry, BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
 
 
@@ -212,7 +213,7 @@ def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
             terms=tuple(t for t in ledger.terms if t.name in set(work.new_terms)),
             customers=tuple(c for c in ledger.customers if ("customer", c.name) in new_owners),
             vendors=tuple(v for v in ledger.vendors if ("vendor", v.name) in new_owners),
-            employees=(),
+            employees=tuple(e for e in ledger.employees if ("employee", e.name) in new_owners),
         ),
     )
     business.write_jobs(w, ledger, {n for k, n in new_owners if k == "customer" and ":" in n})

@@ -5,7 +5,8 @@ with the truth of what changed in between.
 The later export holds every transaction of the first (same Trans #, dates, numbers, lines)
 and, after the cut, new ones: the generator's own, with payments of invoices and bills the
 first export still had open; an invoice to a customer new since the cut; an invoice to a new job
-of a customer the first export has (``new_job``); a check to an account new since the cut.
+of a customer the first export has (``new_job``); a check to an account new since the cut; an
+employee hired since the cut (``new_employee``, in the second export's lists).
 One account is renamed in QuickBooks after the first export (``RENAMED``, same number: the
 second export names every line of it, earlier ones too, by the new name). Two earlier
 transactions are changed in QuickBooks after the first export:
@@ -32,6 +33,7 @@ from tests.support.companygen import CUSTOMERS, VENDORS, Company, Txn, make_comp
 
 NEW_CUSTOMER = "Zephyr Garden Supply"
 NEW_JOB = "Heldt, Bob:Patio"  # a new job of a customer the first export has
+NEW_EMPLOYEE = ("Rosa Linden", "900-45-6789")  # hired since the cut (the number is never kept)
 NEW_ACCOUNT = ("Marketing", "EXP", "6050", "")
 EDIT = Decimal("10.00")
 JOB_AMOUNT = Decimal("615.40")
@@ -49,6 +51,7 @@ class Later:
     new_account: str
     new_job: str
     paid_later: list[int]  # Trans # of documents open in the first, paid in full by the second
+    new_employee: str = NEW_EMPLOYEE[0]  # in the second export's lists only
 
     @property
     def added(self) -> list[Txn]:
@@ -135,6 +138,7 @@ def later_company(
         transactions=txns,
         accounts=[(new if a[0] == old else a[0], *a[1:]) for a in whole.accounts] + [NEW_ACCOUNT],
         customers=[*whole.customers, NEW_CUSTOMER, NEW_JOB],
+        employees=[*whole.employees, NEW_EMPLOYEE],
         open_amounts=opened,
     )
     paid = [n for n, v in open_then.items() if v > 0 and opened.get(n) == 0 and _owed(first, n)]
