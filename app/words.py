@@ -102,6 +102,13 @@ def time_left(seconds: float | None) -> str:
     return f"about {round(seconds / 60):,} min left"
 
 
+def percent_left(percent: int, seconds: float | None) -> str:
+    """Under a bar (the import's, the upload's): "62 % · about 40 s left", "3 %" while the
+    time left is not known."""
+    left = time_left(seconds)
+    return f"{percent} %" + (f" · {left}" if left else "")
+
+
 def progress(phase: str, done: int = 0, total: int = 0) -> str:
     """ "Writing the transactions (transactions written: 2,000 of 3,000)": what a phase does and,
     when it counts something, how far it is. A step of one (0 of 1, 1 of 1) shows no count."""
