@@ -60,6 +60,12 @@ class ReadProgress:
             self._now = (self._now[0], rows, part)
 
     def finish(self) -> None:
+        """The reading is over: its readers are let go (an IIF reader's asker holds the file's
+        lines), their last answers kept."""
+        now = self._now
+        if now is not None:
+            rows = now[1]()
+            self._now = (now[0], lambda: rows, lambda: 1.0)
         self.finished = True
 
     def now(self) -> ReadState | None:

@@ -13,7 +13,7 @@ from app import pipeline
 from app.pages.upload import UPLOAD, UploadProgress, upload_progress
 from app.plan import Plan
 from app.progress import seconds_left
-from app.read_progress import ReadProgress
+from app.read_progress import ReadProgress, ReadState
 from tests.support.companygen import make_company
 from tests.support.web import HX, new_migration, signed_in, soup, upload
 
@@ -68,6 +68,8 @@ def test_reading_is_measured_by_the_bytes_of_all_files(tmp_path: Path):
 
     seen.follow(lambda: 1300, closed)  # the reader is done with the file
     assert seen.now().part == 1.0  # type: ignore[union-attr]
+    seen.finish()  # the readers let go, their last answers kept
+    assert seen.now() == ReadState("f1.csv", 2, 2, 1300, 1.0)
 
 
 def test_the_time_left_is_told_only_after_a_few_seconds_and_percent():
