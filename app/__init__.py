@@ -34,6 +34,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from app.web.cache import ViewCache  # noqa: PLC0415
     from app.web.context import Passwords  # noqa: PLC0415
     from app.web.installed import InstalledVersion  # noqa: PLC0415
+    from app.web.uploading import Uploads  # noqa: PLC0415
 
     config = dict(test_config or {})
     instance = config.pop("INSTANCE_PATH", None) or os.environ.get("QB2GNUCASH_INSTANCE")
@@ -72,6 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["store"] = store
     app.extensions["jobs"] = JobRunner()
     app.extensions["views"] = ViewCache()
+    app.extensions["uploads"] = Uploads()  # the uploads being read, for their bar
     app.extensions["passwords"] = Passwords()  # database passwords, in memory only
     app.extensions["gnucash_version"] = InstalledVersion()  # asked once, ahead (Map step)
     web.register(app)

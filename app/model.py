@@ -10,7 +10,7 @@ came from.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 from typing import Literal
@@ -19,6 +19,7 @@ from app.business import BillTerm, Customer, Employee, OpenItem, Vendor
 from app.classes import SplitClass
 from app.extras import BudgetLine, Memorized, Statement, YearEnd
 from app.items import Item, ItemLine, TaxCode, TaxLiability
+from app.read_progress import ReadProgress
 from app.source import Source
 
 Severity = Literal["error", "warning"]
@@ -390,3 +391,5 @@ class ReadOptions:
     pivot: int = 80
     columns: tuple[tuple[str, str], ...] = ()
     truncated_ok: bool = False  # the user says the file is cut at the export cap on purpose
+    # told how far the reader is (the upload's bar); no option, never compared
+    seen: ReadProgress | None = field(default=None, compare=False, repr=False)

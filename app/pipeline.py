@@ -41,6 +41,7 @@ from app.history import History
 from app.model import AccountType, Ledger, Problem
 from app.plan import ClassesMode, DocumentsMode, Plan, SalesTaxMode
 from app.postgres import Address
+from app.read_progress import ReadProgress
 from app.verify_report import Report
 
 Progress = Callable[[str, int, int], None]
@@ -50,12 +51,12 @@ def read(
     paths: Sequence[Path],
     plan: Plan,
     unread: Sequence[tuple[str, Sequence[Problem]]] = (),
-    on_file: Callable[[int, Path], None] | None = None,
+    seen: ReadProgress | None = None,
 ) -> Ledger:
     """Every file parsed and merged; unreadable ones and ``unread`` (given, not kept: name, why)
-    are error problems, never exceptions; ``on_file`` is told before each file is read."""
+    are error problems, never exceptions; ``seen`` is told how far the reading is."""
     with paused():
-        return readers.read(paths, plan, unread=unread, on_file=on_file)
+        return readers.read(paths, plan, unread=unread, seen=seen)
 
 
 @dataclass(frozen=True)

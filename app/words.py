@@ -102,6 +102,33 @@ def time_left(seconds: float | None) -> str:
     return f"about {round(seconds / 60):,} min left"
 
 
+def percent_left(percent: int, seconds: float | None) -> str:
+    """Under a bar (the import's, the upload's): "62 % · about 40 s left", "3 %" while the
+    time left is not known."""
+    left = time_left(seconds)
+    return f"{percent} %" + (f" · {left}" if left else "")
+
+
+UPLOAD_PHASES = {  # the upload's phases (app.pages.upload), as its bar says them
+    "sending": "Sending the files",
+    "reading": "Reading the files",
+    "checking": "Checking what the files hold",
+    "preview": "Preparing the preview",
+    "done": "Showing the files",
+}
+UPLOAD_PHASE_NAMES = {  # in a word or two, for the list under the upload's bar
+    "sending": "send",
+    "reading": "read",
+    "checking": "check",
+    "preview": "preview",
+}
+
+
+def reading(name: str, rows: int, n: int, of: int) -> str:
+    """ "Reading journal.csv — 100,214 rows read (file 2 of 2)"."""
+    return f"Reading {name} — {plural(rows, 'row')} read (file {n} of {of})"
+
+
 def progress(phase: str, done: int = 0, total: int = 0) -> str:
     """ "Writing the transactions (transactions written: 2,000 of 3,000)": what a phase does and,
     when it counts something, how far it is. A step of one (0 of 1, 1 of 1) shows no count."""

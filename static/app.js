@@ -144,32 +144,57 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // The upload's bar (#upload-progress, the same bar as the import's): shown as the files go,
+  // then asked of the server every 400 ms (one question at a time) with what the browser has
+  // sent so far; the server answers the whole region, its phase and one percentage over
+  // sending, reading and checking. An answer lower than the one shown is never swapped in.
+  var upload = null; // { id, started, sent, size, timer }
+  var blank = null; // the bar as the page came, at 0 %: put back after each upload
+  document.addEventListener("htmx:configRequest", function (e) {
+    var form = uploadForm();
+    if (!form || e.detail.elt !== form) { return; }
+    var id = Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+    e.detail.headers["X-Upload-Id"] = id;
+    upload = { id: id, started: Date.now(), sent: 0, size: 0, timer: null };
+    var panel = document.getElementById("upload-progress");
+    if (panel) { blank = blank || panel.outerHTML; panel.hidden = false; }
+    ask(upload);
+  });
   document.addEventListener("htmx:xhr:progress", function (e) {
     var form = uploadForm();
-    if (!form || e.target !== form || !e.detail.lengthComputable) { return; }
-    var bar = document.getElementById("upload-progress");
-    var pct = Math.round(100 * e.detail.loaded / e.detail.total);
-    bar.hidden = false;
-    bar.value = pct;
-    var status = document.getElementById("upload-status");
-    if (pct < 100) { status.textContent = "Uploading… " + pct + " %"; return; }
-    if (reading) { return; }
-    // sent: the server reads the files now; say which, with its lines, until it answers
-    status.textContent = "Reading the files…";
-    reading = window.setInterval(function () {
-      fetch(form.getAttribute("data-reading"), { credentials: "same-origin" })
-        .then(function (r) { return r.ok ? r.text() : ""; })
-        .then(function (text) { if (reading && text) { status.textContent = text; } })
-        .catch(function () {});
-    }, 400);
+    if (!form || e.target !== form || !e.detail.lengthComputable || !upload) { return; }
+    upload.sent = e.detail.loaded;
+    upload.size = e.detail.total;
   });
-  var reading = null;
+  function ask(now) {
+    var form = uploadForm();
+    if (!form || upload !== now) { return; }
+    var query = new URLSearchParams({
+      upload: now.id, sent: now.sent, size: now.size, elapsed: (Date.now() - now.started) / 1000
+    });
+    fetch(form.getAttribute("data-reading") + "?" + query, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (html) { if (upload === now && html) { show(html); } })
+      .catch(function () {})
+      .then(function () { if (upload === now) { now.timer = window.setTimeout(ask, 400, now); } });
+  }
+  function show(html) {
+    var panel = document.getElementById("upload-progress");
+    var next = document.createElement("div");
+    next.innerHTML = html.trim();
+    var fresh = next.firstElementChild;
+    if (!panel || !fresh) { return; }
+    if (+fresh.getAttribute("data-percent") < +panel.getAttribute("data-percent")) { return; }
+    fresh.hidden = false;
+    panel.replaceWith(fresh);
+  }
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = uploadForm();
     if (!form || e.target !== form) { return; }
-    if (reading) { window.clearInterval(reading); reading = null; }
-    document.getElementById("upload-progress").hidden = true;
-    document.getElementById("upload-status").textContent = "";
+    if (upload && upload.timer) { window.clearTimeout(upload.timer); }
+    upload = null;
+    var panel = document.getElementById("upload-progress");
+    if (panel && blank) { panel.outerHTML = blank; }
     document.getElementById("file-input").value = "";
   });
 })();

@@ -52,34 +52,3 @@ def test_the_step_and_the_time_left_are_told():
     assert left is not None and abs(left - 30 * (100 - job.percent) / job.percent) < 1
     assert time_left(42) == "about 40 s left" and time_left(200) == "about 3 min left"
     assert replace(job, phase="done").percent == 100
-
-
-def test_an_upload_being_read_says_which_file_and_its_lines(app, client, tmp_path: Path):
-    """While the upload's request reads the files, another request (the page's status line)
-    is told which file and how many lines: at 100,000 transactions the reading takes seconds."""
-    import threading
-    import time
-
-    from tests.support.web import HX, new_migration, signed_in, upload
-
-    company = make_company(20_000, seed=5)
-    journal = company.write_journal_csv(tmp_path / "journal.csv")
-    data = journal.read_bytes()
-    prefix, csrf = new_migration(client)
-    upload(client, prefix, csrf, "lists.iif")
-    assert client.get(f"{prefix}/files/reading").text == ""  # nothing being read
-    other = signed_in(app)  # the page's status line, a request of its own
-    answered = []
-    sending = threading.Thread(
-        target=lambda: answered.append(upload(client, prefix, csrf, "journal.csv", data=data))
-    )
-    sending.start()
-    said: set[str] = set()
-    while sending.is_alive():
-        said.add(other.get(f"{prefix}/files/reading").text)
-        time.sleep(0.02)
-    sending.join()
-    assert answered[0].status_code == 200
-    lines = data.count(b"\n")
-    assert f"Reading journal.csv: {lines:,} lines (file 2 of 2)…" in said, said
-    assert other.get(f"{prefix}/files/reading", headers=HX).text == ""

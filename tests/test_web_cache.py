@@ -44,10 +44,10 @@ def test_concurrent_requests_parse_once(tmp_path, monkeypatch):
     calls = []
     real = pipeline.read
 
-    def slow_read(paths, plan, unread=(), on_file=None):
+    def slow_read(paths, plan, unread=(), seen=None):
         calls.append(1)
         threading.Event().wait(0.3)
-        return real(paths, plan, unread, on_file)
+        return real(paths, plan, unread, seen)
 
     monkeypatch.setattr(pipeline, "read", slow_read)
     results = []

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from app.fileio import read_json, write_json
+from app.progress import Phases, seconds_left
 
 # "done": written and every balance matches QuickBooks; "differs": written, but the proof found
 # differences (the book is offered only behind them). Both have a book.
@@ -44,21 +45,13 @@ PHASE_SHARES: tuple[tuple[str, int], ...] = (
     ("reading", 5),
     ("verifying", 3),
 )
-SHOWN_PHASES = tuple(p for p, share in PHASE_SHARES if share)  # "step 4 of 9"
+IMPORT = Phases(PHASE_SHARES)
+SHOWN_PHASES = IMPORT.shown  # "step 4 of 9"
 
 
 def overall(phase: str, done: int, total: int) -> float:
-    """How far the whole import is, 0-100: the shares of the phases before ``phase`` and the
-    part of its own share that ``done`` of ``total`` says (100 once "done")."""
-    if phase == "done":
-        return 100.0
-    before = 0
-    for name, share in PHASE_SHARES:
-        if name == phase:
-            part = min(1.0, done / total) if total > 0 else 0.0
-            return min(100.0, before + share * part)
-        before += share
-    return 0.0
+    """How far the whole import is, 0-100 (``Phases.overall``)."""
+    return IMPORT.overall(phase, done, total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,17 +93,15 @@ class ImportJob:
     @property
     def step(self) -> tuple[int, int]:
         """(this phase's number, how many there are): "step 4 of 9"; (0, n) before any."""
-        n = SHOWN_PHASES.index(self.phase) + 1 if self.phase in SHOWN_PHASES else 0
-        return n, len(SHOWN_PHASES)
+        return IMPORT.step(self.phase)
 
     def seconds_left(self, now: float | None = None) -> float | None:
         """The time left at the pace so far; None until there is enough to tell (a few
         seconds and a few percent)."""
-        elapsed = (now if now is not None else time.time()) - self.created
-        done = overall(self.phase, self.done, self.total)
-        if not self.created or elapsed < 3 or done < 3 or done >= 100:
+        if not self.created:
             return None
-        return elapsed * (100 - done) / done
+        elapsed = (now if now is not None else time.time()) - self.created
+        return seconds_left(elapsed, overall(self.phase, self.done, self.total))
 
     @property
     def finished_at(self) -> str:

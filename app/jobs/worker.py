@@ -29,6 +29,7 @@ from app.pages import download, next_steps
 from app.plan import Plan
 from app.postgres import Address
 from app.proof_state import verdict
+from app.read_progress import ReadProgress
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
@@ -154,9 +155,8 @@ def run(m: Migration, job_id: str) -> int:
     try:
         plan = m.plan()
         files = m.files()
-        parsed = pipeline.read(  # a file not kept is an error
-            files, plan, m.unread(), lambda i, _path: rep.progress("reading files", i, len(files))
-        )
+        told = ReadProgress(lambda i, n: rep.progress("reading files", i, n))
+        parsed = pipeline.read(files, plan, m.unread(), told)  # a file not kept is an error
         rep.progress("reading files", len(files), len(files))
         read = audit.file_rows(files, m.display_names())  # the files as read, for the audit pack
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))

@@ -27,6 +27,7 @@ from app.coverage import gaps, quiet_days
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
+from app.read_progress import ReadProgress
 from app.readers import iif, looks, overlap, qbcsv, year_ends
 from app.readers.qbcsv import (
     memorized,
@@ -207,16 +208,20 @@ def read(
     plan: Plan,
     candidates: Sequence[Any] | None = None,
     unread: Sequence[tuple[str, Sequence[Problem]]] = (),
-    on_file: Callable[[int, Path], None] | None = None,
+    seen: ReadProgress | None = None,
 ) -> Ledger:
     """Every file read with its own options from the plan, then merged. ``unread``: files given
     but of which no copy was kept (name, why): each a file not read, holding its problems.
-    ``on_file(i, path)``: told before each file is read (the wizard says which, and its size)."""
+    ``seen`` is told which file is read, and its reader how far it is (the upload's bar)."""
     parts = []
+    if seen is not None:
+        seen.start([Path(p) for p in paths])
     for i, p in enumerate(paths):
-        if on_file is not None:
-            on_file(i, Path(p))
-        parts.append(read_one(Path(p), plan.file_options(Path(p).name), candidates))
+        options = plan.file_options(Path(p).name)
+        if seen is not None:
+            seen.file(i)
+            options = replace(options, seen=seen)
+        parts.append(read_one(Path(p), options, candidates))
     parts += [
         Ledger(problems=tuple(problems), files=(FileInfo(name, NOT_KEPT),))
         for name, problems in unread

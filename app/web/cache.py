@@ -6,13 +6,11 @@ the bookkeeper comes back to. Held in ``app.extensions["views"]``."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -22,6 +20,7 @@ from app.history import History
 from app.model import Ledger
 from app.pages.preview import SearchIndex
 from app.plan import Plan
+from app.read_progress import ReadProgress
 from app.resolve import Unresolved
 from app.store import Migration
 
@@ -51,15 +50,6 @@ class View:
         return self._pages[step]
 
 
-def _lines(path: Path) -> int:
-    """A file's lines, counted on its bytes (a second for a gigabyte)."""
-    n = 0
-    with contextlib.suppress(OSError), path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            n += block.count(b"\n")
-    return n
-
-
 class ViewCache:
     """The last ``CACHE_SIZE`` results of each stage; concurrent requests for one key parse
     once."""
@@ -68,7 +58,6 @@ class ViewCache:
         self._cache: OrderedDict[tuple, Any] = OrderedDict()
         self._lock = threading.Lock()
         self._pending: dict[tuple, threading.Lock] = {}
-        self._reading: dict[str, tuple[str, int, int, int]] = {}  # mid → file, n, of, lines
 
     def forget(self, m: Migration) -> None:
         """Drop a (deleted) migration's results."""
@@ -100,30 +89,27 @@ class ViewCache:
                     self._pending.pop(key, None)
         return value
 
-    def parsed(self, m: Migration, plan: Plan | None = None) -> Ledger:
+    def parsed(
+        self, m: Migration, plan: Plan | None = None, seen: ReadProgress | None = None
+    ) -> Ledger:
+        """``seen``: told how far the reading is, if this call reads (the upload's bar)."""
         plan = plan or m.plan()
         key = (m.id, "parsed", m.signature(), _read_options(plan))
-        files = m.files()
-
-        def on_file(i: int, path: Path) -> None:
-            self._reading[m.id] = (path.name, i + 1, len(files), _lines(path))
 
         def read() -> Ledger:
             try:
-                return _kept(pipeline.read(files, plan, m.unread(), on_file))
+                return _kept(pipeline.read(m.files(), plan, m.unread(), seen))
             finally:
-                self._reading.pop(m.id, None)
+                if seen is not None:
+                    seen.finish()
 
         return self._cached(key, read)
 
-    def reading(self, m: Migration) -> tuple[str, int, int, int] | None:
-        """The file being read for ``m`` now (name, its number, how many, its lines), if any:
-        what the Files step says while an upload is read."""
-        return self._reading.get(m.id)
-
-    def view(self, m: Migration, plan: Plan | None = None) -> View:
+    def view(
+        self, m: Migration, plan: Plan | None = None, seen: ReadProgress | None = None
+    ) -> View:
         plan = plan or m.plan()
-        parsed = self.parsed(m, plan)
+        parsed = self.parsed(m, plan, seen)
         sig = m.signature()
         mapped = json.dumps(plan.account_map, sort_keys=True)
 

@@ -12,6 +12,7 @@ from app.jobs.runner import JobRunner
 from app.store import Migration, Store
 from app.web.cache import ViewCache
 from app.web.installed import InstalledVersion
+from app.web.uploading import Uploads
 
 STEPS = (  # (endpoint, label, the endpoints that belong to the step)
     ("files.page", "Files", ("files.page", "files.columns")),
@@ -37,6 +38,10 @@ def installed() -> InstalledVersion:
 
 def views() -> ViewCache:
     return current_app.extensions["views"]
+
+
+def uploads() -> Uploads:
+    return current_app.extensions["uploads"]
 
 
 def runner() -> JobRunner:

@@ -3,6 +3,7 @@ hand mapping of a CSV's columns when no known layout claims it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from http import HTTPStatus
 from typing import cast
@@ -15,12 +16,24 @@ from app.errors import MigrationError
 from app.model import DateOrderCode
 from app.pages.archive import wants_version
 from app.pages.files import checklist, file_cards, said_added, twins
+from app.pages.upload import UPLOAD, UploadProgress, upload_progress
 from app.plan import FileOptions, Plan, plan_from_json
+from app.read_progress import ReadProgress
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
 from app.store import UploadError
 from app.web import preview
-from app.web.context import installed, is_htmx, migration, render, store, views
+from app.web.context import (
+    fragment,
+    installed,
+    is_htmx,
+    migration,
+    render,
+    store,
+    uploads,
+    views,
+)
 from app.web.errors import UNPROCESSABLE, NoColumns, status_of
+from app.web.uploading import Upload
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
 
@@ -53,6 +66,7 @@ def _files_context(
         "added": said_added(added, cards),
         "removed": removed,
         "renamed": renamed,
+        "upload_bar": upload_bar(UploadProgress("sending"), {}, hidden=True),
     }
 
 
@@ -63,12 +77,12 @@ def page() -> tuple[str, int]:
 
 @bp.post("/files")
 def upload() -> tuple[str, int] | Response:
-    uploads = [f for f in request.files.getlist("files") if f.filename]
-    if not uploads:
+    given = [f for f in request.files.getlist("files") if f.filename]
+    if not given:
         raise NoFileChosen()
     added: list[str] = []
     failed: list[MigrationError] = []
-    for f in uploads:
+    for f in given:
         try:
             with store().exclusive(migration()):  # not into a migration being deleted
                 added.append(migration().save_upload(f.filename or "", f.stream))
@@ -79,11 +93,7 @@ def upload() -> tuple[str, int] | Response:
     if failed and not (added or is_htmx()):
         raise failed[0]
     if added:
-        m, plan = migration(), migration().plan()
-        view = views().view(m, plan)
-        preview.shown(view)  # read now, with the upload's progress
-        if wants_version(view.prepared, plan):  # before the Map step needs it
-            installed().ask_ahead()
+        _read_now(uploads().begin(migration().id, request.headers.get("X-Upload-Id", "")))
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
     # every outcome in the files region itself (a file refused, one added, both at once): no
@@ -93,18 +103,50 @@ def upload() -> tuple[str, int] | Response:
     return render("files/page.html", "files/_files.html", status, **context)
 
 
+def _read_now(upload: Upload) -> None:
+    """The files read and their Preview's models made now, within the upload's answer, each
+    stage told to ``upload`` (its bar's poll asks)."""
+    try:
+        m, plan = migration(), migration().plan()
+        upload.names = m.display_names()
+        upload.seen = ReadProgress()
+        view = views().view(m, plan, upload.seen)
+        upload.stage = "preview"
+        preview.shown(view)
+        if wants_version(view.prepared, plan):  # before the Map step needs it
+            installed().ask_ahead()
+    finally:
+        upload.stage = "done"
+
+
 @bp.get("/files/reading")
-def reading() -> tuple[str, int, dict[str, str]]:
-    """What is being read now, for the upload's status line (polled while an upload is read):
-    "Reading journal.csv: 100,214 lines (file 2 of 2)…"; empty when nothing is."""
-    m = migration()
-    now = views().reading(m)
-    if now is None:
-        return "", 200, {"Content-Type": "text/plain; charset=utf-8"}
-    name, n, of, lines = now
-    shown = m.display_names().get(name, name)
-    text = f"Reading {shown}: {words.plural(lines, 'line')} (file {n} of {of})…"
-    return text, 200, {"Content-Type": "text/plain; charset=utf-8"}
+def reading() -> tuple[str, int]:
+    """The upload's bar (the #upload-progress region), polled by its page while it uploads:
+    ``upload`` is the id the page gave it, ``sent`` of ``size`` bytes the browser has sent
+    and ``elapsed`` its seconds since it began; the server's own stage, once the upload has
+    arrived, tells the rest: "Reading journal.csv — 100,214 rows read (file 2 of 2)"."""
+    m, args = migration(), request.args
+    upload = uploads().get(m.id, args.get("upload", ""))
+    progress = upload_progress(
+        upload.stage if upload else None,
+        upload.seen if upload else None,
+        args.get("sent", 0, type=int),
+        args.get("size", 0, type=int),
+        args.get("elapsed", 0.0, type=float),
+    )
+    bar = upload_bar(progress, upload.names if upload else {})
+    return fragment("files/_upload_progress.html", upload_bar=bar)
+
+
+def upload_bar(progress: UploadProgress, names: Mapping[str, str], *, hidden: bool = False) -> dict:
+    """The upload bar's context (files/_upload_progress.html)."""
+    return {
+        "progress": progress,
+        "said": progress.said(names),
+        "phases": UPLOAD.shown,
+        "names": words.UPLOAD_PHASE_NAMES,
+        "hidden": hidden,
+    }
 
 
 @bp.post("/name")

@@ -4,6 +4,8 @@ its function's name."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from flask import Flask, g
 
 from app import proof_state, words
@@ -67,10 +69,16 @@ def job_progress(job: ImportJob) -> str:
     return words.progress(job.phase, job.done, job.total)
 
 
-def job_eta(job: ImportJob) -> str:
-    """The whole import's percentage and the time left: "62 % · about 40 s left"."""
-    left = words.time_left(job.seconds_left())
-    return f"{job.percent} %" + (f" · {left}" if left else "")
+class Progress(Protocol):  # an import (ImportJob) or an upload (app.pages.upload)
+    @property
+    def percent(self) -> int: ...
+
+    def seconds_left(self) -> float | None: ...
+
+
+def eta(p: Progress) -> str:
+    """A bar's whole percentage and the time left: "62 % · about 40 s left"."""
+    return words.percent_left(p.percent, p.seconds_left())
 
 
 def problem(p: Problem) -> str:
@@ -110,7 +118,7 @@ FILTERS = (
     differ_words,
     proof_class,
     job_progress,
-    job_eta,
+    eta,
     problem,
     shown,
 )

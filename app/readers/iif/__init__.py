@@ -22,6 +22,7 @@ from pathlib import Path
 
 from app.errors import ParseError
 from app.model import FileInfo, Layout, Ledger, Problem, ReadOptions
+from app.read_progress import ReadProgress
 from app.readers.iif.lists import Lists
 from app.readers.iif.rows import Header, Reading, Row, read_header, read_row
 from app.readers.iif.transactions import Transactions, file_date_order
@@ -212,7 +213,9 @@ def _row_start(line: str, delimiter: str, keywords: set[str]) -> str:
     return first if first in keywords else ""
 
 
-def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
+def _records(
+    text: str, name: str, seen: ReadProgress | None = None
+) -> Iterator[tuple[int, int, list[str], str]]:
     """(first line, last line, cells, delimiter) per record; CRLF, LF and bare CR all end a
     line. A quoted field may run over lines, but not over a line that starts a row of its own
     (a header, or a row of a keyword headed above: a stray quote swallowing rows, an SSN among
@@ -222,6 +225,8 @@ def _records(text: str, name: str) -> Iterator[tuple[int, int, list[str], str]]:
         lines.pop()
     delimiter = _delimiter(lines)
     reader = csv.reader((line + "\n" for line in lines), delimiter=delimiter, strict=False)
+    if seen is not None:  # asked from another thread: nothing per row here
+        seen.follow(lambda: reader.line_num, lambda: reader.line_num / max(1, len(lines)))
     keywords = {"ENDTRNS"}  # the rows that start a line of their own (no header for this one)
     while True:
         start = reader.line_num + 1
@@ -270,7 +275,7 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
     name = reading.filename
     headers: dict[str, Header] = {}
     seen_header = False
-    for start, end, cells, _ in _records(text, name):
+    for start, end, cells, _ in _records(text, name, reading.options.seen):
         first = cells[0].strip() if cells else ""
         if not first and not any(c.strip() for c in cells):
             continue

@@ -50,6 +50,7 @@ from app.classes import class_name
 from app.errors import ParseError
 from app.gc_pause import paused
 from app.model import Layout, Ledger, ReadOptions, Reconcile, Split
+from app.read_progress import through
 from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.ending import ends_with_total
@@ -135,6 +136,8 @@ class _Reader:
 
     def run(self, stream, delimiter: str, path: Path) -> Ledger:
         reader = csv.reader(stream, delimiter=delimiter)
+        if self.options.seen is not None:  # asked from another thread: nothing per row here
+            self.options.seen.follow(lambda: reader.line_num, through(stream, path))
         rows: list[tuple[int, list[str]]] = []
         header = None
         try:  # read up to the header row only: the hot loop goes on with the same reader
