@@ -124,3 +124,21 @@ def test_the_change_form_refuses_a_parent_its_list_does_not_offer(client):
     r = client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX)
     assert r.status_code == 422 and "one of its own sub-accounts" in r.text
     assert _plan(client, prefix)["rules"] == []  # not even the rename
+
+
+def test_a_drop_onto_a_parent_the_plan_made_under_gnucashs_standard_tree(client):
+    """With the standard tree (Assets, ..., Expenses made by the plan): a row the plan made is
+    dropped on, never dragged (it is no QuickBooks account), and the names are the tree's."""
+    prefix, csrf = _migration(client)
+    settings = {"reparent": "1", "currency": "USD", "format": "xml", "mode": "full"}
+    page = soup(client.post(f"{prefix}/map/settings", data=settings, headers=csrf | HX))
+    made = page.select_one("#tree-table tr[data-account='Expenses']")
+    assert made.select_one(".origin").text == "new parent" and not made.has_attr("draggable")
+    page = soup(_drop(client, prefix, csrf, "Utilities:Gas", "Expenses"))
+    assert page.select_one("#map-status").text == "Saved: Move “Utilities:Gas” under “Expenses”."
+    assert "Expenses:Gas" in _totals(page) and "ok" in page.select_one("#tree-balance")["class"]
+    r = _drop(client, prefix, csrf, "Utilities", "Expenses:Utilities:Electric")
+    assert r.status_code == 422
+    assert "“Expenses:Utilities” cannot go under “Expenses:Utilities:Electric”" in r.text
+    move = {"kind": "move", "account": "Utilities:Gas", "target": "Expenses"}
+    assert _plan(client, prefix)["rules"] == [move]
