@@ -1,5 +1,6 @@
-// qb2gnucash: the little the pages need beyond htmx: drag-and-drop, upload progress, confirms,
-// the Map step's save indicator, scroll positions and keyboard focus across a region's change.
+// qb2gnucash: the little the pages need beyond htmx: drag-and-drop (files, the Map step's
+// accounts), upload progress, confirms, the Map step's save indicator, scroll positions and
+// keyboard focus across a region's change.
 (function () {
   "use strict";
 
@@ -122,6 +123,59 @@
     var box = document.getElementById("messages");
     var verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
     if (box && e.detail.xhr.status < 400 && verb !== "get") { box.innerHTML = ""; }
+  });
+
+  // The Map step's tree: a QuickBooks account's row (tr[data-origin]) dragged onto another row
+  // moves it under that account, or onto the header (tr[data-top]) to the top level. The drop
+  // posts what the row's Change… form posts for choosing that parent (its account and parent
+  // only), to the same address; the server refuses what its "Under" list would not offer
+  // (itself, an account under it, one gone), in the page's messages, and re-renders #map.
+  // The row hovered is highlighted (.drop-target), the one dragged dimmed (.dragging).
+  document.documentElement.classList.add("js"); // the tree's drag hint is shown (app.css)
+  var dragged = null; // the row being dragged
+  function dropRow(e) {
+    var row = dragged && e.target.closest && e.target.closest("#tree-table tr[data-account], #tree-table tr[data-top]");
+    return row && row.closest("#tree-table") === dragged.closest("#tree-table") ? row : null;
+  }
+  function undrop() {
+    document.querySelectorAll("#tree-table .drop-target").forEach(function (r) { r.classList.remove("drop-target"); });
+  }
+  document.addEventListener("dragstart", function (e) {
+    var row = e.target.closest && e.target.closest("#tree-table tr[data-origin]");
+    if (!row) { return; }
+    dragged = row;
+    row.classList.add("dragging");
+    e.dataTransfer.effectAllowed = "move";
+    e.dataTransfer.setData("text/plain", row.getAttribute("data-account"));
+  });
+  document.addEventListener("dragover", function (e) {
+    var row = dropRow(e);
+    if (!row) { return; }
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "move";
+    if (!row.classList.contains("drop-target")) { undrop(); row.classList.add("drop-target"); }
+  });
+  document.addEventListener("dragleave", function (e) {
+    var row = dropRow(e);
+    if (row && !row.contains(e.relatedTarget)) { row.classList.remove("drop-target"); }
+  });
+  document.addEventListener("dragend", function () {
+    undrop();
+    if (dragged) { dragged.classList.remove("dragging"); }
+    dragged = null;
+  });
+  document.addEventListener("drop", function (e) {
+    var row = dropRow(e);
+    if (!row) { return; }
+    e.preventDefault();
+    var table = row.closest("#tree-table");
+    var parent = row.hasAttribute("data-top") ? "" : row.getAttribute("data-account");
+    var values = { account: dragged.getAttribute("data-origin"), parent: parent };
+    undrop();
+    dragged.classList.remove("dragging");
+    dragged = null;
+    // from the table: its region's target, swap, "Saving…" indicator and CSRF header
+    htmx.ajax("POST", table.getAttribute("data-move"), { source: table, values: values });
   });
 
   function uploadForm() { return document.getElementById("upload-form"); }

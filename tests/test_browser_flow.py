@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import choose_files
+from tests.support.browser import choose_files, import_book
 
 pytestmark = pytest.mark.browser
 
@@ -150,15 +150,8 @@ def test_an_account_is_moved_by_keyboard_in_the_map_tree(
     page.screenshot(path=str(tmp_path / "map-moved.png"), full_page=False)
     _fits(page)
 
-    page.click("#to-import")
-    page.click("#start-import")
-    page.locator("#to-download").wait_for(timeout=180_000)
-    page.click("#to-download")
-    expect(page.locator("#summary-line")).to_contain_text("match QuickBooks to the cent")
-    with page.expect_download() as info:
-        page.click("#download-book")
     book = tmp_path / "moved.gnucash"
-    info.value.save_as(book)
+    import_book(page, book)
     snap = read_book(book)
     company = sample_company()
     assert snap.account("Utilities:Gas") is None

@@ -125,6 +125,16 @@ def tree_balance(ledger: Ledger) -> TreeBalance:
     return TreeBalance(debits, credits, len(figures), missing)
 
 
+def row_of(rows: list[TreeRow], account: str) -> TreeRow:
+    """The row of the QuickBooks account ``account`` (merged into it, or its own)."""
+    row = next((r for r in rows if account in r.origin), None)
+    if row is None:
+        raise MappingError(
+            f"There is no account {account!r} in the tree any more; reload the page."
+        )
+    return row
+
+
 def parent_choices(rows: list[TreeRow], row: TreeRow) -> list[str]:
     """Where ``row``'s account can move: every account of the tree but itself and those under
     it ("" = the top level, first)."""
@@ -134,6 +144,24 @@ def parent_choices(rows: list[TreeRow], row: TreeRow) -> list[str]:
         for r in rows
         if r.full_name != row.full_name and not r.full_name.startswith(inside)
     ]
+
+
+def check_parent(rows: list[TreeRow], row: TreeRow, parent: str) -> None:
+    """Refuse ``parent`` for ``row``'s account unless ``parent_choices`` offers it (the Change…
+    list, or a row it was dropped on), saying why: itself, an account under it, or none."""
+    if parent in parent_choices(rows, row):
+        return
+    name = row.full_name
+    if parent == name:
+        raise MappingError(f"“{name}” cannot go under itself: nothing changed.")
+    if parent.startswith(name + ":") and any(r.full_name == parent for r in rows):
+        raise MappingError(
+            f"“{name}” cannot go under “{parent}”, one of its own sub-accounts: nothing changed."
+        )
+    raise MappingError(
+        f"There is no account “{parent}” in the tree to put “{name}” under (the page may be out "
+        "of date; reload it): nothing changed."
+    )
 
 
 def new_parent(parent: str, made: str) -> str:

@@ -19,9 +19,11 @@ from app.pages.archive import archive_view, wants_version
 from app.pages.chart import account_rows
 from app.pages.mapping import (
     TYPE_WORDS,
+    check_parent,
     describe,
     new_parent,
     parent_choices,
+    row_of,
     tree_balance,
     tree_problems,
     tree_rows,
@@ -156,11 +158,7 @@ def edit_row() -> tuple[str, int]:
     m = migration()
     account = request.args.get("account", "")
     rows = tree_rows(views().view(m).prepared.outline)
-    row = next((r for r in rows if account in r.origin), None)
-    if row is None:
-        raise MappingError(
-            f"There is no account {account!r} in the tree any more; reload the page."
-        )
+    row = row_of(rows, account)
     return fragment(
         "mapping/_tree_row_form.html",
         row=row,
@@ -177,11 +175,8 @@ def save_row() -> tuple[str, int]:
     m = migration()
     account = request.form.get("account", "")
     view = views().view(m)
-    row = next((r for r in tree_rows(view.prepared.outline) if account in r.origin), None)
-    if row is None:
-        raise MappingError(
-            f"There is no account {account!r} in the tree any more; reload the page."
-        )
+    rows = tree_rows(view.prepared.outline)
+    row = row_of(rows, account)
     plan, done = m.plan(), []
     name, type_ = request.form.get("name", "").strip(), request.form.get("type", "").strip()
     type_ = _type_of(type_) if type_ else ""
@@ -193,7 +188,9 @@ def save_row() -> tuple[str, int]:
         done.append(describe(retype))
         done.append(_moves(view.resolved, plan, retype))
         plan = plan.with_rule(retype)
-    parent = request.form.get("parent")
+    parent = request.form.get("parent")  # chosen in the list, or the row it was dropped on
+    if parent is not None:
+        check_parent(rows, row, parent)
     if made := request.form.get("new_parent", "").strip():  # a new account, under the one chosen
         parent = new_parent(parent or "", made)
     if parent is not None and parent != row.full_name.rpartition(":")[0]:

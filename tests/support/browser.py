@@ -50,3 +50,18 @@ def choose_files(page, files) -> None:
     page.wait_for_load_state()
     paths = [str(files)] if not isinstance(files, list | tuple) else [str(f) for f in files]
     page.set_input_files("#file-input", paths)
+
+
+def import_book(page, book, summary: str = "match QuickBooks to the cent") -> None:
+    """From the Map step: Import, start it, wait for the book (a slow machine included), the
+    Download step saying ``summary``; the book downloaded and saved as ``book`` (a path)."""
+    from playwright.sync_api import expect
+
+    page.click("#to-import")
+    page.click("#start-import")
+    page.locator("#to-download").wait_for(timeout=180_000)
+    page.click("#to-download")
+    expect(page.locator("#summary-line")).to_contain_text(summary)
+    with page.expect_download() as info:
+        page.click("#download-book")
+    info.value.save_as(book)
