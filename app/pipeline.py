@@ -353,16 +353,17 @@ def write_proven(
             if extra:  # budgets, scheduled transactions, reconcile dates
                 made.append(gnc.write_extras(written, ledger))
 
-        stats = gnc.write_book(
-            ledger,
-            where,
-            currency=plan.currency,
-            fmt=plan.format,
-            on_progress=progress,
-            overwrite=True,
-            after=after if docs is not None or st is not None or extra else None,
-            marks=update.marks(ledger, plan.to_json()),  # docs/UPDATE.md
-        )
+        with gnc.plain():  # compressed while it is read back (docs/ENGINE.md)
+            stats = gnc.write_book(
+                ledger,
+                where,
+                currency=plan.currency,
+                fmt=plan.format,
+                on_progress=progress,
+                overwrite=True,
+                after=after if docs is not None or st is not None or extra else None,
+                marks=update.marks(ledger, plan.to_json()),  # docs/UPDATE.md
+            )
         return stats, refused, made[0] if made else gnc.ExtrasWritten()
 
     def side() -> Ledger:  # as the book holds it, here while the child writes (the other core)
@@ -371,12 +372,13 @@ def write_proven(
 
     (stats, refused, done), written, apart = gnc.write_book_apart(build, where, on_progress, side)
     stats = replace(done.counted(stats), apart=apart)
-    snapshot = gnc.read_book(
-        where,
-        on_progress=on_progress,
-        documents=docs is not None,
-        sales_tax=st.tax_accounts if st is not None else None,
-    )
+    with gnc.compressed_after(where):  # on this process's other thread, meanwhile
+        snapshot = gnc.read_book(
+            where,
+            on_progress=on_progress,
+            documents=docs is not None,
+            sales_tax=st.tax_accounts if st is not None else None,
+        )
     with paused():
         if done.refused:
             written = replace(written, not_imported=(*written.not_imported, *done.refused))

@@ -15,6 +15,7 @@ from app.gnc.engine import engine_version
 from app.gnc.extras import ExtrasWritten
 from app.gnc.extras import write as write_extras
 from app.gnc.lots import read_documents
+from app.gnc.plain_save import compressed_after, plain
 from app.gnc.session import read_book, write_book, write_book_apart
 from app.gnc.tax import write_documents as write_documents_with_tax
 from app.gnc.tax import write_sales_tax
@@ -26,8 +27,10 @@ __all__ = [
     "ExtrasWritten",
     "Updated",
     "Written",
+    "compressed_after",
     "engine_version",
     "is_known_currency",
+    "plain",
     "read_book",
     "read_documents",
     "update_book",
