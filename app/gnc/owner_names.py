@@ -61,8 +61,9 @@ class Names:
     its own name): the book's slot, else its name now (made in GnuCash, or in a book written
     before the slot was)."""
 
-    def __init__(self, engine: Engine, book) -> None:
-        kept = _kept(engine, book)
+    def __init__(self, engine: Engine, book, kept: dict[str, str] | None = None) -> None:
+        """``kept``: the book's slot as ``_kept`` read it, where the caller has it already."""
+        kept = _kept(engine, book) if kept is None else kept
         self.known: dict[int, str] = {}
         if kept:
             for _kind, o, inst, _now, _of in _raw(book):
@@ -111,7 +112,7 @@ def stamp(engine: Engine, book, ours: Collection[Key] | None = None) -> None:
     if s.missing:
         return
     kept = _kept(engine, book)
-    for key, o, _now in each(book, Names(engine, book)):
+    for key, o, _now in each(book, Names(engine, book, kept)):
         guid = o.GetGUID().to_string()  # type: ignore[attr-defined]
         if guid not in kept and (ours is None or key in ours):
             kept[guid] = key[1].split(":", 1)[1] if isinstance(o, GncJob) else key[1]

@@ -33,7 +33,6 @@ from app.gnc.documents import _Pass  # the documents pass
 from app.gnc.engine import Numeric
 from app.gnc.lots import _Names  # owner names through ctypes
 from app.gnc.numeric import exact, from_parts, to_decimal
-from app.gnc.owner_names import Names
 
 AGENCY_NOTE = "Sales tax agency for: "  # one line per sales tax item in the vendor's notes
 
@@ -199,7 +198,8 @@ def read(book, tax_accounts: Collection[str] = ()) -> BookSalesTax:
         )
         tables.append(BookTaxTable(C.gncTaxTableGetName(t) or "", entries))
     customers = {}
-    named = Names(bindings.engine(), book).of  # by QuickBooks' name, as the documents' owners
+    owner_names = _Names(book)  # by QuickBooks' name, as the documents' owners
+    named = owner_names.names.of
     query = Query()
     query.search_for("gncCustomer")
     query.set_book(book)
@@ -220,7 +220,7 @@ def read(book, tax_accounts: Collection[str] = ()) -> BookSalesTax:
         if items:
             agency_items[named(int(v), C.gncVendorGetName(v) or "")] = items
     query.destroy()
-    invoices = _invoices(book, names)
+    invoices = _invoices(book, names, owner_names)
     agencies = _agencies(accounts, tax_accounts, agency_items)
     return BookSalesTax(
         tables=tuple(sorted(tables, key=lambda t: t.name)),
@@ -231,8 +231,7 @@ def read(book, tax_accounts: Collection[str] = ()) -> BookSalesTax:
     )
 
 
-def _invoices(book, names: Mapping[int, str]) -> tuple[BookInvoiceTax, ...]:
-    owner_names = _Names(book)
+def _invoices(book, names: Mapping[int, str], owner_names: _Names) -> tuple[BookInvoiceTax, ...]:
     query = Query()
     query.search_for("gncInvoice")
     query.set_book(book)
