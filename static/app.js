@@ -168,14 +168,108 @@
     var row = dropRow(e);
     if (!row) { return; }
     e.preventDefault();
-    var table = row.closest("#tree-table");
-    var parent = row.hasAttribute("data-top") ? "" : row.getAttribute("data-account");
-    var values = { account: dragged.getAttribute("data-origin"), parent: parent };
+    var from = dragged;
     undrop();
     dragged.classList.remove("dragging");
     dragged = null;
-    // from the table: its region's target, swap, "Saving…" indicator and CSRF header
+    moveUnder(from, row);
+  });
+  // Posts "account ``from`` goes under ``row``" (the header row: the top level), as the drop and
+  // the Move… button do; from the table: its region's target, swap, "Saving…" indicator and CSRF
+  // header.
+  function moveUnder(from, row) {
+    var table = row.closest("#tree-table");
+    var parent = row.hasAttribute("data-top") ? "" : row.getAttribute("data-account");
+    var values = { account: from.getAttribute("data-origin"), parent: parent };
     htmx.ajax("POST", table.getAttribute("data-move"), { source: table, values: values });
+  }
+
+  // The same move without a mouse (the keyboard, or a touch screen, where rows are not dragged):
+  // a row's Move… button picks its account up (.dragging); the rows it may go under (not itself,
+  // not its own sub-accounts) become choosable: Up and Down (Home, End) go through them, the one
+  // chosen highlighted as under a drag and focused; Enter, or a click or tap on a row, puts it
+  // there; Escape, or Move… again, leaves it where it is. #tree-move says what is happening.
+  var moving = null; // the row picked up by its Move… button
+  function moveSay(text) {
+    var box = document.getElementById("tree-move");
+    if (box) { box.textContent = text; }
+  }
+  function moveTargets() {
+    var name = moving.getAttribute("data-account");
+    var rows = moving.closest("#tree-table").querySelectorAll("tr[data-top], tr[data-account]:not(.editing)");
+    return Array.prototype.filter.call(rows, function (r) {
+      var a = r.getAttribute("data-account");
+      return a === null || (a !== name && a.indexOf(name + ":") !== 0);
+    });
+  }
+  function moveChoose(row) {
+    undrop();
+    row.classList.add("drop-target");
+    row.focus();
+    var under = row.hasAttribute("data-top") ? "the top level" : "“" + row.getAttribute("data-account") + "”";
+    moveSay("Moving “" + moving.getAttribute("data-account") + "”: under " + under + "? Enter puts it there; Up and Down choose another; Escape leaves it where it is.");
+  }
+  function moveStop(said) {
+    if (!moving) { return; }
+    undrop();
+    moving.classList.remove("dragging");
+    moving.closest("#tree-table").querySelectorAll("tr[tabindex]").forEach(function (r) { r.removeAttribute("tabindex"); });
+    var button = moving.querySelector("button.move");
+    if (button) { button.setAttribute("aria-pressed", "false"); button.focus(); }
+    moving = null;
+    moveSay(said);
+  }
+  function moveGone() { // the tree was re-rendered under a move: it is over
+    if (moving && !document.contains(moving)) { moving = null; }
+    return !moving;
+  }
+  function movePut(row) {
+    var from = moving;
+    var current = from.getAttribute("data-account").split(":").slice(0, -1).join(":");
+    var chosen = row.hasAttribute("data-top") ? "" : row.getAttribute("data-account");
+    if (chosen === current) {
+      moveStop("“" + from.getAttribute("data-account") + "” stays where it is.");
+      return;
+    }
+    moveStop("");
+    moveUnder(from, row);
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("#tree-table button.move");
+    moveGone();
+    if (button) {
+      var row = button.closest("tr");
+      if (moving === row) { moveStop("“" + row.getAttribute("data-account") + "” stays where it is."); return; }
+      moveStop("");
+      moving = row;
+      row.classList.add("dragging");
+      button.setAttribute("aria-pressed", "true");
+      var rows = moveTargets();
+      rows.forEach(function (r) { r.setAttribute("tabindex", "-1"); });
+      var parent = row.getAttribute("data-account").split(":").slice(0, -1).join(":");
+      var start = rows.filter(function (r) { return (r.getAttribute("data-account") || "") === parent; })[0];
+      moveChoose(start || rows[0]);
+      return;
+    }
+    if (!moving) { return; }
+    var target = e.target.closest && e.target.closest("#tree-table tr[tabindex]");
+    if (target && !(e.target.closest("button, a, input, select"))) { e.preventDefault(); movePut(target); }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (moveGone()) { return; }
+    var rows = moveTargets();
+    var at = rows.indexOf(document.activeElement);
+    var next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 }[e.key];
+    if (next !== undefined) {
+      e.preventDefault();
+      moveChoose(rows[Math.max(0, Math.min(rows.length - 1, next < 0 && at < 0 ? 0 : next))]);
+    } else if (e.key === "Enter" && at >= 0) {
+      e.preventDefault();
+      movePut(rows[at]);
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      moveStop("“" + moving.getAttribute("data-account") + "” stays where it is.");
+    }
   });
 
   function uploadForm() { return document.getElementById("upload-form"); }

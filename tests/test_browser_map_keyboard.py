@@ -1,0 +1,164 @@
+"""An account of the Map step's tree moved without a mouse, in a real Chromium against ``python
+run.py`` at 800 px wide (issue 27, item 3: "move by choosing the new parent in the tree ...
+keyboard too"; drag and drop has no keyboard and no touch). With the keyboard only: Telephone's
+Move… button, Down to Utilities, Enter: it is under Utilities, whose subtotal takes its balance,
+and the tree still balances; Gas picked up and Escape: nothing moves or is saved. With a touch
+screen (a tap is no drag): Move… tapped on Water, then the header tapped: Water goes to the top
+level. Screenshots in the test's tmp folder, looked at when the test was written. Each book
+written then has the accounts under their new parents, with their balances."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.browser import import_book
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 800, "height": 900}
+SLOW = 60_000  # a busy CI machine: every state is waited for, not assumed
+
+
+def _to_map(page, server: str) -> None:
+    page.set_default_timeout(SLOW)
+    page.goto(server)
+    page.click("#use-sample")
+    page.click("#to-preview")
+    page.click("#to-map")
+
+
+def _focused(page) -> str | None:
+    """The focused tree row's account ("" for the header row), or None: not a row."""
+    return page.evaluate(
+        """() => { const r = document.activeElement;
+                   if (!r || r.tagName !== "TR") return null;
+                   return r.hasAttribute("data-top") ? "" : r.getAttribute("data-account"); }"""
+    )
+
+
+def test_an_account_is_moved_with_the_keyboard_only(
+    server: str, browser_page, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    from app.gnc import read_book
+    from app.model import money
+    from tests.support.sample import sample_company
+
+    company = sample_company()
+    truth = company.trial_balance()
+    page = browser_page
+    page.set_viewport_size(NARROW)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    _to_map(page, server)
+    tree = page.locator("#tree-table")
+    utilities = tree.locator("tr[data-account='Utilities']")
+    utilities_before = sum(v for a, v in truth.items() if a.startswith("Utilities"))
+    expect(utilities.locator(".total")).to_have_text(money(utilities_before))
+    status = page.locator("#tree-move")
+
+    # Telephone's Move… button reached (as Tab reaches it) and pressed with Enter
+    move = tree.locator("tr[data-account='Telephone'] button.move")
+    move.focus()
+    page.keyboard.press("Enter")
+    phone = tree.locator("tr[data-account='Telephone']")
+    expect(phone).to_have_class(re.compile(r"\bdragging\b"))
+    expect(move).to_have_attribute("aria-pressed", "true")
+    # it starts where the account is: the top level (the header row)
+    expect(status).to_contain_text("Moving “Telephone”: under the top level?")
+    assert _focused(page) == ""
+    # Down through the rows it may go under (itself is not one of them) to Utilities
+    for _ in range(tree.locator("tr[tabindex]").count()):
+        if _focused(page) == "Utilities":
+            break
+        page.keyboard.press("ArrowDown")
+        assert _focused(page) not in (None, "Telephone")
+    assert _focused(page) == "Utilities"
+    expect(utilities).to_have_class(re.compile(r"\bdrop-target\b"))
+    expect(status).to_contain_text("Moving “Telephone”: under “Utilities”? Enter puts it there")
+    page.screenshot(path=str(tmp_path / "map-keyboard-choosing.png"))
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#map-status")).to_have_text(
+        "Saved: Move “Telephone” under “Utilities”.", timeout=SLOW
+    )
+    moved = tree.locator("tr[data-account='Utilities:Telephone']")
+    expect(moved).to_be_visible()
+    after = money(utilities_before + truth["Telephone"])
+    expect(utilities.locator(".total")).to_have_text(after)
+    expect(page.locator("#tree-balance")).to_contain_text("The tree balances")
+    expect(tree.locator(".drop-target, .dragging, tr[tabindex]")).to_have_count(0)
+    moved.scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "map-keyboard-moved.png"))
+
+    # Gas picked up, Down once, Escape: it stays, nothing posted, focus back on its button
+    gas_move = tree.locator("tr[data-account='Utilities:Gas'] button.move")
+    gas_move.focus()
+    page.keyboard.press("Enter")
+    expect(status).to_contain_text("Moving “Utilities:Gas”: under “Utilities”?")
+    page.keyboard.press("ArrowDown")
+    assert _focused(page) not in (None, "Utilities")
+    page.keyboard.press("Escape")
+    expect(status).to_have_text("“Utilities:Gas” stays where it is.")
+    expect(gas_move).to_be_focused()
+    expect(gas_move).to_have_attribute("aria-pressed", "false")
+    expect(tree.locator(".drop-target, .dragging, tr[tabindex]")).to_have_count(0)
+    rules = page.locator("#rules li")
+    expect(rules.filter(has_text="Gas")).to_have_count(0)
+    expect(rules.filter(has_text="Move “Telephone” under “Utilities”")).to_have_count(1)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= NARROW["width"]
+
+    book = tmp_path / "keyboard.gnucash"
+    import_book(page, book)
+    assert errors == []
+
+    snap = read_book(book)  # the engine reopened
+    expected = company.expected_balances()
+    assert snap.account("Telephone") is None
+    assert snap.account("Utilities:Telephone").balance == expected["Telephone"]
+    assert snap.account("Utilities:Gas").balance == expected["Utilities:Gas"]
+    print(f"screenshots in {tmp_path}")
+
+
+def test_an_account_is_moved_on_a_touch_screen(server: str, browser_page, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    from app.gnc import read_book
+    from tests.support.sample import sample_company
+
+    company = sample_company()
+    browser = browser_page.context.browser
+    context = browser.new_context(accept_downloads=True, viewport=NARROW, has_touch=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        _to_map(page, server)
+        tree = page.locator("#tree-table")
+        water = tree.locator("tr[data-account='Utilities:Water']")
+        water.locator("button.move").tap()
+        expect(water).to_have_class(re.compile(r"\bdragging\b"))
+        expect(page.locator("#tree-move")).to_contain_text("Moving “Utilities:Water”")
+        tree.locator("thead tr[data-top] th").first.tap()
+        expect(page.locator("#map-status")).to_have_text(
+            "Saved: Move “Utilities:Water” to the top level.", timeout=SLOW
+        )
+        expect(tree.locator("tr[data-account='Water']")).to_be_visible()
+        expect(tree.locator("tr[data-account='Utilities:Water']")).to_have_count(0)
+        expect(page.locator("#tree-balance")).to_contain_text("The tree balances")
+        page.screenshot(path=str(tmp_path / "map-touch-moved.png"))
+
+        book = tmp_path / "touch.gnucash"
+        import_book(page, book)
+        assert errors == []
+    finally:
+        context.close()
+
+    snap = read_book(book)
+    expected = company.expected_balances()
+    assert snap.account("Utilities:Water") is None
+    assert snap.account("Water").balance == expected["Utilities:Water"]
