@@ -13,6 +13,7 @@ throw-away server (tests/support/pgserver.py, fsync on as a real one) started fo
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import os
 import resource
@@ -372,6 +373,8 @@ def _wizard(folder: Path) -> dict[str, float]:
         timed("upload", lambda: client.post(f"{prefix}/files", data=data, headers=csrf | HX))
         timed("first preview", lambda: client.get(f"{prefix}/preview"))
         timed("preview again", lambda: client.get(f"{prefix}/preview"))
+        gc.collect()
+        t["resident after preview"] = _resident_mib()  # the server holding the migration
         timed("map", lambda: client.get(f"{prefix}/map"))
         leaf = next(
             a.full_name
@@ -402,6 +405,14 @@ def _wizard(folder: Path) -> dict[str, float]:
             raise SystemExit("wizard bench: the import's proof differs")
         app.extensions["jobs"].shutdown()
         return t
+
+
+def _resident_mib() -> float:
+    """This process's resident memory now (not its peak), in MiB: Linux's /proc."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise SystemExit("bench: no VmRSS in /proc/self/status")
 
 
 def _seed_write(ledger, path: Path) -> None:
@@ -702,6 +713,14 @@ def main() -> None:
         for step in (*steps, *later, "job panel, done", "download"):
             target = "target <= 0.5 s (0.2 s)" if step != "upload" else "parses, with progress"
             rows.append((f"wizard {n:,} txns: {step}", f"{sec(w, step):.2f} s", target))
+        held = sec(w, "resident after preview")
+        rows.append(
+            (
+                f"wizard server {n:,} txns after Preview",
+                f"{held:.0f} MiB resident",
+                against(held, 400, "MiB"),
+            )
+        )
     for n, x in search.items():
         rows.append(
             (
