@@ -6,10 +6,12 @@ No Flask; no locks: each update replaces one attribute whole (atomic in CPython)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+
+from app import words
 
 Rows = Callable[[], int]
 Part = Callable[[], float]
@@ -25,6 +27,12 @@ class ReadState:
     of: int
     rows: int
     part: float
+
+    def said(self, names: Mapping[str, str] | None = None) -> str:
+        """In words, as both bars say it: "Reading journal.csv — 100,214 rows read (file 2 of
+        2)" (``names``: each stored file's name as the user gave it)."""
+        name = (names or {}).get(self.name, self.name)
+        return words.reading(name, self.rows, self.n, self.of)
 
 
 def _none() -> int:
