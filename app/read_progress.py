@@ -1,15 +1,18 @@
 """How far a reading of several files has got, for another thread to ask: the Files step's bar
-while an upload is read (``app.pages.upload``). The reading thread says which file it starts
-(``file``) and how it can be asked how far it is in it (``follow``: its rows read so far and
-the part of the file read); the asking thread calls those, so the reader pays nothing per row.
+while an upload is read (``app.pages.upload``), the import's while its worker reads
+(``app.jobs.worker``). The reading thread says which file it starts (``file``) and how it can
+be asked how far it is in it (``follow``: its rows read so far and the part of the file
+read); the asking thread calls those, so the reader pays nothing per row.
 No Flask; no locks: each update replaces one attribute whole (atomic in CPython)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+
+from app import words
 
 Rows = Callable[[], int]
 Part = Callable[[], float]
@@ -26,6 +29,12 @@ class ReadState:
     rows: int
     part: float
 
+    def said(self, names: Mapping[str, str] | None = None) -> str:
+        """In words, as both bars say it: "Reading journal.csv — 100,214 rows read (file 2 of
+        2)" (``names``: each stored file's name as the user gave it)."""
+        name = (names or {}).get(self.name, self.name)
+        return words.reading(name, self.rows, self.n, self.of)
+
 
 def _none() -> int:
     return 0
@@ -34,10 +43,7 @@ def _none() -> int:
 class ReadProgress:
     """One reading of several files, followed from another thread."""
 
-    def __init__(self, told: Callable[[int, int], None] | None = None) -> None:
-        """``told(i, n)``, if given: called as file ``i`` of ``n`` starts, in the reader's
-        thread (the import's worker counts the files so)."""
-        self._told = told
+    def __init__(self) -> None:
         self._files: tuple[tuple[str, int], ...] = ()
         # (file index, its rows read, the part of it read): replaced whole at each change
         self._now: tuple[int, Rows, Part] | None = None
@@ -50,8 +56,6 @@ class ReadProgress:
     def file(self, i: int) -> None:
         """The reader starts file ``i`` (nothing read of it yet)."""
         self._now = (i, _none, lambda: 0.0)
-        if self._told is not None:
-            self._told(i, len(self._files))
 
     def follow(self, rows: Rows, part: Part) -> None:
         """How to ask the reader how far it is in the current file: ``rows()`` read so far,

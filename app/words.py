@@ -67,7 +67,7 @@ def article(word: str) -> str:
 # count counts: (the words, the counted thing and what is done to it), "" when it has no count.
 PHASES: dict[str, tuple[str, str]] = {
     "starting": ("Starting the import", ""),
-    "reading files": ("Reading your QuickBooks files", "files read"),
+    "reading files": ("Reading your QuickBooks files", ""),  # then each file: ``reading``
     "checking": ("Checking the accounts and transactions before writing them", ""),
     "accounts": ("Writing the accounts", "accounts written"),
     "transactions": ("Writing the transactions", "transactions written"),

@@ -6,6 +6,7 @@ against the generator's truth."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -195,22 +196,27 @@ def test_the_import_has_one_bar_through_its_phases(
              const bar = document.querySelector('#job [role=progressbar]');
              if (bar) { window.seen.push([+bar.getAttribute('aria-valuenow'),
                (document.getElementById('job-step') || {}).textContent || '',
-               document.getElementById('job-eta').textContent]); } }); }"""
+               document.getElementById('job-eta').textContent,
+               document.getElementById('job-phase').textContent]); } }); }"""
     )
     page.click("#start-import")
     bar = page.locator("#job [role=progressbar]")
     expect(bar).to_be_visible()
-    page.locator("#job-phases li.current").wait_for()  # reading the files, held 2 s
+    page.locator("#job-phase", has_text="rows read").wait_for()  # the files read, held 2 s
     page.screenshot(path=str(tmp_path / "import-bar.png"))
     _fits(page)
     page.locator("#to-download").wait_for(timeout=300_000)
     seen = page.evaluate("window.seen")
-    percents = [p for p, _, _ in seen]
+    percents = [p for p, _, _, _ in seen]
     assert len(seen) >= 2, seen
     assert percents == sorted(percents), seen
-    steps = [int(s.split()[1]) for _, s, _ in seen if s]
+    steps = [int(s.split()[1]) for _, s, _, _ in seen if s]
     assert steps == sorted(steps) and steps, seen
-    assert all(eta.startswith(f"{p} %") for p, _, eta in seen), seen
+    assert all(eta.startswith(f"{p} %") for p, _, eta, _ in seen), seen
+    lines = files[1].read_bytes().count(b"\n")  # the reading said as the upload's bar says it
+    read = re.compile(r"Step 1 of 9: Reading journal\.csv — ([\d,]+) rows read \(file 2 of 2\)")
+    rows = [int(m[1].replace(",", "")) for *_, said in seen if (m := read.fullmatch(said.strip()))]
+    assert rows and rows[-1] <= lines, seen
     page.click("#to-download")
     expect(page.locator("#summary-line")).to_contain_text("match QuickBooks to the cent")
     with page.expect_download() as info:

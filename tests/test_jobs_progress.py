@@ -4,14 +4,21 @@ the bar used to restart from 0 at each phase), with the step's number and the ti
 
 from __future__ import annotations
 
+import re
+import time
 from dataclasses import replace
 from pathlib import Path
 
 from app import pipeline
-from app.jobs import PHASE_SHARES, SHOWN_PHASES, ImportJob, overall
+from app.jobs import PHASE_SHARES, READ_PARTS, SHOWN_PHASES, ImportJob, load, overall
 from app.plan import Plan
 from app.words import time_left
 from tests.support.companygen import make_company
+from tests.support.web import HX, new_migration, soup, upload
+
+READING = re.compile(
+    r"^Step 1 of 9: Reading Journal 2024\.csv — ([\d,]+) rows read \(file 2 of 2\)$"
+)
 
 
 def test_the_real_pipelines_phases_fill_one_bar_that_never_goes_back(tmp_path: Path):
@@ -52,3 +59,51 @@ def test_the_step_and_the_time_left_are_told():
     assert left is not None and abs(left - 30 * (100 - job.percent) / job.percent) < 1
     assert time_left(42) == "about 40 s left" and time_left(200) == "about 3 min left"
     assert replace(job, phase="done").percent == 100
+
+
+def test_the_imports_reading_rises_with_the_bytes_and_says_the_rows(
+    app, client, monkeypatch, tmp_path
+):
+    """A Journal of 50,000 transactions (a second or so to read) imported through the real app
+    and its worker: while the files are read, the job says the part of their bytes read and
+    the rows, and its page says them as the upload's bar does, with the name the file was
+    given ("Reading Journal 2024.csv — 41,230 rows read (file 2 of 2)"), its bar stopping
+    between the reading's start and its whole share (15 %), not file by file; one percentage
+    that never goes back, and the time left told (the worker pauses after reading; then
+    cancelled: no book)."""
+    company = make_company(50_000, seed=5)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    lines = journal.read_bytes().count(b"\n")
+    prefix, csrf = new_migration(client)
+    for path, name in ((lists, lists.name), (journal, "Journal 2024.csv")):  # kept as ..._2024
+        assert upload(client, prefix, csrf, name, data=path.read_bytes()).status_code == 200
+    job_path = app.extensions["store"].open(prefix.rsplit("/", 1)[1]).job_path
+    monkeypatch.setenv("QB2GNUCASH_WORKER_DELAY", "60")  # the worker waits after reading
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    said: list[tuple[int, str, str]] = []
+    parts: list[tuple[int, int]] = []  # the job's done (of READ_PARTS) and rows, as written
+    deadline = time.monotonic() + 120
+    while not said or not (said[-1][0] == 15 and "left" in said[-1][2]):
+        assert time.monotonic() < deadline, said[-5:]
+        job = load(job_path)
+        if job is not None and job.reading is not None:
+            parts.append((job.done, job.rows))
+            assert job.total == READ_PARTS
+        panel = soup(client.get(f"{prefix}/job", headers=HX))
+        bar = panel.select_one("#job [role=progressbar]")
+        said.append(
+            (int(bar["aria-valuenow"]), panel.select_one("#job-phase").text, bar["aria-valuetext"])
+        )
+        time.sleep(0.02)
+    assert soup(client.post(f"{prefix}/job/cancel", headers=csrf | HX)).select_one("#job")
+    percents = [p for p, _, _ in said]
+    assert percents == sorted(percents), said
+    assert all(valuetext.startswith(f"{p} %") for p, _, valuetext in said), said
+    rows = [int(m[1].replace(",", "")) for _, text, _ in said if (m := READING.search(text))]
+    assert rows == sorted(rows) and rows[-1] <= lines, said
+    assert any(0 < n < lines for n in rows), said  # the rows said while the file is read
+    assert any(0 < p < 15 for p, text, _ in said if READING.search(text)), said  # on the way
+    assert [done for done, _ in parts] == sorted(done for done, _ in parts), parts
+    assert any(0 < done < READ_PARTS and rows for done, rows in parts), parts
+    assert parts[-1][0] == READ_PARTS  # all read: the reading's whole share

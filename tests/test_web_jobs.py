@@ -108,13 +108,13 @@ def test_progress_says_what_the_import_does(client, monkeypatch):
     client.post(f"{prefix}/import", headers=csrf | HX)
     deadline = time.monotonic() + 30
     while (said := soup(client.get(f"{prefix}/job", headers=HX)).select_one("#job-phase")) and (
-        not said.text.endswith("(files read: 2 of 2)") and time.monotonic() < deadline
+        not said.text.endswith("(file 2 of 2)") and time.monotonic() < deadline
     ):
         time.sleep(0.1)
-    # the phase, its place among the import's steps, one bar for them all, the files read
-    # (issue 27, item 4)
+    # the phase, its place among the import's steps, one bar for them all, the last file read
+    # with its rows, as the upload's bar says them (issue 27, item 4)
     assert said is not None
-    assert said.text == "Step 1 of 9: Reading your QuickBooks files (files read: 2 of 2)"
+    assert said.text == "Step 1 of 9: Reading txns.iif — 9 rows read (file 2 of 2)"
     bar = soup(client.get(f"{prefix}/job", headers=HX)).select_one("[role=progressbar]")
     assert bar["aria-valuenow"] == "15"  # the reading's whole share of the one bar
     assert soup(client.post(f"{prefix}/job/cancel", headers=csrf | HX)).select_one("#job")

@@ -21,6 +21,7 @@ from typing import Literal, get_args
 
 from app.fileio import read_json, write_json
 from app.progress import Phases, seconds_left
+from app.read_progress import ReadState
 
 # "done": written and every balance matches QuickBooks; "differs": written, but the proof found
 # differences (the book is offered only behind them). Both have a book.
@@ -47,6 +48,8 @@ PHASE_SHARES: tuple[tuple[str, int], ...] = (
 )
 IMPORT = Phases(PHASE_SHARES)
 SHOWN_PHASES = IMPORT.shown  # "step 4 of 9"
+READING = "reading files"
+READ_PARTS = 1000  # the reading's done/total: thousandths of the files' bytes read
 
 
 def overall(phase: str, done: int, total: int) -> float:
@@ -61,6 +64,12 @@ class ImportJob:
     phase: str = ""
     done: int = 0
     total: int = 0
+    # while the files are read: the one being read (its stored name), its number of how many,
+    # and its rows read so far
+    file: str = ""
+    file_n: int = 0
+    files: int = 0
+    rows: int = 0
     pid: int | None = None
     error: str = ""
     problems: tuple[str, ...] = ()
@@ -94,6 +103,15 @@ class ImportJob:
     def step(self) -> tuple[int, int]:
         """(this phase's number, how many there are): "step 4 of 9"; (0, n) before any."""
         return IMPORT.step(self.phase)
+
+    @property
+    def reading(self) -> ReadState | None:
+        """The file being read and its rows, while the files are read (None before the
+        first file and after the reading)."""
+        if self.phase != READING or not self.file:
+            return None
+        part = self.done / self.total if self.total else 0.0
+        return ReadState(self.file, self.file_n, self.files, self.rows, part)
 
     def seconds_left(self, now: float | None = None) -> float | None:
         """The time left at the pace so far; None until there is enough to tell (a few

@@ -5,9 +5,11 @@ Reads the migration's uploads and plan, writes the book to ``out/`` through the 
 writer saves under a temporary name and renames at the end), reads it back, verifies it, and
 leaves ``out/result.json`` + ``out/report.csv`` for the Download step, with the audit pack's records
 (files.csv, not_imported.csv, plan.json: app.audit). Every state change goes to
-``job.json`` atomically. If the server that started it dies, the worker stops too: a job nobody
-watches would only hold the lock on the book. ``QB2GNUCASH_WORKER_DELAY`` (seconds, tests only)
-pauses after reading, so a test can kill the worker mid-job.
+``job.json`` atomically; while the files are read, a thread of its own asks how far the reading
+is (``reading_told``) and reports the part of their bytes read and the rows. If the server
+that started it dies, the worker stops too: a job nobody watches would only hold the lock on
+the book. ``QB2GNUCASH_WORKER_DELAY`` (seconds, tests only) pauses after reading, so a test
+can kill the worker mid-job.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 import time
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,14 +30,16 @@ from app.documents.proof import documents_report
 from app.documents.tax_proof import tax_report
 from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
 from app.fileio import write_json, write_text
+from app.model import Ledger
 from app.pages import download, next_steps
 from app.plan import Plan
 from app.postgres import Address
 from app.proof_state import verdict
-from app.read_progress import ReadProgress
+from app.read_progress import ReadProgress, ReadState
 from app.store import Migration
 
 THROTTLE = 0.25  # seconds between progress writes within one phase
+ASK_EVERY = 0.25  # seconds between two questions of how far the reading of the files is
 
 
 class Reporter:
@@ -52,6 +59,21 @@ class Reporter:
         if phase == self.job.phase and done < total and time.monotonic() - self.last < THROTTLE:
             return
         self.update(phase=phase, done=done, total=total)
+
+    def read(self, now: ReadState | None) -> None:
+        """How far the reading of the files is (nothing before its first file): the part of
+        their bytes read, in thousandths, the file being read and its rows."""
+        self.check_parent()
+        if now is not None:
+            self.update(
+                phase=jobs.READING,
+                done=int(now.part * jobs.READ_PARTS),
+                total=jobs.READ_PARTS,
+                file=now.name,
+                file_n=now.n,
+                files=now.of,
+                rows=now.rows,
+            )
 
     def check_parent(self) -> None:
         if os.getppid() != self.parent:  # the server is gone: nobody will collect the book
@@ -145,19 +167,49 @@ def write_next_steps(
     write_json(out_dir / audit.NEXT_STEPS_JSON, data)
 
 
+@contextmanager
+def reading_told(rep: Reporter, seen: ReadProgress) -> Iterator[None]:
+    """While the files are read in this thread, another asks ``seen`` every ``ASK_EVERY``
+    seconds how far the reading is and reports it, as the upload's poll does (the reader pays
+    nothing per row). The reporter is that thread's alone meanwhile: the reading reports
+    nothing itself; the thread is stopped and gone before this one reports again."""
+    stop = threading.Event()
+
+    def ask() -> None:
+        while not stop.wait(ASK_EVERY):
+            rep.read(seen.now())
+
+    asking = threading.Thread(target=ask, name="reading told", daemon=True)
+    asking.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        asking.join()
+
+
+def read_files(rep: Reporter, m: Migration, plan: Plan, files: list[Path]) -> Ledger:
+    """The uploads read (a file given but not kept: an error), the reading reported as it
+    goes and at its end (its whole share of the bar, the rows of the last file)."""
+    seen = ReadProgress()
+    with reading_told(rep, seen):
+        parsed = pipeline.read(files, plan, m.unread(), seen)
+    seen.finish()
+    rep.read(seen.now())
+    return parsed
+
+
 def run(m: Migration, job_id: str) -> int:
     job = jobs.load(m.job_path)
     if job is None or job.id != job_id:
         print(f"job {job_id} is not this migration's current job", file=sys.stderr)
         return 2
     rep = Reporter(m, job)
-    rep.update(state="running", pid=os.getpid(), phase="reading files", done=0, total=0)
+    rep.update(state="running", pid=os.getpid(), phase=jobs.READING, done=0, total=0)
     try:
         plan = m.plan()
         files = m.files()
-        told = ReadProgress(lambda i, n: rep.progress("reading files", i, n))
-        parsed = pipeline.read(files, plan, m.unread(), told)  # a file not kept is an error
-        rep.progress("reading files", len(files), len(files))
+        parsed = read_files(rep, m, plan, files)
         read = audit.file_rows(files, m.display_names())  # the files as read, for the audit pack
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))
         rep.progress("checking", 0, 1)

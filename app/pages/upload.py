@@ -47,7 +47,7 @@ class UploadProgress:
         (``names``: each stored file's name as the user gave it)."""
         r = self.reading
         if self.phase == "reading" and r is not None:
-            return words.reading(names.get(r.name, r.name), r.rows, r.n, r.of)
+            return r.said(names)
         return words.UPLOAD_PHASES.get(self.phase, self.phase)
 
 

@@ -65,8 +65,10 @@ def proof_class(job: ImportJob) -> str:
 
 
 def job_progress(job: ImportJob) -> str:
-    """What a running import is doing, in plain words, with its count when it has one."""
-    return words.progress(job.phase, job.done, job.total)
+    """What a running import is doing, in plain words, with its count when it has one: the
+    file being read with its rows, as the upload's bar says it (the stored name: ``shown``)."""
+    reading = job.reading
+    return reading.said() if reading else words.progress(job.phase, job.done, job.total)
 
 
 class Progress(Protocol):  # an import (ImportJob) or an upload (app.pages.upload)
