@@ -62,6 +62,9 @@ class MadeHere:
     # QuickBooks' customers, jobs and vendors renamed in GnuCash, compared under QuickBooks'
     # name (``gnc.owner_names.owners``): "customer Acme (now Acme Corp.)"
     renamed: tuple[str, ...] = ()
+    # reconciled in GnuCash since the last run (``app.update_statements``): "Checking: reconciled
+    # in GnuCash to 2027-03-31 (QuickBooks' last statement: 2027-02-28)"
+    reconciled: tuple[str, ...] = ()
 
     def counted(self, snap: BookSnapshot) -> BookSnapshot:
         """The book as the proof's counts take it: without the accounts and names made in
@@ -107,6 +110,11 @@ class MadeHere:
             out.append(
                 f"Renamed in GnuCash, compared under QuickBooks' name: {some(self.renamed)}."
             )
+        if self.reconciled:
+            out.append(
+                "Reconciliations made in GnuCash since the last run, kept and not compared with "
+                f"QuickBooks' statements: {'; '.join(self.reconciled)}."
+            )
         if self.unsure:
             out.append(
                 f"Compared, though perhaps made in GnuCash: {some(self.unsure)} (the book's "
@@ -134,7 +142,8 @@ def found(snap: BookSnapshot, ledger: Ledger, work: Work, marks: int = 0) -> Mad
         }
     else:
         unsure = tuple(sorted({x for n in LISTS for x in set(book[n]) - set(exports[n])}))
-    return MadeHere(work.added_here, accounts, lists, marks, unsure, renamed(snap))
+    here = tuple(r.said() for r in work.reconciled_here)
+    return MadeHere(work.added_here, accounts, lists, marks, unsure, renamed(snap), here)
 
 
 def renamed(snap: BookSnapshot) -> tuple[str, ...]:

@@ -11,7 +11,6 @@ Refusals (a book we did not write, another company, older exports, a closed peri
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,88 +18,17 @@ from decimal import Decimal
 
 from app import keys as k
 from app.errors import BookWriteError
-from app.lists import LISTS, list_names, owner_keys
+from app.lists import owner_keys
 from app.model import Ledger, Transaction, money
 from app.openings import OPENING_KIND
+from app.update_record import Record, record_of
 from app.words import plural
 
-RECORD_SLOT = "qb2gnucash-run"  # the book's slot: ``Record`` as JSON
-RECORD_VERSION = 1
 ZERO = Decimal(0)
 
 
 class UpdateRefused(BookWriteError):
     """The book cannot be brought up to date with these exports (the message says why)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """What the last run wrote into the book: the company, the day its figures are as of,
-    the plan (JSON), QuickBooks' figures then (for the delta table), the run count, and every
-    name of QuickBooks' lists its exports have had in any run (``LISTS``; empty: a book written
-    before they were kept), which tells them from those made in GnuCash alone."""
-
-    company: str
-    as_of: dt.date | None
-    last_date: dt.date | None  # its last transaction's day
-    plan: str
-    figures: dict[str, Decimal] = field(default_factory=dict)
-    runs: int = 1
-    version: int = RECORD_VERSION
-    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
-
-    def to_text(self) -> str:
-        return json.dumps(
-            {
-                "version": self.version,
-                "company": self.company,
-                "as_of": self.as_of.isoformat() if self.as_of else "",
-                "last_date": self.last_date.isoformat() if self.last_date else "",
-                "plan": self.plan,
-                "figures": {a: str(v) for a, v in sorted(self.figures.items())},
-                "runs": self.runs,
-                "lists": {n: list(v) for n, v in sorted(self.lists.items())},
-            },
-            sort_keys=True,
-        )
-
-    @classmethod
-    def from_text(cls, text: str | None) -> Record | None:
-        """None when there is no record, or one this version cannot read."""
-        try:
-            data = json.loads(text or "")
-            return cls(
-                company=str(data["company"]),
-                as_of=_day(data["as_of"]),
-                last_date=_day(data["last_date"]),
-                plan=str(data["plan"]),
-                figures={a: Decimal(v) for a, v in data["figures"].items()},
-                runs=int(data["runs"]),
-                version=int(data["version"]),
-                lists={n: tuple(map(str, v)) for n, v in data.get("lists", {}).items()},
-            )
-        except (ValueError, KeyError, TypeError, ArithmeticError):
-            return None
-
-
-def _day(text: str) -> dt.date | None:
-    return dt.date.fromisoformat(text) if text else None
-
-
-def record_of(ledger: Ledger, plan_json: str, runs: int = 1, last: Record | None = None) -> Record:
-    """The record a run writes into the book it made (or updated; ``last``: the book's record
-    of the run before, whose names of QuickBooks' lists it keeps)."""
-    had = last.lists if last is not None else {}
-    names = list_names(ledger)
-    return Record(
-        company=ledger.company,
-        as_of=ledger.as_of.date if ledger.as_of else None,
-        last_date=max((t.date for t in ledger.transactions), default=None),
-        plan=plan_json,
-        figures={a.full_name: a.balance for a in ledger.accounts if a.balance is not None},
-        runs=runs,
-        lists={n: tuple(sorted({*had.get(n, ()), *names[n]})) for n in LISTS},
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +65,7 @@ class BookState:
     codes: Mapping[str, str] = field(default_factory=dict)  # account → its code (number)
     here: Mapping[str, str] = field(default_factory=dict)  # renamed in GnuCash: keys' → now
     keyed: frozenset[str] = frozenset()  # accounts whose keys' name is in their slot
+    reconciled: Mapping[str, dt.date] = field(default_factory=dict)  # keys' name → last date
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +81,40 @@ class Held:
     @property
     def key(self) -> str:
         return self.entry.stamp.key if self.entry.stamp else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """QuickBooks' later reconciliation of an account, carried into the book: its statement
+    date as the last reconcile date (``was``: the book's before), and the lines the book held
+    unreconciled that QuickBooks has reconciled since ((transaction handle, split's place))."""
+
+    account: str
+    date: dt.date
+    was: dt.date | None
+    lines: tuple[tuple[int, int], ...] = ()
+
+    def said(self) -> str:
+        more = f"; {plural(len(self.lines), 'line')} reconciled since" if self.lines else ""
+        return (
+            f"QuickBooks' reconciliation of {self.account} on {self.date} carried into the book "
+            f"(its last reconcile date{more})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReconciledHere:
+    """An account reconciled in GnuCash since the last run: its reconciliation is the book's."""
+
+    account: str
+    book: dt.date
+    quickbooks: dt.date
+
+    def said(self) -> str:
+        return (
+            f"{self.account}: reconciled in GnuCash to {self.book} (QuickBooks' last statement: "
+            f"{self.quickbooks})"
+        )
 
 
 @dataclass(frozen=True)
@@ -173,11 +136,20 @@ class Work:
     # the book's accounts QuickBooks never had: no account slot, not in the exports nor in the
     # last run's figures (made in GnuCash alone, by the user or by GnuCash: Imbalance-USD)
     accounts_here: tuple[str, ...] = ()
+    # QuickBooks' later reconciliations carried, and those the book made since (left as they
+    # are): ``app.update_statements``
+    reconciled: tuple[Carried, ...] = ()
+    reconciled_here: tuple[ReconciledHere, ...] = ()
 
     @property
     def nothing_new(self) -> bool:
         return not (
-            self.add or self.taken or self.new_accounts or self.new_owners or self.new_terms
+            self.add
+            or self.taken
+            or self.new_accounts
+            or self.new_owners
+            or self.new_terms
+            or self.reconciled
         )
 
     def lines(self, ledger: Ledger) -> list[str]:
@@ -198,6 +170,12 @@ class Work:
         for h in self.taken:
             did = "removed" if h.index is None else "replaced by QuickBooks' version"
             out.append(f"Taken from QuickBooks (the plan): the book's {h.entry.said()} {did}")
+        out += [c.said() for c in self.reconciled]
+        if self.reconciled_here:
+            out.append(
+                "Reconciliations made in GnuCash since the last run, kept and not compared with "
+                f"QuickBooks' statements: {'; '.join(r.said() for r in self.reconciled_here)}"
+            )
         if self.added_here:
             touched = sorted({a for e in self.added_here for a, _ in e.lines})
             out.append(

@@ -155,6 +155,12 @@ def in_book(work: Work, to_book: Mapping[str, str]) -> Work:
         links=tuple(entry(e) for e in work.links),
         new_accounts=tuple(k.by_prefix(a, to_book) for a in work.new_accounts),
         accounts_here=tuple(k.by_prefix(a, to_book) for a in work.accounts_here),
+        reconciled=tuple(
+            replace(c, account=k.by_prefix(c.account, to_book)) for c in work.reconciled
+        ),
+        reconciled_here=tuple(
+            replace(r, account=k.by_prefix(r.account, to_book)) for r in work.reconciled_here
+        ),
     )
 
 

@@ -17,7 +17,8 @@ from app.book import BookSnapshot
 from app.documents.selection import LINK_KIND
 from app.model import Ledger, Reconcile, Split, Transaction
 from app.source import Source
-from app.update import BookEntry, Record, Work
+from app.update import BookEntry, Work
+from app.update_record import Record
 
 ZERO = Decimal(0)
 
@@ -175,7 +176,7 @@ def as_taken(
     return out, plus
 
 
-def _kept(work: Work, ledger: Ledger) -> list[tuple[int, BookEntry]]:
+def unchanged(work: Work, ledger: Ledger) -> list[tuple[int, BookEntry]]:
     """The transactions the book already had and did not change (its sums are QuickBooks'),
     by their index in ``ledger``."""
     held = {h.index for h in work.held}
@@ -220,7 +221,7 @@ def marked_otherwise(work: Work, ledger: Ledger) -> int:
     reconciled, neither) than ``ledger`` (the exports as a first write would hold them):
     marked in GnuCash, or in QuickBooks, since. The proof takes the book's marks
     (``as_booked``) and says this count (``app.made_here``)."""
-    return sum(_as_held(ledger.transactions[i], e)[1] for i, e in _kept(work, ledger))
+    return sum(_as_held(ledger.transactions[i], e)[1] for i, e in unchanged(work, ledger))
 
 
 def as_booked(
@@ -240,7 +241,7 @@ def as_booked(
     this run's (``linked``), in place of those the allocation on the whole history would
     make."""
     txns = list(written.transactions)
-    for i, e in _kept(work, written):
+    for i, e in unchanged(work, written):
         txns[i] = replace(txns[i], splits=_as_held(txns[i], e)[0])
     for i, (account, pieces) in (paid or {}).items():
         t = ledger.transactions[i]

@@ -18,7 +18,16 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app import classes_proof, keys, made_here, pipeline, statements, verify
+from app import (
+    classes_proof,
+    keys,
+    made_here,
+    pipeline,
+    statements,
+    update_record,
+    update_statements,
+    verify,
+)
 from app import update as plan_update
 from app import update_decision as renaming
 from app import update_proof as proof
@@ -115,8 +124,11 @@ def bring_up_to_date(
         with paused():
             ledger = statements.marked(compared.ledger)
             work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
+            work = update_statements.carry(work, ledger, state)
             runs = state.record.runs + 1
-            record = plan_update.record_of(ledger, plan.to_json(), runs, state.record)
+            record = update_record.record_of(
+                ledger, plan.to_json(), runs, state.record, update_statements.dates(work)
+            )
             taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
             figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
             record = replace(record, figures=figures)
@@ -239,6 +251,10 @@ def _prove(  # noqa: PLR0917
         mine = proof.less(snapshot, work.added_here)
         as_written = selection.as_written(ledger, docs)
         written = proof.as_booked(as_written, work, ledger, done.paid, done.linked)
+        here = {r.account for r in work.reconciled_here}  # the book's: not compared
+        written = replace(
+            written, statements=tuple(s for s in written.statements if s.account not in here)
+        )
         marks = proof.marked_otherwise(work, as_written)
         apart = made_here.found(snapshot, written, work, marks)
         report = classes_proof.verified(written, mine, plan.cutover, update=True, apart=apart)
@@ -247,7 +263,7 @@ def _prove(  # noqa: PLR0917
         sheet = frozenset(
             a.full_name for a in ledger.accounts if a.type is not None and a.type.balance_sheet
         )
-        last = work.last or plan_update.Record("", None, None, "")
+        last = work.last or update_record.Record("", None, None, "")
         last = replace(
             last, figures={keys.by_prefix(a, to_book): v for a, v in last.figures.items()}
         )

@@ -142,8 +142,9 @@ def test_an_update_counts_what_quickbooks_had_not_what_was_made_in_gnucash_alone
     customer, an account and a transaction after QuickBooks' last, into it): the counts and
     dates are QuickBooks' and match; a customer QuickBooks' earlier exports had (the record
     says so) and these do not is still counted: that check differs, and says why."""
+    from app.lists import LISTS
     from app.made_here import MadeHere
-    from app.update import LISTS, BookEntry
+    from app.update import BookEntry
     from app.update_proof import less
 
     led, book = _written(tmp_path)

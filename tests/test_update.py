@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app import gnc, keys, pipeline, update, update_run
+from app import gnc, keys, pipeline, update, update_record, update_run
 from app.gnc.bindings import C, GncNumeric, Session, SessionOpenMode
 from app.model import Account, AccountType, FileInfo, Ledger, Split, Transaction
 from app.openings import OPENING_KIND
@@ -74,7 +74,7 @@ CHART = tuple(
 )
 
 
-def _state(entries: tuple[update.BookEntry, ...], record: update.Record | None):
+def _state(entries: tuple[update.BookEntry, ...], record: update_record.Record | None):
     return update.BookState(
         record, entries, frozenset({"Checking", "Rent"}), frozenset(), frozenset()
     )
@@ -93,7 +93,7 @@ def _entry(t: Transaction, key: str, handle: int = 1) -> update.BookEntry:
     )
 
 
-RECORD = update.Record(
+RECORD = update_record.Record(
     "Acme", dt.date(2024, 3, 31), dt.date(2024, 3, 1), Plan().to_json(), {"Checking": D(1)}
 )
 
@@ -132,8 +132,8 @@ def test_decide_refuses_a_foreign_book_another_company_and_older_exports() -> No
 
 
 def test_record_round_trip() -> None:
-    assert update.Record.from_text(RECORD.to_text()) == RECORD
-    assert update.Record.from_text("{") is None
+    assert update_record.Record.from_text(RECORD.to_text()) == RECORD
+    assert update_record.Record.from_text("{") is None
 
 
 # ---------------------------------------------------------------- end to end

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
 
-from app import keys, made_here, update, update_proof
+from app import keys, made_here, update, update_proof, update_record
 from app.book import BookAccount, BookOwner, BookSnapshot, BookTerm
 from app.business import BillTerm, Customer, Vendor
 from app.lists import LISTS
@@ -127,9 +127,9 @@ def _owners(*names: str) -> tuple[BookOwner, ...]:
     return tuple(BookOwner(str(i), n) for i, n in enumerate(names))
 
 
-def _known(**lists: tuple[str, ...]) -> update.Record:
+def _known(**lists: tuple[str, ...]) -> update_record.Record:
     every = {n: lists.get(n, ()) for n in LISTS}
-    return update.Record("Acme", DAY, DAY, Plan().to_json(), {"Checking": D(1)}, lists=every)
+    return update_record.Record("Acme", DAY, DAY, Plan().to_json(), {"Checking": D(1)}, lists=every)
 
 
 def test_what_was_made_in_gnucash_alone_is_set_apart_and_said() -> None:
@@ -189,13 +189,13 @@ def test_what_was_made_in_gnucash_alone_is_set_apart_and_said() -> None:
 
 def test_the_record_keeps_every_name_quickbooks_had() -> None:
     march = Ledger(company="Acme", customers=(Customer("Acme", SRC), Customer("Old Co", SRC)))
-    first = update.record_of(march, Plan().to_json())
+    first = update_record.record_of(march, Plan().to_json())
     june = replace(march, customers=(Customer("Acme", SRC), Customer("New Co", SRC)))
-    second = update.record_of(june, Plan().to_json(), 2, first)
+    second = update_record.record_of(june, Plan().to_json(), 2, first)
     assert second.lists["customers"] == ("Acme", "New Co", "Old Co")
-    assert update.Record.from_text(second.to_text()) == second
+    assert update_record.Record.from_text(second.to_text()) == second
     older = second.to_text().replace('"lists"', '"unknown"')  # a record written before
-    assert update.Record.from_text(older).lists == {}
+    assert update_record.Record.from_text(older).lists == {}
 
 
 def test_the_accounts_quickbooks_never_had() -> None:

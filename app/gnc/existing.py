@@ -22,7 +22,8 @@ from app.gnc.calls import calls, walk
 from app.gnc.engine import Engine, bill_terms, bind
 from app.gnc.numeric import from_parts
 from app.gnc.slots import Slots, slots
-from app.update import RECORD_SLOT, BookEntry, BookState, Record, UpdateRefused
+from app.update import BookEntry, BookState, UpdateRefused
+from app.update_record import RECORD_SLOT, Record
 
 log = logging.getLogger(__name__)
 _P = ctypes.c_void_p
@@ -124,6 +125,8 @@ def read_state(engine: Engine, book) -> BookState:
     codes: dict[str, str] = {}
     here: dict[str, str] = {}  # that name → the account's own, where renamed in GnuCash
     keyed = set()
+    reconciled: dict[str, dt.date] = {}  # that name → the account's last reconcile date
+    asked = calls(engine)
     for a in book.get_root_account().get_descendants():
         full = a.get_full_name()
         slot = s.text(int(a.get_instance()), keys.ACCOUNT_SLOT)
@@ -140,9 +143,12 @@ def read_state(engine: Engine, book) -> BookState:
             keyed.add(named)
         if named != full:
             here[named] = full
+        last = asked.last_reconciled(int(a.get_instance()))
+        if last is not None:
+            reconciled[named] = last
     entries = []
     link = getattr(C, "TXN_TYPE_LINK", "L").encode()
-    for t in calls(engine).collection(int(book.get_instance()), b"Trans"):
+    for t in asked.collection(int(book.get_instance()), b"Trans"):
         splits = walk(lib.xaccTransGetSplitList(t))
         where = [names.get(lib.xaccSplitGetAccount(x)) for x in splits]
         if None in where:  # a scheduled transaction's template (its own accounts)
@@ -174,6 +180,7 @@ def read_state(engine: Engine, book) -> BookState:
         codes=codes,
         here=here,
         keyed=frozenset(keyed),
+        reconciled=reconciled,
     )
     return state
 

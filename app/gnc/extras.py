@@ -92,6 +92,31 @@ def _reconcile(account, day: dt.date) -> None:
             C.xaccSplitSetDateReconciledSecs(split, when)
 
 
+def carry(account, day: dt.date, lines: list) -> None:
+    """QuickBooks' later reconciliation of ``account`` carried by an update: its date the last
+    reconcile date; ``lines`` (the book's splits QuickBooks has reconciled since) reconciled,
+    and every reconciled split without a reconcile date (those the update added) reconciled on
+    that day. The earlier reconciliations' splits keep their day."""
+    when = day_end(day)
+    acc = account.get_instance()
+    C.xaccAccountSetReconcileLastDate(acc, when)
+    for split in lines:
+        txn = C.xaccSplitGetParent(split)
+        C.xaccTransBeginEdit(txn)
+        C.xaccSplitSetReconcile(split, Reconcile.RECONCILED.value)
+        C.xaccSplitSetDateReconciledSecs(split, when)
+        C.xaccTransCommitEdit(txn)
+    for split in C.xaccAccountGetSplitList(acc):
+        if C.xaccSplitGetReconcile(split) == Reconcile.RECONCILED.value:
+            if _never(C.xaccSplitGetDateReconciled(split)):
+                C.xaccSplitSetDateReconciledSecs(split, when)
+
+
+def _never(when: object) -> bool:
+    """A split's reconcile date not set: 0, which the bindings give as 1970-01-01 (local)."""
+    return when == 0 or (isinstance(when, dt.datetime) and when.year <= 1970)
+
+
 def read(engine: Engine, book) -> dict[str, object]:
     """``BookSnapshot``'s issue-26 fields: budgets, schedules, reconciled accounts."""
     accounts = book.get_root_account().get_descendants()

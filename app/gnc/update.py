@@ -21,7 +21,7 @@ from app import keys, resolve
 from app.documents import Payment
 from app.documents.selection import Piece, links, payment_pieces
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, existing, owner_names, transactions
+from app.gnc import accounts, bindings, business, existing, extras, owner_names, transactions
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, progress
 from app.gnc.detacher import SplitListDetacher
@@ -146,7 +146,20 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
         made_pass = _UpdatePass(w, at, set(work.add), *decision.docs)
         counts = made_pass.run()
         paid, linked = made_pass.paid, tuple(made_pass.linked)
+    _reconciled(book, w, work)
     return Updated(decision, True, counts, paid, linked)
+
+
+def _reconciled(book, w: Writer, work: Work) -> None:
+    """QuickBooks' later reconciliations carried (``app.update_statements``): each account's
+    date, the lines the book held that QuickBooks has reconciled since, and the added ones."""
+    if not work.reconciled:
+        return
+    handles = {h for c in work.reconciled for h, _ in c.lines}
+    found = existing.objects(book, handles, {c.account for c in work.reconciled})
+    for c in work.reconciled:
+        lines = [C.xaccTransGetSplitList(found[h])[j] for h, j in c.lines]
+        extras.carry(w.accounts[c.account], c.date, lines)
 
 
 def _rename(engine, book, renames: tuple[AccountRename, ...]) -> None:

@@ -127,16 +127,24 @@ def redate(book, account: str, day: dt.date) -> None:
     txn.CommitEdit()
 
 
-def reconcile(book, account: str, lines: int) -> int:
-    """The first ``lines`` not yet reconciled lines of ``account`` marked reconciled
-    (Actions › Reconcile); how many were."""
+def reconcile(book, account: str, lines: int, day: dt.date | None = None) -> int:
+    """The first ``lines`` lines of ``account`` neither reconciled nor voided marked reconciled;
+    with ``day``, as GnuCash's Reconcile window (Actions › Reconcile) finishes a statement of
+    that day: the lines reconciled on it and the account's last reconcile date set. How many
+    were."""
     done = 0
-    for split in book.get_root_account().lookup_by_full_name(account).GetSplitList():
+    acc = book.get_root_account().lookup_by_full_name(account)
+    when = dt.datetime.combine(day, dt.time(23, 59, 59)) if day else None
+    for split in acc.GetSplitList():
         if done == lines:
             break
-        if split.GetReconcile() != "y":
+        if split.GetReconcile() in ("n", "c"):  # (a voided line is not reconciled)
             split.SetReconcile("y")
+            if when is not None:
+                C.xaccSplitSetDateReconciledSecs(split.get_instance(), when)
             done += 1
+    if when is not None:
+        C.xaccAccountSetReconcileLastDate(acc.get_instance(), when)
     return done
 
 
