@@ -62,6 +62,7 @@ class Mismatch:
     what: str  # "budget", "reconciliation", "scheduled transaction"
     name: str
     detail: str
+    cause: str = ""  # its probable cause, where one is known (an update's held changes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,11 @@ class ExtrasProof:
                 "posts nothing by itself; enable each in Actions › Scheduled Transactions "
                 "› Scheduled Transaction Editor)."
             )
-        out += [f"{m.what.capitalize()} {m.name}: {m.detail} — DIFFERS" for m in self.mismatches]
+        out += [
+            f"{m.what.capitalize()} {m.name}: {m.detail} — DIFFERS"
+            + (f". Probable cause: {m.cause}" if m.cause else "")
+            for m in self.mismatches
+        ]
         return out
 
     def years_csv(self) -> str:

@@ -102,7 +102,8 @@ def less(
     """``snapshot`` without ``entries`` (what GnuCash alone added: the proof compares
     QuickBooks' figures, counts and dates with the rest of the book), and with the transactions
     ``plus`` (day, lines, marks): the book as it would be with QuickBooks' versions of the held
-    changes. The first and last dates are those of the days still holding a transaction."""
+    changes. The first and last dates are those of the days still holding a transaction; each
+    reconciled balance without (with) their lines marked reconciled."""
     if not entries and not plus:
         return snapshot
     moved: defaultdict[str, list[tuple[dt.date, Decimal, int]]] = defaultdict(list)
@@ -119,6 +120,7 @@ def less(
         states.update(marks)
         for a, v in lines:
             moved[a].append((day, v, 1))
+    cleared = _cleared(entries, plus)
     busy = [d for d, n in days.items() if n > 0]
     first, last = (min(busy), max(busy)) if busy else (None, None)
     if not snapshot.days:  # (a book read without them: its dates as read, GnuCash's included)
@@ -147,10 +149,29 @@ def less(
         transactions=snapshot.transactions - len(entries) + len(plus),
         splits=snapshot.splits - sum(len(e.lines) for e in entries) + sum(len(x[1]) for x in plus),
         reconcile=tuple((k, n) for k, n in sorted(states.items()) if n),
+        reconciled=tuple(
+            replace(r, balance=r.balance + cleared[r.account]) if cleared.get(r.account) else r
+            for r in snapshot.reconciled
+        ),
         first_date=first,
         last_date=last,
         days=tuple(sorted((d, n) for d, n in days.items() if n > 0)),
     )
+
+
+def _cleared(
+    entries: Sequence[BookEntry], plus: Sequence[tuple[dt.date, Lines, str]]
+) -> defaultdict[str, Decimal]:
+    """Each account's reconciled balance's change: ``entries``' lines marked reconciled out,
+    ``plus``'s in."""
+    out: defaultdict[str, Decimal] = defaultdict(Decimal)
+    for e in entries:
+        for (a, v), m in zip(e.lines, e.marks, strict=False):
+            out[a] -= v if m == "y" else ZERO
+    for _day, lines, marks in plus:
+        for (a, v), m in zip(lines, marks, strict=False):
+            out[a] += v if m == "y" else ZERO
+    return out
 
 
 def as_taken(

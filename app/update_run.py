@@ -293,7 +293,14 @@ def _held_causes(report: Report, taken: Report) -> Report:
         replace(c, cause=why, todo=todo, again=False) if not c.ok and c.name in passed else c
         for c in report.checks
     )
-    return replace(report, rows=rows, checks=checks)
+    extras = report.extras
+    if extras is not None and taken.extras is not None:  # (a reconciliation: a held line)
+        still = {(m.what, m.name) for m in taken.extras.mismatches}
+        mismatches = tuple(
+            m if (m.what, m.name) in still else replace(m, cause=why) for m in extras.mismatches
+        )
+        extras = replace(extras, mismatches=mismatches)
+    return replace(report, rows=rows, checks=checks, extras=extras)
 
 
 def _put_in_place(staged: Path, book: Path) -> Path:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from app.model import money
 from tests.support.cli import convert
 from tests.support.companygen import Company
 from tests.support.companygen_later import Later, later_company
@@ -147,3 +148,28 @@ def test_a_reconciliation_made_in_gnucash_is_the_book_s(books, later, tmp_path) 
     assert "DIFFERS" not in out, out
     (got,) = read_book(book).reconciled  # the engine reopened: the user's date kept
     assert (got.account, got.last_date) == (ACCOUNT, day)
+
+
+def test_a_reconciliation_that_differs_by_a_held_change_says_so(books, later, tmp_path) -> None:
+    """QuickBooks deleted a reconciled check after March and edited another; held (not
+    decided), the book keeps both as they were: June's statement differs by them, with that
+    cause."""
+    deleted = [(a, v, c) for a, v, _m, c in later.deleted.splits if a == ACCOUNT]
+    assert deleted and deleted[0][2] == "✓"  # (the generator's: a reconciled check)
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["xml"].read_bytes())
+    done = convert(*books["june"], "--update", book)
+    assert done.returncode == 0, done.stdout + done.stderr
+    second = books["second"]
+    line = next(x for x in done.stdout.splitlines() if x.strip().startswith("Reconciliation of"))
+    (was, now) = (
+        next(v for a, v, _m, c in t.splits if a == ACCOUNT and c == "✓") for t in later.edited
+    )
+    # the deleted check still reconciled, and the edited one as March had it (both held)
+    book_balance = second.balance + deleted[0][1] + was - now
+    assert line.strip() == (
+        f"Reconciliation of {ACCOUNT} (statement of {second.date}): the statement's ending "
+        f"balance {money(second.balance)}; the book: last reconciled {second.date}, reconciled "
+        f"balance {money(book_balance)} — DIFFERS. Probable cause: a change since the last run: "
+        "held from QuickBooks, or made in GnuCash (listed above)"
+    )
