@@ -205,9 +205,10 @@
   function moveChoose(row) {
     undrop();
     row.classList.add("drop-target");
-    row.focus();
+    row.focus({ preventScroll: true });
+    row.scrollIntoView({ block: "center" }); // (not under the status box at the bottom)
     var under = row.hasAttribute("data-top") ? "the top level" : "“" + row.getAttribute("data-account") + "”";
-    moveSay("Moving “" + moving.getAttribute("data-account") + "”: under " + under + "? Enter puts it there; Up and Down choose another; Escape leaves it where it is.");
+    moveSay("Moving “" + moving.getAttribute("data-account") + "”: under " + under + "? Enter puts it there; Up and Down, or the first letters of a name, choose another; Escape leaves it where it is.");
   }
   function moveStop(said) {
     if (!moving) { return; }
@@ -232,7 +233,22 @@
       return;
     }
     moveStop("");
+    var leaf = from.getAttribute("data-account").split(":").pop();
+    movedTo = chosen ? chosen + ":" + leaf : leaf; // focused again once the tree is re-rendered
     moveUnder(from, row);
+  }
+  var movedTo = null; // the account just moved with Move…: its new row gets the focus
+  var typed = "", typedAt = 0; // the letters typed to jump to a row (type-ahead)
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!movedTo) { return; }
+    var rows = document.querySelectorAll("#tree-table tr[data-account]");
+    var row = Array.prototype.filter.call(rows, function (r) { return r.getAttribute("data-account") === movedTo; })[0];
+    movedTo = null;
+    var button = row && row.querySelector("button.move");
+    if (button) { button.focus({ preventScroll: true }); row.scrollIntoView({ block: "center" }); }
+  });
+  function leafOf(row) {
+    return row.hasAttribute("data-top") ? "" : row.getAttribute("data-account").split(":").pop().toLowerCase();
   }
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest("#tree-table button.move");
@@ -269,6 +285,16 @@
     } else if (e.key === "Escape") {
       e.preventDefault();
       moveStop("“" + moving.getAttribute("data-account") + "” stays where it is.");
+    } else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && e.key !== " ") {
+      // type-ahead: the next row (after the one chosen) whose own name starts with the letters
+      // typed within a second
+      e.preventDefault();
+      var now = Date.now();
+      typed = (now - typedAt < 1000 ? typed : "") + e.key.toLowerCase();
+      typedAt = now;
+      var order = rows.slice(at + (typed.length > 1 ? 0 : 1)).concat(rows.slice(0, at + (typed.length > 1 ? 0 : 1)));
+      var hit = order.filter(function (r) { return leafOf(r).indexOf(typed) === 0; })[0];
+      if (hit) { moveChoose(hit); }
     }
   });
 

@@ -99,6 +99,13 @@ def test_a_drop_saves_the_rule_the_form_saves_and_moves_the_subtotals(client):
         ("Automobile", "Automobile:Fuel", "cannot go under “Automobile:Fuel”, one of its own"),
         ("Utilities:Gas", "Nowhere", "There is no account “Nowhere” in the tree to put"),
         ("Utilities:Gas", "Utilities:Gas:", "There is no account “Utilities:Gas:” in the tree"),
+        # GnuCash's own rule: income and expense apart from the balance sheet, equity alone
+        (
+            "Advertising",
+            "Checking",
+            "“Advertising” (an Expense account) cannot go under “Checking” (a Bank account)",
+        ),
+        ("Checking", "Rent", "“Checking” (a Bank account) cannot go under “Rent” (an Expense"),
     ],
 )
 def test_a_drop_that_makes_no_sense_is_refused_and_saves_nothing(client, account, parent, message):
@@ -124,6 +131,21 @@ def test_the_change_form_refuses_a_parent_its_list_does_not_offer(client):
     r = client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX)
     assert r.status_code == 422 and "one of its own sub-accounts" in r.text
     assert _plan(client, prefix)["rules"] == []  # not even the rename
+
+
+def test_the_change_form_offers_only_parents_gnucash_takes_for_the_type(client):
+    """An expense account is offered expense and income parents (and the top level), no bank
+    or equity account; with its type changed to Bank in the same form, Checking is taken."""
+    prefix, csrf = _migration(client)
+    form = soup(client.get(f"{prefix}/map/edit", query_string={"account": "Advertising"}))
+    offered = {o["value"] for o in form.select("#row-parent option")}
+    assert {"", "Utilities", "Automobile"} <= offered
+    assert not offered & {"Checking", "Accounts Receivable", "Opening Balance Equity"}
+    data = {"account": "Advertising", "name": "Advertising", "type": "BANK", "parent": "Checking"}
+    r = client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX)
+    assert r.status_code == 200, r.text
+    rules = _plan(client, prefix)["rules"]
+    assert {"kind": "move", "account": "Advertising", "target": "Checking"} in rules
 
 
 def test_a_drop_onto_a_parent_the_plan_made_under_gnucashs_standard_tree(client):

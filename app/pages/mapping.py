@@ -10,7 +10,7 @@ from app.errors import MappingError
 from app.mapping import apply
 from app.model import AccountType, Ledger, Problem
 from app.plan import Plan, Rule
-from app.validate import check_accounts
+from app.validate import check_accounts, compatible
 from app.words import article
 
 # GnuCash's own words for its account types (its New Account dialog), in its order
@@ -135,23 +135,46 @@ def row_of(rows: list[TreeRow], account: str) -> TreeRow:
     return row
 
 
-def parent_choices(rows: list[TreeRow], row: TreeRow) -> list[str]:
-    """Where ``row``'s account can move: every account of the tree but itself and those under
-    it ("" = the top level, first)."""
+def parent_choices(rows: list[TreeRow], row: TreeRow, kind: AccountType | None = None) -> list[str]:
+    """Where ``row``'s account (of type ``kind``, else its own) can move: every account of the
+    tree but itself, those under it and those GnuCash would not take it under (an expense
+    account under a bank account); its parent now whatever it is ("" = the top level, first)."""
     inside = row.full_name + ":"
+    kind = kind or row.type
+    now = row.full_name.rpartition(":")[0]
     return [""] + [
         r.full_name
         for r in rows
-        if r.full_name != row.full_name and not r.full_name.startswith(inside)
+        if r.full_name != row.full_name
+        and not r.full_name.startswith(inside)
+        and (r.full_name == now or _takes(r, kind))
     ]
 
 
-def check_parent(rows: list[TreeRow], row: TreeRow, parent: str) -> None:
-    """Refuse ``parent`` for ``row``'s account unless ``parent_choices`` offers it (the Change…
-    list, or a row it was dropped on), saying why: itself, an account under it, or none."""
-    if parent in parent_choices(rows, row):
+def _takes(parent: TreeRow, kind: AccountType | None) -> bool:
+    """Whether GnuCash takes an account of type ``kind`` under ``parent`` (unknown: yes)."""
+    return parent.type is None or kind is None or compatible(parent.type, kind)
+
+
+def check_parent(
+    rows: list[TreeRow], row: TreeRow, parent: str, kind: AccountType | None = None
+) -> None:
+    """Refuse ``parent`` for ``row``'s account (of type ``kind``, else its own) unless
+    ``parent_choices`` offers it (the Change… list, or a row it was dropped on), saying why:
+    itself, an account under it, one of a type GnuCash keeps apart, or none."""
+    if parent in parent_choices(rows, row, kind):
         return
     name = row.full_name
+    kind = kind or row.type
+    under = next((r for r in rows if r.full_name == parent), None)
+    if under is not None and under.type is not None and kind is not None:
+        if not _takes(under, kind):
+            raise MappingError(
+                f"“{name}” ({article(TYPE_WORDS[kind])} account) cannot go under "
+                f"“{parent}” ({article(TYPE_WORDS[under.type])} account): GnuCash keeps "
+                "income and expense accounts apart from assets and liabilities, and equity apart "
+                "from both. Choose another account, or change a type first: nothing changed."
+            )
     if parent == name:
         raise MappingError(f"“{name}” cannot go under itself: nothing changed.")
     if parent.startswith(name + ":") and any(r.full_name == parent for r in rows):

@@ -190,7 +190,7 @@ def save_row() -> tuple[str, int]:
         plan = plan.with_rule(retype)
     parent = request.form.get("parent")  # chosen in the list, or the row it was dropped on
     if parent is not None:
-        check_parent(rows, row, parent)
+        check_parent(rows, row, parent, AccountType(type_) if type_ else None)
     if made := request.form.get("new_parent", "").strip():  # a new account, under the one chosen
         parent = new_parent(parent or "", made)
     if parent is not None and parent != row.full_name.rpartition(":")[0]:
