@@ -131,6 +131,11 @@ def test_the_next_steps_give_the_generators_figures(client, company_files, tmp_p
     # the next invoice: QuickBooks' last invoice number
     invoices = [t.num for t in company.history if t.type == "Invoice" and t.num]
     assert page.select_one("#last-invoice").text == max(invoices, key=_number)
+    # a bill's number is the vendor's: no counter is suggested for it, its place is said
+    assert page.select_one("#last-bill") is None
+    assert "the vendor's invoice number, QuickBooks' Ref. No., goes in the bill's Billing ID" in (
+        page.select_one("#step-invoice").text
+    )
 
     # the audit pack holds the same page, without the way back to the wizard
     with client.get(download.select_one("#download-audit")["href"]) as r:

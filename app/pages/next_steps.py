@@ -13,7 +13,8 @@ the page and the audit pack's copy show what this book holds, whatever the setti
   which does not age as QuickBooks does: docs/DOCUMENTS.md, "GnuCash's own aging reports");
 - the first bank reconciliation: each bank and credit card account's last QuickBooks statement
   (the Reconciliation Summary's), or that none was given;
-- the next invoice and bill: QuickBooks' last numbers, for GnuCash's counters.
+- the next invoice: QuickBooks' last invoice number, for GnuCash's counter (a bill's number is the
+  vendor's, and goes in the bill's Billing ID).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from app.documents.aging import REPORT_COLUMNS, report_aging
 from app.model import AccountType, Ledger, plain
 
 RECONCILED = (AccountType.BANK, AccountType.CREDIT)
-INVOICE_KINDS = {"invoice": "Invoice", "bill": "Bill"}
+# the company's own numbers (a bill's is the vendor's invoice number: no counter of the book's)
+INVOICE_KINDS = {"invoice": "Invoice"}
 
 
 def _number(num: str) -> int | None:
@@ -36,7 +38,8 @@ def _number(num: str) -> int | None:
 
 
 def last_numbers(ledger: Ledger) -> dict[str, str]:
-    """ "invoice"/"bill" → the highest number QuickBooks gave one (its text), where numbered."""
+    """ "invoice" → the highest number QuickBooks gave one (its text), where numbered: GnuCash's
+    counter set to it never gives a number twice."""
     out: dict[str, str] = {}
     for key, kind in INVOICE_KINDS.items():
         numbered = [
