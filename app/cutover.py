@@ -130,8 +130,9 @@ def _option_warnings(ledger: Ledger, cutover: Cutover, problems: list[Problem]) 
         problems.append(
             Problem(
                 None,
-                "year to date into retained earnings applies to balances-only mode; ignored "
-                "with full history (this year's transactions are in the book)",
+                "folding this year's income and expenses into Retained Earnings applies only to "
+                "“Only the balances, on a cutover date” (--balances-only on the command line): "
+                "ignored with the whole history (this year's transactions are in the book)",
                 "warning",
             )
         )
@@ -154,7 +155,8 @@ def _without_history(ledger: Ledger, cutover: Cutover, problems: list[Problem]) 
             Problem(
                 None,
                 "no transactions to date the opening balances by; for a book from the "
-                "QuickBooks balances alone use balances-only with a cutover date",
+                "QuickBooks balances alone, choose “Only the balances, on a cutover date” on the "
+                "Map step (--balances-only DATE on the command line)",
             )
         )
     elif figured:
@@ -162,7 +164,8 @@ def _without_history(ledger: Ledger, cutover: Cutover, problems: list[Problem]) 
             Problem(
                 None,
                 f"no transactions imported: the QuickBooks balances of {len(figured)} "
-                "accounts are not in the book — use balances-only with a cutover date",
+                "accounts are not in the book; choose “Only the balances, on a cutover date” on "
+                "the Map step (--balances-only DATE on the command line)",
                 "warning",
             )
         )
@@ -328,15 +331,15 @@ def _balances_only(
     try:
         day = parse_day(cutover.date)
     except ValueError as exc:
-        problem = Problem(None, f"balances-only mode needs a date: {exc}")
+        problem = Problem(None, f"only the balances, on a cutover date, needs that date: {exc}")
         return _with(ledger, [problem], transactions=()), True
     if ledger.transactions:
         n = len(ledger.transactions)
         problems.append(
             Problem(
                 None,
-                f"balances-only mode: {plural(n, 'transaction')} ignored; the book "
-                f"starts from QuickBooks' trial balance on {day}",
+                f"only the balances, on a cutover date: {plural(n, 'transaction')} of the "
+                f"history left out; the book starts from QuickBooks' trial balance on {day}",
                 "warning",
             )
         )
@@ -345,8 +348,8 @@ def _balances_only(
         problems.append(
             Problem(
                 None,
-                "balances-only mode needs QuickBooks' chart of accounts with balances "
-                "(the IIF lists export)",
+                "only the balances, on a cutover date, needs QuickBooks' chart of accounts with "
+                "balances (File › Utilities › Export › Lists to IIF Files)",
             )
         )
         return _with(ledger, problems, transactions=()), False

@@ -158,7 +158,7 @@ def test_loading_a_plan_file_asks_first(server, browser_page, tmp_path):
         expect(page.locator("#rule-list")).to_contain_text("Rename “Checking”")  # kept
         assert len(asked) == 1
         assert "replaces every choice on this page: your 1 change to accounts" in asked[0]
-        assert "Download the plan first" in asked[0]
+        assert "Save these choices to a file first" in asked[0]
 
         dialogs.accept = True
         page.set_input_files("#plan-input", str(plan_file))

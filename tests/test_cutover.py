@@ -168,7 +168,8 @@ def test_balances_only_needs_a_valid_date() -> None:
 def test_balances_only_posts_the_trial_balance_on_the_date() -> None:
     after = apply(ledger(), Cutover(mode="balances_only", date="2022-06-30"))
     assert [str(p) for p in after.problems] == [
-        "balances-only mode: 6 transactions ignored; the book starts from QuickBooks' trial "
+        "only the balances, on a cutover date: 6 transactions of the history left out; the book "
+        "starts from QuickBooks' trial "
         "balance on 2022-06-30"
     ]
     (opening,) = after.transactions

@@ -425,7 +425,9 @@ def test_balances_only_book_matches_the_trial_balance(tmp_path: Path, folded: bo
     )
     prepared, outcome = convert(tmp_path, company, Plan(cutover=cut))
     (notice,) = prepared.warnings
-    assert notice.message.startswith("balances-only mode: 240 transactions ignored")
+    assert notice.message.startswith(
+        "only the balances, on a cutover date: 240 transactions of the history left out"
+    )
     report = outcome.report
     assert report.ok, report.summary_lines()
     assert outcome.snapshot.transactions == 1
