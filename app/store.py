@@ -33,6 +33,7 @@ from app.errors import MigrationError, UnknownFormatError, why_not_written
 from app.fileio import read_json, write_json
 from app.model import Problem
 from app.plan import Plan, load_plan, save_plan
+from app.quickbooks import MENU_LISTS
 from app.readers.redact import Redaction, redact
 from app.source import Source
 
@@ -165,8 +166,7 @@ class Migration:
         if Path(name).suffix.lower() not in SUFFIXES:
             raise UnknownFormatError(
                 f"{name}: only QuickBooks exports can be added (.IIF, .CSV or .TXT files); "
-                "export the lists with File > Utilities > Export > Lists to IIF Files and the "
-                "transactions as a CSV report"
+                f"export the lists with {MENU_LISTS} and the transactions as a CSV report"
             )
         if len(name) > MAX_NAME:  # the file system's limit is 255 bytes, with room for ".part"
             stem, suffix = name.rsplit(".", 1)

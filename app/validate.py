@@ -25,6 +25,7 @@ from typing import Literal
 from app.currency import is_known, unknown
 from app.history import History
 from app.model import Account, AccountType, Ledger, Problem, Transaction, money
+from app.quickbooks import MENU_LISTS
 from app.source import Source, line_list
 from app.words import plural
 
@@ -111,7 +112,7 @@ def _nothing(ledger: Ledger, history: History | None) -> list[Problem]:
 OPEN_ITEMS_ALONE = (
     "this {what} report lists the items still open on a date, but no file gives the accounts "
     "and transactions they belong to, so the book would be empty: add the IIF lists export "
-    "(File > Utilities > Export > Lists to IIF Files) and the transaction history, or the lists "
+    f"({MENU_LISTS}) and the transaction history, or the lists "
     "alone to start from the balances on a date"
 )
 

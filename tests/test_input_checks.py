@@ -379,7 +379,7 @@ def test_an_open_items_report_alone_is_refused_with_what_to_add(tmp_path, side):
     assert refused(tmp_path / "out", report) == [
         f"{report.name}:1: this {what} report lists the items still open on a date, but no "
         "file gives the accounts and transactions they belong to, so the book would be empty: "
-        "add the IIF lists export (File > Utilities > Export > Lists to IIF Files) and the "
+        "add the IIF lists export (File › Utilities › Export › Lists to IIF Files) and the "
         "transaction history, or the lists alone to start from the balances on a date"
     ]
 

@@ -41,7 +41,15 @@ def _card(client, prefix: str, name: str):
 def test_a_file_that_is_no_export_is_refused_as_what_it_is(client, name):
     data, looks_like = NOT_EXPORT[name]
     prefix, csrf = new_migration(client)
-    assert upload(client, prefix, csrf, name, data=data).status_code == 200
+    r = upload(client, prefix, csrf, name, data=data)
+    assert r.status_code == 200
+    # said at once where the upload is (the card may be out of sight), not "Added"
+    part = soup(r)
+    assert part.select_one("#files .message.ok") is None
+    (said,) = part.select("#files .message.refused")
+    assert said.text.startswith(f"{name}: Not a QuickBooks export. Nothing was read from it")
+    anchor = said.select_one("a")["href"]
+    assert part.select_one(anchor)["data-filename"] == name
     card, text = _card(client, prefix, name)
     assert card.select_one(".kind").text == "Not a QuickBooks export"
     assert f"this is not a QuickBooks export: it looks like {looks_like}" in text
@@ -51,12 +59,14 @@ def test_a_file_that_is_no_export_is_refused_as_what_it_is(client, name):
     assert "has-errors" in card["class"]
 
 
+@pytest.mark.parametrize("titles", [True, False])  # (without: told by its own group rows)
 @pytest.mark.parametrize(
     ("report", "title"), [("pnl", "Profit & Loss"), ("balance", "Balance Sheet")]
 )
-def test_a_report_of_totals_only_is_named_and_explained(client, tmp_path, report, title):
+def test_a_report_of_totals_only_is_named_and_explained(client, tmp_path, report, title, titles):
     company = make_company(80, seed=3)
-    path = company.write_summary_csv(tmp_path / f"{report}.csv", report)
+    path = company.write_summary_csv(tmp_path / f"{report}.csv", report, titles=titles)
+    assert (title in path.read_text(encoding="utf-8")) is titles
     truth = summary_truth(company, report)
     text = path.read_text(encoding="utf-8")
     assert truth and all(company.labels()[a] in text for a in truth)  # it is the real thing

@@ -1,6 +1,6 @@
 """The Files step's view model: one card per uploaded file, with every problem found in it (when
 it is read and when the book is prepared from it), and which of the files just added to say
-"Added" for (one that cannot be read is said only by its red card)."""
+"Added" for (one that cannot be read is said by a line pointing at its red card instead)."""
 
 from __future__ import annotations
 
@@ -127,3 +127,17 @@ def said_added(added: Sequence[str], cards: Sequence[FileCard]) -> tuple[str, ..
     by their own card, not also as "Added"."""
     by_name = {c.name: c for c in cards}
     return tuple(n for n in added if n in by_name and (by_name[n].read or by_name[n].needs_columns))
+
+
+def said_refused(
+    added: Sequence[str], cards: Sequence[FileCard]
+) -> tuple[tuple[str, str, int], ...]:
+    """The files just added that could not be read, said at once where the upload is (their
+    cards may be out of sight): name, the card's label ("Not a QuickBooks export", "Totals
+    only"...) and the card's place (1-based)."""
+    place = {c.name: (c, i) for i, c in enumerate(cards, 1)}
+    return tuple(
+        (n, place[n][0].kind, place[n][1])
+        for n in added
+        if n in place and not place[n][0].read and not place[n][0].needs_columns
+    )

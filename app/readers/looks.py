@@ -52,6 +52,14 @@ SUMMARIES: tuple[tuple[re.Pattern[str], str, str], ...] = (
         f"{MENU_UNPAID_BILLS}, {AS_CSV}",
     ),
 )  # fmt: skip
+# a summary report exported without its title rows, by QuickBooks' own row labels in it
+SUMMARY_ROWS: tuple[tuple[frozenset[str], str, str], ...] = (
+    (frozenset({"ordinary income/expense", "net ordinary income", "net income"}),
+     "a Profit & Loss report", TOTALS),
+    (frozenset({"total assets", "total liabilities & equity"}), "a Balance Sheet report", TOTALS),
+    (frozenset({"operating activities", "net cash provided by operating activities"}),
+     "a Statement of Cash Flows", TOTALS),
+)  # fmt: skip
 MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"%PDF", "a PDF document"),
     (b"PK\x03\x04", "an Excel workbook or another zipped file"),
@@ -103,6 +111,10 @@ def refusal_of(data: bytes) -> Refusal | None:
     if not has_date:
         for pattern, what, why in SUMMARIES:
             if pattern.search(titles):
+                return Refusal("Totals only", f"this is {what}: {why}")
+        labels = {c.strip().lower() for r in rows for c in r if c.strip()}
+        for marks, what, why in SUMMARY_ROWS:
+            if len(marks & labels) >= 2:  # (two of its own rows: not a word in a memo)
                 return Refusal("Totals only", f"this is {what}: {why}")
     if _prose(text, rows):
         return _not_export("a letter or other plain text (sentences, not columns)", EXPORTS)

@@ -15,7 +15,7 @@ from app import naming, words
 from app.errors import MigrationError
 from app.model import DateOrderCode
 from app.pages.archive import wants_version
-from app.pages.files import checklist, file_cards, said_added, twins
+from app.pages.files import checklist, file_cards, said_added, said_refused, twins
 from app.pages.upload import UPLOAD, UploadProgress, upload_progress
 from app.plan import FileOptions, Plan, plan_from_json
 from app.read_progress import ReadProgress
@@ -64,6 +64,7 @@ def _files_context(
         "plan": plan,
         "messages": messages,
         "added": said_added(added, cards),
+        "refused": said_refused(added, cards),
         "removed": removed,
         "renamed": renamed,
         "upload_bar": upload_bar(UploadProgress("sending"), {}, hidden=True),

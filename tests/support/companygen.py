@@ -234,12 +234,12 @@ class Company:
         """The account's last reconciliation (see ``companygen_years.statement``)."""
         return _y.statement(self, account, all_cleared=all_cleared)
 
-    def write_summary_csv(self, path: Path, report: str) -> Path:
+    def write_summary_csv(self, path: Path, report: str, *, titles: bool = True) -> Path:
         """A Profit & Loss ("pnl") or Balance Sheet ("balance") report: totals only
-        (``companygen_summary``)."""
+        (``companygen_summary``; ``titles``: with its title rows)."""
         from tests.support.companygen_summary import write_summary_csv
 
-        return write_summary_csv(self, path, report)
+        return write_summary_csv(self, path, report, titles=titles)
 
     def write_reconciliation_csv(self, path: Path, truths: list[_y.StatementTruth]) -> Path:
         return _y.write_reconciliation_csv(self, path, truths)

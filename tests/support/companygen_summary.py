@@ -34,9 +34,14 @@ def summary_truth(company: Company, report: str) -> dict[str, Decimal]:
     return out
 
 
-def write_summary_csv(company: Company, path: Path, report: str) -> Path:
+ASSETS = frozenset({"BANK", "AR", "OCASSET", "FIXASSET", "OASSET"})
+
+
+def write_summary_csv(company: Company, path: Path, report: str, *, titles: bool = True) -> Path:
     """``report``: "pnl" (Reports › Company & Financial › Profit & Loss Standard) or "balance"
-    (… › Balance Sheet Standard)."""
+    (… › Balance Sheet Standard). Without ``titles``: as QuickBooks saves it when its header is
+    left out (Customize Report › Header/Footer), with its own group rows (Ordinary
+    Income/Expense, Net Ordinary Income; TOTAL ASSETS, TOTAL LIABILITIES & EQUITY) to tell it by."""
     truth = summary_truth(company, report)
     day = company.export_date
     begin = company.fiscal_year_begin()
@@ -63,4 +68,13 @@ def write_summary_csv(company: Company, path: Path, report: str) -> Path:
         total = ZERO
     last = "Net Income" if report == "pnl" else "TOTAL"
     rows.append([last, "", money(total)])
+    if not titles:
+        rows = rows[3:]
+        if report == "pnl":
+            rows.insert(1, ["Ordinary Income/Expense", "", ""])
+            rows.insert(-1, ["Net Ordinary Income", "", money(total)])
+        else:
+            assets = sum((v for n, v in truth.items() if company.account_type(n) in ASSETS), ZERO)
+            rows.insert(-1, ["TOTAL ASSETS", "", money(assets)])
+            rows.insert(-1, ["TOTAL LIABILITIES & EQUITY", "", money(assets)])
     return _write_csv(path, rows, "utf-8")

@@ -14,10 +14,11 @@ from __future__ import annotations
 from decimal import Decimal
 
 from app.extras import MONTHS, BudgetLine
+from app.quickbooks import MENU_LISTS
 from app.readers.iif.rows import Reading, Row
 from app.readers.values import parse_amount, parse_date
 
-AGAIN = "export the budgets again (File > Utilities > Export > Lists to IIF Files)"
+AGAIN = f"export the budgets again ({MENU_LISTS})"
 
 
 def budget_line(reading: Reading, row: Row) -> BudgetLine | None:
