@@ -29,6 +29,7 @@ from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
 from app.read_progress import ReadProgress
 from app.readers import iif, looks, overlap, qbcsv, year_ends
+from app.readers.charts import disagreements
 from app.readers.qbcsv import (
     memorized,
     names,
@@ -233,6 +234,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     problems: list[Problem] = [p for part in parts for p in part.problems]
     charts = [part for part in parts if part.chart]
     tbs = [part for part in parts if any(f.layout == "trial balance" for f in part.files)]
+    problems.extend(disagreements(charts))
     main, proofs = year_ends.split(tbs, charts, problems)
     rest = [p for p in parts if p is main or all(p is not t for t in tbs)]  # no chart: these
     accounts = _first_by_name(

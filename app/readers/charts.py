@@ -1,0 +1,51 @@
+"""Two charts of accounts that disagree (``merge``): lists exports of two company files, or of
+one company on two days. An account both name with another type or another balance says so;
+the book would mix them, so one of them is to be removed (an error on the later file)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.model import Account, Ledger, Problem, money
+
+
+def disagreements(charts: Sequence[Ledger]) -> list[Problem]:
+    """One error per later chart that disagrees with the first: how many accounts, the first
+    of them (type or balance, each file's), and what to do."""
+    if len(charts) < 2:
+        return []
+    first = charts[0]
+    name = first.files[0].filename if first.files else "the first lists export"
+    known = {a.full_name: a for a in first.accounts}
+    out = []
+    for other in charts[1:]:
+        differ = [
+            (known[a.full_name], a)
+            for a in other.accounts
+            if a.full_name in known and _said(known[a.full_name]) != _said(a)
+        ]
+        if not differ:
+            continue
+        was, now = differ[0]
+        other_name = other.files[0].filename if other.files else "another lists export"
+        more = f" and {len(differ) - 1:,} more" if len(differ) > 1 else ""
+        out.append(
+            Problem(
+                now.source,
+                f"this chart of accounts disagrees with {name}'s: account {now.full_name!r} is "
+                f"{_words(was)} there, {_words(now)} here{more}. These are lists exports of two "
+                "company files, or of one company on two days: keep the one that goes with the "
+                f"transactions (remove {other_name} or {name} on the Files step)",
+            )
+        )
+    return out
+
+
+def _said(a: Account) -> tuple[object, object]:
+    return (a.type, a.balance)
+
+
+def _words(a: Account) -> str:
+    kind = a.kind_label or (a.type.value if a.type else "untyped")
+    balance = money(a.balance) if a.balance is not None else "no balance"
+    return f"{kind}, {balance}"
