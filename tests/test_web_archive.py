@@ -14,7 +14,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from app import archive, gnc
+from app import archive, gnc, pipeline
 from tests.support.companygen import make_company
 from tests.support.companygen_years import closed
 from tests.support.web import HX, new_migration, soup, upload, wait_done
@@ -164,6 +164,31 @@ def test_an_upload_that_makes_a_large_history_asks_gnucashs_version_ahead(
     for thread in _asking():
         thread.join(60)
     assert asked._known == gnc.engine_version()  # known before any Map step was shown
+
+
+def test_the_version_is_asked_as_soon_as_the_files_are_read(
+    app, client, files, monkeypatch
+) -> None:
+    """Before the files are prepared (their transactions counted as read), so that GnuCash
+    starts in its process while the upload is still prepared and a Map step opened right after
+    the Preview finds the version known."""
+    _company, made = files
+    asked = app.extensions["gnucash_version"]
+    monkeypatch.setattr(archive, "SUGGEST_FROM", 100)
+    prepared: list[tuple[int, bool]] = []  # (transactions read, asked yet) at each prepare
+    prepare = pipeline.prepare
+
+    def watched(parsed, *args, **kwargs):
+        prepared.append((len(parsed.transactions), asked._ahead))
+        return prepare(parsed, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "prepare", watched)
+    _migration(client, made)
+    for thread in _asking():
+        thread.join(60)
+    large = [ahead for n, ahead in prepared if n >= 100]
+    assert large and all(large)  # asked before the first large history was prepared
+    assert asked._known == gnc.engine_version()
 
 
 def _asking() -> list[threading.Thread]:

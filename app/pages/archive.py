@@ -44,10 +44,16 @@ def archive_view(
 
 def wants_version(prepared: pipeline.Prepared, plan: Plan) -> bool:
     """Whether the suggestion depends on the installed GnuCash's version."""
+    return may_want_version(prepared.transaction_count, plan)
+
+
+def may_want_version(transactions: int, plan: Plan) -> bool:
+    """Whether it would for a history of ``transactions``: what the files read hold tells
+    before they are prepared (the prepared count may differ a little)."""
     return (
         not plan.cutover.split_at
         and plan.cutover.mode == "full"
-        and prepared.transaction_count >= archive.SUGGEST_FROM
+        and transactions >= archive.SUGGEST_FROM
     )
 
 

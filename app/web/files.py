@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from app import naming, words
 from app.errors import MigrationError
 from app.model import DateOrderCode
-from app.pages.archive import wants_version
+from app.pages.archive import may_want_version, wants_version
 from app.pages.files import checklist, file_cards, said_added, said_refused, twins
 from app.pages.upload import UPLOAD, UploadProgress, upload_progress
 from app.plan import FileOptions, Plan, plan_from_json
@@ -111,10 +111,15 @@ def _read_now(upload: Upload) -> None:
         m, plan = migration(), migration().plan()
         upload.names = m.display_names()
         upload.seen = ReadProgress()
+        parsed = views().parsed(m, plan, upload.seen)
+        # asked as soon as the files are read, while they are prepared: the Map step, the
+        # step after the Preview, would otherwise wait for the subprocess's start of GnuCash
+        if may_want_version(len(parsed.transactions), plan):
+            installed().ask_ahead()
         view = views().view(m, plan, upload.seen)
         upload.stage = "preview"
         preview.shown(view)
-        if wants_version(view.prepared, plan):  # before the Map step needs it
+        if wants_version(view.prepared, plan):  # (once: a parse that told too few)
             installed().ask_ahead()
     finally:
         upload.stage = "done"

@@ -1,7 +1,8 @@
 """The installed GnuCash's version, which the Map step's archive suggestion depends on for a big
 history (GnuCash 4.x and 5.0-5.6 open large books slowly). The server never loads GnuCash, so it
-is asked once per server from a process of its own: ahead of the Map step, as soon as an upload
-makes a history that big (``ask_ahead``), so that the page does not wait for it."""
+is asked once per server from a process of its own: ahead of the Map step, as soon as an
+upload's files are read and hold a history that big (``ask_ahead``), while they are prepared, so
+that the page does not wait for it."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ class InstalledVersion:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._known: tuple[int, ...] | None = None
+        self._ahead = False  # asked ahead already
 
     def get(self) -> tuple[int, ...]:
         """(major, minor), (0, 0) when it cannot be told; asked at the first call (a call made
@@ -30,7 +32,8 @@ class InstalledVersion:
 
     def ask_ahead(self) -> None:
         """Ask in the background, once, so that a later ``get`` finds it known."""
-        if self._known is None:
+        if self._known is None and not self._ahead:
+            self._ahead = True
             threading.Thread(target=self.get, name="gnucash-version", daemon=True).start()
 
 
