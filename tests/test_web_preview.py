@@ -19,8 +19,13 @@ def test_preview_tables_and_search(client):
         for tr in page.select("#account-table tbody tr")
     }
     assert list(rows) == ["Checking", "Opening Bal Equity", "Sales", "Utilities", "Utilities:Gas"]
-    assert rows["Utilities:Gas"] == ["Gas", "7751", "expense", "EXP", "25.00", "1", ""]
-    assert rows["Checking"][2:6] == ["bank", "BANK", "75.00", "2"]
+    # QuickBooks' own type names (not its IIF codes); balances as GnuCash's tree shows them:
+    # Sales' credit of 100.00 (the file's -100.00) without a minus sign
+    assert rows["Utilities:Gas"] == ["Gas", "7751", "expense", "Expense", "25.00", "1"]
+    assert rows["Checking"][2:6] == ["bank", "Bank", "75.00", "2"]
+    assert rows["Sales"][2:5] == ["income", "Income", "100.00"]
+    assert "neg" not in page.select_one('tr[data-account="Sales"] td.num')["class"]
+    assert "without a minus sign" in page.select_one("#chart-sign").text
     assert len(page.select("#txn-table tbody.txn")) == 2
     assert page.select_one("#customers").text.count("Ann Smith") == 1
     r = client.get(f"{prefix}/transactions", query_string={"q": "february"}, headers=HX)
@@ -291,3 +296,35 @@ def test_back_to_a_page_htmx_put_in_the_history_gets_the_whole_page(client):
     assert page.select_one(".steps") and page.select_one("#txn-search")
     assert "Page 2 of 2" in page.select_one(".pager").text
     assert is_fragment(client.get(f"{prefix}/preview", query_string={"page": "2"}, headers=HX))
+
+
+def test_the_chart_signs_balances_as_the_map_step_and_names_quickbooks_types(client):
+    """Credit-normal accounts (A/P, credit card, loans, equity, income) hold their usual
+    balance without a minus sign, as on the Map and Download steps; the QuickBooks type is
+    QuickBooks' own name of it, not the IIF code."""
+    from app import sample
+    from app.model import money
+    from tests.support.companygen_data import TYPE_WORDS
+    from tests.support.sample import sample_company, tree_shown
+
+    company = sample_company()
+    prefix, csrf = new_migration(client)
+    for path in sample.files():
+        upload(client, prefix, csrf, path.name, data=path.read_bytes())
+    page = soup(client.get(f"{prefix}/preview"))
+    rows = {
+        tr["data-account"]: [td.text.strip() for td in tr.select("td")]
+        for tr in page.select("#account-table tbody tr")
+    }
+    for account, value in company.trial_balance().items():
+        if account in rows:
+            assert rows[account][4] == tree_shown(company, account, value), account
+    for account in ("Accounts Payable", "CalOil Card", "Bank Loan", "Design Income"):
+        assert not rows[account][4].startswith("-") and rows[account][4] != money(0), account
+    for account, kind, *_ in company.accounts:  # as QuickBooks' own reports name the types
+        if account in rows:
+            assert rows[account][3] == TYPE_WORDS[kind], account
+    assert rows["Truck:Original Purchase"][3] == "Fixed Asset"
+    assert rows["Payroll Liabilities:Federal Withholding"][3] == "Other Current Liability"
+    assert rows["Interest Income"][3] == "Other Income"
+    assert page.select("#chart-sign") and "credits are negative" not in page.text
