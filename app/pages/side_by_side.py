@@ -42,6 +42,7 @@ FIELD = {  # the Map step's control for a fix: its anchor there
     "fiscal_year_start": "#settings",
     "opening_balances": "#settings",
     "currency": "#settings",
+    "account_map": "#unresolved",
 }
 
 
