@@ -25,6 +25,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "account_map": "map it to a chart account with account_map in a plan file (--plan)",
         "chart": "give the IIF lists export too, or give each label its own account with "
         "account_map in a plan file (--plan)",
+        "remove": "leave this file out (if a QuickBooks export was meant, give that instead)",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
@@ -38,13 +39,15 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "account_map": "choose its account under “Report accounts to place” on the Map step",
         "chart": "add the lists export on the Files step (in QuickBooks: File › Utilities › "
         "Export › Lists to IIF Files)",
+        "remove": "remove it on the Files step (if a QuickBooks export was meant, add that "
+        "instead)",
     },
 }
 
 
 # The findings resolved on the Files step (a file to add or export again); every other setting
 # is on the Map step.
-FILES_STEP: frozenset[Fix] = frozenset({"files", "accept_cut", "chart"})
+FILES_STEP: frozenset[Fix] = frozenset({"files", "accept_cut", "chart", "remove"})
 
 
 def step(fix: Fix) -> Step | None:

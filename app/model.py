@@ -211,6 +211,7 @@ Fix = Literal[
     "currency",
     "account_map",  # a report's account label to place in the chart
     "chart",  # report labels that only a chart of accounts tells apart
+    "remove",  # a file none of the readers could read: leave it out
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.

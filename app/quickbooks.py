@@ -69,6 +69,33 @@ TYPE_WORDS: dict[str, str] = {
     "expense": "EXP",
     "other expense": "EXEXP",
 } | {code.lower(): code for code in ACCOUNT_TYPES}
+# QuickBooks type code → the name QuickBooks shows for it (its Chart of Accounts' Type column)
+TYPE_NAMES = MappingProxyType(
+    {
+        "BANK": "Bank",
+        "AR": "Accounts Receivable",
+        "OCASSET": "Other Current Asset",
+        "FIXASSET": "Fixed Asset",
+        "OASSET": "Other Asset",
+        "AP": "Accounts Payable",
+        "CCARD": "Credit Card",
+        "OCLIAB": "Other Current Liability",
+        "LTLIAB": "Long Term Liability",
+        "EQUITY": "Equity",
+        "INC": "Income",
+        "COGS": "Cost of Goods Sold",
+        "EXP": "Expense",
+        "EXINC": "Other Income",
+        "EXEXP": "Other Expense",
+    }
+)
+
+
+def type_name(word: str) -> str:
+    """A QuickBooks type as QuickBooks names it: ``OCASSET`` (an IIF code) or ``other current
+    asset`` (a report's words) → "Other Current Asset"; anything else as given."""
+    code = TYPE_WORDS.get(word.strip().casefold(), "")
+    return TYPE_NAMES.get(code, word)
 
 
 def account_type(word: str) -> AccountType | None:

@@ -5,13 +5,12 @@ no sideways scroll at 800 px. A screenshot of each test's last state lands in it
 
 from __future__ import annotations
 
-import contextlib
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from tests.support.browser import answer_dialogs, choose_files
+from tests.support.browser import LAYOUT, answer_dialogs, choose_files, screenshot_on_failure
 
 pytestmark = pytest.mark.browser
 
@@ -33,16 +32,6 @@ def start(page, server: str, tmp_path: Path) -> None:
     page.click("#new-migration")
     choose_files(page, company_files(tmp_path))
     expect(page.locator("#files article.file")).to_have_count(2)
-
-
-@contextlib.contextmanager
-def screenshot_on_failure(page, tmp_path: Path):
-    try:
-        yield
-    except Exception:
-        page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
-        print(f"screenshot in {tmp_path / 'failure.png'}")
-        raise
 
 
 def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, tmp_path):
@@ -223,28 +212,6 @@ def test_keyboard_focus_is_visible_on_every_control(server, browser_page, tmp_pa
             assert len(walk) >= 2, step
             bad = [f for f in walk if f["style"] != "solid" or f["width"] < 3]
             assert bad == [], step
-
-
-LAYOUT = """() => {
-  const doc = document.documentElement;
-  const off = (a, b) => Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2) +
-                        Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2);
-  const text = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r; };
-  return {
-    sideways: doc.scrollWidth - doc.clientWidth,
-    wide: [...document.querySelectorAll("main *")]
-      .filter(e => e.getBoundingClientRect().right > doc.clientWidth + 1
-                   && !e.closest(".scroll"))
-      .slice(0, 5).map(e => e.tagName + "#" + e.id + "." + e.className),
-    wrapped: [...document.querySelectorAll(".date")]
-      .filter(e => e.textContent.trim() && text(e).getClientRects().length > 1)
-      .map(e => e.textContent.trim()),
-    dates: document.querySelectorAll(".date").length,
-    offCentre: [...document.querySelectorAll(".steps .num")]
-      .map(e => off(e.getBoundingClientRect(), text(e).getBoundingClientRect()))
-      .filter(d => d > 1.5),
-  };
-}"""
 
 
 def test_layout_at_800_pixels(server, browser_page, tmp_path):

@@ -5,8 +5,18 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal as D
 
-from app.model import Account, AccountType, Ledger, Problem, Reconcile, Split, Transaction
-from app.pages import chart, preview
+from app.model import (
+    Account,
+    AccountType,
+    FileInfo,
+    Ledger,
+    Problem,
+    Reconcile,
+    Split,
+    Transaction,
+)
+from app.pages import chart, preview, problems
+from app.pages.files import remove_id
 from app.readers.qbcsv.columns import column_sample
 from app.source import Source
 from tests.paths import DATA
@@ -82,7 +92,7 @@ def test_problem_rows_link_to_transactions_or_accounts():
         transactions=(txn(0),),
     )
     index = preview.SearchIndex(ledger.transactions)
-    rows = preview.problem_rows(
+    rows = problems.problem_rows(
         [
             Problem(src(3), "split problem"),
             Problem(src(2, "l.iif"), "account problem", "warning"),
@@ -92,12 +102,45 @@ def test_problem_rows_link_to_transactions_or_accounts():
         ledger,
         index,
     )
-    assert [(r.page, r.link) for r in rows] == [
-        ("transactions", "t.csv:3"),
-        ("accounts", "src-l_iif-2"),
-        ("", ""),
-        ("", ""),
+    assert [(r.message, r.page, r.link) for r in rows] == [  # must-fix first
+        ("split problem", "transactions", "t.csv:3"),
+        ("general", "", ""),
+        ("a line with no row", "", ""),
+        ("account problem", "accounts", "src-l_iif-2"),
     ]
+
+
+def test_problems_put_what_must_be_fixed_first_with_its_fix():
+    """A file no reader could read is fixed by removing it on the Files step (a link to its
+    Remove button); the banner names only the steps that help; warnings of one kind are one
+    line with their count."""
+    ledger = Ledger(
+        accounts=tuple(Account(f"A{i}", AccountType.BANK, src(i, "l.iif")) for i in range(4)),
+        files=(FileInfo("l.iif", "IIF lists", "iif lists"), FileInfo("letter.txt", "not read")),
+    )
+    index = preview.SearchIndex(())
+    differ = [
+        Problem(src(i, "l.iif"), f"A{i}: QuickBooks balance {i}.00, history {i * 2}.00", "warning")
+        for i in range(4)
+    ]
+    found = [*differ, Problem(src(1, "letter.txt"), "this is not a QuickBooks export")]
+    view = problems.problems_view(found, ledger, index)
+    first = view.groups[0]
+    assert first.rows[0].severity == "error" and len(first.rows) == 1
+    assert (first.first.fix, first.first.step) == ("remove", "files")
+    assert first.first.place == "#" + remove_id("letter.txt") == "#remove-letter_txt"
+    assert first.first.fix_words.startswith("remove it on the Files step")
+    assert view.must_fix == (
+        "1 problem must be fixed before the book can be written: on the Files step, remove "
+        "the file that is not a QuickBooks export."
+    )
+    assert [len(g.rows) for g in view.groups] == [1, 4]  # the four differences: one kind
+    assert view.errors == 1 and len(view.rows) == 5
+    other = problems.problems_view([Problem(src(3), "split problem")], ledger, index)
+    assert other.must_fix.endswith(": " + problems.NO_FIX + ".")
+    assert "Files step, remove" not in other.must_fix
+    two = problems.problems_view(differ[:2], ledger, index)
+    assert [len(g.rows) for g in two.groups] == [1, 1] and two.must_fix == ""
 
 
 def test_column_sample_reads_the_chosen_columns():
@@ -297,7 +340,8 @@ def test_the_chart_sorts_by_any_column():
     assert [(c.sort, c.state) for c in default if c.label == "QuickBooks type"] == [
         ("-qbtype", "ascending")
     ]
-    assert default[-1].key == ""  # Hidden: not sortable
+    # no "Hidden" column (at 800 px it was cut off): a hidden account says so beside its name
+    assert [c.label for c in default][-1] == "Lines"
 
 
 def test_transactions_sort_by_date_number_description_and_amount():

@@ -11,10 +11,8 @@ from decimal import Decimal
 
 from app import sample
 from app.model import money
-from tests.support.sample import sample_company
+from tests.support.sample import sample_company, tree_shown
 from tests.support.web import HX, new_migration, soup, upload
-
-CREDIT_NATURED = {"CCARD", "OCLIAB", "LTLIAB", "AP", "EQUITY", "INC", "EXINC"}
 
 
 def _migration(client):
@@ -34,10 +32,6 @@ def _rows(page) -> dict[str, tuple[str, str, str, str]]:
     return out
 
 
-def _shown(company, account: str, value: Decimal) -> str:
-    return money(-value if company.account_type(account) in CREDIT_NATURED else value)
-
-
 def test_the_tree_shows_numbers_types_balances_and_subtotals(client):
     company = sample_company()
     truth = company.trial_balance()
@@ -53,7 +47,7 @@ def test_the_tree_shows_numbers_types_balances_and_subtotals(client):
         code, _type, shown, _origin = rows[account]
         assert code == numbers[account], account
         if value or children:
-            assert shown == _shown(company, account, expected), account
+            assert shown == tree_shown(company, account, expected), account
     assert rows["Checking"][1] == "Bank" and rows["Accounts Receivable"][1] == "A/Receivable"
     assert rows["CalOil Card"][1] == "Credit Card" and rows["Design Income"][1] == "Income"
     debits = sum((v for v in truth.values() if v > 0), Decimal(0))

@@ -7,7 +7,8 @@ and text with BeautifulSoup, and htmx requests (``HX-Request``) must get the swa
 
 from __future__ import annotations
 
-from tests.support.web import HX, is_fragment, new_migration, soup, upload
+from tests.paths import ENTERPRISE
+from tests.support.web import HX, LETTER, is_fragment, new_migration, soup, upload
 
 
 def test_preview_tables_and_search(client):
@@ -19,8 +20,13 @@ def test_preview_tables_and_search(client):
         for tr in page.select("#account-table tbody tr")
     }
     assert list(rows) == ["Checking", "Opening Bal Equity", "Sales", "Utilities", "Utilities:Gas"]
-    assert rows["Utilities:Gas"] == ["Gas", "7751", "expense", "EXP", "25.00", "1", ""]
-    assert rows["Checking"][2:6] == ["bank", "BANK", "75.00", "2"]
+    # QuickBooks' own type names (not its IIF codes); balances as GnuCash's tree shows them:
+    # Sales' credit of 100.00 (the file's -100.00) without a minus sign
+    assert rows["Utilities:Gas"] == ["Gas", "7751", "expense", "Expense", "25.00", "1"]
+    assert rows["Checking"][2:6] == ["bank", "Bank", "75.00", "2"]
+    assert rows["Sales"][2:5] == ["income", "Income", "100.00"]
+    assert "neg" not in page.select_one('tr[data-account="Sales"] td.num')["class"]
+    assert "without a minus sign" in page.select_one("#chart-sign").text
     assert len(page.select("#txn-table tbody.txn")) == 2
     assert page.select_one("#customers").text.count("Ann Smith") == 1
     r = client.get(f"{prefix}/transactions", query_string={"q": "february"}, headers=HX)
@@ -291,3 +297,89 @@ def test_back_to_a_page_htmx_put_in_the_history_gets_the_whole_page(client):
     assert page.select_one(".steps") and page.select_one("#txn-search")
     assert "Page 2 of 2" in page.select_one(".pager").text
     assert is_fragment(client.get(f"{prefix}/preview", query_string={"page": "2"}, headers=HX))
+
+
+def test_a_file_that_is_no_export_is_the_first_problem_with_remove_as_its_fix(client):
+    """A letter uploaded by mistake beside the sample company's real exports: its must-fix
+    problem comes first, its fix is the Files step's Remove (linked to that file's button), and
+    the banner promises nothing the Map step could do."""
+    from app import sample
+
+    prefix, csrf = new_migration(client)
+    for path in sample.files():
+        upload(client, prefix, csrf, path.name, data=path.read_bytes())
+    upload(client, prefix, csrf, "letter.txt", data=LETTER)
+    page = soup(client.get(f"{prefix}/preview"))
+    first = page.select_one("#problem-list > li")
+    assert "error" in first["class"] and first.select_one(".where").text == "letter.txt:1"
+    assert "this is not a QuickBooks export" in first.text
+    fix = first.select_one("a.fix")
+    assert fix.text.startswith("remove it on the Files step")
+    assert fix["href"] == f"{prefix}/files#remove-letter_txt"
+    banner = page.select_one("#must-fix").text
+    assert banner.startswith("1 problem must be fixed before the book can be written: on the")
+    assert "remove the file that is not a QuickBooks export" in banner and "Map" not in banner
+    files = soup(client.get(f"{prefix}/files"))
+    remove = files.select_one("#remove-letter_txt")
+    assert remove["action"] == f"{prefix}/files/letter.txt/delete"
+
+
+def test_the_chart_signs_balances_as_the_map_step_and_names_quickbooks_types(client):
+    """Credit-normal accounts (A/P, credit card, loans, equity, income) hold their usual
+    balance without a minus sign, as on the Map and Download steps; the QuickBooks type is
+    QuickBooks' own name of it, not the IIF code."""
+    from app import sample
+    from app.model import money
+    from tests.support.companygen_data import TYPE_WORDS
+    from tests.support.sample import sample_company, tree_shown
+
+    company = sample_company()
+    prefix, csrf = new_migration(client)
+    for path in sample.files():
+        upload(client, prefix, csrf, path.name, data=path.read_bytes())
+    page = soup(client.get(f"{prefix}/preview"))
+    rows = {
+        tr["data-account"]: [td.text.strip() for td in tr.select("td")]
+        for tr in page.select("#account-table tbody tr")
+    }
+    for account, value in company.trial_balance().items():
+        if account in rows:
+            assert rows[account][4] == tree_shown(company, account, value), account
+    for account in ("Accounts Payable", "CalOil Card", "Bank Loan", "Design Income"):
+        assert not rows[account][4].startswith("-") and rows[account][4] != money(0), account
+    for account, kind, *_ in company.accounts:  # as QuickBooks' own reports name the types
+        if account in rows:
+            assert rows[account][3] == TYPE_WORDS[kind], account
+    assert rows["Truck:Original Purchase"][3] == "Fixed Asset"
+    assert rows["Payroll Liabilities:Federal Withholding"][3] == "Other Current Liability"
+    assert rows["Interest Income"][3] == "Other Income"
+    assert page.select("#chart-sign") and "credits are negative" not in page.text
+
+
+def test_the_walk_with_real_files_groups_warnings_of_one_kind(client, samples_dir):
+    """The bookkeeper's walk: a real lists export, a real transactions file, a letter and a JSON
+    file named .iif uploaded by mistake. The two must-fix problems come first, before 66
+    warnings of one kind (balances the imported history does not explain), which are one line
+    with their count and the list to open."""
+    prefix, csrf = new_migration(client)
+    for name in ENTERPRISE.name, "minimul__iif-parser__windows-1252.iif":
+        upload(client, prefix, csrf, name, data=(samples_dir / name).read_bytes())
+    upload(client, prefix, csrf, "letter.txt", data=LETTER)
+    upload(client, prefix, csrf, "accounts.iif", data=b'{"accounts": [{"name": "Checking"}]}\n')
+    page = soup(client.get(f"{prefix}/preview"))
+    top = page.select("#problem-list > li")
+    assert ["error" in li["class"] for li in top[:2]] == [True, True]
+    assert sorted(li.select_one(".where").text for li in top[:2]) == [
+        "accounts.iif:1",
+        "letter.txt:1",
+    ]
+    assert all("error" not in li["class"] for li in top[2:])
+    banner = page.select_one("#must-fix").text
+    assert "remove the 2 files that are not QuickBooks exports" in banner
+    assert "Map" not in banner
+    kind = next(li for li in top if "many" in li["class"])
+    assert kind.select_one(".count").text == "66 of one kind"
+    assert kind.select_one("details summary").text == "Show all 66"
+    assert len(kind.select("details li")) == 66
+    assert len(top) < 10  # the page is readable: one line per kind
+    assert page.select_one(".tabs a[href='#problems']").text == "Problems (69)"

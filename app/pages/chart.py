@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from app.model import Account, AccountType, Ledger
 from app.pages.preview import Column, anchor, columns, natural
-from app.quickbooks import TYPE_WORDS
+from app.quickbooks import TYPE_WORDS, type_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,9 +20,9 @@ class AccountRow:
     name: str
     depth: int
     type: str  # GnuCash type
-    kind_label: str  # QuickBooks type
+    kind_label: str  # QuickBooks' name of its type ("Other Current Asset")
     code: str
-    balance: Decimal | None
+    balance: Decimal | None  # QuickBooks' figure as GnuCash's tree shows it (``shown``)
     splits: int
     hidden: bool
     placeholder: bool
@@ -69,9 +69,25 @@ ACCOUNT_COLUMNS = (  # (label, sort key, right-aligned)
     ("QuickBooks type", "qbtype", False),
     ("QuickBooks balance", "balance", True),
     ("Lines", "lines", True),
-    ("Hidden", "", False),
-)
+)  # a hidden account says so beside its name
 TREE_SORTS = ("", "qbtype", "account")  # sorted so, the chart is still shown as a tree
+# GnuCash's account tree shows these families' accounts without a minus sign when they hold what
+# they usually hold (a credit)
+CREDIT_NORMAL = frozenset({"liability", "equity", "income"})
+
+
+def sign(family: str) -> int:
+    """How GnuCash's account tree shows a debit-positive figure of an account of ``family``
+    ("asset", "liability"...; "" when untyped): its usual balance positive."""
+    return -1 if family in CREDIT_NORMAL else 1
+
+
+def shown(value: Decimal | None, kind: AccountType | None) -> Decimal | None:
+    """A debit-positive figure (None: QuickBooks gives none) as GnuCash's tree shows it for an
+    account of ``kind``: a liability's, equity's or income's credit positive."""
+    if value is None:
+        return None
+    return sign(kind.family if kind else "") * value
 
 
 def quickbooks_rank(a: Account) -> int:
@@ -125,7 +141,7 @@ def account_rows(ledger: Ledger, sort: str = "") -> list[AccountRow]:
             "number": lambda a: natural(a.code) if a.code else (2, 0, ""),
             "type": lambda a: (a.type.value if a.type else "~", _tree_key(a)),
             "qbtype": lambda a: (quickbooks_rank(a), _tree_key(a)),
-            "balance": lambda a: (a.balance is None, a.balance or 0, _tree_key(a)),
+            "balance": lambda a: (a.balance is None, shown(a.balance, a.type) or 0, _tree_key(a)),
             "lines": lambda a: (counts[a.full_name], _tree_key(a)),
         }
         accounts = sorted(ledger.accounts, key=keys[key])
@@ -138,9 +154,9 @@ def account_rows(ledger: Ledger, sort: str = "") -> list[AccountRow]:
             name=a.name if tree else a.full_name,
             depth=a.full_name.count(":") if tree else 0,
             type=a.type.value if a.type else "unknown",
-            kind_label=a.kind_label,
+            kind_label=type_name(a.kind_label),
             code=a.code,
-            balance=a.balance,
+            balance=shown(a.balance, a.type),
             splits=counts[a.full_name],
             hidden=a.hidden,
             placeholder=a.placeholder,

@@ -4,6 +4,7 @@ it is read and when the book is prepared from it), and which of the files just a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,16 @@ class FileCard:
     @property
     def error_count(self) -> int:
         return sum(1 for p in self.problems if p.severity == "error")
+
+    @property
+    def remove_id(self) -> str:
+        return remove_id(self.name)
+
+
+def remove_id(name: str) -> str:
+    """The HTML id of a file's Remove button on the Files step (another step's "remove it" links
+    there)."""
+    return "remove-" + re.sub(r"[^A-Za-z0-9_-]", "_", name)
 
 
 def file_cards(

@@ -9,6 +9,7 @@ from decimal import Decimal
 from app.errors import MappingError
 from app.mapping import apply
 from app.model import AccountType, Ledger, Problem
+from app.pages.chart import shown
 from app.plan import Plan, Rule
 from app.validate import check_accounts, compatible
 from app.words import article
@@ -26,11 +27,6 @@ TYPE_WORDS: dict[AccountType, str] = {
     AccountType.INCOME: "Income",
     AccountType.EXPENSE: "Expense",
 }
-# GnuCash's account tree shows these without a minus sign when they hold what they usually hold
-CREDIT_NATURED = frozenset(
-    (AccountType.CREDIT, AccountType.LIABILITY, AccountType.PAYABLE, AccountType.EQUITY,
-     AccountType.INCOME)
-)  # fmt: skip
 ZERO = Decimal(0)
 
 
@@ -57,13 +53,6 @@ class TreeRow:
     @property
     def type_words(self) -> str:
         return TYPE_WORDS[self.type] if self.type else "unknown"
-
-
-def _shown(value: Decimal | None, kind: AccountType | None) -> Decimal | None:
-    """A debit-positive figure as GnuCash's tree shows it for an account of ``kind``."""
-    if value is None:
-        return None
-    return -value if kind in CREDIT_NATURED else value
 
 
 def tree_rows(ledger: Ledger) -> list[TreeRow]:
@@ -93,8 +82,8 @@ def tree_rows(ledger: Ledger) -> list[TreeRow]:
             placeholder=a.placeholder,
             created=not a.origin,
             code=a.code,
-            balance=_shown(a.balance, a.type),
-            total=_shown(totals[a.full_name], a.type) if a.full_name in figured else None,
+            balance=shown(a.balance, a.type),
+            total=shown(totals[a.full_name], a.type) if a.full_name in figured else None,
             parent=a.full_name in parents,
         )
         for a in ledger.accounts

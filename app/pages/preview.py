@@ -1,7 +1,7 @@
 """The Preview step's view models: plain rows the templates loop over (no Flask here).
 
 Templates never compute: trees come with their depth, transactions with their splits nested and
-paginated, problems with the link to the row they are about.
+paginated (the problems, each linked to the row it is about: ``app.pages.problems``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from app.fixes import with_fix
 from app.gc_pause import paused
-from app.model import Ledger, Problem, Transaction
+from app.model import Ledger, Transaction
 from app.readers.values import full_year
 from app.source import Source
 
@@ -276,34 +275,7 @@ def _group(t: Transaction, chart: Collection[str] | None) -> TxnGroup:
     )
 
 
-# ---------------------------------------------------------------- problems and what is left out
-
-
-@dataclass(frozen=True, slots=True)
-class ProblemRow:
-    severity: str
-    where: str
-    message: str
-    link: str  # "" or a fragment/query the page turns into a link
-    page: str  # "transactions" or "accounts" or ""
-
-
-def problem_rows(
-    problems: Sequence[Problem], ledger: Ledger, index: SearchIndex
-) -> list[ProblemRow]:
-    accounts = {str(a.source) for a in ledger.accounts}
-    rows = []
-    for p in problems:
-        where = str(p.source) if p.source else ""
-        if where and where in index.at:
-            link, page = where, "transactions"
-        elif where and where in accounts:
-            link, page = anchor(p.source), "accounts"
-        else:
-            link, page = "", ""
-        message = with_fix(p.message, p.fix, "wizard")
-        rows.append(ProblemRow(p.severity, where, message, link, page))
-    return rows
+# ---------------------------------------------------------------- what is left out
 
 
 def not_imported(ledger: Ledger) -> list[tuple[str, list[tuple[str, str, str]]]]:

@@ -17,7 +17,7 @@ from app.documents.aging import BUCKETS, totals
 from app.documents.proof import DocumentsProof
 from app.fixes import action, step
 from app.model import Ledger, plain
-from app.pages.chart import AccountRow, account_rows
+from app.pages.chart import AccountRow, account_rows, sign
 from app.proof_state import verdict
 from app.verify_report import Report, Row
 
@@ -29,7 +29,6 @@ SIGN_NOTE = (
     "Profit & Loss); a balance on the other side has a minus sign. Difference is GnuCash "
     "minus QuickBooks, in the same sense; ✓ means equal to the cent."
 )
-CREDIT_NORMAL = frozenset({"liability", "equity", "income"})
 SECTIONS = (
     ("Balance Sheet", (("asset", "Assets"), ("liability", "Liabilities"), ("equity", "Equity"))),
     (
@@ -43,11 +42,8 @@ FIELD = {  # the Map step's control for a fix: its anchor there
     "fiscal_year_start": "#settings",
     "opening_balances": "#settings",
     "currency": "#settings",
+    "account_map": "#unresolved",
 }
-
-
-def sign(family: str) -> int:
-    return -1 if family in CREDIT_NORMAL else 1
 
 
 def state_data(report: Report) -> dict[str, object]:

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from app.pages import chart, preview
 from app.pages.documents import documents_view
+from app.pages.problems import problems_view
 from app.pages.tax import tax_view
 from app.web.cache import View
 from app.web.context import is_htmx, migration, render, views
@@ -57,7 +58,7 @@ def shown(view: View, sort: str = "") -> dict:
     models = view.page(
         "preview",
         lambda: {
-            "problems": preview.problem_rows(view.prepared.problems, ledger, view.search),
+            "problems": problems_view(view.prepared.problems, ledger, view.search),
             "not_imported": preview.not_imported(ledger),
             "counts": preview.counts(ledger),
             "documents": documents_view(view.prepared.overview),

@@ -3,6 +3,7 @@ Debian's chromium and its flags, a free port, and a recorder of the page's dialo
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from dataclasses import dataclass, field
 
@@ -65,3 +66,37 @@ def import_book(page, book, summary: str = "match QuickBooks to the cent") -> No
     with page.expect_download() as info:
         page.click("#download-book")
     info.value.save_as(book)
+
+
+@contextlib.contextmanager
+def screenshot_on_failure(page, tmp_path):
+    try:
+        yield
+    except Exception:
+        page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+        print(f"screenshot in {tmp_path / 'failure.png'}")
+        raise
+
+
+# What the 800 px checks measure of a page: its sideways scroll, elements wider than the window
+# outside a .scroll box, dates wrapped, step numbers off the centre of their circles.
+LAYOUT = """() => {
+  const doc = document.documentElement;
+  const off = (a, b) => Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2) +
+                        Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2);
+  const text = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r; };
+  return {
+    sideways: doc.scrollWidth - doc.clientWidth,
+    wide: [...document.querySelectorAll("main *")]
+      .filter(e => e.getBoundingClientRect().right > doc.clientWidth + 1
+                   && !e.closest(".scroll"))
+      .slice(0, 5).map(e => e.tagName + "#" + e.id + "." + e.className),
+    wrapped: [...document.querySelectorAll(".date")]
+      .filter(e => e.textContent.trim() && text(e).getClientRects().length > 1)
+      .map(e => e.textContent.trim()),
+    dates: document.querySelectorAll(".date").length,
+    offCentre: [...document.querySelectorAll(".steps .num")]
+      .map(e => off(e.getBoundingClientRect(), text(e).getBoundingClientRect()))
+      .filter(d => d > 1.5),
+  };
+}"""

@@ -94,3 +94,12 @@ def write_sample(folder: Path) -> list[Path]:
 if __name__ == "__main__":
     for path in write_sample(Path(sys.argv[1] if len(sys.argv) > 1 else "app/sample")):
         print(path)
+
+
+def tree_shown(company: Company, account: str, value: Decimal) -> str:
+    """A debit-positive figure of ``account`` as GnuCash's account tree shows it (the Preview's
+    chart and the Map step's tree): a credit-natured account's usual balance positive."""
+    from app.model import money
+    from tests.support.companygen_write import CREDIT_NATURED
+
+    return money(-value if company.account_type(account) in CREDIT_NATURED else value)

@@ -12,6 +12,10 @@ from tests.paths import DATA
 
 WEB = DATA / "web"
 HX = {"HX-Request": "true"}
+LETTER = (  # a letter uploaded by mistake beside the exports: plainly no QuickBooks export
+    b"Dear Sam,\n\nHere are the books for the year, as we agreed on the phone.\n"
+    b"The invoices are in the blue folder.\n\nBest wishes,\nAnn\n"
+)
 
 
 def signed_in(app):
