@@ -34,6 +34,11 @@ def test_import_is_refused_while_problems_remain_then_resolved(client):
     assert r.status_code == 422 and is_fragment(r)
     listed = soup(r).select("#refused-problems li")
     assert any("unknown_account.iif:5" in li.text and "Heating Oil" in li.text for li in listed)
+    # each with its own fix, on the step where it is done (the Map's report accounts here)
+    fixes = {a["href"] for li in listed for a in li.select("a.fix")}
+    assert fixes and all(f.endswith("/map#unresolved") for f in fixes), fixes
+    assert "on the Map step" in soup(r).select_one("#must-fix").text
+    assert "Files step" not in soup(r).select_one("#must-fix").text
     assert not (
         client.application.config["MIGRATIONS_DIR"]
         and any(Path(client.application.config["MIGRATIONS_DIR"]).rglob("job.json"))
@@ -313,3 +318,20 @@ def test_cancelling_a_new_import_keeps_the_previous_book_marked_as_such(client, 
     assert page.select_one("#previous-book") is None
     with client.get(f"{prefix}/download/report.csv") as r:
         assert "Bank,Checking,75.00" in r.get_data(as_text=True)
+
+
+def test_import_refused_for_a_file_that_is_no_export_points_at_its_remove_button(client):
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    letter = b"Dear Jim,\r\n\r\nThank you for the plants. They arrived on Friday as agreed.\r\n"
+    upload(client, prefix, csrf, "letter.txt", data=letter)
+    r = client.post(f"{prefix}/import", headers=csrf | HX)
+    assert r.status_code == 422
+    part = soup(r)
+    said = part.select_one("#must-fix").text
+    assert "on the Files step, remove the file that is not a QuickBooks export" in said
+    assert "Map step" not in said
+    (fix,) = {a["href"] for a in part.select("#refused-problems a.fix")}
+    assert fix.endswith("/files#remove-letter_txt")
+    files = soup(client.get(f"{prefix}/files"))
+    assert files.select_one("#remove-letter_txt") is not None  # the link lands on it

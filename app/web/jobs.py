@@ -22,6 +22,7 @@ from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
 from app.jobs import ACTIVE, SHOWN_PHASES, Book, ImportJob
 from app.pages.download import SIGN_NOTE, legacy_state
+from app.pages.problems import must_fix, problem_rows
 from app.store import Migration
 from app.web.context import (
     fragment,
@@ -78,11 +79,14 @@ def _context() -> dict:
         state = "refused"
     else:
         state = ""
+    refused = problem_rows(errors, view.resolved, view.search) if state == "refused" else []
     return {
         "m": m,
         "plan": plan,
         "view": view,
         "errors": errors,
+        "refused": refused,  # each with its fix, linked to its step (as on the Preview)
+        "must_fix": must_fix(refused) if refused else "",
         "files": files,
         "large": view.prepared.transaction_count > LARGE_HISTORY,
     } | region(job, state, _kept(m))
