@@ -150,10 +150,13 @@ def test_without_opening_balances_the_report_names_the_gap() -> None:
     ]
     lines = report.summary_lines()
     assert lines[0] == "3 accounts differ from QuickBooks (4 others match)"
-    assert lines[1] == (
+    assert lines[1] == (  # the cause of all three said once, each row pointing to it
+        "Probable cause of every difference: the history starts on 2022-02-01, after the "
+        "company did: what came before is missing; to fix: add --opening-balances"
+    )
+    assert lines[2] == (
         "Checking: QuickBooks 16,200.00, GnuCash 2,400.00 (all time), difference -13,800.00"
-        " — the history starts on 2022-02-01, after the company did: what came before is "
-        "missing; to fix: add --opening-balances"
+        " — the history starts on 2022-02-01, after the company did (see above)"
     )
     wizard = report.summary_lines("wizard")[1]
     assert "--" not in wizard.replace(" — ", "")
@@ -166,11 +169,13 @@ def test_damaged_book_names_account_and_amount() -> None:
     book = damaged(book, "Sales", dt.date(2022, 2, 1), "10.00")
     report = verify(led, book, Cutover())
     assert not report.ok
-    damage = " — the book's transactions differ from the files' (please report this)"
-    assert report.summary_lines()[:3] == [
+    damage = "the book's transactions differ from the files' (please report this)"
+    seen = f" — {damage} (see above)"
+    assert report.summary_lines()[:4] == [
         "2 accounts differ from QuickBooks (5 others match)",
-        f"Checking: QuickBooks 16,200.00, GnuCash 16,190.00 (all time), difference -10.00{damage}",
-        f"Sales: QuickBooks -3,000.00, GnuCash -2,990.00 (year to date), difference 10.00{damage}",
+        f"Probable cause of every difference: {damage}",
+        f"Checking: QuickBooks 16,200.00, GnuCash 16,190.00 (all time), difference -10.00{seen}",
+        f"Sales: QuickBooks -3,000.00, GnuCash -2,990.00 (year to date), difference 10.00{seen}",
     ]
     rows = {r.account: r for r in report.differences}
     assert rows["Checking"].history_difference == D("-10.00")
@@ -723,10 +728,27 @@ def test_the_proof_names_the_period_a_cut_file_leaves_out() -> None:
         "export cap)"
     )
     assert {r.account: (r.cause, r.fix) for r in report.differences} == {
-        "Accounts Payable": (cause, "files"),
-        "Rent": (cause, "files"),
+        "Accounts Payable": (cause, "history_gap"),
+        "Rent": (cause, "history_gap"),
     }
     assert report.notes[0] in report.summary_lines()
+    assert report.no_opening == ""  # the opening balance was not asked for
+    wizard = report.difference_lines("wizard")[0]  # the one cause, with both ways out
+    assert wizard == (
+        f"Probable cause of every difference: {cause}; to fix: add the transaction files that "
+        "cover that period on the Files step, or choose “Only the balances, on a cutover date” "
+        "on the Map step (the book then starts from QuickBooks' balances on that day, without "
+        "the transactions before it)"
+    )
+    asked = Cutover(opening_balances=True)
+    led = apply(dataclasses.replace(ledger(HISTORY[:5]), files=(journal,)), asked)
+    said = verify(led, book_of(led), asked).difference_lines()
+    assert said[1] == (
+        "No opening-balance transaction was made, though it was asked for: no history from "
+        "2022-03-01 on (journal.csv is cut at the export cap), after the history ends, and an "
+        "opening balance stands only for what happened before the history starts (it is dated "
+        "2021-01-04, the day before its first transaction)"
+    )
 
 
 def test_the_notes_say_how_the_gnucash_column_reads_in_gnucash_s_trial_balance() -> None:
