@@ -171,14 +171,36 @@ class Report:
         return head
 
     def _accounts_headline(self) -> str:
+        """QuickBooks' balances matched, and apart the accounts that have none (only in the
+        transaction files: compared with their lines, never counted as matching QuickBooks)."""
         n = len(self.quickbooks_rows)
         n_differ = len(self.differences)
         if not self.rows:
             return NOTHING_COMPARED
-        if not n_differ:
+        lines = [r for r in self.quickbooks_rows if r.basis == "history" and r.ok]
+        equal = "equals its" if len(lines) == 1 else "equal their"
+        said = (
+            f"{plural(len(lines), 'account')} with no QuickBooks balance {equal} transaction lines"
+        )
+        apart = f"; {said}" if lines else ""
+        balances = n - len(lines)
+        if not n_differ and not lines:
             return f"{n:,} of {plural(n, 'account')} match QuickBooks to the cent"
-        others = n - sum(1 for r in self.differences if not r.created)
-        return f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match)"
+        if not n_differ and not balances:
+            return f"no QuickBooks balance to compare: {said}"
+        if not n_differ:
+            return (
+                f"{balances:,} of {plural(balances, 'account')} match QuickBooks' balances{apart}"
+            )
+        others = balances - sum(1 for r in self.differences if not r.created)
+        if not lines:
+            return (
+                f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match)"
+            )
+        return (
+            f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match "
+            f"QuickBooks' balances{apart})"
+        )
 
     def created_lines(self) -> list[str]:
         """The accounts not counted in the headline, listed apart."""

@@ -25,7 +25,7 @@ from app.openings import OPENING_KIND
 from app.plan import Cutover, Plan
 from app.source import Source
 from app.verify import verify
-from app.verify_report import CSV_HEADER
+from app.verify_report import CSV_HEADER, Report, Row
 from tests.paths import ENTERPRISE
 from tests.support.companygen import BALANCE_SHEET, make_company
 from tests.support.end_to_end import START, assert_known_answers, convert
@@ -778,3 +778,25 @@ def test_parents_qb2gnucash_created_are_not_counted_but_listed_apart() -> None:
         "nothing posted to them: Expenses",
     ]
     assert [r.account for r in report.rows if r.created == "parent"] == ["Expenses"]
+
+
+def test_accounts_without_a_quickbooks_balance_are_counted_apart() -> None:
+    """An account only in the transaction files is compared with its lines: counted apart,
+    never as matching QuickBooks."""
+
+    def row(name: str, value: str, basis: str) -> Row:
+        return Row(name, name, D(value), D(value), basis, lines=D(value), book_total=D(value))
+
+    both = Report((row("Stripe", "31.74", "history"), row("Checking", "5.00", "all time")), ())
+    assert both.headline() == (
+        "1 of 1 account match QuickBooks' balances; 1 account with no QuickBooks balance "
+        "equals its transaction lines"
+    )
+    alone = Report((row("Stripe", "31.74", "history"), row("Fees", "1.85", "history")), ())
+    assert alone.headline() == (
+        "no QuickBooks balance to compare: 2 accounts with no QuickBooks balance equal their "
+        "transaction lines"
+    )
+    assert Report((row("Checking", "5.00", "all time"),), ()).headline() == (
+        "1 of 1 account match QuickBooks to the cent"
+    )

@@ -105,3 +105,29 @@ def test_the_command_line_says_the_shared_cause_once_and_why_no_opening_balance(
     warned = run.stdout.split("Warnings", 1)[1].splitlines()
     assert warned[2].startswith("  No opening-balance transaction was made")  # after the gap
     assert read_book(out).transactions == n
+
+
+def test_accounts_with_no_quickbooks_balance_are_counted_apart(client, samples_dir, tmp_path):
+    """The walker's files: the real lists export (balances as of 2026-12-15) and a 2018 history
+    whose Stripe accounts the lists do not have. Those are compared with their transaction
+    lines, said so in the QuickBooks column, and counted apart in the headline, never as
+    matching QuickBooks."""
+    prefix, csrf = new_migration(client)
+    for name in (
+        "Pewejekubam__qbd-to-gnucash__qbd-all-lists-sample.IIF",
+        "minimul__iif-parser__windows-1252.iif",
+    ):
+        data = (samples_dir / name).read_bytes()
+        assert upload(client, prefix, csrf, name, data=data).status_code == 200
+    page = write(client, prefix, csrf, mode="full")
+    assert page.select_one("#summary-line").text == (
+        "66 accounts differ from QuickBooks (38 others match QuickBooks' balances; 9 accounts "
+        "with no QuickBooks balance equal their transaction lines)"
+    )
+    stripe = page.select_one('table.tb tr[data-account="Stripe Account"]')
+    cells = [td.text.strip() for td in stripe.select("td.num")]
+    assert cells == ["no QuickBooks balance; transaction lines 31.74", "31.74", "✓"]
+    book = tmp_path / "book.gnucash"
+    with client.get(page.select_one("#download-book")["href"]) as r:
+        book.write_bytes(r.data)
+    assert read_book(book).transactions == 3
