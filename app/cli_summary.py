@@ -20,12 +20,13 @@ from app.words import count_name, plural
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
 SHOWN_WARNINGS = 50  # a long overlap can warn once per transaction
-TOPICS = ("truncated", "coverage", "overlap", "difference")  # most important first
+TOPICS = ("truncated", "coverage", "opening", "overlap", "difference")  # most important first
 
 
 def by_importance(warnings: Sequence[Problem]) -> list[Problem]:
-    """A file cut at the export cap, the files' dates, one history in two files, figures that
-    differ, then the rest; in file and line order within each (stable)."""
+    """A file cut at the export cap, the files' dates, the opening balance they keep from being
+    made, one history in two files, figures that differ, then the rest; in file and line order
+    within each (stable)."""
     rank = {topic: i for i, topic in enumerate(TOPICS)}
     return sorted(warnings, key=lambda w: rank.get(w.topic, len(TOPICS)))
 

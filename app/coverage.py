@@ -13,7 +13,9 @@ Each history file covers its first to its last transaction's day. A stretch betw
   than those runs and than a month (books are often exported some weeks after the period they
   close): a history that stops long before the export (a report cut short between two
   transactions) is named, and no opening balance takes in what happened after it.
-The reader merge warns of each; the proof repeats them in its notes.
+The reader merge warns of each; the proof repeats them in its notes. With such a gap no
+opening-balance transaction is made, though asked for (``app.cutover``): ``no_opening`` says why,
+on the Import step, the Download step and the command line alike.
 """
 
 from __future__ import annotations
@@ -76,6 +78,26 @@ class Gap:
             what = "export date" if self.until.kind.startswith("IIF") else "report's date"
             then = f"; QuickBooks' figures are as of {self.end}, the {what} in {where}"
         return f"no file covers {self.period()} ({self.before.filename} ends {last}{then})"
+
+
+def no_opening(holes: Sequence[Gap], first: dt.date) -> str:
+    """Why the opening-balance transaction asked for is not made when the files leave a gap
+    (``holes``; ``first``: the history's first day): after the history ends, an opening balance
+    (dated the day before that first day) cannot stand for it; inside the history, what is
+    missing cannot be told from what came before it."""
+    gap = holes[0]
+    if gap.after is None:
+        why = (
+            f"{gap.short()}, after the history ends, and an opening balance stands only for what "
+            f"happened before the history starts (it is dated {first - DAY}, the day before its "
+            "first transaction)"
+        )
+    else:
+        why = (
+            f"{gap.short()}, inside the history, and what is missing there cannot be told from "
+            "what came before it"
+        )
+    return f"No opening-balance transaction was made, though it was asked for: {why}"
 
 
 def quiet_days(dates: Iterable[dt.date]) -> int:

@@ -16,9 +16,11 @@ Decisions (the as-of day and the fiscal year are decided in ``app.as_of``):
   what balances the transaction; anything beyond its own figure is reported, never hidden.
   When the files leave a gap (``app.coverage``: a file cut at the export cap, a stretch no file
   covers) nothing is posted: what is missing inside the history cannot be told from what came
-  before it; each difference is reported. Nor when the history explains more than QuickBooks'
-  balance on every account that differs (``as_of.over_explained``: transactions in the files
-  twice): an opening balance would take history back, so every difference is reported.
+  before it, nor what is missing after it from an opening balance dated before it; each
+  difference is reported, and once that the opening balance asked for is not made. Nor when the
+  history explains more than QuickBooks' balance on every account that differs
+  (``as_of.over_explained``: transactions in the files twice): an opening balance would take
+  history back, so every difference is reported.
 - Balances only: every account's figure on its own account (``ytd_to_retained``: income and
   expense summed into Retained Earnings instead). A trial balance that does not sum to zero is an
   error naming the difference; nothing is plugged.
@@ -44,7 +46,7 @@ from app.as_of import (
     over_explained,
     role_account,
 )
-from app.coverage import gaps
+from app.coverage import gaps, no_opening
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening
 from app.plan import Cutover, parse_day
@@ -197,6 +199,13 @@ def _differences(
     more = over_explained((a.balance or ZERO, explained.get(a.full_name, ZERO)) for a in figured)
     if more:
         problems.append(_explains_more(figured, explained))
+    elif (
+        holes
+        and cutover.opening_balances
+        and any(a.balance != explained.get(a.full_name, ZERO) for a in figured)
+    ):
+        text = no_opening(holes, first)
+        problems.append(Problem(None, text, "warning", "history_gap", topic="opening"))
     for a in figured:
         assert a.balance is not None
         has = explained.get(a.full_name, ZERO)
@@ -230,7 +239,7 @@ def _differences(
                     f"{a.full_name}: {what}; difference {money(diff)}, not posted as an opening "
                     f"balance: {why}",
                     "warning",
-                    fix if shifted else "files",
+                    fix if shifted else "history_gap",
                     topic="difference",
                 )
             )

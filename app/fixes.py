@@ -17,6 +17,9 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "fiscal_year_start": "give --fiscal-year-start MM-DD",
         "export_date": "give --export-date YYYY-MM-DD, the day the lists were exported",
         "files": "check that every transaction file is given",
+        "history_gap": "give the transaction files that cover that period",
+        "balances_only": "start the book from QuickBooks' balances alone with --balances-only "
+        "YYYY-MM-DD (the transactions before that day are then left out)",
         "repeated": "give each transaction file once, each holding its report once (export "
         "again a file that holds a report twice)",
         "accept_cut": "export it again by date range (a year at a time) and give every file, or "
@@ -32,6 +35,10 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "fiscal_year_start": "set “Fiscal year starts” on the Map step",
         "export_date": "set “Export date” on the Map step to the day the lists were exported",
         "files": "check on the Files step that every transaction file is there",
+        "history_gap": "add the transaction files that cover that period on the Files step",
+        "balances_only": "choose “Only the balances, on a cutover date” on the Map step (the "
+        "book then starts from QuickBooks' balances on that day, without the transactions "
+        "before it)",
         "repeated": "check on the Files step that no file is there twice, and export again a "
         "file that holds a report twice",
         "accept_cut": "export it again by date range (a year at a time) and upload every file",
@@ -47,7 +54,17 @@ WORDS: dict[Audience, dict[Fix, str]] = {
 
 # The findings resolved on the Files step (a file to add or export again); every other setting
 # is on the Map step.
-FILES_STEP: frozenset[Fix] = frozenset({"files", "accept_cut", "chart", "remove"})
+FILES_STEP: frozenset[Fix] = frozenset({"files", "history_gap", "accept_cut", "chart", "remove"})
+# A fix with a second way out, said after it ("…, or …"): a history with a gap is made whole by
+# its missing files, or left out for a book from QuickBooks' balances alone.
+OR_ELSE: dict[Fix, Fix] = {"history_gap": "balances_only"}
+
+
+def ways(fix: Fix) -> tuple[Fix, ...]:
+    """The settings that each resolve ``fix`` on their own: itself, then its other way out."""
+    if not fix:
+        return ()
+    return (fix, OR_ELSE[fix]) if fix in OR_ELSE else (fix,)
 
 
 def step(fix: Fix) -> Step | None:
@@ -57,10 +74,17 @@ def step(fix: Fix) -> Step | None:
     return "files" if fix in FILES_STEP else "map"
 
 
+def parts(fix: Fix, audience: Audience, file: str = "") -> list[tuple[Fix, str]]:
+    """Each way out of ``fix`` and its words for ``audience`` (a page links each to its
+    ``step``). ``file``: the file the finding is about, for words that name it."""
+    said = ((way, WORDS[audience].get(way, "")) for way in ways(fix))
+    return [(way, w.replace("{file}", file or "FILE")) for way, w in said if w]
+
+
 def action(fix: Fix, audience: Audience, file: str = "") -> str:
-    """ "add --opening-balances"; "" when there is nothing to set. ``file``: the file the finding
-    is about, for words that name it."""
-    return WORDS[audience].get(fix, "").replace("{file}", file or "FILE") if fix else ""
+    """ "add --opening-balances"; "" when there is nothing to set. A fix with two ways out says
+    both ("…, or …")."""
+    return ", or ".join(w for _, w in parts(fix, audience, file))
 
 
 def with_fix(message: str, fix: Fix, audience: Audience, file: str = "") -> str:

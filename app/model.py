@@ -206,6 +206,8 @@ Fix = Literal[
     "fiscal_year_start",
     "export_date",
     "files",
+    "history_gap",  # a stretch no file covers: add its files, or start from the balances alone
+    "balances_only",
     "repeated",
     "accept_cut",
     "currency",
@@ -215,7 +217,8 @@ Fix = Literal[
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.
-Topic = Literal["", "truncated", "coverage", "overlap", "difference"]
+# "opening": the opening-balance transaction asked for, not made (``app.coverage.no_opening``).
+Topic = Literal["", "truncated", "coverage", "opening", "overlap", "difference"]
 
 
 @dataclass(frozen=True, slots=True)

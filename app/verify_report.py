@@ -5,6 +5,8 @@ lines each front end shows, and the CSV report (amounts as plain decimals)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -94,6 +96,7 @@ class Report:
     sales_tax: SalesTaxProof | None = None  # each document's figures, each agency's tax owed
     extras: ExtrasProof | None = None  # every year end, budgets, reconciliations, schedules
     classes: ClassProof | None = None  # the P&L by class, per fiscal year (docs/CLASSES.md)
+    no_opening: str = ""  # the opening balance asked for, not made: why (app.coverage)
 
     @property
     def year_start(self) -> dt.date | None:
@@ -168,14 +171,36 @@ class Report:
         return head
 
     def _accounts_headline(self) -> str:
+        """QuickBooks' balances matched, and apart the accounts that have none (only in the
+        transaction files: compared with their lines, never counted as matching QuickBooks)."""
         n = len(self.quickbooks_rows)
         n_differ = len(self.differences)
         if not self.rows:
             return NOTHING_COMPARED
-        if not n_differ:
+        lines = [r for r in self.quickbooks_rows if r.basis == "history" and r.ok]
+        equal = "equals its" if len(lines) == 1 else "equal their"
+        said = (
+            f"{plural(len(lines), 'account')} with no QuickBooks balance {equal} transaction lines"
+        )
+        apart = f"; {said}" if lines else ""
+        balances = n - len(lines)
+        if not n_differ and not lines:
             return f"{n:,} of {plural(n, 'account')} match QuickBooks to the cent"
-        others = n - sum(1 for r in self.differences if not r.created)
-        return f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match)"
+        if not n_differ and not balances:
+            return f"no QuickBooks balance to compare: {said}"
+        if not n_differ:
+            return (
+                f"{balances:,} of {plural(balances, 'account')} match QuickBooks' balances{apart}"
+            )
+        others = balances - sum(1 for r in self.differences if not r.created)
+        if not lines:
+            return (
+                f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match)"
+            )
+        return (
+            f"{differ(n_differ, 'account')} from QuickBooks ({plural(others, 'other')} match "
+            f"QuickBooks' balances{apart})"
+        )
 
     def created_lines(self) -> list[str]:
         """The accounts not counted in the headline, listed apart."""
@@ -222,9 +247,25 @@ class Report:
     def difference_lines(
         self, audience: Audience = "cli", *, checks: bool = True, documents: bool = True
     ) -> list[str]:
-        """Each differing account with its cause and fix, each customer's and vendor's open
-        items that differ with theirs (then each failed check)."""
-        out = [with_fix(_describe(r), r.fix, audience) for r in self.differences]
+        """Each differing account with its cause and fix (a cause shared by several said once
+        first, each of them then pointing to it), why the opening balance asked for was not made,
+        each customer's and vendor's open items that differ with theirs (then each failed
+        check)."""
+        rows = self.differences
+        groups = causes(rows)
+        shared = {(c, f) for c, f, n in groups if n > 1}
+        out = [
+            with_fix(f"Probable cause of {_of(n, len(rows))}: {c}", f, audience)
+            for c, f, n in groups
+            if (c, f) in shared
+        ]
+        out.extend([self.no_opening] if self.no_opening else [])
+        out.extend(
+            _describe(r, f"{pointer(r.cause)} (see above)")
+            if (r.cause, r.fix) in shared
+            else with_fix(_describe(r), r.fix, audience)
+            for r in rows
+        )
         if documents and self.documents is not None and not self.documents.ok:
             out.extend(self.documents.owner_lines())
         if self.extras is not None and not self.extras.ok:
@@ -234,6 +275,23 @@ class Report:
         if checks:
             out.extend(_check_line(c, audience) for c in self.checks if not c.ok)
         return out
+
+
+def causes(rows: Sequence[Row]) -> list[tuple[str, Fix, int]]:
+    """Each probable cause of the differing ``rows`` with its fix and how many rows it is
+    theirs, in the rows' order: what is said once above the rows."""
+    counted = Counter((r.cause, r.fix) for r in rows if not r.ok and r.cause)
+    return [(c, f, n) for (c, f), n in counted.items()]
+
+
+def pointer(cause: str) -> str:
+    """What a row keeps of a cause said above: its first words ("the history is incomplete")."""
+    return cause.partition(":")[0]
+
+
+def _of(n: int, of: int) -> str:
+    """ "every difference", "12 of the 66 differences"."""
+    return "every difference" if n == of else f"{n:,} of the {of:,} differences"
 
 
 def _check_line(c: Check, audience: Audience = "cli") -> str:
@@ -249,10 +307,12 @@ def _check_line(c: Check, audience: Audience = "cli") -> str:
     return f"{line}. Probable cause: {c.cause}." + (f" What to do: {todo}." if todo else "")
 
 
-def _describe(r: Row) -> str:
+def _describe(r: Row, cause: str | None = None) -> str:
+    """The row's figures and its probable cause (``cause``: other words for it)."""
     if not r.in_book:
         return f"{r.account}: missing from the book (expected {money(r.quickbooks_balance)})"
-    cause = f" — {r.cause}" if r.cause else ""
+    cause = cause if cause is not None else r.cause
+    cause = f" — {cause}" if cause else ""
     if r.difference and r.basis != "history":
         return (
             f"{r.account}: QuickBooks {money(r.quickbooks_balance)}, GnuCash "

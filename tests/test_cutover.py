@@ -7,6 +7,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app.cutover import apply
+from app.fixes import with_fix
 from app.model import Account, AccountType, FileInfo, Ledger, Role, money, plain
 from app.openings import OPENING_KIND
 from app.plan import Cutover
@@ -259,7 +260,9 @@ def test_ytd_to_retained_is_ignored_with_a_warning_in_full_mode() -> None:
 
 def test_a_history_with_a_gap_posts_no_opening_balances() -> None:
     """A file cut at the export cap (accepted): what is missing after the cut is not what came
-    before the history; nothing is posted, each difference is reported."""
+    before the history; nothing is posted, each difference is reported, and once, first, that
+    the opening balance asked for is not made and why; each with both ways out: the missing
+    files, or a book from the balances alone."""
     journal = FileInfo(
         "journal.csv",
         "CSV Journal",
@@ -273,20 +276,35 @@ def test_a_history_with_a_gap_posts_no_opening_balances() -> None:
     assert after.transactions == base.transactions  # no opening transaction
     assert [(p.message, p.fix, p.topic) for p in after.problems] == [
         (
+            "No opening-balance transaction was made, though it was asked for: no history from "
+            "2022-03-01 on (journal.csv is cut at the export cap), after the history ends, and "
+            "an opening balance stands only for what happened before the history starts (it is "
+            "dated 2021-01-04, the day before its first transaction)",
+            "history_gap",
+            "opening",
+        ),
+        (
             "Accounts Payable: QuickBooks balance -400.00, imported history explains 0.00; "
             "difference -400.00, not posted as an opening balance: the history is incomplete, "
             "no history from 2022-03-01 on (journal.csv is cut at the export cap)",
-            "files",
+            "history_gap",
             "difference",
         ),
         (
             "Rent: QuickBooks balance 1,000.00, imported history explains 600.00; difference "
             "400.00, not posted as an opening balance: the history is incomplete, no history "
             "from 2022-03-01 on (journal.csv is cut at the export cap)",
-            "files",
+            "history_gap",
             "difference",
         ),
     ]
+    assert with_fix("", "history_gap", "cli") == (
+        "; to fix: give the transaction files that cover that period, or start the book from "
+        "QuickBooks' balances alone with --balances-only YYYY-MM-DD (the transactions before "
+        "that day are then left out)"
+    )
+    without = apply(base, Cutover())  # not asked for: nothing said of it
+    assert [p.topic for p in without.problems] == ["difference", "difference"]
 
 
 def test_a_history_that_explains_more_than_quickbooks_is_never_absorbed() -> None:

@@ -78,11 +78,16 @@ def test_a_history_twice_without_trans_numbers_is_never_absorbed(small, tmp_path
         "differs (15 accounts: Checking -8,497.88 where QuickBooks has -4,248.94"
     ) in run.stdout
     assert "add --opening-balances" not in run.stdout
+    assert (  # said once for every account, each pointing to it
+        "  Probable cause of every difference: the history explains more than QuickBooks' "
+        "balance, as on every account that differs: transactions are probably in the files "
+        "twice; to fix: give each transaction file once, each holding its report once (export "
+        "again a file that holds a report twice)"
+    ) in run.stdout
     assert (
         "  Checking: QuickBooks -4,248.94, GnuCash -8,497.88 (all time), difference -4,248.94 — "
-        "the history explains more than QuickBooks' balance, as on every account that differs: "
-        "transactions are probably in the files twice; to fix: give each transaction file "
-        "once, each holding its report once (export again a file that holds a report twice)"
+        "the history explains more than QuickBooks' balance, as on every account that differs "
+        "(see above)\n"
     ) in run.stdout
     assert read_book(out).transactions == 80  # the history as given, no opening transaction
     # without the option the advice is the same: not "add --opening-balances"
@@ -131,9 +136,12 @@ def test_differences_of_one_fiscal_year_name_the_fiscal_year_start(tmp_path):
         "is in QuickBooks' Company Information; to fix: give --fiscal-year-start MM-DD"
     ) in run.stdout
     assert (
-        "  Rent: QuickBooks 2,137.61, GnuCash 0.00 (year to date), difference -2,137.61 — the "
         "fiscal year start: QuickBooks' figures fit a fiscal year starting 1 June, 1 July or "
         "1 August; to fix: give --fiscal-year-start MM-DD"
+    ) in run.stdout
+    assert (
+        "  Rent: QuickBooks 2,137.61, GnuCash 0.00 (year to date), difference -2,137.61 — the "
+        "fiscal year start (see above)"
     ) in run.stdout
     assert (
         "lists.iif:25: Retained Earnings: QuickBooks balance -31,669.81, imported history "

@@ -25,7 +25,7 @@ from app.openings import OPENING_KIND
 from app.plan import Cutover, Plan
 from app.source import Source
 from app.verify import verify
-from app.verify_report import CSV_HEADER
+from app.verify_report import CSV_HEADER, Report, Row
 from tests.paths import ENTERPRISE
 from tests.support.companygen import BALANCE_SHEET, make_company
 from tests.support.end_to_end import START, assert_known_answers, convert
@@ -150,10 +150,13 @@ def test_without_opening_balances_the_report_names_the_gap() -> None:
     ]
     lines = report.summary_lines()
     assert lines[0] == "3 accounts differ from QuickBooks (4 others match)"
-    assert lines[1] == (
+    assert lines[1] == (  # the cause of all three said once, each row pointing to it
+        "Probable cause of every difference: the history starts on 2022-02-01, after the "
+        "company did: what came before is missing; to fix: add --opening-balances"
+    )
+    assert lines[2] == (
         "Checking: QuickBooks 16,200.00, GnuCash 2,400.00 (all time), difference -13,800.00"
-        " — the history starts on 2022-02-01, after the company did: what came before is "
-        "missing; to fix: add --opening-balances"
+        " — the history starts on 2022-02-01, after the company did (see above)"
     )
     wizard = report.summary_lines("wizard")[1]
     assert "--" not in wizard.replace(" — ", "")
@@ -166,11 +169,13 @@ def test_damaged_book_names_account_and_amount() -> None:
     book = damaged(book, "Sales", dt.date(2022, 2, 1), "10.00")
     report = verify(led, book, Cutover())
     assert not report.ok
-    damage = " — the book's transactions differ from the files' (please report this)"
-    assert report.summary_lines()[:3] == [
+    damage = "the book's transactions differ from the files' (please report this)"
+    seen = f" — {damage} (see above)"
+    assert report.summary_lines()[:4] == [
         "2 accounts differ from QuickBooks (5 others match)",
-        f"Checking: QuickBooks 16,200.00, GnuCash 16,190.00 (all time), difference -10.00{damage}",
-        f"Sales: QuickBooks -3,000.00, GnuCash -2,990.00 (year to date), difference 10.00{damage}",
+        f"Probable cause of every difference: {damage}",
+        f"Checking: QuickBooks 16,200.00, GnuCash 16,190.00 (all time), difference -10.00{seen}",
+        f"Sales: QuickBooks -3,000.00, GnuCash -2,990.00 (year to date), difference 10.00{seen}",
     ]
     rows = {r.account: r for r in report.differences}
     assert rows["Checking"].history_difference == D("-10.00")
@@ -725,10 +730,27 @@ def test_the_proof_names_the_period_a_cut_file_leaves_out() -> None:
         "export cap)"
     )
     assert {r.account: (r.cause, r.fix) for r in report.differences} == {
-        "Accounts Payable": (cause, "files"),
-        "Rent": (cause, "files"),
+        "Accounts Payable": (cause, "history_gap"),
+        "Rent": (cause, "history_gap"),
     }
     assert report.notes[0] in report.summary_lines()
+    assert report.no_opening == ""  # the opening balance was not asked for
+    wizard = report.difference_lines("wizard")[0]  # the one cause, with both ways out
+    assert wizard == (
+        f"Probable cause of every difference: {cause}; to fix: add the transaction files that "
+        "cover that period on the Files step, or choose “Only the balances, on a cutover date” "
+        "on the Map step (the book then starts from QuickBooks' balances on that day, without "
+        "the transactions before it)"
+    )
+    asked = Cutover(opening_balances=True)
+    led = apply(dataclasses.replace(ledger(HISTORY[:5]), files=(journal,)), asked)
+    said = verify(led, book_of(led), asked).difference_lines()
+    assert said[1] == (
+        "No opening-balance transaction was made, though it was asked for: no history from "
+        "2022-03-01 on (journal.csv is cut at the export cap), after the history ends, and an "
+        "opening balance stands only for what happened before the history starts (it is dated "
+        "2021-01-04, the day before its first transaction)"
+    )
 
 
 def test_the_notes_say_how_the_gnucash_column_reads_in_gnucash_s_trial_balance() -> None:
@@ -758,3 +780,25 @@ def test_parents_qb2gnucash_created_are_not_counted_but_listed_apart() -> None:
         "nothing posted to them: Expenses",
     ]
     assert [r.account for r in report.rows if r.created == "parent"] == ["Expenses"]
+
+
+def test_accounts_without_a_quickbooks_balance_are_counted_apart() -> None:
+    """An account only in the transaction files is compared with its lines: counted apart,
+    never as matching QuickBooks."""
+
+    def row(name: str, value: str, basis: str) -> Row:
+        return Row(name, name, D(value), D(value), basis, lines=D(value), book_total=D(value))
+
+    both = Report((row("Stripe", "31.74", "history"), row("Checking", "5.00", "all time")), ())
+    assert both.headline() == (
+        "1 of 1 account match QuickBooks' balances; 1 account with no QuickBooks balance "
+        "equals its transaction lines"
+    )
+    alone = Report((row("Stripe", "31.74", "history"), row("Fees", "1.85", "history")), ())
+    assert alone.headline() == (
+        "no QuickBooks balance to compare: 2 accounts with no QuickBooks balance equal their "
+        "transaction lines"
+    )
+    assert Report((row("Checking", "5.00", "all time"),), ()).headline() == (
+        "1 of 1 account match QuickBooks to the cent"
+    )

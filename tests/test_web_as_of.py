@@ -91,7 +91,7 @@ def test_download_names_causes_and_the_wizard_fix(client, tmp_path):
     one = page.select_one("#one-cause").text  # one cause for all: said once, with its fix
     assert "the day of the export, which the files do not say" in one
     assert "set “Export date” on the Map step" in one
-    assert one_link(page).endswith("/map#settings")  # the row's step, not its words, routes it
+    assert one_link(page).endswith("/map#export-date")  # the fix's own control on its step
     assert page.select("#differences td.cause") == []
     text = page.get_text()
     assert "--export-date" not in text and "--opening-balances" not in text

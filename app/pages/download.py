@@ -18,7 +18,14 @@ from app.extras_proof import ExtrasProof
 from app.fixes import action, step, with_fix
 from app.model import Ledger, plain
 from app.pages.preview import counts, left_out
-from app.pages.side_by_side import SIGN_NOTE, open_items, sign, state_data, trial_balance
+from app.pages.side_by_side import (
+    SIGN_NOTE,
+    causes_data,
+    open_items,
+    sign,
+    state_data,
+    trial_balance,
+)
 from app.proof_state import words as proof_words
 from app.words import check_name, check_value, count_name
 
@@ -45,6 +52,8 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         "trial_balance": trial_balance(ledger, report),
         "open_items": open_items(report.documents, report.as_of.date if report.as_of else None),
         "headline": report.headline(),
+        "causes": causes_data(report),  # each probable cause once, above the table
+        "no_opening": report.no_opening,  # the opening balance asked for, not made: why
         "as_of": report.as_of_lines(),
         "summary": list(report.summary_lines("wizard")),
         "rows": [

@@ -15,11 +15,11 @@ from decimal import Decimal
 
 from app.documents.aging import BUCKETS, totals
 from app.documents.proof import DocumentsProof
-from app.fixes import action, step
-from app.model import Ledger, plain
+from app.fixes import action, parts, step
+from app.model import Fix, Ledger, plain
 from app.pages.chart import AccountRow, account_rows, sign
 from app.proof_state import verdict
-from app.verify_report import Report, Row
+from app.verify_report import Report, Row, causes, pointer
 
 ZERO = Decimal(0)
 SIGN_NOTE = (
@@ -43,6 +43,7 @@ FIELD = {  # the Map step's control for a fix: its anchor there
     "opening_balances": "#settings",
     "currency": "#settings",
     "account_map": "#unresolved",
+    "balances_only": "#mode-balances-only",
 }
 
 
@@ -65,19 +66,40 @@ def _figures(qb: Decimal, gnc: Decimal, s: int) -> dict[str, object]:
     }
 
 
-def _fix(r: Row) -> dict[str, str]:
-    """A difference's cause and its control: a link to the step and field that fix it, or
-    "Nothing on these pages changes it" said plainly."""
+def ways(fix: Fix) -> list[dict[str, str]]:
+    """Each way out of a difference: its words and the step and field that hold it (a link)."""
+    out = []
+    for way, said in parts(fix, "wizard"):
+        where = step(way) or ""
+        out.append({"action": said, "step": where, "field": FIELD.get(way, "") * (where == "map")})
+    return out
+
+
+def _fix(r: Row, shared: bool = False) -> dict[str, object]:
+    """A difference's cause and its controls: a link to the step and field of each way out, or
+    "Nothing on these pages changes it" said plainly. ``shared``: the cause is said once above
+    the table (``causes_data``), the row keeps its first words (``pointer``)."""
     where = step(r.fix)
     return {
         "cause": r.cause,
+        "pointer": pointer(r.cause) if shared else "",
         "action": action(r.fix, "wizard") or f"{NO_FIX}: please report it",
         "step": where or "",
         "field": FIELD.get(r.fix, "") if where == "map" else "",
+        "ways": ways(r.fix),
     }
 
 
-def _account_line(r: Row, name: str, code: str, depth: int) -> dict[str, object]:
+def causes_data(report: Report) -> list[dict[str, object]]:
+    """The probable causes of the differing accounts, each once with how many accounts it is
+    theirs and its ways out: said above the table."""
+    return [
+        {"cause": c, "count": n, "action": action(f, "wizard"), "ways": ways(f)}
+        for c, f, n in causes(report.differences)
+    ]
+
+
+def _account_line(r: Row, name: str, code: str, depth: int, shared: bool) -> dict[str, object]:
     return (
         {
             "kind": "account",
@@ -92,12 +114,15 @@ def _account_line(r: Row, name: str, code: str, depth: int) -> dict[str, object]
             "created": r.created,
         }
         | _figures(r.quickbooks_balance, r.gnucash_balance, sign(r.family))
-        | ({} if r.ok else _fix(r))
+        | ({} if r.ok else _fix(r, shared))
     )
 
 
-def _group(tree: list[AccountRow], rows: dict[str, Row], family: str) -> list[dict[str, object]]:
-    """A family's lines in tree order, each parent's "Total ..." line after its subaccounts."""
+def _group(
+    tree: list[AccountRow], rows: dict[str, Row], family: str, shared: set[tuple[str, Fix]]
+) -> list[dict[str, object]]:
+    """A family's lines in tree order, each parent's "Total ..." line after its subaccounts;
+    ``shared``: the causes (and fixes) said once above the table."""
     s = sign(family)
     lines: list[dict[str, object]] = []
     parents: list[tuple[str, str, int, list[Decimal]]] = []  # still open: name, sums
@@ -118,7 +143,7 @@ def _group(tree: list[AccountRow], rows: dict[str, Row], family: str) -> list[di
             parent[3][0] += r.quickbooks_balance
             parent[3][1] += r.gnucash_balance
         parents.append((a.full_name, a.name, a.depth, [r.quickbooks_balance, r.gnucash_balance]))
-        lines.append(_account_line(r, a.name, a.code, a.depth))
+        lines.append(_account_line(r, a.name, a.code, a.depth, (r.cause, r.fix) in shared))
     close(0)
     return lines
 
@@ -130,6 +155,7 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
     total; the Balance Sheet's equity has this year's net income, as QuickBooks shows it.
     The book's accounts beside QuickBooks' chart (GnuCash's Imbalance, Orphan) come last."""
     rows = {r.account: r for r in report.rows}
+    shared = {(c, f) for c, f, n in causes(report.differences) if n > 1}
     tree = [a for a in account_rows(ledger) if a.full_name in rows]
     known = {a.full_name for a in tree}
     net = [ZERO, ZERO]  # income less expenses, debit positive: QuickBooks, GnuCash
@@ -141,7 +167,7 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
     for title, families in SECTIONS:
         section = []
         for family, label in families:
-            lines = _group(tree, rows, family)
+            lines = _group(tree, rows, family, shared)
             mine = [r for r in report.rows if r.family == family and r.account in known]
             q = sum((r.quickbooks_balance for r in mine), ZERO)
             g = sum((r.gnucash_balance for r in mine), ZERO)
@@ -156,7 +182,7 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
         q = sum((r.quickbooks_balance for r in others), ZERO)
         g = sum((r.gnucash_balance for r in others), ZERO)
         label = "Accounts the book holds beside QuickBooks' (expected at 0.00)"
-        lines = [_account_line(r, r.account, "", 0) for r in others]
+        lines = [_account_line(r, r.account, "", 0, (r.cause, r.fix) in shared) for r in others]
         group = {"label": label, "lines": lines} | _figures(q, g, 1)
         out.append({"title": "Not in QuickBooks' chart", "groups": [group]})
     return out
