@@ -364,3 +364,14 @@ def test_transactions_sort_by_date_number_description_and_amount():
     assert [(c.label, c.sort, c.state) for c in page.columns if c.key == "date"] == [
         ("Date", "date", "descending")
     ]
+
+
+def test_the_search_finds_names_typed_without_their_accents():
+    """QuickBooks keeps "Café Olé"; typed as "cafe", or with the accents, it is found."""
+    from dataclasses import replace
+
+    ole = replace(txn(7), description="Café Olé")
+    index = preview.SearchIndex([txn(1), ole, txn(2)])
+    for typed in ("cafe", "Café", "CAFE OLE", "olé"):
+        assert [g.description for g in preview.txn_page(index, typed).groups] == ["Café Olé"]
+    assert preview.txn_page(index, "cafx").matches == 0

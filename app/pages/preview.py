@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -76,6 +77,15 @@ TXN_COLUMNS = (  # (label, sort key, right-aligned)
 )
 
 
+def folded(text: str) -> str:
+    """``text`` as the search compares it: lower case, accents off ("Café Olé" → "cafe ole"),
+    so a search typed without them finds the names QuickBooks has with them."""
+    text = text.lower()
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 class SearchIndex:
     """Server-side search over transactions: one lower-case text per transaction, built once per
     parsed result (the Store caches it), so a search over 100,000 is one pass of ``in`` tests."""
@@ -92,13 +102,13 @@ class SearchIndex:
             for s in t.splits:
                 self.at.setdefault(str(s.source), i)
                 parts += (s.account, s.memo, f"{s.value:.2f}", f"{abs(s.value):.2f}")
-            self.texts.append("\n".join(parts).lower())
+            self.texts.append(folded("\n".join(parts)))
 
     def find(self, q: str, date_orders: Collection[str] = ("mdy",)) -> list[int]:
         """The transactions whose text holds every word of ``q``. A date is found as the page
         shows it (2024-02-01) and as QuickBooks writes it (2/1/2024, 02/01/24: read in the
         files' ``date_orders``, "mdy" and/or "dmy"); a month as 2024-02 or 2/2024."""
-        q = q.strip().lower()
+        q = folded(q.strip())
         if not q:
             return list(range(len(self.texts)))
         m = _AT.fullmatch(q)
