@@ -1,7 +1,7 @@
 """Printable pages written by the command line (``convert-many``): the same Jinja2 templates the
 wizard uses for standalone pages (``templates/jobs/audit_report.html``, the verification report
 of an audit pack) and the batch's own summary (``templates/many/summary.html``), rendered
-without Flask, with the two filters they use (money, count)."""
+without Flask, with the filters they use (money, count, plural)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import jinja2
 
 from app.model import money
+from app.words import plural
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -26,7 +27,7 @@ def _environment() -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
     )
-    env.filters.update(money=money, count=_count)
+    env.filters.update(money=money, count=_count, plural=plural)
     return env
 
 
