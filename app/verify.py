@@ -321,7 +321,26 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
         "the counts above include them."
     )
     notes = (*report.notes, note) if added else report.notes
-    return replace(report, documents=proof, notes=notes)
+    more = {  # what the documents pass added to the counts, said beside them
+        "transactions": ((links, "lot-link transactions (credit notes applied)"),),
+        "splits": (
+            (2 * links, "lines of the lot-link transactions"),
+            (cut, "A/R and A/P lines cut out of the payments"),
+        ),
+    }
+    checks = tuple(_with_added(c, more.get(c.name, ())) for c in report.checks)
+    return replace(report, documents=proof, notes=notes, checks=checks)
+
+
+def _with_added(c: Check, added: tuple[tuple[int, str], ...]) -> Check:
+    """``c`` with what qb2gnucash added to its expected count said: "150 from QuickBooks'
+    files + 2 lot-link transactions (credit notes applied)"."""
+    parts = [f"{n:,} {what}" for n, what in added if n]
+    if not parts or not isinstance(c.input, int):
+        return c
+    files = c.input - sum(n for n, _ in added)
+    said = f"{files:,} from QuickBooks' files + {' + '.join(parts)} added by qb2gnucash"
+    return replace(c, detail=f"{said}; {c.detail}" if c.detail else said)
 
 
 def _open_items(

@@ -37,7 +37,7 @@ def test_the_download_step_and_the_printed_report_say_why_a_check_differs(app, c
     failed = {li.text.split(":")[0]: li for li in page.select("#checks li.differs")}
     customers = failed["customers"]
     assert customers.text.startswith(
-        "customers: QuickBooks files 1, GnuCash book 2 — DIFFERS (in the book only: Walk-in)"
+        "customers: expected 1, GnuCash book 2 — DIFFERS (in the book only: Walk-in)"
     )
     cause = customers.select_one("p.check-cause")
     assert cause.text.startswith("Probable cause: the book holds 1 customer more than the files")
