@@ -215,11 +215,14 @@ def test_a_ledger_that_differs_needs_attention_with_its_fix(server, browser_page
         expect(first).to_contain_text(f"Needs your attention: {n} accounts differ")
         causes = page.locator("table.tb tr.cause-row")
         assert causes.count() == n
-        expect(causes.first).to_contain_text("Probable cause: the history starts on")
+        # each cause said once above the table, with how many accounts; the rows point at it
+        late = page.locator("#why-differ li", has_text="the history starts on")
+        expect(late).to_contain_text(" accounts: the history starts on")
+        expect(causes.first).to_contain_text("(said above the table)")
         seen = _at_800(page, shots, "download")
         assert seen["sideways"] <= 0 and seen["wide"] == [] and seen["boxes"] == [], seen
         # the control that fixes it: the Map step's setting
-        causes.first.locator("a.fix").click()
+        late.locator("a.fix").first.click()
         expect(page.locator("#settings input[name=opening_balances]")).to_be_visible()
         state = _home_state(page, server, shots)
         expect(state).to_have_text(f"Book written: Needs your attention: {n} accounts differ")
