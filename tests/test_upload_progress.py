@@ -84,8 +84,8 @@ def test_the_time_left_is_told_only_after_a_few_seconds_and_percent():
 def test_the_readers_say_how_far_they_are_without_slowing(tmp_path: Path):
     """A real CSV report read while another thread asks: the part and rows only rise, the rows
     never pass the file's lines; the reading is as fast as without being asked (generous: a
-    loaded machine)."""
-    company = make_company(20_000, seed=3)
+    loaded machine; a file read for about a second, so a busy machine still asks mid-file)."""
+    company = make_company(60_000, seed=3)
     paths = [
         company.write_lists_iif(tmp_path / "lists.iif"),
         company.write_journal_csv(tmp_path / "journal.csv"),
