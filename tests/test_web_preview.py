@@ -22,9 +22,9 @@ def test_preview_tables_and_search(client):
     assert list(rows) == ["Checking", "Opening Bal Equity", "Sales", "Utilities", "Utilities:Gas"]
     # QuickBooks' own type names (not its IIF codes); balances as GnuCash's tree shows them:
     # Sales' credit of 100.00 (the file's -100.00) without a minus sign
-    assert rows["Utilities:Gas"] == ["Gas", "7751", "expense", "Expense", "25.00", "1"]
-    assert rows["Checking"][2:6] == ["bank", "Bank", "75.00", "2"]
-    assert rows["Sales"][2:5] == ["income", "Income", "100.00"]
+    assert rows["Utilities:Gas"] == ["Gas", "7751", "Expense", "Expense", "25.00", "1"]
+    assert rows["Checking"][2:6] == ["Bank", "Bank", "75.00", "2"]
+    assert rows["Sales"][2:5] == ["Income", "Income", "100.00"]
     assert "neg" not in page.select_one('tr[data-account="Sales"] td.num')["class"]
     assert "without a minus sign" in page.select_one("#chart-sign").text
     assert len(page.select("#txn-table tbody.txn")) == 2

@@ -13,6 +13,20 @@ from app.model import Account, AccountType, Ledger
 from app.pages.preview import Column, anchor, columns, natural
 from app.quickbooks import TYPE_WORDS, type_name
 
+# GnuCash's own words for its account types (its New Account dialog), in its order
+GNUCASH_WORDS: dict[AccountType, str] = {
+    AccountType.BANK: "Bank",
+    AccountType.CASH: "Cash",
+    AccountType.ASSET: "Asset",
+    AccountType.RECEIVABLE: "A/Receivable",
+    AccountType.CREDIT: "Credit Card",
+    AccountType.LIABILITY: "Liability",
+    AccountType.PAYABLE: "A/Payable",
+    AccountType.EQUITY: "Equity",
+    AccountType.INCOME: "Income",
+    AccountType.EXPENSE: "Expense",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class AccountRow:
@@ -20,6 +34,7 @@ class AccountRow:
     name: str
     depth: int
     type: str  # GnuCash type
+    type_words: str  # in GnuCash's words ("A/Receivable"), as the Map step says it
     kind_label: str  # QuickBooks' name of its type ("Other Current Asset")
     code: str
     balance: Decimal | None  # QuickBooks' figure as GnuCash's tree shows it (``shown``)
@@ -154,6 +169,7 @@ def account_rows(ledger: Ledger, sort: str = "") -> list[AccountRow]:
             name=a.name if tree else a.full_name,
             depth=a.full_name.count(":") if tree else 0,
             type=a.type.value if a.type else "unknown",
+            type_words=GNUCASH_WORDS[a.type] if a.type else "unknown",
             kind_label=type_name(a.kind_label),
             code=a.code,
             balance=shown(a.balance, a.type),

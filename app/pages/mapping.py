@@ -9,24 +9,12 @@ from decimal import Decimal
 from app.errors import MappingError
 from app.mapping import apply
 from app.model import AccountType, Ledger, Problem
+from app.pages.chart import GNUCASH_WORDS as TYPE_WORDS
 from app.pages.chart import shown
 from app.plan import Plan, Rule
 from app.validate import check_accounts, compatible
 from app.words import article
 
-# GnuCash's own words for its account types (its New Account dialog), in its order
-TYPE_WORDS: dict[AccountType, str] = {
-    AccountType.BANK: "Bank",
-    AccountType.CASH: "Cash",
-    AccountType.ASSET: "Asset",
-    AccountType.RECEIVABLE: "A/Receivable",
-    AccountType.CREDIT: "Credit Card",
-    AccountType.LIABILITY: "Liability",
-    AccountType.PAYABLE: "A/Payable",
-    AccountType.EQUITY: "Equity",
-    AccountType.INCOME: "Income",
-    AccountType.EXPENSE: "Expense",
-}
 ZERO = Decimal(0)
 
 
