@@ -5,6 +5,7 @@ never goes back, the time left told only once it can be, and the poll that shows
 from __future__ import annotations
 
 import re
+import sys
 import threading
 import time
 from pathlib import Path
@@ -94,12 +95,20 @@ def test_the_readers_say_how_far_they_are_without_slowing(tmp_path: Path):
     seen = ReadProgress()
     asked: list[tuple[int, int, float]] = []
     reading = threading.Thread(target=pipeline.read, args=(paths, Plan(), (), seen))
-    reading.start()
-    while reading.is_alive():
-        if (now := seen.now()) is not None:
-            asked.append((now.n, now.rows, now.part))
-        time.sleep(0.002)
-    reading.join()
+    # the reader holds the interpreter's lock between its switches (5 ms by default, and in a
+    # long test session the asking thread got it only every 35-70 ms: a few questions, or
+    # none, in the file's third of a second); switched more often, it is asked throughout
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)
+    try:
+        reading.start()
+        while reading.is_alive():
+            if (now := seen.now()) is not None:
+                asked.append((now.n, now.rows, now.part))
+            time.sleep(0.002)
+        reading.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert asked == sorted(asked), asked[:20]
     assert all(rows <= lines for n, rows, _ in asked if n == 2)
     assert any(n == 2 and 0 < rows < lines for n, rows, _ in asked), asked[-5:]
