@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from app.book import BookSnapshot, engine_made
 from app.lists import LISTS, list_names
 from app.model import Ledger
-from app.update import BookEntry, Work
+from app.update import BookEntry, Work, reconciled_here_line
 from app.words import plural, plural_of, some
 
 WORDS = {
@@ -111,10 +111,7 @@ class MadeHere:
                 f"Renamed in GnuCash, compared under QuickBooks' name: {some(self.renamed)}."
             )
         if self.reconciled:
-            out.append(
-                "Reconciliations made in GnuCash since the last run, kept and not compared with "
-                f"QuickBooks' statements: {'; '.join(self.reconciled)}."
-            )
+            out.append(reconciled_here_line(self.reconciled) + ".")
         if self.unsure:
             out.append(
                 f"Compared, though perhaps made in GnuCash: {some(self.unsure)} (the book's "

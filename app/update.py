@@ -117,6 +117,15 @@ class ReconciledHere:
         )
 
 
+def reconciled_here_line(said: Sequence[str]) -> str:
+    """The one sentence for reconciliations made in GnuCash since the last run (``said``:
+    ``ReconciledHere.said`` of each): the update's summary and its proof's notes."""
+    return (
+        "Reconciliations made in GnuCash since the last run, kept and not compared with "
+        f"QuickBooks' statements: {'; '.join(said)}"
+    )
+
+
 @dataclass(frozen=True)
 class Work:
     keys: tuple[str, ...]  # of every ledger transaction
@@ -172,10 +181,7 @@ class Work:
             out.append(f"Taken from QuickBooks (the plan): the book's {h.entry.said()} {did}")
         out += [c.said() for c in self.reconciled]
         if self.reconciled_here:
-            out.append(
-                "Reconciliations made in GnuCash since the last run, kept and not compared with "
-                f"QuickBooks' statements: {'; '.join(r.said() for r in self.reconciled_here)}"
-            )
+            out.append(reconciled_here_line(tuple(r.said() for r in self.reconciled_here)))
         if self.added_here:
             touched = sorted({a for e in self.added_here for a, _ in e.lines})
             out.append(

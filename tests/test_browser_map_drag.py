@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import import_book
+from tests.support.browser import import_book, sample_map
 
 pytestmark = pytest.mark.browser
 
@@ -34,13 +34,9 @@ def test_an_account_is_dragged_onto_its_new_parent_in_the_map_tree(
     truth = company.trial_balance()
     page = browser_page
     page.set_viewport_size(NARROW)
-    page.set_default_timeout(SLOW)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server)
-    page.click("#use-sample")
-    page.click("#to-preview")
-    page.click("#to-map")
+    sample_map(page, server, SLOW)
     tree = page.locator("#tree-table")
     phone = tree.locator("tr[data-account='Telephone']")
     utilities = tree.locator("tr[data-account='Utilities']")

@@ -15,20 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import import_book
+from tests.support.browser import import_book, sample_map
 
 pytestmark = pytest.mark.browser
 
 NARROW = {"width": 800, "height": 900}
 SLOW = 60_000  # a busy CI machine: every state is waited for, not assumed
-
-
-def _to_map(page, server: str) -> None:
-    page.set_default_timeout(SLOW)
-    page.goto(server)
-    page.click("#use-sample")
-    page.click("#to-preview")
-    page.click("#to-map")
 
 
 def _focused(page) -> str | None:
@@ -55,7 +47,7 @@ def test_an_account_is_moved_with_the_keyboard_only(
     page.set_viewport_size(NARROW)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    _to_map(page, server)
+    sample_map(page, server, SLOW)
     tree = page.locator("#tree-table")
     utilities = tree.locator("tr[data-account='Utilities']")
     utilities_before = sum(v for a, v in truth.items() if a.startswith("Utilities"))
@@ -138,7 +130,7 @@ def test_an_account_is_moved_on_a_touch_screen(server: str, browser_page, tmp_pa
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        _to_map(page, server)
+        sample_map(page, server, SLOW)
         tree = page.locator("#tree-table")
         water = tree.locator("tr[data-account='Utilities:Water']")
         water.locator("button.move").tap()

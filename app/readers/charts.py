@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.model import Account, Ledger, Problem, money
+from app.quickbooks import type_name
 
 
 def disagreements(charts: Sequence[Ledger]) -> list[Problem]:
@@ -46,6 +47,6 @@ def _said(a: Account) -> tuple[object, object]:
 
 
 def _words(a: Account) -> str:
-    kind = a.kind_label or (a.type.value if a.type else "untyped")
+    kind = type_name(a.kind_label) if a.kind_label else (a.type.value if a.type else "untyped")
     balance = money(a.balance) if a.balance is not None else "no balance"
     return f"{kind}, {balance}"

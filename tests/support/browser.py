@@ -100,3 +100,13 @@ LAYOUT = """() => {
       .filter(d => d > 1.5),
   };
 }"""
+
+
+def sample_map(page, server: str, timeout: int) -> None:
+    """From the home page with the sample company to the Map step (every state waited for up
+    to ``timeout`` ms)."""
+    page.set_default_timeout(timeout)
+    page.goto(server)
+    page.click("#use-sample")
+    page.click("#to-preview")
+    page.click("#to-map")
