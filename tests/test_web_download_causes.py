@@ -129,6 +129,25 @@ def test_accounts_with_no_quickbooks_balance_are_counted_apart(client, samples_d
     stripe = page.select_one('table.tb tr[data-account="Stripe Account"]')
     cells = [td.text.strip() for td in stripe.select("td.num")]
     assert cells == ["no QuickBooks balance; transaction lines 31.74", "31.74", "✓"]
+    # every total that holds such accounts says that their lines stand in QuickBooks' column
+    said = {}
+    for group in page.select("table.tb tbody.tb-group"):
+        total = group.select_one("tr.group-total")
+        name = total.select("td")[1].text
+        hint = total.select_one("td.num .hint")
+        said[name] = hint.text if hint else ""
+        for line in group.select("tr.total, tr.net"):
+            hint = line.select_one("td.num .hint")
+            said[line.select("td")[1].text] = hint.text if hint else ""
+    lines = "with the transaction lines of {} accounts that have no QuickBooks balance".format
+    assert {k: v for k, v in said.items() if v} == {
+        "Total Assets": lines(2),  # Stripe Account and one more
+        "Net Income (this fiscal year)": lines(7),
+        "Total Equity": lines(7),  # its net income's
+        "Total Income": lines(3),
+        "Total Expenses": lines(4),
+    }
+    assert len(said) == 21  # the other totals hold none
     book = tmp_path / "book.gnucash"
     with client.get(page.select_one("#download-book")["href"]) as r:
         book.write_bytes(r.data)

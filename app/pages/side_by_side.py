@@ -6,7 +6,9 @@ A/P; and the proof's verdict (``app.proof_state``). Plain JSON for ``out/result.
 Money is shown as GnuCash's account tree shows it (``SIGN_NOTE``): an account's usual balance
 is positive, a debit for an asset or an expense, a credit for a liability, equity or income;
 a balance on the other side has a minus sign. The difference is GnuCash's figure minus
-QuickBooks' in that same sense. No Flask here."""
+QuickBooks' in that same sense. An account with no QuickBooks balance (only in the transaction
+files) has its transaction lines in QuickBooks' column; a total that holds such accounts counts
+them (``lines_accounts``), so the page says so beside it. No Flask here."""
 
 from __future__ import annotations
 
@@ -57,13 +59,21 @@ def state_data(report: Report) -> dict[str, object]:
     }
 
 
-def _figures(qb: Decimal, gnc: Decimal, s: int) -> dict[str, object]:
+def _figures(qb: Decimal, gnc: Decimal, s: int, lines: int = 0) -> dict[str, object]:
+    """A line's figures; ``lines``: how many of the accounts in a total have no QuickBooks
+    balance, so that their transaction lines stand in QuickBooks' column (said beside it)."""
     return {
         "quickbooks": plain(s * qb),
         "gnucash": plain(s * gnc),
         "difference": plain(s * (gnc - qb)),
         "ok": qb == gnc,
+        "lines_accounts": lines,
     }
+
+
+def _no_balance(rows: list[Row]) -> int:
+    """How many of ``rows`` have no QuickBooks balance (their transaction lines compared)."""
+    return sum(1 for r in rows if r.basis == "history")
 
 
 def ways(fix: Fix) -> list[dict[str, str]]:
@@ -125,14 +135,14 @@ def _group(
     ``shared``: the causes (and fixes) said once above the table."""
     s = sign(family)
     lines: list[dict[str, object]] = []
-    parents: list[tuple[str, str, int, list[Decimal]]] = []  # still open: name, sums
+    parents: list[tuple[str, str, int, list[Row]]] = []  # still open: name, its rows
 
     def close(depth: int) -> None:
         while parents and parents[-1][2] >= depth:
-            full, name, d, (q, g) = parents.pop()
+            full, name, d, under = parents.pop()
             if lines[-1].get("full") != full:  # it had subaccounts
                 total = {"kind": "total", "name": f"Total {name}", "depth": d}
-                lines.append(total | _figures(q, g, s))
+                lines.append(total | _total(under, s))
 
     for a in tree:
         r = rows[a.full_name]
@@ -140,12 +150,17 @@ def _group(
             continue
         close(a.depth)
         for parent in parents:
-            parent[3][0] += r.quickbooks_balance
-            parent[3][1] += r.gnucash_balance
-        parents.append((a.full_name, a.name, a.depth, [r.quickbooks_balance, r.gnucash_balance]))
+            parent[3].append(r)
+        parents.append((a.full_name, a.name, a.depth, [r]))
         lines.append(_account_line(r, a.name, a.code, a.depth, (r.cause, r.fix) in shared))
     close(0)
     return lines
+
+
+def _total(rows: list[Row], s: int) -> dict[str, object]:
+    q = sum((r.quickbooks_balance for r in rows), ZERO)
+    g = sum((r.gnucash_balance for r in rows), ZERO)
+    return _figures(q, g, s, _no_balance(rows))
 
 
 def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
@@ -158,32 +173,28 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
     shared = {(c, f) for c, f, n in causes(report.differences) if n > 1}
     tree = [a for a in account_rows(ledger) if a.full_name in rows]
     known = {a.full_name for a in tree}
-    net = [ZERO, ZERO]  # income less expenses, debit positive: QuickBooks, GnuCash
-    for r in report.rows:
-        if r.family in ("income", "expense"):
-            net[0] += r.quickbooks_balance
-            net[1] += r.gnucash_balance
+    # this year's net income: income less expenses, debit positive
+    pnl = [r for r in report.rows if r.family in ("income", "expense")]
     out: list[dict[str, object]] = []
     for title, families in SECTIONS:
         section = []
         for family, label in families:
             lines = _group(tree, rows, family, shared)
             mine = [r for r in report.rows if r.family == family and r.account in known]
-            q = sum((r.quickbooks_balance for r in mine), ZERO)
-            g = sum((r.gnucash_balance for r in mine), ZERO)
-            if family == "equity" and any(net):
+            if family == "equity" and any(
+                sum((getattr(r, side) for r in pnl), ZERO)
+                for side in ("quickbooks_balance", "gnucash_balance")
+            ):
                 net_line = {"kind": "net", "name": "Net Income (this fiscal year)", "depth": 0}
-                lines.append(net_line | _figures(net[0], net[1], sign(family)))
-                q, g = q + net[0], g + net[1]
-            section.append({"label": label, "lines": lines} | _figures(q, g, sign(family)))
+                lines.append(net_line | _total(pnl, sign(family)))
+                mine += pnl
+            section.append({"label": label, "lines": lines} | _total(mine, sign(family)))
         out.append({"title": title, "groups": section})
     others = [r for r in report.rows if r.account not in known]
     if others:
-        q = sum((r.quickbooks_balance for r in others), ZERO)
-        g = sum((r.gnucash_balance for r in others), ZERO)
         label = "Accounts the book holds beside QuickBooks' (expected at 0.00)"
         lines = [_account_line(r, r.account, "", 0, (r.cause, r.fix) in shared) for r in others]
-        group = {"label": label, "lines": lines} | _figures(q, g, 1)
+        group = {"label": label, "lines": lines} | _total(others, 1)
         out.append({"title": "Not in QuickBooks' chart", "groups": [group]})
     return out
 
