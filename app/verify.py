@@ -295,6 +295,9 @@ def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
         Check("first transaction date", min(dates, default=None), snap.first_date, False),
         Check("last transaction date", max(dates, default=None), snap.last_date, False),
     ]
+    made = sum(1 for a in ledger.accounts if a.placeholder and not a.origin)
+    parents = ((made, plural(made, "parent account", "parent accounts") + " for the tree"),)
+    out[0] = _with_added(out[0], parents)
     return tuple(Check(c.name, c.input, c.book, c.input == c.book, c.detail) for c in out)
 
 
@@ -310,10 +313,10 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     proof = _open_items(proof, report, docs, book)
     pieces = docs.pieces().values()
     cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
-    added = []
-    if links:
-        linked = plural(links, "lot-link transaction", "lot-link transactions")
-        added.append(f"{linked} (credit notes applied)")
+    linked = (
+        plural(links, "lot-link transaction", "lot-link transactions") + " (credit notes applied)"
+    )
+    added = [linked] if links else []
     if cut:
         added.append(f"{cut:,} A/R and A/P lines cut out of the payments (one per document paid)")
     note = (
@@ -322,10 +325,10 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     )
     notes = (*report.notes, note) if added else report.notes
     more = {  # what the documents pass added to the counts, said beside them
-        "transactions": ((links, "lot-link transactions (credit notes applied)"),),
+        "transactions": ((links, linked),),
         "splits": (
-            (2 * links, "lines of the lot-link transactions"),
-            (cut, "A/R and A/P lines cut out of the payments"),
+            (2 * links, plural(2 * links, "line") + " of the lot-link transactions"),
+            (cut, plural(cut, "A/R or A/P line", "A/R and A/P lines") + " cut out of the payments"),
         ),
     }
     checks = tuple(_with_added(c, more.get(c.name, ())) for c in report.checks)
@@ -333,9 +336,9 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
 
 
 def _with_added(c: Check, added: tuple[tuple[int, str], ...]) -> Check:
-    """``c`` with what qb2gnucash added to its expected count said: "150 from QuickBooks'
-    files + 2 lot-link transactions (credit notes applied)"."""
-    parts = [f"{n:,} {what}" for n, what in added if n]
+    """``c`` with what qb2gnucash added to its expected count said, each (count, its words with
+    the count): "150 from QuickBooks' files + 2 lot-link transactions (credit notes applied)"."""
+    parts = [said for n, said in added if n]
     if not parts or not isinstance(c.input, int):
         return c
     files = c.input - sum(n for n, _ in added)

@@ -67,6 +67,15 @@ def test_use_a_sample_company_walks_to_a_book_named_after_it(client, tmp_path):
     csrf = {"X-CSRF-Token": token(client)}
     assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
     assert wait_done(client, prefix, timeout=300).select_one("#job")["data-state"] == "done"
+    checks = [li.text for li in soup(client.get(f"{prefix}/download")).select("#checks > li")]
+    assert checks[:3] == [
+        "accounts: expected 51, GnuCash book 51 — matches",  # no parent made for the tree
+        "transactions: expected 152, GnuCash book 152 — matches (150 from QuickBooks' files + "
+        "2 lot-link transactions (credit notes applied) added by qb2gnucash)",
+        "transaction lines (GnuCash calls them splits): expected 449, GnuCash book 449 — matches "
+        "(434 from QuickBooks' files + 4 lines of the lot-link transactions + 11 A/R and A/P "
+        "lines cut out of the payments added by qb2gnucash)",
+    ]
     with client.get(f"{prefix}/download/book") as got:
         assert "Green-Valley-Landscaping-Inc.gnucash" in got.headers["Content-Disposition"]
         book = tmp_path / "sample.gnucash"
