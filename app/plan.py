@@ -138,6 +138,19 @@ class Plan:
         kept = tuple(r for r in self.rules if (r.kind, r.account) != (rule.kind, rule.account))
         return replace(self, rules=(*kept, rule))
 
+    def with_parent_path(self, old: str, new: str) -> Plan:
+        """A new plan where every move into ``old``, or into an account under it, goes to
+        ``new`` instead: a parent made on the Map step (a move's new account), renamed or
+        moved with everything under it."""
+
+        def moved(target: str) -> str:
+            target = target.strip()
+            inside = target == old or target.startswith(old + ":")
+            return new + target[len(old) :] if inside else target
+
+        rules = (replace(r, target=moved(r.target)) if r.kind == "move" else r for r in self.rules)
+        return replace(self, rules=tuple(rules))
+
     def file_options(self, filename: str) -> ReadOptions:
         return self.files.get(filename, FileOptions()).read_options()
 

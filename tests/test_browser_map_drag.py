@@ -33,10 +33,7 @@ def test_an_account_is_dragged_onto_its_new_parent_in_the_map_tree(
     company = sample_company()
     truth = company.trial_balance()
     page = browser_page
-    page.set_viewport_size(NARROW)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    sample_map(page, server, SLOW)
+    errors = sample_map(page, server, SLOW, NARROW)
     tree = page.locator("#tree-table")
     phone = tree.locator("tr[data-account='Telephone']")
     utilities = tree.locator("tr[data-account='Utilities']")

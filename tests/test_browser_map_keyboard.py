@@ -5,8 +5,10 @@ Move… button, Down, then "ut" typed to jump to Utilities, Enter (the focus bac
 moved account's button): it is under Utilities, whose subtotal takes its balance,
 and the tree still balances; Gas picked up and Escape: nothing moves or is saved. With a touch
 screen (a tap is no drag): Move… tapped on Water, then the header tapped: Water goes to the top
-level. Screenshots in the test's tmp folder, looked at when the test was written. Each book
-written then has the accounts under their new parents, with their balances."""
+level. A parent made on the Map step (Gas moved into a new "Car") renamed with its own Change…
+button and the keyboard: Gas goes along. Screenshots in the test's tmp folder, looked at when
+the test was written. Each book written then has the accounts under their new parents, with
+their balances."""
 
 from __future__ import annotations
 
@@ -44,10 +46,7 @@ def test_an_account_is_moved_with_the_keyboard_only(
     company = sample_company()
     truth = company.trial_balance()
     page = browser_page
-    page.set_viewport_size(NARROW)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    sample_map(page, server, SLOW)
+    errors = sample_map(page, server, SLOW, NARROW)
     tree = page.locator("#tree-table")
     utilities = tree.locator("tr[data-account='Utilities']")
     utilities_before = sum(v for a, v in truth.items() if a.startswith("Utilities"))
@@ -128,9 +127,7 @@ def test_an_account_is_moved_on_a_touch_screen(server: str, browser_page, tmp_pa
     context = browser.new_context(accept_downloads=True, viewport=NARROW, has_touch=True)
     try:
         page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        sample_map(page, server, SLOW)
+        errors = sample_map(page, server, SLOW)
         tree = page.locator("#tree-table")
         water = tree.locator("tr[data-account='Utilities:Water']")
         water.locator("button.move").tap()
@@ -155,3 +152,48 @@ def test_an_account_is_moved_on_a_touch_screen(server: str, browser_page, tmp_pa
     expected = company.expected_balances()
     assert snap.account("Utilities:Water") is None
     assert snap.account("Water").balance == expected["Utilities:Water"]
+
+
+def test_a_parent_made_on_the_map_step_is_renamed_with_the_keyboard(
+    server: str, browser_page, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    page = browser_page
+    errors = sample_map(page, server, SLOW, NARROW)
+    tree = page.locator("#tree-table")
+    tree.locator("tr[data-account='Utilities:Gas'] button.edit").focus()
+    page.keyboard.press("Enter")
+    # the form is there (the browser's autofocus), then settled (htmx focuses its name again)
+    expect(page.locator("#row-form input[name='name']")).to_be_focused(timeout=SLOW)
+    settled = page.locator(".htmx-added")
+    expect(settled).to_have_count(0, timeout=SLOW)
+    page.keyboard.press("Tab")  # its type
+    page.keyboard.press("Tab")  # Under
+    page.keyboard.press("Tab")  # or a new account there
+    page.keyboard.type("Car")
+    page.keyboard.press("Enter")
+    status = page.locator("#map-status")
+    expect(status).to_have_text("Saved: Move “Utilities:Gas” under “Utilities:Car”.", timeout=SLOW)
+    made = tree.locator("tr[data-account='Utilities:Car']")
+    expect(made.locator(".origin")).to_have_text("new parent")
+
+    made.locator("button.edit").focus()  # the made parent's own Change…
+    page.keyboard.press("Enter")
+    name = page.locator("#row-form input[name='name']")
+    expect(name).to_be_focused(timeout=SLOW)
+    expect(settled).to_have_count(0, timeout=SLOW)
+    expect(page.locator("#row-form #row-type, #row-form #row-new-parent")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "map-made-parent-form.png"))
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Vehicle")
+    page.keyboard.press("Enter")
+    expect(status).to_have_text(
+        "Saved: “Utilities:Car” is now “Utilities:Vehicle”, with its accounts.", timeout=SLOW
+    )
+    expect(tree.locator("tr[data-account='Utilities:Vehicle:Gas']")).to_be_visible()
+    expect(tree.locator("tr[data-account^='Utilities:Car']")).to_have_count(0)
+    expect(page.locator("#tree-balance")).to_contain_text("The tree balances")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= NARROW["width"]
+    page.screenshot(path=str(tmp_path / "map-made-parent-renamed.png"))
+    assert errors == []

@@ -259,3 +259,22 @@ def test_rename_to_a_name_with_a_colon_or_blank_is_a_problem(new):
     assert [p.message for p in problems] == [
         f"plan: new name {new!r} for 'Gas' must be non-empty, without ':' (':' separates levels)"
     ]
+
+
+def test_a_made_parent_s_new_path_rewrites_the_moves_into_it_and_under_it_only():
+    plan = Plan(
+        rules=(
+            Rule("move", "Gas", "Car"),
+            Rule("move", "Oil", "Car:Fuel"),
+            Rule("move", "Rug", "Carpet"),  # a name that starts like it: not under it
+            Rule("rename", "Car", "Auto"),  # only moves are rewritten
+        )
+    )
+    moved = plan.with_parent_path("Car", "Vehicles:Car")
+    assert [r.target for r in moved.rules] == [
+        "Vehicles:Car",
+        "Vehicles:Car:Fuel",
+        "Carpet",
+        "Auto",
+    ]
+    assert plan.rules[0].target == "Car"  # the plan itself unchanged

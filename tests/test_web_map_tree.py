@@ -10,9 +10,10 @@ import json
 from decimal import Decimal
 
 from app import sample
+from app.gnc import read_book
 from app.model import money
 from tests.support.sample import sample_company, tree_shown
-from tests.support.web import HX, new_migration, soup, upload
+from tests.support.web import HX, new_migration, soup, token, upload, wait_done
 
 
 def _migration(client):
@@ -134,3 +135,74 @@ def test_an_account_moves_into_a_new_parent_made_under_the_one_chosen(client):
     assert r.status_code == 422 and "“Car::Fuel” has a level without a name" in r.text
     rules = json.loads(client.get(f"{prefix}/plan.json").data)["rules"]
     assert {"kind": "move", "account": "Utilities:Gas", "target": "Car:Fuel"} in rules
+
+
+def test_a_parent_made_on_the_map_step_is_renamed_and_moved_with_its_accounts(client, tmp_path):
+    company = sample_company()
+    truth = company.trial_balance()
+    prefix, csrf = _migration(client)
+    gas = {"account": "Utilities:Gas", "name": "Gas", "type": "EXPENSE", "parent": ""}
+    client.post(f"{prefix}/map/edit", data=gas | {"new_parent": "Car:Fuel"}, headers=csrf | HX)
+    page = soup(client.get(f"{prefix}/map"))
+    made = page.select('#tree-table tr[data-account="Car"] .edit')
+    assert made and "path=Car" in made[0]["hx-get"]  # a made parent has its Change… button
+    own = page.select_one('#tree-table tr[data-account="Utilities"] .edit')["hx-get"]
+    assert "account=Utilities" in own and "path=" not in own  # a QuickBooks account's own
+    form = soup(client.get(f"{prefix}/map/edit", query_string={"path": "Car"}))
+    assert form.select_one('input[name="path"]')["value"] == "Car"
+    assert form.select_one('input[name="name"]')["value"] == "Car"
+    assert not form.select("#row-type, #row-merge, #row-new-parent")  # its name and place only
+    parents = [o["value"] for o in form.select("#row-parent option")]
+    assert "Automobile" in parents and "Car" not in parents and "Car:Fuel" not in parents
+
+    # renamed: everything under it goes along; the plan's moves say the new path
+    data = {"path": "Car", "name": "Vehicle", "parent": ""}
+    page = soup(client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX))
+    assert (
+        "Saved: “Car” is now “Vehicle”, with its accounts." in page.select_one("#map-status").text
+    )
+    rows = _rows(page)
+    assert "Vehicle:Fuel:Gas" in rows and not any(a.startswith("Car") for a in rows)
+    assert rows["Vehicle"][2] == money(truth["Utilities:Gas"])
+    # moved: a level of it under a QuickBooks account; the emptied parent is gone
+    data = {"path": "Vehicle:Fuel", "name": "Car Fuel", "parent": "Automobile"}
+    page = soup(client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX))
+    rows = _rows(page)
+    assert "Automobile:Car Fuel:Gas" in rows and "Vehicle" not in rows
+    assert "ok" in page.select_one("#tree-balance")["class"]
+    rules = json.loads(client.get(f"{prefix}/plan.json").data)["rules"]
+    assert {"kind": "move", "account": "Utilities:Gas", "target": "Automobile:Car Fuel"} in rules
+
+    # refused, nothing saved: a colon, an account already there, a QuickBooks account
+    for data, says in [
+        ({"path": "Automobile:Car Fuel", "name": "A:B", "parent": "Automobile"}, "without a colon"),
+        ({"path": "Automobile:Car Fuel", "name": "Car Fuel", "parent": ""}, None),
+        (
+            {"path": "Automobile:Car Fuel", "name": "Fuel", "parent": "Automobile"},
+            "There is already an account “Automobile:Fuel”",  # the sample's own
+        ),
+        ({"path": "Utilities", "name": "Power", "parent": ""}, "no new account “Utilities”"),
+    ]:
+        r = client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX)
+        if says is None:  # back to the top level: allowed, then put back
+            assert "Car Fuel:Gas" in _rows(soup(r))
+            back = {"path": "Car Fuel", "name": "Car Fuel", "parent": "Automobile"}
+            client.post(f"{prefix}/map/edit", data=back, headers=csrf | HX)
+            continue
+        assert r.status_code == 422 and says in r.text, data
+    assert json.loads(client.get(f"{prefix}/plan.json").data)["rules"] == rules
+    r = client.get(f"{prefix}/map/edit", query_string={"path": "Car"})
+    assert r.status_code == 422 and "reload the page" in r.text
+
+    # the book written has the account where the tree shows it, with its money
+    csrf = {"X-CSRF-Token": token(client)}
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix, timeout=300).select_one("#job")["data-state"] == "done"
+    book = tmp_path / "book.gnucash"
+    with client.get(f"{prefix}/download/book") as got:
+        book.write_bytes(got.data)
+    snap = read_book(book)
+    gas = company.expected_balances()["Utilities:Gas"]  # all time (truth: this year)
+    assert snap.account("Automobile:Car Fuel:Gas").balance == gas
+    assert snap.account("Automobile:Car Fuel").balance == 0
+    assert "Utilities:Gas" not in {a.full_name for a in snap.accounts}

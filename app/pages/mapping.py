@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app.errors import MappingError
-from app.mapping import apply
+from app.mapping import STANDARD, apply
 from app.model import AccountType, Ledger, Problem
 from app.pages.chart import GNUCASH_WORDS as TYPE_WORDS
 from app.pages.chart import shown
@@ -174,6 +174,52 @@ def new_parent(parent: str, made: str) -> str:
             "levels): type its name, e.g. Vehicle, or Vehicle:Fuel for two levels."
         )
     return ":".join([*([parent] if parent else []), *levels])
+
+
+def made_parents(rows: list[TreeRow], plan: Plan) -> set[str]:
+    """The parents the user made on the Map step (a move's new account, or a level of one),
+    which can be renamed or moved: not GnuCash's standard parents the plan's tree makes."""
+    into = [r.target.strip() for r in plan.rules if r.kind == "move"]
+    return {
+        r.full_name
+        for r in rows
+        if r.created
+        and r.full_name not in STANDARD
+        and any(t == r.full_name or t.startswith(r.full_name + ":") for t in into)
+    }
+
+
+def made_row(rows: list[TreeRow], plan: Plan, path: str) -> TreeRow:
+    """The row of the parent made on the Map step at ``path``."""
+    row = next((r for r in rows if r.full_name == path), None)
+    if row is None or path not in made_parents(rows, plan):
+        raise MappingError(
+            f"There is no new account “{path}” in the tree any more; reload the page."
+        )
+    return row
+
+
+def change_made_parent(
+    rows: list[TreeRow], plan: Plan, path: str, name: str, parent: str
+) -> tuple[Plan, str]:
+    """``plan`` with the parent made on the Map step at ``path`` named ``name`` under
+    ``parent`` ("": the top level), every account under it going along; and what was done."""
+    row = made_row(rows, plan, path)
+    if not name or ":" in name:
+        raise MappingError(
+            "Type the new account's name without a colon (choose where it goes in Under): "
+            "nothing changed."
+        )
+    check_parent(rows, row, parent)
+    new = new_parent(parent, name)
+    if new == path:
+        return plan, "Nothing changed."
+    if any(r.full_name == new for r in rows):
+        raise MappingError(
+            f"There is already an account “{new}”: choose another name or place for “{path}”, "
+            "or move its accounts there one by one; nothing changed."
+        )
+    return plan.with_parent_path(path, new), f"Saved: “{path}” is now “{new}”, with its accounts."
 
 
 def preview_tree(resolved: Ledger, plan: Plan) -> list[TreeRow]:

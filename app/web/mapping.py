@@ -19,8 +19,11 @@ from app.pages.archive import archive_view, wants_version
 from app.pages.chart import account_rows
 from app.pages.mapping import (
     TYPE_WORDS,
+    change_made_parent,
     check_parent,
     describe,
+    made_parents,
+    made_row,
     new_parent,
     parent_choices,
     row_of,
@@ -56,11 +59,13 @@ def _context(plan: Plan | None = None, status_message: str = "") -> dict:
     plan = plan or m.plan()
     view = views().view(m, plan)
     chart_only = replace(view.resolved, transactions=())
+    tree = tree_rows(view.prepared.outline)
     return {
         "m": m,
         "plan": plan,
         "view": view,
-        "tree": tree_rows(view.prepared.outline),
+        "tree": tree,
+        "made_parents": made_parents(tree, plan),
         "tree_balance": tree_balance(view.prepared.outline),
         "type_words": TYPE_WORDS,
         "tree_problems": tree_problems(chart_only, plan),
@@ -154,15 +159,17 @@ def delete_rule(index: int) -> tuple[str, int]:
 
 @bp.get("/map/edit")
 def edit_row() -> tuple[str, int]:
-    """Click to edit: one row of the resulting tree as a small form (name and type)."""
+    """Click to edit: one row of the resulting tree as a small form (name and type); ``path``:
+    a parent made on the Map step (its name and place)."""
     m = migration()
-    account = request.args.get("account", "")
+    account, path = request.args.get("account", ""), request.args.get("path")
     rows = tree_rows(views().view(m).prepared.outline)
-    row = row_of(rows, account)
+    row = row_of(rows, account) if path is None else made_row(rows, m.plan(), path)
     return fragment(
         "mapping/_tree_row_form.html",
         row=row,
         account=account,
+        path=path,
         types=TYPES,
         type_words=TYPE_WORDS,
         parents=parent_choices(rows, row),
@@ -176,9 +183,12 @@ def save_row() -> tuple[str, int]:
     account = request.form.get("account", "")
     view = views().view(m)
     rows = tree_rows(view.prepared.outline)
-    row = row_of(rows, account)
     plan, done = m.plan(), []
     name, type_ = request.form.get("name", "").strip(), request.form.get("type", "").strip()
+    if (path := request.form.get("path")) is not None:  # a parent made on this step
+        under = request.form.get("parent", path.rpartition(":")[0])
+        return _save(*change_made_parent(rows, plan, path, name, under))
+    row = row_of(rows, account)
     type_ = _type_of(type_) if type_ else ""
     if name and name != row.name:
         plan = plan.with_rule(Rule("rename", account, name))

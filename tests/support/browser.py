@@ -102,11 +102,17 @@ LAYOUT = """() => {
 }"""
 
 
-def sample_map(page, server: str, timeout: int) -> None:
+def sample_map(page, server: str, timeout: int, viewport: dict | None = None) -> list[str]:
     """From the home page with the sample company to the Map step (every state waited for up
-    to ``timeout`` ms)."""
+    to ``timeout`` ms; at ``viewport``'s size if given); the list the page's script errors
+    are put in from now on (a test ends with it empty)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if viewport:
+        page.set_viewport_size(viewport)
     page.set_default_timeout(timeout)
     page.goto(server)
     page.click("#use-sample")
     page.click("#to-preview")
     page.click("#to-map")
+    return errors
