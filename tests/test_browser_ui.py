@@ -35,8 +35,8 @@ def start(page, server: str, tmp_path: Path) -> None:
 
 
 def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, tmp_path):
-    """Item 31: every change shows "Saving…" until it is saved, then "All changes saved" (a
-    refused one "Not saved"); checks as typed show nothing there; the tree and the page keep
+    """Item 31: every change shows "Saving…" until it is saved, then "All changes saved" for a
+    few seconds (a refused one "Not saved", until the next save); checks as typed show nothing there; the tree and the page keep
     their scroll positions after an edit re-renders them."""
     from playwright.sync_api import expect
 
@@ -110,9 +110,12 @@ def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, t
         currency.press("Tab")
         expect(page.locator("#messages")).to_contain_text("three-letter ISO code")
         expect(state).to_have_text("Not saved: see the message above", use_inner_text=True)
+        expect(state).to_have_css("opacity", "1")  # stays in sight
         currency.fill("USD")
         currency.press("Tab")
         expect(state).to_have_text("All changes saved", use_inner_text=True)
+        # then fades, covering nothing at the window's corner (a row's Change… at 800 px)
+        expect(state).to_have_css("opacity", "0", timeout=15_000)
         page.focus("#reparent")
         page.keyboard.press("Space")  # a setting changed from the keyboard: focus stays on it
         expect(page.locator("#map-status")).to_contain_text("Settings saved")
