@@ -31,3 +31,31 @@ def test_paused_leaves_a_collector_that_was_off_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_made_and_kept_frees_the_making_s_cycles_and_freezes_its_result():
+    import weakref
+
+    from app.gc_pause import made_and_kept
+
+    class Node:
+        pass
+
+    dropped: list = []
+
+    def make() -> list[Node]:
+        assert not gc.isenabled()  # made with the collector paused
+        cycle = Node()
+        cycle.me = cycle  # garbage of the making, held only by itself
+        dropped.append(weakref.ref(cycle))
+        return [Node() for _ in range(1000)]
+
+    before = gc.get_freeze_count()
+    try:
+        kept = made_and_kept(make)
+        assert gc.isenabled()
+        assert dropped[0]() is None  # collected before the freeze, not kept for ever
+        assert gc.get_freeze_count() >= before + len(kept)  # the result out of reach
+        assert gc.get_count()[0] < 100  # nothing left for a young collection to walk
+    finally:
+        gc.unfreeze()

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from app import pipeline, resolve
-from app.gc_pause import keep_out_of_collection
+from app.gc_pause import made_and_kept
 from app.history import History
 from app.model import Ledger
 from app.pages.preview import SearchIndex
@@ -46,7 +46,7 @@ class View:
         """A step's view model of this view, made on the step's first visit and kept with the
         view (a page shown again, or a Map change undone, costs nothing)."""
         if step not in self._pages:
-            self._pages[step] = make()
+            self._pages[step] = made_and_kept(make)
         return self._pages[step]
 
 
@@ -78,7 +78,7 @@ class ViewCache:
                 if key in self._cache:
                     return self._cache[key]
             try:
-                value = make()
+                value = made_and_kept(make)  # kept: out of the collector's reach
                 with self._lock:
                     self._cache[key] = value
                     same = [k for k in self._cache if k[1] == key[1]]  # oldest first
@@ -98,7 +98,7 @@ class ViewCache:
 
         def read() -> Ledger:
             try:
-                return _kept(pipeline.read(m.files(), plan, m.unread(), seen))
+                return pipeline.read(m.files(), plan, m.unread(), seen)
             finally:
                 if seen is not None:
                     seen.finish()
@@ -129,12 +129,6 @@ class ViewCache:
                 parsed, resolved, open_, pipeline.prepare(parsed, plan, resolved, history), search
             ),
         )
-
-
-def _kept(parsed: Ledger) -> Ledger:
-    """A parse the cache keeps, out of the garbage collector's reach (see gc_pause)."""
-    keep_out_of_collection()
-    return parsed
 
 
 def _read_options(plan: Plan) -> str:
