@@ -125,10 +125,11 @@
     if (box && e.detail.xhr.status < 400 && verb !== "get") { box.innerHTML = ""; }
   });
 
-  // The Map step's tree: a QuickBooks account's row (tr[data-origin]) dragged onto another row
-  // moves it under that account, or onto the header (tr[data-top]) to the top level. The drop
-  // posts what the row's Change… form posts for choosing that parent (its account and parent
-  // only), to the same address; the server refuses what its "Under" list would not offer
+  // The Map step's tree: a QuickBooks account's row (tr[data-origin]), or a parent made on the
+  // Map step (tr[data-path]: its accounts go with it), dragged onto another row moves it under
+  // that account, or onto the header (tr[data-top]) to the top level. The drop posts what the
+  // row's Change… form posts for choosing that parent (its account, or its path and name, and
+  // the parent only), to the same address; the server refuses what its "Under" list would not offer
   // (itself, an account under it, one gone), in the page's messages, and re-renders #map.
   // The row hovered is highlighted (.drop-target), the one dragged dimmed (.dragging).
   document.documentElement.classList.add("js"); // the tree's drag hint is shown (app.css)
@@ -141,7 +142,7 @@
     document.querySelectorAll("#tree-table .drop-target").forEach(function (r) { r.classList.remove("drop-target"); });
   }
   document.addEventListener("dragstart", function (e) {
-    var row = e.target.closest && e.target.closest("#tree-table tr[data-origin]");
+    var row = e.target.closest && e.target.closest("#tree-table tr[data-origin], #tree-table tr[data-path]");
     if (!row) { return; }
     dragged = row;
     row.classList.add("dragging");
@@ -180,7 +181,9 @@
   function moveUnder(from, row) {
     var table = row.closest("#tree-table");
     var parent = row.hasAttribute("data-top") ? "" : row.getAttribute("data-account");
-    var values = { account: from.getAttribute("data-origin"), parent: parent };
+    var path = from.getAttribute("data-path");
+    var values = path === null ? { account: from.getAttribute("data-origin"), parent: parent }
+      : { path: path, name: path.split(":").pop(), parent: parent };
     htmx.ajax("POST", table.getAttribute("data-move"), { source: table, values: values });
   }
 

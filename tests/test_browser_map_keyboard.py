@@ -6,9 +6,10 @@ moved account's button): it is under Utilities, whose subtotal takes its balance
 and the tree still balances; Gas picked up and Escape: nothing moves or is saved. With a touch
 screen (a tap is no drag): Move… tapped on Water, then the header tapped: Water goes to the top
 level. A parent made on the Map step (Gas moved into a new "Car") renamed with its own Change…
-button and the keyboard: Gas goes along. Screenshots in the test's tmp folder, looked at when
-the test was written. Each book written then has the accounts under their new parents, with
-their balances."""
+button and the keyboard, then moved with its own Move… button to the top level (Home, Enter),
+dragged back under Utilities, and refused when dropped on its own Gas: Gas goes along each
+time. Screenshots in the test's tmp folder, looked at when the test was written. Each book
+written then has the accounts under their new parents, with their balances."""
 
 from __future__ import annotations
 
@@ -154,10 +155,13 @@ def test_an_account_is_moved_on_a_touch_screen(server: str, browser_page, tmp_pa
     assert snap.account("Water").balance == expected["Utilities:Water"]
 
 
-def test_a_parent_made_on_the_map_step_is_renamed_with_the_keyboard(
+def test_a_parent_made_on_the_map_step_is_renamed_and_moved(
     server: str, browser_page, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
+
+    from app.gnc import read_book
+    from tests.support.sample import sample_company
 
     page = browser_page
     errors = sample_map(page, server, SLOW, NARROW)
@@ -196,4 +200,54 @@ def test_a_parent_made_on_the_map_step_is_renamed_with_the_keyboard(
     expect(page.locator("#tree-balance")).to_contain_text("The tree balances")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= NARROW["width"]
     page.screenshot(path=str(tmp_path / "map-made-parent-renamed.png"))
+
+    # its own Move…: picked up where it is (under Utilities), Home: the top level, Enter
+    vehicle = tree.locator("tr[data-account='Utilities:Vehicle']")
+    vehicle.locator("button.move").focus()
+    page.keyboard.press("Enter")
+    moving = page.locator("#tree-move")
+    expect(moving).to_contain_text("Moving “Utilities:Vehicle”: under “Utilities”?")
+    page.keyboard.press("ArrowDown")  # not its own Gas: the rows it may go under skip it
+    assert _focused(page) not in (None, "Utilities:Vehicle", "Utilities:Vehicle:Gas")
+    page.keyboard.press("Home")
+    assert _focused(page) == ""
+    page.screenshot(path=str(tmp_path / "map-made-parent-moving.png"))
+    page.keyboard.press("Enter")
+    expect(status).to_have_text(
+        "Saved: “Utilities:Vehicle” is now “Vehicle”, with its accounts.", timeout=SLOW
+    )
+    top = tree.locator("tr[data-account='Vehicle']")
+    expect(top.locator("button.move")).to_be_focused()  # the keyboard stays with it
+    expect(top.locator(".origin")).to_have_text("new parent")
+    expect(tree.locator("tr[data-account='Vehicle:Gas']")).to_be_visible()
+    expect(page.locator("#tree-balance")).to_contain_text("The tree balances")
+
+    # dragged onto its own Gas: refused, nothing moved; then dragged back under Utilities
+    top.locator(".account-name").drag_to(
+        tree.locator("tr[data-account='Vehicle:Gas'] .account-name")
+    )
+    expect(page.locator("#messages #error-message")).to_contain_text(
+        "“Vehicle” cannot go under “Vehicle:Gas”, one of its own sub-accounts"
+    )
+    expect(tree.locator("tr[data-account='Vehicle:Gas']")).to_be_visible()
+    top.locator(".account-name").drag_to(tree.locator("tr[data-account='Utilities'] .account-name"))
+    expect(status).to_have_text(
+        "Saved: “Vehicle” is now “Utilities:Vehicle”, with its accounts.", timeout=SLOW
+    )
+    expect(tree.locator("tr[data-account='Utilities:Vehicle:Gas']")).to_be_visible()
+    expect(tree.locator("tr[data-account='Vehicle']")).to_have_count(0)
+    expect(page.locator("#messages #error-message")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "map-made-parent-dragged-back.png"))
+
+    book = tmp_path / "made-parent.gnucash"
+    import_book(page, book)
     assert errors == []
+
+    snap = read_book(book)  # the engine reopened
+    expected = sample_company().expected_balances()
+    assert snap.account("Utilities:Gas") is None
+    assert snap.account("Vehicle") is None
+    assert snap.account("Utilities:Vehicle:Gas").balance == expected["Utilities:Gas"]
+    assert snap.account("Utilities:Vehicle").balance == 0
+    for kid in ("Utilities:Electric", "Utilities:Water"):
+        assert snap.account(kid).balance == expected[kid], kid
