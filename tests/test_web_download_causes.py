@@ -75,6 +75,18 @@ def test_the_download_step_says_the_shared_cause_once_with_both_ways_out(client,
     said = page.select_one("#verification").get_text()
     assert said.count(f"no file covers {gap}") == 3  # the cause, why no opening, the note
 
+    # the next steps say it first: the figures there are the book's, not QuickBooks'
+    steps = soup(client.get(page.select_one("#to-next-steps")["href"]))
+    warning = steps.select_one("#not-matching").text
+    assert warning.startswith(f"Needs your attention: {len(differ)} accounts differ.")
+    assert "the figures below are the book's, as GnuCash will show them, not QuickBooks'" in warning
+    marked = [
+        tr
+        for tr in steps.select("#expect-trial tbody tr")
+        if "differs: see the Download step" in tr.text
+    ]
+    assert len(marked) >= len(differ) - 1  # (one of them may be Retained Earnings, said apart)
+
     book = tmp_path / "differs.gnucash"
     with client.get(page.select_one("#download-book")["href"]) as r:
         book.write_bytes(r.data)
@@ -83,6 +95,9 @@ def test_the_download_step_says_the_shared_cause_once_with_both_ways_out(client,
     page = write(client, prefix, csrf, mode="balances_only", date=exported.isoformat())
     assert page.select_one("#summary-line").text.endswith("match QuickBooks to the cent")
     assert not page.select("#why-differ, #no-opening, td.cause")
+    steps = soup(client.get(page.select_one("#to-next-steps")["href"]))
+    assert steps.select_one("#not-matching") is None
+    assert "differs" not in steps.select_one("#expect-trial").text
     with client.get(page.select_one("#download-book")["href"]) as r:
         book.write_bytes(r.data)
     assert read_book(book).transactions == 1  # QuickBooks' balances on the day, nothing else

@@ -1,8 +1,10 @@
 """After Download, "What to do in GnuCash next" (issue 27, item 9): a printable page, also in the
 audit pack, whose figures are the generator's truth: the accounting period, every account's
-Trial Balance figure, each customer's and vendor's open balance for the aging reports, the
-bank and card accounts' last QuickBooks statements, QuickBooks' last invoice and bill numbers.
-Through the real app and engine; the book downloaded is reopened."""
+Trial Balance figure as GnuCash's own report shows it (run with gnucash-cli on the book) and
+QuickBooks' beside it where that differs, with why; each customer's and vendor's open balance
+for the aging reports, the bank and card accounts' last QuickBooks statements, QuickBooks' last
+invoice and bill numbers. Through the real app and engine; the book downloaded is reopened. A
+book that does not match QuickBooks says so at the top of the page."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from app.gnc import read_book
 from app.model import money
 from tests.support.companygen import COMPANY_NAME, make_company
 from tests.support.companygen_docs import open_items
+from tests.support.gnucash_reports import trial_balance
 from tests.support.web import HX, new_migration, soup, upload, wait_done
 
 CARD = "CalOil Card"
@@ -78,23 +81,40 @@ def test_the_next_steps_give_the_generators_figures(client, company_files, tmp_p
     trial_step = page.select_one("#step-trial-balance").text
     assert "Reports › Income & Expense › Trial Balance" in trial_step
     assert f"Profit & Loss (Edit › Report Options › General: Start Date {begin}" in trial_step
-    # the Trial Balance: every account QuickBooks gives a figure, debit or credit as it shows it
+    # the Trial Balance: GnuCash's figures (checked against its own report below) and, where
+    # QuickBooks' Trial Balance shows another, QuickBooks' figure with why; the book matches
+    assert page.select_one("#not-matching") is None
     truth = {
         a: v
         for a, v in company.trial_balance().items()
         if v and company.account_type(a) != "NONPOSTING"
     }
-    rows = {}
+    rows, quickbooks, whys = {}, {}, {}
     for tr in page.select("#expect-trial tbody tr"):
         cells = tr.select("td")
-        account = cells[0].contents[0].strip()
+        account = cells[0].text.strip()
         rows[account] = (cells[1].text, cells[2].text)
-    assert rows == {
-        a: (money(v) if v > 0 else "", money(-v) if v < 0 else "") for a, v in truth.items()
-    }
-    debit = sum(v for v in truth.values() if v > 0)
-    assert page.select_one("#expect-debit").text == money(debit)
-    assert page.select_one("#expect-credit").text == money(debit)  # a trial balance balances
+        quickbooks[account] = cells[3].text
+        if (why := cells[3].select_one(".hint")) and why.text != "the same":
+            whys[account] = why.text
+    for account, value in truth.items():
+        shown = money(abs(value)) + (" debit" if value > 0 else " credit")
+        as_qb = (money(value) if value > 0 else "", money(-value) if value < 0 else "")
+        if quickbooks[account] == "the same":  # the same figure in both reports
+            assert rows[account] == as_qb, account
+        else:  # QuickBooks' own, and why it is not GnuCash's
+            assert quickbooks[account].startswith(shown), (account, quickbooks[account])
+            assert rows[account] != as_qb, account
+    assert whys, "a company with earlier years shows some QuickBooks figures apart"
+    assert all(
+        w.startswith(f"this fiscal year's only: GnuCash's Profit & Loss from {begin}")
+        for a, w in whys.items()
+        if a != "Retained Earnings"
+    ), whys
+    assert whys["Retained Earnings"].startswith("with the ")
+    assert f"net income of the years before {begin}" in whys["Retained Earnings"]
+    assert set(quickbooks) >= set(truth)
+    assert page.select_one("#expect-debit").text == page.select_one("#expect-credit").text
 
     # the aging reports: each customer's and vendor's open balance, and the totals
     owed: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
@@ -154,3 +174,15 @@ def test_the_next_steps_give_the_generators_figures(client, company_files, tmp_p
     for account, value in truth.items():
         if company.account_type(account) in ("BANK", "AR", "AP", "CCARD"):
             assert snap.account(account).balance == value, account
+
+    # GnuCash's own Trial Balance report on the book (gnucash-cli, its default Date of Report:
+    # this year's end, after every transaction the company has) shows the page's figures
+    assert max(d for a in snap.accounts for d, _v in a.daily) <= company.export_date
+    gnucash = trial_balance(book, tmp_path / "home")
+    expected = {
+        a: Decimal(d.replace(",", "")) if d else -Decimal(c.replace(",", ""))
+        for a, (d, c) in rows.items()
+        if d or c
+    }
+    assert gnucash.nonzero() == expected
+    assert money(gnucash.total_debit) == page.select_one("#expect-debit").text

@@ -4,10 +4,14 @@ the page and the audit pack's copy show what this book holds, whatever the setti
 
 - the book: its format, the GnuCash version that wrote it, how many transactions;
 - the accounting period: the fiscal year holding QuickBooks' day (``AsOf``);
-- the Trial Balance to run in GnuCash for that period, each account's debit or credit as the book
-  holds it (the proof's GnuCash figures, ``app.verify``: balance-sheet accounts all time, income
-  and expense from the fiscal year's start; Retained Earnings as posted, earlier years' net income
-  said apart, since GnuCash closes no year by itself);
+- the proof's verdict (``app.proof_state``): a book that does not match QuickBooks says so at the
+  top, since every figure below is the book's;
+- the Trial Balance to run in GnuCash on that day, each account's debit or credit as GnuCash's
+  own report shows it (its "General journal exact balances": every account's own splits, all
+  time, up to the Date of Report, income and expense too, Retained Earnings as posted), and
+  beside it QuickBooks' Trial Balance figure where that differs, with why: this fiscal year's
+  income or expense only, earlier years' net income in Retained Earnings (GnuCash closes no
+  year by itself), or a difference the proof found;
 - the aging reports: each customer's and vendor's open balance in the book, on that day, and the
   columns GnuCash's own Receivable and Payable Aging reports show for it (``aging.report_aging``,
   which does not age as QuickBooks does: docs/DOCUMENTS.md, "GnuCash's own aging reports");
@@ -26,6 +30,8 @@ from decimal import Decimal
 from app import pipeline
 from app.documents.aging import REPORT_COLUMNS, report_aging
 from app.model import AccountType, Ledger, plain
+from app.proof_state import verdict
+from app.verify_report import Report, Row
 
 RECONCILED = (AccountType.BANK, AccountType.CREDIT)
 # the company's own numbers (a bill's is the vendor's invoice number: no counter of the book's)
@@ -100,6 +106,52 @@ def _report_aging(outcome: pipeline.Outcome, as_of: dt.date | None) -> list[dict
     return out
 
 
+def _why(row: Row | None) -> str:
+    """Why QuickBooks' Trial Balance shows another figure than GnuCash's for ``row``'s account."""
+    if row is None or not row.in_book:
+        return "none" if row is None else "differs"
+    if not row.ok:
+        return "differs"
+    if row.basis == "retained earnings":
+        return "earlier years"
+    if row.basis == "year to date":
+        return "this year"
+    return "differs"  # (a matching all-time account shows the same figure)
+
+
+def _trial(
+    report: Report, outcome: pipeline.Outcome, day: dt.date | None
+) -> tuple[list[dict[str, str]], Decimal, Decimal]:
+    """GnuCash's Trial Balance on ``day`` (every account of the book read back with a balance
+    then, in the book's order), each row with QuickBooks' figure where it differs; and the
+    report's debit and credit totals."""
+    rows = {r.account: r for r in report.rows}
+    out: list[dict[str, str]] = []
+    debit = credit = Decimal(0)
+    for a in outcome.snapshot.accounts:
+        shown = a.balance_between(None, day)
+        row = rows.get(a.full_name)
+        quickbooks = row.quickbooks_balance if row is not None and row.created == "" else None
+        if not shown and not quickbooks:
+            continue
+        entry = {
+            "account": a.full_name,
+            "debit": plain(shown) if shown > 0 else "",
+            "credit": plain(-shown) if shown < 0 else "",
+            "quickbooks": "",
+            "why": "",
+        }
+        if quickbooks is None or quickbooks != shown:
+            entry["quickbooks"] = "" if quickbooks is None else plain(quickbooks)
+            entry["why"] = _why(row if quickbooks is not None else None)
+            if entry["why"] == "earlier years" and row is not None:
+                entry["earlier_income"] = plain(row.book_total - row.gnucash_balance)
+        out.append(entry)
+        debit += max(shown, Decimal(0))
+        credit += max(-shown, Decimal(0))
+    return out, debit, credit
+
+
 def next_steps_data(
     prepared: pipeline.Prepared,
     outcome: pipeline.Outcome,
@@ -109,29 +161,8 @@ def next_steps_data(
     """What the page says, as plain JSON (money as ``plain`` text, dates ISO)."""
     report, ledger = outcome.report, outcome.written
     asof = report.as_of
-    trial = []
-    debit = credit = Decimal(0)
-    for r in report.rows:
-        if not r.in_book or r.created == "book" or not r.gnucash_balance:
-            continue
-        if r.basis == "retained earnings":
-            posted, earlier = r.book_total, r.gnucash_balance - r.book_total
-        else:
-            posted, earlier = r.gnucash_balance, Decimal(0)
-        trial.append(
-            {
-                "account": r.account,
-                "balance": plain(r.gnucash_balance),
-                "debit": plain(r.gnucash_balance) if r.gnucash_balance > 0 else "",
-                "credit": plain(-r.gnucash_balance) if r.gnucash_balance < 0 else "",
-                "posted": plain(posted),
-                "earlier": plain(earlier),
-                "earlier_income": plain(-earlier),  # net income positive, a loss negative
-                "basis": r.basis,
-            }
-        )
-        debit += max(r.gnucash_balance, Decimal(0))
-        credit += max(-r.gnucash_balance, Decimal(0))
+    trial, debit, credit = _trial(report, outcome, asof.date if asof else None)
+    judged = verdict(report)
     owners = []
     if report.documents is not None:
         owners = [
@@ -155,6 +186,8 @@ def next_steps_data(
     ]
     year_start = asof.year_start if asof else None
     return {
+        "state": judged.state,
+        "verdict": judged.words(),
         "format": book_format,
         "version": ".".join(map(str, version)) if version != (0, 0) else "",
         "transactions": len(ledger.transactions),
