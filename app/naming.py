@@ -1,13 +1,16 @@
 """What the book and its downloads are called: after the company (the name the user gave, else
-the one a report's title row gives), else after the first file. One place, so the book, the
-audit pack, the verification report and the home list agree."""
+the one a report's title row gives), else after the first file read as a QuickBooks export. One
+place, so the book, the audit pack, the verification report and the home list agree."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
+
+from app.model import FileInfo
 
 Download = Literal["book", "audit", "verification", "documents", "sales-tax", "next-steps"]
 SUFFIX: dict[Download, str] = {
@@ -26,6 +29,13 @@ def slug(text: str) -> str:
     ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     words = re.split(r"[^A-Za-z0-9]+", ascii_.replace("&", " and "))
     return "-".join(w for w in words if w)[:100].strip("-")
+
+
+def first_read(files: Sequence[Path], infos: Iterable[FileInfo]) -> str:
+    """The name of the first of ``files`` read as a QuickBooks export (``infos``: what the
+    readers made of them), "" when none was: a letter or an unknown file names nothing."""
+    read = {i.filename for i in infos if i.layout != "not read"}
+    return next((f.name for f in files if f.name in read), "")
 
 
 def stem(company: str, first_file: str = "") -> str:

@@ -72,6 +72,26 @@ def test_lists_alone_are_named_by_the_user_and_the_downloads_follow(client, tmp_
     assert "earlier settings" not in soup(client.get(f"{prefix}/import")).text
 
 
+LETTER = (
+    b"Dear Sam,\n\nPlease find attached the books for last year, as you asked.\n"
+    b"Call me when you have had a look at them.\n\nBest regards,\nAlex\n"
+)
+
+
+def test_a_file_that_is_no_quickbooks_export_names_nothing(client):
+    """A letter added first (refused as no QuickBooks export) does not name the book: the first
+    file read as an export does; with only the letter, the book is "book"."""
+    prefix, csrf = new_migration(client)
+    assert upload(client, prefix, csrf, "a-letter.txt", data=LETTER).status_code == 200
+    page = soup(client.get(f"{prefix}/files"))
+    assert "Not a QuickBooks export" in page.select_one("#file-1").text
+    assert page.select_one("#book-file").text == "book.gnucash"
+    upload(client, prefix, csrf, "lists.iif")
+    page = soup(client.get(f"{prefix}/files"))
+    assert page.select_one("article.file")["data-filename"] == "a-letter.txt"
+    assert page.select_one("#book-file").text == "lists.gnucash"
+
+
 def test_a_reports_title_row_names_the_company(client, tmp_path):
     company = make_company(120, seed=5)
     folder = tmp_path / "exports"

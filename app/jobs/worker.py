@@ -95,10 +95,10 @@ class Reporter:
             time.sleep(0.05)
 
 
-def book_name(company: str, files: list[Path]) -> str:
+def book_name(company: str, files: list[Path], parsed: Ledger) -> str:
     """Named after the company (the user's name for it, else a report's title row), else the
-    first uploaded file."""
-    return naming.file_name(naming.stem(company, files[0].name if files else ""), "book")
+    first uploaded file read as a QuickBooks export."""
+    return naming.file_name(naming.stem(company, naming.first_read(files, parsed.files)), "book")
 
 
 def write_documents_csv(out_dir: Path, outcome: pipeline.Outcome) -> None:
@@ -223,7 +223,7 @@ def run(m: Migration, job_id: str) -> int:
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))
         rep.progress("checking", 0, 1)
         prepared = pipeline.prepare(parsed, plan)
-        name = book_name(m.given_name or parsed.company, files)
+        name = book_name(m.given_name or parsed.company, files, parsed)
         target, database, overwrite = _target(m, plan, name)
         if isinstance(target, Path):  # (an archive goes beside its working book: app.archive)
             outcome = split_write.in_folder(prepared, target, plan, rep.progress)

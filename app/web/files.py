@@ -55,7 +55,7 @@ def _files_context(
     view = views().view(m, plan)
     m.note_company(view.parsed.company)
     cards = file_cards(paths, view.parsed, view.prepared.problems, m.withheld(), twins(m.digests()))
-    stem = naming.stem(m.name, paths[0].name if paths else "")
+    stem = naming.stem(m.name, naming.first_read(paths, view.parsed.files))
     return {
         "m": m,
         "book_file": naming.file_name(stem, "book"),
