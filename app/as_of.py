@@ -92,6 +92,19 @@ def as_of(
     if found is None:
         return None, problems
     day, basis, where = found
+    today = dt.date.today()
+    if basis != "given" and day > today:
+        problems.append(
+            Problem(
+                where,
+                f"QuickBooks dated this export {day}, after today ({today}): QuickBooks' sample "
+                "companies, and a computer whose clock was set ahead, do that; QuickBooks' "
+                f"balances are taken as of {day}. If the lists were exported on another day, "
+                "type that day as the export date",
+                "warning",
+                "export_date",
+            )
+        )
     after = sum(1 for t in ledger.transactions if t.date > day)
     if after:
         problems.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal as D
 
@@ -58,3 +59,32 @@ def test_figures_fiscal_year_from_july() -> None:
     ]
     got = figures(daily, "RE", dt.date(2022, 7, 31), dt.date(2022, 7, 1))
     assert got == {"Sales": D("-7"), "RE": D("-6"), "Cash": D("12")}
+
+
+@pytest.mark.parametrize("days", [20, -20])
+def test_an_export_dated_after_today_is_said(tmp_path, days: int) -> None:
+    """QuickBooks' sample companies (the real Enterprise sample is dated 2026-12-15) and a
+    computer whose clock runs ahead date the lists export in the future: the figures are still
+    taken as of that day, with a warning naming the file's line and the Export date to change;
+    an export dated in the past says nothing of the kind."""
+    from app import pipeline
+    from app.plan import Plan
+    from tests.support.companygen import make_company
+
+    today = dt.date.today()
+    company = make_company(60, seed=3, start=today - dt.timedelta(days=400), years=1)
+    exported = today + dt.timedelta(days=days)
+    company = dataclasses.replace(company, exported=max(exported, company.transactions[-1].date))
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    prepared = pipeline.prepare(pipeline.read([lists], Plan()), Plan())
+    assert prepared.outline.as_of is not None
+    assert prepared.outline.as_of.date == company.export_date
+    ahead = [p for p in prepared.warnings if "after today" in p.message]
+    if days < 0:
+        assert ahead == []
+        return
+    assert [(str(p.source), p.fix) for p in ahead] == [("lists.iif:2", "export_date")]
+    assert ahead[0].message.startswith(
+        f"QuickBooks dated this export {exported}, after today ({today}): "
+    )
+    assert ahead[0].message.endswith("type that day as the export date")

@@ -45,6 +45,11 @@ def test_import_is_refused_while_problems_remain_then_resolved(client):
     )
     page = soup(client.get(f"{prefix}/map"))
     assert page.select_one("#unresolved").text.count("Heating Oil")
+    said = page.select_one("#tree-errors")  # the tree's note points at that section, above it
+    assert "1 account name from the transaction files to place in Report accounts to place" in (
+        said.text
+    )
+    assert said.select_one("a[href='#unresolved']") is not None
     client.post(
         f"{prefix}/map/resolve",
         data={"label": "Heating Oil", "target": "Utilities:Gas"},
