@@ -467,7 +467,7 @@ def test_item_group_members_are_not_listed_twice(tmp_path: Path) -> None:
     )
     names = [(n.name, n.reason) for n in read(tmp_path, text).not_imported]
     assert names == [
-        ("Kit", "GnuCash has no item list (group of 1)"),
+        ("Kit (a group of 1 item)", "GnuCash has no item list"),
         ("Hose", "GnuCash has no item list"),
     ]
 
@@ -481,7 +481,7 @@ def test_sub_records_and_terminators_belong_to_their_block(tmp_path: Path) -> No
     ledger = read(tmp_path, text)
     assert [(n.what, n.name) for n in ledger.not_imported] == [
         ("Employee payroll settings", "Al"),
-        ("Items", "County"),
+        ("Items", "County (a group of 1 item)"),
     ]
     assert not ledger.problems and "50000" not in to_text(ledger)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import pipeline
+from app.documents.tax_proof import NO_AGENCY, AgencyRow, SalesTaxProof
 from app.documents.taxes import Entry, TableEntry, TaxTable, gnucash_figures, liability_by_agency
 from app.model import ReadOptions
 from app.plan import Plan, plan_from_json
@@ -306,3 +307,23 @@ def test_generator_items_company_is_consistent(tmp_path) -> None:
         s.item.item for t in iif_ledger.transactions for s in t.splits if s.item and s.item.auto_tax
     }
     assert auto == {"State", "County", "GST"}
+
+
+@pytest.mark.parametrize(
+    ("agencies", "said"),
+    [
+        ((("State Board", "12.40"),), "and the tax owed to 1 agency match QuickBooks"),
+        (
+            (("State Board", "12.40"), (NO_AGENCY, "3.22")),
+            "and the tax owed to 1 agency and with no agency named match QuickBooks",
+        ),
+        (((NO_AGENCY, "3.22"),), "and the tax owed with no agency named match QuickBooks"),
+        ((), "subtotal, tax and total of 0 invoices and bills match QuickBooks"),
+    ],
+)
+def test_the_tax_proofs_headline_counts_what_it_compared(agencies, said) -> None:
+    """Tax owed on lines that name no agency is compared too: the headline says so, never "the
+    tax owed to 0 agencies" beside a row of it."""
+    rows = tuple(AgencyRow(a, Decimal(v), Decimal(v), "history") for a, v in agencies)
+    proof = SalesTaxProof("tables", (), rows, tables=0, taxed_lines=0)
+    assert proof.ok and proof.headline().endswith(said)

@@ -101,6 +101,15 @@ def test_the_same_content_under_another_name_is_said_on_its_card(client):
     twin = part.select_one("article[data-filename='lists_copy.iif'] .twin")
     assert twin is not None and "exactly the same as lists.iif" in twin.text
     assert part.select_one("article[data-filename='lists.iif'] .twin") is None
+    # the Preview says the copy's records as findings of one kind (one line per kind of
+    # record: accounts, customers...), not one line each
+    page = soup(client.get(f"{prefix}/preview"))
+    again = [li for li in page.select("#problem-list > li") if "appears again" in li.text]
+    counts = [int(li.select_one(".count").text.split()[0]) if "many" in li["class"] else 1
+              for li in again]  # fmt: skip
+    accounts = next(li for li in again if "account 'Checking' appears again" in li.text)
+    assert "many" in accounts["class"]
+    assert len(again) < sum(counts), [li.text for li in again]
 
 
 def test_a_refused_upload_is_said_in_the_files_region_without_the_old_added(client):

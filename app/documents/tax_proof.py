@@ -98,9 +98,13 @@ class SalesTaxProof:
             return " and ".join(parts) + " from QuickBooks"
         n = len(self.documents)
         agencies = sum(1 for r in self.agencies if r.agency != NO_AGENCY)
+        to = [f"to {plural(agencies, 'agency')}"] if agencies else []
+        if any(r.agency == NO_AGENCY for r in self.agencies):
+            to.append("with no agency named")
+        owed = f" and the tax owed {' and '.join(to)}" if to else ""
         return (
-            f"subtotal, tax and total of {plural(n, 'invoice and bill', 'invoices and bills')} "
-            f"and the tax owed to {plural(agencies, 'agency')} match QuickBooks"
+            f"subtotal, tax and total of {plural(n, 'invoice and bill', 'invoices and bills')}"
+            f"{owed} match QuickBooks"
         )
 
     def lines(self) -> list[str]:

@@ -21,6 +21,7 @@ from app.words import plural
 
 GROUP_FROM = 3  # this many findings of one kind are shown as one line and a list to open
 _NUMBERS = re.compile(r"-?\d[\d,.]*")  # what differs between findings of one kind
+_QUOTED = re.compile(r"'[^']*'|“[^”]*”")  # and the names they quote ("account 'Rent' appears…")
 NO_FIX = "fix the file and upload it again, or resolve it on the Map step"
 
 
@@ -39,9 +40,9 @@ class ProblemRow:
     @property
     def kind(self) -> tuple[str, ...]:
         """What findings of one kind share: severity, fix and the message without the account
-        or name it starts with and without its figures and dates."""
+        or name it starts with, without its figures and dates and the names it quotes."""
         tail = self.message.partition(": ")[2] or self.message
-        return (self.severity, self.fix, _NUMBERS.sub("#", tail))
+        return (self.severity, self.fix, _NUMBERS.sub("#", _QUOTED.sub("…", tail)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from app.readers.iif.items import ItemsReader
 from app.readers.iif.names import Names, amount, currency_of, flag
 from app.readers.iif.rows import Reading, Row
 from app.source import Source
+from app.words import plural
 
 # keyword → (list name, column holding the record's name, why GnuCash gets nothing)
 NOT_IMPORTED = MappingProxyType(
@@ -291,7 +292,8 @@ class Lists:
         name, source, members = self.group
         self.group = None
         what, _, reason = NOT_IMPORTED["INVITEM"]
-        self.not_imported.append(NotImported(what, name, f"{reason} (group of {members})", source))
+        group = f"a group of {plural(members, 'item')}" if members else "a group, no items listed"
+        self.not_imported.append(NotImported(what, f"{name} ({group})", reason, source))
 
     def _other(self, row: Row) -> None:
         kw = row.keyword
