@@ -124,12 +124,17 @@ def test_every_fix_the_wizard_words_names_a_control_of_its_step(client, tmp_path
     prefix, csrf = new_migration(client)
     upload(client, prefix, csrf, "lists.iif")
     txns = (WEB / "txns.iif").read_text(encoding="utf-8").replace("Utilities:Gas", "Travel")
+    txns = txns.replace("\tSales", "\tSales Abroad")  # (two names to place)
     upload(client, prefix, csrf, "txns.iif", data=txns.encode())
     problems = soup(client.get(f"{prefix}/preview")).get_text()
     assert "choose its account under “Report accounts to place” on the Map step" in problems
     assert "account_map" not in problems and "in the plan" not in problems
-    section = soup(client.get(f"{prefix}/map")).select_one("#unresolved h2")
-    assert section.text == shown_with["account_map"]
+    page = soup(client.get(f"{prefix}/map"))
+    assert page.select_one("#unresolved h2").text == shown_with["account_map"]
+    said = page.select_one("#tree-errors").text  # the tree's note points at that section
+    assert "2 account names from the transaction files to place in Report accounts to place" in (
+        " ".join(said.split())
+    )
 
 
 def test_each_fix_is_made_on_its_step():
