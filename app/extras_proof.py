@@ -74,6 +74,8 @@ class ExtrasProof:
     reconciliations: int = 0
     schedules: int = 0
     mismatches: tuple[Mismatch, ...] = ()
+    # the statements found in the book as QuickBooks gives them: account, date, ending balance
+    statements: tuple[tuple[str, dt.date, Decimal], ...] = ()
 
     @property
     def compared_years(self) -> tuple[YearProof, ...]:
@@ -163,10 +165,13 @@ class ExtrasProof:
             )
         if self.reconciliations:
             n = self.reconciliations
+            found = "; ".join(f"{a}, {day}, {money(v)}" for a, day, v in self.statements[:10])
+            more = len(self.statements) - 10
+            found += f"; and {more} more" if more > 0 else ""
             out.append(
                 f"Reconciliations: the last reconcile date of {plural(n, 'account')} and "
                 "GnuCash's reconciled balance on it, read back from the book, are QuickBooks' "
-                "statement dates and ending balances."
+                f"statement dates and ending balances ({found})."
                 if not any(m.what == "reconciliation" for m in self.mismatches)
                 else f"Reconciliations: {n} compared with QuickBooks' statements."
             )
@@ -221,7 +226,7 @@ def prove(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> ExtrasPr
     refused = {(n.what, n.name) for n in ledger.not_imported}
     budgets = [b for b in extras.budgets(ledger.budget_lines) if ("Budgets", b.name) not in refused]
     amounts = _budgets(budgets, snapshot, mismatches)
-    reconciled = _statements(ledger, snapshot, mismatches)
+    reconciled, statements = _statements(ledger, snapshot, mismatches)
     scheds = [
         s for s in schedules.schedules(ledger.memorized) if (schedules.WHAT, s.name) not in refused
     ]
@@ -234,6 +239,7 @@ def prove(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> ExtrasPr
         reconciled,
         len(scheds),
         tuple(mismatches),
+        statements,
     )
 
 
@@ -304,9 +310,13 @@ def _budgets(budgets: list, snapshot: BookSnapshot, mismatches: list[Mismatch]) 
     return compared
 
 
-def _statements(ledger: Ledger, snapshot: BookSnapshot, mismatches: list[Mismatch]) -> int:
+def _statements(
+    ledger: Ledger, snapshot: BookSnapshot, mismatches: list[Mismatch]
+) -> tuple[int, tuple[tuple[str, dt.date, Decimal], ...]]:
+    """The statements compared, and those the book holds as QuickBooks gives them."""
     found = {r.account: r for r in snapshot.reconciled}
     compared = 0
+    same: list[tuple[str, dt.date, Decimal]] = []
     for s in ledger.statements:
         if not s.how and not s.why.startswith("the lines the files mark"):
             continue  # listed as not imported, with why
@@ -328,7 +338,9 @@ def _statements(ledger: Ledger, snapshot: BookSnapshot, mismatches: list[Mismatc
                     f"the statement's ending balance {money(s.balance)}; the book: {book}",
                 )
             )
-    return compared
+        else:
+            same.append((s.account, s.date, s.balance))
+    return compared, tuple(same)
 
 
 def _schedules(scheds: list, snapshot: BookSnapshot, mismatches: list[Mismatch]) -> None:

@@ -11,6 +11,7 @@ import io
 import zipfile
 
 from app import gnc
+from app.model import money
 from tests.support.companygen import make_company
 from tests.support.web import HX, new_migration, soup, upload, wait_done
 
@@ -40,8 +41,11 @@ def test_every_year_on_the_download_page_and_in_the_audit_pack(client, tmp_path)
     lines = [p.text for p in years.select(".extras-line")]
     assert lines[0].startswith("Every year end from 2019 to 2022 matches QuickBooks' trial balance")
     assert any(line.startswith("Budgets: ") for line in lines)
-    assert any(
-        line.startswith("Reconciliations: the last reconcile date of 1 account") for line in lines
+    reconciled = next(line for line in lines if line.startswith("Reconciliations: "))
+    assert reconciled.startswith("Reconciliations: the last reconcile date of 1 account")
+    # with the figures to check: the statement's account, date and ending balance
+    assert reconciled.endswith(f"(Checking, {statement.date}, {money(statement.balance)})."), (
+        reconciled
     )
     heads = [th.text.strip() for th in years.select("#years-table thead th")]
     assert heads == ["GnuCash account", *(str(d) for d in company.year_ends())]
