@@ -68,6 +68,11 @@ def test_moving_retyping_and_merging_are_chosen_from_lists_and_kept_in_the_plan(
     assert form.select_one("#row-parent option[selected]")["value"] == "Utilities"
     types = {o["value"]: o.text for o in form.select("#row-type option")}
     assert types["RECEIVABLE"] == "A/Receivable" and types["EXPENSE"] == "Expense"
+    # merged only into an account of its own kind, as QuickBooks merges: expenses, no bank
+    into = {o.text for o in form.select("#row-merge option") if o["value"]}
+    assert "Utilities:Water" in into and "Rent" in into and "Utilities:Gas" not in into
+    assert not into & {"Checking", "Accounts Receivable", "Sales", "Owner's Equity"}
+    assert all(company.account_type(a) in ("EXP", "EXEXP", "COGS") for a in into), into
     data = {"account": "Utilities:Gas", "name": "Gas", "type": "EXPENSE", "parent": "Automobile"}
     r = client.post(f"{prefix}/map/edit", data=data, headers=csrf | HX)
     assert r.status_code == 200

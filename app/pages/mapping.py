@@ -199,6 +199,20 @@ def made_row(rows: list[TreeRow], plan: Plan, path: str) -> TreeRow:
     return row
 
 
+def merge_choices(rows: list[TreeRow], row: TreeRow, account: str) -> list[TreeRow]:
+    """The accounts ``account`` (``row``'s) may be merged into: QuickBooks accounts of its own
+    family (asset, liability, equity, income, expense), as QuickBooks merges only accounts of one
+    type; any, when its type is not known yet."""
+    family = row.type.family if row.type else None
+    return [
+        r
+        for r in rows
+        if r.origin
+        and account not in r.origin
+        and (family is None or r.type is None or r.type.family == family)
+    ]
+
+
 def change_made_parent(
     rows: list[TreeRow], plan: Plan, path: str, name: str, parent: str
 ) -> tuple[Plan, str]:

@@ -24,6 +24,7 @@ from app.pages.mapping import (
     describe,
     made_parents,
     made_row,
+    merge_choices,
     new_parent,
     parent_choices,
     row_of,
@@ -173,7 +174,7 @@ def edit_row() -> tuple[str, int]:
         types=TYPES,
         type_words=TYPE_WORDS,
         parents=parent_choices(rows, row),
-        merges=[r for r in rows if r.origin and account not in r.origin],
+        merges=merge_choices(rows, row, account),
     )
 
 
