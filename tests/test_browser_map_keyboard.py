@@ -251,3 +251,28 @@ def test_a_parent_made_on_the_map_step_is_renamed_and_moved(
     assert snap.account("Utilities:Vehicle").balance == 0
     for kid in ("Utilities:Electric", "Utilities:Water"):
         assert snap.account(kid).balance == expected[kid], kid
+
+
+def test_choosing_another_type_brings_its_lists(server: str, browser_page) -> None:
+    """A row's Change… form: another type chosen, Under and Merge into become that type's
+    lists at once (an expense made a bank account: under Checking, not Automobile; merged into
+    Checking, not Rent); Cancel leaves the tree as it was."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    errors = sample_map(page, server, SLOW, NARROW)
+    tree = page.locator("#tree-table")
+    tree.locator("tr[data-account='Utilities:Gas'] button.edit").click()
+    under, into = page.locator("#row-parent"), page.locator("#row-merge")
+    expect(under.locator("option[value='Automobile']")).to_have_count(1, timeout=SLOW)
+    expect(into.locator("option", has_text="Rent")).to_have_count(1)
+    page.locator("#row-type").select_option("BANK")
+    expect(under.locator("option[value='Automobile']")).to_have_count(0, timeout=SLOW)
+    expect(under.locator("option[value='Checking']")).to_have_count(1)
+    expect(into.locator("option", has_text="Rent")).to_have_count(0)
+    expect(into.locator("option", has_text="Checking")).to_have_count(1)
+    expect(page.locator("#row-type")).to_have_value("BANK")  # the choice stays
+    page.locator("#row-cancel").click()
+    expect(tree.locator("tr[data-account='Utilities:Gas'] button.edit")).to_be_visible(timeout=SLOW)
+    expect(page.locator("#rules li")).to_have_count(0)
+    assert errors == []

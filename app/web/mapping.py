@@ -166,6 +166,8 @@ def edit_row() -> tuple[str, int]:
     account, path = request.args.get("account", ""), request.args.get("path")
     rows = tree_rows(views().view(m).prepared.outline)
     row = row_of(rows, account) if path is None else made_row(rows, m.plan(), path)
+    if chosen := request.args.get("type"):  # the type chosen in the form: its lists follow
+        row = replace(row, type=AccountType(_type_of(chosen)))
     return fragment(
         "mapping/_tree_row_form.html",
         row=row,
