@@ -62,6 +62,29 @@ def test_use_a_sample_company_walks_to_a_book_named_after_it(client, tmp_path):
         "export-reconciliation",
     }
     assert page.select_one("#checklist li#export-trial_balance")["class"] == ["todo"]
+    # the open-items reports' cards count what the Preview counts: documents, payments apart
+    counts = {}
+    for name in ("open_invoices.csv", "unpaid_bills.csv"):
+        card = page.select_one(f"article[data-filename='{name}']")
+        counts[name] = {
+            d.select_one("dt").text: int(d.select_one("dd").text.replace(",", ""))
+            for d in card.select("dl div")
+            if d.select_one("dd").text.replace(",", "").isdigit()
+        }
+    assert set(counts["open_invoices.csv"]) == {
+        "Open invoices and credits",
+        "Payments not yet applied",
+    }
+    assert set(counts["unpaid_bills.csv"]) == {
+        "Unpaid bills and credits",
+        "Payments not yet applied",
+    }
+    open_docs = counts["open_invoices.csv"]["Open invoices and credits"]
+    open_docs += counts["unpaid_bills.csv"]["Unpaid bills and credits"]
+    said = soup(client.get(r.location.replace("/files", "/preview"))).select_one(
+        "#documents-summary"
+    )
+    assert f"({open_docs} open)" in said.text, said.text
     assert soup(client.get("/")).select_one("#migrations td.company").text.strip() == COMPANY_NAME
 
     csrf = {"X-CSRF-Token": token(client)}

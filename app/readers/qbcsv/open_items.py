@@ -120,17 +120,26 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         )
     kind = "Unpaid Bills" if file_kind == "vendor" else "Open Invoices"
     dates = [i.date for i in items]
+    # what the Preview counts as open documents, and the payments apart
+    paid = sum(1 for i in items if _is_payment(i.kind_label))
+    documents = "Unpaid bills and credits" if file_kind == "vendor" else "Open invoices and credits"
     info = FileInfo(
         name,
         f"CSV {kind}",
         "unpaid bills" if file_kind == "vendor" else "open invoices",
         encoding=encoding,
         date_order=order,
-        counts=(("Open items", len(items)),),
+        counts=((documents, len(items) - paid), ("Payments not yet applied", paid)),
         first_date=min(dates, default=None),
         last_date=max(dates, default=None),
     )
     return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
+
+
+def _is_payment(kind_label: str) -> bool:
+    """A payment's row (what of it is not applied yet), not an invoice's, bill's or credit's."""
+    word = " ".join(kind_label.split()).upper()
+    return word == "PAYMENT" or word.startswith(("BILL PMT", "CUST PMT", "CUSTOMER PAYMENT"))
 
 
 def _days(text: str) -> int | None:
