@@ -146,6 +146,14 @@ CHECK_WORDS = {  # the proof's names for its checks (app.verify), as a bookkeepe
     "account numbers used twice": "account numbers used by two accounts",
 }
 COUNT_WORDS = {"Splits": "Transaction lines (splits)"}  # a count's name (the readers' words)
+ENCODING_WORDS = {  # a file's text encoding as Python names it → as a person reads it
+    "utf-8": "UTF-8",
+    "utf-8-sig": "UTF-8",
+    "cp1252": "Windows (Western European, 1252)",
+    "utf-16": "UTF-16 (Unicode)",
+    "utf-16-le": "UTF-16 (Unicode)",
+    "utf-16-be": "UTF-16 (Unicode)",
+}
 
 
 def check_name(name: str) -> str:
@@ -177,6 +185,11 @@ def some(names: Iterable[str], shown: int = 8) -> str:
     names = list(names)
     more = len(names) - shown
     return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def encoding_name(codec: str) -> str:
+    """A text encoding as a person reads it: "UTF-8", "Windows (Western European, 1252)"."""
+    return ENCODING_WORDS.get(codec.lower(), codec.upper())
 
 
 def count_name(what: str) -> str:

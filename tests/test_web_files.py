@@ -32,6 +32,27 @@ def test_upload_several_files_shows_what_each_holds(client):
     assert soup(full).select_one(".steps .current").text.strip().endswith("Files")
 
 
+def test_a_cards_facts_are_in_a_bookkeepers_words(client, samples_dir):
+    """A real Windows-1252 export's card names its encoding as a person does, and a count of
+    records not imported links to the Preview's list of what they are and why."""
+    prefix, csrf = new_migration(client)
+    for name in ("minimul__iif-parser__windows-1252.iif", "gitpan__Finance-IIF__sample.iif"):
+        upload(client, prefix, csrf, name, data=(samples_dir / name).read_bytes())
+    page = soup(client.get(f"{prefix}/files"))
+    facts = {
+        card["data-filename"]: {
+            d.select_one("dt").contents[0].strip(): d for d in card.select("dl.facts > div")
+        }
+        for card in page.select("article.file")
+    }
+    windows = facts["minimul__iif-parser__windows-1252.iif"]["Text encoding"]
+    assert windows.select_one("dd").text == "Windows (Western European, 1252)"
+    skipped = facts["gitpan__Finance-IIF__sample.iif"]["Not imported"]
+    assert int(skipped.select_one("dd").text) > 0
+    assert skipped.select_one("a.what-why")["href"] == f"{prefix}/preview#not-imported"
+    assert soup(client.get(f"{prefix}/preview")).select_one("#not-imported") is not None
+
+
 @pytest.mark.parametrize("htmx", [True, False])
 def test_the_upload_reads_the_files_for_the_preview(app, client, htmx):
     """The parse and the Preview's view models are made by the upload (the slow part happens
@@ -234,7 +255,7 @@ def test_utf16_without_a_bom_is_read_not_called_binary(client):
     text = (WEB / "lists.iif").read_text(encoding="utf-8")
     r = upload(client, prefix, csrf, "lists.iif", data=text.encode("utf-16-le"))
     card = soup(r).select_one("article[data-filename='lists.iif']")
-    assert "IIF lists" in card.text and "utf-16-le" in card.text, card.text
+    assert "IIF lists" in card.text and "UTF-16 (Unicode)" in card.text, card.text
     assert "binary" not in card.text
 
 

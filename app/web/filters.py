@@ -106,6 +106,7 @@ plural = words.plural
 differ = words.differ
 article = words.article
 count_name = words.count_name
+encoding_name = words.encoding_name
 
 FILTERS = (
     money,
@@ -113,6 +114,7 @@ FILTERS = (
     differ,
     article,
     count_name,
+    encoding_name,
     count,
     kilobytes,
     disk_size,
