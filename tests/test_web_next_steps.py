@@ -186,3 +186,30 @@ def test_the_next_steps_give_the_generators_figures(client, company_files, tmp_p
     }
     assert gnucash.nonzero() == expected
     assert money(gnucash.total_debit) == page.select_one("#expect-debit").text
+
+
+def test_a_book_written_before_gnucashs_figures_were_listed_says_so(client, company_files):
+    """next_steps.json of a book written before the table held GnuCash's own figures (no "why"
+    per row): the page says the figures are QuickBooks' and how to have GnuCash's."""
+    import json
+
+    from app.audit import NEXT_STEPS_JSON
+
+    _company, _statements, files = company_files
+    prefix, csrf = new_migration(client)
+    for f in files[:2]:
+        assert upload(client, prefix, csrf, f.name, data=f.read_bytes()).status_code == 200
+    assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
+    assert wait_done(client, prefix, timeout=300).select_one("#job")["data-state"] == "done"
+    store = client.application.extensions["store"]
+    kept = store.open(prefix.rsplit("/", 1)[1]).out_dir / NEXT_STEPS_JSON
+    steps = json.loads(kept.read_text())
+    for row in steps["trial"]:
+        for key in ("why", "quickbooks", "earlier_income"):
+            row.pop(key, None)
+    kept.write_text(json.dumps(steps))
+    page = soup(client.get(f"{prefix}/download/next-steps"))
+    said = page.select_one("#step-trial-balance").text
+    assert "These are QuickBooks' Trial Balance figures: this book was written before" in said
+    assert "Expect these figures" not in said
+    assert not [td for td in page.select("#expect-trial td.quickbooks") if td.text.strip()]
