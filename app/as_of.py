@@ -10,7 +10,9 @@ Decisions:
 - The as-of day (``AsOf``, stored in ``Ledger.as_of``): the cutover date in balances-only mode;
   else the export date the user gives, else the one the files carrying the figures say (an IIF
   ``HDR`` row, a report title), else the last transaction's date, a guess the user is asked to
-  confirm. Transactions after it are outside the figures (counted, said).
+  confirm. Transactions after it are outside the figures (counted, said). An export the files
+  date after today (QuickBooks' sample companies do; so does a clock set ahead) is still taken
+  as of that day, with a warning: the only place the clock is read, and only to warn.
 - The fiscal year is the one containing that day. Its start is given, or read from the figures:
   the one month start (of twelve) for which the history explains every income and expense figure;
   when several or none fit, January 1st, said. A given start the figures contradict is warned.
