@@ -199,10 +199,13 @@ class Work:
 
 
 def held_line(h: Held, ledger: Ledger) -> str:
-    book = f"the book's {h.entry.said()} ({_amount(h.entry.lines)})"
+    book = f"{h.entry.said()} ({_amount(h.entry.lines)})"
     head = f"{'Kept (the plan)' if h.kept else 'Held'} [{h.key}]"
     if h.index is None:
-        return f"{head}: {book} is no longer in QuickBooks' exports ({h.why}); kept in the book"
+        return (
+            f"{head}: the book's {book} is no longer in QuickBooks' exports ({h.why}); kept in "
+            "the book"
+        )
     t = ledger.transactions[h.index]
     new = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
     return (

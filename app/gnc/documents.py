@@ -82,9 +82,13 @@ class _Pass:
             raise BookWriteError(f"{where}: {kind} {name!r} is not in the {kind} list")
         return got.get_instance()  # the GncOwner typemap takes it
 
-    def post_split(self, txn_ptr, account: str, where: object):
+    def splits_in(self, txn_ptr, account: str) -> list:
+        """The transaction's splits in ``account``."""
         acc = int(self.w.accounts[account].get_instance())
-        hits = [s for s in C.xaccTransGetSplitList(txn_ptr) if int(C.xaccSplitGetAccount(s)) == acc]
+        return [s for s in C.xaccTransGetSplitList(txn_ptr) if int(C.xaccSplitGetAccount(s)) == acc]
+
+    def post_split(self, txn_ptr, account: str, where: object):
+        hits = self.splits_in(txn_ptr, account)
         if len(hits) != 1:
             raise BookWriteError(f"{where}: expected one {account} split, found {len(hits)}")
         return hits[0]

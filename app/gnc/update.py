@@ -339,8 +339,12 @@ class _UpdatePass(_Pass):
                 self._found(d.transaction, d.account, d.source)
 
     def _found(self, index: int, account: str, where: object) -> None:
-        """The lot the book already has for the document (or charge) at ``index``, if any."""
-        lot = C.xaccSplitGetLot(self.post_split(self.at[index], account, where))
+        """The lot the book already has for the document (or charge) at ``index``, if any.
+        None where the book's transaction has no one line in its A/R or A/P account: the book
+        holds another version of it (a change in QuickBooks held, as an invoice that was a bill
+        in the export before, or an edit made in GnuCash), which this run leaves as it is."""
+        hits = self.splits_in(self.at[index], account)
+        lot = C.xaccSplitGetLot(hits[0]) if len(hits) == 1 else None
         if lot is not None:
             self.lots[index] = lot
 
