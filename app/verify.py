@@ -177,7 +177,10 @@ def _trial_balance_note(asof: AsOf | None) -> str:
         f"Income & Expense › Trial Balance{day}) shows: each account on its own row with its own "
         "balance (subaccounts are not added into their parents), a positive figure here in its "
         "Debit column, a negative one in its Credit column without the minus sign; but that "
-        f"report counts income and expense from the first transaction, this one {year}."
+        f"report counts income and expense from the first transaction, this one {year}, and "
+        "shows Retained Earnings as posted, where this one adds every earlier fiscal year's net "
+        "income to it as QuickBooks does (the next steps in GnuCash list that report's own "
+        "figures)."
     )
 
 

@@ -762,7 +762,9 @@ def test_the_notes_say_how_the_gnucash_column_reads_in_gnucash_s_trial_balance()
         "its own row with its own balance (subaccounts are not added into their parents), a "
         "positive figure here in its Debit column, a negative one in its Credit column "
         "without the minus sign; but that report counts income and expense from the first "
-        "transaction, this one from 2022-01-01, the start of the fiscal year."
+        "transaction, this one from 2022-01-01, the start of the fiscal year, and shows Retained "
+        "Earnings as posted, where this one adds every earlier fiscal year's net income to it as "
+        "QuickBooks does (the next steps in GnuCash list that report's own figures)."
     )
     assert report.summary_lines()[-1] == report.notes[-1]
 
