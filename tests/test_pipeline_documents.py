@@ -333,3 +333,19 @@ def test_preview_documents_kept_across_plans_are_the_books(company_files, mode) 
     assert any("A/R or A/P lines in one transaction" in str(x) for x in book.problems) or (
         documents_view(book) != documents_view(first)
     )
+
+
+def test_without_an_open_items_report_the_headline_says_what_it_compared(
+    company_files, tmp_path
+) -> None:
+    """With no Open Invoices or Unpaid Bills report, QuickBooks' open balances come from its
+    transactions alone: the headline says so, never plain "match QuickBooks"."""
+    _company, files = company_files
+    lists, detail = files[:2]
+    _prepared, outcome = _convert([lists, detail], tmp_path / "history.gnucash", "all")
+    docs = outcome.report.documents
+    assert docs is not None and docs.ok and {r.basis for r in docs.rows} == {"history"}
+    assert docs.headline().endswith(
+        "match QuickBooks' transactions (no open-items report to compare with)"
+    )
+    assert gnc.read_book(tmp_path / "history.gnucash").transactions > 0  # the book reopened

@@ -161,7 +161,12 @@ class DocumentsProof:
             return "the invoices and bills in the book differ from the files'"
         docs = self.documents
         what = "invoice or bill" if docs == 1 else "invoices and bills"
-        return f"{docs:,} {what}, open balances of {self._owners_compared()} match QuickBooks"
+        whose = (
+            "QuickBooks"
+            if any(r.basis == "report" for r in self.rows)
+            else ("QuickBooks' transactions (no open-items report to compare with)")
+        )
+        return f"{docs:,} {what}, open balances of {self._owners_compared()} match {whose}"
 
     def lines(self) -> list[str]:
         """The headline, each owner that differs with its probable cause and what to do, the
