@@ -33,6 +33,7 @@ from app import update_decision as renaming
 from app import update_proof as proof
 from app.documents import selection
 from app.errors import BookWriteError, ProblemsError
+from app.fixes import Audience
 from app.gc_pause import paused
 from app.model import Ledger
 from app.openings import OPENING_KIND
@@ -63,11 +64,14 @@ class UpdateOutcome:
     documents: dict[str, int] | None = None
     renames: tuple[AccountRename, ...] = ()  # accounts QuickBooks renamed since the last run
 
-    def lines(self) -> list[str]:
-        """What the run did, in the words a person reads."""
+    def lines(self, audience: Audience = "cli") -> list[str]:
+        """What the run did, in the words a person reads (the wizard's worked on a copy of the
+        user's book: their own file is untouched, the updated one is downloaded)."""
         out = self.work.lines(self.ledger) + [r.said() for r in self.renames]
         if not self.written:
             out.append("The book was not changed")
+        elif audience == "wizard":
+            out.append("Your own copy of the book is untouched: download the updated one below")
         elif self.backup is not None:
             out.append(f"The previous book is kept as {self.backup}")
         if self.deltas:

@@ -69,6 +69,19 @@ def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Lat
     assert f"{len(later.added)} transactions added" in summary
     assert "2 changes in QuickBooks held" in summary
     assert page.select_one("#update-held"), page.select_one("#update-proof")
+    # the user's own file was never written: said so, no server path given
+    assert "Your own copy of the book is untouched" in summary
+    assert "The previous book is kept as" not in summary
+    assert page.select_one("nav.steps") is None  # an update is not one of the five steps
+    # the home list says what it did and opens its result, not the five steps
+    row = next(
+        tr
+        for tr in soup(client.get("/")).select("#migrations tbody tr")
+        if tr.select_one("a.button")["href"] == r.location
+    )
+    state = row.select_one(".state.update")
+    assert state.text == "Brought up to date: differs from QuickBooks by the 2 changes held"
+    assert "proof-warn" in state["class"] and "not imported yet" not in row.text
     out = app.extensions["store"].root.parent / "downloaded.gnucash"
     with client.get(page.select_one("#download-updated")["href"]) as got:
         assert got.status_code == 200

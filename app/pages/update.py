@@ -10,6 +10,7 @@ from pathlib import Path
 
 from app.update import held_line
 from app.update_run import UpdateOutcome
+from app.words import plural
 
 RESULT = "result.json"
 FOLDER = "update"  # the migration's subfolder holding the book being brought up to date
@@ -41,7 +42,7 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
     return {
         "book": book,
         "written": outcome.written,
-        "lines": outcome.lines(),
+        "lines": outcome.lines("wizard"),
         "added": len(work.add),
         "held": len(work.held),
         "by_hand": len(work.added_here),
@@ -61,3 +62,16 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
             for d in outcome.deltas
         ],
     }
+
+
+def home_state(data: dict) -> tuple[str, str]:
+    """An update's result (``result.json``) as the home list says it, and its class: "ok",
+    "warn" (differs by the changes held) or "error"."""
+    if not data.get("written"):
+        return "Already up to date: the book was not changed", "ok"
+    if data.get("ok"):
+        return "Brought up to date: Matches QuickBooks to the cent", "ok"
+    if data.get("explained"):
+        held = plural(int(data.get("held", 0)), "change")
+        return f"Brought up to date: differs from QuickBooks by the {held} held", "warn"
+    return "Brought up to date: Needs your attention (it differs from QuickBooks)", "error"

@@ -6,6 +6,8 @@ from flask import Blueprint, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from app import sample
+from app.fileio import read_json
+from app.pages import update as updated
 from app.web.context import migration, runner, store, views
 
 bp = Blueprint("home", __name__)
@@ -19,8 +21,15 @@ def index() -> str:
         for m in store().all()
         if not m.untouched()  # nothing to go back to (a Start removes it a day later)
     ]
+    # the ones that brought a book up to date: what they did, in place of an import's state
+    done = {m.id: read_json(m.path / updated.FOLDER / updated.RESULT) for m, *_ in rows}
+    states = {mid: updated.home_state(data) for mid, data in done.items() if data}
     return render_template(
-        "home/index.html", rows=rows, folder=store().root, sample=sample.DESCRIPTION
+        "home/index.html",
+        rows=rows,
+        updates=states,
+        folder=store().root,
+        sample=sample.DESCRIPTION,
     )
 
 
