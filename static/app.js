@@ -205,11 +205,14 @@
       return a === null || (a !== name && a.indexOf(name + ":") !== 0);
     });
   }
-  function moveChoose(row) {
+  function moveChoose(row, stay) {
     undrop();
     row.classList.add("drop-target");
     row.focus({ preventScroll: true });
-    row.scrollIntoView({ block: "center" }); // (not under the status box at the bottom)
+    // (centred: not under the status box at the bottom); ``stay``: the pick-up, which keeps
+    // the account picked up in sight though its parent (the header, for one at the top
+    // level) may be far above it
+    if (!stay) { row.scrollIntoView({ block: "center" }); }
     var under = row.hasAttribute("data-top") ? "the top level" : "“" + row.getAttribute("data-account") + "”";
     moveSay("Moving “" + moving.getAttribute("data-account") + "”: under " + under + "? Enter puts it there; Up and Down, or the first letters of a name, choose another; Escape leaves it where it is.");
   }
@@ -267,7 +270,7 @@
       rows.forEach(function (r) { r.setAttribute("tabindex", "-1"); });
       var parent = row.getAttribute("data-account").split(":").slice(0, -1).join(":");
       var start = rows.filter(function (r) { return (r.getAttribute("data-account") || "") === parent; })[0];
-      moveChoose(start || rows[0]);
+      moveChoose(start || rows[0], true);
       return;
     }
     if (!moving) { return; }

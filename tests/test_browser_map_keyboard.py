@@ -61,9 +61,11 @@ def test_an_account_is_moved_with_the_keyboard_only(
     phone = tree.locator("tr[data-account='Telephone']")
     expect(phone).to_have_class(re.compile(r"\bdragging\b"))
     expect(move).to_have_attribute("aria-pressed", "true")
-    # it starts where the account is: the top level (the header row)
+    # it starts where the account is: the top level (the header row), the page not scrolled
+    # away from the account picked up (the header is far above it)
     expect(status).to_contain_text("Moving “Telephone”: under the top level?")
     assert _focused(page) == ""
+    expect(phone).to_be_in_viewport()
     # Down through the rows it may go under (itself is not one of them)
     page.keyboard.press("ArrowDown")
     assert _focused(page) not in (None, "", "Telephone")
