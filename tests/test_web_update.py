@@ -166,3 +166,28 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     assert len(renamed.select("#held-changes li.held")) == 1
     wrong = client.post(f"{r.location}/decide", data={**form, "key": "ref:nope"})
     assert wrong.status_code == 400 and "not among the ones" in wrong.get_data(as_text=True)
+
+
+def test_the_result_page_heading_says_what_is_left_to_decide(client, march_book, later, tmp_path):
+    """The same exports again: "already up to date"; the same exports with one transaction
+    edited in QuickBooks: nothing added, and the heading says a change waits for a decision (it
+    said "already up to date" while the book differed from QuickBooks by that change)."""
+    book, _june = march_book
+    same = [
+        later.first.write_lists_iif(tmp_path / "lists.iif"),
+        later.first.write_journal_csv(tmp_path / "journal.csv"),
+    ]
+    page = soup(client.get(_post(client, book, same).location))
+    assert page.select_one("h1").text == "The book was already up to date"
+    txns = list(later.first.transactions)
+    at = next(i for i, t in enumerate(txns) if t.type == "Check" and t.num)
+    txns[at] = replace(txns[at], num=txns[at].num + "A")  # its number edited in QuickBooks
+    edited = replace(later.first, transactions=txns)
+    (tmp_path / "edited").mkdir()
+    files = [
+        edited.write_lists_iif(tmp_path / "edited" / "lists.iif"),
+        edited.write_journal_csv(tmp_path / "edited" / "journal.csv"),
+    ]
+    page = soup(client.get(_post(client, book, files).location))
+    assert page.select_one("h1").text == "Nothing added: 1 change in QuickBooks to decide"
+    assert len(page.select("#held-changes li.held")) == 1
