@@ -72,8 +72,10 @@ def _figures(qb: Decimal, gnc: Decimal, s: int, lines: int = 0) -> dict[str, obj
 
 
 def _no_balance(rows: list[Row]) -> int:
-    """How many of ``rows`` have no QuickBooks balance (their transaction lines compared)."""
-    return sum(1 for r in rows if r.basis == "history")
+    """How many of ``rows`` have no QuickBooks balance and transaction lines that add to
+    something (compared in its place; an empty parent made for the tree adds nothing, said
+    nothing)."""
+    return sum(1 for r in rows if r.basis == "history" and (r.lines or r.gnucash_balance))
 
 
 def ways(fix: Fix) -> list[dict[str, str]]:
