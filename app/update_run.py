@@ -77,7 +77,8 @@ class UpdateOutcome:
         if self.deltas:
             off = [d for d in self.deltas if not d.ok]
             out.append(
-                f"Delta table: {plural(len(self.deltas), 'account')} moved since the last run"
+                f"What this run added, per account, against QuickBooks' movement since the last "
+                f"run: {plural(len(self.deltas), 'account')} moved"
                 + (
                     f"; {plural(len(off), 'account')} where this run's movement is not "
                     "QuickBooks' (held changes, or transactions dated before the last run)"
