@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from decimal import Decimal as D
 from pathlib import Path
 
@@ -772,12 +773,15 @@ def test_the_most_important_warnings_come_first_and_the_rest_are_counted(tmp_pat
 
     company = make_company(transactions=3000, seed=5)
     find = company.write_find_csv(tmp_path / "find.csv")
-    detail = company.write_transaction_detail_csv(tmp_path / "detail.csv")
+    # the detail holds the first half: the rest is taken from the Find export, whose warnings
+    # about its own grouping then matter (a Find export taken wholly from another file says
+    # them once: tests/test_history_trust.py)
+    half = replace(company, transactions=company.transactions[:1500])
+    detail = half.write_transaction_detail_csv(tmp_path / "detail.csv")
     lists = company.write_lists_iif(tmp_path / "lists.iif")
     out, report = tmp_path / "book.gnucash", tmp_path / "r.csv"
     run = convert(lists, find, detail, "-o", out)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert read_book(out).transactions == len(company.transactions)
     text = run.stdout.split("Warnings (", 1)[1].split("\nVerification:", 1)[0]
     n = int(text.split(")", 1)[0].replace(",", ""))
     shown = text.splitlines()[1:]
@@ -795,7 +799,14 @@ def test_the_most_important_warnings_come_first_and_the_rest_are_counted(tmp_pat
     every = (tmp_path / "r.warnings.txt").read_text(encoding="utf-8").splitlines()
     assert len(every) == n
     assert every[: len(overlap)] == [line.strip() for line in shown[: len(overlap)]]
-    assert read_book(out).transactions == len(company.transactions)
+    # an ambiguous grouping in the half taken from the Find export kept two of its
+    # transactions as one, as said (in the other half the detail's two are taken instead)
+    kept_as_one = sum(1 for line in every if "ambiguous grouping" in line)
+    snap = read_book(out)
+    assert len(company.transactions) - kept_as_one <= snap.transactions < len(company.transactions)
+    for account, value in company.expected_balances().items():
+        if company.account_type(account) != "NONPOSTING":
+            assert snap.account(account).balance == value, account
 
 
 def test_a_cli_killed_while_saving_leaves_partials_that_the_next_run_removes(tmp_path):

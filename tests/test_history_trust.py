@@ -114,6 +114,43 @@ def test_a_find_export_and_the_general_ledger_of_one_history_match(tmp_path):
     assert "read as one; imported once, as those 2" in run.stdout
 
 
+def test_a_find_export_taken_wholly_from_another_file_says_its_grouping_once(tmp_path):
+    """A Find export (no Trans #) beside the General Ledger of the same history: every one of
+    its transactions is taken from the ledger, so its warnings about how its own rows group
+    ("ambiguous grouping", one per place) are one line that says they do not matter (a browser
+    walk found 165 of them leading the Import step's "read these first"); alone, the Find
+    export keeps each of them, since its grouping is then what the book gets."""
+    from app import pipeline
+    from app.plan import Plan
+
+    company = make_company(300, seed=5, years=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    find = company.write_find_csv(tmp_path / "find.csv")
+    ledger = company.write_general_ledger_csv(tmp_path / "general_ledger.csv")
+    alone = pipeline.read([lists, find], Plan()).problems
+    moot = [p for p in alone if p.message.startswith("ambiguous grouping")]
+    assert len(moot) > 3
+    both = pipeline.read([lists, find, ledger], Plan())
+    assert not [p for p in both.problems if p.message.startswith("ambiguous grouping")]
+    said = [p for p in both.problems if "do not matter" in p.message]
+    assert [str(p.source) for p in said] == [str(moot[0].source)]
+    assert said[0].message.startswith(
+        f"{len(moot)} warnings about how this file's lines group into transactions "
+        "(ambiguous grouping, first at find.csv:"
+    )
+    run = convert(lists, find, ledger, "-o", tmp_path / "book.gnucash")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Matches QuickBooks to the cent" in run.stdout
+    assert "ambiguous grouping: the running balance" not in run.stdout
+    from app.gnc import read_book
+
+    snap = read_book(tmp_path / "book.gnucash")  # reopened: the ledger's transactions, once
+    assert snap.transactions == len(company.history)
+    for account, value in company.expected_balances().items():
+        if company.account_type(account) != "NONPOSTING":
+            assert snap.account(account).balance == value, account
+
+
 # ---------------------------------------------------------------- 8: another fiscal year
 
 

@@ -38,6 +38,7 @@ from app.readers.qbcsv import (
     sales_tax,
     trial_balance,
 )
+from app.readers.qbcsv.find import AMBIGUOUS
 from app.readers.values import is_binary
 from app.readers.visible import visible
 from app.source import Source
@@ -258,9 +259,13 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     files = year_ends.proof_files((f for part in parts for f in part.files), proofs, main)
     problems.extend(_coverage(files, parts))
     extras = _extras(parts, accounts, proofs, problems, main)
+    superseded: set[str] = set()
+    transactions = overlap.history(parts, _compared(accounts, bool(charts)), problems, superseded)
+    if superseded:
+        problems = overlap.quieted(problems, superseded, AMBIGUOUS)
     return Ledger(
         accounts=accounts,
-        transactions=overlap.history(parts, _compared(accounts, bool(charts)), problems),
+        transactions=transactions,
         customers=lists["customers"],
         vendors=lists["vendors"],
         employees=lists["employees"],

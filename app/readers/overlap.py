@@ -35,6 +35,7 @@ from typing import Literal
 
 from app.model import Ledger, Problem, Split, Transaction, money
 from app.source import line_list
+from app.words import plural
 
 Name = Callable[[str], str]
 IIF_LAYOUTS = frozenset({"iif", "iif transactions"})
@@ -82,6 +83,7 @@ class _History:
         self.by_key: dict[tuple, list[_Kept]] = defaultdict(list)
         self.by_ref: dict[str, list[_Kept]] = defaultdict(list)
         self.by_doc: dict[tuple, list[_Kept]] = defaultdict(list)
+        self.superseded: set[str] = set()  # files every transaction of which another file has
 
     def doc(self, t: Transaction) -> tuple:
         return (t.date, t.num.strip())
@@ -114,6 +116,8 @@ class _History:
             if t.ref or not self._run(t, iif, used):
                 mine.append(_Kept(t, k, filename, iif, i))
         self._disagreeing(mine, pairs, used)
+        if part.transactions and not mine:
+            self.superseded.add(filename)
         for kept in mine:
             self.kept.append(kept)
             self.by_key[kept.key].append(kept)
@@ -271,9 +275,13 @@ def _run_warning(t: Transaction, run: Sequence[_Kept], other: str) -> Problem:
     )
 
 
-def history(parts: Sequence[Ledger], name: Name, problems: list[Problem]) -> tuple:
+def history(
+    parts: Sequence[Ledger], name: Name, problems: list[Problem], superseded: set[str] | None = None
+) -> tuple:
     """All files' transactions in date order (stable), each transaction once; see the module
-    docstring. ``name`` maps each file's account label to what two files' labels compare by."""
+    docstring. ``name`` maps each file's account label to what two files' labels compare by;
+    ``superseded`` gets the files none of whose transactions is taken from them (every one is
+    in another file, and taken from there)."""
     with_history = [_once(p, name, problems) for p in parts if p.transactions]
     if len(with_history) == 1:  # nothing to compare with: no key computed
         return tuple(sorted(with_history[0].transactions, key=lambda t: t.date))
@@ -281,7 +289,36 @@ def history(parts: Sequence[Ledger], name: Name, problems: list[Problem]) -> tup
     found = _History(name, problems)
     for part in order:
         found.add(part)
+    if superseded is not None:
+        superseded.update(found.superseded)
     return found.transactions()
+
+
+def quieted(problems: Sequence[Problem], superseded: set[str], moot: str) -> list[Problem]:
+    """``problems`` with the warnings of the ``superseded`` files that start with ``moot``
+    (how their own lines group into transactions) said once per file: none of those
+    transactions is taken from that file, so none of them can be wrong in the book."""
+    out: list[Problem] = []
+    folded: dict[str, list[Problem]] = defaultdict(list)
+    for p in problems:
+        if p.source and p.source.filename in superseded and p.message.startswith(moot):
+            folded[p.source.filename].append(p)
+        else:
+            out.append(p)
+    for moot_ones in folded.values():
+        first = moot_ones[0]
+        out.append(
+            Problem(
+                first.source,
+                f"{plural(len(moot_ones), 'warning')} about how this file's lines group into "
+                f"transactions ({moot}, first at {first.source}) do not matter: every "
+                "transaction of this file is also in another transaction file, and taken from "
+                "there",
+                "warning",
+                topic="overlap",
+            )
+        )
+    return out
 
 
 def leaf(name: Name) -> Name:

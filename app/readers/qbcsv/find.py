@@ -60,6 +60,9 @@ def group_by_balance(rows: list[tuple], has_split: bool, warn: Warn) -> list[Gro
     return groups
 
 
+AMBIGUOUS = "ambiguous grouping"  # a warning about how the file's rows group (app.readers)
+
+
 def _ambiguous(rows: list[tuple], start: int, i: int, has_split: bool, warn: Warn) -> None:
     line, nxt = rows[i][0], rows[i + 1][0]
     how = (
@@ -69,7 +72,7 @@ def _ambiguous(rows: list[tuple], start: int, i: int, has_split: bool, warn: War
     )
     warn(
         line,
-        f"ambiguous grouping: the running balance is 0.00 at line {line}, but line {nxt} has "
+        f"{AMBIGUOUS}: the running balance is 0.00 at line {line}, but line {nxt} has "
         f"the same type, date, num and name and {how}; kept in one transaction: check lines "
         f"{rows[start][0]}-{nxt}",
     )
