@@ -164,6 +164,15 @@ def test_accounts_with_no_quickbooks_balance_are_counted_apart(client, samples_d
         "Total Expenses": one,
     }
     assert len(said) == 21  # the other totals hold none
+    # the next steps: its figure is the book's, and QuickBooks gives none (not "differs")
+    steps = soup(client.get(page.select_one("#to-next-steps")["href"]))
+    row = next(
+        tr for tr in steps.select("#expect-trial tbody tr") if tr.td.text == "Stripe Account"
+    )
+    assert [td.text for td in row.select("td.num")] == ["31.74", ""]
+    assert row.select_one("td.quickbooks").get_text(" ", strip=True) == (
+        "no figure QuickBooks' files give it no balance; its transaction lines are all in the book"
+    )
     book = tmp_path / "book.gnucash"
     with client.get(page.select_one("#download-book")["href"]) as r:
         book.write_bytes(r.data)

@@ -108,10 +108,14 @@ def _report_aging(outcome: pipeline.Outcome, as_of: dt.date | None) -> list[dict
 
 def _why(row: Row | None) -> str:
     """Why QuickBooks' Trial Balance shows another figure than GnuCash's for ``row``'s account."""
-    if row is None or not row.in_book:
-        return "none" if row is None else "differs"
+    if row is None or row.created:  # made by qb2gnucash (a parent for the tree) or GnuCash
+        return "none"
+    if not row.in_book:
+        return "differs"
     if not row.ok:
         return "differs"
+    if row.basis == "history":  # no QuickBooks balance given: its lines were compared
+        return "lines"
     if row.basis == "retained earnings":
         return "earlier years"
     if row.basis == "year to date":
@@ -134,6 +138,8 @@ def _trial(
         quickbooks = row.quickbooks_balance if row is not None and row.created == "" else None
         if not shown and not quickbooks:
             continue
+        if row is not None and row.basis == "history" and row.ok:
+            quickbooks = None  # (its transaction lines stood in for a figure QuickBooks lacks)
         entry = {
             "account": a.full_name,
             "debit": plain(shown) if shown > 0 else "",
@@ -143,7 +149,7 @@ def _trial(
         }
         if quickbooks is None or quickbooks != shown:
             entry["quickbooks"] = "" if quickbooks is None else plain(quickbooks)
-            entry["why"] = _why(row if quickbooks is not None else None)
+            entry["why"] = _why(row)
             if entry["why"] == "earlier years" and row is not None:
                 entry["earlier_income"] = plain(row.book_total - row.gnucash_balance)
         out.append(entry)
