@@ -258,3 +258,17 @@ EXPORTS: tuple[tuple[str, str, str, bool, frozenset[str]], ...] = (
      f"{MENU_TRIAL_BALANCE}, Dates: the year's last day, then {AS_CSV}", False,
      frozenset({"trial balance", "year end"})),
 )  # fmt: skip
+
+
+# QuickBooks / Reckon type words (CSV Type, IIF TRNSTYPE) that name a document, upper-cased
+INVOICE_WORDS = frozenset({"INVOICE", "TAX INVOICE", "STATEMENT CHARGE", "STMT CHG"})
+CUSTOMER_CREDIT_WORDS = frozenset({"CREDIT MEMO", "ADJUSTMENT NOTE"})
+BILL_WORDS = frozenset({"BILL"})
+VENDOR_CREDIT_WORDS = frozenset({"CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT CREDIT"})
+DOCUMENT_WORDS = INVOICE_WORDS | CUSTOMER_CREDIT_WORDS | BILL_WORDS | VENDOR_CREDIT_WORDS
+
+
+def is_document_word(kind_label: str) -> bool:
+    """Whether a type word (a report's Type, a transaction's kind label) names a document:
+    an invoice, bill or credit note, not a payment or journal entry."""
+    return " ".join(kind_label.split()).upper() in DOCUMENT_WORDS

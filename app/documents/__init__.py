@@ -25,6 +25,13 @@ from typing import Literal
 
 from app.business import BillTerm, OpenItem
 from app.model import AccountType, Ledger, Problem, Transaction
+from app.quickbooks import (
+    BILL_WORDS,
+    CUSTOMER_CREDIT_WORDS,
+    INVOICE_WORDS,
+    VENDOR_CREDIT_WORDS,
+    is_document_word,
+)
 from app.source import Source
 
 __all__ = [
@@ -43,12 +50,6 @@ OwnerKind = Literal["customer", "vendor"]
 ZERO = Decimal(0)
 ONE = Decimal(1)
 
-# QuickBooks / Reckon type words (CSV Type, IIF TRNSTYPE), upper-cased
-_INVOICES = frozenset({"INVOICE", "TAX INVOICE", "STATEMENT CHARGE", "STMT CHG"})
-_CUSTOMER_CREDITS = frozenset({"CREDIT MEMO", "ADJUSTMENT NOTE"})
-_BILLS = frozenset({"BILL"})
-_VENDOR_CREDITS = frozenset({"CREDIT", "BILL CREDIT", "BILL REFUND", "ITEM RECEIPT CREDIT"})
-_DOCUMENT_WORDS = _INVOICES | _CUSTOMER_CREDITS | _BILLS | _VENDOR_CREDITS
 _PAYMENTS = frozenset(
     {"PAYMENT", "BILL PMT -CHECK", "BILL PMT -CCARD", "BILL PMT -CHEQUE", "BILLPMT"}
 )
@@ -125,12 +126,6 @@ class Documents:
         out: Counter[str] = Counter(d.kind for d in self.documents if not d.voided)
         out["payment"] = sum(1 for p in self.payments if not p.voided)
         return dict(out)
-
-
-def is_document_word(kind_label: str) -> bool:
-    """Whether a type word (a report's Type, a transaction's kind label) names a document:
-    an invoice, bill or credit note, not a payment or journal entry."""
-    return " ".join(kind_label.split()).upper() in _DOCUMENT_WORDS
 
 
 def end_owner(owner_kind: str, owner: str) -> str:
@@ -231,14 +226,14 @@ def _kind(word: str, owner_kind: str, value: Decimal) -> DocKind | None:
     """The document kind of a named A/R (A/P) posting, None for a payment or other posting.
     A document whose amount has the credit's sign is a credit note of that owner."""
     if owner_kind == "customer":
-        if word in _INVOICES:
+        if word in INVOICE_WORDS:
             return "invoice" if value >= 0 else "credit_note_customer"
-        if word in _CUSTOMER_CREDITS:
+        if word in CUSTOMER_CREDIT_WORDS:
             return "credit_note_customer" if value <= 0 else "invoice"
         return None
-    if word in _BILLS:
+    if word in BILL_WORDS:
         return "bill" if value >= 0 else "credit_note_vendor"
-    if word in _VENDOR_CREDITS:
+    if word in VENDOR_CREDIT_WORDS:
         return "credit_note_vendor" if value <= 0 else "bill"
     return None
 

@@ -110,9 +110,7 @@ def _why(row: Row | None) -> str:
     """Why QuickBooks' Trial Balance shows another figure than GnuCash's for ``row``'s account."""
     if row is None or row.created:  # made by qb2gnucash (a parent for the tree) or GnuCash
         return "none"
-    if not row.in_book:
-        return "differs"
-    if not row.ok:
+    if not row.ok:  # (an account not in the book is never ok)
         return "differs"
     if row.basis == "history":  # no QuickBooks balance given: its lines were compared
         return "lines"

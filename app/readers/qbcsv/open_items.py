@@ -22,6 +22,7 @@ from typing import Literal
 from app.business import OpenItem
 from app.errors import ParseError
 from app.model import FileInfo, Ledger, Problem, ReadOptions
+from app.quickbooks import is_document_word
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import clean, date_order, parse_amount, parse_date
 from app.source import Source
@@ -120,8 +121,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         )
     kind = "Unpaid Bills" if file_kind == "vendor" else "Open Invoices"
     dates = [i.date for i in items]
-    # what the Preview counts as open documents, and the payments apart
-    paid = sum(1 for i in items if _is_payment(i.kind_label))
+    # what the Preview counts as open documents (the one rule: is_document_word), the rest apart
+    paid = sum(1 for i in items if not is_document_word(i.kind_label))
     documents = "Unpaid bills and credits" if file_kind == "vendor" else "Open invoices and credits"
     info = FileInfo(
         name,
@@ -134,12 +135,6 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         last_date=max(dates, default=None),
     )
     return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
-
-
-def _is_payment(kind_label: str) -> bool:
-    """A payment's row (what of it is not applied yet), not an invoice's, bill's or credit's."""
-    word = " ".join(kind_label.split()).upper()
-    return word == "PAYMENT" or word.startswith(("BILL PMT", "CUST PMT", "CUSTOMER PAYMENT"))
 
 
 def _days(text: str) -> int | None:
