@@ -82,22 +82,16 @@ def test_the_time_left_is_told_only_after_a_few_seconds_and_percent():
     assert p.seconds_left() == seconds_left(8, 40) == 8 * 60 / 40
 
 
-def test_the_readers_say_how_far_they_are_without_slowing(tmp_path: Path):
-    """A real CSV report read while another thread asks: the part and rows only rise, the rows
-    never pass the file's lines; the reading is as fast as without being asked (generous: a
-    loaded machine; a file read for about a second, so a busy machine still asks mid-file)."""
-    company = make_company(60_000, seed=3)
-    paths = [
-        company.write_lists_iif(tmp_path / "lists.iif"),
-        company.write_journal_csv(tmp_path / "journal.csv"),
-    ]
-    lines = paths[1].read_bytes().count(b"\n")
+def _asked_while_read(paths: list[Path]) -> list[tuple[int, int, float]]:
+    """What another thread was told, every 2 ms, while ``paths`` were read: (file, rows,
+    part) each time. The reader holds the interpreter's lock between its switches (5 ms by
+    default, and in a long test session the asking thread got it only every 35-70 ms: a few
+    questions, or none, in the file's third of a second); switched more often, it is asked
+    throughout. Once in a full run on a quiet machine it still got no question in before the
+    file's end (a pass of the collector, or the scheduler): the test reads again then."""
     seen = ReadProgress()
     asked: list[tuple[int, int, float]] = []
     reading = threading.Thread(target=pipeline.read, args=(paths, Plan(), (), seen))
-    # the reader holds the interpreter's lock between its switches (5 ms by default, and in a
-    # long test session the asking thread got it only every 35-70 ms: a few questions, or
-    # none, in the file's third of a second); switched more often, it is asked throughout
     interval = sys.getswitchinterval()
     sys.setswitchinterval(0.0005)
     try:
@@ -109,9 +103,28 @@ def test_the_readers_say_how_far_they_are_without_slowing(tmp_path: Path):
         reading.join()
     finally:
         sys.setswitchinterval(interval)
-    assert asked == sorted(asked), asked[:20]
-    assert all(rows <= lines for n, rows, _ in asked if n == 2)
-    assert any(n == 2 and 0 < rows < lines for n, rows, _ in asked), asked[-5:]
+    return asked
+
+
+def test_the_readers_say_how_far_they_are_without_slowing(tmp_path: Path):
+    """A real CSV report read while another thread asks: the part and rows only rise, the rows
+    never pass the file's lines; the reading is as fast as without being asked (generous: a
+    loaded machine; a file read for about a second, so a busy machine still asks mid-file)."""
+    company = make_company(60_000, seed=3)
+    paths = [
+        company.write_lists_iif(tmp_path / "lists.iif"),
+        company.write_journal_csv(tmp_path / "journal.csv"),
+    ]
+    lines = paths[1].read_bytes().count(b"\n")
+    mid_file: list[tuple[int, int, float]] = []
+    for _attempt in range(3):  # (whether a question falls mid-file is the scheduler's: below)
+        asked = _asked_while_read(paths)
+        assert asked == sorted(asked), asked[:20]
+        assert all(rows <= lines for n, rows, _ in asked if n == 2)
+        mid_file = [(n, rows, part) for n, rows, part in asked if n == 2 and 0 < rows < lines]
+        if mid_file:
+            break
+    assert mid_file, asked[-5:]
     timed = {}
     for with_seen in (False, True) * 3:
         start = time.perf_counter()
