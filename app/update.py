@@ -250,6 +250,20 @@ def refusal(state: BookState, ledger: Ledger, book: str) -> str | None:
     return None
 
 
+def _mostly_changed(shared: int, changed: int, book: str) -> str | None:
+    """Why exports of which most of the transactions ``book`` shares (by Trans # or
+    fingerprint) differ there are refused: another company whose numbers run alike, not
+    edits made in QuickBooks since; None under 20 shared or at most half changed."""
+    if shared < 20 or changed * 2 <= shared:
+        return None
+    return (
+        f"{changed:,} of the {shared:,} transactions {book} and these exports share (by Trans # "
+        "or by date, number and name) differ in date, amounts, accounts or memos: these "
+        "exports seem to be of another company, or another company file; choose the exports "
+        "of the book's own company"
+    )
+
+
 def decide(
     state: BookState,
     ledger: Ledger,
@@ -282,6 +296,8 @@ def decide(
     for i, e in edited:
         present[i] = e
         held.append(Held(e, i, "edited in QuickBooks"))
+    if why := _mostly_changed(len(present), sum(h.index is not None for h in held), book):
+        raise UpdateRefused(why)
     held += [Held(e, None, "deleted in QuickBooks, or outside the exports") for e in gone]
     said = choices or {}
     taken = [h for h in held if said.get(h.key) == "quickbooks"]

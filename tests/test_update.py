@@ -323,6 +323,31 @@ def test_march_book_brought_up_to_date_with_june(later: Later, tmp_path: Path, l
     assert any("0 transactions added" in line for line in again.lines())
 
 
+def test_another_company_whose_numbers_run_alike_is_refused(later: Later, tmp_path) -> None:
+    """Another company with the same chart and Trans # running alike (the generator's other
+    seed): most transactions the book shares with its exports differ, so the update is refused
+    and the book left as it was (it once held all 300 shared ones as changes in QuickBooks)."""
+    book, _june, _had = _first_book(later, tmp_path, "journal", "xml")
+    before = book.read_bytes()
+    other = later_company(400, seed=11).second
+    assert {t.trans_no for t in other.transactions} & {t.trans_no for t in later.first.transactions}
+    with pytest.raises(update.UpdateRefused, match=r"of the \d+ transactions book.gnucash and"):
+        update_run.bring_up_to_date(_exports(other, tmp_path / "other", "journal"), book)
+    assert book.read_bytes() == before
+    assert not list(tmp_path.glob("book*.gnucash.*"))  # no backup or new file beside it
+
+
+def test_decide_refuses_mostly_changed_exports_but_not_a_few_edits() -> None:
+    book = tuple(_txn(str(n)) for n in range(1, 31))
+    state = _state(tuple(_entry(t, f"ref:{t.ref}", n) for n, t in enumerate(book)), RECORD)
+    edits = [replace(t, splits=_txn(t.ref, value="99.00").splits) for t in book]
+    some = Ledger(transactions=(*edits[:15], *book[15:]), company="Acme", accounts=CHART)
+    assert len(update.decide(state, some, OPENING_KIND).held) == 15  # half: edits, held
+    most = replace(some, transactions=(*edits[:16], *book[16:]))
+    with pytest.raises(update.UpdateRefused, match="16 of the 30 transactions the book and"):
+        update.decide(state, most, OPENING_KIND)
+
+
 def test_decide_refuses_new_transactions_in_a_closed_period() -> None:
     state = replace(_state((), RECORD), read_only_before=dt.date(2024, 4, 1))
     ledger = Ledger(transactions=(_txn("5"),), company="Acme", accounts=CHART)
