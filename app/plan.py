@@ -41,13 +41,18 @@ CUTOVER_MODES: tuple[CutoverMode, ...] = get_args(CutoverMode)
 DOCUMENTS_MODES: tuple[DocumentsMode, ...] = get_args(DocumentsMode)
 SALES_TAX_MODES: tuple[SalesTaxMode, ...] = get_args(SalesTaxMode)
 CLASSES_MODES: tuple[ClassesMode, ...] = get_args(ClassesMode)
+_DAY = re.compile(r"\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*")
 _MONTH_DAY = re.compile(r"\s*(\d{1,2})[-/](\d{1,2})\s*")
 
 
 def parse_day(text: str) -> dt.date:
-    """A YYYY-MM-DD date (cutover, export date); ValueError saying what was expected."""
+    """A YYYY-MM-DD date (cutover, export date; 2024-1-5 and 2024/01/05 too, never a day
+    before its month); ValueError saying what was expected."""
+    m = _DAY.fullmatch(text)
     try:
-        return dt.date.fromisoformat(text.strip())
+        if not m:
+            raise ValueError
+        return dt.date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
         raise ValueError(f"expected a date YYYY-MM-DD (got {text!r})") from None
 

@@ -76,6 +76,10 @@ def test_map_settings_refuse_bad_values(client):
         ({"currency": "XYZ"}, "Unknown currency &#39;XYZ&#39;: GnuCash keeps books in ISO codes"),
         ({"currency": "USD", "fiscal_year_start": "13-40"}, "fiscal year start"),
         ({"currency": "USD", "mode": "balances_only"}, "cutover date"),
+        (
+            {"currency": "USD", "mode": "balances_only", "date": "12/31/2023"},
+            "The cutover date is a date like 2024-01-02 (got &#39;12/31/2023&#39;).",
+        ),
     ]
     for form, words in cases:
         r = client.post(f"{prefix}/map/settings", data=form, headers=csrf | HX)
@@ -105,6 +109,14 @@ def test_balances_only_is_prefilled_with_the_export_date(client):
     r = client.post(f"{prefix}/map/settings", data=data, headers=csrf | HX)
     assert r.status_code == 200, r.get_data(as_text=True)
     assert json.loads(client.get(f"{prefix}/plan.json").data)["cutover"]["date"] == day
+    # one way of writing a day on every page: a text field in YYYY-MM-DD, not the browser's
+    # own date field (which shows the computer's 12/15/2026 beside the text's 2026-12-15)
+    for field in form.select("#cutover-date, #export-date"):
+        assert field["type"] == "text" and field["placeholder"] == "YYYY-MM-DD"
+    assert not soup(client.get(f"{prefix}/map")).select("input[type=date]")
+    r = client.post(f"{prefix}/map/settings", data=data | {"date": "2024-1-5"}, headers=csrf | HX)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    assert json.loads(client.get(f"{prefix}/plan.json").data)["cutover"]["date"] == "2024-01-05"
 
 
 def test_a_plan_file_with_an_unknown_currency_is_an_error_on_preview_and_map(client):

@@ -273,7 +273,7 @@ def settings() -> tuple[str, int]:
         raise MappingError(f"{words[0].upper()}{words[1:]}.")
     cutover = Cutover(
         mode=cast(CutoverMode, f.get("mode", "full")),  # checked with the plan's rules
-        date=f.get("date", "") if f.get("mode") == "balances_only" else "",
+        date=_cutover_date(f.get("date", "")) if f.get("mode") == "balances_only" else "",
         opening_balances=bool(f.get("opening_balances")),
         fiscal_year_start=_month_day(f.get("fiscal_year_start", "")),
         ytd_to_retained=bool(f.get("ytd_to_retained")),
@@ -344,6 +344,15 @@ def _export_date(text: str, guess: str) -> str:
         return parse_day(text).isoformat()
     except ValueError:
         raise MappingError(f"The export date is a date like 2024-01-02 (got {text!r}).") from None
+
+
+def _cutover_date(text: str) -> str:
+    if not text.strip():
+        return ""
+    try:
+        return parse_day(text).isoformat()
+    except ValueError:
+        raise MappingError(f"The cutover date is a date like 2024-01-02 (got {text!r}).") from None
 
 
 def _month_day(text: str) -> str:
