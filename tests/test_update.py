@@ -411,6 +411,20 @@ def test_held_changes_decided_by_the_plan(later: Later, tmp_path):
     checks = [t for t in snap.transaction_list if t.num == later.edited[1].num]
     assert len(checks) == 1
     assert min(s.value for s in checks[0].splits) == later.edited[1].splits[0][1]
+    # the delta table counts the edit taken as what it changed (the new version less the
+    # book's), not as the new version's whole lines: the edit is dated before the last run, so
+    # an expense account's row differs by exactly it, and says so
+    change: dict[str, D] = {}
+    for sign, version in ((-1, later.edited[0]), (1, later.edited[1])):
+        for a, amount, *_ in version.splits:
+            change[a] = change.get(a, D(0)) + sign * amount
+    rows = {d.account: d for d in decided.deltas}
+    for account in edited_only:
+        row, moved = rows.get(account), change.get(account, D(0))
+        if moved and row is not None and row.basis == "history":
+            assert row.added - row.quickbooks == moved, (account, row)
+            assert "of this run's is dated on or before" in row.why, row.why
+    assert sum(1 for a in edited_only if change.get(a) and rows[a].basis == "history") == 1
     # the decisions are stored with the book: the next run asks nothing again
     again = update_run.bring_up_to_date(june, book)
     assert not again.written and again.work.taken == ()

@@ -73,6 +73,14 @@ def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Lat
     assert "Your own copy of the book is untouched" in summary
     assert "The previous book is kept as" not in summary
     assert page.select_one("nav.steps") is None  # an update is not one of the five steps
+    # the per-account table: ✓ where this run added QuickBooks' movement, else why not
+    marks = [
+        tr.select("td")[-1].get_text(" ").strip() for tr in page.select("#update-deltas tr")[1:]
+    ]
+    assert "✓" in marks and "—" not in marks and all(marks), marks
+    assert any("in changes held (listed above)" in m for m in marks), marks
+    assert not any("not explained" in m for m in marks), marks  # Retained Earnings too:
+    assert any("folds the income and expense of the years before" in m for m in marks), marks
     # the home list says what it did and opens its result, not the five steps
     row = next(
         tr

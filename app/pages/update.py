@@ -58,7 +58,13 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
             {"key": r.key, "said": r.said(), "kept": r.kept} for r in outcome.renames if not r.taken
         ],
         "deltas": [
-            {"account": d.account, "added": str(d.added), "quickbooks": str(d.quickbooks)}
+            {
+                "account": d.account,
+                "added": str(d.added),
+                "quickbooks": str(d.quickbooks),
+                "ok": d.ok,
+                "why": d.why,
+            }
             for d in outcome.deltas
         ],
     }
