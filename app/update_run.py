@@ -138,8 +138,8 @@ def bring_up_to_date(
             figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
             record = replace(record, figures=figures)
             if prepared is not compared:  # the book names some accounts otherwise
-                ledger = statements.marked(prepared.ledger)
-                work = renaming.in_book(work, to_book)
+                ledger, work = statements.marked(prepared.ledger), renaming.in_book(work, to_book)
+            ledger = update_statements.kept_marks(work, ledger)
         docs = prepared.documents
         made.update(plan=plan, prepared=prepared, ledger=ledger, to_book=to_book)
         return Decision(

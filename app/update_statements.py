@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import replace
 from decimal import Decimal
 
-from app.model import Ledger, Reconcile
+from app.model import Ledger, Reconcile, Split
 from app.update import BookEntry, BookState, Carried, ReconciledHere, Work
 from app.update_proof import unchanged
 
@@ -98,6 +98,37 @@ def _reconciled_since(e: BookEntry, ours: list[tuple[str, Decimal]]) -> list[int
         if marks[j] in "nc":
             out.append(j)
     return out
+
+
+_STRENGTH = {Reconcile.NEW: 0, Reconcile.CLEARED: 1, Reconcile.RECONCILED: 2}
+
+
+def kept_marks(work: Work, ledger: Ledger) -> Ledger:
+    """``ledger`` with QuickBooks' version of each change taken keeping the book's cleared or
+    reconciled mark on every line the change left as it was (the same account and amount),
+    where QuickBooks' own mark is weaker: a Journal export has no Clr column, and a line
+    reconciled in GnuCash stays so when an edit of another line is taken. A line whose amount
+    changed takes QuickBooks' mark (the book's reconciliation no longer holds it)."""
+    txns = list(ledger.transactions)
+    for h in work.taken:
+        if h.index is None or txns[h.index].voided:
+            continue
+        marked: defaultdict[tuple[str, Decimal], list[Reconcile]] = defaultdict(list)
+        for line, m in zip(h.entry.lines, h.entry.marks, strict=False):
+            if m in "cy":
+                marked[line].append(Reconcile(m))
+        if not marked:
+            continue
+        t = txns[h.index]
+        txns[h.index] = replace(t, splits=tuple(_kept(sp, marked) for sp in t.splits))
+    return replace(ledger, transactions=tuple(txns)) if work.taken else ledger
+
+
+def _kept(sp: Split, marked: dict[tuple[str, Decimal], list[Reconcile]]) -> Split:
+    found = marked.get((sp.account, sp.value))
+    if found and _STRENGTH[found[0]] > _STRENGTH[sp.reconcile]:
+        return replace(sp, reconcile=found.pop(0))
+    return sp
 
 
 def dates(work: Work) -> dict[str, dt.date]:

@@ -5,6 +5,7 @@ with the second export's truth. The keys and decisions on hand-made ledgers firs
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import sqlite3
 import tempfile
@@ -429,6 +430,46 @@ def test_held_changes_decided_by_the_plan(later: Later, tmp_path):
     again = update_run.bring_up_to_date(june, book)
     assert not again.written and again.work.taken == ()
     assert [(h.key, h.kept) for h in again.work.held] == [(deleted, True)]
+
+
+def _reconcile_in_gnucash(path: Path, num: str, account: str) -> None:
+    """The user reconciles ``account``'s line of transaction ``num`` in GnuCash, saved."""
+    session = Session(_uri(path, "xml"), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        acc = session.book.get_root_account().lookup_by_full_name(account)
+        hits = [s for s in acc.GetSplitList() if s.GetParent().GetNum() == num]
+        assert len(hits) == 1
+        C.xaccSplitSetReconcile(hits[0].get_instance(), "y")
+        session.save()
+    finally:
+        session.end()
+
+
+@pytest.mark.parametrize("amount_edited", [False, True])
+def test_a_change_taken_keeps_the_book_s_reconciled_line(later: Later, tmp_path, amount_edited):
+    """A Journal export has no Clr column: taking QuickBooks' version of a check edited there
+    kept none of the marks the book had. The check's bank line, reconciled in GnuCash, stays
+    reconciled when the edit left it as it was (a memo on the other line), and takes
+    QuickBooks' mark when its amount changed (the book's reconciliation no longer holds it)."""
+    book, _june, _had = _first_book(later, tmp_path, "journal", "xml")
+    first, edited = later.edited
+    bank = first.splits[0][0]
+    _reconcile_in_gnucash(book, first.num, bank)
+    second = copy.deepcopy(later.second)
+    if not amount_edited:  # only the memo of the other line changed in QuickBooks
+        t = next(t for t in second.transactions if t.trans_no == edited.trans_no)
+        a, v, _memo, c = first.splits[1]
+        t.splits = [first.splits[0], (a, v, "Corrected in QuickBooks", c), *first.splits[2:]]
+    june = _exports(second, tmp_path / "june-marks", "journal")
+    key = f"ref:{edited.trans_no}"
+    take = lambda plan: replace(plan, held={key: "quickbooks"})  # noqa: E731
+    done = update_run.bring_up_to_date(june, book, take)
+    assert done.written and [h.key for h in done.work.taken] == [key]
+    snap = gnc.read_book(book, transactions=True)
+    (check,) = [t for t in snap.transaction_list if t.num == first.num]
+    marks = {s.account: s.reconcile for s in check.splits}
+    assert marks[bank] == ("n" if amount_edited else "y"), marks
+    assert done.report is not None and done.explained  # the proof expects exactly that
 
 
 def test_an_account_renamed_in_quickbooks_is_held_then_taken(later: Later, tmp_path):
