@@ -354,7 +354,7 @@ def test_choose_files_is_a_label_that_shows_the_file_inputs_focus(client):
     assert "Choose files" in label.text
     with client.get("/static/app.css") as r:
         css = r.get_data(as_text=True)
-    assert "#file-input:focus-visible + label {" in css and ":focus-visible," in css
+    assert "#file-input:focus-visible + label {" in css and "\n:focus-visible {" in css
 
 
 def test_remove_asks_first(client):
