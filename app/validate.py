@@ -85,6 +85,7 @@ def check(
         *_check_transactions(ledger, set(reported), history, names),
         *_check_amounts(ledger, currency, history),
         *_check_terms(ledger),
+        *_shared_numbers(ledger),
     ]
 
 
@@ -153,6 +154,31 @@ def check_accounts(ledger: Ledger) -> list[Problem]:
                 )
             )
     return out
+
+
+def shared_codes(pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """Each account number (code) of more than one account, with their full names, in order."""
+    by_code: defaultdict[str, list[str]] = defaultdict(list)
+    for code, name in pairs:
+        by_code[code.strip()].append(name)
+    return {c: sorted(names) for c, names in sorted(by_code.items()) if c and len(names) > 1}
+
+
+def _shared_numbers(ledger: Ledger) -> list[Problem]:
+    """A warning per account number QuickBooks' list gives two accounts: GnuCash keeps it on
+    both (an account code need not be unique there), and the proof expects just that."""
+    at = {a.full_name: a.source for a in ledger.accounts}
+    return [
+        Problem(
+            at[names[0]],
+            f"account number {code} is on {len(names)} accounts: {names[0]!r} and "
+            f"{', '.join(f'{n!r} ({at[n]})' for n in names[1:])}; GnuCash keeps it on each. "
+            "Give one its own number in QuickBooks (Lists › Chart of Accounts, Edit Account) and "
+            "export again, or in GnuCash after the import (Edit › Edit Account, Account Code)",
+            "warning",
+        )
+        for code, names in shared_codes((a.code, a.full_name) for a in ledger.accounts).items()
+    ]
 
 
 def untyped(account: Account) -> str:

@@ -41,6 +41,7 @@ from app.made_here import MadeHere
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
 from app.openings import OPENING_KIND
 from app.plan import Cutover
+from app.validate import shared_codes
 from app.verify_report import Check, Report, Row
 from app.words import plural
 
@@ -244,18 +245,17 @@ def _flag_check(ledger: Ledger, snap: BookSnapshot) -> list[Check]:
     return [Check("opening-balance account", want.full_name if want else "", flagged, False)]
 
 
-def _shared_codes(snap: BookSnapshot) -> list[Check]:
-    """One account number is one account in QuickBooks: two book accounts with one code means
-    one account was split in two (each balance wrong, their sum right). Listed when it fails."""
-    by_code: dict[str, list[str]] = {}
-    for b in snap.accounts:
-        if b.code.strip():
-            by_code.setdefault(b.code.strip(), []).append(b.full_name)
-    shared = {code: names for code, names in sorted(by_code.items()) if len(names) > 1}
-    if not shared:
+def _shared_codes(ledger: Ledger, snap: BookSnapshot) -> list[Check]:
+    """One account number is one account: two book accounts with one code means one account
+    was split in two (each balance wrong, their sum right), unless QuickBooks' own list has
+    the number on the same two (a warning on Preview: ``validate``). Listed when either has
+    one."""
+    ours = shared_codes((a.code, a.full_name) for a in ledger.accounts)
+    theirs = shared_codes((b.code, b.full_name) for b in snap.accounts)
+    if not ours and not theirs:
         return []
-    detail = "; ".join(f"{code}: {', '.join(names)}" for code, names in shared.items())
-    return [Check("account numbers used twice", 0, len(shared), False, detail)]
+    detail = "; ".join(f"{code}: {', '.join(names)}" for code, names in theirs.items())
+    return [Check("account numbers used twice", len(ours), len(theirs), ours == theirs, detail)]
 
 
 def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
@@ -293,7 +293,7 @@ def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
         Check("employees", len(ledger.employees), len(snap.employees), False),
         Check("terms", len(ledger.terms), len(snap.terms), False),
         Check("Imbalance/Orphan accounts", 0, len(strays), False, ", ".join(strays)),
-        *_shared_codes(snap),
+        *_shared_codes(ledger, snap),
         *_flag_check(ledger, snap),
         Check("first transaction date", min(dates, default=None), snap.first_date, False),
         Check("last transaction date", max(dates, default=None), snap.last_date, False),

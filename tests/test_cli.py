@@ -426,6 +426,23 @@ def test_enterprise_sample_lists(samples_dir, tmp_path):
 
 
 @pytest.mark.samples
+def test_a_sample_whose_list_gives_two_accounts_one_number(samples_dir, tmp_path):
+    """The real gitpan sample gives account number 6375 to two accounts (its lines 24 and 48):
+    a warning naming both before writing, GnuCash keeping it on both, and the proof matching
+    (it called the book differing, the number's second account blamed on GnuCash)."""
+    sample = samples_dir / "gitpan__Finance-IIF__sample.iif"
+    out = tmp_path / "gitpan.gnucash"
+    run = convert(sample, "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    warned = f"{sample.name}:24: account number 6375 is on 2 accounts: 'Interest Expense:Mortgage'"
+    assert warned in run.stdout and f"({sample.name}:48)" in run.stdout
+    assert "account numbers used by two accounts: QuickBooks 1, GnuCash 1 — ok" in run.stdout
+    assert "Matches QuickBooks to the cent" in run.stdout
+    codes = {a.full_name: a.code for a in read_book(out).accounts}
+    assert codes["Interest Expense:Mortgage"] == codes["Travel & Ent:Meals"] == "6375"
+
+
+@pytest.mark.samples
 def test_enterprise_sample_balances_only_matches_its_trial_balance(samples_dir, tmp_path):
     out, report = tmp_path / "Enterprise.gnucash", tmp_path / "r.csv"
     run = convert(

@@ -24,6 +24,7 @@ from app.model import Account, AccountType, FileInfo, Ledger, Reconcile, Role
 from app.openings import OPENING_KIND
 from app.plan import Cutover, Plan
 from app.source import Source
+from app.validate import check
 from app.verify import verify
 from app.verify_report import CSV_HEADER, Report, Row
 from tests.paths import ENTERPRISE
@@ -707,6 +708,25 @@ def test_two_book_accounts_with_one_number_never_pass() -> None:
     line = next(x for x in report.summary_lines() if x.startswith(said))
     assert "What to do: run the conversion again (a new book); or in GnuCash, give one of " in line
     assert "account numbers used twice" not in {c.name for c in verify(led, book, Cutover()).checks}
+    # QuickBooks' own list gives the two accounts one number (the real gitpan sample does):
+    # a warning before writing, and the book keeping it on both is what QuickBooks has
+    both = dataclasses.replace(
+        led,
+        accounts=tuple(
+            dataclasses.replace(a, code="1222") if a.full_name in ("Checking", "Rent") else a
+            for a in led.accounts
+        ),
+    )
+    (warned,) = [p for p in check(both) if "account number 1222" in p.message]
+    assert warned.severity == "warning" and "'Checking' and 'Rent' (" in warned.message
+    same = verify(both, dataclasses.replace(book, accounts=coded), Cutover())
+    (found,) = [c for c in same.checks if c.name == "account numbers used twice"]
+    assert found.ok and (found.input, found.book) == (1, 1) and same.ok
+    # ... and a book that drops it from one of them differs
+    apart = verify(both, book, Cutover())
+    assert not apart.ok and [c.name for c in apart.checks if not c.ok] == [
+        "account numbers used twice"
+    ]
 
 
 def test_the_proof_names_the_period_a_cut_file_leaves_out() -> None:
