@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from decimal import Decimal
 
 from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Fix, Ledger, Problem, Role
@@ -86,6 +87,9 @@ def as_of(
             day = parse_day(cutover.date)
         except ValueError:
             return None, problems
+        said = _export_day(ledger, replace(cutover, export_date=""), [])
+        if said is not None and said[1] != "last transaction" and said[0] != day:
+            problems.append(_not_the_cutover(day, said[0], said[2]))
         start = given_fy or JANUARY
         return AsOf(
             day, "cutover date", fiscal_year_start(day, start), "given" if given_fy else "default"
@@ -185,11 +189,16 @@ def _export_day(
 ) -> tuple[dt.date, AsOfBasis, Source | None] | None:
     if cutover.export_date.strip():
         try:
-            return parse_day(cutover.export_date), "given", None
+            given = parse_day(cutover.export_date)
         except ValueError:
             problems.append(
                 Problem(None, f"export date must be YYYY-MM-DD (got {cutover.export_date!r})")
             )
+        else:
+            said = _export_day(ledger, replace(cutover, export_date=""), [])
+            if said is not None and said[1] != "last transaction" and said[0] != given:
+                problems.append(_not_the_files_day(given, said[0], said[2]))
+            return given, "given", None
     figured = {a.source.filename for a in ledger.accounts if a.balance is not None}
     dated = [f for f in ledger.files if f.exported_on and f.filename in figured]
     reports = [f for f in ledger.files if f.exported_on and f.layout == "trial balance"]
@@ -225,6 +234,33 @@ def _export_day(
             )
         )
     return last, "last transaction", None
+
+
+def _not_the_files_day(given: dt.date, day: dt.date, at: Source | None) -> Problem:
+    """A typed export date that is not the day the files themselves give their figures: they
+    are that day's, whatever is typed (a typo, or another export's day)."""
+    where = at.filename if at else "the files"
+    return Problem(
+        at,
+        f"the export date given, {given}, is not the day {where} gives QuickBooks' figures as "
+        f"of, {day}: they are that day's balances, so the book could not match them; clear the "
+        f"export date (the files' own day is then used) or give {day}",
+        fix="export_date",
+    )
+
+
+def _not_the_cutover(day: dt.date, figures: dt.date, at: Source | None) -> Problem:
+    """Only the balances posts QuickBooks' figures on the cutover date: on another day than
+    theirs, the book would start with one day's balances dated another."""
+    where = at.filename if at else "the files"
+    return Problem(
+        at,
+        f"the cutover date {day} is not the day of QuickBooks' figures in {where}, {figures}: "
+        f"the book would start on {day} with the balances of {figures}; set the cutover date "
+        f"to {figures} (to start on another day, export QuickBooks' lists or its Trial Balance "
+        "report on that day and use those files)",
+        fix="cutover_date",
+    )
 
 
 def other_year(asof: AsOf | None) -> bool:

@@ -29,6 +29,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "chart": "give the IIF lists export too, or give each label its own account with "
         "account_map in a plan file (--plan)",
         "remove": "leave this file out (if a QuickBooks export was meant, give that instead)",
+        "cutover_date": "give --balances-only the day of QuickBooks' figures",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
@@ -48,6 +49,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "Export › Lists to IIF Files)",
         "remove": "remove it on the Files step (if a QuickBooks export was meant, add that "
         "instead)",
+        "cutover_date": "set “Cutover date” on the Map step to the day of QuickBooks' figures",
     },
 }
 

@@ -214,6 +214,7 @@ Fix = Literal[
     "account_map",  # a report's account label to place in the chart
     "chart",  # report labels that only a chart of accounts tells apart
     "remove",  # a file none of the readers could read: leave it out
+    "cutover_date",  # only the balances, on another day than QuickBooks' figures
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.

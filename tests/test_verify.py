@@ -506,7 +506,7 @@ def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> N
     """The real Enterprise lists export alone becomes an opening book that matches its TB."""
     sample = samples_dir / ENTERPRISE.name
     for reparent in (False, True):
-        cut = Cutover(mode="balances_only", date="2024-06-30")
+        cut = Cutover(mode="balances_only", date="2026-12-15")
         plan = Plan(reparent=reparent, cutover=cut)
         prepared = pipeline.prepare(pipeline.read([sample], plan), plan)
         assert prepared.errors == ()

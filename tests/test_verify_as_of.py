@@ -174,6 +174,27 @@ def test_lists_without_hdr_ask_for_the_export_date(tmp_path: Path) -> None:
     assert_known_answers(outcome.report, company.trial_balance())
 
 
+def test_an_export_date_given_that_is_not_the_files_own_day_is_refused(tmp_path: Path) -> None:
+    """The lists' header says the day of QuickBooks' balances; a day typed over it (a typo on
+    the Map step: 2021-06-30 for 2021-12-30) made a book that differed, with the wrong fix
+    advised. Now it is refused before writing, naming both days and the fix; the same day
+    typed is fine."""
+    company = company_exported(exported=NEW_YEAR)
+    files = company.write_all(tmp_path / "exports")
+    chosen = [files["lists"], files["transactions_iif"]]
+    wrong = Plan(cutover=Cutover(export_date="2021-06-30"))
+    prepared = pipeline.prepare(pipeline.read(chosen, wrong), wrong)
+    (error,) = [p for p in prepared.errors if "export date given" in p.message]
+    assert error.fix == "export_date" and error.source is not None
+    assert error.source.filename == files["lists"].name
+    assert (
+        f"the export date given, 2021-06-30, is not the day {files['lists'].name} gives "
+        f"QuickBooks' figures as of, {NEW_YEAR}" in error.message
+    )
+    same = Plan(cutover=Cutover(export_date=NEW_YEAR.isoformat()))
+    assert not pipeline.prepare(pipeline.read(chosen, same), same).errors
+
+
 def test_cli_export_date(tmp_path: Path, capsys) -> None:
     company = company_exported(exported=NEW_YEAR, hdr=False)
     files = company.write_all(tmp_path / "exports")

@@ -46,6 +46,7 @@ FIELD = {  # the Map step's control for a fix: its anchor there
     "currency": "#settings",
     "account_map": "#unresolved",
     "balances_only": "#mode-balances-only",
+    "cutover_date": "#cutover-date",
 }
 
 
