@@ -18,6 +18,7 @@ from decimal import Decimal
 
 from app import keys as k
 from app.errors import BookWriteError
+from app.fixes import Audience
 from app.lists import owner_keys
 from app.model import Ledger, Transaction, money
 from app.openings import OPENING_KIND
@@ -161,24 +162,27 @@ class Work:
             or self.reconciled
         )
 
-    def lines(self, ledger: Ledger) -> list[str]:
-        """The summary a person reads: counts, then each held change with file and line."""
+    def lines(self, ledger: Ledger, audience: Audience = "cli") -> list[str]:
+        """The summary a person reads: counts, then each held change with file and line (the
+        wizard lists those still to decide apart, each with its buttons, and never a key)."""
         present = len(self.present) - sum(1 for h in self.held if h.index is not None)
-        out = [
-            f"{plural(len(self.add), 'transaction')} added, {present:,} already in the book, "
-            f"{plural(len(self.held), 'change')} in QuickBooks held (not applied)"
-        ]
+        counts = f"{plural(len(self.add), 'transaction')} added, {present:,} already in the book"
+        if audience == "cli":
+            counts += f", {plural(len(self.held), 'change')} in QuickBooks held (not applied)"
+        elif self.held:  # (the list to decide holds the accounts renamed there too)
+            counts += f", {plural(len(self.held), 'change')} to transactions in QuickBooks held"
+        out = [counts]
         if self.new_accounts:
             out.append(f"New accounts: {', '.join(self.new_accounts)}")
         if self.new_owners:
             some = any(kind == "employee" for kind, _ in self.new_owners)
             said = "customers, vendors and employees" if some else "customers and vendors"
             out.append(f"New {said}: {', '.join(n for _, n in self.new_owners)}")
-        for h in self.held:
-            out.append(held_line(h, ledger))
+        out += [held_line(h, ledger, audience) for h in self.held if audience == "cli" or h.kept]
         for h in self.taken:
             did = "removed" if h.index is None else "replaced by QuickBooks' version"
-            out.append(f"Taken from QuickBooks (the plan): the book's {h.entry.said()} {did}")
+            taken = f"Taken from QuickBooks {DECIDED[audience]}"
+            out.append(f"{taken}: the book's {h.entry.said()} {did}")
         out += [c.said() for c in self.reconciled]
         if self.reconciled_here:
             out.append(reconciled_here_line(tuple(r.said() for r in self.reconciled_here)))
@@ -198,18 +202,29 @@ class Work:
         return out
 
 
-def held_line(h: Held, ledger: Ledger) -> str:
+DECIDED: dict[Audience, str] = {"cli": "(the plan)", "wizard": "(your decision)"}
+
+
+def held_head(key: str, kept: bool, audience: Audience) -> str:
+    """How a held change's line starts: the command line names its key (for --take-quickbooks
+    and --keep-book); the wizard's buttons need none."""
+    if audience == "wizard":
+        return f"Kept the book's version {DECIDED[audience]}: " if kept else ""
+    return f"{'Kept (the plan)' if kept else 'Held'} [{key}]: "
+
+
+def held_line(h: Held, ledger: Ledger, audience: Audience = "cli") -> str:
     book = f"{h.entry.said()} ({_amount(h.entry.lines)})"
-    head = f"{'Kept (the plan)' if h.kept else 'Held'} [{h.key}]"
+    head = held_head(h.key, h.kept, audience)
     if h.index is None:
         return (
-            f"{head}: the book's {book} is no longer in QuickBooks' exports ({h.why}); kept in "
+            f"{head}The book's {book} is no longer in QuickBooks' exports ({h.why}); kept in "
             "the book"
         )
     t = ledger.transactions[h.index]
     new = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
     return (
-        f"{head}: {t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
+        f"{head}{t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
         f"{book}: {h.why}; the book keeps its version"
     )
 

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from app import keys as k
+from app.fixes import Audience
 from app.model import Ledger
 from app.plan import Rule
 from app.source import Source
-from app.update import BookEntry, BookState, Work
+from app.update import DECIDED, BookEntry, BookState, Work, held_head
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +59,15 @@ class AccountRename:
     def kept(self) -> bool:
         return self.choice == "book"
 
-    def said(self) -> str:
+    def said(self, audience: Audience = "cli") -> str:
         if self.taken:
             return (
-                f"Taken from QuickBooks (the plan): the book's account {self.in_book!r} renamed "
-                f"{self.taken_name!r}"
+                f"Taken from QuickBooks {DECIDED[audience]}: the book's account "
+                f"{self.in_book!r} renamed {self.taken_name!r}"
             )
-        head = f"{'Kept (the plan)' if self.kept else 'Held'} [{self.key}]"
+        head = held_head(self.key, self.kept, audience)
         return (
-            f"{head}: {self.source}: QuickBooks now calls account {self.code} {self.quickbooks!r} "
+            f"{head}{self.source}: QuickBooks now calls account {self.code} {self.quickbooks!r} "
             f"where the book has {self.in_book!r}: renamed in QuickBooks; the book keeps its name, "
             "and the exports' transactions of that account are in it"
         )

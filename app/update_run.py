@@ -67,7 +67,9 @@ class UpdateOutcome:
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
         user's book: their own file is untouched, the updated one is downloaded)."""
-        out = self.work.lines(self.ledger) + [r.said() for r in self.renames]
+        out = self.work.lines(self.ledger, audience) + [
+            r.said(audience) for r in self.renames if audience == "cli" or r.taken or r.kept
+        ]
         if not self.written:
             out.append("The book was not changed")
         elif audience == "wizard":

@@ -52,15 +52,24 @@ def test_bring_a_book_up_to_date(server: str, browser_page, tmp_path: Path) -> N
     page.click("#update-run")
     summary = page.locator("#update-summary")
     expect(summary).to_contain_text(f"{len(later.added)} transactions added", timeout=180_000)
-    expect(summary).to_contain_text("2 changes in QuickBooks held (not applied)")
-    expect(summary).to_contain_text("edited in QuickBooks")
+    expect(summary).to_contain_text("2 changes to transactions in QuickBooks held")
     expect(summary).to_contain_text("New accounts: Marketing")
-    expect(page.locator("#update-held")).to_contain_text("exactly the 2 changes held")
+    # the changes to decide are listed once, with their buttons, and no key of the code's
+    expect(summary).not_to_contain_text("edited in QuickBooks")
+    expect(page.locator("#held-changes")).to_contain_text("edited in QuickBooks")
+    expect(page.locator("#held-changes h2")).to_have_text(
+        "3 changes in QuickBooks since the last run: decide each"
+    )
+    assert "[ref:" not in page.content() and "[account:" not in page.content()
+    expect(page.locator("#update-held")).to_contain_text("exactly the 2 changes to transactions")
+    expect(page.locator("#update-held")).to_contain_text("decide each above")
     page.screenshot(path=str(shots / "1-result.png"), full_page=True)
     # the deleted check: keep the book's version (a button per held change)
     deleted = page.locator("#held-changes li.held", has_text="no longer in QuickBooks")
     deleted.locator("button.keep").click()
-    expect(page.locator("#update-summary")).to_contain_text("Kept (the plan)")
+    expect(page.locator("#update-summary")).to_contain_text(
+        "Kept the book's version (your decision): The book's"
+    )
     expect(page.locator("#held-changes li.held")).to_have_count(2)  # the edit, the account
     renamed = page.locator("#held-changes li.held", has_text="renamed in QuickBooks")
     expect(renamed).to_contain_text("'Telephone and Internet' where the book has 'Telephone'")

@@ -67,7 +67,7 @@ def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Lat
     page = soup(client.get(r.location))
     summary = page.select_one("#update-summary").get_text(" ")
     assert f"{len(later.added)} transactions added" in summary
-    assert "2 changes in QuickBooks held" in summary
+    assert "2 changes to transactions in QuickBooks held" in summary
     assert page.select_one("#update-held"), page.select_one("#update-proof")
     # the user's own file was never written: said so, no server path given
     assert "Your own copy of the book is untouched" in summary
@@ -148,6 +148,15 @@ def test_a_book_the_wizard_wrote_is_offered_and_brought_up_to_date(client, march
     again = _post(client, None, june, earlier=mid)
     said = soup(client.get(again.location)).select_one("#update-summary").get_text(" ")
     assert f"{len(later.added)} transactions added" in said
+    # the books those updates brought up to date are offered too, the latest first: next
+    # month's update starts from one (only the first conversion's was offered)
+    listed = soup(client.get("/update")).select("#earlier-books li")
+    updates = [u.location.split("/")[2] for u in (again, r)]
+    assert [li.select_one("input")["value"] for li in listed] == [*updates, mid]
+    assert "(brought up to date)" in listed[0].text and "(converted)" in listed[-1].text
+    latest = _post(client, None, june, earlier=updates[0])
+    said = soup(client.get(latest.location)).select_one("#update-summary").get_text(" ")
+    assert "0 transactions added" in said  # it already holds everything in these exports
 
 
 def test_held_changes_decided_on_the_result_page(client, march_book, later: Later) -> None:
@@ -164,7 +173,12 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     assert decided.status_code == 303
     after = soup(client.get(decided.location))
     summary = after.select_one("#update-summary").get_text(" ")
-    assert "Taken from QuickBooks (the plan)" in summary
+    assert "Taken from QuickBooks (your decision)" in summary
+    # what the update itself added stays on the page after the run that applies a decision
+    # (it said only "0 transactions added ... Nothing new"), its per-account table with it
+    first = after.select_one("#update-first").get_text(" ")
+    assert f"{len(later.added)} transactions added" in first
+    assert after.select("#update-deltas tbody tr")
     left = [li["data-key"] for li in after.select("#held-changes li.held")]
     assert key not in left and len(left) == 2 and "account:6800" in left
     form = {**form, "key": "account:6800"}  # QuickBooks' name taken: the book's account renamed

@@ -24,15 +24,18 @@ class Earlier:
     company: str
     book: str  # its file name
     written: str  # when
+    updated: bool = False  # an update's: the book it brought up to date
 
 
-def earlier_books(found: Iterable[tuple[str, str, Path | None, str]]) -> list[Earlier]:
-    """(migration id, company, its book's path or None, when written) → the ones in a file."""
-    return [
-        Earlier(mid, company or path.name, path.name, written)
-        for mid, company, path, written in found
+def earlier_books(found: Iterable[tuple[str, str, Path | None, str, bool]]) -> list[Earlier]:
+    """(migration id, company, its book's path or None, when written, an update's) → the ones
+    in a file, the latest first."""
+    books = [
+        Earlier(mid, company or path.name, path.name, written, updated)
+        for mid, company, path, written, updated in found
         if path is not None and path.is_file()
     ]
+    return sorted(books, key=lambda e: e.written, reverse=True)
 
 
 def result(outcome: UpdateOutcome, book: str) -> dict:
@@ -52,10 +55,13 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
         "verification": report.summary_lines("wizard", differences=False) if report else [],
         "differences": report.difference_lines("wizard") if report else [],
         "held_changes": [
-            {"key": h.key, "said": held_line(h, outcome.ledger), "kept": h.kept} for h in work.held
+            {"key": h.key, "said": held_line(h, outcome.ledger, "wizard"), "kept": h.kept}
+            for h in work.held
         ]
         + [
-            {"key": r.key, "said": r.said(), "kept": r.kept} for r in outcome.renames if not r.taken
+            {"key": r.key, "said": r.said("wizard"), "kept": r.kept}
+            for r in outcome.renames
+            if not r.taken
         ],
         "deltas": [
             {
@@ -68,6 +74,12 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
             for d in outcome.deltas
         ],
     }
+
+
+def earlier_run(data: dict) -> dict:
+    """What the update itself did (its first run: what it added, its per-account table), kept
+    on the result page after the runs that apply each decision, which add nothing new."""
+    return {"lines": data.get("lines", []), "deltas": data.get("deltas", [])}
 
 
 def home_state(data: dict) -> tuple[str, str]:

@@ -4,6 +4,7 @@ result page says what was added, what is held, the proof, and offers the updated
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -33,12 +34,24 @@ class NoExports(UploadError):
 
 
 def _earlier() -> list[view.Earlier]:
+    """The books written here, newest first: each conversion's, and each update's (the book
+    it brought up to date: next month's update starts from it, not from the first book)."""
     found = []
     for m in store().all():
         book = runner().book(m)
         if book is not None and not book.job.database:
-            found.append((m.id, m.company, book.path, book.job.finished_at or ""))
+            found.append((m.id, m.company, book.path, book.job.finished_at or "", False))
+        elif (updated := _updated_book(m)) is not None:
+            when = dt.datetime.fromtimestamp(updated.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+            found.append((m.id, m.company, updated, when, True))
     return view.earlier_books(found)
+
+
+def _updated_book(m: Migration) -> Path | None:
+    """The book an update migration brought up to date (None: it is no update, or has none)."""
+    data = read_json(m.path / view.FOLDER / view.RESULT)
+    path = m.path / view.FOLDER / str(data.get("book", "")) if data else None
+    return path if path is not None and path.is_file() else None
 
 
 @bp.get("/update")
@@ -82,11 +95,13 @@ def _book(folder: Path, upload, chosen: str) -> Path:
     offered = {e.mid: e for e in _earlier()}
     if chosen not in offered:
         raise NoBook()
-    source = runner().book(store().open(chosen))
+    m = store().open(chosen)
+    written = runner().book(m)
+    source = written.path if written is not None else _updated_book(m)
     if source is None:
         raise NoBook()
-    path = folder / source.path.name
-    shutil.copy2(source.path, path)
+    path = folder / source.name
+    shutil.copy2(source, path)
     return path
 
 
@@ -119,7 +134,9 @@ def decide() -> Response:
     outcome = bring_up_to_date(
         m.files(), book, lambda plan: replace(plan, held={**plan.held, key: choice})
     )
-    write_json(m.path / view.FOLDER / view.RESULT, view.result(outcome, book.name))
+    data = view.result(outcome, book.name)
+    data["earlier"] = done.get("earlier") or view.earlier_run(done)  # the update's own record
+    write_json(m.path / view.FOLDER / view.RESULT, data)
     return redirect(url_for("update.result"), 303)
 
 
