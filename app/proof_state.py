@@ -36,21 +36,30 @@ class Verdict:
     customers: int = 0  # customers and jobs whose open items differ
     vendors: int = 0  # vendors whose open items differ
     why: str = ""  # "allocated": the probable cause, short
+    # the parts that differ besides accounts and the other checks, named ("the year end
+    # 2021-12-30 differs from QuickBooks' trial balance"); ``checks`` counts them too
+    named: tuple[str, ...] = ()
 
     def words(self) -> str:
-        return words(self.state, self.accounts, self.checks, self.customers, self.vendors)
+        return words(
+            self.state, self.accounts, self.checks, self.customers, self.vendors, named=self.named
+        )
 
 
 def verdict(report: Report) -> Verdict:
     """The state of a proof (``app.verify_report.Report``)."""
     accounts = len(report.differences)
     docs = report.documents
-    checks = sum(1 for c in report.checks if not c.ok)
-    checks += bool(report.sales_tax is not None and not report.sales_tax.ok)
-    checks += bool(report.extras is not None and not report.extras.ok)
-    checks += bool(report.classes is not None and not report.classes.ok)
+    named = []
+    if report.extras is not None and not report.extras.ok:
+        named.append(report.extras.headline())
+    if report.sales_tax is not None and not report.sales_tax.ok:
+        named.append("the sales tax differs")
+    if report.classes is not None and not report.classes.ok:
+        named.append("the profit and loss by class differs")
     if docs is not None and (docs.count_differences or docs.unowned_lots):
-        checks += 1
+        named.append("the invoices and bills differ")
+    checks = sum(1 for c in report.checks if not c.ok) + len(named)
     owners = docs.allocated if docs is not None else ()
     customers = sum(1 for kind, _o in owners if kind == "customer")
     vendors = len(owners) - customers
@@ -61,12 +70,21 @@ def verdict(report: Report) -> Verdict:
         causes = {c.cause.split(":")[0] for c in docs.causes}
         why = next(iter(causes)) if len(causes) == 1 else "see each one's probable cause"
         return Verdict("allocated", 0, 0, customers, vendors, why)
-    return Verdict("attention", accounts, checks, customers, vendors)
+    return Verdict("attention", accounts, checks, customers, vendors, named=tuple(named))
 
 
-def words(state: str, accounts: int = 0, checks: int = 0, customers: int = 0, vendors: int = 0):
+def words(
+    state: str,
+    accounts: int = 0,
+    checks: int = 0,
+    customers: int = 0,
+    vendors: int = 0,
+    *,
+    named: tuple[str, ...] | list[str] = (),
+) -> str:
     """The verdict in words: "Matches QuickBooks to the cent", "Ledger matches; open items of 2
-    vendors allocated differently", "Needs your attention: 3 accounts differ"."""
+    vendors allocated differently", "Needs your attention: 3 accounts differ" (``named``: the
+    parts ``checks`` counts besides the other checks, said by name)."""
     if state == "matches":
         return MATCHES
     owners = " and ".join(
@@ -77,8 +95,9 @@ def words(state: str, accounts: int = 0, checks: int = 0, customers: int = 0, ve
     parts = []
     if accounts:
         parts.append(differ(accounts, "account"))
-    if checks:
-        parts.append(differ(checks, "other check", "other checks"))
+    if checks > len(named):
+        parts.append(differ(checks - len(named), "other check", "other checks"))
+    parts += [n for n in named if n]
     if owners:
         parts.append(f"open items of {owners} differ")
     if not parts:

@@ -217,6 +217,10 @@ def test_the_three_states_in_words() -> None:
         "Needs your attention: 1,200 accounts differ; 1 other check differs"
     )
     assert words("attention", checks=6) == "Needs your attention: 6 other checks differ"
+    year = "the year end 2021-12-31 differs from QuickBooks' trial balance"
+    assert words("attention", checks=2, named=(year,)) == (
+        f"Needs your attention: 1 other check differs; {year}"
+    )
 
 
 def test_the_trial_balance_reads_as_a_bookkeeper_reads_it(matching) -> None:

@@ -191,6 +191,10 @@ def test_a_difference_is_pinned_to_its_fiscal_year(tmp_path) -> None:
         in out.split("Book written")[1]
     )
     assert any("Checking" in line for line in tail[-40:])
+    # the verdict names the year end, not "1 other check differs" (the other checks all match)
+    (written,) = [line for line in out.splitlines() if line.startswith("Book written")]
+    assert "; the year end 2021-12-31 differs from QuickBooks' trial balance" in written, written
+    assert "other check" not in written
     table = (tmp_path / "r.years.csv").read_text().splitlines()
     assert table[0].startswith("account,2019-12-31 quickbooks,2019-12-31 gnucash")
     checking = next(r for r in table if r.startswith("Checking,"))

@@ -82,6 +82,7 @@ class ImportJob:
     checks: int = 0
     customers: int = 0
     vendors: int = 0
+    named: tuple[str, ...] = ()  # what differs besides those, by name (``Verdict.named``)
     created: float = 0.0
     finished: float = 0.0
     settings: str = ""  # Migration.settings_sha() when the job started ("": an older job's)
@@ -163,6 +164,7 @@ def load(path: Path) -> ImportJob | None:
     known = {f.name for f in fields(ImportJob)}
     data = {k: v for k, v in data.items() if k in known}
     data["problems"] = tuple(data.get("problems", ()))
+    data["named"] = tuple(data.get("named", ()))
     if data.get("state") not in STATES:
         return None
     return ImportJob(**data)

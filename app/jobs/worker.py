@@ -255,6 +255,7 @@ def run(m: Migration, job_id: str) -> int:
             checks=said.checks,
             customers=said.customers,
             vendors=said.vendors,
+            named=said.named,
             finished=jobs.now(),
         )
         shutil.rmtree(jobs.previous_dir(m.out_dir), ignore_errors=True)  # replaced by this one
