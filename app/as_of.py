@@ -276,6 +276,8 @@ def likely_fix(
     figure (``first``: the history's first day; ``opening``: opening balances asked for)."""
     if other_year(asof):
         return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
+    if first is None:
+        return "balances_only"  # no history at all: only the balances can reach the figures
     # income, expense and Retained Earnings move with the fiscal year and the export date
     year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
     covers_year = first is not None and first <= asof.year_start

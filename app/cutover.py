@@ -48,7 +48,7 @@ from app.as_of import (
 )
 from app.coverage import gaps, no_opening
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
-from app.openings import opening, trial_balance_opening
+from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
 from app.source import Source
 from app.words import plural
@@ -156,9 +156,8 @@ def _without_history(ledger: Ledger, cutover: Cutover, problems: list[Problem]) 
         problems.append(
             Problem(
                 None,
-                "no transactions to date the opening balances by; for a book from the "
-                "QuickBooks balances alone, choose “Only the balances, on a cutover date” on the "
-                "Map step (--balances-only DATE on the command line)",
+                "no transactions to date the opening balances by: no transaction file was given",
+                fix="balances_only",
             )
         )
     elif figured:
@@ -166,9 +165,9 @@ def _without_history(ledger: Ledger, cutover: Cutover, problems: list[Problem]) 
             Problem(
                 None,
                 f"no transactions imported: the QuickBooks balances of {len(figured)} "
-                "accounts are not in the book; choose “Only the balances, on a cutover date” on "
-                "the Map step (--balances-only DATE on the command line)",
+                "accounts are not in the book, and the proof will say they differ",
                 "warning",
+                "balances_only",
             )
         )
 
@@ -362,6 +361,7 @@ def _balances_only(
             )
         )
         return _with(ledger, problems, transactions=()), False
+    problems += unbacked(ledger, figured, day)
     lines: list[Split] = []
     ytd = ZERO
     for a in figured:

@@ -58,8 +58,9 @@ WORDS: dict[Audience, dict[Fix, str]] = {
 # is on the Map step.
 FILES_STEP: frozenset[Fix] = frozenset({"files", "history_gap", "accept_cut", "chart", "remove"})
 # A fix with a second way out, said after it ("…, or …"): a history with a gap is made whole by
-# its missing files, or left out for a book from QuickBooks' balances alone.
-OR_ELSE: dict[Fix, Fix] = {"history_gap": "balances_only"}
+# its missing files, or left out for a book from QuickBooks' balances alone; a book with no
+# history at all starts from the balances, or is given its transaction files.
+OR_ELSE: dict[Fix, Fix] = {"history_gap": "balances_only", "balances_only": "files"}
 
 
 def ways(fix: Fix) -> tuple[Fix, ...]:

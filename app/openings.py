@@ -4,9 +4,11 @@ only) and what an archive's working book starts from (``app.archive``), one rule
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from decimal import Decimal
 
-from app.model import Split, Transaction
+from app.model import Account, AccountType, Ledger, Problem, Split, Transaction, money
+from app.quickbooks import MENU_OPEN_INVOICES, MENU_UNPAID_BILLS
 from app.source import Source
 
 OPENING_KIND = "Opening balances"  # Transaction.kind_label of the transaction made here
@@ -35,3 +37,34 @@ def trial_balance_opening(
         return (), off
     lines = [s for s in lines if s.value]
     return ((opening(day, lines, source, notes),) if lines else ()), ZERO
+
+
+_OPEN_ITEMS = (  # the side, its account type, its report and QuickBooks' menu for it
+    ("customer", AccountType.RECEIVABLE, "Open Invoices", MENU_OPEN_INVOICES, "invoices"),
+    ("vendor", AccountType.PAYABLE, "Unpaid Bills Detail", MENU_UNPAID_BILLS, "bills"),
+)
+
+
+def unbacked(ledger: Ledger, figured: Sequence[Account], day: dt.date) -> list[Problem]:
+    """A warning per side whose A/R or A/P balance opens as one amount, no open-items report
+    given to put the customers' invoices or vendors' bills behind it: GnuCash's aging shows
+    nothing there, and the first payment has nothing to be applied to."""
+    out = []
+    for kind, type_, report, menu, docs in _OPEN_ITEMS:
+        owed = [a for a in figured if a.type == type_ and a.balance]
+        if not owed or any(o.owner_kind == kind for o in ledger.open_items):
+            continue
+        total = sum((a.balance or ZERO for a in owed), ZERO)
+        names = ", ".join(a.full_name for a in owed)
+        out.append(
+            Problem(
+                owed[0].source,
+                f"{names} ({money(abs(total))}) opens as one amount on {day}: no {report} "
+                f"report was given, so no {kind}'s open {docs} stand behind it in GnuCash (its "
+                f"aging shows none, and the next payment has no {docs[:-1]} to be applied to). "
+                f"Add QuickBooks' {report} report as of {day} ({menu}, exported as CSV) to the "
+                "files to bring them as documents",
+                "warning",
+            )
+        )
+    return out

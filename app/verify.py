@@ -219,6 +219,8 @@ def _cause(
         "not say",
         "opening_balances": _started_late(first),
         "files": "the history does not explain it: a transaction file may be missing",
+        "balances_only": "no transaction file was given, so the book holds no history to reach "
+        "QuickBooks' balances",
     }
     return replace(row, cause=causes[fix], fix=fix)
 

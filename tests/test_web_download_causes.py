@@ -177,3 +177,26 @@ def test_accounts_with_no_quickbooks_balance_are_counted_apart(client, samples_d
     with client.get(page.select_one("#download-book")["href"]) as r:
         book.write_bytes(r.data)
     assert read_book(book).transactions == 3
+
+
+def test_lists_alone_written_as_a_whole_history_point_at_balances_only(client, tmp_path):
+    """The lists export alone, written with the default whole history: an empty book whose
+    every balance differs. The Download step gave "a transaction file may be missing"; it now
+    says no transaction file was given, with both ways out (balances only on the Map step, the
+    transaction files on the Files step), and balances only then matches."""
+    whole = make_company(120, seed=32, start=dt.date(2021, 1, 1), years=1)
+    lists = whole.write_lists_iif(tmp_path / "lists.iif")
+    prefix, csrf = new_migration(client)
+    assert upload(client, prefix, csrf, lists.name, data=lists.read_bytes()).status_code == 200
+    page = write(client, prefix, csrf, mode="full")
+    one = page.select_one("#one-cause").text
+    assert one.startswith(
+        "Probable cause of every difference: no transaction file was given, so the book holds "
+        "no history to reach QuickBooks' balances. What to do:"
+    ), one
+    balances, files = (a["href"] for a in page.select_one("#one-cause").select("a.fix"))
+    assert balances == f"{prefix}/map#mode-balances-only" and files == f"{prefix}/files"
+    assert "a transaction file may be missing" not in page.get_text()
+    day = whole.transactions[-1].date.isoformat()
+    page = write(client, prefix, csrf, mode="balances_only", date=day)
+    assert page.select_one("#summary-line").text.endswith("match QuickBooks to the cent")
