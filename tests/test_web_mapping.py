@@ -211,6 +211,15 @@ def test_click_to_edit_a_tree_row(client):
     assert bad.status_code == 422
     gone = client.get(f"{prefix}/map/edit", query_string={"account": "Nope"}, headers=HX)
     assert gone.status_code == 422
+    # income made an expense: said with how its balance then reads (it went by silently)
+    form = {"account": "Sales", "type": "EXPENSE", "csrf_token": csrf["X-CSRF-Token"]}
+    check = soup(
+        client.post(f"{prefix}/map/check", data=form | {"kind": "retype"}, headers=csrf | HX)
+    )
+    said = check.select_one("#rule-moves").text
+    assert "its balance, 100.00 as an income account, reads -100.00 as an expense account" in said
+    r = client.post(f"{prefix}/map/edit", data=form, headers=csrf | HX)
+    assert "reads -100.00 as an expense account" in soup(r).select_one("#map-status").text
 
 
 def test_a_retype_is_said_with_its_article(client):
@@ -229,7 +238,9 @@ def test_a_retype_says_where_the_standard_tree_moves_it(client):
     settings = {"currency": "USD", "mode": "full", "opening_balances": "1", "reparent": "1"}
     client.post(f"{prefix}/map/settings", data=settings, headers=csrf | HX)
     form = {"account": "Checking", "kind": "retype", "target": "ASSET"}
-    check = soup(client.post(f"{prefix}/map/check", data=form, headers=csrf | HX))
+    check = soup(
+        client.post(f"{prefix}/map/check", data=form | {"kind": "retype"}, headers=csrf | HX)
+    )
     assert check.select_one("#rule-moves").text == (
         "If you make this change, it moves under “Assets” (GnuCash's standard tree)."
     )

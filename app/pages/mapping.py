@@ -8,9 +8,9 @@ from decimal import Decimal
 
 from app.errors import MappingError
 from app.mapping import STANDARD, apply
-from app.model import AccountType, Ledger, Problem
+from app.model import AccountType, Ledger, Problem, money
 from app.pages.chart import GNUCASH_WORDS as TYPE_WORDS
-from app.pages.chart import shown
+from app.pages.chart import shown, sign
 from app.plan import Plan, Rule
 from app.validate import check_accounts, compatible
 from app.words import article
@@ -250,18 +250,31 @@ def tree_problems(resolved: Ledger, plan: Plan) -> list[Problem]:
 
 
 def where_it_moves(resolved: Ledger, plan: Plan, rule: Rule) -> str:
-    """ "it moves under “Assets:Current Assets” (GnuCash's standard tree)": where a retype puts
-    its account when ``plan`` reparents (a top-level account goes under its type's standard
-    parent); "" when its place does not change or the plan keeps QuickBooks' tree."""
-    if rule.kind != "retype" or not plan.reparent:
+    """What a retype does besides the type: "it moves under “Assets:Current Assets” (GnuCash's
+    standard tree)" when ``plan`` reparents (a top-level account goes under its type's standard
+    parent), and, into another family (income to expense...), how its balance then reads; ""
+    for neither."""
+    if rule.kind != "retype":
         return ""
-    before = _place(apply(resolved, plan), rule.account)
-    after = _place(apply(resolved, plan.with_rule(rule)), rule.account)
-    if not after or after == before:
-        return ""
-    parent = after.rpartition(":")[0]
-    where = f"under “{parent}”" if parent else "to the top level"
-    return f"it moves {where} (GnuCash's standard tree)"
+    now = apply(resolved, plan)
+    said = []
+    before = _place(now, rule.account)
+    after = _place(apply(resolved, plan.with_rule(rule)), rule.account) if plan.reparent else ""
+    if after and after != before:
+        parent = after.rpartition(":")[0]
+        where = f"under “{parent}”" if parent else "to the top level"
+        said.append(f"it moves {where} (GnuCash's standard tree)")
+    account = next((a for a in now.accounts if a.full_name == before), None)
+    new = AccountType(rule.target)
+    if account and account.balance and account.type and account.type.family != new.family:
+        old, value = account.type.family, account.balance
+        said.append(
+            f"its balance, {money(value, sign(old))} as {article(old)} account, reads "
+            f"{money(value, sign(new.family))} as {article(new.family)} account in GnuCash, and "
+            f"moves from the {old} to the {new.family} side of the reports (a type says where an "
+            "amount is reported; QuickBooks' figure is compared as it is)"
+        )
+    return "; ".join(said)
 
 
 def _place(ledger: Ledger, account: str) -> str:
