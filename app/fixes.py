@@ -50,6 +50,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "remove": "remove it on the Files step (if a QuickBooks export was meant, add that "
         "instead)",
         "cutover_date": "set “Cutover date” on the Map step to the day of QuickBooks' figures",
+        "account_type": "on the Map step, choose “Change…” beside it in “The GnuCash accounts” "
+        "and pick its GnuCash type",
     },
 }
 

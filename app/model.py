@@ -215,6 +215,7 @@ Fix = Literal[
     "chart",  # report labels that only a chart of accounts tells apart
     "remove",  # a file none of the readers could read: leave it out
     "cutover_date",  # only the balances, on another day than QuickBooks' figures
+    "account_type",  # an account without a GnuCash type (the command line adds its --type)
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.

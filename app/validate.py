@@ -138,7 +138,7 @@ def check_accounts(ledger: Ledger) -> list[Problem]:
             )
         seen.setdefault(a.full_name, a.source)
         if a.type is None:
-            out.append(Problem(a.source, untyped(a)))
+            out.append(Problem(a.source, untyped(a), fix="account_type"))
         parent = by_name.get(a.parent_name) if a.parent_name else None
         if a.parent_name and parent is None:
             out.append(

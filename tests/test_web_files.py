@@ -115,6 +115,12 @@ def test_a_transactions_file_shows_its_problems_and_asks_for_the_lists(client):
     problems = card.select_one("details.problems")
     assert "4 problems in this file (4 to fix)" in problems.select_one("summary").text
     assert "txns.iif:4: choose a GnuCash type for account 'Checking'" in problems.text
+    # the Map step lists them with the control that sets a type (it said neither)
+    tree = soup(client.get(f"{prefix}/map")).select_one("#tree-problems").text
+    assert (
+        "choose a GnuCash type for account 'Checking'; to fix: on the Map step, choose “Change…” "
+        "beside it in “The GnuCash accounts” and pick its GnuCash type" in tree
+    )
     page = soup(upload(client, prefix, csrf, "lists.iif"))
     assert page.select_one("#needs-chart") is None
     assert page.select_one("article[data-filename='txns.iif'] details.problems") is None

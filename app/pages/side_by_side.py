@@ -47,6 +47,7 @@ FIELD = {  # the Map step's control for a fix: its anchor there
     "account_map": "#unresolved",
     "balances_only": "#mode-balances-only",
     "cutover_date": "#cutover-date",
+    "account_type": "#tree",
 }
 
 
