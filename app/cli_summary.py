@@ -65,6 +65,10 @@ def summary(prepared: pipeline.Prepared, out: TextIO, report: Path | None = None
             more = "; ..." if len(g.reasons) > 2 else ""
             print(f"  {g.what}: {g.count:,} ({'; '.join(g.reasons[:2])}{more})", file=out)
     _warnings(prepared, out, report)
+    if prepared.notes:
+        print("Notes:", file=out)
+        for p in prepared.notes:
+            print(f"  {worded(p)}", file=out)
 
 
 def _warnings(prepared: pipeline.Prepared, out: TextIO, report: Path | None) -> None:

@@ -22,7 +22,7 @@ from app.items import Item, ItemLine, TaxCode, TaxLiability
 from app.read_progress import ReadProgress
 from app.source import Source
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "note"]  # a note: for information, nothing to do
 DateOrderCode = Literal["", "mdy", "dmy"]
 
 
@@ -225,7 +225,8 @@ Topic = Literal["", "truncated", "coverage", "opening", "overlap", "difference"]
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """A finding about the input. "error" blocks writing; "warning" is shown but does not."""
+    """A finding about the input. "error" blocks writing; "warning" is shown but does not; a
+    "note" says how something was read, with nothing to do about it."""
 
     source: Source | None
     message: str

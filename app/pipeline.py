@@ -150,7 +150,11 @@ class Prepared:
 
     @property
     def warnings(self) -> tuple[Problem, ...]:
-        return tuple(p for p in self.problems if p.severity != "error")
+        return tuple(p for p in self.problems if p.severity == "warning")
+
+    @property
+    def notes(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "note")
 
     def _documents(self) -> tuple[selection.Selection | None, tuple[Problem, ...]]:
         if "documents" not in self._memo:  # (two threads may both work it out: it is pure)

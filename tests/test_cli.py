@@ -446,13 +446,12 @@ def test_a_sample_whose_list_gives_two_accounts_one_number(samples_dir, tmp_path
 def test_enterprise_sample_balances_only_matches_its_trial_balance(samples_dir, tmp_path):
     out, report = tmp_path / "Enterprise.gnucash", tmp_path / "r.csv"
     run = convert(
-        ENTERPRISE, "-o", out, "--balances-only", "2026-12-15", "--reparent",
+        ENTERPRISE, "-o", out, "--balances-only", "2026-12-15", "--reparent", "--strict",
         "--report", report,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     assert "accounts match QuickBooks to the cent" in run.stdout
     # the only warnings: A/R and A/P open as one amount each, no open-items report behind them
-    # (--strict refuses to write on a warning)
     warned = run.stdout.split("Warnings (2):")[1].split("Verification:")[0].strip().splitlines()
     assert [w.split(": ", 1)[1].split(" (")[0] for w in warned] == [
         "Assets:Current Assets:Accounts Receivable",  # (--reparent: GnuCash's standard tree)

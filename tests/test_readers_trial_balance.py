@@ -15,6 +15,7 @@ from app.ledger_text import to_text
 from app.model import ReadOptions
 from app.plan import Cutover, Plan, Rule
 from app.readers.qbcsv import trial_balance
+from tests.support.cli import convert
 from tests.support.companygen import make_company
 
 DATA = Path(__file__).parent / "data" / "reports"
@@ -88,6 +89,12 @@ def test_lists_and_trial_balance_the_reports_figures_win(tmp_path: Path) -> None
     assert not merged.errors
     (note,) = merged.problems
     assert str(note).startswith("tb.csv:1: QuickBooks' balances are taken from this trial balance")
+    assert note.severity == "note"  # how the files were read: nothing to do (it was a warning)
+    history = company.write_journal_csv(tmp_path / "journal.csv")
+    run = convert(lists, tb, history, "-o", tmp_path / "b.gnucash")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Warnings" not in run.stdout
+    assert "Notes:\n  tb.csv:1: QuickBooks' balances are taken from this trial" in run.stdout
     got = {a.full_name: a.balance for a in merged.accounts}
     assert {n: v for n, v in company.trial_balance().items() if n in got} == got
     assert merged.files[1].exported_on == company.export_date

@@ -370,3 +370,25 @@ def test_remove_asks_first(client):
     form = soup(client.get(f"{prefix}/files")).select_one("#files form.remove")
     assert form["data-confirm"].startswith("Remove lists.iif? What was read from it leaves")
     assert "you can add it again" in form["data-confirm"]
+
+
+def test_a_trial_balance_s_note_is_no_problem(client, tmp_path):
+    """How the Trial Balance report was read (its figures replace the chart's) is a note on its
+    card, not "1 problem in this file", nor counted among the Preview's problems."""
+    from tests.support.companygen import make_company
+
+    company = make_company(60, seed=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    tb = company.write_trial_balance_csv(tmp_path / "tb.csv")
+    prefix, csrf = new_migration(client)
+    for p in (lists, tb):
+        page = soup(upload(client, prefix, csrf, p.name, data=p.read_bytes()))
+    card = page.select_one("article[data-filename='tb.csv']")
+    assert card.select_one("details.problems") is None
+    assert "balances are taken from this trial balance" in card.select_one("p.note").text
+    preview = soup(client.get(f"{prefix}/preview"))
+    notes = [li for li in preview.select("#problem-list li.note") if "trial balance" in li.text]
+    assert len(notes) == 1 and notes[0].select_one(".sev").text == "note"
+    counted = preview.select_one("a[href='#problems']").text
+    shown = preview.select("#problem-list > li:not(.note)")
+    assert counted == f"Problems ({len(shown)})"

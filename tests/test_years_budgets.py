@@ -349,7 +349,7 @@ def test_the_real_samples_budgets_are_proven(samples_dir, tmp_path) -> None:
     """QuickBooks Enterprise's own BUD rows (by class, several fiscal years, empty months)."""
     sample = samples_dir / "Pewejekubam__qbd-to-gnucash__qbd-all-lists-sample.IIF"
     plan = Plan()
-    plan = replace(plan, cutover=replace(plan.cutover, mode="balances_only", date="2022-12-31"))
+    plan = replace(plan, cutover=replace(plan.cutover, mode="balances_only", date="2026-12-15"))
     prepared = pipeline.prepare(pipeline.read([sample], plan), plan)
     outcome = pipeline.write(prepared, tmp_path / "s.gnucash", plan)
     assert outcome.report.ok, outcome.report.summary_lines()

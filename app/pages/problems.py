@@ -22,6 +22,7 @@ from app.words import plural
 GROUP_FROM = 3  # this many findings of one kind are shown as one line and a list to open
 _NUMBERS = re.compile(r"-?\d[\d,.]*")  # what differs between findings of one kind
 _QUOTED = re.compile(r"'[^']*'|“[^”]*”")  # and the names they quote ("account 'Rent' appears…")
+RANK = {"error": 0, "warning": 1, "note": 2}  # must fix, then warnings, then notes
 NO_FIX = "fix the file and upload it again, or resolve it on the Map step"
 
 
@@ -59,7 +60,7 @@ class ProblemGroup:
 
 @dataclass(frozen=True, slots=True)
 class Problems:
-    rows: tuple[ProblemRow, ...]  # must-fix first, then the warnings
+    rows: tuple[ProblemRow, ...]  # must-fix first, then the warnings, then the notes
     groups: tuple[ProblemGroup, ...]  # the same, findings of one kind together
     must_fix: str  # what the must-fix problems take, for the banner ("" without any)
 
@@ -91,7 +92,7 @@ def problem_rows(
             place = FIELD.get(fix, "#settings")
         words = action(fix, "wizard")
         rows.append(ProblemRow(p.severity, where, p.message, link, page, fix, words, at, place))
-    return sorted(rows, key=lambda r: r.severity != "error")
+    return sorted(rows, key=lambda r: RANK[r.severity])
 
 
 def problems_view(problems: Sequence[Problem], ledger: Ledger, index: SearchIndex) -> Problems:
@@ -105,7 +106,7 @@ def problems_view(problems: Sequence[Problem], ledger: Ledger, index: SearchInde
             groups.append(ProblemGroup(tuple(same)))
         else:
             groups += (ProblemGroup((r,)) for r in same)
-    groups.sort(key=lambda g: g.first.severity != "error")
+    groups.sort(key=lambda g: RANK[g.first.severity])
     errors = [r for r in rows if r.severity == "error"]
     return Problems(tuple(rows), tuple(groups), must_fix(errors) if errors else "")
 

@@ -358,7 +358,7 @@ def _figures_from(
             + (f" as of {tb.files[0].exported_on.isoformat()}" if tb.files[0].exported_on else "")
             + "), not from the chart's opening-balance figures (OBAMOUNT); accounts it does not "
             "list count zero",
-            "warning",
+            "note",
         )
     )
     return tuple(replace(a, balance=figures.get(a.full_name, Decimal(0))) for a in chart)
