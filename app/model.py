@@ -29,6 +29,17 @@ DateOrderCode = Literal["", "mdy", "dmy"]
 CENT = Decimal("0.01")
 
 
+# GnuCash's account tree shows these families' accounts without a minus sign when they hold what
+# they usually hold (a credit)
+CREDIT_NORMAL = frozenset({"liability", "equity", "income"})
+
+
+def usual_sign(family: str) -> int:
+    """How GnuCash's account tree shows a debit-positive figure of an account of ``family``
+    ("asset", "liability"...; "" when untyped): its usual balance positive (``money``'s sign)."""
+    return -1 if family in CREDIT_NORMAL else 1
+
+
 def money(value: Decimal | str | None, sign: int = 1) -> str:
     """1234.5 → "1,234.50": the one way money is shown (messages, pages; the CSV report and the
     Download step's data use ``plain``). None and "" show as nothing. ``sign`` -1 shows a

@@ -295,7 +295,7 @@ def _held_causes(report: Report, taken: Report) -> Report:
         replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
     )
     passed = {c.name for c in taken.checks if c.ok}
-    todo = "decide each held change (in GnuCash or in QuickBooks), then update again"
+    todo = "decide each held change (take QuickBooks' version or keep the book's), update again"
     checks = tuple(
         replace(c, cause=why, todo=todo, again=False) if not c.ok and c.name in passed else c
         for c in report.checks

@@ -19,7 +19,7 @@ from app.documents.proof import DocumentsProof
 from app.documents.tax_proof import SalesTaxProof
 from app.extras_proof import ExtrasProof
 from app.fixes import Audience, with_fix
-from app.model import AsOf, Fix, money, plain
+from app.model import AsOf, Fix, money, plain, usual_sign
 from app.words import check_name, check_value, differ, plural, some
 
 CSV_HEADER = (
@@ -261,9 +261,9 @@ class Report:
         ]
         out.extend([self.no_opening] if self.no_opening else [])
         out.extend(
-            _describe(r, f"{pointer(r.cause)} (see above)")
+            _describe(r, audience, f"{pointer(r.cause)} (see above)")
             if (r.cause, r.fix) in shared
-            else with_fix(_describe(r), r.fix, audience)
+            else with_fix(_describe(r, audience), r.fix, audience)
             for r in rows
         )
         if documents and self.documents is not None and not self.documents.ok:
@@ -307,18 +307,26 @@ def _check_line(c: Check, audience: Audience = "cli") -> str:
     return f"{line}. Probable cause: {c.cause}." + (f" What to do: {todo}." if todo else "")
 
 
-def _describe(r: Row, cause: str | None = None) -> str:
-    """The row's figures and its probable cause (``cause``: other words for it)."""
+def _describe(r: Row, audience: Audience = "cli", cause: str | None = None) -> str:
+    """The row's figures and its probable cause (``cause``: other words for it): debit positive
+    for the command line (as its CSV report), as GnuCash's account tree shows them for the
+    wizard (an income, liability or equity balance positive, as on its Download step)."""
+    s = usual_sign(r.family) if audience == "wizard" else 1
     if not r.in_book:
-        return f"{r.account}: missing from the book (expected {money(r.quickbooks_balance)})"
+        return f"{r.account}: missing from the book (expected {money(r.quickbooks_balance, s)})"
     cause = cause if cause is not None else r.cause
     cause = f" — {cause}" if cause else ""
     if r.difference and r.basis != "history":
         return (
-            f"{r.account}: QuickBooks {money(r.quickbooks_balance)}, GnuCash "
-            f"{money(r.gnucash_balance)} ({r.basis}), difference {money(r.difference)}{cause}"
+            f"{r.account}: QuickBooks {money(r.quickbooks_balance, s)}, GnuCash "
+            f"{money(r.gnucash_balance, s)} ({r.basis}), difference "
+            f"{money(r.difference, s)}{cause}"
         )
+    whose = "transaction lines"
+    if audience == "wizard":
+        whose = "QuickBooks' transaction lines (no QuickBooks balance for it)"
+        whose = whose if r.basis == "history" else "the files' transaction lines"
     return (
-        f"{r.account}: transaction lines {money(r.lines)}, GnuCash {money(r.book_total)} "
-        f"(all time), difference {money(r.history_difference)}{cause}"
+        f"{r.account}: {whose} {money(r.lines, s)}, GnuCash {money(r.book_total, s)} (all time), "
+        f"difference {money(r.history_difference, s)}{cause}"
     )

@@ -90,6 +90,9 @@ def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Lat
     state = row.select_one(".state.update")
     assert state.text == "Brought up to date: differs from QuickBooks by the 2 changes held"
     assert "proof-warn" in state["class"] and "not imported yet" not in row.text
+    differs = [li.text for li in page.select("#update-differences li")]
+    said = next(d for d in differs if d.startswith("Retained Earnings: "))
+    assert said.startswith("Retained Earnings: QuickBooks 36,298.04, GnuCash 35,051.65")  # credit +
     out = app.extensions["store"].root.parent / "downloaded.gnucash"
     with client.get(page.select_one("#download-updated")["href"]) as got:
         assert got.status_code == 200

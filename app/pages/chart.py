@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from app.model import Account, AccountType, Ledger
+from app.model import Account, AccountType, Ledger, usual_sign
 from app.pages.preview import Column, anchor, columns, natural
 from app.quickbooks import TYPE_WORDS, type_name
 
@@ -86,15 +86,7 @@ ACCOUNT_COLUMNS = (  # (label, sort key, right-aligned)
     ("Lines", "lines", True),
 )  # a hidden account says so beside its name
 TREE_SORTS = ("", "qbtype", "account")  # sorted so, the chart is still shown as a tree
-# GnuCash's account tree shows these families' accounts without a minus sign when they hold what
-# they usually hold (a credit)
-CREDIT_NORMAL = frozenset({"liability", "equity", "income"})
-
-
-def sign(family: str) -> int:
-    """How GnuCash's account tree shows a debit-positive figure of an account of ``family``
-    ("asset", "liability"...; "" when untyped): its usual balance positive."""
-    return -1 if family in CREDIT_NORMAL else 1
+sign = usual_sign  # (the pages' name for it)
 
 
 def shown(value: Decimal | None, kind: AccountType | None) -> Decimal | None:

@@ -4,6 +4,7 @@ in the migration's folder), read by the result page. docs/UPDATE.md."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,15 +28,23 @@ class Earlier:
     updated: bool = False  # an update's: the book it brought up to date
 
 
-def earlier_books(found: Iterable[tuple[str, str, Path | None, str, bool]]) -> list[Earlier]:
-    """(migration id, company, its book's path or None, when written, an update's) → the ones
-    in a file, the latest first."""
-    books = [
-        Earlier(mid, company or path.name, path.name, written, updated)
-        for mid, company, path, written, updated in found
+def earlier_books(found: Iterable[tuple[str, str, Path | None, float, bool]]) -> list[Earlier]:
+    """(migration id, company, its book's path or None, when written (a timestamp), an
+    update's) → the ones in a file, the latest first."""
+    books = sorted(
+        ((when, mid, company, path, updated) for mid, company, path, when, updated in found),
+        key=lambda b: b[0],
+        reverse=True,
+    )
+    return [
+        Earlier(mid, company or path.name, path.name, _when(when), updated)
+        for when, mid, company, path, updated in books
         if path is not None and path.is_file()
     ]
-    return sorted(books, key=lambda e: e.written, reverse=True)
+
+
+def _when(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M") if timestamp else ""
 
 
 def result(outcome: UpdateOutcome, book: str) -> dict:

@@ -4,7 +4,6 @@ result page says what was added, what is held, the proof, and offers the updated
 
 from __future__ import annotations
 
-import datetime as dt
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -40,10 +39,9 @@ def _earlier() -> list[view.Earlier]:
     for m in store().all():
         book = runner().book(m)
         if book is not None and not book.job.database:
-            found.append((m.id, m.company, book.path, book.job.finished_at or "", False))
+            found.append((m.id, m.company, book.path, book.job.finished, False))
         elif (updated := _updated_book(m)) is not None:
-            when = dt.datetime.fromtimestamp(updated.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-            found.append((m.id, m.company, updated, when, True))
+            found.append((m.id, m.company, updated, updated.stat().st_mtime, True))
     return view.earlier_books(found)
 
 
