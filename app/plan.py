@@ -54,7 +54,27 @@ def parse_day(text: str) -> dt.date:
             raise ValueError
         return dt.date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
-        raise ValueError(f"expected a date YYYY-MM-DD (got {text!r})") from None
+        raise ValueError(f"expected a date YYYY-MM-DD (got {text!r}{day_hint(text)})") from None
+
+
+_SLASHED = re.compile(r"\s*(\d{1,2})[/.](\d{1,2})[/.](\d{4})\s*")
+
+
+def day_hint(text: str) -> str:
+    """For a day written the American or the European way where only one reading is a date
+    (12/31/2023, 31.12.2023): ": for that day write 2023-12-31"; "" otherwise (01/02/2024
+    could be either, and is never guessed)."""
+    m = _SLASHED.fullmatch(text)
+    if not m:
+        return ""
+    a, b, year = int(m[1]), int(m[2]), int(m[3])
+    found = set()
+    for month, day in ((a, b), (b, a)):
+        try:
+            found.add(dt.date(year, month, day))
+        except ValueError:
+            pass
+    return f": for that day write {found.pop().isoformat()}" if len(found) == 1 else ""
 
 
 def month_day(text: str) -> str:

@@ -76,9 +76,14 @@ def test_map_settings_refuse_bad_values(client):
         ({"currency": "XYZ"}, "Unknown currency &#39;XYZ&#39;: GnuCash keeps books in ISO codes"),
         ({"currency": "USD", "fiscal_year_start": "13-40"}, "fiscal year start"),
         ({"currency": "USD", "mode": "balances_only"}, "cutover date"),
+        (  # one reading or the other: never guessed, so no day is suggested
+            {"currency": "USD", "mode": "balances_only", "date": "01/02/2024"},
+            "(got &#39;01/02/2024&#39;).",
+        ),
         (
             {"currency": "USD", "mode": "balances_only", "date": "12/31/2023"},
-            "The cutover date is a date like 2024-01-02 (got &#39;12/31/2023&#39;).",
+            "The cutover date is a date like 2024-01-02 (got &#39;12/31/2023&#39;: for that day "
+            "write 2023-12-31).",
         ),
     ]
     for form, words in cases:

@@ -33,9 +33,9 @@ class CSRFError(MigrationError):
 
 class NotSignedIn(MigrationError):
     """This qb2gnucash wizard is private to the person who started it. Open the address it
-    printed when it started, with its token (in the terminal where you ran `make run`: “qb2gnucash
-    is running at http://127.0.0.1:5000/?token=…”), or stop it with Ctrl+C and run `make run`
-    again: it opens that address for you."""
+    printed when it started, with its token (in the terminal where you started it: “qb2gnucash
+    is running at http://127.0.0.1:…/?token=…”), or stop it with Ctrl+C and start it again
+    (`make run`): it opens that address for you."""
 
 
 class NoColumns(MigrationError):

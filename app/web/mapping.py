@@ -43,6 +43,7 @@ from app.plan import (
     Rule,
     RuleKind,
     SalesTaxMode,
+    day_hint,
     month_day,
     parse_day,
     plan_from_json,
@@ -273,7 +274,7 @@ def settings() -> tuple[str, int]:
         raise MappingError(f"{words[0].upper()}{words[1:]}.")
     cutover = Cutover(
         mode=cast(CutoverMode, f.get("mode", "full")),  # checked with the plan's rules
-        date=_cutover_date(f.get("date", "")) if f.get("mode") == "balances_only" else "",
+        date=_day(f.get("date", ""), "cutover date") if f.get("mode") == "balances_only" else "",
         opening_balances=bool(f.get("opening_balances")),
         fiscal_year_start=_month_day(f.get("fiscal_year_start", "")),
         ytd_to_retained=bool(f.get("ytd_to_retained")),
@@ -337,22 +338,16 @@ def test_database() -> tuple[str, int]:
 
 def _export_date(text: str, guess: str) -> str:
     """The export date typed; the prefilled guess left as it was stays a guess ("")."""
-    text = text.strip()
-    if not text or text == guess.strip():
-        return ""
-    try:
-        return parse_day(text).isoformat()
-    except ValueError:
-        raise MappingError(f"The export date is a date like 2024-01-02 (got {text!r}).") from None
+    return "" if text.strip() == guess.strip() else _day(text, "export date")
 
 
-def _cutover_date(text: str) -> str:
-    if not text.strip():
-        return ""
+def _day(text: str, what: str) -> str:
+    """A day typed in a date field, as YYYY-MM-DD ("" stays ""); said when it is none."""
     try:
-        return parse_day(text).isoformat()
+        return parse_day(text).isoformat() if text.strip() else ""
     except ValueError:
-        raise MappingError(f"The cutover date is a date like 2024-01-02 (got {text!r}).") from None
+        said = f"{text.strip()!r}{day_hint(text)}"
+        raise MappingError(f"The {what} is a date like 2024-01-02 (got {said}).") from None
 
 
 def _month_day(text: str) -> str:
