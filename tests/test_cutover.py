@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
 
+from app.business import OpenItem
 from app.cutover import apply
 from app.fixes import with_fix
 from app.model import Account, AccountType, FileInfo, Ledger, Role, money, plain
@@ -154,7 +155,7 @@ def test_full_mode_without_transactions() -> None:
     lists_only = ledger(())
     warned = apply(lists_only, Cutover())
     assert [p.severity for p in warned.problems] == ["warning"]
-    assert "balances-only" in warned.problems[0].message
+    assert warned.problems[0].fix == "balances_only"  # each front end words it (--balances-only)
     refused = apply(lists_only, Cutover(opening_balances=True))
     assert [p.severity for p in refused.problems] == ["error"]
 
@@ -171,7 +172,12 @@ def test_balances_only_posts_the_trial_balance_on_the_date() -> None:
     assert [str(p) for p in after.problems] == [
         "only the balances, on a cutover date: 6 transactions of the history left out; the book "
         "starts from QuickBooks' trial "
-        "balance on 2022-06-30"
+        "balance on 2022-06-30",
+        "lists.iif:2: Accounts Payable (400.00) opens as one amount on 2022-06-30: no Unpaid "
+        "Bills Detail report was given, so no vendor's open bills stand behind it in GnuCash (its "
+        "aging shows none, and the next payment has no bill to be applied to). Add QuickBooks' "
+        "Unpaid Bills Detail report as of 2022-06-30 (Reports › Vendors & Payables › Unpaid Bills "
+        "Detail, exported as CSV) to the files to bring them as documents",
     ]
     (opening,) = after.transactions
     assert opening.date == dt.date(2022, 6, 30) and opening.kind_label == OPENING_KIND
@@ -189,7 +195,11 @@ def test_balances_only_ytd_to_retained() -> None:
     after = apply(
         ledger(()), Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=True)
     )
-    assert after.problems == ()
+    assert [p.message.split(" (")[0] for p in after.problems] == ["Accounts Payable"]
+    # with the Unpaid Bills Detail report, the vendors' bills stand behind A/P: nothing to say
+    bill = OpenItem("vendor", "Acme", "Bill", dt.date(2022, 6, 1), D("400"), Source("ub.csv", 4))
+    cut = Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=True)
+    assert apply(replace(ledger(()), open_items=(bill,)), cut).problems == ()
     (opening,) = after.transactions
     assert {s.account: s.value for s in opening.splits} == {
         "Checking": D("16200.00"),
@@ -203,7 +213,7 @@ def test_balances_only_ytd_to_retained_makes_the_account_when_missing() -> None:
     base = Ledger(accounts=without(Role.RETAINED_EARNINGS, owner="-13800.00"), chart=True)
     cut = Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=True)
     after = apply(base, cut)
-    assert after.problems == ()
+    assert [p.message.split(" (")[0] for p in after.problems] == ["Accounts Payable"]
     made = after.accounts[-1]
     assert (made.full_name, made.type, made.role) == (
         "Retained Earnings",
