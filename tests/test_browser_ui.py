@@ -251,6 +251,11 @@ def test_layout_at_800_pixels(server, browser_page, tmp_path):
         look("preview")
         page.click("#to-map")
         look("map")
+        # the tree sits below the settings here: a link at the top leads to it
+        page.click("#to-tree a")
+        tree = page.locator("#tree h2").bounding_box()
+        assert tree is not None and 0 <= tree["y"] < 900, tree
+        page.screenshot(path=str(tmp_path / "map-tree.png"))
         page.click("#to-import")
         look("import")
         page.click("#start-import")
