@@ -375,3 +375,19 @@ def test_the_search_finds_names_typed_without_their_accents():
     for typed in ("cafe", "Café", "CAFE OLE", "olé"):
         assert [g.description for g in preview.txn_page(index, typed).groups] == ["Café Olé"]
     assert preview.txn_page(index, "cafx").matches == 0
+
+
+def test_the_trial_balance_names_quickbooks_account_only_where_the_name_changed() -> None:
+    """A moved account's row ("Expenses:Repairs", QuickBooks' "Repairs") has its place in the
+    tree to show where it is, and no "(QuickBooks: Repairs)" beside the same name; a renamed
+    or merged one names QuickBooks' account(s)."""
+    from app.pages.side_by_side import _renamed
+    from app.verify_report import Row
+
+    def row(book: str, quickbooks: str) -> Row:
+        return Row(book, quickbooks, D(1), D(1), "all time")
+
+    assert _renamed(row("Expenses:Repairs", "Repairs")) == ""
+    assert _renamed(row("Repairs", "Repairs")) == ""
+    assert _renamed(row("Expenses:Upkeep", "Repairs")) == "Repairs"
+    assert _renamed(row("Upkeep", "Repairs + Upkeep")) == "Repairs + Upkeep"

@@ -121,15 +121,22 @@ def _account_line(r: Row, name: str, code: str, depth: int, shared: bool) -> dic
             "name": name,
             "code": code,
             "depth": depth,
-            "quickbooks_account": ""
-            if r.quickbooks_account in ("", r.account)
-            else r.quickbooks_account,
+            "quickbooks_account": _renamed(r),
             "basis": r.basis,
             "created": r.created,
         }
         | _figures(r.quickbooks_balance, r.gnucash_balance, sign(r.family))
         | ({} if r.ok else _fix(r, shared))
     )
+
+
+def _renamed(r: Row) -> str:
+    """QuickBooks' name of a row's account where the book calls it otherwise (renamed, or
+    several merged); "" where only its place in the tree changed (the tree shows its place)."""
+    qb = r.quickbooks_account
+    if not qb or (" + " not in qb and qb.rpartition(":")[2] == r.account.rpartition(":")[2]):
+        return ""
+    return qb
 
 
 def _group(
