@@ -200,3 +200,7 @@ def test_lists_alone_written_as_a_whole_history_point_at_balances_only(client, t
     day = whole.transactions[-1].date.isoformat()
     page = write(client, prefix, csrf, mode="balances_only", date=day)
     assert page.select_one("#summary-line").text.endswith("match QuickBooks to the cent")
+    # no documents: the next steps say why the aging reports show nothing (the step was gone)
+    steps = soup(client.get(page.select_one("#to-next-steps")["href"]))
+    aging = steps.select_one("#step-aging").text
+    assert "Aging reports: nothing to run yet." in aging and "Unpaid Bills Detail" in aging
