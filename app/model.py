@@ -24,20 +24,7 @@ from app.source import Source
 
 Severity = Literal["error", "warning", "note"]  # a note: for information, nothing to do
 DateOrderCode = Literal["", "mdy", "dmy"]
-
-
 CENT = Decimal("0.01")
-
-
-# GnuCash's account tree shows these families' accounts without a minus sign when they hold what
-# they usually hold (a credit)
-CREDIT_NORMAL = frozenset({"liability", "equity", "income"})
-
-
-def usual_sign(family: str) -> int:
-    """How GnuCash's account tree shows a debit-positive figure of an account of ``family``
-    ("asset", "liability"...; "" when untyped): its usual balance positive (``money``'s sign)."""
-    return -1 if family in CREDIT_NORMAL else 1
 
 
 def money(value: Decimal | str | None, sign: int = 1) -> str:
@@ -226,7 +213,7 @@ Fix = Literal[
     "chart",  # report labels that only a chart of accounts tells apart
     "remove",  # a file none of the readers could read: leave it out
     "cutover_date",  # only the balances, on another day than QuickBooks' figures
-    "account_type",  # an account without a GnuCash type (the command line adds its --type)
+    "account_type",  # an account without a GnuCash type
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ); "" for the rest.
@@ -236,8 +223,7 @@ Topic = Literal["", "truncated", "coverage", "opening", "overlap", "difference"]
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """A finding about the input. "error" blocks writing; "warning" is shown but does not; a
-    "note" says how something was read, with nothing to do about it."""
+    """A finding about the input: an "error" blocks writing, a "warning" does not, a "note"."""
 
     source: Source | None
     message: str

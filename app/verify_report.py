@@ -19,8 +19,8 @@ from app.documents.proof import DocumentsProof
 from app.documents.tax_proof import SalesTaxProof
 from app.extras_proof import ExtrasProof
 from app.fixes import Audience, with_fix
-from app.model import AsOf, Fix, money, plain, usual_sign
-from app.words import check_name, check_value, differ, plural, some
+from app.model import AsOf, Fix, money, plain
+from app.words import check_name, check_value, differ, plural, some, usual_sign
 
 CSV_HEADER = (
     "account,quickbooks_account,quickbooks_balance,gnucash_balance,difference,basis,as_of,cause"

@@ -195,3 +195,14 @@ def encoding_name(codec: str) -> str:
 def count_name(what: str) -> str:
     """A count's name as said ("Transaction lines (splits)" for the readers' "Splits")."""
     return COUNT_WORDS.get(what, what)
+
+
+# GnuCash's account tree shows these families' accounts without a minus sign when they hold what
+# they usually hold (a credit)
+CREDIT_NORMAL = frozenset({"liability", "equity", "income"})
+
+
+def usual_sign(family: str) -> int:
+    """How GnuCash's account tree shows a debit-positive figure of an account of ``family``
+    ("asset", "liability"...; "" when untyped): its usual balance positive (``money``'s sign)."""
+    return -1 if family in CREDIT_NORMAL else 1

@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from app.model import Account, AccountType, Ledger, usual_sign
+from app.model import Account, AccountType, Ledger
 from app.pages.preview import Column, anchor, columns, natural
 from app.quickbooks import TYPE_WORDS, type_name
+from app.words import usual_sign
 
 # GnuCash's own words for its account types (its New Account dialog), in its order
 GNUCASH_WORDS: dict[AccountType, str] = {
