@@ -29,6 +29,7 @@ from app.plan import Plan, Rule
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import renamed
 from app.source import Source
+from app.words import article
 
 A = AccountType
 # Standard parents (GnuCash's usual top level) and their types.
@@ -264,7 +265,7 @@ def _move(tree: _Tree, key: str, target: str, problems: list[Problem]) -> None:
         problems.append(
             Problem(
                 None,
-                f"plan: cannot move {key!r} under {target!r}, which is inside it",
+                f"cannot move {key!r} under {target!r}, which is inside it",
             )
         )
         return
@@ -300,8 +301,9 @@ def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str,
             problems.append(
                 Problem(
                     a.source,
-                    f"plan: merging {src!r} ({a.type.value}) into {dst!r} ({b.type.value}) "
-                    "mixes account families",
+                    f"merging {src!r} ({a.type.family}) into {dst!r} ({b.type.family}) puts "
+                    f"{a.type.family} amounts in {article(b.type.family)} account: GnuCash's "
+                    "reports then count them there",
                     "warning",
                 )
             )

@@ -175,6 +175,15 @@ def test_inline_validation_of_type_families_and_merges(client):
     assert soup(ok).select_one("#rule-check")["class"] == ["field-ok"]
     plain = client.post(f"{prefix}/map/check", data=form, headers=csrf)  # no htmx: no 500
     assert plain.status_code == 200 and "cannot sit under 'Utilities'" in soup(plain).text
+    # what the live check says breaks the tree is refused on Apply too, nothing saved (a walk
+    # had "cannot move" said, then "Saved: Move “Utilities” under “Utilities:Gas”")
+    before = client.get(f"{prefix}/plan.json").data
+    cycle = {"account": "Utilities", "kind": "move", "parent": "Utilities:Gas"}
+    r = client.post(f"{prefix}/map/rules", data=cycle, headers=csrf | HX)
+    assert r.status_code == 422, r.get_data(as_text=True)
+    said = r.get_data(as_text=True)
+    assert "Not saved: Cannot move &#39;Utilities&#39; under &#39;Utilities:Gas&#39;" in said
+    assert client.get(f"{prefix}/plan.json").data == before
     merge = {"account": "Utilities:Gas", "kind": "merge", "target": "Utilities"}
     r = client.post(f"{prefix}/map/rules", data=merge, headers=csrf | HX)
     tree = {

@@ -3,7 +3,7 @@ a retyped account moves when the plan puts accounts under GnuCash's standard tre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from app.errors import MappingError
@@ -294,3 +294,18 @@ def describe(rule: Rule) -> str:
     if rule.kind == "merge":
         return f"Merge “{rule.account}” into “{rule.target}”"
     return f"Make “{rule.account}” {article(rule.target.lower() + ' account')}"
+
+
+def new_problems(resolved: Ledger, plan: Plan, rule: Rule) -> list[Problem]:
+    """What ``rule`` would add to the tree's problems (MappingError: what it cannot be)."""
+    chart = replace(resolved, transactions=())
+    before = {p.message for p in tree_problems(chart, plan)}
+    return [p for p in tree_problems(chart, plan.with_rule(rule)) if p.message not in before]
+
+
+def refuse_breaking(resolved: Ledger, plan: Plan, rule: Rule) -> None:
+    """A change that would break the tree (an account moved under its own subaccount...) is
+    refused with what the live check says (MappingError), nothing saved."""
+    broken = [p.message for p in new_problems(resolved, plan, rule) if p.severity == "error"]
+    if broken:
+        raise MappingError(f"Not saved: {broken[0][0].upper()}{broken[0][1:]}.")

@@ -26,7 +26,9 @@ from app.pages.mapping import (
     made_row,
     merge_choices,
     new_parent,
+    new_problems,
     parent_choices,
+    refuse_breaking,
     row_of,
     tree_balance,
     tree_problems,
@@ -141,6 +143,7 @@ def add_rule() -> tuple[str, int]:
     if rule.account not in {a.full_name for a in resolved.accounts}:
         raise MappingError("Choose the QuickBooks account to change from the list.")
     plan = m.plan()
+    refuse_breaking(resolved, plan, rule)
     said = "; ".join(filter(None, (describe(rule), _moves(resolved, plan, rule))))
     return _save(plan.with_rule(rule), f"Saved: {said}.")
 
@@ -233,12 +236,10 @@ def check_rule() -> tuple[str, int]:
         messages.append("A name cannot contain ':' (GnuCash uses it between levels).")
     elif rule.account and rule.target:
         plan = m.plan()
-        chart_only = replace(views().view(m, plan).resolved, transactions=())
-        before = {p.message for p in tree_problems(chart_only, plan)}
+        resolved = views().view(m, plan).resolved
         try:
-            after = tree_problems(chart_only, plan.with_rule(rule))
-            messages = [p.message for p in after if p.message not in before]
-            note = "" if messages else where_it_moves(chart_only, plan, rule)
+            messages = [p.message for p in new_problems(resolved, plan, rule)]
+            note = "" if messages else _moves(resolved, plan, rule)
         except MappingError as exc:
             messages.append(exc.message)
     return fragment("mapping/_rule_check.html", messages=messages, note=note)
