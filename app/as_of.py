@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
-from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Fix, Ledger, Problem, Role
+from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
 from app.source import Source
 from app.words import plural
@@ -267,25 +267,6 @@ def other_year(asof: AsOf | None) -> bool:
     """QuickBooks' income and expense figures fit another fiscal year than the one used: the
     history explains them all, counted from another start (``AsOf.fits``)."""
     return bool(asof and asof.fits and asof.year_start.strftime("%m-%d") not in asof.fits)
-
-
-def likely_fix(
-    account: Account, retained: str | None, asof: AsOf, first: dt.date | None, *, opening: bool
-) -> Fix:
-    """The setting that most probably explains an account's difference from its QuickBooks
-    figure (``first``: the history's first day; ``opening``: opening balances asked for)."""
-    if other_year(asof):
-        return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
-    if first is None:
-        return "balances_only"  # no history at all: only the balances can reach the figures
-    # income, expense and Retained Earnings move with the fiscal year and the export date
-    year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
-    covers_year = first is not None and first <= asof.year_start
-    if asof.guessed and year_bound and covers_year:
-        return "export_date"
-    if not opening and first is not None and not (year_bound and covers_year):
-        return "opening_balances"
-    return "export_date" if asof.guessed else "files"
 
 
 def explains_more(quickbooks: Decimal, explained: Decimal) -> bool:

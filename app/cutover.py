@@ -42,11 +42,11 @@ from app.as_of import (
     fiscal_year_start,
     fits_words,
     ledger_daily,
-    likely_fix,
     over_explained,
     role_account,
 )
 from app.coverage import gaps, no_opening
+from app.likely import date_suspect, likely_fix, suspect_warning
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
@@ -205,6 +205,8 @@ def _differences(
     ):
         text = no_opening(holes, first)
         problems.append(Problem(None, text, "warning", "history_gap", topic="opening"))
+    differing = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
+    suspect = date_suspect(ledger.as_of, differing, re_name, first)
     for a in figured:
         assert a.balance is not None
         has = explained.get(a.full_name, ZERO)
@@ -224,11 +226,11 @@ def _differences(
                 )
             )
             continue
-        fix = likely_fix(a, re_name, ledger.as_of, first, opening=cutover.opening_balances)
-        shifted = (  # the figures count another fiscal year: say which
-            f"QuickBooks' figures fit a fiscal year starting {fits_words(ledger.as_of.fits)}"
-            if fix == "fiscal_year_start"
-            else ""
+        opening = cutover.opening_balances
+        fix = likely_fix(a, re_name, ledger.as_of, first, opening=opening, suspect=suspect)
+        fits = fits_words(ledger.as_of.fits)  # the figures count another fiscal year: say which
+        shifted = f"QuickBooks' figures fit a fiscal year starting {fits}" * (
+            fix == "fiscal_year_start"
         )
         if holes:  # what is missing inside the history cannot be told from what came before it
             why = shifted or f"the history is incomplete, {holes[0].short()}"
@@ -256,6 +258,9 @@ def _differences(
                     topic="difference",
                 )
             )
+            continue
+        if suspect:  # never plugged: the day typed, not a late start, is the likely cause
+            problems.append(suspect_warning(a, what, diff, ledger.as_of))
             continue
         if not cutover.opening_balances:
             why = shifted or f"the history starts on {first}, after this account's first activity"

@@ -37,6 +37,7 @@ from app.documents import aging, end_owner, selection
 from app.documents.proof import DocumentsProof
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
+from app.likely import date_suspect, likely_fix
 from app.made_here import MadeHere
 from app.model import Account, AccountType, AsOf, Ledger, Role, money
 from app.openings import OPENING_KIND
@@ -93,6 +94,8 @@ def verify(
         if a.balance is not None
     )
     notes = [*_notes(ytd if folded else ZERO, re_name, holes), _trial_balance_note(asof)]
+    differing = (a for a in ledger.accounts if a.balance not in (None, from_book.get(a.full_name)))
+    suspect = date_suspect(asof, differing, re_name, _first(ledger))
     rows: list[Row] = []
     for a in ledger.accounts:
         lines = sum(daily.get(a.full_name, {}).values(), ZERO)
@@ -124,9 +127,7 @@ def verify(
             created="parent" if a.placeholder and not a.origin else "",
         )
         if not row.ok:
-            row = _cause(
-                row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more
-            )
+            row = _cause(row, a, ledger, cutover, asof, re_name, holes, (more, suspect))
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
     for b in snapshot.accounts:
@@ -185,20 +186,21 @@ def _trial_balance_note(asof: AsOf | None) -> str:
     )
 
 
-def _cause(
+def _cause(  # noqa: PLR0917 - one call, every argument its own
     row: Row,
     account: Account,
     ledger: Ledger,
     cutover: Cutover,
-    *,
     asof: AsOf | None,
     re_name: str | None,
     holes: list[Gap],
-    more: bool,
+    more_suspect: tuple[bool, bool],
 ) -> Row:
     """The probable cause of a row's difference, in plain words, and the setting that fixes
     it: transactions counted twice (``more``: the history explains more than QuickBooks on
-    every account that differs), a history with gaps, else the likeliest setting."""
+    every account that differs), a history with gaps, else the likeliest setting (``suspect``:
+    the export date typed, ``likely.date_suspect``)."""
+    more, suspect = more_suspect
     if not row.in_book or row.history_difference or row.basis == "history":
         return replace(
             row, cause="the book's transactions differ from the files' (please report this)"
@@ -211,12 +213,18 @@ def _cause(
     if cutover.mode == "balances_only" or asof is None:
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
     first = _first(ledger)
-    fix = cut.likely_fix(account, re_name, asof, first, opening=cutover.opening_balances)
+    fix = likely_fix(
+        account, re_name, asof, first, opening=cutover.opening_balances, suspect=suspect
+    )
     causes = {
         "fiscal_year_start": "the fiscal year start: QuickBooks' figures fit a fiscal year "
         f"starting {cut.fits_words(asof.fits)}",
         "export_date": "QuickBooks' figures are from the day of the export, which the files do "
-        "not say",
+        "not say"
+        if asof.basis != "given"
+        else f"the export date given, {asof.date}, is probably not the day of the export: "
+        f"{plural(asof.after, 'transaction')} are dated after it, and income or expense differs "
+        "over a fiscal year the history covers whole",
         "opening_balances": _started_late(first),
         "files": "the history does not explain it: a transaction file may be missing",
         "balances_only": "no transaction file was given, so the book holds no history to reach "

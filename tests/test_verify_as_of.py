@@ -195,6 +195,30 @@ def test_an_export_date_given_that_is_not_the_files_own_day_is_refused(tmp_path:
     assert not pipeline.prepare(pipeline.read(chosen, same), same).errors
 
 
+@pytest.mark.parametrize("opening", [False, True], ids=["as-is", "opening-balances-ticked"])
+def test_a_typed_export_date_months_early_is_named_the_cause_and_never_plugged(
+    tmp_path: Path, opening: bool
+) -> None:
+    """Lists without their header (the wizard cannot check the day typed), the whole history,
+    and an export date typed half a year early: the proof names the day typed as the cause of
+    every difference (it said the history starts late, and advised an opening balance), and
+    with opening balances ticked nothing is plugged (it posted a made-up opening balance)."""
+    company = company_exported(exported=NEW_YEAR, hdr=False)
+    early = dt.date(2021, 6, 30)
+    plan = Plan(cutover=Cutover(export_date=early.isoformat(), opening_balances=opening))
+    prepared, outcome = convert(tmp_path, company, plan)
+    assert outcome.snapshot.transactions == len(company.transactions)  # no opening transaction
+    warned = [w for w in prepared.warnings if w.topic == "difference"]
+    assert warned and {w.fix for w in warned} == {"export_date"}
+    sheet = [w for w in warned if "for the fiscal year from" not in w.message]  # (not P&L)
+    assert sheet and all("not posted as an opening balance" in w.message for w in sheet)
+    report = outcome.report
+    assert not report.ok and report.differences
+    assert {r.fix for r in report.differences} <= {"export_date"}
+    cause = report.differences[0].cause
+    assert cause.startswith(f"the export date given, {early}, is probably not the day"), cause
+
+
 def test_cli_export_date(tmp_path: Path, capsys) -> None:
     company = company_exported(exported=NEW_YEAR, hdr=False)
     files = company.write_all(tmp_path / "exports")

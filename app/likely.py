@@ -1,0 +1,69 @@
+"""The likely cause of a difference between an account's QuickBooks figure and what the history
+explains, as the setting that fixes it (``app.fixes``): one rule for the cutover's warnings
+(``app.cutover``) and the proof's causes (``app.verify``). Pure."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from decimal import Decimal
+
+from app.as_of import other_year
+from app.model import Account, AsOf, Fix, Problem, money
+from app.words import plural
+
+
+def date_suspect(
+    asof: AsOf | None, differing: Iterable[Account], retained: str | None, first: dt.date | None
+) -> bool:
+    """A typed export date with transactions after it, while an income, expense or Retained
+    Earnings figure differs over a fiscal year the history covers whole: a history that starts
+    late cannot explain that, another day can (a walk typed 2020-06-30 for 2020-12-28 and was
+    advised to add an opening balance, which plugged the difference)."""
+    if asof is None or asof.basis != "given" or not asof.after or first is None:
+        return False
+    return first <= asof.year_start and any(
+        a.full_name == retained or not (a.type and a.type.balance_sheet) for a in differing
+    )
+
+
+def likely_fix(
+    account: Account,
+    retained: str | None,
+    asof: AsOf,
+    first: dt.date | None,
+    *,
+    opening: bool,
+    suspect: bool = False,
+) -> Fix:
+    """The setting that most probably explains an account's difference from its QuickBooks
+    figure (``first``: the history's first day; ``opening``: opening balances asked for;
+    ``suspect``: the export date typed is the likely cause, ``date_suspect``)."""
+    if other_year(asof):
+        return "fiscal_year_start"  # the figures contradict the fiscal year: every row moves
+    if suspect:
+        return "export_date"
+    if first is None:
+        return "balances_only"  # no history at all: only the balances can reach the figures
+    # income, expense and Retained Earnings move with the fiscal year and the export date
+    year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
+    covers_year = first is not None and first <= asof.year_start
+    if asof.guessed and year_bound and covers_year:
+        return "export_date"
+    if not opening and first is not None and not (year_bound and covers_year):
+        return "opening_balances"
+    return "export_date" if asof.guessed else "files"
+
+
+def suspect_warning(account: Account, what: str, diff: Decimal, asof: AsOf) -> Problem:
+    """The cutover's warning for a difference not posted as an opening balance because the
+    export date typed, not a late start, is its likely cause (``date_suspect``)."""
+    return Problem(
+        account.source,
+        f"{account.full_name}: {what} on {asof.date}; difference {money(diff)}, not posted as an "
+        f"opening balance: {plural(asof.after, 'transaction')} are dated after the export date "
+        f"given, {asof.date}, which is probably not its day",
+        "warning",
+        "export_date",
+        topic="difference",
+    )
