@@ -141,3 +141,19 @@ def test_each_fix_is_made_on_its_step():
     assert (step("files"), step("accept_cut")) == ("files", "files")
     assert {step(f) for f in ("export_date", "opening_balances", "currency")} == {"map"}
     assert step("") is None
+
+
+def test_the_map_step_lists_a_wrong_export_date_and_vouches_for_no_day(client, tmp_path):
+    """An export date typed over the lists' own: the Map step lists that problem with its fix
+    (it said "each is listed above" and listed nothing) and its tree check names no day (it
+    said "QuickBooks' trial balance on" the day typed)."""
+    files = company_files(tmp_path, exported=NEW_YEAR, fiscal_year_start=(7, 1))
+    prefix, csrf = new_migration(client)
+    add(client, prefix, csrf, files["lists"], files["find"])
+    page = settings(client, prefix, csrf, export_date="2021-06-30", export_date_guess="")
+    listed = page.select_one("#tree-problems").text
+    assert "the export date given, 2021-06-30, is not the day lists.iif gives" in listed
+    assert "to fix: set “Export date” on the Map step" in listed
+    check = page.select_one("#tree-balance").text
+    assert "QuickBooks' trial balance of the files," in check and "2021-06-30" not in check
+    assert "1 problem to fix before importing" in page.select_one("#tree-errors").text
