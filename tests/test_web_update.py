@@ -96,6 +96,9 @@ def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Lat
     out = app.extensions["store"].root.parent / "downloaded.gnucash"
     with client.get(page.select_one("#download-updated")["href"]) as got:
         assert got.status_code == 200
+        # never the name of the book given: saved beside it, it would replace it
+        said = got.headers["Content-Disposition"]
+        assert f"{book.stem}-updated.gnucash" in said and f"={book.name}" not in said
         out.write_bytes(got.data)
     snap = gnc.read_book(out)
     assert snap.transactions >= len(later.second.transactions)
@@ -157,6 +160,9 @@ def test_a_book_the_wizard_wrote_is_offered_and_brought_up_to_date(client, march
     updates = [u.location.split("/")[2] for u in (again, r)]
     assert [li.select_one("input")["value"] for li in listed] == [*updates, mid]
     assert "(brought up to date)" in listed[0].text and "(converted)" in listed[-1].text
+    # each with its verdict, as the home list says it
+    assert listed[0].select_one(".state").text.startswith("Brought up to date: ")
+    assert listed[-1].select_one(".state").text  # the conversion's proof, in words
     latest = _post(client, None, june, earlier=updates[0])
     said = soup(client.get(latest.location)).select_one("#update-summary").get_text(" ")
     assert "0 transactions added" in said  # it already holds everything in these exports

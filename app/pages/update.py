@@ -25,20 +25,20 @@ class Earlier:
     company: str
     book: str  # its file name
     written: str  # when
+    state: str = ""  # its proof's verdict: "Matches QuickBooks to the cent", "Brought up to…"
     updated: bool = False  # an update's: the book it brought up to date
 
 
-def earlier_books(found: Iterable[tuple[str, str, Path | None, float, bool]]) -> list[Earlier]:
-    """(migration id, company, its book's path or None, when written (a timestamp), an
-    update's) → the ones in a file, the latest first."""
-    books = sorted(
-        ((when, mid, company, path, updated) for mid, company, path, when, updated in found),
-        key=lambda b: b[0],
-        reverse=True,
-    )
+Found = tuple[str, str, Path | None, float, str, bool]
+
+
+def earlier_books(found: Iterable[Found]) -> list[Earlier]:
+    """(migration id, company, its book's path or None, when written (a timestamp), its
+    verdict, an update's) → the ones in a file, the latest first."""
+    books = sorted(found, key=lambda b: b[3], reverse=True)
     return [
-        Earlier(mid, company or path.name, path.name, _when(when), updated)
-        for when, mid, company, path, updated in books
+        Earlier(mid, company or path.name, path.name, _when(when), state, updated)
+        for mid, company, path, when, state, updated in books
         if path is not None and path.is_file()
     ]
 
@@ -83,6 +83,13 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
             for d in outcome.deltas
         ],
     }
+
+
+def updated_name(book: str) -> str:
+    """The name the updated book downloads under: never the name of the book given (saved
+    beside it, it would replace it): "Acme.gnucash" → "Acme-updated.gnucash", once."""
+    path = Path(book)
+    return f"{path.stem.removesuffix('-updated')}-updated{path.suffix}"
 
 
 def earlier_run(data: dict) -> dict:

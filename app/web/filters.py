@@ -12,6 +12,7 @@ from app import proof_state, words
 from app.fixes import with_fix
 from app.jobs import ImportJob
 from app.model import Problem, money
+from app.pages.update import updated_name
 
 JOB_STATES = {  # the home page's word for a migration's last import
     "queued": "importing…",
@@ -127,6 +128,7 @@ FILTERS = (
     eta,
     problem,
     shown,
+    updated_name,
 )
 
 

@@ -20,6 +20,7 @@ from app.plan import HELD_CHOICES
 from app.store import Migration, UploadError
 from app.update_run import bring_up_to_date
 from app.web.context import migration, render, runner, store
+from app.web.filters import differ_words
 
 bp = Blueprint("update", __name__)
 
@@ -39,9 +40,11 @@ def _earlier() -> list[view.Earlier]:
     for m in store().all():
         book = runner().book(m)
         if book is not None and not book.job.database:
-            found.append((m.id, m.company, book.path, book.job.finished, False))
+            said = differ_words(book.job)
+            found.append((m.id, m.company, book.path, book.job.finished, said, False))
         elif (updated := _updated_book(m)) is not None:
-            found.append((m.id, m.company, updated, updated.stat().st_mtime, True))
+            said = view.home_state(read_json(m.path / view.FOLDER / view.RESULT))[0]
+            found.append((m.id, m.company, updated, updated.stat().st_mtime, said, True))
     return view.earlier_books(found)
 
 
@@ -145,4 +148,4 @@ def book() -> Response:
     path = m.path / view.FOLDER / name
     if not path.is_file():
         raise NotFound("The updated book is missing.")
-    return send_file(path, as_attachment=True, download_name=name, max_age=0)
+    return send_file(path, as_attachment=True, download_name=view.updated_name(name), max_age=0)
