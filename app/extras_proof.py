@@ -51,6 +51,12 @@ class YearProof:
         return tuple(r for r in self.rows if r.difference)
 
     @property
+    def year_end(self) -> bool:
+        """The date closes a fiscal year (else a trial balance of another day, the export's)."""
+        after = self.date + dt.timedelta(days=1)
+        return (after.month, after.day) == (self.year_start.month, self.year_start.day)
+
+    @property
     def ok(self) -> bool:
         return self.compared and not self.differences
 
@@ -119,10 +125,11 @@ class ExtrasProof:
             return out
         first = next((y for y in compared if not y.ok), None)
         if first is None:
+            what = "year end" if all(y.year_end for y in compared) else "date given"
             span = (
-                f"every year end from {compared[0].date.year} to {compared[-1].date.year}"
+                f"every {what} from {compared[0].date.year} to {compared[-1].date.year}"
                 if len(compared) > 1
-                else f"the year end {compared[0].date}"
+                else f"the {what} {compared[0].date}"
             )
             dates = ", ".join(str(y.date) for y in compared)
             out.insert(

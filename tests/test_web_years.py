@@ -40,6 +40,10 @@ def test_every_year_on_the_download_page_and_in_the_audit_pack(client, tmp_path)
     years = page.select_one("#years")
     lines = [p.text for p in years.select(".extras-line")]
     assert lines[0].startswith("Every year end from 2019 to 2022 matches QuickBooks' trial balance")
+    # the table's figures signed as the side-by-side table's: income positive
+    table = page.select_one("#years-table")
+    sales = next(tr for tr in table.select("tbody tr") if tr.td.text == "Retail Sales")
+    assert not any(td.text.startswith("-") for td in sales.select("td.num") if td.text)
     assert any(line.startswith("Budgets: ") for line in lines)
     reconciled = next(line for line in lines if line.startswith("Reconciliations: "))
     assert reconciled.startswith("Reconciliations: the last reconcile date of 1 account")

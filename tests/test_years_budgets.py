@@ -363,3 +363,18 @@ def test_the_real_samples_budgets_are_proven(samples_dir, tmp_path) -> None:
     design = dict(next(b for b in outcome.snapshot.budgets if "Design" in b.name).values)
     assert design["Landscaping Services:Design Services"][:9] == (D("-4000.00"),) * 9
     assert outcome.report.extras.budget_amounts > 400
+
+
+def test_a_trial_balance_of_another_day_is_not_called_a_year_end() -> None:
+    """Year-end reports and the export's own Trial Balance: "every date given", not "every
+    year end" (2020-12-28 closes no fiscal year)."""
+    from app.extras_proof import ExtrasProof, YearProof, YearRow
+
+    row = (YearRow("Checking", D("1.00"), D("1.00")),)
+    ends = YearProof(dt.date(2019, 12, 31), dt.date(2019, 1, 1), row, "tb-2019.csv")
+    export = YearProof(dt.date(2020, 12, 28), dt.date(2020, 1, 1), row, "tb.csv")
+    assert ends.year_end and not export.year_end
+    said = ExtrasProof(years=(ends, export)).year_lines()[0]
+    assert said.startswith("Every date given from 2019 to 2020 matches QuickBooks' trial balance")
+    said = ExtrasProof(years=(ends,)).year_lines()[0]
+    assert said.startswith("The year end 2019-12-31 matches QuickBooks' trial balance")

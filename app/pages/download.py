@@ -9,6 +9,7 @@ separators; money is formatted by the pages' ``money`` filter (``app.model.money
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from app import pipeline
@@ -27,7 +28,7 @@ from app.pages.side_by_side import (
     trial_balance,
 )
 from app.proof_state import words as proof_words
-from app.words import check_name, check_value, count_name
+from app.words import check_name, check_value, count_name, usual_sign
 
 __all__ = ["SIGN_NOTE", "legacy_state", "result_data"]
 
@@ -95,13 +96,14 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
         "documents": documents_data(report.documents),
         "sales_tax": sales_tax_data(report.sales_tax),
-        "extras": extras_data(report.extras),
+        "extras": extras_data(report.extras, {r.account: r.family for r in report.rows}),
     }
 
 
-def extras_data(proof: ExtrasProof | None) -> dict[str, object] | None:
+def extras_data(proof: ExtrasProof | None, families: Mapping[str, str]) -> dict[str, object] | None:
     """Every year end (the table account × year end: only the accounts with a figure or a
-    difference on some date), budgets, reconciliations, scheduled transactions."""
+    difference on some date, each signed as GnuCash's tree shows its family: ``families``),
+    budgets, reconciliations, scheduled transactions."""
     if proof is None:
         return None
     years = proof.years
@@ -120,6 +122,7 @@ def extras_data(proof: ExtrasProof | None) -> dict[str, object] | None:
         "table": [
             {
                 "account": a,
+                "sign": usual_sign(families.get(a, "")),
                 "cells": [
                     {
                         "quickbooks": plain(r.quickbooks),
