@@ -391,4 +391,4 @@ def test_a_trial_balance_s_note_is_no_problem(client, tmp_path):
     assert len(notes) == 1 and notes[0].select_one(".sev").text == "note"
     counted = preview.select_one("a[href='#problems']").text
     shown = preview.select("#problem-list > li:not(.note)")
-    assert counted == f"Problems ({len(shown)})"
+    assert counted == f"Problems ({len(shown)} · 1 note)"

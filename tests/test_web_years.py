@@ -32,6 +32,9 @@ def test_every_year_on_the_download_page_and_in_the_audit_pack(client, tmp_path)
     prefix, csrf = new_migration(client)
     for p in paths:
         upload(client, prefix, csrf, p.name, data=p.read_bytes())
+    kinds = [k.text for k in soup(client.get(f"{prefix}/files")).select("#files .kind")]
+    first = company.year_ends()[0]
+    assert f"CSV Trial Balance as of {first} (a proof of that date)" in kinds  # its day said
     assert client.post(f"{prefix}/import", headers=csrf | HX).status_code == 200
     panel = wait_done(client, prefix)
     assert panel.select_one("#job")["data-state"] == "done"

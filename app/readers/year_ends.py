@@ -24,7 +24,7 @@ from app.model import Account, FileInfo, Ledger, Problem
 from app.source import Source
 
 ZERO = Decimal(0)
-PROOF_KIND = "CSV Trial Balance (a proof of its date)"
+PROOF_KIND = "CSV Trial Balance as of {day} (a proof of that date)"
 
 
 def numbered(row: Account) -> str:
@@ -85,7 +85,10 @@ def proof_files(files: Iterable[FileInfo], proofs: Sequence[Ledger], main: Ledge
     """The files, a report kept only as a proof relabelled (layout "year end")."""
     only = {p.files[0].filename for p in proofs if p is not main}
     return tuple(
-        replace(f, kind=PROOF_KIND, layout="year end") if f.filename in only else f for f in files
+        replace(f, kind=PROOF_KIND.format(day=f.exported_on or "its date"), layout="year end")
+        if f.filename in only
+        else f
+        for f in files
     )
 
 
