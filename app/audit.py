@@ -18,7 +18,7 @@ import datetime as dt
 import hashlib
 import shutil
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -48,8 +48,9 @@ README = "README.txt"
 
 BLANKED = (
     "SHA-256 and lines of the stored copy, in which social security and bank account numbers "
-    "are blanked; it differs from your original export where the export held any"
+    "were blanked: it differs from your original export"
 )
+AS_UPLOADED = "SHA-256 and lines of the file as uploaded (nothing blanked): your original's"
 AS_READ = "SHA-256 and lines of each file as it was read, unchanged"
 FILES_HEADER = ("name", "stored_name", "bytes", "lines", "sha256", "note")
 NOT_IMPORTED_HEADER = ("what", "name", "reason", "where")
@@ -96,11 +97,15 @@ def line_count(data: bytes) -> int:
 
 
 def file_rows(
-    paths: Sequence[Path], names: Mapping[str, str], note: str = BLANKED
+    paths: Sequence[Path],
+    names: Mapping[str, str],
+    note: str = AS_UPLOADED,
+    blanked: Collection[str] = (),
 ) -> list[tuple[str, ...]]:
     """One row per stored upload (FILES_HEADER): ``names`` maps a stored name to the name the user
     gave it, where they differ (``Migration.display_names``). ``note``: what the hash is of
-    (``AS_READ`` for the command line, which reads the user's own files)."""
+    (``AS_READ`` for the command line, which reads the user's own files); ``BLANKED`` for the
+    stored names in ``blanked`` (``Migration.blanked``)."""
     rows: list[tuple[str, ...]] = []
     for path in paths:
         data = path.read_bytes()
@@ -111,7 +116,7 @@ def file_rows(
                 str(len(data)),
                 str(line_count(data)),
                 hashlib.sha256(data).hexdigest(),
-                note,
+                BLANKED if path.name in blanked else note,
             )
         )
     return rows

@@ -1,14 +1,13 @@
 """Migrations on disk: one folder each under ``MIGRATIONS_DIR``.
 
 ``<root>/<id>/`` holds ``meta.json`` (created, upload order), ``uploads/`` (sanitised names
-only; each a copy of the export with its SSNs and bank numbers blanked, ``readers.redact``;
-a file whose sensitive cells cannot be told is not kept: ``meta.json`` holds its name, size,
-SHA-256 and why, ``Migration.withheld``),
-``plan.json``, ``job.json`` (see app/jobs/) and ``out/`` (the book, its result and report;
-``out/previous/`` the last book while a new one is made). The folders are the owner's alone
-(0700), the uploads too (0600). Every page is a function of
-the uploads and the plan, so a restart loses nothing. What they parse to is cached by the
-web layer (``app.web.cache``), keyed on ``Migration.signature`` and the plan.
+only; each a copy of the export with its SSNs and bank numbers blanked, ``readers.redact``,
+``Migration.blanked``; a file whose sensitive cells cannot be told is not kept: ``meta.json``
+holds its name, size, SHA-256 and why, ``Migration.withheld``), ``plan.json``, ``job.json``
+(see app/jobs/) and ``out/`` (the book, its result and report; ``out/previous/`` the last book
+while a new one is made). The folders are the owner's alone (0700), the uploads too (0600).
+Every page is a function of the uploads and the plan, so a restart loses nothing. What they
+parse to is cached by the web layer (``app.web.cache``), keyed on ``Migration.signature``.
 """
 
 from __future__ import annotations
@@ -182,14 +181,15 @@ class Migration:
             if part.stat().st_size == 0:
                 raise UploadError(f"{name} is empty; export it again from QuickBooks")
             # the kept copy has no SSN or bank number (the user keeps the original); where the
-            # reader cannot tell which cells hold one, no copy is kept: its name, size, SHA-256
-            # and why are kept instead, for its card
+            # reader cannot tell which cells hold one, no copy is kept (name, size, why kept)
             done = redact(part, name)
             meta = self.meta
             if done.withheld:
                 meta["withheld"] = {**meta.get("withheld", {}), name: _withheld(part, done)}
             else:
                 meta["digests"] = {**meta.get("digests", {}), name: _digest(part)}
+                if done.blanked:
+                    meta["blanked"] = [*meta.get("blanked", []), name]
                 part.replace(final)
             meta["files"] = [*meta.get("files", []), name]
             shown = display_name(filename)
@@ -218,6 +218,9 @@ class Migration:
             for name in self.meta.get("files", [])
             if name in kept
         ]
+
+    def blanked(self) -> frozenset[str]:  # uploads whose stored copy had SSNs... blanked
+        return frozenset(self.meta.get("blanked", ()))
 
     def digests(self) -> dict[str, str]:
         """Each upload's SHA-256 as kept (computed now for one uploaded before they were)."""

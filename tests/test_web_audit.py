@@ -131,7 +131,11 @@ def test_the_audit_pack_holds_the_book_and_its_proof(app, client, tmp_path):
         assert f["sha256"] == hashlib.sha256(stored).hexdigest()
         assert int(f["bytes"]) == len(stored)
         assert int(f["lines"]) == len(stored.decode().splitlines())
-        assert "blanked" in f["note"]
+    # which stored copy differs from the user's file: only the one whose bank number was blanked
+    # (every row said it "differs from your original export where the export held any")
+    notes = {f["name"]: f["note"] for f in files}
+    assert "bank account numbers were blanked: it differs" in notes["lists.iif"]
+    assert notes["txns.iif"].startswith("SHA-256 and lines of the file as uploaded (nothing")
     assert printed.select_one("#files").text.count(files[0]["sha256"]) == 1
 
     not_imported = list(csv.DictReader(members["not_imported.csv"].decode().splitlines()))

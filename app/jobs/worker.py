@@ -219,7 +219,7 @@ def run(m: Migration, job_id: str) -> int:
         plan = m.plan()
         files = m.files()
         parsed = read_files(rep, m, plan, files)
-        read = audit.file_rows(files, m.display_names())  # the files as read, for the audit pack
+        read = audit.file_rows(files, m.display_names(), blanked=m.blanked())  # for the audit pack
         rep.pause(float(os.environ.get("QB2GNUCASH_WORKER_DELAY") or 0))
         rep.progress("checking", 0, 1)
         prepared = pipeline.prepare(parsed, plan)
