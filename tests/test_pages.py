@@ -391,3 +391,24 @@ def test_the_trial_balance_names_quickbooks_account_only_where_the_name_changed(
     assert _renamed(row("Repairs", "Repairs")) == ""
     assert _renamed(row("Expenses:Upkeep", "Repairs")) == "Repairs"
     assert _renamed(row("Upkeep", "Repairs + Upkeep")) == "Repairs + Upkeep"
+
+
+def test_retyping_accounts_receivable_says_its_invoices_stop_being_documents() -> None:
+    """Accounts Receivable made an expense account (a walk did, and read 143 warnings blaming
+    missing files): the change says what it costs before it is made."""
+    from app.model import Account, AccountType, Ledger
+    from app.pages.mapping import where_it_moves
+    from app.plan import Plan, Rule
+    from app.source import Source
+
+    ar = Account(
+        "Accounts Receivable", AccountType.RECEIVABLE, Source("l.iif", 3), balance=D("250")
+    )
+    chart = Ledger(accounts=(ar,), chart=True)
+    said = where_it_moves(chart, Plan(), Rule("retype", "Accounts Receivable", "EXPENSE"))
+    assert "its balance, 250.00 as an asset account, reads 250.00 as an expense account" in said
+    assert (
+        "its customers' invoices can no longer be GnuCash documents (GnuCash posts them to "
+        "A/Receivable accounts only)" in said
+    )
+    assert where_it_moves(chart, Plan(), Rule("retype", "Accounts Receivable", "RECEIVABLE")) == ""

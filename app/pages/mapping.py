@@ -274,6 +274,13 @@ def where_it_moves(resolved: Ledger, plan: Plan, rule: Rule) -> str:
             f"moves from the {old} to the {new.family} side of the reports (a type says where an "
             "amount is reported; QuickBooks' figure is compared as it is)"
         )
+    docs = {AccountType.RECEIVABLE: "customers' invoices", AccountType.PAYABLE: "vendors' bills"}
+    if account and account.type in docs and new != account.type:
+        said.append(
+            f"its {docs[account.type]} can no longer be GnuCash documents (GnuCash posts them to "
+            f"{TYPE_WORDS[account.type]} accounts only): they stay plain transactions, and "
+            "their open items are neither written nor compared"
+        )
     return "; ".join(said)
 
 
