@@ -392,3 +392,15 @@ def test_a_trial_balance_s_note_is_no_problem(client, tmp_path):
     counted = preview.select_one("a[href='#problems']").text
     shown = preview.select("#problem-list > li:not(.note)")
     assert counted == f"Problems ({len(shown)} · 1 note)"
+
+
+def test_import_without_balances_does_not_advise_balances_only(client):
+    """No transactions and no QuickBooks balances (only a file that is no export): the Import
+    step asks for the lists and a transaction report, not for "Only the balances", which has
+    nothing to start from."""
+    prefix, csrf = new_migration(client)
+    letter = b"Dear Sir,\nplease find our invoice attached.\nRegards\n"
+    upload(client, prefix, csrf, "letter.txt", data=letter)
+    said = soup(client.get(f"{prefix}/import")).select_one("#lists-only").text
+    assert "No file gives QuickBooks' balances either: add the lists export" in said
+    assert "Only the balances" not in said
