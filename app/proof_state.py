@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 State = Literal["matches", "allocated", "attention"]
 MATCHES = "Matches QuickBooks to the cent"
+# "matches" where QuickBooks gave no balance at all: every account compared with the files'
+# transaction lines alone (its ``named``), said so and shown amber, never as the full match
+LINES_ONLY = "Matches QuickBooks' transactions to the cent; no QuickBooks balance was given"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,12 @@ class Verdict:
     # the parts that differ besides accounts and the other checks, named ("the year end
     # 2021-12-30 differs from QuickBooks' trial balance"); ``checks`` counts them too
     named: tuple[str, ...] = ()
+
+    @property
+    def colour(self) -> str:
+        """ "ok" (green), "warn" (amber: the ledger matches, or only transactions were compared)
+        or "error" (red)."""
+        return colour(self.state, self.named)
 
     def words(self) -> str:
         return words(
@@ -64,13 +73,22 @@ def verdict(report: Report) -> Verdict:
     customers = sum(1 for kind, _o in owners if kind == "customer")
     vendors = len(owners) - customers
     if report.ok:
-        return Verdict("matches")
+        balances = [r for r in report.quickbooks_rows if r.basis != "history"]
+        only_lines = bool(report.rows) and not balances
+        return Verdict("matches", named=(LINES_ONLY,) if only_lines else ())
     if report.rows and not accounts and not checks and owners:
         assert docs is not None
         causes = {c.cause.split(":")[0] for c in docs.causes}
         why = next(iter(causes)) if len(causes) == 1 else "see each one's probable cause"
         return Verdict("allocated", 0, 0, customers, vendors, why)
     return Verdict("attention", accounts, checks, customers, vendors, named=tuple(named))
+
+
+def colour(state: str, named: tuple[str, ...] | list[str] = ()) -> str:
+    """A verdict's colour on every page (``Verdict.colour``)."""
+    if state == "matches":
+        return "warn" if LINES_ONLY in named else "ok"
+    return "warn" if state == "allocated" else "error"
 
 
 def words(
@@ -86,7 +104,7 @@ def words(
     vendors allocated differently", "Needs your attention: 3 accounts differ" (``named``: the
     parts ``checks`` counts besides the other checks, said by name)."""
     if state == "matches":
-        return MATCHES
+        return LINES_ONLY if LINES_ONLY in named else MATCHES
     owners = " and ".join(
         plural(n, noun) for n, noun in ((customers, "customer"), (vendors, "vendor")) if n
     )

@@ -204,3 +204,20 @@ def test_lists_alone_written_as_a_whole_history_point_at_balances_only(client, t
     steps = soup(client.get(page.select_one("#to-next-steps")["href"]))
     aging = steps.select_one("#step-aging").text
     assert "Aging reports: nothing to run yet." in aging and "Unpaid Bills Detail" in aging
+
+
+def test_transactions_alone_match_their_lines_not_quickbooks_balances(client, tmp_path):
+    """A transaction file without the lists: every account compared with its transaction
+    lines, none with a QuickBooks balance. The verdict says so and is amber, on the Download
+    step and the home list (it read "Matches QuickBooks to the cent", green, ✓ everywhere)."""
+    company = make_company(80, seed=34, start=dt.date(2021, 1, 1), years=1)
+    history = company.write_transaction_detail_csv(tmp_path / "detail.csv")
+    prefix, csrf = new_migration(client)
+    assert upload(client, prefix, csrf, history.name, data=history.read_bytes()).status_code == 200
+    page = write(client, prefix, csrf, mode="full")
+    line = page.select_one("#summary-line")
+    assert "warn" in line["class"] and "ok" not in line["class"], line
+    home = soup(client.get("/"))
+    state = home.select_one("#migrations .state")
+    assert state.text.startswith("Matches QuickBooks' transactions to the cent; no QuickBooks")
+    assert "proof-warn" in state["class"], state

@@ -57,7 +57,7 @@ def state_data(report: Report) -> dict[str, object]:
         "state": said.state,
         "words": said.words(),
         "why": said.why,
-        "class": {"matches": "ok", "allocated": "warn"}.get(said.state, "error"),
+        "class": said.colour,
     }
 
 

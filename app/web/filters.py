@@ -64,7 +64,7 @@ def proof_class(job: ImportJob) -> str:
     """The colour of a written job's verdict: "ok" (green), "warn" (the ledger matches: amber),
     "error" (red)."""
     state = job.proof or ("matches" if job.state == "done" else "attention")
-    return {"matches": "ok", "allocated": "warn"}.get(state, "error")
+    return proof_state.colour(state, job.named)
 
 
 def job_progress(job: ImportJob) -> str:
