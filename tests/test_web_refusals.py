@@ -25,6 +25,10 @@ JSON = json.dumps({"company": COMPANY_NAME, "accounts": [{"name": "Checking", "b
 HTML = "<!DOCTYPE html><html><body><table><tr><td>Date</td></tr></table></body></html>"
 NOT_EXPORT = {  # name → (content, what the card says it looks like)
     "letter.txt": (LETTER.encode(), "a letter or other plain text"),
+    "note.txt": (  # one line of words only (a walk's: offered the column mapping)
+        b"Dear Sir,\nplease find our invoice attached.\nRegards\n",
+        "a letter or other plain text",
+    ),
     "accounts.csv": (JSON.encode(), "a JSON data file"),
     "report.csv": (HTML.encode(), "a web page (HTML)"),
     "statement.csv": (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\x00\n", "a PDF document"),

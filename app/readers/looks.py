@@ -140,11 +140,12 @@ def _rows(text: str) -> list[list[str]]:
 
 def _prose(text: str, rows: list[list[str]]) -> bool:
     """Sentences rather than a table: hardly two rows with three short cells, and lines of
-    words."""
+    words; a short note with no such row at all and one line of words (a report to map has
+    Date, Account and Amount columns at least)."""
     tabular = 0
     for r in rows:
         cells = [c.strip() for c in r if c.strip()]
         if len(cells) >= 3 and sorted(len(c) for c in cells)[len(cells) // 2] <= 30:
             tabular += 1
     wordy = sum(1 for line in text.splitlines()[:60] if len(line.split()) >= 5)
-    return tabular < 2 and wordy >= 2
+    return (tabular < 2 and wordy >= 2) or (tabular == 0 and wordy >= 1)
