@@ -40,13 +40,12 @@ from app.as_of import (
     as_of,
     figures,
     fiscal_year_start,
-    fits_words,
     ledger_daily,
     over_explained,
     role_account,
 )
 from app.coverage import gaps, no_opening
-from app.likely import date_suspect, likely_fix, suspect_warning
+from app.likely import date_suspect, fiscal_shift, likely_fix, suspect_warning
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
@@ -228,10 +227,7 @@ def _differences(
             continue
         opening = cutover.opening_balances
         fix = likely_fix(a, re_name, ledger.as_of, first, opening=opening, suspect=suspect)
-        fits = fits_words(ledger.as_of.fits)  # the figures count another fiscal year: say which
-        shifted = f"QuickBooks' figures fit a fiscal year starting {fits}" * (
-            fix == "fiscal_year_start"
-        )
+        shifted = fiscal_shift(fix, ledger.as_of)
         if holes:  # what is missing inside the history cannot be told from what came before it
             why = shifted or f"the history is incomplete, {holes[0].short()}"
             problems.append(

@@ -8,7 +8,7 @@ import datetime as dt
 from collections.abc import Iterable
 from decimal import Decimal
 
-from app.as_of import other_year
+from app.as_of import fits_words, other_year
 from app.model import Account, AsOf, Fix, Problem, money
 from app.words import plural
 
@@ -47,12 +47,19 @@ def likely_fix(
         return "balances_only"  # no history at all: only the balances can reach the figures
     # income, expense and Retained Earnings move with the fiscal year and the export date
     year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
-    covers_year = first is not None and first <= asof.year_start
+    covers_year = first <= asof.year_start
     if asof.guessed and year_bound and covers_year:
         return "export_date"
-    if not opening and first is not None and not (year_bound and covers_year):
+    if not opening and not (year_bound and covers_year):
         return "opening_balances"
     return "export_date" if asof.guessed else "files"
+
+
+def fiscal_shift(fix: Fix, asof: AsOf) -> str:
+    """Which fiscal year QuickBooks' figures fit, where that is the likely fix; else ""."""
+    if fix != "fiscal_year_start":
+        return ""
+    return f"QuickBooks' figures fit a fiscal year starting {fits_words(asof.fits)}"
 
 
 def suspect_warning(account: Account, what: str, diff: Decimal, asof: AsOf) -> Problem:

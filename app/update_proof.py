@@ -40,14 +40,18 @@ class Delta:
 
 
 def deltas(
-    ledger: Ledger, work: Work, last: Record, balance_sheet: frozenset[str]
+    ledger: Ledger,
+    work: Work,
+    last: Record,
+    balance_sheet: frozenset[str],
+    held: Mapping[str, Decimal],
 ) -> tuple[Delta, ...]:
     """Per account: what this run changed in the book (the lines it added less the book's
     versions of the changes it took from QuickBooks), and QuickBooks' movement since the last
     run: its figure now less its figure then for a balance-sheet account with both, else the
     sum of the exports' lines dated after the last run's day (docs/UPDATE.md, "The proof").
     A row that differs says why: transactions dated on or before that day, changes taken or
-    held, an account with no figure then."""
+    held (``held``: ``held_effect``), an account with no figure then."""
     since = last.as_of
     added, late = _changed(ledger, work, since)
     after: defaultdict[str, Decimal] = defaultdict(Decimal)
@@ -55,7 +59,6 @@ def deltas(
         if since is not None and t.date > since and not t.voided:
             for s in t.splits:
                 after[s.account] += s.value
-    held = held_effect(work, ledger)
     folded = _earlier_years(ledger, work, balance_sheet)
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     rows = []

@@ -274,8 +274,8 @@ def _prove(  # noqa: PLR0917
         last = replace(
             last, figures={keys.by_prefix(a, to_book): v for a, v in last.figures.items()}
         )
-        deltas = proof.deltas(ledger, work, last, sheet)
         held = proof.held_effect(work, ledger)
+        deltas = proof.deltas(ledger, work, last, sheet, held)
         taken = None
         if work.held or work.edited_here:
             out, put = proof.as_taken(work, ledger)

@@ -127,7 +127,10 @@ def verify(
             created="parent" if a.placeholder and not a.origin else "",
         )
         if not row.ok:
-            row = _cause(row, a, ledger, cutover, asof, re_name, holes, (more, suspect))
+            row = _cause(
+                row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
+                suspect=suspect,
+            )  # fmt: skip
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
     for b in snapshot.accounts:
@@ -186,21 +189,22 @@ def _trial_balance_note(asof: AsOf | None) -> str:
     )
 
 
-def _cause(  # noqa: PLR0917 - one call, every argument its own
+def _cause(
     row: Row,
     account: Account,
     ledger: Ledger,
     cutover: Cutover,
+    *,
     asof: AsOf | None,
     re_name: str | None,
     holes: list[Gap],
-    more_suspect: tuple[bool, bool],
+    more: bool,
+    suspect: bool,
 ) -> Row:
     """The probable cause of a row's difference, in plain words, and the setting that fixes
     it: transactions counted twice (``more``: the history explains more than QuickBooks on
     every account that differs), a history with gaps, else the likeliest setting (``suspect``:
     the export date typed, ``likely.date_suspect``)."""
-    more, suspect = more_suspect
     if not row.in_book or row.history_difference or row.basis == "history":
         return replace(
             row, cause="the book's transactions differ from the files' (please report this)"

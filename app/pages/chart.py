@@ -87,7 +87,6 @@ ACCOUNT_COLUMNS = (  # (label, sort key, right-aligned)
     ("Lines", "lines", True),
 )  # a hidden account says so beside its name
 TREE_SORTS = ("", "qbtype", "account")  # sorted so, the chart is still shown as a tree
-sign = usual_sign  # (the pages' name for it)
 
 
 def shown(value: Decimal | None, kind: AccountType | None) -> Decimal | None:
@@ -95,7 +94,7 @@ def shown(value: Decimal | None, kind: AccountType | None) -> Decimal | None:
     account of ``kind``: a liability's, equity's or income's credit positive."""
     if value is None:
         return None
-    return sign(kind.family if kind else "") * value
+    return usual_sign(kind.family if kind else "") * value
 
 
 def quickbooks_rank(a: Account) -> int:

@@ -23,7 +23,6 @@ from app.pages.side_by_side import (
     SIGN_NOTE,
     causes_data,
     open_items,
-    sign,
     state_data,
     trial_balance,
 )
@@ -69,7 +68,7 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
                 "cause": r.cause,
                 "action": action(r.fix, "wizard"),
                 "step": step(r.fix),
-                "sign": sign(r.family),
+                "sign": usual_sign(r.family),
             }
             for r in report.rows
         ],
@@ -233,7 +232,7 @@ def families(ledger: Ledger, rows: object) -> list[dict[str, object]]:
     biggest = max((abs(v) for pair in sums.values() for v in pair), default=Decimal(0)) or 1
     out = []
     for family, label in FAMILIES:
-        qb, gnc = (sign(family) * v for v in sums[family])
+        qb, gnc = (usual_sign(family) * v for v in sums[family])
         out.append(
             {
                 "label": label,

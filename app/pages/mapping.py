@@ -10,10 +10,10 @@ from app.errors import MappingError
 from app.mapping import STANDARD, apply
 from app.model import AccountType, Ledger, Problem, money
 from app.pages.chart import GNUCASH_WORDS as TYPE_WORDS
-from app.pages.chart import shown, sign
+from app.pages.chart import shown
 from app.plan import Plan, Rule
 from app.validate import check_accounts, compatible
-from app.words import article
+from app.words import article, usual_sign
 
 ZERO = Decimal(0)
 
@@ -269,10 +269,10 @@ def where_it_moves(resolved: Ledger, plan: Plan, rule: Rule) -> str:
     if account and account.balance and account.type and account.type.family != new.family:
         old, value = account.type.family, account.balance
         said.append(
-            f"its balance, {money(value, sign(old))} as {article(old)} account, reads "
-            f"{money(value, sign(new.family))} as {article(new.family)} account in GnuCash, and "
-            f"moves from the {old} to the {new.family} side of the reports (a type says where an "
-            "amount is reported; QuickBooks' figure is compared as it is)"
+            f"its balance, {money(value, usual_sign(old))} as {article(old)} account, reads "
+            f"{money(value, usual_sign(new.family))} as {article(new.family)} account in "
+            f"GnuCash, and moves from the {old} to the {new.family} side of the reports (a type "
+            "says where an amount is reported; QuickBooks' figure is compared as it is)"
         )
     docs = {AccountType.RECEIVABLE: "customers' invoices", AccountType.PAYABLE: "vendors' bills"}
     if account and account.type in docs and new != account.type:

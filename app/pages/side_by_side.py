@@ -19,9 +19,10 @@ from app.documents.aging import BUCKETS, totals
 from app.documents.proof import DocumentsProof
 from app.fixes import action, parts, step
 from app.model import Fix, Ledger, plain
-from app.pages.chart import AccountRow, account_rows, sign
+from app.pages.chart import AccountRow, account_rows
 from app.proof_state import verdict
 from app.verify_report import Report, Row, causes, pointer
+from app.words import usual_sign
 
 ZERO = Decimal(0)
 SIGN_NOTE = (
@@ -125,7 +126,7 @@ def _account_line(r: Row, name: str, code: str, depth: int, shared: bool) -> dic
             "basis": r.basis,
             "created": r.created,
         }
-        | _figures(r.quickbooks_balance, r.gnucash_balance, sign(r.family))
+        | _figures(r.quickbooks_balance, r.gnucash_balance, usual_sign(r.family))
         | ({} if r.ok else _fix(r, shared))
     )
 
@@ -144,7 +145,7 @@ def _group(
 ) -> list[dict[str, object]]:
     """A family's lines in tree order, each parent's "Total ..." line after its subaccounts;
     ``shared``: the causes (and fixes) said once above the table."""
-    s = sign(family)
+    s = usual_sign(family)
     lines: list[dict[str, object]] = []
     parents: list[tuple[str, str, int, list[Row]]] = []  # still open: name, its rows
 
@@ -197,9 +198,9 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
                 for side in ("quickbooks_balance", "gnucash_balance")
             ):
                 net_line = {"kind": "net", "name": "Net Income (this fiscal year)", "depth": 0}
-                lines.append(net_line | _total(pnl, sign(family)))
+                lines.append(net_line | _total(pnl, usual_sign(family)))
                 mine += pnl
-            section.append({"label": label, "lines": lines} | _total(mine, sign(family)))
+            section.append({"label": label, "lines": lines} | _total(mine, usual_sign(family)))
         out.append({"title": title, "groups": section})
     others = [r for r in report.rows if r.account not in known]
     if others:

@@ -43,16 +43,18 @@ def _earlier() -> list[view.Earlier]:
             said = differ_words(book.job)
             found.append((m.id, m.company, book.path, book.job.finished, said, False))
         elif (updated := _updated_book(m)) is not None:
-            said = view.home_state(read_json(m.path / view.FOLDER / view.RESULT))[0]
-            found.append((m.id, m.company, updated, updated.stat().st_mtime, said, True))
+            path, data = updated
+            said = view.home_state(data)[0]
+            found.append((m.id, m.company, path, path.stat().st_mtime, said, True))
     return view.earlier_books(found)
 
 
-def _updated_book(m: Migration) -> Path | None:
-    """The book an update migration brought up to date (None: it is no update, or has none)."""
+def _updated_book(m: Migration) -> tuple[Path, dict] | None:
+    """The book an update migration brought up to date, with its result (None: it is no
+    update, or has none)."""
     data = read_json(m.path / view.FOLDER / view.RESULT)
     path = m.path / view.FOLDER / str(data.get("book", "")) if data else None
-    return path if path is not None and path.is_file() else None
+    return (path, data) if path is not None and path.is_file() else None
 
 
 @bp.get("/update")
@@ -98,7 +100,8 @@ def _book(folder: Path, upload, chosen: str) -> Path:
         raise NoBook()
     m = store().open(chosen)
     written = runner().book(m)
-    source = written.path if written is not None else _updated_book(m)
+    updated = _updated_book(m)
+    source = written.path if written is not None else updated[0] if updated else None
     if source is None:
         raise NoBook()
     path = folder / source.name
