@@ -35,8 +35,8 @@ def start(page, server: str, tmp_path: Path) -> None:
 
 
 def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, tmp_path):
-    """Item 31: every change shows "Saving…" until it is saved, then "All changes saved" for a
-    few seconds (a refused one "Not saved", until the next save); checks as typed show nothing
+    """Item 31: every change shows "Saving…" until it is saved, then "All changes saved" in its
+    line under the lead (a refused one "Not saved", at the window's corner until the next save); checks as typed show nothing
     there; the tree and the page keep their scroll positions after an edit re-renders them."""
     from playwright.sync_api import expect
 
@@ -110,12 +110,19 @@ def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, t
         currency.press("Tab")
         expect(page.locator("#messages")).to_contain_text("three-letter ISO code")
         expect(state).to_have_text("Not saved: see the message above", use_inner_text=True)
-        expect(state).to_have_css("opacity", "1")  # stays in sight
+        expect(state).to_have_css("position", "fixed")  # in sight wherever the page is scrolled
+        line = page.locator(".save-line").bounding_box()
         currency.fill("USD")
         currency.press("Tab")
         expect(state).to_have_text("All changes saved", use_inner_text=True)
-        # then fades, covering nothing at the window's corner (a row's Change… at 800 px)
-        expect(state).to_have_css("opacity", "0", timeout=15_000)
+        # then back in its own line under the lead, covering nothing (it floated at the window's
+        # corner over a row's Change… at 800 px); its line kept its height while it floated
+        expect(state).to_have_css("position", "static")
+        pill = state.bounding_box()
+        layout = page.locator("#map").bounding_box()
+        assert pill and layout and pill["y"] + pill["height"] <= layout["y"]
+        back = page.locator(".save-line").bounding_box()
+        assert back and line and back["height"] == line["height"]
         page.focus("#reparent")
         page.keyboard.press("Space")  # a setting changed from the keyboard: focus stays on it
         expect(page.locator("#map-status")).to_contain_text("Settings saved")
@@ -249,6 +256,12 @@ def test_layout_at_800_pixels(server, browser_page, tmp_path):
         page.click("#to-preview")
         expect(page.locator("#txn-table")).to_be_visible()
         look("preview")
+        # the transactions fit their box: the last column (file:line) is not cut off
+        fits = "t => t.scrollWidth <= t.parentElement.clientWidth + 1"
+        assert page.locator("#txn-table").evaluate(fits)
+        where = page.locator("#txn-table td.where").first
+        assert where.evaluate("w => w.scrollWidth <= w.clientWidth + 1")
+        assert ".csv:" in where.inner_text()
         page.click("#to-map")
         look("map")
         # the tree sits below the settings here: a link at the top leads to it
