@@ -58,8 +58,9 @@ def test_real_readers_claim_nothing_in_a_plain_text_file(tmp_path):
     f = tmp_path / "notes.txt"
     f.write_text("Dear diary,\nnothing to see here\n")
     merged = readers.read([f], Plan())
-    assert [str(p) for p in merged.problems] == [f"notes.txt:1: {readers.UNKNOWN}"]
-    assert merged.files == (FileInfo("notes.txt", "not read"),)
+    (said,) = [str(p) for p in merged.problems]  # plain text, as what it is (app/readers/looks)
+    assert said.startswith("notes.txt:1: this is not a QuickBooks export: it looks like plain text")
+    assert merged.files == (FileInfo("notes.txt", "Not a QuickBooks export"),)
 
 
 def test_every_file_is_reported_even_when_one_is_missing(tmp_path):

@@ -32,6 +32,11 @@ NOT_EXPORT = {  # name → (content, what the card says it looks like)
     "accounts.csv": (JSON.encode(), "a JSON data file"),
     "report.csv": (HTML.encode(), "a web page (HTML)"),
     "statement.csv": (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\x00\n", "a PDF document"),
+    "contacts.csv": (  # two columns: no date, account and amount to map (a walk's)
+        b"Name,Email\r\nAnn Lee,ann@example.com\r\nBo Chan,bo@example.com\r\n",
+        "a table of two columns (Name, Email), where a report has a date, an account and an amount",
+    ),
+    "codes.txt": (b"1000\n1010\n1200\n", "a list of single values, one per line"),
 }
 
 
@@ -87,9 +92,16 @@ def test_a_report_of_totals_only_is_named_and_explained(client, tmp_path, report
     assert ledger.files[0].kind == "Totals only" and not ledger.accounts
 
 
-def test_a_report_with_columns_to_map_is_still_offered_the_mapping(client):
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"When,Where,How much,Note\r\n01/02/2024,Checking,-25.00,fee\r\n",
+        # three columns by semicolons, the comma the decimal mark: not "two columns"
+        b"Wann;Konto;Betrag\r\n01.02.2024;Checking;-25,00\r\n",
+    ],
+)
+def test_a_report_with_columns_to_map_is_still_offered_the_mapping(client, data):
     prefix, csrf = new_migration(client)
-    data = b"When,Where,How much,Note\r\n01/02/2024,Checking,-25.00,fee\r\n"
     upload(client, prefix, csrf, "odd.csv", data=data)
     _, text = _card(client, prefix, "odd.csv")
     assert "Tell it which column is which" in text and "Not understood" in text

@@ -20,6 +20,7 @@ from app.quickbooks import (
     MENU_TRIAL_BALANCE,
     MENU_UNPAID_BILLS,
 )
+from app.readers.qbcsv.header import delimiter_of
 from app.readers.values import decode, is_binary
 
 HEAD = 65536
@@ -116,8 +117,17 @@ def refusal_of(data: bytes) -> Refusal | None:
         for marks, what, why in SUMMARY_ROWS:
             if len(marks & labels) >= 2:  # (two of its own rows: not a word in a memo)
                 return Refusal("Totals only", f"this is {what}: {why}")
+    return _no_table(text, rows)
+
+
+def _no_table(text: str, rows: list[list[str]]) -> Refusal | None:
+    """Sentences, or a table too narrow for a report: no columns to map."""
     if _prose(text, rows):
         return _not_export("a letter or other plain text (sentences, not columns)", EXPORTS)
+    if narrow := _narrow(rows):
+        return _not_export(
+            f"{narrow}, where a report has a date, an account and an amount", EXPORTS
+        )
     return None
 
 
@@ -130,12 +140,27 @@ def _not_export(what: str, instead: str) -> Refusal:
 
 def _rows(text: str) -> list[list[str]]:
     lines = text.splitlines()[:60]
-    tabs = sum(line.count("\t") for line in lines)
-    delimiter = "\t" if tabs > sum(line.count(",") for line in lines) else ","
     try:
-        return list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
+        return list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter_of(lines)))
     except csv.Error:
         return [[line] for line in lines]
+
+
+def _narrow(rows: list[list[str]]) -> str:
+    """What a table too narrow for a report looks like ("a table of two columns (Name, Email)"),
+    or "" when a row has the three cells a report to map needs at least (Date, Account and
+    Amount; a report's title rows have one)."""
+    filled = [[c.strip() for c in r if c.strip()] for r in rows]
+    if not filled or any(len(cells) >= 3 for cells in filled):
+        return ""
+    head = next((cells for cells in filled if len(cells) == 2), None)
+    if head is None:
+        cells = [c for cells in filled for c in cells]
+        if sum(" " in c for c in cells) * 2 >= len(cells):
+            return "plain text (short lines of words, not columns)"
+        return "a list of single values, one per line"
+    names = ", ".join(c[:30] for c in head)
+    return f"a table of two columns ({names})"
 
 
 def _prose(text: str, rows: list[list[str]]) -> bool:
