@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
@@ -90,10 +90,12 @@ def as_of(
         said = _export_day(ledger, replace(cutover, export_date=""), [])
         if said is not None and said[1] != "last transaction" and said[0] != day:
             problems.append(_not_the_cutover(day, said[0], said[2]))
-        start = given_fy or JANUARY
-        return AsOf(
-            day, "cutover date", fiscal_year_start(day, start), "given" if given_fy else "default"
-        ), problems
+        if daily if daily is not None else ledger.transactions:  # the fiscal year from figures
+            used, fiscal, fits = _fiscal_year(ledger, day, daily, given_fy, problems)
+        else:
+            used, fiscal, fits = given_fy or JANUARY, "given" if given_fy else "default", []
+        start = fiscal_year_start(day, used)
+        return AsOf(day, "cutover date", start, fiscal, fits=tuple(fits)), problems
     found = _export_day(ledger, cutover, problems)
     if found is None:
         return None, problems
@@ -123,6 +125,45 @@ def as_of(
                 "export_date",
             )
         )
+    used, fiscal, fits = _fiscal_year(ledger, day, daily, given_fy, problems)
+    asof = AsOf(day, basis, fiscal_year_start(day, used), fiscal, where, after, tuple(fits))
+    return asof, problems
+
+
+FISCAL_WORDS = {
+    "given": "as given",
+    "read from figures": "read from QuickBooks' figures",
+    "not told": "could not be told from QuickBooks' figures; January 1st assumed",
+    "default": "January 1st, nothing to read it from",
+}
+
+
+def as_of_words(asof: AsOf | None) -> list[str]:
+    """When QuickBooks' figures are from, the fiscal year they count, what lies after them."""
+    if asof is None:
+        return []
+    start = month_day_words(asof.year_start.strftime("%m-%d"))
+    out = [
+        f"QuickBooks' figures as of {asof.describe()}; income and expense from "
+        f"{asof.year_start}, the fiscal year starting {start} ({FISCAL_WORDS[asof.fiscal_basis]})"
+    ]
+    if asof.after:
+        out.append(
+            f"{plural(asof.after, 'transaction')} dated after {asof.date}: in "
+            "the book, outside QuickBooks' figures (compared as of that day)"
+        )
+    return out
+
+
+def _fiscal_year(
+    ledger: Ledger,
+    day: dt.date,
+    daily: DailyByAccount | None,
+    given_fy: str,
+    problems: list[Problem],
+) -> tuple[str, FiscalBasis, list[str]]:
+    """The fiscal year start used (MM-DD), where it came from, and the starts that explain
+    QuickBooks' income and expense figures (see the module docstring)."""
     fits = _fiscal_fits(ledger, day, daily)
     fiscal: FiscalBasis
     if given_fy:
@@ -155,33 +196,7 @@ def as_of(
                     "fiscal_year_start",
                 )
             )
-    asof = AsOf(day, basis, fiscal_year_start(day, used), fiscal, where, after, tuple(fits))
-    return asof, problems
-
-
-FISCAL_WORDS = {
-    "given": "as given",
-    "read from figures": "read from QuickBooks' figures",
-    "not told": "could not be told from QuickBooks' figures; January 1st assumed",
-    "default": "January 1st, nothing to read it from",
-}
-
-
-def as_of_words(asof: AsOf | None) -> list[str]:
-    """When QuickBooks' figures are from, the fiscal year they count, what lies after them."""
-    if asof is None:
-        return []
-    start = month_day_words(asof.year_start.strftime("%m-%d"))
-    out = [
-        f"QuickBooks' figures as of {asof.describe()}; income and expense from "
-        f"{asof.year_start}, the fiscal year starting {start} ({FISCAL_WORDS[asof.fiscal_basis]})"
-    ]
-    if asof.after:
-        out.append(
-            f"{plural(asof.after, 'transaction')} dated after {asof.date}: in "
-            "the book, outside QuickBooks' figures (compared as of that day)"
-        )
-    return out
+    return used, fiscal, fits
 
 
 def _export_day(
@@ -289,7 +304,7 @@ def _pnl_figures(ledger: Ledger) -> list[Account]:
     return [
         a
         for a in ledger.accounts
-        if a.balance is not None and a.type is not None and not a.type.balance_sheet
+        if a.balance is not None and a.counted is not None and not a.counted.balance_sheet
     ]
 
 
@@ -297,7 +312,7 @@ def _fiscal_fits(ledger: Ledger, day: dt.date, daily: DailyByAccount | None) -> 
     """The month starts whose fiscal year (the one containing ``day``) makes the history explain
     every income and expense figure; none without such figures or without history."""
     pnl = _pnl_figures(ledger)
-    if not pnl or not ledger.transactions:
+    if not pnl or not (daily if daily is not None else ledger.transactions):
         return []
     if daily is None:
         daily = ledger_daily(ledger)
@@ -311,6 +326,16 @@ def _fiscal_fits(ledger: Ledger, day: dt.date, daily: DailyByAccount | None) -> 
         ):
             fits.append(mmdd)
     return fits
+
+
+def as_counted(
+    ledger: Ledger, accounts: Iterable[tuple[str, AccountType | None, Daily]]
+) -> Iterator[tuple[str, AccountType | None, Daily]]:
+    """A book's accounts (name, GnuCash type, per-date sums) with the type QuickBooks counts each
+    one's figure by instead, where a retype crossed the balance-sheet line (``Account.counted``):
+    what ``figures`` is given to compare a book with QuickBooks."""
+    counted = {a.full_name: a.counted for a in ledger.accounts if a.counted_as}
+    return ((name, counted.get(name) or type_, daily) for name, type_, daily in accounts)
 
 
 def figures(

@@ -75,8 +75,8 @@ def applied(
             fiscal_year_start(dt.date(2000, 1, 1), cutover.fiscal_year_start)
     except ValueError as exc:
         return _with(ledger, [Problem(None, str(exc))], transactions=()), True
-    if cutover.mode == "balances_only":
-        day, problems = as_of(ledger, cutover)
+    if cutover.mode == "balances_only":  # the history read only for the fiscal year
+        day, problems = as_of(ledger, cutover, daily)
         return _balances_only(replace(ledger, as_of=day), cutover, problems)
     if daily is None:  # one pass over the history, for the as-of day and the openings
         daily = ledger_daily(ledger)
@@ -186,7 +186,7 @@ def _differences(
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     re_name = retained.full_name if retained else None
     explained = figures(
-        ((a.full_name, a.type, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
+        ((a.full_name, a.counted, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
         retained.full_name if retained else None,
         as_of_day,
         year_start,
@@ -241,7 +241,7 @@ def _differences(
                 )
             )
             continue
-        pnl = a.type is not None and not a.type.balance_sheet
+        pnl = a.counted is not None and not a.counted.balance_sheet
         if pnl and opening_day < year_start:
             why = shifted or "the history covers the whole year, so it is not posted"
             problems.append(
@@ -367,7 +367,7 @@ def _balances_only(
     ytd = ZERO
     for a in figured:
         assert a.balance is not None
-        if cutover.ytd_to_retained and a.type is not None and not a.type.balance_sheet:
+        if cutover.ytd_to_retained and a.counted is not None and not a.counted.balance_sheet:
             ytd += a.balance
         elif a.balance:
             lines.append(Split(a.full_name, a.balance, a.source, memo="QuickBooks balance"))

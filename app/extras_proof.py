@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app import extras, schedules
-from app.as_of import figures, fiscal_year_start, role_account
+from app.as_of import as_counted, figures, fiscal_year_start, role_account
 from app.book import BookAccount, BookSnapshot
 from app.csvsafe import line as csv_line
 from app.model import AccountType, AsOf, Ledger, Role, money
@@ -262,9 +262,8 @@ def _years(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> tuple[Y
     out = []
     for y in ledger.year_ends:
         start = fiscal_year_start(y.date, mmdd)
-        book = figures(
-            ((b.full_name, _type(b), b.daily) for b in snapshot.accounts), re_name, y.date, start
-        )
+        book_types = ((b.full_name, _type(b), b.daily) for b in snapshot.accounts)
+        book = figures(as_counted(ledger, book_types), re_name, y.date, start)
         rows = tuple(
             YearRow(name, y.figure(name), book.get(name, ZERO)) for name in (*known, *extra)
         )

@@ -23,7 +23,7 @@ def date_suspect(
     if asof is None or asof.basis != "given" or not asof.after or first is None:
         return False
     return first <= asof.year_start and any(
-        a.full_name == retained or not (a.type and a.type.balance_sheet) for a in differing
+        a.full_name == retained or not (a.counted and a.counted.balance_sheet) for a in differing
     )
 
 
@@ -46,7 +46,9 @@ def likely_fix(
     if first is None:
         return "balances_only"  # no history at all: only the balances can reach the figures
     # income, expense and Retained Earnings move with the fiscal year and the export date
-    year_bound = account.full_name == retained or not (account.type and account.type.balance_sheet)
+    year_bound = account.full_name == retained or not (
+        account.counted and account.counted.balance_sheet
+    )
     covers_year = first <= asof.year_start
     if asof.guessed and year_bound and covers_year:
         return "export_date"

@@ -325,6 +325,13 @@ def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str,
     return final
 
 
+def _counted_as(was: AccountType | None, now: AccountType | None) -> AccountType | None:
+    """QuickBooks' type when a retype crossed the balance-sheet line: its figure still counts
+    by it (``Account.counted_as``); else None."""
+    crossed = was is not None and now is not None and was.balance_sheet != now.balance_sheet
+    return was if crossed else None
+
+
 def _accounts(tree: _Tree) -> tuple[Account, ...]:
     """Parents first (depth-first, siblings in their original order)."""
     children: dict[str | None, list[str]] = {}
@@ -352,6 +359,7 @@ def _accounts(tree: _Tree) -> tuple[Account, ...]:
                         origin=tuple(node.origin),
                         balance=node.balance,
                         role=node.role,
+                        counted_as=_counted_as(node.account.counted, node.type),
                     )
                 )
             walk(key)

@@ -75,17 +75,11 @@ class AccountType(Enum):
 
 
 _FAMILY = {
-    AccountType.BANK: "asset",
-    AccountType.CASH: "asset",
-    AccountType.ASSET: "asset",
-    AccountType.RECEIVABLE: "asset",
-    AccountType.CREDIT: "liability",
-    AccountType.LIABILITY: "liability",
-    AccountType.PAYABLE: "liability",
-    AccountType.EQUITY: "equity",
-    AccountType.INCOME: "income",
-    AccountType.EXPENSE: "expense",
-}
+    AccountType.BANK: "asset", AccountType.CASH: "asset", AccountType.ASSET: "asset",
+    AccountType.RECEIVABLE: "asset", AccountType.CREDIT: "liability",
+    AccountType.LIABILITY: "liability", AccountType.PAYABLE: "liability",
+    AccountType.EQUITY: "equity", AccountType.INCOME: "income", AccountType.EXPENSE: "expense",
+}  # fmt: skip
 
 
 class Role(Enum):
@@ -125,6 +119,13 @@ class Account:
     # a class sub-account (``--classes accounts``, app/classes_stage.py): the account it is made
     # under, into which the proof folds it back ("" for every other account)
     folds_into: str = ""
+    # QuickBooks' type, where a retype crossed the balance-sheet line (``counted``)
+    counted_as: AccountType | None = None
+
+    @property
+    def counted(self) -> AccountType | None:
+        """The type ``balance`` counts by: an asset made an expense keeps an all-time figure."""
+        return self.counted_as or self.type
 
     @property
     def name(self) -> str:

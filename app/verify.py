@@ -29,7 +29,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app import as_of as cut
-from app.as_of import ZERO, figures, ledger_daily, over_explained, role_account
+from app.as_of import ZERO, as_counted, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot, engine_made
 from app.check_causes import book_only, explain
 from app.coverage import Gap, gaps, no_opening
@@ -76,9 +76,8 @@ def verify(
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     re_name = retained.full_name if retained else None
     book = {b.full_name: b for b in snapshot.accounts}
-    from_book = figures(
-        ((b.full_name, _type(b), b.daily) for b in snapshot.accounts), re_name, as_of, year_start
-    )
+    book_types = ((b.full_name, _type(b), b.daily) for b in snapshot.accounts)
+    from_book = figures(as_counted(ledger, book_types), re_name, as_of, year_start)
     daily = ledger_daily(ledger)
     opening: defaultdict[str, Decimal] = defaultdict(Decimal)
     for t in ledger.transactions:
@@ -86,7 +85,9 @@ def verify(
             for s in t.splits:
                 opening[s.account] += s.value
     folded = cutover.mode == "balances_only" and cutover.ytd_to_retained
-    ytd = sum((a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.type)), ZERO)
+    ytd = sum(
+        (a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.counted)), ZERO
+    )
     holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
     more = cutover.mode != "balances_only" and over_explained(
         (a.balance, from_book.get(a.full_name, ZERO))
@@ -107,7 +108,7 @@ def verify(
             expected = a.balance if a.balance is not None else ZERO
             got = from_book.get(a.full_name, ZERO)
             basis = "all time"
-            if _pnl(a.type):
+            if _pnl(a.counted):
                 basis = "year to date"
                 expected = ZERO if folded else expected
             elif a.full_name == re_name:

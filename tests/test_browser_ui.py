@@ -36,8 +36,9 @@ def start(page, server: str, tmp_path: Path) -> None:
 
 def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, tmp_path):
     """Item 31: every change shows "Saving…" until it is saved, then "All changes saved" in its
-    line under the lead (a refused one "Not saved", at the window's corner until the next save); checks as typed show nothing
-    there; the tree and the page keep their scroll positions after an edit re-renders them."""
+    line under the lead (a refused one "Not saved", at the window's corner until the next
+    save); checks as typed show nothing there; the tree and the page keep their scroll
+    positions after an edit re-renders them."""
     from playwright.sync_api import expect
 
     page = browser_page

@@ -1,0 +1,98 @@
+"""A retype across the balance-sheet line (an asset made an expense, an expense made an asset)
+changes where GnuCash reports an account, not QuickBooks' figure for it: the proof compares the
+book with QuickBooks' figures counted by QuickBooks' own type (``Account.counted``), on the
+export date and at every year end, and the fiscal year is still read from the figures. A
+balances-only book reads its fiscal year from the uploaded history too. Generated companies
+through the whole pipeline; every book reopened with the bindings."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+
+from app import pipeline
+from app.model import AccountType
+from app.plan import Cutover, Plan, Rule
+from tests.support.companygen import make_company
+from tests.support.end_to_end import START, assert_known_answers, convert
+
+# a bank account made an expense (its figure all time), an expense made an asset (its figure
+# this fiscal year only), both top-level in the generator's chart
+RETYPES = (Rule("retype", "Savings", "EXPENSE"), Rule("retype", "Advertising", "ASSET"))
+
+
+def _plan(**cutover) -> Plan:
+    return replace(Plan(cutover=Cutover(**cutover)), rules=RETYPES)
+
+
+def test_a_retype_across_the_line_is_compared_as_quickbooks_counts_it(tmp_path) -> None:
+    company = make_company(240, seed=5, start=START, years=4, fiscal_year_start=(7, 1))
+    truth = company.trial_balance()
+    assert truth["Savings"] and truth["Advertising"]  # both carry a figure to compare
+    prepared, outcome = convert(tmp_path, company, _plan())
+    assert not [w for w in prepared.warnings if "Savings" in w.message or "Advert" in w.message]
+    asof = prepared.ledger.as_of
+    assert asof is not None and asof.fiscal_basis == "read from figures"
+    assert asof.year_start == company.fiscal_year_begin() and asof.year_start.month == 7
+    types = {b.full_name: b.type for b in outcome.snapshot.accounts}
+    assert (types["Savings"], types["Advertising"]) == ("EXPENSE", "ASSET")  # as the user chose
+    report = outcome.report
+    assert report.ok, report.summary_lines()
+    assert_known_answers(report, truth)
+    # counted by the new types instead, both differ: the comparison above could fail
+    book = {b.full_name: b for b in outcome.snapshot.accounts}
+    all_time = sum(v for _, v in book["Advertising"].daily)
+    this_year = sum(v for d, v in book["Savings"].daily if d >= asof.year_start)
+    assert all_time != truth["Advertising"] and this_year != truth["Savings"]
+
+
+def test_every_year_end_is_compared_as_quickbooks_counts_it(tmp_path) -> None:
+    company = make_company(300, seed=4, years=3, exported=dt.date(2022, 3, 31))
+    files = company.write_all(tmp_path / "exports")
+    ends = company.year_ends()
+    tbs = [company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d) for d in ends]
+    plan = _plan()
+    prepared = pipeline.prepare(pipeline.read([files["lists"], files["journal"], *tbs], plan), plan)
+    assert not prepared.errors, prepared.errors
+    outcome = pipeline.write(prepared, tmp_path / "book.gnucash", plan)
+    report = outcome.report
+    assert report.ok, report.summary_lines()
+    years = report.extras.years
+    assert [y.date for y in years] == ends and len(ends) >= 2
+    for y in years:
+        got = {r.account: (r.quickbooks, r.gnucash) for r in y.rows}
+        for account in ("Savings", "Advertising", "Retained Earnings"):
+            value = company.trial_balance(y.date)[account]
+            assert got[account] == (value, value), (y.date, account)
+
+
+@pytest.mark.parametrize("given", ["", "07-01"], ids=["read", "given"])
+def test_a_balances_only_book_reads_its_fiscal_year_from_the_history(tmp_path, given) -> None:
+    company = make_company(240, seed=8, start=START, years=3, fiscal_year_start=(7, 1))
+    cut = {"mode": "balances_only", "date": company.export_date.isoformat()}
+    prepared, outcome = convert(tmp_path, company, _plan(fiscal_year_start=given, **cut))
+    asof = prepared.ledger.as_of
+    assert asof is not None and asof.year_start == company.fiscal_year_begin()
+    assert asof.fiscal_basis == ("given" if given else "read from figures")
+    assert outcome.report.ok, outcome.report.summary_lines()
+    assert outcome.snapshot.transactions == 1
+    assert_known_answers(outcome.report, company.trial_balance())
+    # without the history there is nothing to read it from: January 1st, said
+    plan = Plan(cutover=Cutover(**cut))
+    lists = company.write_lists_iif(tmp_path / "alone.iif")
+    alone = pipeline.prepare(pipeline.read([lists], plan), plan).ledger.as_of
+    assert alone is not None and alone.fiscal_basis == "default"
+    assert alone.year_start == dt.date(company.export_date.year, 1, 1)
+
+
+def test_an_account_type_kept_or_changed_within_its_side_counts_as_its_type() -> None:
+    from app.mapping import _counted_as
+
+    T = AccountType
+    assert _counted_as(T.BANK, T.EXPENSE) is T.BANK
+    assert _counted_as(T.EXPENSE, T.ASSET) is T.EXPENSE
+    assert _counted_as(T.BANK, T.ASSET) is None  # the same side: its figure counts the same
+    assert _counted_as(T.INCOME, T.EXPENSE) is None
+    assert _counted_as(None, T.EXPENSE) is None  # untyped: typed by the user, counted by that
