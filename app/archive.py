@@ -143,7 +143,7 @@ def archive_ledger(ledger: Ledger, day: dt.date) -> Ledger:
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     daily = ledger_daily(Ledger(transactions=txns))
     own = figures(
-        ((a.full_name, a.type, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
+        ((a.full_name, a.counted, daily.get(a.full_name, {}).items()) for a in ledger.accounts),
         retained.full_name if retained else None,
         last,
         start,
@@ -177,7 +177,7 @@ def closing(ledger: Ledger, day: dt.date) -> tuple[dict[str, Decimal], Ledger]:
     earlier = any(
         d < start
         for a in ledger.accounts
-        if a.type is not None and not a.type.balance_sheet
+        if a.counted is not None and not a.counted.balance_sheet
         for d in daily.get(a.full_name, {})
     )
     if retained is None and earlier:
@@ -186,7 +186,7 @@ def closing(ledger: Ledger, day: dt.date) -> tuple[dict[str, Decimal], Ledger]:
             ledger, Role.RETAINED_EARNINGS, "Retained Earnings", source
         )
     out = figures(
-        ((a.full_name, a.type, daily.get(a.full_name, {}).items()) for a in accounts),
+        ((a.full_name, a.counted, daily.get(a.full_name, {}).items()) for a in accounts),
         retained.full_name if retained else None,
         day - DAY,
         start,

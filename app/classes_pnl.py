@@ -113,9 +113,9 @@ def proof(ledger: Ledger, snapshot: BookSnapshot, folds: dict[str, str]) -> Clas
     if not any(s.klass for t in ledger.transactions for s in t.splits):
         return None
     families = {
-        a.full_name: a.type.family
+        a.full_name: a.counted.family  # as QuickBooks counts it (``Account.counted``)
         for a in ledger.accounts
-        if a.type is not None and not a.type.balance_sheet and not a.folds_into
+        if a.counted is not None and not a.counted.balance_sheet and not a.folds_into
     }
     start = ledger.as_of.year_start if ledger.as_of else dt.date(2000, 1, 1)
     mmdd = f"{start.month:02d}-{start.day:02d}"

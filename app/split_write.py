@@ -17,7 +17,7 @@ from pathlib import Path
 from app import archive as split
 from app import audit, check_causes, csvsafe, pipeline
 from app.archive import Carried
-from app.as_of import role_account
+from app.as_of import as_counted, role_account
 from app.book import BookSnapshot
 from app.documents.selection import before
 from app.errors import BookWriteError, ProblemsError
@@ -161,7 +161,7 @@ def figures(working: Ledger, day: dt.date, snap: BookSnapshot) -> dict[str, Deci
     name = retained.full_name if retained else None
     start = split.year_start_of(working, day)
     rows = ((b.full_name, _type(b.type), b.daily) for b in snap.accounts)
-    return split.book_figures(rows, name, day, start)
+    return split.book_figures(as_counted(working, rows), name, day, start)
 
 
 def _type(name: str) -> AccountType | None:

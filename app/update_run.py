@@ -268,7 +268,9 @@ def _prove(  # noqa: PLR0917
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
         sheet = frozenset(
-            a.full_name for a in ledger.accounts if a.type is not None and a.type.balance_sheet
+            a.full_name
+            for a in ledger.accounts
+            if a.counted is not None and a.counted.balance_sheet
         )
         last = work.last or update_record.Record("", None, None, "")
         last = replace(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from decimal import Decimal as D
 
 import pytest
 
@@ -96,3 +97,34 @@ def test_an_account_type_kept_or_changed_within_its_side_counts_as_its_type() ->
     assert _counted_as(T.BANK, T.ASSET) is None  # the same side: its figure counts the same
     assert _counted_as(T.INCOME, T.EXPENSE) is None
     assert _counted_as(None, T.EXPENSE) is None  # untyped: typed by the user, counted by that
+
+
+def test_a_split_carries_a_retyped_account_as_quickbooks_counts_it(tmp_path) -> None:
+    """The working book opens Savings (made an expense) with its all-time balance and closes
+    Advertising (made an asset) into Retained Earnings, as QuickBooks counts them: both books
+    match QuickBooks, and the carried table is equal."""
+    from app import gnc
+    from tests.support.cli import convert as run
+
+    company = make_company(300, seed=31, years=3, fiscal_year_start=(7, 1))
+    day = company.fiscal_year_begin()
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    detail = company.write_transaction_detail_csv(tmp_path / "detail.csv")
+    work, old = tmp_path / "work.gnucash", tmp_path / "archive.gnucash"
+    types = ("--type", "Savings=EXPENSE", "--type", "Advertising=ASSET")
+    out = run(lists, detail, "-o", work, "--archive", old, "--split-at", day, *types)
+    assert out.returncode == 0, out.stdout + out.stderr
+    said = out.stdout.splitlines()
+    for heading in ("Archive verification:", "Working book verification:"):
+        assert said[said.index(heading) + 1].endswith("accounts match QuickBooks to the cent")
+    assert any(line.startswith("Carried over:") and "equal to the cent" in line for line in said)
+    book = gnc.read_book(work)
+    savings = next(a for a in book.accounts if a.full_name == "Savings")
+    assert savings.type == "EXPENSE"
+    before = sum(
+        (v for t in company.transactions if t.date < day for a, v, _m, _c in t.splits
+         if a == "Savings"),
+        start=D(0),
+    )  # fmt: skip
+    opening = sum((v for d, v in savings.daily if d < day), start=D(0))
+    assert before and opening == before  # carried over whole, as a bank account's balance
