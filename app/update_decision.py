@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from app import keys as k
+from app.documents.taxes import SalesTax
 from app.fixes import Audience
 from app.model import Ledger
 from app.plan import Rule
@@ -129,6 +130,7 @@ class Decision:
     # the book's transactions of QuickBooks in an account whose QuickBooks name is taken, as
     # the book names their accounts once renamed: their key slots stamped anew
     restamp: tuple[BookEntry, ...] = ()
+    sales_tax: SalesTax | None = None  # the documents' items and tax tables
 
     @property
     def writes(self) -> bool:

@@ -63,6 +63,7 @@ class UpdateOutcome:
     backup: Path | None = None
     documents: dict[str, int] | None = None
     renames: tuple[AccountRename, ...] = ()  # accounts QuickBooks renamed since the last run
+    tax: tuple[int, tuple[str, ...]] = (0, ())  # new documents taxed through tables; kept plain
 
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
@@ -70,6 +71,21 @@ class UpdateOutcome:
         out = self.work.lines(self.ledger, audience) + [
             r.said(audience) for r in self.renames if audience == "cli" or r.taken or r.kept
         ]
+        tabled, kept = self.tax
+        if tabled or kept:
+            out.append(
+                f"Sales tax: {plural(tabled, 'new invoice', 'new invoices')} taxed through "
+                "GnuCash's tax tables, "
+                "as in the first conversion"
+                + (
+                    f"; {plural(len(kept), 'new invoice', 'new invoices')} "
+                    f"{'keeps' if len(kept) == 1 else 'keep'} "
+                    "QuickBooks' tax as plain lines "
+                    f"(GnuCash's table gives another amount): {', '.join(kept)}"
+                    if kept
+                    else ""
+                )
+            )
         if not self.written:
             out.append("The book was not changed")
         elif audience == "wizard":
@@ -154,6 +170,7 @@ def bring_up_to_date(
             renames=renames,
             named=renaming.book_to_keys(state, renames),
             restamp=renaming.to_restamp(state, to_book, renames),
+            sales_tax=prepared.sales_tax if docs is not None else None,
         )
 
     staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
@@ -174,8 +191,9 @@ def bring_up_to_date(
     finally:
         staged.unlink(missing_ok=True)
     return UpdateOutcome(
-        work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames
-    )
+        work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
+        (done.tabled, done.refused),
+    )  # fmt: skip
 
 
 def _compared(

@@ -15,23 +15,12 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import convert
-from tests.support.companygen import Company
-from tests.support.companygen_later import Later, later_company
+from tests.support.companygen_later import Later, exports, later_company
 
 
 @pytest.fixture(scope="module")
 def later() -> Later:
     return later_company(300, seed=8)
-
-
-def _exports(company: Company, folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    return [
-        company.write_lists_iif(folder / "lists.iif"),
-        company.write_journal_csv(folder / "journal.csv"),
-        company.write_open_invoices_csv(folder / "open_invoices.csv"),
-        company.write_unpaid_bills_csv(folder / "unpaid_bills.csv"),
-    ]
 
 
 def _rows(path: Path) -> list[str]:
@@ -53,12 +42,12 @@ def _rows(path: Path) -> list[str]:
 def books(later: Later, tmp_path_factory) -> dict[str, Path]:
     """A March book (SQLite) and June's exports, and a June book for the older-exports case."""
     tmp = tmp_path_factory.mktemp("cli-update")
-    march = _exports(later.first, tmp / "march")
+    march = exports(later.first, tmp / "march")
     book = tmp / "march.gnucash"
     done = convert(*march, "-o", book, "--format", "sqlite")
     assert done.returncode == 0, done.stderr
     june_book = tmp / "june.gnucash"
-    june = _exports(later.second, tmp / "june")
+    june = exports(later.second, tmp / "june")
     assert convert(*june, "-o", june_book).returncode == 0
     return {"book": book, "june": tmp / "june", "march": tmp / "march", "june_book": june_book}
 
@@ -132,7 +121,7 @@ def test_older_exports_another_company_and_a_locked_book_are_refused(books, late
     june_book = books["june_book"]
     said = _refused(june_book, *sorted(books["march"].iterdir()), "--update", june_book)
     assert "older than" in said and "export again" in said
-    other = _exports(replace(later.second, name="Other Landscaping Co"), tmp_path / "other")
+    other = exports(replace(later.second, name="Other Landscaping Co"), tmp_path / "other")
     said = _refused(june_book, *other, "--update", june_book)
     assert "Other Landscaping Co" in said and "own company" in said
     lock = june_book.with_name(june_book.name + ".LCK")

@@ -24,7 +24,7 @@ from decimal import Decimal
 from app.book import BookEntry, BookInvoiceTax, BookSalesTax, BookTaxTable
 from app.documents import Document, Documents
 from app.documents.allocate import Allocation
-from app.documents.taxes import SalesTax
+from app.documents.taxes import SalesTax, TaxTable
 from app.errors import BookWriteError
 from app.gnc import bindings
 from app.gnc.bindings import C, Query
@@ -45,23 +45,7 @@ def write_sales_tax(w: Written, st: SalesTax) -> dict[str, object]:
     """The tables, the customers' defaults and the agencies' notes (each line's item is its
     split's action already: ``transactions.write``); returns each table's frozen child (what
     a posted document's entries point at) by name."""
-    book_i = w.book.get_instance()  # type: ignore[attr-defined]
-    made: dict[str, object] = {}
-    for t in st.tables:
-        table = C.gncTaxTableCreate(book_i)
-        C.gncTaxTableBeginEdit(table)
-        C.gncTaxTableSetName(table, t.name)
-        for e in t.entries:
-            account = w.accounts.get(e.account)
-            if account is None:
-                raise BookWriteError(f"{t.source}: tax table {t.name}: no account {e.account!r}")
-            entry = C.gncTaxTableEntryCreate()
-            C.gncTaxTableEntrySetAccount(entry, account.get_instance())
-            C.gncTaxTableEntrySetType(entry, C.GNC_AMT_TYPE_PERCENT)
-            C.gncTaxTableEntrySetAmount(entry, _num(e.rate))
-            C.gncTaxTableAddEntry(table, entry)
-        C.gncTaxTableCommitEdit(table)
-        made[t.name] = table
+    made = {t.name: _table(w, t) for t in st.tables}
     for name, table_name in st.customers.items():
         owner = w.owners.get(("customer", name))
         if owner is None:
@@ -84,25 +68,63 @@ def write_sales_tax(w: Written, st: SalesTax) -> dict[str, object]:
     return {name: C.gncTaxTableReturnChild(t, True) for name, t in made.items()}
 
 
+def _table(w: Written, t: TaxTable) -> object:
+    """A GnuCash tax table of the planned ``t``: a percentage entry per account."""
+    table = C.gncTaxTableCreate(w.book.get_instance())  # type: ignore[attr-defined]
+    C.gncTaxTableBeginEdit(table)
+    C.gncTaxTableSetName(table, t.name)
+    for e in t.entries:
+        account = w.accounts.get(e.account)
+        if account is None:
+            raise BookWriteError(f"{t.source}: tax table {t.name}: no account {e.account!r}")
+        entry = C.gncTaxTableEntryCreate()
+        C.gncTaxTableEntrySetAccount(entry, account.get_instance())
+        C.gncTaxTableEntrySetType(entry, C.GNC_AMT_TYPE_PERCENT)
+        C.gncTaxTableEntrySetAmount(entry, _num(e.rate))
+        C.gncTaxTableAddEntry(table, entry)
+    C.gncTaxTableCommitEdit(table)
+    return table
+
+
+def tables_in(w: Written, st: SalesTax) -> dict[str, object]:
+    """For an update: the book's own tables by the names the plan gives them (a first write
+    made them so), a table the book lacks (a tax item new in QuickBooks since) made as a first
+    write makes it; each as the frozen child a posted document's entries point at. A table
+    the user changed in GnuCash is used as it is: where it taxes otherwise than QuickBooks, the
+    document keeps QuickBooks' tax as plain lines (``TaxPass.entered``)."""
+    book_i = w.book.get_instance()  # type: ignore[attr-defined]
+    out = {}
+    for t in st.tables:
+        table = C.gncTaxTableLookupByName(book_i, t.name) or _table(w, t)
+        out[t.name] = C.gncTaxTableReturnChild(table, True)
+    return out
+
+
 class TaxPass(_Pass):
     """The documents pass with each document's planned entries (items, tax tables); where the
     engine computes another tax than planned, the entries again with QuickBooks' tax as plain
     lines, and the document named in ``refused``."""
 
     def __init__(
-        self, w: Written, docs: Documents, allocation: Allocation, st: SalesTax, tables: dict
+        self,
+        w: Written,
+        docs: Documents,
+        allocation: Allocation,
+        st: SalesTax | None,
+        tables: dict,
     ) -> None:
         super().__init__(w, docs, allocation)
         self.st, self.tables = st, tables
         self.refused: list[str] = []
+        self.tabled = 0  # documents with a line taxed through a table, as planned
 
     def lines(self, d: Document) -> tuple:
-        planned = self.st.docs.get(d.transaction)
+        planned = self.st.docs.get(d.transaction) if self.st is not None else None
         return planned.entries if planned is not None else d.lines
 
     def entered(self, inv: object, d: Document, vendor: bool) -> Decimal:
         total = to_decimal(C.gncInvoiceGetTotal(inv))
-        planned = self.st.docs.get(d.transaction)
+        planned = self.st.docs.get(d.transaction) if self.st is not None else None
         if planned is None or not planned.table:
             return total
         # the subtotal is QuickBooks' by construction unless a price includes the tax: then a
@@ -111,6 +133,7 @@ class TaxPass(_Pass):
         if total == planned.total and (
             not included or to_decimal(C.gncInvoiceGetTotalTax(inv)) == planned.tax
         ):
+            self.tabled += any(e.table for e in planned.entries)
             return total
         for e in list(C.gncInvoiceGetEntries(inv)):
             C.gncInvoiceRemoveEntry(inv, e)

@@ -20,15 +20,16 @@ from pathlib import Path
 from app import keys, resolve
 from app.documents import Payment
 from app.documents.selection import Piece, links, payment_pieces
+from app.documents.taxes import SalesTax
 from app.errors import BookWriteError
 from app.gnc import accounts, bindings, business, existing, extras, owner_names, transactions
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, progress
 from app.gnc.detacher import SplitListDetacher
-from app.gnc.documents import _Pass
 from app.gnc.engine import LayoutError
 from app.gnc.numeric import to_decimal
 from app.gnc.session import _plain, load
+from app.gnc.tax import TaxPass, tables_in
 from app.lists import owner_keys
 from app.model import Ledger
 from app.openings import OPENING_KIND
@@ -44,6 +45,8 @@ class Updated:
     # each new payment: (its A/R or A/P account, the pieces its line was cut into; () plain)
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = field(default_factory=dict)
     linked: tuple = ()  # (credit note, document, amount) of each lot link this run made
+    refused: tuple[str, ...] = ()  # new documents GnuCash taxes otherwise: QuickBooks' tax plain
+    tabled: int = 0  # new documents taxed through GnuCash's tax tables
 
 
 def _uri(path: Path) -> str:
@@ -135,19 +138,26 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     counts: dict[str, int] = {}
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
     linked: tuple = ()
+    refused: tuple[str, ...] = ()
+    tabled = 0
     if decision.docs is not None:
-        docs = decision.docs[0]
+        docs, allocation, target = decision.docs
         owed = {d.account for d in docs.documents} | {p.account for p in docs.payments}
         found = existing.objects(book, {e.handle for e in work.present.values()}, owed)
         at = {
             **{i: found[e.handle] for i, e in work.present.items() if e.handle in found},
             **made,
         }
-        made_pass = _UpdatePass(w, at, set(work.add), *decision.docs)
+        st = decision.sales_tax
+        tables = tables_in(w.written(), st) if st is not None and st.tables else {}
+        made_pass = _UpdatePass(
+            w, at, set(work.add), docs, allocation, target, st=st, tables=tables
+        )
         counts = made_pass.run()
         paid, linked = made_pass.paid, tuple(made_pass.linked)
+        refused, tabled = tuple(made_pass.refused), made_pass.tabled
     _reconciled(book, w, work)
-    return Updated(decision, True, counts, paid, linked)
+    return Updated(decision, True, counts, paid, linked, refused, tabled)
 
 
 def _reconciled(book, w: Writer, work: Work) -> None:
@@ -232,15 +242,18 @@ def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
     business.write_jobs(w, ledger, {n for k, n in new_owners if k == "customer" and ":" in n})
 
 
-class _UpdatePass(_Pass):
+class _UpdatePass(TaxPass):
     """The documents pass on a book that already holds some: ``at`` maps every ledger
     transaction the book holds (present or just written) to its engine transaction; only the
-    documents, payments and links that involve a new transaction (``new``) are made."""
+    documents, payments and links that involve a new transaction (``new``) are made. With
+    the sales tax plan (``st``, ``tables``: ``tax.tables_in``), new invoices get their items
+    and tax tables as in a first write."""
 
     def __init__(  # noqa: PLR0917
-        self, w, at: dict[int, object], new: set[int], docs, allocation, target=None
-    ) -> None:
-        super().__init__(w.written(), docs, allocation)
+        self, w, at: dict[int, object], new: set[int], docs, allocation, target=None,
+        st: SalesTax | None = None, tables: dict | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(w.written(), docs, allocation, st, tables or {})
         self.at, self.new = at, new
         self.w.transactions = _Indexed(at)  # type: ignore[assignment]
         self.target: dict[int, Decimal] = dict(target or {})  # QuickBooks' open, per document

@@ -26,6 +26,7 @@ import copy
 import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from pathlib import Path
 
 from tests.support import companygen_classes as _c
 from tests.support import companygen_docs as _d
@@ -73,13 +74,18 @@ def later_company(
     years: int = 2,
     *,
     classes: bool = False,
+    items: bool = False,
 ) -> Later:
     """A documents company (``make_company(..., documents=True)``) exported at ``share`` of its
     history and again at its end; see the module docstring. ``classes``: with QuickBooks'
     classes (``companygen_classes``: drawn line by line in order, so the first export's lines
-    have the classes the whole history gives them)."""
-    whole = make_company(transactions, seed, years=years, documents=True, classes=classes)
-    plain = make_company(transactions, seed, years=years)  # the same before add_documents
+    have the classes the whole history gives them). ``items``: with items and sales tax
+    (``companygen_tax``: every invoice rewritten in order, so the first export's invoices are
+    the whole history's; ``Company.tax`` is the whole history's truth, by Trans #)."""
+    whole = make_company(
+        transactions, seed, years=years, documents=True, classes=classes, items=items
+    )
+    plain = make_company(transactions, seed, years=years, items=items)  # before add_documents
     cut = plain.transactions[int(len(plain.transactions) * share)].date
     prefix = copy.deepcopy([t for t in plain.transactions if t.date <= cut])
     open_then = _d.add_documents(prefix, seed, list(CUSTOMERS), list(VENDORS))
@@ -145,6 +151,20 @@ def later_company(
     return Later(
         first, second, cut, (before, target), gone, NEW_CUSTOMER, NEW_ACCOUNT[0], NEW_JOB, paid
     )
+
+
+def exports(company: Company, folder: Path, history: str = "journal") -> list[Path]:
+    """One export of the company as the update tests give it: the lists, the history
+    (``history``: "journal", or "transaction_detail", the report with the item columns) and
+    both open-items reports."""
+    folder.mkdir(parents=True, exist_ok=True)
+    write = getattr(company, f"write_{history}_csv")
+    return [
+        company.write_lists_iif(folder / "lists.iif"),
+        write(folder / f"{history}.csv"),
+        company.write_open_invoices_csv(folder / "open_invoices.csv"),
+        company.write_unpaid_bills_csv(folder / "unpaid_bills.csv"),
+    ]
 
 
 def _owed(company: Company, trans_no: int) -> bool:

@@ -91,6 +91,7 @@ PROFILES = {
     "Lew Plumbing": ("Y", "Tax", "Bayshore"),
     "Pretell Real Estate": ("N", "Non", ""),
     "Teschner, Anton": ("Y", "Tax", "State"),
+    "Zephyr Garden Supply": ("N", "Non", ""),  # companygen_later's customer new since the cut
 }
 
 
