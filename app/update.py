@@ -23,6 +23,7 @@ from app.lists import owner_keys
 from app.model import Ledger, Transaction, money
 from app.openings import OPENING_KIND
 from app.update_record import Record, record_of
+from app.update_refused import mostly_changed, refusal
 from app.words import plural
 
 ZERO = Decimal(0)
@@ -78,10 +79,11 @@ class Held:
     index: int | None
     why: str
     kept: bool = False  # the plan says: keep the book's version
+    alias: str = ""  # the key of a copy made in GnuCash of QuickBooks' (``app.update_twice``)
 
     @property
     def key(self) -> str:
-        return self.entry.stamp.key if self.entry.stamp else ""
+        return self.alias or (self.entry.stamp.key if self.entry.stamp else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +183,7 @@ class Work:
         out += [held_line(h, ledger, audience) for h in self.held if audience == "cli" or h.kept]
         for h in self.taken:
             did = "removed" if h.index is None else "replaced by QuickBooks' version"
+            did = "(made in GnuCash, QuickBooks has it too) removed" if h.alias else did
             taken = f"Taken from QuickBooks {DECIDED[audience]}"
             out.append(f"{taken}: the book's {h.entry.said()} {did}")
         out += [c.said() for c in self.reconciled]
@@ -216,6 +219,8 @@ def held_head(key: str, kept: bool, audience: Audience) -> str:
 def held_line(h: Held, ledger: Ledger, audience: Audience = "cli") -> str:
     book = f"{h.entry.said()} ({_amount(h.entry.lines)})"
     head = held_head(h.key, h.kept, audience)
+    if h.alias:
+        return f"{head}The book's {book}, made in GnuCash: {h.why}"
     if h.index is None:
         return (
             f"{head}The book's {book} is no longer in QuickBooks' exports ({h.why}); kept in "
@@ -237,48 +242,6 @@ def _amount_of(t: Transaction) -> str:
     return "void" if t.voided else money(sum((s.value for s in t.splits if s.value > 0), ZERO))
 
 
-def refusal(state: BookState, ledger: Ledger, book: str) -> str | None:
-    """Why the book cannot be brought up to date with ``ledger``, or None."""
-    rec = state.record
-    if rec is None:
-        return (
-            f"{book} was not written by qb2gnucash (it holds no record of an earlier run): "
-            "convert the exports into a new book instead (-o)"
-        )
-    if rec.company and ledger.company and rec.company.strip() != ledger.company.strip():
-        return (
-            f"these exports are of {ledger.company!r}, and {book} holds {rec.company!r}: "
-            "choose the exports of the book's own company"
-        )
-    known = set(rec.figures)
-    if known and len(known & {a.full_name for a in ledger.accounts}) * 2 < len(known):
-        return (
-            f"these exports share fewer than half of {book}'s accounts: they seem to be of "
-            "another company; choose the exports of the book's own company"
-        )
-    new_as_of = ledger.as_of.date if ledger.as_of else None
-    if rec.as_of and new_as_of and new_as_of < rec.as_of:
-        return (
-            f"these exports are as of {new_as_of}, older than {book}'s last run "
-            f"(as of {rec.as_of}): export again from QuickBooks today"
-        )
-    return None
-
-
-def _mostly_changed(shared: int, changed: int, book: str) -> str | None:
-    """Why exports of which most of the transactions ``book`` shares (by Trans # or
-    fingerprint) differ there are refused: another company whose numbers run alike, not
-    edits made in QuickBooks since; None under 20 shared or at most half changed."""
-    if shared < 20 or changed * 2 <= shared:
-        return None
-    return (
-        f"{changed:,} of the {shared:,} transactions {book} and these exports share (by Trans # "
-        "or by date, number and name) differ in date, amounts, accounts or memos: these "
-        "exports seem to be of another company, or another company file; choose the exports "
-        "of the book's own company"
-    )
-
-
 def decide(
     state: BookState,
     ledger: Ledger,
@@ -288,7 +251,7 @@ def decide(
 ) -> Work:
     """What an update adds, finds and holds (see the module docstring); ``UpdateRefused``.
     ``choices``: the plan's decision on a held change by its key (``Plan.held``)."""
-    if why := refusal(state, ledger, book):
+    if why := refusal(state.record, ledger, book):
         raise UpdateRefused(why)
     txns = ledger.transactions
     all_keys = k.keys(txns, opening_kind)
@@ -311,7 +274,7 @@ def decide(
     for i, e in edited:
         present[i] = e
         held.append(Held(e, i, "edited in QuickBooks"))
-    if why := _mostly_changed(len(present), sum(h.index is not None for h in held), book):
+    if why := mostly_changed(len(present), sum(h.index is not None for h in held), book):
         raise UpdateRefused(why)
     held += [Held(e, None, "deleted in QuickBooks, or outside the exports") for e in gone]
     said = choices or {}

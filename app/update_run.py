@@ -26,6 +26,7 @@ from app import (
     statements,
     update_record,
     update_statements,
+    update_twice,
     verify,
 )
 from app import update as plan_update
@@ -41,6 +42,7 @@ from app.plan import Plan, plan_from_json
 from app.update import BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
 from app.update_proof import Delta
+from app.update_refused import refusal
 from app.verify_report import Report
 from app.words import plural
 
@@ -129,7 +131,7 @@ def bring_up_to_date(
 
     def decide(state: BookState) -> Decision:
         if state.record is None:
-            raise UpdateRefused(plan_update.refusal(state, Ledger(), book.name) or "")
+            raise UpdateRefused(refusal(state.record, Ledger(), book.name) or "")
         plan = given(plan_from_json(state.record.plan, f"the plan stored in {book.name}"))
         if plan.cutover.split_at:  # docs/UPDATE.md, "Not done yet"
             raise UpdateRefused(
@@ -146,8 +148,15 @@ def bring_up_to_date(
         prepared = _in_book(parsed, plan, compared, renames, to_book, book.name)
         with paused():
             ledger = statements.marked(compared.ledger)
-            work = plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held)
-            work = update_statements.carry(work, ledger, state)
+            work = update_twice.held_twice(  # (entered in both: held)
+                update_statements.carry(
+                    plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held),
+                    ledger,
+                    state,
+                ),
+                ledger,
+                plan.held,
+            )
             runs = state.record.runs + 1
             record = update_record.record_of(
                 ledger, plan.to_json(), runs, state.record, update_statements.dates(work)

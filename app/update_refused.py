@@ -1,0 +1,49 @@
+"""Why a book cannot be brought up to date with these exports at all (pure): no run record,
+another company's exports, older ones; exports most of whose shared transactions differ."""
+
+from __future__ import annotations
+
+from app.model import Ledger
+from app.update_record import Record
+
+
+def refusal(rec: Record | None, ledger: Ledger, book: str) -> str | None:
+    """Why the book whose run record is ``rec`` cannot be brought up to date with ``ledger``,
+    or None."""
+    if rec is None:
+        return (
+            f"{book} was not written by qb2gnucash (it holds no record of an earlier run): "
+            "convert the exports into a new book instead (-o)"
+        )
+    if rec.company and ledger.company and rec.company.strip() != ledger.company.strip():
+        return (
+            f"these exports are of {ledger.company!r}, and {book} holds {rec.company!r}: "
+            "choose the exports of the book's own company"
+        )
+    known = set(rec.figures)
+    if known and len(known & {a.full_name for a in ledger.accounts}) * 2 < len(known):
+        return (
+            f"these exports share fewer than half of {book}'s accounts: they seem to be of "
+            "another company; choose the exports of the book's own company"
+        )
+    new_as_of = ledger.as_of.date if ledger.as_of else None
+    if rec.as_of and new_as_of and new_as_of < rec.as_of:
+        return (
+            f"these exports are as of {new_as_of}, older than {book}'s last run "
+            f"(as of {rec.as_of}): export again from QuickBooks today"
+        )
+    return None
+
+
+def mostly_changed(shared: int, changed: int, book: str) -> str | None:
+    """Why exports of which most of the transactions ``book`` shares (by Trans # or
+    fingerprint) differ there are refused: another company whose numbers run alike, not
+    edits made in QuickBooks since; None under 20 shared or at most half changed."""
+    if shared < 20 or changed * 2 <= shared:
+        return None
+    return (
+        f"{changed:,} of the {shared:,} transactions {book} and these exports share (by Trans # "
+        "or by date, number and name) differ in date, amounts, accounts or memos: these "
+        "exports seem to be of another company, or another company file; choose the exports "
+        "of the book's own company"
+    )

@@ -1,0 +1,87 @@
+"""A transaction entered twice during the parallel run: made in GnuCash alone, and in QuickBooks
+too (pure). The update would keep GnuCash's copy as "made in GnuCash, left out of the proof"
+and add QuickBooks' beside it, so the book would hold it twice while the proof, leaving the
+GnuCash copy out, called the book matching (a walk entered a 574.83 deposit in both).
+
+A transaction made in GnuCash alone whose lines (accounts and amounts) are those of a
+transaction of the exports, dated within ``NEAR`` days of it, is held instead (``Held`` with
+``alias`` "twice:" and the exports' key): the proof then counts it, so the book differs from
+QuickBooks by exactly that change until it is decided. Taking QuickBooks' version removes
+GnuCash's copy; keeping the book's says they are two transactions (it is then made in GnuCash
+alone again, and not asked about again). Each transaction of the exports pairs with one copy
+at most, the nearest in date.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import replace
+from decimal import Decimal
+
+from app.model import Ledger, Transaction, money
+from app.openings import OPENING_KIND
+from app.update import Held, Work
+
+NEAR = 7  # days between the two copies' dates, at most
+PREFIX = "twice:"
+
+Lines = tuple[tuple[str, Decimal], ...]
+
+
+def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
+    """``work`` with each copy made in GnuCash of a transaction of the exports held (or taken
+    out, or kept, as ``choices``, the plan's decisions by key, say); see the module docstring."""
+    if not work.added_here:
+        return work
+    wanted = {_lines(e.lines) for e in work.added_here}
+    by_lines: defaultdict[Lines, list[int]] = defaultdict(list)
+    for i, t in enumerate(ledger.transactions):
+        if t.voided or t.kind_label == OPENING_KIND:
+            continue
+        lines = _lines((s.account, s.value) for s in t.splits)
+        if lines in wanted:
+            by_lines[lines].append(i)
+    used: set[int] = set()
+    held, taken, alone = list(work.held), list(work.taken), []
+    for e in sorted(work.added_here, key=lambda e: e.date):
+        near = [
+            i
+            for i in by_lines.get(_lines(e.lines), ())
+            if i not in used and abs((ledger.transactions[i].date - e.date).days) <= NEAR
+        ]
+        if not near:
+            alone.append(e)
+            continue
+        i = min(near, key=lambda i: abs((ledger.transactions[i].date - e.date).days))
+        key = PREFIX + work.keys[i]
+        said = choices.get(key)
+        if said == "book":  # two transactions: made in GnuCash alone
+            alone.append(e)
+            continue
+        used.add(i)
+        h = Held(e, None, _why(ledger.transactions[i]), alias=key)
+        (taken if said == "quickbooks" else held).append(h)
+    return replace(
+        work,
+        held=tuple(sorted(held, key=lambda h: h.entry.date)),
+        taken=tuple(taken),
+        added_here=tuple(e for e in work.added_here if e in alone),
+    )
+
+
+def is_twice(key: str) -> bool:
+    return key.startswith(PREFIX)
+
+
+def _lines(lines) -> Lines:
+    return tuple(sorted((a, v) for a, v in lines if v))
+
+
+def _why(t: Transaction) -> str:
+    what = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
+    amount = money(sum((s.value for s in t.splits if s.value > 0), Decimal(0)))
+    return (
+        f"QuickBooks has it too ({t.source}: {what}, {amount}): entered in both? The book "
+        "holds both copies"
+    )
