@@ -22,12 +22,17 @@ from app.proof_state import verdict
 from app.update_proof import delta_csv_rows
 
 # what --update leaves to the book itself: its own file and format
+OWN_FILE = "the book keeps its own file and format"
+NOT_MADE = "an update writes the proof (--report) and its delta table only"
 _NOT_WITH_UPDATE = (
-    ("output", "-o"),
-    ("format", "--format"),
-    ("balances_only", "--balances-only"),
-    ("split_at", "--split-at"),
-    ("archive", "--archive"),
+    ("output", "-o", OWN_FILE),
+    ("format", "--format", OWN_FILE),
+    ("balances_only", "--balances-only", OWN_FILE),
+    ("split_at", "--split-at", OWN_FILE),
+    ("archive", "--archive", OWN_FILE),
+    ("documents_report", "--documents-report", NOT_MADE),
+    ("tax_report", "--tax-report", NOT_MADE),
+    ("item_catalogue", "--item-catalogue", NOT_MADE),
 )
 
 
@@ -78,9 +83,9 @@ def usage_error(args: argparse.Namespace) -> str | None:
             "the following arguments are required: -o (the book to write; or --update BOOK "
             "to bring a book up to date)"
         )
-    for name, flag in _NOT_WITH_UPDATE:
+    for name, flag, why in _NOT_WITH_UPDATE:
         if getattr(args, name, None):
-            return f"{flag} does not go with --update: the book keeps its own file and format"
+            return f"{flag} does not go with --update: {why}"
     if book.is_dir():
         return f"{book} is a folder, not a book"
     if not book.is_file():

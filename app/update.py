@@ -152,6 +152,9 @@ class Work:
     # are): ``app.update_statements``
     reconciled: tuple[Carried, ...] = ()
     reconciled_here: tuple[ReconciledHere, ...] = ()
+    # the keys of copies made in GnuCash of QuickBooks' transactions that the plan keeps as
+    # two transactions (``app.update_twice``): made in GnuCash alone, among ``added_here``
+    both: tuple[str, ...] = ()
 
     @property
     def nothing_new(self) -> bool:

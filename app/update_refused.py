@@ -3,6 +3,8 @@ another company's exports, older ones; exports most of whose shared transactions
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from app.model import Ledger
 from app.update_record import Record
 
@@ -46,4 +48,18 @@ def mostly_changed(shared: int, changed: int, book: str) -> str | None:
         "or by date, number and name) differ in date, amounts, accounts or memos: these "
         "exports seem to be of another company, or another company file; choose the exports "
         "of the book's own company"
+    )
+
+
+def unknown_keys(asked: Sequence[str], known: Collection[str]) -> str | None:
+    """Why decisions on keys no change held has are refused (``asked``: the keys decided now,
+    ``known``: those of the changes held, taken or renamed in this update), or None."""
+    unknown = [key for key in asked if key not in known]
+    if not unknown:
+        return None
+    listed = ", ".join(repr(key) for key in unknown[:5])
+    return (
+        f"no change held in this update has the key {listed}: use a key as the update printed "
+        "it, in brackets after 'Held' (a change decided in an earlier run, or edited in "
+        "GnuCash alone, is not held)"
     )

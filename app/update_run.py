@@ -42,7 +42,7 @@ from app.plan import Plan, plan_from_json
 from app.update import BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
 from app.update_proof import Delta
-from app.update_refused import refusal
+from app.update_refused import refusal, unknown_keys
 from app.verify_report import Report
 from app.words import plural
 
@@ -148,15 +148,7 @@ def bring_up_to_date(
         prepared = _in_book(parsed, plan, compared, renames, to_book, book.name)
         with paused():
             ledger = statements.marked(compared.ledger)
-            work = update_twice.held_twice(  # (entered in both: held)
-                update_statements.carry(
-                    plan_update.decide(state, ledger, OPENING_KIND, book.name, plan.held),
-                    ledger,
-                    state,
-                ),
-                ledger,
-                plan.held,
-            )
+            work = _work(state, ledger, plan, book.name, renames)
             runs = state.record.runs + 1
             record = update_record.record_of(
                 ledger, plan.to_json(), runs, state.record, update_statements.dates(work)
@@ -203,6 +195,23 @@ def bring_up_to_date(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
         (done.tabled, done.refused),
     )  # fmt: skip
+
+
+def _work(
+    state: BookState, ledger: Ledger, plan: Plan, book: str, renames: tuple[AccountRename, ...]
+) -> Work:
+    """What the update adds, holds and carries; UpdateRefused for a decision the caller gives
+    now (not the stored plan's) on no change held: a mistyped key is said, never ignored."""
+    assert state.record is not None
+    work = plan_update.decide(state, ledger, OPENING_KIND, book, plan.held)
+    work = update_statements.carry(work, ledger, state)
+    work = update_twice.held_twice(work, ledger, plan.held)  # (entered in both: held)
+    stored = plan_from_json(state.record.plan).held
+    asked = [k for k, v in plan.held.items() if stored.get(k) != v]
+    known = {h.key for h in (*work.held, *work.taken)} | {r.key for r in renames} | {*work.both}
+    if why := unknown_keys(asked, known):
+        raise UpdateRefused(why)
+    return work
 
 
 def _compared(

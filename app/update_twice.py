@@ -43,7 +43,7 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
         if lines in wanted:
             by_lines[lines].append(i)
     used: set[int] = set()
-    held, taken, alone = list(work.held), list(work.taken), []
+    held, taken, alone, both = list(work.held), list(work.taken), [], []
     for e in sorted(work.added_here, key=lambda e: e.date):
         near = [
             i
@@ -58,6 +58,7 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
         said = choices.get(key)
         if said == "book":  # two transactions: made in GnuCash alone
             alone.append(e)
+            both.append(key)
             continue
         used.add(i)
         h = Held(e, None, _why(ledger.transactions[i]), alias=key)
@@ -67,6 +68,7 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
         held=tuple(sorted(held, key=lambda h: h.entry.date)),
         taken=tuple(taken),
         added_here=tuple(e for e in work.added_here if e in alone),
+        both=tuple(both),
     )
 
 

@@ -149,6 +149,22 @@ def test_bad_exports_and_usage_are_refused(books, tmp_path):
     missing = tmp_path / "none.gnucash"
     done = convert(*june, "--update", missing)
     assert done.returncode == 2 and "no book at" in done.stderr and not missing.exists()
+    # the reports a first conversion writes are not made by an update: said, not ignored
+    for flag in ("--tax-report", "--documents-report", "--item-catalogue"):
+        said = _refused(book, *june, "--update", book, flag, tmp_path / "r.csv", code=2)
+        assert f"{flag} does not go with --update: an update writes the proof" in said
+
+
+def test_a_decision_on_a_key_no_change_has_is_refused(books, tmp_path):
+    """A mistyped key, or one of a transaction edited in GnuCash alone (not held), refuses the
+    run with the book untouched; it was accepted without a word and stored in the plan."""
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    june = sorted(books["june"].iterdir())
+    said = _refused(book, *june, "--update", book, "--take-quickbooks", "ref:999999")
+    assert "no change held in this update has the key 'ref:999999'" in said
+    said = _refused(book, *june, "--update", book, "--keep-book", "229", "--keep-book", "x:1")
+    assert "the key '229', 'x:1': use a key as the update printed it" in said
 
 
 def test_a_split_history_is_refused(books, later: Later, tmp_path):
