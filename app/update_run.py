@@ -65,7 +65,8 @@ class UpdateOutcome:
     backup: Path | None = None
     documents: dict[str, int] | None = None
     renames: tuple[AccountRename, ...] = ()  # accounts QuickBooks renamed since the last run
-    tax: tuple[int, tuple[str, ...]] = (0, ())  # new documents taxed through tables; kept plain
+    # new documents taxed through tables; (id, why) of those keeping QuickBooks' tax as lines
+    tax: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
 
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
@@ -75,19 +76,17 @@ class UpdateOutcome:
         ]
         tabled, kept = self.tax
         if tabled or kept:
-            out.append(
+            said = (
                 f"Sales tax: {plural(tabled, 'new invoice', 'new invoices')} taxed through "
-                "GnuCash's tax tables, "
-                "as in the first conversion"
-                + (
-                    f"; {plural(len(kept), 'new invoice', 'new invoices')} "
-                    f"{'keeps' if len(kept) == 1 else 'keep'} "
-                    "QuickBooks' tax as plain lines "
-                    f"(GnuCash's table gives another amount): {', '.join(kept)}"
-                    if kept
-                    else ""
-                )
+                "GnuCash's tax tables, as in the first conversion"
             )
+            if kept:
+                verb = "keeps" if len(kept) == 1 else "keep"
+                said += (
+                    f"; {plural(len(kept), 'new invoice', 'new invoices')} {verb} QuickBooks' "
+                    "tax as plain lines: " + "; ".join(f"{i} ({why})" for i, why in kept)
+                )
+            out.append(said)
         if not self.written:
             out.append("The book was not changed")
         elif audience == "wizard":

@@ -117,6 +117,7 @@ class TaxPass(_Pass):
         self.st, self.tables = st, tables
         self.refused: list[str] = []
         self.tabled = 0  # documents with a line taxed through a table, as planned
+        self.plain: list[tuple[str, str]] = []  # (id, why) of those keeping QuickBooks' tax
 
     def lines(self, d: Document) -> tuple:
         planned = self.st.docs.get(d.transaction) if self.st is not None else None
@@ -125,6 +126,8 @@ class TaxPass(_Pass):
     def entered(self, inv: object, d: Document, vendor: bool) -> Decimal:
         total = to_decimal(C.gncInvoiceGetTotal(inv))
         planned = self.st.docs.get(d.transaction) if self.st is not None else None
+        if planned is not None and planned.kept:
+            self.plain.append((d.id, planned.kept))
         if planned is None or not planned.table:
             return total
         # the subtotal is QuickBooks' by construction unless a price includes the tax: then a
@@ -142,6 +145,7 @@ class TaxPass(_Pass):
         for ln in planned.plain:
             self.entry(inv, d, ln, vendor)
         self.refused.append(d.id)
+        self.plain.append((d.id, "GnuCash computed another tax than planned"))
         return to_decimal(C.gncInvoiceGetTotal(inv))
 
 

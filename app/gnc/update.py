@@ -45,7 +45,7 @@ class Updated:
     # each new payment: (its A/R or A/P account, the pieces its line was cut into; () plain)
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = field(default_factory=dict)
     linked: tuple = ()  # (credit note, document, amount) of each lot link this run made
-    refused: tuple[str, ...] = ()  # new documents GnuCash taxes otherwise: QuickBooks' tax plain
+    refused: tuple[tuple[str, str], ...] = ()  # (id, why) of new documents with tax as lines
     tabled: int = 0  # new documents taxed through GnuCash's tax tables
 
 
@@ -138,7 +138,7 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     counts: dict[str, int] = {}
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
     linked: tuple = ()
-    refused: tuple[str, ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()
     tabled = 0
     if decision.docs is not None:
         docs, allocation, target = decision.docs
@@ -155,7 +155,7 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
         )
         counts = made_pass.run()
         paid, linked = made_pass.paid, tuple(made_pass.linked)
-        refused, tabled = tuple(made_pass.refused), made_pass.tabled
+        refused, tabled = tuple(made_pass.plain), made_pass.tabled
     _reconciled(book, w, work)
     return Updated(decision, True, counts, paid, linked, refused, tabled)
 
