@@ -152,6 +152,9 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
         parts = [words.plural(len(work.held), "change") + " held"] if work.held else []
         if work.edited_here:
             parts.append(words.plural(len(work.edited_here), "transaction") + " edited in GnuCash")
+        if work.deleted_here:
+            n = len(work.deleted_here)
+            parts.append(words.plural(n, "transaction") + " deleted in GnuCash")
         print(
             f"Book brought up to date: {book}; it differs from QuickBooks by exactly the "
             f"{' and the '.join(parts)} (decide each, then update again):"

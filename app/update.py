@@ -155,6 +155,10 @@ class Work:
     # the keys of copies made in GnuCash of QuickBooks' transactions that the plan keeps as
     # two transactions (``app.update_twice``): made in GnuCash alone, among ``added_here``
     both: tuple[str, ...] = ()
+    # QuickBooks' transactions deleted in GnuCash since the last run, by ledger index: kept
+    # out of the book (``app.update_deleted``); and the keys of those the plan puts back
+    deleted_here: tuple[int, ...] = ()
+    put_back: tuple[str, ...] = ()
 
     @property
     def nothing_new(self) -> bool:
@@ -165,6 +169,7 @@ class Work:
             or self.new_owners
             or self.new_terms
             or self.reconciled
+            or bool(self.put_back)
         )
 
     def lines(self, ledger: Ledger, audience: Audience = "cli") -> list[str]:
@@ -203,9 +208,26 @@ class Work:
                 f"Kept {plural(len(self.edited_here), 'transaction')} edited in GnuCash since: "
                 + "; ".join(e.said() for e in self.edited_here[:8])
             )
+        if self.deleted_here:
+            out.append(self._deleted_line(ledger, audience))
+        if self.put_back:
+            out.append(f"Put back {DECIDED[audience]}: {', '.join(self.put_back)}")
         if self.nothing_new and not self.held:
             out.append("Nothing new: the book already holds everything in these exports")
         return out
+
+    def _deleted_line(self, ledger: Ledger, audience: Audience) -> str:
+        shown = []
+        for i in self.deleted_here[:8]:
+            key = f" [{self.keys[i]}]" if audience == "cli" else ""
+            shown.append(f"{said_of(ledger.transactions[i])}{key}")
+        how = "; to put one back: --take-quickbooks KEY" if audience == "cli" else ""
+        return (
+            f"Kept {plural(len(self.deleted_here), 'transaction')} of QuickBooks deleted in "
+            f"GnuCash since the last run (QuickBooks still has them; not put back): "
+            + "; ".join(shown)
+            + how
+        )
 
 
 DECIDED: dict[Audience, str] = {"cli": "(the plan)", "wizard": "(your decision)"}
@@ -235,6 +257,13 @@ def held_line(h: Held, ledger: Ledger, audience: Audience = "cli") -> str:
         f"{head}{t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
         f"{book}: {h.why}; the book keeps its version"
     )
+
+
+def said_of(t: Transaction) -> str:
+    """ "2019-06-25 2044 Hopkins Construction Rentals (1,679.96)": a transaction of the exports
+    as the summary names it."""
+    what = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
+    return f"{what} ({_amount_of(t)})"
 
 
 def _amount(lines: Sequence[tuple[str, Decimal]]) -> str:
@@ -362,4 +391,5 @@ def marks(ledger: Ledger, plan_json: str) -> tuple[list[str], str]:
     """What a first write stamps: each transaction's slot text and the book's run record."""
     found = k.keys(ledger.transactions, OPENING_KIND)
     texts = [k.stamp(key, t) for key, t in zip(found, ledger.transactions, strict=True)]
-    return texts, record_of(ledger, plan_json).to_text()
+    written = zip((t.date for t in ledger.transactions), found, strict=True)
+    return texts, record_of(ledger, plan_json, written=written).to_text()

@@ -168,6 +168,10 @@ def held_effect(work: Work, ledger: Ledger) -> dict[str, Decimal]:
             t = ledger.transactions[h.index]
             for s in t.splits:
                 out[s.account] += ZERO if t.voided else s.value
+    for i in work.deleted_here:  # (QuickBooks' transactions deleted in GnuCash: kept out)
+        t = ledger.transactions[i]
+        for s in t.splits:
+            out[s.account] += ZERO if t.voided else s.value
     return {a: v for a, v in out.items() if v}
 
 
@@ -259,7 +263,7 @@ def as_taken(
 ) -> tuple[list[BookEntry], list[tuple[dt.date, Lines, str]]]:
     """What ``less`` takes out and puts in to show the book as it would be had the held
     changes been applied and the edits made in GnuCash to QuickBooks' transactions not: the
-    book's versions out, QuickBooks' in."""
+    book's versions out, QuickBooks' in (those deleted in GnuCash too)."""
     out = [h.entry for h in work.held]
     versions = [h.index for h in work.held]
     index_of = {id(e): i for i, e in work.present.items()}
@@ -268,7 +272,7 @@ def as_taken(
             out.append(e)
             versions.append(index_of[id(e)])
     plus: list[tuple[dt.date, Lines, str]] = []
-    for i in versions:
+    for i in (*versions, *work.deleted_here):
         if i is not None:
             t = ledger.transactions[i]
             lines = tuple((s.account, ZERO if t.voided else s.value) for s in t.splits)

@@ -4,8 +4,9 @@ date (one slot of the book, JSON), read by the next update (``app.update``)."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -34,6 +35,11 @@ class Record:
     # each account's last reconcile date as a run set it from QuickBooks' last statement: a
     # later date in the book is a reconciliation made in GnuCash (``app.update_statements``)
     statements: dict[str, dt.date] = field(default_factory=dict)
+    # QuickBooks' transactions in the book after the run, per month ("2020-06"): how many, and
+    # the XOR of their keys' hashes (``digest``): which ones GnuCash deleted since, told apart
+    # from those QuickBooks has since (``app.update_deleted``); empty in books written before
+    written: dict[str, tuple[int, str]] = field(default_factory=dict)
+    deleted: tuple[str, ...] = ()  # keys of QuickBooks' transactions deleted in GnuCash, kept so
 
     def to_text(self) -> str:
         return json.dumps(
@@ -47,6 +53,8 @@ class Record:
                 "runs": self.runs,
                 "lists": {n: list(v) for n, v in sorted(self.lists.items())},
                 "statements": {a: d.isoformat() for a, d in sorted(self.statements.items())},
+                "written": {m: list(v) for m, v in sorted(self.written.items())},
+                "deleted": list(self.deleted),
             },
             sort_keys=True,
         )
@@ -68,6 +76,8 @@ class Record:
                 statements={
                     a: dt.date.fromisoformat(d) for a, d in data.get("statements", {}).items()
                 },
+                written={m: (int(n), str(x)) for m, (n, x) in data.get("written", {}).items()},
+                deleted=tuple(map(str, data.get("deleted", ()))),
             )
         except (ValueError, KeyError, TypeError, ArithmeticError):
             return None
@@ -83,10 +93,15 @@ def record_of(
     runs: int = 1,
     last: Record | None = None,
     statements: Mapping[str, dt.date] | None = None,
+    *,
+    written: Iterable[tuple[dt.date, str]] = (),
+    deleted: Iterable[str] = (),
 ) -> Record:
     """The record a run writes into the book it made (or updated; ``last``: the book's record
     of the run before, whose names of QuickBooks' lists and reconcile dates it keeps);
-    ``statements``: the reconcile dates this run set (None: every statement the ledger sets)."""
+    ``statements``: the reconcile dates this run set (None: every statement the ledger sets);
+    ``written``: (date, key) of QuickBooks' transactions in the book after the run; ``deleted``:
+    the keys of those deleted in GnuCash, kept deleted."""
     had = last.lists if last is not None else {}
     names = list_names(ledger)
     if statements is None:
@@ -100,4 +115,21 @@ def record_of(
         runs=runs,
         lists={n: tuple(sorted({*had.get(n, ()), *names[n]})) for n in LISTS},
         statements={**(last.statements if last is not None else {}), **statements},
+        written=digest(written),
+        deleted=tuple(sorted(set(deleted))),
     )
+
+
+def key_hash(key: str) -> int:
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
+
+
+def digest(written: Iterable[tuple[dt.date, str]]) -> dict[str, tuple[int, str]]:
+    """Per month ("2020-06"): how many keys, and the XOR of their hashes (16 hex digits)."""
+    count: dict[str, int] = {}
+    mixed: dict[str, int] = {}
+    for day, key in written:
+        month = f"{day.year:04d}-{day.month:02d}"
+        count[month] = count.get(month, 0) + 1
+        mixed[month] = mixed.get(month, 0) ^ key_hash(key)
+    return {m: (n, f"{mixed[m]:016x}") for m, n in count.items()}

@@ -24,6 +24,7 @@ from app import (
     made_here,
     pipeline,
     statements,
+    update_deleted,
     update_record,
     update_statements,
     update_twice,
@@ -150,7 +151,13 @@ def bring_up_to_date(
             work = _work(state, ledger, plan, book.name, renames)
             runs = state.record.runs + 1
             record = update_record.record_of(
-                ledger, plan.to_json(), runs, state.record, update_statements.dates(work)
+                ledger,
+                plan.to_json(),
+                runs,
+                state.record,
+                update_statements.dates(work),
+                written=update_deleted.written_after(work, ledger, state),
+                deleted=(work.keys[i] for i in work.deleted_here),
             )
             taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
             figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
@@ -203,11 +210,13 @@ def _work(
     now (not the stored plan's) on no change held: a mistyped key is said, never ignored."""
     assert state.record is not None
     work = plan_update.decide(state, ledger, OPENING_KIND, book, plan.held)
+    work = update_deleted.kept_deleted(work, ledger, state, plan.held)  # (deleted in GnuCash)
     work = update_statements.carry(work, ledger, state)
     work = update_twice.held_twice(work, ledger, plan.held)  # (entered in both: held)
     stored = plan_from_json(state.record.plan).held
     asked = [k for k, v in plan.held.items() if stored.get(k) != v]
-    known = {h.key for h in (*work.held, *work.taken)} | {r.key for r in renames} | {*work.both}
+    known = {h.key for h in (*work.held, *work.taken)} | {r.key for r in renames}
+    known |= {*work.both, *work.put_back, *(work.keys[i] for i in work.deleted_here)}
     if why := unknown_keys(asked, known):
         raise UpdateRefused(why)
     return work
@@ -314,7 +323,7 @@ def _prove(  # noqa: PLR0917
         held = proof.held_effect(work, ledger)
         deltas = proof.deltas(ledger, work, last, sheet, held)
         taken = None
-        if work.held or work.edited_here:
+        if work.held or work.edited_here or work.deleted_here:
             out, put = proof.as_taken(work, ledger)
             less = proof.less(mine, out, put)
             taken = classes_proof.verified(written, less, plan.cutover, update=True, apart=apart)

@@ -58,7 +58,7 @@ def test_bring_a_book_up_to_date(server: str, browser_page, tmp_path: Path) -> N
     expect(summary).not_to_contain_text("edited in QuickBooks")
     expect(page.locator("#held-changes")).to_contain_text("edited in QuickBooks")
     expect(page.locator("#held-changes h2")).to_have_text(
-        "3 changes in QuickBooks since the last run: decide each"
+        "3 changes since the last run: decide each"
     )
     assert "[ref:" not in page.content() and "[account:" not in page.content()
     expect(page.locator("#update-held")).to_contain_text("exactly the 2 changes to transactions")

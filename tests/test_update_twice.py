@@ -92,17 +92,10 @@ def test_keeping_the_books_version_keeps_both_as_two_transactions(setup, tmp_pat
 def test_the_wizard_offers_to_remove_the_copy(setup, client, tmp_path) -> None:
     """The result page names the copy and its two choices in words; removing it is a decision
     like the others."""
-    import io
-
-    from tests.support.web import soup, token
+    from tests.support.web import post_update, soup, token
 
     _later, march, _tmp, key, (june, _twin) = setup
-    data: dict = {
-        "csrf_token": token(client),
-        "book": (io.BytesIO(march.read_bytes()), "b.gnucash"),
-    }
-    data["files"] = [(io.BytesIO(p.read_bytes()), p.name) for p in june]
-    r = client.post("/update", data=data, content_type="multipart/form-data")
+    r = post_update(client, march, june)
     page = soup(client.get(r.location))
     row = page.select_one(f'#held-changes li.held[data-key="{key}"]')
     assert row is not None and "QuickBooks has it too" in row.text

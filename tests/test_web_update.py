@@ -220,5 +220,5 @@ def test_the_result_page_heading_says_what_is_left_to_decide(client, march_book,
         edited.write_journal_csv(tmp_path / "edited" / "journal.csv"),
     ]
     page = soup(client.get(_post(client, book, files).location))
-    assert page.select_one("h1").text == "Nothing added: 1 change in QuickBooks to decide"
+    assert page.select_one("h1").text == "Nothing added: 1 change to decide"
     assert len(page.select("#held-changes li.held")) == 1

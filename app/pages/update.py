@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.update import held_line
+from app.update import held_line, said_of
 from app.update_run import UpdateOutcome
 from app.words import plural
 
@@ -59,6 +59,7 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
         "held": len(work.held),
         "by_hand": len(work.added_here),
         "edited": len(work.edited_here),
+        "deleted": len(work.deleted_here),
         "ok": bool(report and report.ok),
         "explained": outcome.explained,
         "verification": report.summary_lines("wizard", differences=False) if report else [],
@@ -68,9 +69,19 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
             for h in work.held
         ]
         + [
-            {"key": r.key, "said": r.said("wizard"), "kept": r.kept}
+            {"key": r.key, "said": r.said("wizard"), "kept": r.kept, "rename": True}
             for r in outcome.renames
             if not r.taken
+        ]
+        + [
+            {
+                "key": work.keys[i],
+                "said": f"{said_of(outcome.ledger.transactions[i])}: deleted in GnuCash since "
+                "the last run; QuickBooks still has it",
+                "kept": outcome.plan.held.get(work.keys[i]) == "book",
+                "deleted": True,
+            }
+            for i in work.deleted_here
         ],
         "deltas": [
             {

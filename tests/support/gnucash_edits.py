@@ -127,6 +127,17 @@ def redate(book, account: str, day: dt.date) -> None:
     txn.CommitEdit()
 
 
+def delete(book, account: str, num: str) -> int:
+    """The transactions numbered ``num`` in ``account``'s register deleted, as Delete
+    Transaction does; how many."""
+    acc = book.get_root_account().lookup_by_full_name(account)
+    found = {s.GetParent().GetGUID().to_string(): s.GetParent() for s in acc.GetSplitList()}
+    gone = [t for t in found.values() if t.GetNum() == num]
+    for t in gone:
+        t.Destroy()  # (its own edit: xaccTransDestroy begins and commits it)
+    return len(gone)
+
+
 def reconcile(book, account: str, lines: int, day: dt.date | None = None) -> int:
     """The first ``lines`` lines of ``account`` neither reconciled nor voided marked reconciled;
     with ``day``, as GnuCash's Reconcile window (Actions › Reconcile) finishes a statement of

@@ -50,6 +50,13 @@ def upload(client, prefix: str, csrf: dict, *names: str, htmx: bool = True, data
     return client.post(f"{prefix}/files", data={"files": files}, headers=headers)
 
 
+def post_update(client, book, files):
+    """The update page's form sent: ``book`` (a path) and the later exports (paths)."""
+    data: dict = {"csrf_token": token(client), "book": (io.BytesIO(book.read_bytes()), book.name)}
+    data["files"] = [(io.BytesIO(p.read_bytes()), p.name) for p in files]
+    return client.post("/update", data=data, content_type="multipart/form-data")
+
+
 def is_fragment(response) -> bool:
     return "<html" not in response.get_data(as_text=True)
 
