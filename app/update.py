@@ -18,9 +18,8 @@ from decimal import Decimal
 
 from app import keys as k
 from app.errors import BookWriteError
-from app.fixes import Audience
 from app.lists import owner_keys
-from app.model import Ledger, Transaction, money
+from app.model import Ledger, Transaction
 from app.openings import OPENING_KIND
 from app.update_record import Record, record_of
 from app.update_refused import mostly_changed, refusal
@@ -159,6 +158,9 @@ class Work:
     # out of the book (``app.update_deleted``); and the keys of those the plan puts back
     deleted_here: tuple[int, ...] = ()
     put_back: tuple[str, ...] = ()
+    # QuickBooks' changes since the last run that the user made in GnuCash too: the book holds
+    # QuickBooks' version (its date and sums), so nothing is held; their key slots restamped
+    by_hand: tuple[BookEntry, ...] = ()
 
     @property
     def nothing_new(self) -> bool:
@@ -171,107 +173,6 @@ class Work:
             or self.reconciled
             or bool(self.put_back)
         )
-
-    def lines(self, ledger: Ledger, audience: Audience = "cli") -> list[str]:
-        """The summary a person reads: counts, then each held change with file and line (the
-        wizard lists those still to decide apart, each with its buttons, and never a key)."""
-        present = len(self.present) - sum(1 for h in self.held if h.index is not None)
-        counts = f"{plural(len(self.add), 'transaction')} added, {present:,} already in the book"
-        if audience == "cli":
-            counts += f", {plural(len(self.held), 'change')} in QuickBooks held (not applied)"
-        elif self.held:  # (the list to decide holds the accounts renamed there too)
-            counts += f", {plural(len(self.held), 'change')} to transactions in QuickBooks held"
-        out = [counts]
-        if self.new_accounts:
-            out.append(f"New accounts: {', '.join(self.new_accounts)}")
-        if self.new_owners:
-            some = any(kind == "employee" for kind, _ in self.new_owners)
-            said = "customers, vendors and employees" if some else "customers and vendors"
-            out.append(f"New {said}: {', '.join(n for _, n in self.new_owners)}")
-        out += [held_line(h, ledger, audience) for h in self.held if audience == "cli" or h.kept]
-        for h in self.taken:
-            did = "removed" if h.index is None else "replaced by QuickBooks' version"
-            did = "(made in GnuCash, QuickBooks has it too) removed" if h.alias else did
-            taken = f"Taken from QuickBooks {DECIDED[audience]}"
-            out.append(f"{taken}: the book's {h.entry.said()} {did}")
-        out += [c.said() for c in self.reconciled]
-        if self.reconciled_here:
-            out.append(reconciled_here_line(tuple(r.said() for r in self.reconciled_here)))
-        if self.added_here:
-            touched = sorted({a for e in self.added_here for a, _ in e.lines})
-            out.append(
-                f"Kept {plural(len(self.added_here), 'transaction')} made in GnuCash alone "
-                f"(left out of the proof); accounts touched: {', '.join(touched)}"
-            )
-        if self.edited_here:
-            out.append(
-                f"Kept {plural(len(self.edited_here), 'transaction')} edited in GnuCash since: "
-                + "; ".join(e.said() for e in self.edited_here[:8])
-            )
-        if self.deleted_here:
-            out.append(self._deleted_line(ledger, audience))
-        if self.put_back:
-            out.append(f"Put back {DECIDED[audience]}: {', '.join(self.put_back)}")
-        if self.nothing_new and not self.held:
-            out.append("Nothing new: the book already holds everything in these exports")
-        return out
-
-    def _deleted_line(self, ledger: Ledger, audience: Audience) -> str:
-        shown = []
-        for i in self.deleted_here[:8]:
-            key = f" [{self.keys[i]}]" if audience == "cli" else ""
-            shown.append(f"{said_of(ledger.transactions[i])}{key}")
-        how = "; to put one back: --take-quickbooks KEY" if audience == "cli" else ""
-        return (
-            f"Kept {plural(len(self.deleted_here), 'transaction')} of QuickBooks deleted in "
-            f"GnuCash since the last run (QuickBooks still has them; not put back): "
-            + "; ".join(shown)
-            + how
-        )
-
-
-DECIDED: dict[Audience, str] = {"cli": "(the plan)", "wizard": "(your decision)"}
-
-
-def held_head(key: str, kept: bool, audience: Audience) -> str:
-    """How a held change's line starts: the command line names its key (for --take-quickbooks
-    and --keep-book); the wizard's buttons need none."""
-    if audience == "wizard":
-        return f"Kept the book's version {DECIDED[audience]}: " if kept else ""
-    return f"{'Kept (the plan)' if kept else 'Held'} [{key}]: "
-
-
-def held_line(h: Held, ledger: Ledger, audience: Audience = "cli") -> str:
-    book = f"{h.entry.said()} ({_amount(h.entry.lines)})"
-    head = held_head(h.key, h.kept, audience)
-    if h.alias:
-        return f"{head}The book's {book}, made in GnuCash: {h.why}"
-    if h.index is None:
-        return (
-            f"{head}The book's {book} is no longer in QuickBooks' exports ({h.why}); kept in "
-            "the book"
-        )
-    t = ledger.transactions[h.index]
-    new = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
-    return (
-        f"{head}{t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
-        f"{book}: {h.why}; the book keeps its version"
-    )
-
-
-def said_of(t: Transaction) -> str:
-    """ "2019-06-25 2044 Hopkins Construction Rentals (1,679.96)": a transaction of the exports
-    as the summary names it."""
-    what = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
-    return f"{what} ({_amount_of(t)})"
-
-
-def _amount(lines: Sequence[tuple[str, Decimal]]) -> str:
-    return money(sum((v for _, v in lines if v > 0), ZERO))
-
-
-def _amount_of(t: Transaction) -> str:
-    return "void" if t.voided else money(sum((s.value for s in t.splits if s.value > 0), ZERO))
 
 
 def decide(
@@ -291,6 +192,7 @@ def decide(
     add: list[int] = []
     present: dict[int, BookEntry] = {}
     held: list[Held] = []
+    by_hand: list[BookEntry] = []
     for i, key in enumerate(all_keys):
         e = by_key.get(key)
         if e is None:
@@ -298,7 +200,9 @@ def decide(
             continue
         present[i] = e
         assert e.stamp is not None
-        if e.stamp.content != k.content(txns[i]):
+        if e.stamp.content != k.content(txns[i]) and _by_hand(e, txns[i]):
+            by_hand.append(e)
+        elif e.stamp.content != k.content(txns[i]):
             why = "voided in QuickBooks" if txns[i].voided else "edited in QuickBooks"
             held.append(Held(e, i, why))
     gone = _gone(state, set(all_keys), ledger)
@@ -336,7 +240,10 @@ def decide(
         add=tuple(add),
         present=present,
         held=tuple(sorted(held, key=lambda h: h.entry.date)),
-        edited_here=tuple(e for e in ours if e.stamp and e.stamp.sums != e.sums),
+        edited_here=tuple(
+            e for e in ours if e.stamp and e.stamp.sums != e.sums and e not in by_hand
+        ),
+        by_hand=tuple(by_hand),
         added_here=tuple(e for e in state.entries if e.stamp is None and not e.link),
         new_accounts=tuple(sorted(names - state.accounts)),
         new_owners=tuple(o for o in owners if o not in state.owners),
@@ -346,6 +253,13 @@ def decide(
         taken=tuple(taken),
         accounts_here=tuple(sorted(state.accounts - state.keyed - names - set(rec.figures))),
     )
+
+
+def _by_hand(e: BookEntry, t: Transaction) -> bool:
+    """QuickBooks' change made in GnuCash too: the book changed since the last run and now holds
+    QuickBooks' version's date, void and sums (a memo is not compared: the book's stays)."""
+    assert e.stamp is not None
+    return e.sums != e.stamp.sums and e.sums == k.ledger_sums(t)
 
 
 def _gone(state: BookState, keys: set[str], ledger: Ledger) -> list[BookEntry]:

@@ -21,7 +21,8 @@ from app.fixes import Audience
 from app.model import Ledger
 from app.plan import Rule
 from app.source import Source
-from app.update import DECIDED, BookEntry, BookState, Work, held_head
+from app.update import BookEntry, BookState, Work
+from app.update_words import DECIDED, held_head
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,8 @@ class Decision:
 
     @property
     def writes(self) -> bool:
-        return self.rewrite or not self.work.nothing_new or any(r.taken for r in self.renames)
+        taken = any(r.taken for r in self.renames)
+        return self.rewrite or not self.work.nothing_new or taken or bool(self.work.by_hand)
 
 
 def in_book(work: Work, to_book: Mapping[str, str]) -> Work:
@@ -155,6 +157,7 @@ def in_book(work: Work, to_book: Mapping[str, str]) -> Work:
         taken=tuple(replace(h, entry=entry(h.entry)) for h in work.taken),
         edited_here=tuple(entry(e) for e in work.edited_here),
         added_here=tuple(entry(e) for e in work.added_here),
+        by_hand=tuple(entry(e) for e in work.by_hand),
         links=tuple(entry(e) for e in work.links),
         new_accounts=tuple(k.by_prefix(a, to_book) for a in work.new_accounts),
         accounts_here=tuple(k.by_prefix(a, to_book) for a in work.accounts_here),

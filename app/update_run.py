@@ -44,6 +44,7 @@ from app.update import BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
 from app.update_proof import Delta
 from app.update_refused import refusal, unknown_keys
+from app.update_words import summary
 from app.verify_report import Report
 from app.words import plural
 
@@ -72,7 +73,7 @@ class UpdateOutcome:
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
         user's book: their own file is untouched, the updated one is downloaded)."""
-        out = self.work.lines(self.ledger, audience) + [
+        out = summary(self.work, self.ledger, audience) + [
             r.said(audience) for r in self.renames if audience == "cli" or r.taken or r.kept
         ]
         tabled, kept = self.tax
@@ -176,7 +177,7 @@ def bring_up_to_date(
             rewrite=plan.held != plan_from_json(state.record.plan).held,
             renames=renames,
             named=renaming.book_to_keys(state, renames),
-            restamp=renaming.to_restamp(state, to_book, renames),
+            restamp=renaming.to_restamp(state, to_book, renames) + work.by_hand,
             sales_tax=prepared.sales_tax if docs is not None else None,
         )
 

@@ -14,7 +14,7 @@ import pytest
 from app import gnc, pipeline
 from app.plan import Plan
 from tests.support.companygen_later import RENAMED, Later, later_company
-from tests.support.web import soup, token
+from tests.support.web import decide_held, soup, token
 
 HX = {"HX-Request": "true"}
 
@@ -178,9 +178,7 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     edited = next(li for li in held if "edited in QuickBooks" in li.get_text())
     key = edited["data-key"]
     form = {"csrf_token": token(client), "key": key, "choice": "quickbooks"}
-    decided = client.post(f"{r.location}/decide", data=form)
-    assert decided.status_code == 303
-    after = soup(client.get(decided.location))
+    after = decide_held(client, r.location, key, "quickbooks")
     summary = after.select_one("#update-summary").get_text(" ")
     assert "Taken from QuickBooks (your decision)" in summary
     # what the update itself added stays on the page after the run that applies a decision

@@ -213,8 +213,9 @@ def _remove(txn, said: str) -> None:
         C.xaccSplitGetLot(split) is not None for split in C.xaccTransGetSplitList(txn)
     ):
         raise UpdateRefused(
-            f"the book's {said} is an invoice, a bill or a payment in GnuCash: change it there "
-            "by hand instead of taking QuickBooks' version"
+            f"the book's {said} is an invoice, a bill or a payment in GnuCash: make QuickBooks' "
+            "change there by hand (the next update sees it made and holds it no more), or keep "
+            "the book's version"
         )
     C.xaccTransBeginEdit(txn)
     C.xaccTransDestroy(txn)

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.update import held_line, said_of
 from app.update_run import UpdateOutcome
+from app.update_words import held_line, said_of
 from app.words import plural
 
 RESULT = "result.json"

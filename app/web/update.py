@@ -18,6 +18,7 @@ from app.fileio import read_json, write_json
 from app.pages import update as view
 from app.plan import HELD_CHOICES
 from app.store import Migration, UploadError
+from app.update import UpdateRefused
 from app.update_run import bring_up_to_date
 from app.web.context import migration, render, runner, store
 from app.web.filters import differ_words
@@ -135,9 +136,13 @@ def decide() -> Response:
     if key not in {h["key"] for h in done["held_changes"]} or choice not in HELD_CHOICES:
         raise UnknownChange()
     book = m.path / view.FOLDER / done["book"]
-    outcome = bring_up_to_date(
-        m.files(), book, lambda plan: replace(plan, held={**plan.held, key: choice})
-    )
+    try:
+        outcome = bring_up_to_date(
+            m.files(), book, lambda plan: replace(plan, held={**plan.held, key: choice})
+        )
+    except UpdateRefused as exc:  # (the book as it was: said beside the change, not a page)
+        write_json(m.path / view.FOLDER / view.RESULT, {**done, "refused": [key, exc.message]})
+        return redirect(url_for("update.result"), 303)
     data = view.result(outcome, book.name)
     data["earlier"] = done.get("earlier") or view.earlier_run(done)  # the update's own record
     write_json(m.path / view.FOLDER / view.RESULT, data)

@@ -57,6 +57,14 @@ def post_update(client, book, files):
     return client.post("/update", data=data, content_type="multipart/form-data")
 
 
+def decide_held(client, location: str, key: str, choice: str):
+    """A held change decided on the update's result page at ``location``: the page after it."""
+    form = {"csrf_token": token(client), "key": key, "choice": choice}
+    decided = client.post(f"{location}/decide", data=form)
+    assert decided.status_code == 303
+    return soup(client.get(decided.location))
+
+
 def is_fragment(response) -> bool:
     return "<html" not in response.get_data(as_text=True)
 

@@ -1,0 +1,98 @@
+"""A change QuickBooks made since the last run that the user made in GnuCash too (a check's
+amount): the update sees the book already holds QuickBooks' version and holds nothing; it
+had held it for ever, listed both as "edited in QuickBooks" and "edited in GnuCash", and
+the proof kept saying the book differs. The key slot is restamped, so the next run is clean.
+Through ``run.py convert --update``; books reopened with the bindings."""
+
+from __future__ import annotations
+
+from gnucash import GncNumeric
+
+from tests.support.cli import convert
+from tests.support.companygen_later import EDIT, exports, later_company
+from tests.support.gnucash_edits import editing
+
+
+def _make_the_edit(book, num: str, head: str, line: str) -> None:
+    """QuickBooks' edit made by hand: ``EDIT`` less on the check's ``head`` line, more on its
+    ``line`` (the first after it)."""
+    acc = book.get_root_account().lookup_by_full_name(head)
+    (txn,) = {s.GetParent().GetGUID().to_string(): s.GetParent() for s in acc.GetSplitList()
+              if s.GetParent().GetNum() == num}.values()  # fmt: skip
+    txn.BeginEdit()
+    cents = int(EDIT * 100)
+    for s in txn.GetSplitList():
+        name = s.GetAccount().get_full_name()
+        if name not in (head, line):
+            continue
+        v = s.GetValue()
+        delta = -cents if name == head else cents
+        new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
+        s.SetValue(new)
+        s.SetAmount(new)
+    txn.CommitEdit()
+
+
+def test_a_change_made_in_both_is_not_held(tmp_path) -> None:
+    later = later_company(300, seed=8)
+    book = tmp_path / "book.gnucash"
+    assert convert(*exports(later.first, tmp_path / "march"), "-o", book).returncode == 0
+    before, _after = later.edited
+    with editing(book) as b:
+        _make_the_edit(b, before.num, before.splits[0][0], before.splits[1][0])
+    june = exports(later.second, tmp_path / "june")
+    key = f"ref:{before.trans_no}"
+    done = convert("--update", book, *june)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert f"[{key}]" not in out  # not held
+    assert "Made in GnuCash too: 1 change QuickBooks made since the last run" in out
+    assert f"{before.date} {before.num}" in out.split("Made in GnuCash too:")[1].splitlines()[0]
+    assert "edited in GnuCash since" not in out
+    assert "it differs from QuickBooks by exactly the 1 change held" in out  # (the deleted one)
+    again = convert("--update", book, *june)
+    assert again.returncode == 0 and "Made in GnuCash too" not in again.stdout
+    assert f"[{key}]" not in again.stdout
+
+
+def test_an_invoice_redated_in_quickbooks_is_decided_by_making_it_in_gnucash(
+    tmp_path, client
+) -> None:
+    """QuickBooks redates an invoice: taking its version in the wizard is refused beside the
+    change (GnuCash holds the invoice: it is changed there), with the book as it was; once the
+    user redates it in GnuCash, the next update holds it no more."""
+    import copy
+    import datetime as dt
+    from dataclasses import replace
+
+    from tests.support.web import decide_held, post_update, soup
+
+    later = later_company(300, seed=8)
+    book = tmp_path / "book.gnucash"
+    assert convert(*exports(later.first, tmp_path / "march"), "-o", book).returncode == 0
+    invoice = next(t for t in later.first.transactions[20:] if t.type == "Invoice")
+    txns = copy.deepcopy(later.second.transactions)
+    moved = next(t for t in txns if t.trans_no == invoice.trans_no)
+    moved.date = invoice.date + dt.timedelta(days=1)
+    june = exports(replace(later.second, transactions=txns), tmp_path / "june")
+    key = f"ref:{invoice.trans_no}"
+    r = post_update(client, book, june)
+    page = soup(client.get(r.location))
+    assert page.select_one(f'li.held[data-key="{key}"]') is not None
+    after = decide_held(client, r.location, key, "quickbooks")
+    said = after.select_one("#decision-refused").get_text(" ")
+    assert "That decision was not applied (the book is as it was)" in said
+    assert "is an invoice, a bill or a payment in GnuCash: make QuickBooks' change" in said
+    assert after.select_one(f'li.held[data-key="{key}"]') is not None  # still to decide
+    # made in GnuCash by hand: the invoice's transaction redated in its register
+    with editing(book) as b:
+        acc = b.get_root_account().lookup_by_full_name("Accounts Receivable")
+        (txn,) = {s.GetParent().GetGUID().to_string(): s.GetParent() for s in acc.GetSplitList()
+                  if s.GetParent().GetNum() == invoice.num}.values()  # fmt: skip
+        txn.BeginEdit()
+        txn.SetDate(moved.date.day, moved.date.month, moved.date.year)
+        txn.CommitEdit()
+    done = convert("--update", book, *june)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"[{key}]" not in done.stdout
+    assert "Made in GnuCash too: 1 change QuickBooks made since the last run" in done.stdout
