@@ -134,7 +134,14 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
     book: Path = args.update
     report = outcome.report
     if report is None:
-        print(f"{book} is up to date: nothing added")
+        waiting = [h for h in outcome.work.held if not h.kept]
+        still = (
+            f"; it still differs from QuickBooks by the {words.plural(len(waiting), 'change')} "
+            "held above (decide each, then update again)"
+            if waiting
+            else ""
+        )
+        print(f"{book} is up to date: nothing added{still}")
         return 0
     print("Verification:")
     for line in report.summary_lines(differences=False):
@@ -155,9 +162,15 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
         if work.deleted_here:
             n = len(work.deleted_here)
             parts.append(words.plural(n, "transaction") + " deleted in GnuCash")
+        undecided = any(not h.kept for h in work.held)
+        then = (
+            "decide each held change, then update again"
+            if undecided
+            else "kept as the book has them"
+        )
         print(
             f"Book brought up to date: {book}; it differs from QuickBooks by exactly the "
-            f"{' and the '.join(parts)} (decide each, then update again):"
+            f"{' and the '.join(parts)} ({then}):"
         )
     else:  # (accounts, counts and dates, open items: the verdict's words say which)
         print(f"Book brought up to date: {book}. {verdict(report).words()}:")

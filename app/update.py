@@ -204,6 +204,8 @@ def decide(
             by_hand.append(e)
         elif e.stamp.content != k.content(txns[i]):
             why = "voided in QuickBooks" if txns[i].voided else "edited in QuickBooks"
+            if e.sums != e.stamp.sums:  # (the amounts the line shows may be GnuCash's edit)
+                why += ", and edited in GnuCash since the last run"
             held.append(Held(e, i, why))
     gone = _gone(state, set(all_keys), ledger)
     add, gone, edited = _pair_fingerprints(add, gone, txns, all_keys)
@@ -231,6 +233,7 @@ def decide(
                 "in GnuCash (File › Properties › Accounts) or leave those transactions out"
             )
     ours = [e for e in state.entries if e.stamp is not None]
+    gone_here = [h.entry for h in taken]  # (the book's version taken out: no edit of the book)
     names = {a.full_name for a in ledger.accounts}
     rec = state.record
     assert rec is not None  # (refused without one)
@@ -241,7 +244,9 @@ def decide(
         present=present,
         held=tuple(sorted(held, key=lambda h: h.entry.date)),
         edited_here=tuple(
-            e for e in ours if e.stamp and e.stamp.sums != e.sums and e not in by_hand
+            e
+            for e in ours
+            if e.stamp and e.stamp.sums != e.sums and e not in by_hand and e not in gone_here
         ),
         by_hand=tuple(by_hand),
         added_here=tuple(e for e in state.entries if e.stamp is None and not e.link),

@@ -328,21 +328,25 @@ def _prove(  # noqa: PLR0917
             out, put = proof.as_taken(work, ledger)
             less = proof.less(mine, out, put)
             taken = classes_proof.verified(written, less, plan.cutover, update=True, apart=apart)
-            report = _held_causes(report, taken)
+            report = _held_causes(report, taken, any(not h.kept for h in work.held))
         report = replace(report, notes=(*report.notes, *apart.said()))
     return report, deltas, held, taken
 
 
-def _held_causes(report: Report, taken: Report) -> Report:
+def _held_causes(report: Report, taken: Report, undecided: bool = True) -> Report:
     """The rows and checks that differ only because of the held changes (or edits made in
-    GnuCash to QuickBooks' transactions) say so."""
+    GnuCash to QuickBooks' transactions) say so; what to do only while one is ``undecided``."""
     fine = {r.account for r in taken.rows if r.ok}
     why = "a change since the last run: held from QuickBooks, or made in GnuCash (listed above)"
     rows = tuple(
         replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
     )
     passed = {c.name for c in taken.checks if c.ok}
-    todo = "decide each held change (take QuickBooks' version or keep the book's), update again"
+    todo = (
+        "decide each held change (take QuickBooks' version or keep the book's), update again"
+        if undecided
+        else "nothing: the book keeps its version of each, as decided"
+    )
     checks = tuple(
         replace(c, cause=why, todo=todo, again=False) if not c.ok and c.name in passed else c
         for c in report.checks

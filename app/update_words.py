@@ -17,13 +17,7 @@ ZERO = Decimal(0)
 def summary(work: Work, ledger: Ledger, audience: Audience = "cli") -> list[str]:
     """The summary a person reads: counts, then each held change with file and line (the
     wizard lists those still to decide apart, each with its buttons, and never a key)."""
-    present = len(work.present) - sum(1 for h in work.held if h.index is not None)
-    counts = f"{plural(len(work.add), 'transaction')} added, {present:,} already in the book"
-    if audience == "cli":
-        counts += f", {plural(len(work.held), 'change')} in QuickBooks held (not applied)"
-    elif work.held:  # (the list to decide holds the accounts renamed there too)
-        counts += f", {plural(len(work.held), 'change')} to transactions in QuickBooks held"
-    out = [counts]
+    out = [_counts(work, audience)]
     if work.new_accounts:
         out.append(f"New accounts: {', '.join(work.new_accounts)}")
     if work.new_owners:
@@ -77,6 +71,30 @@ def _deleted_line(work: Work, ledger: Ledger, audience: Audience) -> str:
         + "; ".join(shown)
         + how
     )
+
+
+def _counts(work: Work, audience: Audience) -> str:
+    """ "76 transactions added, 225 already in the book, 2 changes in QuickBooks held (1 kept
+    as the book has it (the plan), 1 to decide)"."""
+    present = len(work.present) - sum(1 for h in work.held if h.index is not None)
+    replaced = sum(1 for h in work.taken if h.index is not None)  # (among ``add``)
+    counts = (
+        f"{plural(len(work.add) - replaced, 'transaction')} added, {present:,} already in the book"
+    )
+    if replaced:
+        counts += f", {replaced:,} replaced by QuickBooks' version"
+    kept = sum(1 for h in work.held if h.kept)
+    held = f"{plural(len(work.held), 'change')}" + (
+        f" ({kept:,} kept as the book has {'it' if kept == 1 else 'them'} "
+        f"{DECIDED[audience]}, {len(work.held) - kept:,} to decide)"
+        if kept
+        else ""
+    )
+    if audience == "cli":
+        counts += f", {held} in QuickBooks held (not applied)"
+    elif work.held:  # (the list to decide holds the accounts renamed there too)
+        counts += f", {held} to transactions in QuickBooks held"
+    return counts
 
 
 DECIDED: dict[Audience, str] = {"cli": "(the plan)", "wizard": "(your decision)"}

@@ -81,9 +81,15 @@ def test_update_from_the_command_line_proves_and_is_idempotent(books, later: Lat
     assert delta[0][:3] == ["account", "added_by_this_run", "quickbooks_movement"]
     rows = {r[0]: r for r in delta[1:]}
     assert rows[later.new_account][1] == rows[later.new_account][2] == "480.00"
+    assert "(decide each held change, then update again)" in out
     again = convert(*june, "--update", book)
     assert again.returncode == 0, again.stderr
     assert "0 transactions added" in again.stdout and "nothing added" in again.stdout
+    # nothing written, no proof run: the verdict still says the book is not QuickBooks'
+    assert again.stdout.rstrip().endswith(
+        "is up to date: nothing added; it still differs from QuickBooks by the 2 changes held "
+        "above (decide each, then update again)"
+    )
     assert "Traceback" not in again.stderr
     # the edited check decided: QuickBooks' version taken, by the key printed beside it
     edited = next(line for line in out.splitlines() if "edited in QuickBooks" in line)
@@ -92,6 +98,18 @@ def test_update_from_the_command_line_proves_and_is_idempotent(books, later: Lat
     assert taken.returncode == 0, taken.stderr
     assert "Taken from QuickBooks (the plan)" in taken.stdout
     assert "1 change in QuickBooks held" in taken.stdout
+    # taken: counted as replaced, not as added
+    assert "0 transactions added, " in taken.stdout and "1 replaced by QuickBooks' version" in (
+        taken.stdout
+    )
+    # the other kept as the book has it: counted as decided, and nothing left to decide
+    gone = next(line for line in taken.stdout.splitlines() if line.startswith("Held ["))
+    kept = convert(*june, "--update", book, "--keep-book", gone.split("[")[1].split("]")[0])
+    assert kept.returncode == 0, kept.stderr
+    assert "1 change (1 kept as the book has it (the plan), 0 to decide) in QuickBooks" in (
+        kept.stdout
+    )
+    assert "decide each" not in kept.stdout
     bad = convert(*june, "--update", book, "--keep-book", "two words")
     assert bad.returncode == 2 and "expected a key" in bad.stderr
 
