@@ -16,10 +16,13 @@ from app import keys as k
 from app.as_of import role_account
 from app.book import BookSnapshot
 from app.documents.selection import LINK_KIND
+from app.documents.tax_proof import prove as prove_sales_tax
+from app.documents.taxes import SalesTax
 from app.model import Ledger, Reconcile, Role, Split, Transaction, money
 from app.source import Source
 from app.update import BookEntry, Work
 from app.update_record import Record
+from app.verify_report import Report
 
 ZERO = Decimal(0)
 
@@ -367,3 +370,25 @@ def as_booked(
         )
         txns.append(Transaction(cn.date, splits, cn.source, kind_label=LINK_KIND))
     return replace(written, transactions=tuple(txns))
+
+
+def new_documents_tax(  # noqa: PLR0917
+    report: Report,
+    snapshot: BookSnapshot,
+    written: Ledger,
+    work: Work,
+    st: SalesTax | None,
+    refused: tuple[str, ...],
+) -> Report:
+    """The proof with the subtotal, tax and total of each document this run added, read back,
+    against QuickBooks' (``refused``: those GnuCash's table taxed otherwise, kept as lines).
+    The tax owed per agency is a first conversion's check: the book's sales tax accounts hold
+    the user's own work since."""
+    if st is None or snapshot.sales_tax is None:
+        return report
+    added = set(work.add)
+    new = replace(st, docs={i: d for i, d in st.docs.items() if i in added})
+    if not new.docs:
+        return report
+    found = prove_sales_tax(new, snapshot.sales_tax, written, refused)
+    return replace(report, sales_tax=replace(found, agencies=()))

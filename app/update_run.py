@@ -200,7 +200,7 @@ def bring_up_to_date(
         staged.unlink(missing_ok=True)
     return UpdateOutcome(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
-        (done.tabled, done.refused),
+        (done.tabled, done.plain),
     )  # fmt: skip
 
 
@@ -298,7 +298,12 @@ def _prove(  # noqa: PLR0917
     from app import gnc  # noqa: PLC0415
 
     docs = prepared.documents
-    snapshot = gnc.read_book(staged, documents=docs is not None)
+    st = done.decision.sales_tax
+    snapshot = gnc.read_book(
+        staged,
+        documents=docs is not None,
+        sales_tax=st.tax_accounts if st is not None and st.docs else None,
+    )
     with paused():
         mine = proof.less(snapshot, work.added_here)
         as_written = selection.as_written(ledger, docs)
@@ -312,6 +317,7 @@ def _prove(  # noqa: PLR0917
         report = classes_proof.verified(written, mine, plan.cutover, update=True, apart=apart)
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
+        report = proof.new_documents_tax(report, snapshot, written, work, st, done.refused)
         sheet = frozenset(
             a.full_name
             for a in ledger.accounts

@@ -67,5 +67,10 @@ def test_new_invoices_get_the_books_tax_tables(updated) -> None:
 
 
 def test_the_updated_books_proof_is_the_held_changes_only(updated) -> None:
-    _later, _before, _book, out = updated
+    later, _before, _book, out = updated
     assert "it differs from QuickBooks by exactly the 2 changes held" in out
+    # the new documents' subtotal, tax and total read back: compared, one by one
+    (line,) = [x for x in out.splitlines() if x.strip().startswith("Subtotal, tax and total of")]
+    new = [t for t in later.added if t.type in ("Invoice", "Credit Memo") and t.items]
+    assert line.strip().endswith("invoices and bills match QuickBooks")
+    assert int(line.split(" of ")[1].split()[0]) >= len(new)

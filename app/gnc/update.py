@@ -41,7 +41,8 @@ class Updated:
     # each new payment: (its A/R or A/P account, the pieces its line was cut into; () plain)
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = field(default_factory=dict)
     linked: tuple = ()  # (credit note, document, amount) of each lot link this run made
-    refused: tuple[tuple[str, str], ...] = ()  # (id, why) of new documents with tax as lines
+    plain: tuple[tuple[str, str], ...] = ()  # (id, why) of new documents with tax as lines
+    refused: tuple[str, ...] = ()  # of those, the ones GnuCash's table taxed otherwise
     tabled: int = 0  # new documents taxed through GnuCash's tax tables
 
 
@@ -134,7 +135,8 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     counts: dict[str, int] = {}
     paid: dict[int, tuple[str, tuple[Piece, ...]]] = {}
     linked: tuple = ()
-    refused: tuple[tuple[str, str], ...] = ()
+    plain: tuple[tuple[str, str], ...] = ()
+    refused: tuple[str, ...] = ()
     tabled = 0
     if decision.docs is not None:
         docs, allocation, target = decision.docs
@@ -149,9 +151,10 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
         made_pass = UpdatePass(w, at, set(work.add), docs, allocation, target, st=st, tables=tables)
         counts = made_pass.run()
         paid, linked = made_pass.paid, tuple(made_pass.linked)
-        refused, tabled = tuple(made_pass.plain), made_pass.tabled
+        plain, refused = tuple(made_pass.plain), tuple(made_pass.refused)
+        tabled = made_pass.tabled
     _reconciled(book, w, work)
-    return Updated(decision, True, counts, paid, linked, refused, tabled)
+    return Updated(decision, True, counts, paid, linked, plain, refused, tabled)
 
 
 def _reconciled(book, w: Writer, work: Work) -> None:
