@@ -6,9 +6,8 @@ only; each a copy of the export with its SSNs and bank numbers blanked, ``reader
 holds its name, size, SHA-256 and why, ``Migration.withheld``), ``plan.json``, ``job.json``
 (see app/jobs/) and ``out/`` (the book, its result and report; ``out/previous/`` the last book
 while a new one is made). The folders are the owner's alone (0700), the uploads too (0600).
-Every page is a function of the uploads and the plan, so a restart loses nothing. What they
-parse to is cached by the web layer (``app.web.cache``), keyed on ``Migration.signature``.
-"""
+Every page is a function of the uploads and the plan, so a restart loses nothing; what they
+parse to is cached by the web layer (``app.web.cache``, keyed on ``Migration.signature``)."""
 
 from __future__ import annotations
 
@@ -72,9 +71,8 @@ def _not_saved(name: str, exc: OSError, folder: Path) -> UploadError:
     why = why_not_written(exc, folder)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return DiskFull(
-            f"{name} was not added: {why}. Nothing of it was kept. Free some "
-            "space (deleting an earlier migration on the home page frees its files) and add it "
-            "again."
+            f"{name} was not added: {why}. Nothing of it was kept. Free some space (deleting an "
+            "earlier migration on the home page frees its files) and add it again."
         )
     return UploadError(f"{name} was not added ({why}); nothing of it was kept.")
 
@@ -102,8 +100,9 @@ def _digest(path: Path) -> str:
 
 def _withheld(part: Path, done: Redaction) -> dict[str, Any]:
     why = [[p.source.line if p.source else 1, p.message] for p in done.withheld]
-    out = {"bytes": part.stat().st_size, "sha256": _digest(part), "why": why}
-    return out | ({"kind": done.kind} if done.kind else {})
+    return {"bytes": part.stat().st_size, "sha256": _digest(part), "why": why} | (
+        {"kind": done.kind} if done.kind else {}
+    )
 
 
 def display_name(filename: str) -> str:
@@ -144,7 +143,7 @@ class Migration:
         except FileNotFoundError:  # deleted meanwhile (Store.delete): nothing is left of it
             return []
         present = {p.name: p for p in found if not p.name.startswith(".")}
-        order = [n for n in self.meta.get("files", []) if n in present]
+        order = [n for n in dict.fromkeys(self.meta.get("files", [])) if n in present]
         return [present[n] for n in order + sorted(set(present) - set(order))]
 
     def file(self, name: str) -> Path:
@@ -191,7 +190,7 @@ class Migration:
                 if done.blanked:
                     meta["blanked"] = [*meta.get("blanked", []), name]
                 part.replace(final)
-            meta["files"] = [*meta.get("files", []), name]
+            meta["files"] = [*(n for n in meta.get("files", []) if n != name), name]
             shown = display_name(filename)
             if shown != name:
                 meta["names"] = {**meta.get("names", {}), name: shown}
@@ -290,13 +289,14 @@ class Migration:
         return {k: str(v) for k, v in names.items() if k in present} if names else {}
 
     def remove_upload(self, name: str) -> None:
-        meta = self.meta
-        if name in meta.get("withheld", {}):
-            del meta["withheld"][name]
-            meta["files"] = [n for n in meta.get("files", []) if n != name]
-            write_json(self.meta_path, meta)
-            return
-        self.file(name).unlink()
+        meta = self.meta  # the upload gone, and every word of it (added again, it is one)
+        if name not in meta.get("withheld", {}):
+            self.file(name).unlink()
+        for key in ("withheld", "digests", "names"):
+            meta[key] = {k: v for k, v in meta.get(key, {}).items() if k != name}
+        for key in ("files", "blanked"):
+            meta[key] = [n for n in meta.get(key, []) if n != name]
+        write_json(self.meta_path, meta)
         plan = self.plan()
         if name in plan.files:
             self.save_plan(replace(plan, files={k: v for k, v in plan.files.items() if k != name}))

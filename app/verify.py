@@ -126,6 +126,7 @@ def verify(
             b is not None,
             a.type.family if a.type else "",
             created="parent" if a.placeholder and not a.origin else "",
+            counted=a.counted_as.family if a.counted_as else "",
         )
         if not row.ok:
             row = _cause(

@@ -51,6 +51,9 @@ class Row:
     # QuickBooks origin); "book": in the book only (GnuCash's Imbalance-*/Orphan-*, or made in
     # GnuCash by the user before an update)
     created: str = ""
+    # QuickBooks' family where a retype crossed the balance-sheet line (``Account.counted``):
+    # the figures compare as QuickBooks counts it, GnuCash reports it as ``family``
+    counted: str = ""
 
     @property
     def uploaded(self) -> Decimal:

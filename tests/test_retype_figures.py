@@ -47,6 +47,21 @@ def test_a_retype_across_the_line_is_compared_as_quickbooks_counts_it(tmp_path) 
     all_time = sum(v for _, v in book["Advertising"].daily)
     this_year = sum(v for d, v in book["Savings"].daily if d >= asof.year_start)
     assert all_time != truth["Advertising"] and this_year != truth["Savings"]
+    # said where the figures are shown: the row knows QuickBooks' family, and the next steps
+    # do not send the user to a Profit & Loss for an account GnuCash reports as an asset
+    rows = {r.account: r for r in report.rows}
+    assert (rows["Savings"].counted, rows["Savings"].family) == ("asset", "expense")
+    assert (rows["Advertising"].counted, rows["Advertising"].family) == ("expense", "asset")
+    assert rows["Checking"].counted == ""
+    from app.pages.next_steps import next_steps_data
+
+    steps = next_steps_data(prepared, outcome, "xml", (4, 13))
+    trial = {r["account"]: r for r in steps["trial"]}  # type: ignore[union-attr]
+    assert trial["Advertising"]["why"] == "retyped"
+    assert (trial["Advertising"]["counted"], trial["Advertising"]["family"]) == (
+        "expense",
+        "asset",
+    )
 
 
 def test_every_year_end_is_compared_as_quickbooks_counts_it(tmp_path) -> None:

@@ -177,6 +177,20 @@ def test_remove_a_file(client):
     assert page.select_one("#files-status") is None
 
 
+def test_a_file_removed_and_added_again_is_read_once(client, app):
+    """A walk removed lists.iif and added it back: two cards, every account "appears again",
+    the not-imported counts doubled (the name stayed in the upload order)."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/files/lists.iif/delete", headers=csrf | HX)
+    r = upload(client, prefix, csrf, "lists.iif")
+    assert [c["data-filename"] for c in soup(r).select("article.file")] == ["txns.iif", "lists.iif"]
+    page = soup(client.get(f"{prefix}/preview"))
+    assert not [li for li in page.select("#problem-list > li") if "appears again" in li.text]
+    m = app.extensions["store"].open(prefix.rstrip("/").rsplit("/", 1)[-1])
+    assert m.meta["files"] == ["txns.iif", "lists.iif"]
+
+
 def test_date_order_is_saved_in_the_plan(client):
     prefix, csrf = new_migration(client)
     upload(client, prefix, csrf, "lists.iif", "txns.iif")

@@ -112,6 +112,8 @@ def _why(row: Row | None) -> str:
         return "none"
     if not row.ok:  # (an account not in the book is never ok)
         return "differs"
+    if row.counted:  # retyped across the balance-sheet line: counted as QuickBooks counts it
+        return "retyped"
     if row.basis == "history":  # no QuickBooks balance given: its lines were compared
         return "lines"
     if row.basis == "retained earnings":
@@ -150,6 +152,8 @@ def _trial(
             entry["why"] = _why(row)
             if entry["why"] == "earlier years" and row is not None:
                 entry["earlier_income"] = plain(row.book_total - row.gnucash_balance)
+            if entry["why"] == "retyped" and row is not None:
+                entry["counted"], entry["family"] = row.counted, row.family
         out.append(entry)
         debit += max(shown, Decimal(0))
         credit += max(-shown, Decimal(0))

@@ -125,6 +125,9 @@ def _account_line(r: Row, name: str, code: str, depth: int, shared: bool) -> dic
             "quickbooks_account": _renamed(r),
             "basis": r.basis,
             "created": r.created,
+            "counted": r.counted,  # retyped across the balance-sheet line: QuickBooks' family
+            "family": r.family,
+            "book_total": plain(usual_sign(r.family) * r.book_total),
         }
         | _figures(r.quickbooks_balance, r.gnucash_balance, usual_sign(r.family))
         | ({} if r.ok else _fix(r, shared))
