@@ -107,10 +107,9 @@ def as_of(
                 where,
                 f"QuickBooks dated this export {day}, after today ({today}): QuickBooks' sample "
                 "companies, and a computer whose clock was set ahead, do that; QuickBooks' "
-                f"balances are taken as of {day}. If the lists were exported on another day, "
-                "type that day as the export date",
+                f"balances are taken as of {day}, the day the file's figures are of (nothing "
+                "to change here: a file's figures are of the day it says)",
                 "warning",
-                "export_date",
             )
         )
     after = sum(1 for t in ledger.transactions if t.date > day)
