@@ -37,6 +37,13 @@ NOT_EXPORT = {  # name → (content, what the card says it looks like)
         "a table of two columns (Name, Email), where a report has a date, an account and an amount",
     ),
     "codes.txt": (b"1000\n1010\n1200\n", "a list of single values, one per line"),
+    "customers.csv": (  # columns, but not a date in them: a contact list (a walk's)
+        b"Name,Email,Phone,City\r\nAnn Lee,ann@example.com,555-1234,Oakland\r\n"
+        b"Bo Chan,bo@example.com,555-9876,Fresno\r\n",
+        "a table without a single date (Name, Email, Phone, City), where a report of "
+        "transactions has a date on each row; customers, vendors and accounts come from the "
+        "lists export",
+    ),
 }
 
 

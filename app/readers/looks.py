@@ -21,7 +21,7 @@ from app.quickbooks import (
     MENU_UNPAID_BILLS,
 )
 from app.readers.qbcsv.header import delimiter_of
-from app.readers.values import decode, is_binary
+from app.readers.values import decode, is_binary, parse_date
 
 HEAD = 65536
 NOT_EXPORT = "this is not a QuickBooks export"  # how every such refusal starts
@@ -121,14 +121,34 @@ def refusal_of(data: bytes) -> Refusal | None:
 
 
 def _no_table(text: str, rows: list[list[str]]) -> Refusal | None:
-    """Sentences, or a table too narrow for a report: no columns to map."""
+    """Sentences, a table too narrow for a report, or one without a date (a contact list): no
+    columns to map."""
     if _prose(text, rows):
         return _not_export("a letter or other plain text (sentences, not columns)", EXPORTS)
     if narrow := _narrow(rows):
         return _not_export(
             f"{narrow}, where a report has a date, an account and an amount", EXPORTS
         )
+    if not any(_dated(c) for r in rows for c in r):
+        head = next((r for r in rows if len([c for c in r if c.strip()]) >= 3), [])
+        names = ", ".join(c.strip()[:30] for c in head if c.strip())
+        return _not_export(
+            f"a table without a single date ({names}), where a report of transactions has a "
+            "date on each row; customers, vendors and accounts come from the lists export",
+            EXPORTS,
+        )
     return None
+
+
+def _dated(cell: str) -> bool:
+    """A cell a report's Date column could hold, in either day order."""
+    for order in ("mdy", "dmy"):
+        try:
+            if parse_date(cell, order) is not None:
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 def _not_export(what: str, instead: str) -> Refusal:
