@@ -220,15 +220,15 @@ def _export_day(
         dated = reports[:1]
     if dated:
         latest = max(dated, key=lambda f: f.exported_on or dt.date.min)
-        others = sorted({str(f.exported_on) for f in dated} - {str(latest.exported_on)})
-        if others:
-            problems.append(
+        for older in (f for f in dated if f.exported_on != latest.exported_on):
+            problems.append(  # (each older file said at its own line, with its way out)
                 Problem(
-                    latest.exported_at,
-                    f"the files with QuickBooks' balances were exported on different days "
-                    f"({', '.join(others)} and {latest.exported_on}); the latest is used",
+                    older.exported_at,
+                    f"this file's balances are QuickBooks' of {older.exported_on}, and "
+                    f"{latest.filename}'s of {latest.exported_on}: the latest are used; two "
+                    "companies, or two exports of one company, were given",
                     "warning",
-                    "files",
+                    "remove",
                 )
             )
         assert latest.exported_on is not None

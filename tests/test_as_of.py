@@ -65,8 +65,8 @@ def test_figures_fiscal_year_from_july() -> None:
 def test_an_export_dated_after_today_is_said(tmp_path, days: int) -> None:
     """QuickBooks' sample companies (the real Enterprise sample is dated 2026-12-15) and a
     computer whose clock runs ahead date the lists export in the future: the figures are still
-    taken as of that day, with a warning naming the file's line and the Export date to change;
-    an export dated in the past says nothing of the kind."""
+    taken as of that day, with a warning naming the file's line (and no setting to change: a
+    typed export date is the file's own day); an export dated in the past says nothing of it."""
     from app import pipeline
     from app.plan import Plan
     from tests.support.companygen import make_company
@@ -91,4 +91,30 @@ def test_an_export_dated_after_today_is_said(tmp_path, days: int) -> None:
     )
     assert ahead[0].message.endswith(
         "nothing to change here: a file's figures are of the day it says)"
+    )
+
+
+def test_two_lists_exports_of_different_days_point_at_the_older(tmp_path) -> None:
+    """Lists exports of two days (an older one adding an account): the warning stands at the
+    older file's date line and says to leave it out (it pointed at the newer file and said to
+    check every transaction file, a walk's with every real sample at once)."""
+    from app import pipeline
+    from app.plan import Plan
+    from tests.support.companygen import make_company
+
+    company = make_company(60, seed=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    day = company.export_date - dt.timedelta(days=30)
+    old = tmp_path / "old.iif"
+    old.write_text(
+        "!HDR\tPROD\tVER\tREL\tIIFVER\tDATE\tTIME\tACCNTNT\tACCNTNTSPLITTIME\n"
+        f"HDR\tQuickBooks Pro\tVersion 28.0D\tRelease R9P\t1\t{day}\t1546300800\tN\t0\n"
+        "!ACCNT\tNAME\tACCNTTYPE\tOBAMOUNT\nACCNT\tPetty Cash\tBANK\t0.00\n",
+        encoding="utf-8",
+    )
+    prepared = pipeline.prepare(pipeline.read([lists, old], Plan()), Plan())
+    said = [p for p in prepared.warnings if "the latest are used" in p.message]
+    assert [(str(p.source), p.fix) for p in said] == [("old.iif:2", "remove")]
+    assert said[0].message.startswith(
+        f"this file's balances are QuickBooks' of {day}, and lists.iif's of {company.export_date}"
     )
