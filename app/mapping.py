@@ -198,7 +198,7 @@ def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
     if rule.account not in known:
         what = f"names account {rule.account!r}"
     elif rule.kind == "merge" and rule.target not in known:
-        what = f"for {rule.account!r} names account {rule.target!r}"
+        what = f"names account {rule.target!r}"
     elif rule.kind == "rename" and (":" in rule.target or not rule.target.strip()):
         problems.append(
             Problem(
@@ -211,7 +211,11 @@ def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
     else:
         return True
     problems.append(
-        Problem(None, f"plan: the {rule.kind} rule {what}, which is not in the chart of accounts")
+        Problem(
+            None,
+            f"a saved change ({rule.kind} {rule.account!r}) {what}, which is not in the chart "
+            "of accounts (was its file removed?): undo the change, or add that file again",
+        )
     )
     return False
 

@@ -98,6 +98,20 @@ def type_name(word: str) -> str:
     return TYPE_NAMES.get(code, word)
 
 
+# IIF's TRNSTYPE codes that QuickBooks' reports name otherwise
+TRANSACTION_KINDS = MappingProxyType(
+    {"BILL PMT": "Bill Pmt -Check", "CCARD": "Credit Card Charge", "CREDIT MEMO": "Credit Memo"}
+)
+
+
+def kind_name(label: str) -> str:
+    """A transaction's kind as QuickBooks' reports name it: an IIF code (``GENERAL JOURNAL``,
+    ``DEPOSIT``) → "General Journal", "Deposit"; a report's own words as given."""
+    if not label.isupper():
+        return label
+    return TRANSACTION_KINDS.get(label, label.title())
+
+
 def account_type(word: str) -> AccountType | None:
     """A GnuCash type (``BANK``, ``expense``) or a QuickBooks type word or code (``Other Current
     Asset``, ``OCASSET``) as a GnuCash type; None for anything else."""

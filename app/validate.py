@@ -27,7 +27,7 @@ from app.history import History
 from app.model import Account, AccountType, Ledger, Problem, Transaction, money
 from app.quickbooks import MENU_LISTS
 from app.source import Source, line_list
-from app.words import plural
+from app.words import GNUCASH_TYPES, article, plural
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
 # asset- and liability-like types mix freely, income and expense mix, equity stays with equity.
@@ -148,9 +148,10 @@ def check_accounts(ledger: Ledger) -> list[Problem]:
             out.append(
                 Problem(
                     a.source,
-                    f"account {a.full_name!r} of type {a.type.value} cannot sit under "
-                    f"{parent.full_name!r} of type {parent.type.value} in GnuCash; "
-                    "move it or change a type",
+                    f"account {a.full_name!r} ({article(GNUCASH_TYPES[a.type.value])} account) "
+                    f"cannot sit under {parent.full_name!r} "
+                    f"({article(GNUCASH_TYPES[parent.type.value])} account) in GnuCash: a "
+                    "subaccount is of its parent's kind; move it, or change a type",
                 )
             )
     return out

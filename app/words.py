@@ -17,6 +17,21 @@ IRREGULAR = {
 }
 
 
+# GnuCash's account types as its own account dialog names them (``AccountType`` values)
+GNUCASH_TYPES: dict[str, str] = {
+    "BANK": "Bank",
+    "CASH": "Cash",
+    "ASSET": "Asset",
+    "RECEIVABLE": "A/Receivable",
+    "CREDIT": "Credit Card",
+    "LIABILITY": "Liability",
+    "PAYABLE": "A/Payable",
+    "EQUITY": "Equity",
+    "INCOME": "Income",
+    "EXPENSE": "Expense",
+}
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     """``n`` things, with thousands separators and the noun in the right number: "1 transaction",
     "2,000 transactions", "0 problems"; ``many`` when the plural is not the word plus "s"."""

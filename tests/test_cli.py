@@ -654,7 +654,9 @@ def test_type_option_errors_are_usage_errors(arg, message, tmp_path):
 def test_type_option_for_an_account_not_in_the_files_is_reported(tmp_path):
     run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--type", "Chequing=BANK")
     assert run.returncode == 1
-    assert "the retype rule names account 'Chequing', which is not in the chart" in run.stderr
+    assert "a saved change (retype 'Chequing') names account 'Chequing', which is not in" in (
+        run.stderr
+    )
 
 
 def test_a_bare_account_number_and_its_name_in_another_file_are_one_account(tmp_path):

@@ -88,8 +88,9 @@ def test_account_without_type_asks_for_one():
 def test_family_mismatch_between_parent_and_child():
     ledger = Ledger(accounts=(acc("Car", T.EXPENSE), acc("Car:Loan", T.LIABILITY, line=2)))
     assert messages(ledger) == [
-        "chart.iif:2: account 'Car:Loan' of type LIABILITY cannot sit under 'Car' of type "
-        "EXPENSE in GnuCash; move it or change a type"
+        "chart.iif:2: account 'Car:Loan' (a Liability account) cannot sit under 'Car' (an "
+        "Expense account) in GnuCash: a subaccount is of its parent's kind; move it, or change "
+        "a type"
     ]
 
 

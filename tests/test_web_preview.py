@@ -387,3 +387,23 @@ def test_the_walk_with_real_files_groups_warnings_of_one_kind(client, samples_di
     # (and one more while the sample's export date, 2026-12-15, is after today: said as such)
     ahead = dt.date.today() < dt.date(2026, 12, 15)
     assert page.select_one(".tabs a[href='#problems']").text == f"Problems ({69 + ahead})"
+
+
+def test_iif_transaction_kinds_read_as_quickbooks_names_them(client):
+    """IIF's TRNSTYPE codes (CHECK, GENERAL JOURNAL) show as QuickBooks' reports name the kinds
+    ("Check"), not as codes (a walk's "GENERAL JOURNAL", "DEPOSIT")."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    tags = [t.text.split(" · ")[0] for t in soup(client.get(f"{prefix}/preview")).select(
+        "#txn-table tr.head .tag"
+    )]  # fmt: skip
+    assert "Check" in tags and "CHECK" not in tags
+
+
+def test_kind_names() -> None:
+    from app.quickbooks import kind_name
+
+    assert kind_name("GENERAL JOURNAL") == "General Journal"
+    assert kind_name("DEPOSIT") == "Deposit"
+    assert kind_name("BILL PMT") == "Bill Pmt -Check"
+    assert kind_name("Bill Pmt -CCard") == "Bill Pmt -CCard"  # a report's own words, as given

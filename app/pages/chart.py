@@ -12,21 +12,10 @@ from decimal import Decimal
 from app.model import Account, AccountType, Ledger
 from app.pages.preview import Column, anchor, columns, natural
 from app.quickbooks import TYPE_WORDS, type_name
-from app.words import usual_sign
+from app.words import GNUCASH_TYPES, usual_sign
 
 # GnuCash's own words for its account types (its New Account dialog), in its order
-GNUCASH_WORDS: dict[AccountType, str] = {
-    AccountType.BANK: "Bank",
-    AccountType.CASH: "Cash",
-    AccountType.ASSET: "Asset",
-    AccountType.RECEIVABLE: "A/Receivable",
-    AccountType.CREDIT: "Credit Card",
-    AccountType.LIABILITY: "Liability",
-    AccountType.PAYABLE: "A/Payable",
-    AccountType.EQUITY: "Equity",
-    AccountType.INCOME: "Income",
-    AccountType.EXPENSE: "Expense",
-}
+GNUCASH_WORDS: dict[AccountType, str] = {t: GNUCASH_TYPES[t.value] for t in AccountType}
 
 
 @dataclass(frozen=True, slots=True)

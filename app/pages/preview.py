@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from app.gc_pause import paused
 from app.model import Ledger, Transaction
+from app.quickbooks import kind_name
 from app.readers.values import full_year
 from app.source import Source
 
@@ -265,7 +266,7 @@ def _group(t: Transaction, chart: Collection[str] | None) -> TxnGroup:
         date=t.date,
         num=t.num,
         description=t.description,
-        kind=t.kind_label,
+        kind=kind_name(t.kind_label),
         ref=t.ref,
         voided=t.voided,
         where=str(t.source),
