@@ -191,6 +191,15 @@ def test_a_file_removed_and_added_again_is_read_once(client, app):
     assert m.meta["files"] == ["txns.iif", "lists.iif"]
 
 
+def test_a_small_files_size_is_in_bytes(client):
+    """A walk read "0 KB" for a 417-byte file."""
+    prefix, csrf = new_migration(client)
+    r = upload(client, prefix, csrf, "txns.iif")
+    card = soup(r).select_one("article[data-filename='txns.iif']")
+    size = next(d.find_next("dd").text for d in card.select("dt") if d.text == "Size")
+    assert size == f"{(WEB / 'txns.iif').stat().st_size:,} bytes"
+
+
 def test_date_order_is_saved_in_the_plan(client):
     prefix, csrf = new_migration(client)
     upload(client, prefix, csrf, "lists.iif", "txns.iif")

@@ -31,8 +31,9 @@ def count(n: int) -> str:
 
 
 def kilobytes(size: int) -> str:
-    """A file size in whole KB, with thousands separators."""
-    return f"{size / 1024:,.0f} KB"
+    """A file size in whole KB, with thousands separators; under 1 KB in bytes (a 417-byte file
+    read "0 KB")."""
+    return f"{size:,} bytes" if size < 1024 else f"{size / 1024:,.0f} KB"
 
 
 def disk_size(size: int) -> str:
