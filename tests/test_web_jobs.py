@@ -260,6 +260,12 @@ def test_import_page_shows_warnings_before_writing(client):
     )
     box = soup(client.get(f"{prefix}/import")).select_one("#import-warnings")
     assert "Checking: QuickBooks balance 75.00" in box.text
+    # the heading sends the user to no one step: each warning says where it is settled
+    head = " ".join(box.select_one("summary").text.split())
+    assert head.endswith(
+        "each says what settles it, on the Files or the Map step, where something does."
+    )
+    assert [a.text for a in box.select("summary a")] == ["Files", "Map"]
     assert soup(client.get(f"{prefix}/import")).select_one("#start-import") is not None
 
 
