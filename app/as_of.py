@@ -271,8 +271,9 @@ def _not_the_cutover(day: dt.date, figures: dt.date, at: Source | None) -> Probl
         at,
         f"the cutover date {day} is not the day of QuickBooks' figures in {where}, {figures}: "
         f"the book would start on {day} with the balances of {figures}; set the cutover date "
-        f"to {figures} (to start on another day, export QuickBooks' lists or its Trial Balance "
-        "report on that day and use those files)",
+        f"to {figures} (to start on another day: with the whole history uploaded, keep it in an "
+        "archive book and start a working book on that day; else export QuickBooks' lists or "
+        "its Trial Balance report on that day and use those files)",
         fix="cutover_date",
     )
 

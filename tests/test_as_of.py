@@ -118,3 +118,29 @@ def test_two_lists_exports_of_different_days_point_at_the_older(tmp_path) -> Non
     assert said[0].message.startswith(
         f"this file's balances are QuickBooks' of {day}, and lists.iif's of {company.export_date}"
     )
+
+
+def test_a_cutover_date_that_is_not_the_day_of_the_figures_is_refused(tmp_path) -> None:
+    """Only the balances posts QuickBooks' figures on the cutover date: a cutover on another
+    day than theirs would date one day's balances another, so it is refused, naming both days
+    and the two ways to start on another day (the archive split with the whole history, or
+    QuickBooks' files of that day)."""
+    from app import pipeline
+    from app.plan import Cutover, Plan
+    from tests.support.companygen import make_company
+
+    company = make_company(60, seed=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    parsed = pipeline.read([lists], Plan())
+    day = company.export_date - dt.timedelta(days=40)
+    plan = Plan(cutover=Cutover(mode="balances_only", date=day.isoformat()))
+    (said,) = [p for p in pipeline.prepare(parsed, plan).errors if p.fix == "cutover_date"]
+    assert str(said.source) == "lists.iif:2"
+    assert said.message.startswith(
+        f"the cutover date {day} is not the day of QuickBooks' figures in lists.iif, "
+        f"{company.export_date}: the book would start on {day} with the balances of "
+        f"{company.export_date}; set the cutover date to {company.export_date}"
+    )
+    assert "keep it in an archive book and start a working book on that day" in said.message
+    good = Plan(cutover=Cutover(mode="balances_only", date=company.export_date.isoformat()))
+    assert not [p for p in pipeline.prepare(parsed, good).problems if p.fix == "cutover_date"]
