@@ -391,7 +391,9 @@ def write_proven(
             report = replace(report, notes=(*report.notes, said))
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
-        if st is not None and snapshot.sales_tax is not None:
+        # (no document with tax and no Sales Tax Liability report: nothing to compare; a
+        # balances-only book's tax account opens as one amount, owed to no agency it could name)
+        if st is not None and snapshot.sales_tax is not None and (st.docs or written.tax_liability):
             proof = prove_sales_tax(st, snapshot.sales_tax, written, tuple(refused))
             report = replace(report, sales_tax=proof)
     return Outcome(stats, snapshot, report, written)

@@ -521,6 +521,10 @@ def test_enterprise_sample_balances_only(tmp_path: Path, samples_dir: Path) -> N
         checking = next(r for r in report.rows if r.quickbooks_account == "Checking")
         assert checking.gnucash_balance == D("99250.02")
         assert outcome.snapshot.transactions == 1
+        # no invoice and no Sales Tax Liability report: no sales tax proof of "0 invoices and
+        # bills" and a tax owed to "no agency named" (a walk's)
+        assert report.sales_tax is None
+        assert not [x for x in report.summary_lines() if "Subtotal, tax and total" in x]
         # GnuCash's own Trial Balance report (gnucash-cli) agrees with QuickBooks' figures
         expected = {a.full_name: a.balance for a in figured}  # the book's (mapped) names
         assert_trial_balance_report(out, tmp_path / "home", expected)
