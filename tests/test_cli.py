@@ -403,6 +403,8 @@ def test_enterprise_sample_lists(samples_dir, tmp_path):
     out = tmp_path / "Enterprise.gnucash"
     run = convert(ENTERPRISE, "-o", out)
     assert run.returncode == 0, run.stderr
+    # a table named "County, San Thomas" is one name among the others (a walk read seven)
+    assert "(Assessment; County, San Thomas; Out of State;" in run.stdout
     lines = ENTERPRISE.read_text(encoding="utf-8").splitlines()
     header = next(line.split("\t") for line in lines if line.startswith("!ACCNT\t"))
     posting = [

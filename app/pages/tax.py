@@ -67,8 +67,9 @@ class TaxView:
         9 invoices keep QuickBooks' tax as plain lines" """
         if self.mode == "lines":
             return "Sales tax: as plain lines on every invoice (no tax tables), as chosen"
-        names = ", ".join(t.name for t in self.tables[:8])
-        names += ", ..." if len(self.tables) > 8 else ""
+        shown = [t.name for t in self.tables[:8]]
+        between = "; " if any("," in n for n in shown) else ", "  # ("County, San Thomas")
+        names = between.join(shown) + (f"{between}..." if len(self.tables) > 8 else "")
         made = plural(len(self.tables), "GnuCash tax table", "GnuCash tax tables")
         kept = len(self.kept)
         return (
