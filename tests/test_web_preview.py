@@ -407,3 +407,18 @@ def test_kind_names() -> None:
     assert kind_name("DEPOSIT") == "Deposit"
     assert kind_name("BILL PMT") == "Bill Pmt -Check"
     assert kind_name("Bill Pmt -CCard") == "Bill Pmt -CCard"  # a report's own words, as given
+
+
+def test_nothing_left_out_is_said_without_the_sentence_for_what_is(client):
+    """With nothing left out, the card says so and only so (a walk read "Everything read has a
+    place in GnuCash." then "GnuCash has no place for these QuickBooks records")."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "txns.iif")
+    card = soup(client.get(f"{prefix}/preview")).select_one("#not-imported")
+    assert "Everything read has a place in GnuCash." in card.text
+    assert "has no place for these" not in card.text
+    other = b"!OTHERNAME\tNAME\nOTHERNAME\tPetty Cash Drawer\n"  # GnuCash has no other names
+    upload(client, prefix, csrf, "names.iif", data=other)
+    card = soup(client.get(f"{prefix}/preview")).select_one("#not-imported")
+    assert card.select("details")  # something left out: said, the other sentence not
+    assert "has no place for these" in card.text and "Everything read" not in card.text
