@@ -259,7 +259,11 @@ def _differences(
             problems.append(suspect_warning(a, what, diff, ledger.as_of))
             continue
         if not cutover.opening_balances:
-            why = shifted or f"the history starts on {first}, after this account's first activity"
+            why = shifted or (
+                f"the history starts on {first}, after this account's first activity, or one "
+                "of its transactions is missing from the files (an opening balance would hide "
+                "that: check the files first)"
+            )
             problems.append(
                 Problem(
                     a.source,

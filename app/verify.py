@@ -50,6 +50,7 @@ REPEATED = (
     "the history explains more than QuickBooks' balance, as on every account that differs: "
     "transactions are probably in the files twice"
 )
+STARTED_LATE = "after the company did: what came before, or a transaction of the files, is missing"
 
 
 def _type(book: BookAccount) -> AccountType | None:
@@ -245,7 +246,7 @@ def _first(ledger: Ledger) -> dt.date | None:
 
 
 def _started_late(first: dt.date | None) -> str:
-    return f"the history starts on {first}, after the company did: what came before is missing"
+    return f"the history starts on {first}, {STARTED_LATE}"
 
 
 def _pnl(type_: AccountType | None) -> bool:

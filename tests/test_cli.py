@@ -361,7 +361,8 @@ def test_strict_exits_3_on_a_difference_and_still_writes(tmp_path):
         f"Book written to {tmp_path / 'lenient.gnucash'} (xml, USD). Needs your attention: 2 "
         "accounts differ (exit status 0: --strict makes a difference exit 3):",
         "  Probable cause of every difference: the history starts on 2024-02-01, after the "
-        "company did: what came before is missing; to fix: add --opening-balances",
+        "company did: what came before, or a transaction of the files, is missing; to fix: add "
+        "--opening-balances",
         "  Checking: QuickBooks 80.00, GnuCash 75.00 (all time), difference -5.00 — the history "
         "starts on 2024-02-01, after the company did (see above)",
         "  Opening Bal Equity: QuickBooks -5.00, GnuCash 0.00 (all time), difference 5.00 — the "

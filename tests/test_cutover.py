@@ -40,7 +40,8 @@ def test_history_from_mid_year_without_option_warns_per_account() -> None:
         "warning",
         "lists.iif:1: Checking: QuickBooks balance 16,200.00, imported history explains "
         "2,400.00; difference 13,800.00: the history starts on 2022-02-01, after this "
-        "account's first activity",
+        "account's first activity, or one of its transactions is missing from the files (an "
+        "opening balance would hide that: check the files first)",
     ) in messages
     assert {p.fix for p in after.problems} == {"opening_balances"}
     assert {m.split(": ")[1] for _, m in messages} == {

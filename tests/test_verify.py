@@ -153,7 +153,8 @@ def test_without_opening_balances_the_report_names_the_gap() -> None:
     assert lines[0] == "3 accounts differ from QuickBooks (4 others match)"
     assert lines[1] == (  # the cause of all three said once, each row pointing to it
         "Probable cause of every difference: the history starts on 2022-02-01, after the "
-        "company did: what came before is missing; to fix: add --opening-balances"
+        "company did: what came before, or a transaction of the files, is missing; to fix: add "
+        "--opening-balances"
     )
     assert lines[2] == (
         "Checking: QuickBooks 16,200.00, GnuCash 2,400.00 (all time), difference -13,800.00"
