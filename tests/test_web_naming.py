@@ -129,3 +129,18 @@ def test_a_reports_title_row_names_the_company(client, tmp_path):
     r = client.post(f"{prefix}/name", data={"company": ""}, headers=csrf | HX)
     assert soup(r).select_one("#company-name")["value"] == COMPANY_NAME
     assert Path(book).exists()
+
+
+def test_a_files_own_name_is_shown_on_the_home_page_and_in_the_import_warnings(client):
+    """A file the browser sent as "lists (1).iif" is stored as lists_1.iif; the home page and
+    the Import step's warnings named it so (a walk's "journal_1.csv")."""
+    from tests.support.web import differing_lists, new_migration, soup, upload
+
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists (1).iif", data=differing_lists())  # (balances off)
+    upload(client, prefix, csrf, "txns.iif")
+    home = soup(client.get("/"))
+    assert "lists (1).iif" in home.select_one("#migrations td.files").text
+    warnings = soup(client.get(f"{prefix}/import")).select("#import-warnings li")
+    assert warnings and any("lists (1).iif" in li.text for li in warnings)
+    assert not any("lists_1.iif" in li.text for li in warnings)

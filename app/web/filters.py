@@ -88,8 +88,9 @@ def eta(p: Progress) -> str:
 
 
 def problem(p: Problem) -> str:
-    """A finding as the wizard says it: place, message and what to do on which step."""
-    return with_fix(str(p), p.fix, "wizard")
+    """A finding as the wizard says it: place, message and what to do on which step; each file
+    by the name the user gave it (``shown``)."""
+    return shown(with_fix(str(p), p.fix, "wizard"))
 
 
 def shown(text: object) -> str:

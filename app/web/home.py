@@ -8,16 +8,24 @@ from werkzeug.wrappers import Response
 from app import sample
 from app.fileio import read_json
 from app.pages import update as updated
+from app.store import Migration
 from app.web.context import migration, runner, store, views
 
 bp = Blueprint("home", __name__)
+
+
+def _given(m: Migration) -> list[str]:
+    """The migration's files by the names the user gave them ("journal (1).csv", not the stored
+    "journal_1.csv")."""
+    names = m.display_names()
+    return [names.get(p.name, p.name) for p in m.files()]
 
 
 @bp.get("/")
 def index() -> str:
     jobs = runner()
     rows = [
-        (m, [p.name for p in m.files()], jobs.get(m), m.size(), jobs.book(m))
+        (m, _given(m), jobs.get(m), m.size(), jobs.book(m))
         for m in store().all()
         if not m.untouched()  # nothing to go back to (a Start removes it a day later)
     ]
