@@ -32,7 +32,11 @@ NOT_IMPORTED = MappingProxyType(
         "CTYPE": ("Customer types", "NAME", "GnuCash has no customer types (kept in notes)"),
         "VTYPE": ("Vendor types", "NAME", "GnuCash has no vendor types (kept in notes)"),
         "JOBTYPE": ("Job types", "NAME", "GnuCash has no job types (kept in job notes)"),
-        "INVITEM": ("Items", "NAME", "GnuCash has no item list"),
+        "INVITEM": (
+            "Items",
+            "NAME",
+            "GnuCash has no item list: each line keeps its item, the list goes to items.csv",
+        ),
         "INVMEMO": ("Customer messages", "NAME", "GnuCash has no customer messages"),
         "PAYMETH": ("Payment methods", "NAME", "GnuCash has no payment methods"),
         "SHIPMETH": ("Shipping methods", "NAME", "GnuCash has no shipping methods"),
