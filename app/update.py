@@ -158,6 +158,10 @@ class Work:
     # out of the book (``app.update_deleted``); and the keys of those the plan puts back
     deleted_here: tuple[int, ...] = ()
     put_back: tuple[str, ...] = ()
+    unsure: tuple[tuple[str, int], ...] = ()  # (month, how many) gone but not told apart
+    # QuickBooks' transactions the user deleted and entered again in GnuCash (an invoice
+    # unposted and posted again): (ledger index, the book's new one), keyed by this run
+    rekeyed: tuple[tuple[int, BookEntry], ...] = ()
     # QuickBooks' changes since the last run that the user made in GnuCash too: the book holds
     # QuickBooks' version (its date and sums), so nothing is held; their key slots restamped
     by_hand: tuple[BookEntry, ...] = ()
@@ -233,7 +237,8 @@ def decide(
                 "in GnuCash (File › Properties › Accounts) or leave those transactions out"
             )
     ours = [e for e in state.entries if e.stamp is not None]
-    gone_here = [h.entry for h in taken]  # (the book's version taken out: no edit of the book)
+    # made by hand (QuickBooks' version), or the book's version taken out: no edit of the book
+    apart = {id(e) for e in (*by_hand, *(h.entry for h in taken))}
     names = {a.full_name for a in ledger.accounts}
     rec = state.record
     assert rec is not None  # (refused without one)
@@ -244,9 +249,7 @@ def decide(
         present=present,
         held=tuple(sorted(held, key=lambda h: h.entry.date)),
         edited_here=tuple(
-            e
-            for e in ours
-            if e.stamp and e.stamp.sums != e.sums and e not in by_hand and e not in gone_here
+            e for e in ours if e.stamp and e.stamp.sums != e.sums and id(e) not in apart
         ),
         by_hand=tuple(by_hand),
         added_here=tuple(e for e in state.entries if e.stamp is None and not e.link),

@@ -136,7 +136,8 @@ class Decision:
     @property
     def writes(self) -> bool:
         taken = any(r.taken for r in self.renames)
-        return self.rewrite or not self.work.nothing_new or taken or bool(self.work.by_hand)
+        again = bool(self.work.by_hand or self.work.rekeyed)  # (their key slots written)
+        return self.rewrite or not self.work.nothing_new or taken or again
 
 
 def in_book(work: Work, to_book: Mapping[str, str]) -> Work:
@@ -158,6 +159,7 @@ def in_book(work: Work, to_book: Mapping[str, str]) -> Work:
         edited_here=tuple(entry(e) for e in work.edited_here),
         added_here=tuple(entry(e) for e in work.added_here),
         by_hand=tuple(entry(e) for e in work.by_hand),
+        rekeyed=tuple((i, entry(e)) for i, e in work.rekeyed),
         links=tuple(entry(e) for e in work.links),
         new_accounts=tuple(k.by_prefix(a, to_book) for a in work.new_accounts),
         accounts_here=tuple(k.by_prefix(a, to_book) for a in work.accounts_here),

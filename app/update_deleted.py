@@ -39,16 +39,22 @@ def kept_deleted(work: Work, ledger: Ledger, state: BookState, choices: Mapping[
     found = {i for i in work.add if work.keys[i] in remembered}
     book = digest((e.date, e.stamp.key) for e in state.entries if e.stamp is not None)
     by_month: defaultdict[str, list[int]] = defaultdict(list)
+    last = rec.last_date or dt.date.max  # (later ones are QuickBooks' new: never the book's)
     for i in work.add:
         day = ledger.transactions[i].date
-        by_month[f"{day.year:04d}-{day.month:02d}"].append(i)
+        if day <= last:
+            by_month[f"{day.year:04d}-{day.month:02d}"].append(i)
+    unsure = []
     for month, (count, mixed) in rec.written.items():
         now, now_mixed = book.get(month, (0, "0"))
         missing = count - now
         if missing > 0:
             target = int(mixed, 16) ^ int(now_mixed, 16)
             waiting = [i for i in by_month.get(month, ()) if i not in found]
-            found |= _named(waiting, missing, target, work.keys)
+            named = _named(waiting, missing, target, work.keys)
+            found |= named
+            if not named and waiting:  # (none waiting: redated in GnuCash into another month)
+                unsure.append((month, missing))
     back = {i for i in found if choices.get(work.keys[i]) == "quickbooks"}
     out = tuple(sorted(found - back))
     return replace(
@@ -56,6 +62,7 @@ def kept_deleted(work: Work, ledger: Ledger, state: BookState, choices: Mapping[
         add=tuple(i for i in work.add if i not in out),
         deleted_here=out,
         put_back=tuple(work.keys[i] for i in sorted(back)),
+        unsure=tuple(unsure),
     )
 
 
@@ -81,4 +88,5 @@ def written_after(work: Work, ledger: Ledger, state: BookState) -> list[tuple[dt
     kept = [
         (e.date, e.stamp.key) for e in state.entries if e.stamp is not None and id(e) not in taken
     ]
-    return kept + [(ledger.transactions[i].date, work.keys[i]) for i in work.add]
+    again = [(e.date, work.keys[i]) for i, e in work.rekeyed]  # (keyed by this run)
+    return kept + again + [(ledger.transactions[i].date, work.keys[i]) for i in work.add]

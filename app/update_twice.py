@@ -21,7 +21,7 @@ from decimal import Decimal
 
 from app.model import Ledger, Transaction, money
 from app.openings import OPENING_KIND
-from app.update import Held, Work
+from app.update import BookEntry, Held, Work
 
 NEAR = 7  # days between the two copies' dates, at most
 PREFIX = "twice:"
@@ -34,10 +34,12 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
     out, or kept, as ``choices``, the plan's decisions by key, say); see the module docstring."""
     if not work.added_here:
         return work
+    work = _entered_again(work, ledger)
+    gone = set(work.deleted_here)
     wanted = {_lines(e.lines) for e in work.added_here}
     by_lines: defaultdict[Lines, list[int]] = defaultdict(list)
     for i, t in enumerate(ledger.transactions):
-        if t.voided or t.kind_label == OPENING_KIND:
+        if t.voided or t.kind_label == OPENING_KIND or i in gone:
             continue
         lines = _lines((s.account, s.value) for s in t.splits)
         if lines in wanted:
@@ -63,12 +65,43 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
         used.add(i)
         h = Held(e, None, _why(ledger.transactions[i]), alias=key)
         (taken if said == "quickbooks" else held).append(h)
+    kept = {id(e) for e in alone}  # (by identity: a list's ``in`` compares whole entries)
     return replace(
         work,
         held=tuple(sorted(held, key=lambda h: h.entry.date)),
         taken=tuple(taken),
-        added_here=tuple(e for e in work.added_here if e in alone),
+        added_here=tuple(e for e in work.added_here if id(e) in kept),
         both=tuple(both),
+    )
+
+
+def _entered_again(work: Work, ledger: Ledger) -> Work:
+    """A QuickBooks transaction the book lost since the last run (``deleted_here``) and a
+    transaction made in GnuCash alone with its lines, within ``NEAR`` days: the user deleted it
+    and entered it again (GnuCash changes a posted invoice only by unposting and posting it
+    again, which makes a new transaction). It is the book's QuickBooks transaction again,
+    keyed by this run (``Work.rekeyed``): neither deleted nor a copy."""
+    if not work.deleted_here:
+        return work
+    free = list(work.added_here)
+    pairs: list[tuple[int, BookEntry]] = []
+    for i in work.deleted_here:
+        t = ledger.transactions[i]
+        lines = _lines((s.account, s.value) for s in t.splits)
+        near = [e for e in free if _lines(e.lines) == lines and abs((e.date - t.date).days) <= NEAR]
+        if near:
+            e = min(near, key=lambda e: abs((e.date - t.date).days))
+            free.remove(e)
+            pairs.append((i, e))
+    if not pairs:
+        return work
+    again = {i for i, _ in pairs}
+    return replace(
+        work,
+        deleted_here=tuple(i for i in work.deleted_here if i not in again),
+        added_here=tuple(free),
+        present={**work.present, **dict(pairs)},
+        rekeyed=(*work.rekeyed, *pairs),
     )
 
 

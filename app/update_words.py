@@ -52,6 +52,19 @@ def summary(work: Work, ledger: Ledger, audience: Audience = "cli") -> list[str]
         )
     if work.deleted_here:
         out.append(_deleted_line(work, ledger, audience))
+    if work.rekeyed:
+        out.append(
+            f"Entered again in GnuCash: {plural(len(work.rekeyed), 'transaction')} of "
+            "QuickBooks deleted there and entered anew (an invoice unposted and posted again), "
+            "now the book's with their keys: " + "; ".join(e.said() for _, e in work.rekeyed[:8])
+        )
+    if work.unsure:
+        months = ", ".join(f"{n:,} in {m}" for m, n in work.unsure)
+        out.append(
+            f"QuickBooks' transactions the book held are gone from it ({months}: deleted in "
+            "GnuCash?) and could not be told apart from QuickBooks' own entries of those "
+            "months: they are added again; delete them in GnuCash again if they were meant to go"
+        )
     if work.put_back:
         out.append(f"Put back {DECIDED[audience]}: {', '.join(work.put_back)}")
     if work.nothing_new and not work.held:

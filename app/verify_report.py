@@ -127,8 +127,8 @@ class Report:
         """(family, QuickBooks total, GnuCash total) for asset, liability, equity, income and
         expense (then untyped, if any): the picture of the balances by account type."""
         totals: dict[str, list[Decimal]] = {f: [ZERO, ZERO] for f in FAMILIES}
-        for r in self.rows:
-            pair = totals.setdefault(r.family, [ZERO, ZERO])
+        for r in self.rows:  # (a retyped account where QuickBooks' figure counts it)
+            pair = totals.setdefault(r.counted or r.family, [ZERO, ZERO])
             pair[0] += r.quickbooks_balance
             pair[1] += r.gnucash_balance
         return [(f, q, g) for f, (q, g) in totals.items()]

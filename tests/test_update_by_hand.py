@@ -60,7 +60,9 @@ def test_an_invoice_redated_in_quickbooks_is_decided_by_making_it_in_gnucash(
 ) -> None:
     """QuickBooks redates an invoice: taking its version in the wizard is refused beside the
     change (GnuCash holds the invoice: it is changed there), with the book as it was; once the
-    user redates it in GnuCash, the next update holds it no more."""
+    user redates it in GnuCash (unposted and posted again: a new transaction without the key),
+    the next update knows it as QuickBooks' entered again and keys it: not held, not deleted,
+    not a copy (a review found all three)."""
     import copy
     import datetime as dt
     from dataclasses import replace
@@ -82,17 +84,28 @@ def test_an_invoice_redated_in_quickbooks_is_decided_by_making_it_in_gnucash(
     after = decide_held(client, r.location, key, "quickbooks")
     said = after.select_one("#decision-refused").get_text(" ")
     assert "That decision was not applied (the book is as it was)" in said
-    assert "is an invoice, a bill or a payment in GnuCash: make QuickBooks' change" in said
+    assert "which this update cannot replace: make QuickBooks' change there (an invoice" in said
     assert after.select_one(f'li.held[data-key="{key}"]') is not None  # still to decide
-    # made in GnuCash by hand: the invoice's transaction redated in its register
+    # made in GnuCash as GnuCash lets it be made: the invoice unposted, posted again on the
+    # new day (a new transaction, without the key the book's had)
+    from gnucash import gnucash_core_c as C
+    from gnucash.gnucash_business import Invoice
+
     with editing(book) as b:
         acc = b.get_root_account().lookup_by_full_name("Accounts Receivable")
         (txn,) = {s.GetParent().GetGUID().to_string(): s.GetParent() for s in acc.GetSplitList()
                   if s.GetParent().GetNum() == invoice.num}.values()  # fmt: skip
-        txn.BeginEdit()
-        txn.SetDate(moved.date.day, moved.date.month, moved.date.year)
-        txn.CommitEdit()
+        inv = Invoice(instance=C.gncInvoiceGetInvoiceFromTxn(txn.instance))
+        posted_to = inv.GetPostedAcc()
+        inv.Unpost(True)
+        when = dt.datetime(moved.date.year, moved.date.month, moved.date.day, 10, 59)
+        inv.PostToAccount(posted_to, when, when, "", True, False)
     done = convert("--update", book, *june)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"[{key}]" not in done.stdout
-    assert "Made in GnuCash too: 1 change QuickBooks made since the last run" in done.stdout
+    out = done.stdout
+    assert f"[{key}]" not in out and "[twice:" not in out and "deleted in GnuCash" not in out
+    assert "Entered again in GnuCash: 1 transaction of QuickBooks deleted there" in out
+    assert "it differs from QuickBooks by exactly the 2 changes held" in out  # (the others)
+    again = convert("--update", book, *june)  # keyed as QuickBooks' now: nothing more said
+    assert again.returncode == 0 and "Entered again" not in again.stdout
+    assert f"[{key}]" not in again.stdout

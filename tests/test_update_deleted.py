@@ -9,6 +9,7 @@ every book reopened with the bindings."""
 from __future__ import annotations
 
 import ctypes
+import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
@@ -134,3 +135,47 @@ def test_the_wizard_asks_to_put_it_back_or_keep_it_deleted(setup, client) -> Non
     form = {"csrf_token": token(client), "key": key, "choice": "book"}
     after = soup(client.get(client.post(f"{r.location}/decide", data=form).location))
     assert after.select_one(f'#held-changes li.held[data-key="{key}"]') is None  # decided
+
+
+def test_two_deleted_in_a_busy_month_are_still_found(tmp_path) -> None:
+    """Two checks of the last run's month deleted in GnuCash, while QuickBooks got 250 more in
+    that month after the last run's last day: only the transactions the book could have held
+    (dated up to its last run's last day) are searched, so the two are found (with every new
+    one a candidate, the search gave up and put them back without a word)."""
+    import copy
+    from collections import Counter
+
+    later = later_company(300, seed=8)
+    cut = later.cut
+    nums = Counter(t.num for t in later.first.transactions)
+    month = [
+        t
+        for t in later.first.transactions
+        if (t.date.year, t.date.month) == (cut.year, cut.month)
+        and t.type == "Check"
+        and t.num.isdigit()
+        and t.splits[0][1]  # (not voided: GnuCash keeps a voided one read-only)
+        and nums[t.num] == 1  # (deleted by its number in the register)
+        and t.trans_no not in {later.deleted.trans_no, later.edited[0].trans_no}
+    ][:2]
+    assert len(month) == 2
+    book = tmp_path / "book.gnucash"
+    assert convert(*exports(later.first, tmp_path / "march"), "-o", book).returncode == 0
+    with editing(book) as b:
+        for t in month:
+            assert delete(b, "Checking", t.num) == 1
+    txns = copy.deepcopy(later.second.transactions)
+    no = max(t.trans_no for t in txns)
+    after = cut + dt.timedelta(days=1)
+    assert after.month == cut.month
+    for n in range(250):  # QuickBooks' own, after the last run's last day, in its month
+        amount = Decimal(10 + n)
+        txns.append(Txn(no + 1 + n, "Check", after, str(90000 + n), "Vendor", "", [
+            ("Checking", -amount, "", ""), ("Rent", amount, "", ""),
+        ]))  # fmt: skip
+    txns.sort(key=lambda t: (t.date, t.trans_no))
+    june = exports(replace(later.second, transactions=txns), tmp_path / "june")
+    out = _update(book, june)
+    assert "Kept 2 transactions of QuickBooks deleted in GnuCash since the last run" in out
+    assert all(_count(book, t.num) == 0 for t in month)
+    assert _count(book, "90000") == 1

@@ -115,7 +115,7 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     taken = {h.entry.handle for h in work.taken}
     found = existing.objects(book, taken, {a for h in work.taken for a, _ in h.entry.lines})
     for h in work.taken:  # the book's version of a change the plan takes from QuickBooks
-        _remove(found[h.entry.handle], h.entry.said())
+        _remove(found[h.entry.handle], h.entry.said(), copy=bool(h.alias))
     fresh = tuple(ledger.transactions[i] for i in work.add)
     transactions.write(w, fresh, detach=True, early=True)
     made = dict(zip(work.add, w.transactions, strict=True))
@@ -127,6 +127,10 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     texts = [keys.stamp(work.keys[i], as_keyed[i]) for i in work.add]
     ours = {a.full_name for a in ledger.accounts}
     existing.stamp(engine, book, list(made.values()), texts, decision.record, named, ours)
+    if work.rekeyed:  # QuickBooks' transactions entered again in GnuCash: keyed as theirs
+        again_texts = [keys.stamp(work.keys[i], as_keyed[i]) for i, _ in work.rekeyed]
+        handles = [e.handle for _, e in work.rekeyed]
+        existing.stamp(engine, book, handles, again_texts, decision.record, named, ours)
     if decision.restamp:  # the book's transactions in a renamed account: keyed with its name
         again = _restamped(work, as_keyed, decision.restamp, named)
         existing.stamp(
@@ -203,16 +207,23 @@ def _restamped(
     return out
 
 
-def _remove(txn, said: str) -> None:
-    """A transaction of ours taken out of the book: never one a document or a payment holds
-    (its lots would lose a split), which the user changes in GnuCash itself."""
+def _remove(txn, said: str, *, copy: bool = False) -> None:
+    """A transaction of ours taken out of the book (``copy``: GnuCash's copy of QuickBooks'):
+    never one a document or a payment holds (its lots would lose a split), which the user
+    changes in GnuCash itself."""
     if C.xaccTransGetReadOnly(txn) or any(
         C.xaccSplitGetLot(split) is not None for split in C.xaccTransGetSplitList(txn)
     ):
         raise UpdateRefused(
-            f"the book's {said} is an invoice, a bill or a payment in GnuCash: make QuickBooks' "
-            "change there by hand (the next update sees it made and holds it no more), or keep "
-            "the book's version"
+            f"the book's {said} is an invoice, a bill or a payment in GnuCash, which this "
+            + (
+                "update cannot delete: delete GnuCash's copy there (an invoice or a bill: "
+                "unpost it first), or keep both"
+                if copy
+                else "update cannot replace: make QuickBooks' change there (an invoice or a "
+                "bill: unpost it, change it, post it again; the next update sees it made), or "
+                "keep the book's version"
+            )
         )
     C.xaccTransBeginEdit(txn)
     C.xaccTransDestroy(txn)

@@ -189,7 +189,8 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
     tree = [a for a in account_rows(ledger) if a.full_name in rows]
     known = {a.full_name for a in tree}
     # this year's net income: income less expenses, debit positive
-    pnl = [r for r in report.rows if r.family in ("income", "expense")]
+    # (an account retyped across the line counts where QuickBooks counts it: ``Row.counted``)
+    pnl = [r for r in report.rows if (r.counted or r.family) in ("income", "expense")]
     out: list[dict[str, object]] = []
     for title, families in SECTIONS:
         section = []

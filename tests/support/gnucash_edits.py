@@ -132,10 +132,12 @@ def delete(book, account: str, num: str) -> int:
     Transaction does; how many."""
     acc = book.get_root_account().lookup_by_full_name(account)
     found = {s.GetParent().GetGUID().to_string(): s.GetParent() for s in acc.GetSplitList()}
-    gone = [t for t in found.values() if t.GetNum() == num]
-    for t in gone:
-        t.Destroy()  # (its own edit: xaccTransDestroy begins and commits it)
-    return len(gone)
+    gone = {guid: t for guid, t in found.items() if t.GetNum() == num}
+    for t in gone.values():
+        t.Destroy()  # (its own edit: xaccTransDestroy begins and commits it; a voided one,
+        # read-only, it leaves as it is)
+    left = {s.GetParent().GetGUID().to_string() for s in acc.GetSplitList()}
+    return sum(1 for guid in gone if guid not in left)
 
 
 def reconcile(book, account: str, lines: int, day: dt.date | None = None) -> int:
