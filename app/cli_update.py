@@ -135,12 +135,13 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
     report = outcome.report
     if report is None:
         waiting = [h for h in outcome.work.held if not h.kept]
+        gone = len(outcome.work.deleted_here)
+        parts = [f"{words.plural(len(waiting), 'change')} held above"] if waiting else []
+        parts += [f"{words.plural(gone, 'transaction')} deleted in GnuCash"] if gone else []
         still = (
-            f"; it still differs from QuickBooks by the {words.plural(len(waiting), 'change')} "
-            "held above (decide each, then update again)"
-            if waiting
-            else ""
+            f"; it still differs from QuickBooks by the {' and the '.join(parts)}" if parts else ""
         )
+        still += " (decide each held change, then update again)" if waiting else ""
         print(f"{book} is up to date: nothing added{still}")
         return 0
     print("Verification:")

@@ -204,18 +204,13 @@ def decide(
             continue
         present[i] = e
         assert e.stamp is not None
-        if e.stamp.content != k.content(txns[i]) and _by_hand(e, txns[i]):
-            by_hand.append(e)
-        elif e.stamp.content != k.content(txns[i]):
-            why = "voided in QuickBooks" if txns[i].voided else "edited in QuickBooks"
-            if e.sums != e.stamp.sums:  # (the amounts the line shows may be GnuCash's edit)
-                why += ", and edited in GnuCash since the last run"
-            held.append(Held(e, i, why))
+        if e.stamp.content != k.content(txns[i]):
+            _changed(e, i, txns[i], held, by_hand)
     gone = _gone(state, set(all_keys), ledger)
     add, gone, edited = _pair_fingerprints(add, gone, txns, all_keys)
-    for i, e in edited:
+    for i, e in edited:  # (keyed by fingerprint: the same rules as by Trans # above)
         present[i] = e
-        held.append(Held(e, i, "edited in QuickBooks"))
+        _changed(e, i, txns[i], held, by_hand)
     if why := mostly_changed(len(present), sum(h.index is not None for h in held), book):
         raise UpdateRefused(why)
     held += [Held(e, None, "deleted in QuickBooks, or outside the exports") for e in gone]
@@ -261,6 +256,21 @@ def decide(
         taken=tuple(taken),
         accounts_here=tuple(sorted(state.accounts - state.keyed - names - set(rec.figures))),
     )
+
+
+def _changed(
+    e: BookEntry, i: int, t: Transaction, held: list[Held], by_hand: list[BookEntry]
+) -> None:
+    """QuickBooks' change of the book's ``e`` (its version now ``t``, at ``i``): made in GnuCash
+    too (``by_hand``), else held, saying when the book changed it as well."""
+    assert e.stamp is not None
+    if _by_hand(e, t):
+        by_hand.append(e)
+        return
+    why = "voided in QuickBooks" if t.voided else "edited in QuickBooks"
+    if e.sums != e.stamp.sums:  # (the amounts the line shows may be GnuCash's edit)
+        why += ", and edited in GnuCash since the last run"
+    held.append(Held(e, i, why))
 
 
 def _by_hand(e: BookEntry, t: Transaction) -> bool:

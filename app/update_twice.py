@@ -56,7 +56,7 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
             alone.append(e)
             continue
         i = min(near, key=lambda i: abs((ledger.transactions[i].date - e.date).days))
-        key = PREFIX + work.keys[i]
+        key = f"{PREFIX}{work.keys[i]}@{e.date.isoformat()}"  # (a later copy: its own key)
         said = choices.get(key)
         if said == "book":  # two transactions: made in GnuCash alone
             alone.append(e)

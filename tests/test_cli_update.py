@@ -88,7 +88,7 @@ def test_update_from_the_command_line_proves_and_is_idempotent(books, later: Lat
     # nothing written, no proof run: the verdict still says the book is not QuickBooks'
     assert again.stdout.rstrip().endswith(
         "is up to date: nothing added; it still differs from QuickBooks by the 2 changes held "
-        "above (decide each, then update again)"
+        "above (decide each held change, then update again)"
     )
     assert "Traceback" not in again.stderr
     # the edited check decided: QuickBooks' version taken, by the key printed beside it

@@ -35,7 +35,8 @@ def setup(tmp_path_factory) -> tuple[Later, Path, Path, str, tuple]:
     with editing(book) as b:  # the user enters it in GnuCash too, a day later; and a fee
         enter(b, twin.date + dt.timedelta(days=1), lines, "Deposit")
         enter(b, twin.date, [("Checking", -1500), ("Bank Service Charges", 1500)], "Fee")
-    return later, book, tmp, f"twice:ref:{twin.trans_no}", (june, twin)
+    copied = (twin.date + dt.timedelta(days=1)).isoformat()  # (the key names the copy's day)
+    return later, book, tmp, f"twice:ref:{twin.trans_no}@{copied}", (june, twin)
 
 
 def _copies(book: Path, amount: Decimal) -> int:
