@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from app.model import Ledger
+from app.plan import plan_from_json
 from app.update import BookState, Work
 from app.update_record import digest, key_hash
 
@@ -55,7 +56,15 @@ def kept_deleted(work: Work, ledger: Ledger, state: BookState, choices: Mapping[
             found |= named
             if not named and waiting:  # (none waiting: redated in GnuCash into another month)
                 unsure.append((month, missing))
-    back = {i for i in found if choices.get(work.keys[i]) == "quickbooks"}
+    # a decision to put one back applies to what the last run kept out, or is given now: one
+    # put back before and deleted in GnuCash again is a new deletion, said again
+    before = plan_from_json(rec.plan).held
+    back = {
+        i
+        for i in found
+        if choices.get(work.keys[i]) == "quickbooks"
+        and (work.keys[i] in remembered or before.get(work.keys[i]) != "quickbooks")
+    }
     out = tuple(sorted(found - back))
     return replace(
         work,

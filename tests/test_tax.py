@@ -327,3 +327,25 @@ def test_the_tax_proofs_headline_counts_what_it_compared(agencies, said) -> None
     rows = tuple(AgencyRow(a, Decimal(v), Decimal(v), "history") for a, v in agencies)
     proof = SalesTaxProof("tables", (), rows, tables=0, taxed_lines=0)
     assert proof.ok and proof.headline().endswith(said)
+
+
+def test_credit_memos_keeping_their_tax_are_not_called_invoices() -> None:
+    """The warning naming the documents that keep QuickBooks' tax as plain lines says credit
+    memos where there are (a walk read CM-473 among "invoices")."""
+    from decimal import Decimal as D
+
+    from app.documents.tax_plan import _Planner
+    from app.documents.taxes import DocTax
+
+    def doc(i: int, ident: str, kind: str) -> DocTax:
+        return DocTax(i, ident, "Cook, Brian", kind, (), D(0), D(0), kept="it rounds", why="x")
+
+    planner = _Planner.__new__(_Planner)
+    planner.problems = []
+    planner._said_kept([doc(1, "1001", "invoice"), doc(2, "CM-9", "credit_note_customer")])
+    planner._said_kept([doc(2, "CM-9", "credit_note_customer")])
+    planner._said_kept([doc(1, "1001", "invoice")])
+    said = [p.message for p in planner.problems]
+    assert said[0].startswith("2 invoices and credit memos keep QuickBooks' sales tax")
+    assert said[1].startswith("1 credit memo keeps QuickBooks' sales tax")
+    assert said[2].startswith("1 invoice keeps QuickBooks' sales tax")

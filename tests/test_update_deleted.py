@@ -99,6 +99,13 @@ def test_taking_quickbooks_version_puts_it_back(setup, tmp_path) -> None:
     assert "deleted in GnuCash" not in out.split("Verification:")[1]
     assert "it differs from QuickBooks by exactly the 2 changes held" in out
     assert _count(book, gone.num) == 1
+    # deleted in GnuCash again later: a new deletion, said again; the old decision to put it
+    # back is not applied to it (a review found it put back without a word)
+    with editing(book) as b:
+        assert delete(b, "Checking", gone.num) == 1
+    again = _update(book, june, "--take-quickbooks", key)
+    assert "Kept 1 transaction of QuickBooks deleted in GnuCash since the last run" in again
+    assert _count(book, gone.num) == 0
 
 
 def test_a_book_without_the_digest_puts_it_back_as_before(setup, tmp_path) -> None:

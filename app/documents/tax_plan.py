@@ -347,10 +347,18 @@ class _Planner:
         for why, kept in by_why.items():
             n = len(kept)
             ids = ", ".join(k.id for k in kept[:KEPT_NAMED]) + (", ..." if n > KEPT_NAMED else "")
+            credits = sum(1 for k in kept if k.kind != "invoice")  # (credit memos: not invoices)
+            what = (
+                plural(n, "invoice")
+                if not credits
+                else plural(n, "credit memo")
+                if credits == n
+                else plural(n, "invoice or credit memo", "invoices and credit memos")
+            )
             self.problems.append(
                 Problem(
                     None,
-                    f"{plural(n, 'invoice')} {'keeps' if n == 1 else 'keep'} QuickBooks' "
+                    f"{what} {'keeps' if n == 1 else 'keep'} QuickBooks' "
                     "sales tax to the cent, as "
                     f"plain lines instead of a tax table ({ids}): {why}",
                     "warning",
