@@ -38,6 +38,14 @@ def plural(n: int, word: str, many: str = "") -> str:
     return f"{n:,} {word if n == 1 else (many or plural_of(word))}"
 
 
+def sales_documents(n: int, credits: int) -> str:
+    """ "2 invoices", "1 credit memo", "3 invoices and credit memos": ``n`` customer documents
+    of which ``credits`` are credit memos (never all called invoices)."""
+    if not credits:
+        return plural(n, "invoice")
+    return plural(n, "credit memo") if credits == n else f"{n:,} invoices and credit memos"
+
+
 def differ(n: int, word: str, many: str = "", *, count: bool = True) -> str:
     """The count, its noun and the verb agreeing: "1 account differs", "2 accounts differ";
     ``count=False`` leaves the number out ("balance differs", "balances differ")."""

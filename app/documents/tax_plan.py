@@ -43,7 +43,7 @@ from app.documents.taxes import (
 from app.items import Item, ItemLine, TaxCode
 from app.model import Ledger, Problem, Split, money
 from app.source import Source
-from app.words import plural
+from app.words import sales_documents
 
 _MAX_PRICE_PLACES = 6
 
@@ -347,20 +347,12 @@ class _Planner:
         for why, kept in by_why.items():
             n = len(kept)
             ids = ", ".join(k.id for k in kept[:KEPT_NAMED]) + (", ..." if n > KEPT_NAMED else "")
-            credits = sum(1 for k in kept if k.kind != "invoice")  # (credit memos: not invoices)
-            what = (
-                plural(n, "invoice")
-                if not credits
-                else plural(n, "credit memo")
-                if credits == n
-                else plural(n, "invoice or credit memo", "invoices and credit memos")
-            )
+            what = sales_documents(n, sum(1 for k in kept if k.kind != "invoice"))
             self.problems.append(
                 Problem(
                     None,
-                    f"{what} {'keeps' if n == 1 else 'keep'} QuickBooks' "
-                    "sales tax to the cent, as "
-                    f"plain lines instead of a tax table ({ids}): {why}",
+                    f"{what} {'keeps' if n == 1 else 'keep'} QuickBooks' sales tax to the cent, "
+                    f"as plain lines instead of a tax table ({ids}): {why}",
                     "warning",
                 )
             )
