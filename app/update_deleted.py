@@ -25,7 +25,7 @@ from dataclasses import replace
 from app.model import Ledger
 from app.plan import plan_from_json
 from app.update import BookState, Work
-from app.update_record import digest, key_hash
+from app.update_record import digest, key_hash, month_of
 
 SEARCH = 20_000  # combinations tried at most in one month (several deleted there)
 
@@ -44,7 +44,7 @@ def kept_deleted(work: Work, ledger: Ledger, state: BookState, choices: Mapping[
     for i in work.add:
         day = ledger.transactions[i].date
         if day <= last:
-            by_month[f"{day.year:04d}-{day.month:02d}"].append(i)
+            by_month[month_of(day)].append(i)
     unsure = []
     for month, (count, mixed) in rec.written.items():
         now, now_mixed = book.get(month, (0, "0"))

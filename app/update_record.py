@@ -124,12 +124,17 @@ def key_hash(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
 
 
+def month_of(day: dt.date) -> str:
+    """ "2020-06": the month a digest counts ``day`` in."""
+    return f"{day.year:04d}-{day.month:02d}"
+
+
 def digest(written: Iterable[tuple[dt.date, str]]) -> dict[str, tuple[int, str]]:
     """Per month ("2020-06"): how many keys, and the XOR of their hashes (16 hex digits)."""
     count: dict[str, int] = {}
     mixed: dict[str, int] = {}
     for day, key in written:
-        month = f"{day.year:04d}-{day.month:02d}"
+        month = month_of(day)
         count[month] = count.get(month, 0) + 1
         mixed[month] = mixed.get(month, 0) ^ key_hash(key)
     return {m: (n, f"{mixed[m]:016x}") for m, n in count.items()}

@@ -19,9 +19,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 
-from app.model import Ledger, Transaction, money
+from app.model import Ledger, Transaction
 from app.openings import OPENING_KIND
 from app.update import BookEntry, Held, Work
+from app.update_words import said_of
 
 NEAR = 7  # days between the two copies' dates, at most
 PREFIX = "twice:"
@@ -105,18 +106,12 @@ def _entered_again(work: Work, ledger: Ledger) -> Work:
     )
 
 
-def is_twice(key: str) -> bool:
-    return key.startswith(PREFIX)
-
-
 def _lines(lines) -> Lines:
     return tuple(sorted((a, v) for a, v in lines if v))
 
 
 def _why(t: Transaction) -> str:
-    what = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
-    amount = money(sum((s.value for s in t.splits if s.value > 0), Decimal(0)))
     return (
-        f"QuickBooks has it too ({t.source}: {what}, {amount}): entered in both? The book "
-        "holds both copies"
+        f"QuickBooks has it too ({t.source}: {said_of(t)}): entered in both? The book holds "
+        "both copies"
     )

@@ -132,10 +132,9 @@ def held_line(h: Held, ledger: Ledger, audience: Audience = "cli") -> str:
             "the book"
         )
     t = ledger.transactions[h.index]
-    new = " ".join(p for p in (t.date.isoformat(), t.num, t.description) if p)
     return (
-        f"{head}{t.source}: QuickBooks now has {new} ({_amount_of(t)}) where the book has "
-        f"{book}: {h.why}; the book keeps its version"
+        f"{head}{t.source}: QuickBooks now has {said_of(t)} where the book has {book}: "
+        f"{h.why}; the book keeps its version"
     )
 
 
