@@ -181,6 +181,7 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     after = decide_held(client, r.location, key, "quickbooks")
     summary = after.select_one("#update-summary").get_text(" ")
     assert "Taken from QuickBooks (your decision)" in summary
+    assert len(after.select("#update-decisions li")) == 1
     # what the update itself added stays on the page after the run that applies a decision
     # (it said only "0 transactions added ... Nothing new"), its per-account table with it
     first = after.select_one("#update-first").get_text(" ")
@@ -192,6 +193,11 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     renamed = soup(client.get(client.post(f"{r.location}/decide", data=form).location))
     said = renamed.select_one("#update-summary").get_text(" ")
     assert f"renamed '{RENAMED[1]}'" in said, said
+    # both decisions stay listed, in the order made (the page listed only the last one's run)
+    decisions = [li.get_text(" ") for li in renamed.select("#update-decisions li")]
+    assert len(decisions) == 2, decisions
+    assert decisions[0].startswith("Take QuickBooks' version") and "edited" in decisions[0]
+    assert decisions[1].startswith("Rename it as QuickBooks has it"), decisions
     assert len(renamed.select("#held-changes li.held")) == 1
     wrong = client.post(f"{r.location}/decide", data={**form, "key": "ref:nope"})
     assert wrong.status_code == 400 and "not among the ones" in wrong.get_data(as_text=True)

@@ -96,6 +96,32 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
     }
 
 
+def choices(held: dict) -> list[tuple[str, str]]:
+    """A held change's two buttons on the result page, (choice, words), QuickBooks' first; the
+    words also say the decision once made ("Your decisions")."""
+    if held.get("deleted"):  # deleted in GnuCash since the last run: app/update_deleted.py
+        return [("quickbooks", "Put it back"), ("book", "Keep it deleted")]
+    if held.get("rename"):
+        return [("quickbooks", "Rename it as QuickBooks has it"), ("book", "Keep the book's name")]
+    if held["key"].startswith("twice:"):  # entered in both: app/update_twice.py
+        return [("quickbooks", "Remove GnuCash's copy"), ("book", "Keep both (two transactions)")]
+    return [("quickbooks", "Take QuickBooks' version"), ("book", "Keep the book's")]
+
+
+def shown(data: dict) -> dict:
+    """The result as its page shows it: each held change with its two buttons."""
+    held = [{**h, "choices": choices(h)} for h in data.get("held_changes", [])]
+    return {**data, "held_changes": held}
+
+
+def decided(done: dict, key: str, choice: str) -> list[dict]:
+    """Every decision made on the result page so far, in order, this one last: each run that
+    applies one says only what that run changed, so the page keeps the list."""
+    held = next(h for h in done["held_changes"] if h["key"] == key)
+    words = dict(choices(held))[choice]
+    return [*done.get("decisions", []), {"said": held["said"], "chosen": words}]
+
+
 def updated_name(book: str) -> str:
     """The name the updated book downloads under: never the name of the book given (saved
     beside it, it would replace it): "Acme.gnucash" → "Acme-updated.gnucash", once."""

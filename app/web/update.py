@@ -119,7 +119,7 @@ def _result_of(m: Migration) -> dict:
 
 @bp.get("/m/<mid>/update")
 def result() -> tuple[str, int]:
-    return render("update/result.html", "update/result.html", r=_result_of(migration()))
+    return render("update/result.html", "update/result.html", r=view.shown(_result_of(migration())))
 
 
 class UnknownChange(UploadError):
@@ -145,6 +145,7 @@ def decide() -> Response:
         return redirect(url_for("update.result"), 303)
     data = view.result(outcome, book.name)
     data["earlier"] = done.get("earlier") or view.earlier_run(done)  # the update's own record
+    data["decisions"] = view.decided(done, key, choice)
     write_json(m.path / view.FOLDER / view.RESULT, data)
     return redirect(url_for("update.result"), 303)
 
