@@ -45,6 +45,7 @@ class BookEntry:
     lines: tuple[tuple[str, Decimal], ...]  # (account, value) of each split
     link: bool = False  # a lot link between two documents (the documents pass made it)
     marks: str = ""  # each split's reconcile state ("n", "c", "y", "v"), as ``lines``
+    made: str = ""  # made in GnuCash (no stamp): its GUID's first 8 hex digits (copies apart)
 
     @property
     def ours(self) -> bool:

@@ -5,11 +5,13 @@ GnuCash copy out, called the book matching (a walk entered a 574.83 deposit in b
 
 A transaction made in GnuCash alone whose lines (accounts and amounts) are those of a
 transaction of the exports, dated within ``NEAR`` days of it, is held instead (``Held`` with
-``alias`` "twice:" and the exports' key): the proof then counts it, so the book differs from
-QuickBooks by exactly that change until it is decided. Taking QuickBooks' version removes
-GnuCash's copy; keeping the book's says they are two transactions (it is then made in GnuCash
-alone again, and not asked about again). Each transaction of the exports pairs with one copy
-at most, the nearest in date.
+``alias`` "twice:", the exports' key, the copy's day and its GUID's first digits, so that a
+second copy, even of the same day, is asked about on its own): the proof then counts it, so
+the book differs from QuickBooks by exactly that change until it is decided. Taking
+QuickBooks' version removes GnuCash's copy; keeping the book's says they are two transactions
+(it is then made in GnuCash alone again, and not asked about again). Each transaction of the
+exports pairs with one copy at most, the nearest in date (a copy decided in an earlier run
+keeps its own).
 """
 
 from __future__ import annotations
@@ -47,24 +49,36 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
             by_lines[lines].append(i)
     used: set[int] = set()
     held, taken, alone, both = list(work.held), list(work.taken), [], []
-    for e in sorted(work.added_here, key=lambda e: e.date):
-        near = [
-            i
-            for i in by_lines.get(_lines(e.lines), ())
-            if i not in used and abs((ledger.transactions[i].date - e.date).days) <= NEAR
-        ]
-        if not near:
+
+    def key(e: BookEntry, i: int) -> str:  # (each copy its own, by its GUID)
+        return f"{PREFIX}{work.keys[i]}@{e.date.isoformat()}~{e.made}"
+
+    def near(e: BookEntry) -> list[int]:
+        days = {
+            i: abs((ledger.transactions[i].date - e.date).days) for i in by_lines[_lines(e.lines)]
+        }
+        return sorted(
+            (i for i, d in days.items() if d <= NEAR and i not in used), key=days.__getitem__
+        )
+
+    def decided(e: BookEntry) -> bool:
+        return any(key(e, i) in choices for i in by_lines.get(_lines(e.lines), ()))
+
+    # the copies decided in an earlier run first, so that another copy does not take their
+    # QuickBooks transaction; then the others by date, each with the nearest one left
+    for e in sorted(work.added_here, key=lambda e: (not decided(e), e.date)):
+        found = near(e) if _lines(e.lines) in by_lines else []
+        if not found:
             alone.append(e)
             continue
-        i = min(near, key=lambda i: abs((ledger.transactions[i].date - e.date).days))
-        key = f"{PREFIX}{work.keys[i]}@{e.date.isoformat()}"  # (a later copy: its own key)
-        said = choices.get(key)
+        i = next((i for i in found if key(e, i) in choices), found[0])
+        said = choices.get(key(e, i))
         if said == "book":  # two transactions: made in GnuCash alone
             alone.append(e)
-            both.append(key)
+            both.append(key(e, i))
             continue
         used.add(i)
-        h = Held(e, None, _why(ledger.transactions[i]), alias=key)
+        h = Held(e, None, _why(ledger.transactions[i]), alias=key(e, i))
         (taken if said == "quickbooks" else held).append(h)
     kept = {id(e) for e in alone}  # (by identity: a list's ``in`` compares whole entries)
     return replace(

@@ -36,7 +36,16 @@ def setup(tmp_path_factory) -> tuple[Later, Path, Path, str, tuple]:
         enter(b, twin.date + dt.timedelta(days=1), lines, "Deposit")
         enter(b, twin.date, [("Checking", -1500), ("Bank Service Charges", 1500)], "Fee")
     copied = (twin.date + dt.timedelta(days=1)).isoformat()  # (the key names the copy's day)
-    return later, book, tmp, f"twice:ref:{twin.trans_no}@{copied}", (june, twin)
+    return later, book, tmp, f"twice:ref:{twin.trans_no}@{copied}~{_made(book)}", (june, twin)
+
+
+def _made(book: Path) -> str:
+    """The first 8 hex digits of the GUID of the deposit entered in GnuCash (the key's end)."""
+    with editing(book) as b:  # (saved unchanged)
+        checking = b.get_root_account().lookup_by_full_name("Checking")
+        made = [s.GetParent() for s in checking.GetSplitList() if s.GetParent().GetNum() == ""]
+        deposit = next(t for t in made if t.GetDescription() == "Deposit")
+        return deposit.GetGUID().to_string()[:8]
 
 
 def _copies(book: Path, amount: Decimal) -> int:
@@ -109,3 +118,23 @@ def test_the_wizard_offers_to_remove_the_copy(setup, client, tmp_path) -> None:
     said = after.select_one("#update-summary").get_text(" ")
     assert "(made in GnuCash, QuickBooks has it too) removed" in said
     assert after.select_one(f'li.held[data-key="{key}"]') is None
+
+
+def test_a_second_copy_of_the_same_day_is_asked_about_on_its_own(setup, tmp_path) -> None:
+    """Both copies were dated the same day and shared one key, so keeping the first as a
+    transaction of its own kept a second copy, entered later, without a word: the key now ends
+    with the copy's GUID."""
+    _later, march, _tmp, key, (june, twin) = setup
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(march.read_bytes())
+    lines = tuple((a, int(v * 100)) for a, v, *_ in twin.splits)
+    with editing(book) as b:  # entered once more, on the first copy's day
+        enter(b, twin.date + dt.timedelta(days=1), lines, "Deposit")
+    done = convert("--update", book, *june, "--keep-book", key)
+    assert done.returncode == 0, done.stdout + done.stderr
+    held = [line for line in done.stdout.splitlines() if "[twice:" in line]
+    assert len(held) == 1 and f"[{key}]" not in held[0], held
+    assert "QuickBooks has it too" in held[0]
+    assert "it differs from QuickBooks by exactly the 3 changes held" in done.stdout
+    amount = next(v for a, v, *_ in twin.splits if a == "Checking")
+    assert _copies(book, amount) == 3  # QuickBooks', the copy kept, the copy held

@@ -157,17 +157,19 @@ def read_state(engine: Engine, book) -> BookState:
         lines = tuple((str(n), amount(v.num, v.denom)) for n, v in zip(where, values, strict=True))
         day = day_of(lib.xaccTransGetDate(t))
         voided = bool(lib.xaccTransGetVoidStatus(t))
+        stamp = keys.parse(s.text(t, keys.SLOT))
         entries.append(
             BookEntry(
                 handle=t,
                 date=day,
                 num=(lib.xaccTransGetNum(t) or b"").decode(),
                 description=(lib.xaccTransGetDescription(t) or b"").decode(),
-                stamp=keys.parse(s.text(t, keys.SLOT)),
+                stamp=stamp,
                 sums=keys.sums(day, voided, lines),
                 lines=lines,
                 link=lib.xaccTransGetTxnType(t) == link,
                 marks=b"".join(lib.xaccSplitGetReconcile(x) for x in splits).decode(),
+                made="" if stamp is not None else asked.guid_text(t)[:8],
             )
         )
     state = BookState(
