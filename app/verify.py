@@ -43,7 +43,7 @@ from app.model import Account, AccountType, AsOf, Ledger, Role, money
 from app.openings import OPENING_KIND
 from app.plan import Cutover
 from app.validate import shared_codes
-from app.verify_report import Check, Report, Row
+from app.verify_report import Check, Report, Row, trial_balance_note
 from app.words import plural
 
 REPEATED = (
@@ -90,12 +90,8 @@ def verify(
         (a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.counted)), ZERO
     )
     holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
-    more = cutover.mode != "balances_only" and over_explained(
-        (a.balance, from_book.get(a.full_name, ZERO))
-        for a in ledger.accounts
-        if a.balance is not None
-    )
-    notes = [*_notes(ytd if folded else ZERO, re_name, holes), _trial_balance_note(asof)]
+    from_files, more = _from_files(ledger, daily, cutover, re_name, asof)
+    notes = [*_notes(ytd if folded else ZERO, re_name, holes), trial_balance_note(asof)]
     differing = (a for a in ledger.accounts if a.balance not in (None, from_book.get(a.full_name)))
     suspect = date_suspect(asof, differing, re_name, _first(ledger))
     rows: list[Row] = []
@@ -129,10 +125,10 @@ def verify(
             created="parent" if a.placeholder and not a.origin else "",
             counted=a.counted_as.family if a.counted_as else "",
         )
-        if not row.ok:
+        if not row.ok:  # (``meant``: the files make QuickBooks' figure, the book does not)
             row = _cause(
                 row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
-                suspect=suspect,
+                suspect=suspect, meant=not folded and from_files.get(a.full_name) == expected,
             )  # fmt: skip
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
@@ -176,20 +172,22 @@ def _notes(folded: Decimal, re_name: str | None, holes: list[Gap]) -> list[str]:
     return notes
 
 
-def _trial_balance_note(asof: AsOf | None) -> str:
-    """How the GnuCash column relates to GnuCash's own Trial Balance report."""
-    day = f", Date of Report {asof.date}" if asof else ""
-    year = f"from {asof.year_start}, the start of the fiscal year" if asof else "year to date"
-    return (
-        f"The GnuCash figures are the ones GnuCash's own Trial Balance report (Reports › "
-        f"Income & Expense › Trial Balance{day}) shows: each account on its own row with its own "
-        "balance (subaccounts are not added into their parents), a positive figure here in its "
-        "Debit column, a negative one in its Credit column without the minus sign; but that "
-        f"report counts income and expense from the first transaction, this one {year}, and "
-        "shows Retained Earnings as posted, where this one adds every earlier fiscal year's net "
-        "income to it as QuickBooks does (the next steps in GnuCash list that report's own "
-        "figures)."
+def _from_files(
+    ledger: Ledger,
+    daily: cut.DailyByAccount,
+    cutover: Cutover,
+    re_name: str | None,
+    asof: AsOf | None,
+) -> tuple[dict[str, Decimal], bool]:
+    """The files' (the final ledger's) figure of each account (QuickBooks' but not the book's:
+    the book differs, e.g. Retained Earnings by earlier years' income), and whether they explain
+    more than QuickBooks wherever they differ (``as_of.over_explained``: counted twice)."""
+    files = [(a.full_name, a.counted, daily.get(a.full_name, {}).items()) for a in ledger.accounts]
+    made = figures(files, re_name, asof.date if asof else None, asof.year_start if asof else None)
+    more = cutover.mode != "balances_only" and over_explained(
+        (a.balance, made.get(a.full_name, ZERO)) for a in ledger.accounts if a.balance is not None
     )
+    return made, more
 
 
 def _cause(
@@ -203,12 +201,14 @@ def _cause(
     holes: list[Gap],
     more: bool,
     suspect: bool,
+    meant: bool = False,
 ) -> Row:
     """The probable cause of a row's difference, in plain words, and the setting that fixes
     it: transactions counted twice (``more``: the history explains more than QuickBooks on
     every account that differs), a history with gaps, else the likeliest setting (``suspect``:
-    the export date typed, ``likely.date_suspect``)."""
-    if not row.in_book or row.history_difference or row.basis == "history":
+    the export date typed, ``likely.date_suspect``); ``meant``: the files make QuickBooks'
+    figure, the book does not."""
+    if not row.in_book or row.history_difference or row.basis == "history" or meant:
         return replace(
             row, cause="the book's transactions differ from the files' (please report this)"
         )

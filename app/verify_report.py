@@ -325,11 +325,25 @@ def _describe(r: Row, audience: Audience = "cli", cause: str | None = None) -> s
             f"{money(r.gnucash_balance, s)} ({r.basis}), difference "
             f"{money(r.difference, s)}{cause}"
         )
-    whose = "transaction lines"
-    if audience == "wizard":
-        whose = "QuickBooks' transaction lines (no QuickBooks balance for it)"
-        whose = whose if r.basis == "history" else "the files' transaction lines"
+    whose = "QuickBooks' transaction lines (no QuickBooks balance for it)"
+    whose = whose if r.basis == "history" else "the files' transaction lines"
     return (
         f"{r.account}: {whose} {money(r.lines, s)}, GnuCash {money(r.book_total, s)} (all time), "
         f"difference {money(r.history_difference, s)}{cause}"
+    )
+
+
+def trial_balance_note(asof: AsOf | None) -> str:
+    """How the GnuCash column relates to GnuCash's own Trial Balance report."""
+    day = f", Date of Report {asof.date}" if asof else ""
+    year = f"from {asof.year_start}, the start of the fiscal year" if asof else "year to date"
+    return (
+        f"The GnuCash figures are the ones GnuCash's own Trial Balance report (Reports › "
+        f"Income & Expense › Trial Balance{day}) shows: each account on its own row with its own "
+        "balance (subaccounts are not added into their parents), a positive figure here in its "
+        "Debit column, a negative one in its Credit column without the minus sign; but that "
+        f"report counts income and expense from the first transaction, this one {year}, and "
+        "shows Retained Earnings as posted, where this one adds every earlier fiscal year's net "
+        "income to it as QuickBooks does (the next steps in GnuCash list that report's own "
+        "figures)."
     )

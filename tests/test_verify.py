@@ -329,7 +329,12 @@ def test_account_missing_from_the_book() -> None:
     report = verify(led, book, Cutover())
     # Rent's 2021 lines are gone from the earlier years' net income as well
     assert [r.account for r in report.differences] == ["Retained Earnings", "Rent"]
-    assert report.summary_lines()[2] == "Rent: missing from the book (expected 1,000.00)"
+    assert report.summary_lines()[3] == "Rent: missing from the book (expected 1,000.00)"
+    # the files make QuickBooks' Retained Earnings: the book is what differs there too
+    assert report.summary_lines()[1] == (
+        "Probable cause of every difference: the book's transactions differ from the files' "
+        "(please report this)"
+    )
 
 
 def test_accounts_without_figures_compare_history() -> None:
@@ -619,7 +624,12 @@ def test_damage_in_an_earlier_fiscal_year_shows_in_retained_earnings(tmp_path: P
     assert (rows[other].difference, rows[other].history_difference) == (0, D("5.00"))
     assert rows["Retained Earnings"].difference == D("5.00")
     assert rows["Retained Earnings"].history_difference == 0
-    assert f"{other}: transaction lines " in "\n".join(report.summary_lines())
+    # the files make QuickBooks' Retained Earnings, the book does not: the book is what differs
+    # (it was said "transactions are probably in the files twice", from the book's figures)
+    assert rows["Retained Earnings"].cause == rows["Checking"].cause
+    assert "book's transactions differ from the files'" in rows["Retained Earnings"].cause
+    # (said as the wizard says it: whose lines, and that its balance this year matches)
+    assert f"{other}: the files' transaction lines " in "\n".join(report.summary_lines())
 
 
 def test_sqlite_book_verifies(tmp_path: Path) -> None:
@@ -637,7 +647,8 @@ def test_history_only_account_damage_is_described_by_its_lines() -> None:
     book = damaged(book_of(led), "Rent", dt.date(2022, 3, 1), "0.01")
     report = verify(led, book, Cutover())
     assert report.summary_lines()[1] == (
-        "Rent: transaction lines 2,200.00, GnuCash 2,200.01 (all time), difference 0.01"
+        "Rent: QuickBooks' transaction lines (no QuickBooks balance for it) 2,200.00, GnuCash "
+        "2,200.01 (all time), difference 0.01"
         " — the book's transactions differ from the files' (please report this)"
     )
     assert report.to_csv().splitlines()[-1].startswith("Rent,,2200.00,2200.01,0.01,history,")
