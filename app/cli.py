@@ -359,7 +359,8 @@ def _verdict(args: argparse.Namespace, plan: Plan, report: Report) -> int:
         return 0
     # the differences are the last thing printed: nothing below them to scroll past
     strict = "" if args.strict else " (exit status 0: --strict makes a difference exit 3)"
-    parts = (report.sales_tax, report.extras, report.classes)  # what their counts leave unsaid
+    parts = (report.sales_tax, report.classes)  # what their counts leave unsaid (the verdict
+    # names every year end's headline itself: it was said twice)
     which = [p.headline() for p in parts if p is not None and not p.ok]
     print(f"{written}. {'; '.join([said.words(), *which])}{strict}:")
     for line in report.difference_lines("cli"):

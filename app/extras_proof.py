@@ -18,47 +18,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app import extras, schedules
-from app.as_of import as_counted, figures, fiscal_year_start, role_account
+from app.as_of import as_counted, figures, fiscal_year_start, ledger_daily, role_account
 from app.book import BookAccount, BookSnapshot
 from app.csvsafe import line as csv_line
 from app.model import AccountType, AsOf, Ledger, Role, money
 from app.words import plural
+from app.year_proof import YearProof, YearRow
 
 ZERO = Decimal(0)
-
-
-@dataclass(frozen=True, slots=True)
-class YearRow:
-    account: str
-    quickbooks: Decimal
-    gnucash: Decimal
-
-    @property
-    def difference(self) -> Decimal:
-        return self.gnucash - self.quickbooks
-
-
-@dataclass(frozen=True, slots=True)
-class YearProof:
-    date: dt.date
-    year_start: dt.date
-    rows: tuple[YearRow, ...]
-    filename: str = ""
-    compared: bool = True  # False: before the book's first transaction
-
-    @property
-    def differences(self) -> tuple[YearRow, ...]:
-        return tuple(r for r in self.rows if r.difference)
-
-    @property
-    def year_end(self) -> bool:
-        """The date closes a fiscal year (else a trial balance of another day, the export's)."""
-        after = self.date + dt.timedelta(days=1)
-        return (after.month, after.day) == (self.year_start.month, self.year_start.day)
-
-    @property
-    def ok(self) -> bool:
-        return self.compared and not self.differences
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +119,8 @@ class ExtrasProof:
                 f"; {', '.join(str(y.date) for y in before)} match: the difference starts in the "
                 f"fiscal year from {first.year_start} to {first.date}"
             )
-        out.insert(0, line + ".")
+        cause = first.cause()
+        out.insert(0, line + (f". Probable cause: {cause}." if cause else "."))
         for y in compared:
             if y.date > first.date:
                 state = (
@@ -259,13 +227,17 @@ def _years(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> tuple[Y
     first = snapshot.first_date
     known = [a.full_name for a in ledger.accounts]
     extra = [b.full_name for b in snapshot.accounts if b.full_name not in set(known)]
+    daily = ledger_daily(ledger)
+    files = [(a.full_name, a.counted, daily.get(a.full_name, {}).items()) for a in ledger.accounts]
     out = []
     for y in ledger.year_ends:
         start = fiscal_year_start(y.date, mmdd)
         book_types = ((b.full_name, _type(b), b.daily) for b in snapshot.accounts)
         book = figures(as_counted(ledger, book_types), re_name, y.date, start)
+        made = figures(files, re_name, y.date, start)  # (the files': the cause of a difference)
         rows = tuple(
-            YearRow(name, y.figure(name), book.get(name, ZERO)) for name in (*known, *extra)
+            YearRow(name, y.figure(name), book.get(name, ZERO), made.get(name, ZERO))
+            for name in (*known, *extra)
         )
         compared = first is not None and y.date >= first
         out.append(YearProof(y.date, start, rows, y.filename, compared))

@@ -19,7 +19,6 @@ from app.fixes import with_fix
 
 # the raw bindings, as app.gnc takes them (importing gnucash before app.gnc.bindings sets its
 # environment crashed the interpreter on GnuCash 5.10)
-from app.gnc.bindings import C, GncNumeric, Session, SessionOpenMode
 from app.model import Account, AccountType, FileInfo, Ledger, Reconcile, Role
 from app.openings import OPENING_KIND
 from app.plan import Cutover, Plan
@@ -30,6 +29,7 @@ from app.verify_report import CSV_HEADER, Report, Row
 from tests.paths import ENTERPRISE
 from tests.support.companygen import BALANCE_SHEET, make_company
 from tests.support.end_to_end import START, assert_known_answers, convert
+from tests.support.gnucash_edits import damage
 from tests.support.gnucash_reports import trial_balance
 from tests.support.ledgers import HISTORY, ledger, without
 
@@ -450,41 +450,6 @@ def test_balances_only_book_matches_the_trial_balance(tmp_path: Path, folded: bo
         tb = {n: ZERO if company.account_type(n) not in BALANCE_SHEET else v for n, v in tb.items()}
         tb["Retained Earnings"] += ytd
     assert_known_answers(report, tb)
-
-
-def damage(path: Path, account: str, cents: int, *, pnl: bool = False, before=None) -> str:
-    """Move ``cents`` within one two-split transaction of ``account`` (dated before ``before``
-    when given) whose other account is an income/expense one (``pnl``) or not, through the
-    bindings, and save; returns that other account's full name."""
-    session = Session("xml://" + str(path), SessionOpenMode.SESSION_NORMAL_OPEN)
-    try:
-        root = session.book.get_root_account()
-        acc = root.lookup_by_full_name(account)
-        for split in acc.GetSplitList():
-            txn = split.GetParent()
-            pair = txn.GetSplitList()
-            other = next(s for s in pair if s.GetAccount().get_full_name() != account)
-            kind = other.GetAccount().GetType() in (C.ACCT_TYPE_INCOME, C.ACCT_TYPE_EXPENSE)
-            if (
-                len(pair) == 2
-                and kind == pnl
-                and not split.GetValue().zero_p()
-                and (before is None or txn.GetDate().date() < before)
-            ):
-                break
-        else:
-            raise AssertionError(f"no transaction of {account} to damage")
-        txn.BeginEdit()
-        for s, delta in ((split, cents), (other, -cents)):
-            v = s.GetValue()
-            new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
-            s.SetValue(new)
-            s.SetAmount(new)
-        txn.CommitEdit()
-        session.save()
-        return other.GetAccount().get_full_name()
-    finally:
-        session.end()
 
 
 def test_damaged_book_is_caught(tmp_path: Path) -> None:

@@ -185,6 +185,11 @@ def test_a_difference_is_pinned_to_its_fiscal_year(tmp_path) -> None:
         in out
     )
     assert "The year end 2022-12-31 differs too" in out
+    # why: the files make the book's figures, not QuickBooks' (a transaction missing from them)
+    assert (
+        "Probable cause: the files' transactions make the book's figure, not QuickBooks': "
+        "QuickBooks counts on 2021-12-31 what the files do not hold"
+    ) in out
     tail = out.strip().splitlines()
     assert (
         "the year end 2021-12-31 differs from QuickBooks' trial balance"
@@ -194,12 +199,33 @@ def test_a_difference_is_pinned_to_its_fiscal_year(tmp_path) -> None:
     # the verdict names the year end, not "1 other check differs" (the other checks all match)
     (written,) = [line for line in out.splitlines() if line.startswith("Book written")]
     assert "; the year end 2021-12-31 differs from QuickBooks' trial balance" in written, written
+    assert written.count("the year end 2021-12-31 differs") == 1, written  # (it was said twice)
     assert "other check" not in written
     table = (tmp_path / "r.years.csv").read_text().splitlines()
     assert table[0].startswith("account,2019-12-31 quickbooks,2019-12-31 gnucash")
     checking = next(r for r in table if r.startswith("Checking,"))
     cells = checking.split(",")
     assert cells[3] == "0.00" and cells[6] == "0.00" and cells[9] != "0.00"  # 2019, 2020; 2021
+
+
+def test_a_book_that_lost_a_transaction_is_the_cause_of_its_year_end(company_files) -> None:
+    """The book damaged after it was written, in 2020: the files still make QuickBooks' figures
+    on 2020-12-31, so the year end's probable cause is the book, not the files."""
+    from app.plan import Cutover
+    from app.verify import verify
+    from tests.support.gnucash_edits import damage
+
+    _company, folder, paths, _s = company_files
+    out = folder / "damaged.gnucash"
+    outcome = _write(paths, out, "xml")
+    assert outcome.report.ok
+    damage(out, "Checking", 1234, before=dt.date(2020, 1, 1))  # (a line of 2019)
+    report = verify(outcome.written, gnc.read_book(out), Cutover())
+    line = report.extras.year_lines()[0]
+    assert line.startswith("The year end 2019-12-31 is the first that differs"), line
+    assert line.endswith(
+        "Probable cause: the book's transactions differ from the files' (please report this)."
+    ), line
 
 
 def test_without_year_end_reports_the_proof_says_its_one_date(tmp_path) -> None:

@@ -181,3 +181,38 @@ def import_changed_in_gnucash(folder: Path, monkeypatch, change) -> None:
     monkeypatch.setattr(gnc, "read_book", changed_then_read)
     assert worker.run(m, job.id) == 0
     assert changed
+
+
+def damage(path: Path, account: str, cents: int, *, pnl: bool = False, before=None) -> str:
+    """Move ``cents`` within one two-split transaction of ``account`` (dated before ``before``
+    when given) whose other account is an income/expense one (``pnl``) or not, through the
+    bindings, and save; returns that other account's full name."""
+    session = Session("xml://" + str(path), SessionOpenMode.SESSION_NORMAL_OPEN)
+    try:
+        root = session.book.get_root_account()
+        acc = root.lookup_by_full_name(account)
+        for split in acc.GetSplitList():
+            txn = split.GetParent()
+            pair = txn.GetSplitList()
+            other = next(s for s in pair if s.GetAccount().get_full_name() != account)
+            kind = other.GetAccount().GetType() in (C.ACCT_TYPE_INCOME, C.ACCT_TYPE_EXPENSE)
+            if (
+                len(pair) == 2
+                and kind == pnl
+                and not split.GetValue().zero_p()
+                and (before is None or txn.GetDate().date() < before)
+            ):
+                break
+        else:
+            raise AssertionError(f"no transaction of {account} to damage")
+        txn.BeginEdit()
+        for s, delta in ((split, cents), (other, -cents)):
+            v = s.GetValue()
+            new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
+            s.SetValue(new)
+            s.SetAmount(new)
+        txn.CommitEdit()
+        session.save()
+        return other.GetAccount().get_full_name()
+    finally:
+        session.end()

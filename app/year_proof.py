@@ -1,0 +1,70 @@
+"""One QuickBooks Trial Balance report against the book on its date (``app.extras_proof`` makes
+them: every year end), and the probable cause of what differs, from what the files' own
+transactions make of each figure on that date."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class YearRow:
+    account: str
+    quickbooks: Decimal
+    gnucash: Decimal
+    files: Decimal | None = None  # what the files' transactions make of it on that date
+
+    @property
+    def difference(self) -> Decimal:
+        return self.gnucash - self.quickbooks
+
+
+@dataclass(frozen=True, slots=True)
+class YearProof:
+    date: dt.date
+    year_start: dt.date
+    rows: tuple[YearRow, ...]
+    filename: str = ""
+    compared: bool = True  # False: before the book's first transaction
+
+    @property
+    def differences(self) -> tuple[YearRow, ...]:
+        return tuple(r for r in self.rows if r.difference)
+
+    @property
+    def year_end(self) -> bool:
+        """The date closes a fiscal year (else a trial balance of another day, the export's)."""
+        after = self.date + dt.timedelta(days=1)
+        return (after.month, after.day) == (self.year_start.month, self.year_start.day)
+
+    @property
+    def ok(self) -> bool:
+        return self.compared and not self.differences
+
+    def cause(self) -> str:
+        """The probable cause of this date's differences, from what the files make of each:
+        QuickBooks' figure (the book lost it), the book's (QuickBooks counts on that date what
+        the files do not hold), or some of each."""
+        rows = self.differences
+        book = [r.account for r in rows if r.files == r.quickbooks]
+        files = [r.account for r in rows if r.files == r.gnucash]
+        said = []
+        if book:
+            said.append(f"{_of(book, rows)}the book's transactions differ from the files' "
+                        "(please report this)")  # fmt: skip
+        if files:
+            said.append(
+                f"{_of(files, rows)}the files' transactions make the book's figure, not "
+                f"QuickBooks': QuickBooks counts on {self.date} what the files do not hold (a "
+                "transaction of that fiscal year missing from them, or changed in QuickBooks "
+                "after this report was exported; or the report run on a cash basis). Export "
+                "this Trial Balance again (Accrual, as of that date) with the other files, and "
+                "check that the transaction report covers that year whole"
+            )
+        return "; ".join(said)
+
+
+def _of(accounts: list[str], rows: tuple[YearRow, ...]) -> str:
+    return "" if len(accounts) == len(rows) else f"on {', '.join(accounts[:5])}: "
