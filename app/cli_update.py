@@ -19,7 +19,7 @@ from app.errors import MigrationError, ProblemsError
 from app.fileio import write_text
 from app.plan import Plan
 from app.proof_state import verdict
-from app.update_proof import delta_csv_rows
+from app.update_deltas import delta_csv_rows
 
 # what --update leaves to the book itself: its own file and format
 OWN_FILE = "the book keeps its own file and format"

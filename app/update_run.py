@@ -25,6 +25,7 @@ from app import (
     pipeline,
     statements,
     update_deleted,
+    update_deltas,
     update_record,
     update_statements,
     update_twice,
@@ -42,7 +43,7 @@ from app.openings import OPENING_KIND
 from app.plan import Plan, plan_from_json
 from app.update import BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
-from app.update_proof import Delta
+from app.update_deltas import Delta
 from app.update_refused import refusal, unknown_keys
 from app.update_words import summary
 from app.verify_report import Report
@@ -328,7 +329,7 @@ def _prove(  # noqa: PLR0917
             last, figures={keys.by_prefix(a, to_book): v for a, v in last.figures.items()}
         )
         held = proof.held_effect(work, ledger)
-        deltas = proof.deltas(ledger, work, last, sheet, held)
+        deltas = update_deltas.deltas(ledger, work, last, sheet, held)
         taken = None
         if work.held or work.edited_here or work.deleted_here:
             out, put = proof.as_taken(work, ledger)

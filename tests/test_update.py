@@ -755,3 +755,40 @@ def test_a_document_that_is_another_kind_in_the_later_export_is_held(later: Late
     snap = gnc.read_book(book, transactions=True)
     kept = {(t.date, t.num) for t in snap.transaction_list}
     assert (a.date, a.num) in kept and (b.date, b.num) in kept  # the book's own two, as they were
+
+
+def test_a_fiscal_year_closed_between_runs_explains_retained_earnings(tmp_path) -> None:
+    """The first export in 2019, the second in 2020: QuickBooks closed fiscal 2019 into
+    Retained Earnings, which the book keeps in the income and expense accounts. The delta
+    table's Retained Earnings row said only the part in changes held ("-4,314.88 of it"), not
+    the year closed; now it says the year, its whole figure (the generator's truth), and
+    nothing is left unexplained."""
+    from tests.support.cli import convert
+    from tests.support.companygen import BALANCE_SHEET
+    from tests.support.companygen_later import exports
+
+    later = later_company(300, seed=4, share=0.4)
+    first, second = later.first, later.second
+    assert first.exported.year == 2019 and second.export_date.year == 2020
+    book = tmp_path / "first.gnucash"
+    done = convert(*exports(first, tmp_path / "first"), "-o", book)
+    assert done.returncode == 0, done.stdout + done.stderr
+    outcome = update_run.bring_up_to_date(exports(second, tmp_path / "second"), book)
+    row = next(d for d in outcome.deltas if d.account == "Retained Earnings")
+    moved = second.trial_balance()["Retained Earnings"] - first.trial_balance()["Retained Earnings"]
+    year = sum(
+        (
+            amount
+            for t in second.transactions
+            if t.date.year == 2019
+            for account, amount, *_ in t.splits
+            if second.account_type(account) not in BALANCE_SHEET
+        ),
+        Decimal(0),
+    )
+    assert row.quickbooks == moved == year and row.added == 0
+    assert row.why.startswith(
+        "QuickBooks closed the fiscal year 2019-01-01 to 2019-12-31 into it since the last run: "
+        f"that year's income and expense, {year:,.2f}"
+    ), row.why
+    assert "not explained" not in row.why

@@ -80,7 +80,7 @@ def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Lat
     assert "✓" in marks and "—" not in marks and all(marks), marks
     assert any("in changes held (listed above)" in m for m in marks), marks
     assert not any("not explained" in m for m in marks), marks  # Retained Earnings too:
-    assert any("folds the income and expense of the years before" in m for m in marks), marks
+    assert any("is the income and expense of the years before" in m for m in marks), marks
     # the home list says what it did and opens its result, not the five steps
     row = next(
         tr
