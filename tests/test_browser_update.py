@@ -73,6 +73,18 @@ def test_bring_a_book_up_to_date(server: str, browser_page, tmp_path: Path) -> N
     expect(page.locator("#held-changes li.held")).to_have_count(2)  # the edit, the account
     renamed = page.locator("#held-changes li.held", has_text="renamed in QuickBooks")
     expect(renamed).to_contain_text("'Telephone and Internet' where the book has 'Telephone'")
+    # the edit: QuickBooks' version taken; both decisions stay listed, in the order made
+    edited = page.locator("#held-changes li.held", has_text="edited in QuickBooks")
+    edited.locator("button.take").click()
+    decisions = page.locator("#update-decisions li")
+    expect(decisions).to_have_count(2)
+    expect(decisions.nth(0)).to_contain_text("Keep the book's: ")
+    expect(decisions.nth(1)).to_contain_text("Take QuickBooks' version: ")
+    expect(page.locator("#held-changes li.held")).to_have_count(1)  # the account
+    # the change held is kept as decided: nothing to decide there but the account's name
+    expect(page.locator("#update-held")).to_contain_text("you kept the book's version of each")
+    expect(page.locator("#update-held")).to_contain_text("still to decide above")
+    page.screenshot(path=str(shots / "2-decisions.png"), full_page=True)
     with page.expect_download() as got:
         page.click("#download-updated")
     out = tmp_path / "downloaded.gnucash"
