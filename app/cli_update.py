@@ -15,9 +15,10 @@ from pathlib import Path
 from app import csvsafe, postgres, update_run, words
 from app.cli_checks import input_error, unwritable
 from app.cli_summary import worded
-from app.errors import MigrationError, ProblemsError
+from app.errors import BookWriteError, MappingError, MigrationError, ProblemsError
 from app.fileio import write_text
 from app.plan import Plan
+from app.postgres import Address
 from app.proof_state import verdict
 from app.update_deltas import delta_csv_rows
 
@@ -61,11 +62,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         )
 
 
-def _book(text: str) -> Path:
-    if postgres.is_address(text):
-        raise argparse.ArgumentTypeError(
-            "a book in PostgreSQL cannot be brought up to date yet: only XML and SQLite files"
-        )
+def _book(text: str) -> Path | Address:
+    if postgres.is_address(text):  # (postgres://USER@HOST[:PORT]/DB: said if malformed)
+        try:
+            return postgres.parse_address(text)
+        except MappingError as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
     return Path(text)
 
 
@@ -77,7 +79,7 @@ def _held(choice: str, key: str) -> tuple[str, str]:
 
 
 def usage_error(args: argparse.Namespace) -> str | None:
-    book: Path | None = args.update
+    book: Path | Address | None = args.update
     if book is None:
         return (
             "the following arguments are required: -o (the book to write; or --update BOOK "
@@ -86,6 +88,8 @@ def usage_error(args: argparse.Namespace) -> str | None:
     for name, flag, why in _NOT_WITH_UPDATE:
         if getattr(args, name, None):
             return f"{flag} does not go with --update: {why}"
+    if isinstance(book, Address):
+        return _database_error(book) or input_error(args)
     if book.is_dir():
         return f"{book} is a folder, not a book"
     if not book.is_file():
@@ -93,6 +97,17 @@ def usage_error(args: argparse.Namespace) -> str | None:
     if problem := unwritable(book, "updated book"):
         return problem
     return input_error(args)
+
+
+def _database_error(book: Address) -> str | None:
+    """What stops a book in PostgreSQL being brought up to date, said before anything is read."""
+    try:
+        found = postgres.state(book)
+    except BookWriteError as exc:
+        return exc.message
+    if found != "book":
+        return f"no GnuCash book in the database {book.database} on {book.host}"
+    return None
 
 
 def main(
@@ -104,7 +119,7 @@ def main(
         p.print_usage(sys.stderr)
         print(f"run.py convert: error: {problem}", file=sys.stderr)
         return 2
-    book: Path = args.update
+    book: Path | Address = args.update
     try:
         outcome = update_run.bring_up_to_date(
             args.files, book, lambda stored: build_plan(args, stored), _progress
@@ -131,7 +146,7 @@ def main(
 
 def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int:
     """The proof, the report files asked for, and the last line (the exit status says it)."""
-    book: Path = args.update
+    book: Path | Address = args.update
     report = outcome.report
     if report is None:
         waiting = [h for h in outcome.work.held if not h.kept]

@@ -256,6 +256,8 @@ _FREE = (
 
 def _drop(address: Address, database: str, password: str | None) -> None:
     def drop(conn: libpq.Connection) -> None:
+        if not conn.rows("SELECT 1 FROM pg_database WHERE datname = $1", [database]):
+            return  # (put in place already; and no server NOTICE on the user's terminal)
         conn.run(_FREE, [database])
         conn.run(f"DROP DATABASE IF EXISTS {conn.identifier(database)}")
 
@@ -271,13 +273,15 @@ def _drop_tables(address: Address, password: str | None) -> None:
             )
 
 
-def _swap(address: Address, staged: str, password: str | None) -> None:
-    """The staged database becomes ``address``'s: the old one dropped, the new one renamed."""
+def _swap(address: Address, staged: str, password: str | None, keep: str = "") -> None:
+    """The staged database becomes ``address``'s: the old one dropped (``keep``: renamed so,
+    and renamed back should the staged one not take its place), the new one renamed."""
 
     def swap(conn: libpq.Connection) -> None:
         target = conn.identifier(address.database)
+        old = f"ALTER DATABASE {target} RENAME TO {conn.identifier(keep)}" if keep else ""
         try:
-            conn.run(f"DROP DATABASE IF EXISTS {target}")
+            conn.run(old or f"DROP DATABASE IF EXISTS {target}")
         except libpq.PgError as exc:
             if exc.sqlstate == "55006":  # object_in_use: someone has it open
                 raise BookWriteError(
@@ -286,9 +290,34 @@ def _swap(address: Address, staged: str, password: str | None) -> None:
                 ) from None
             raise BookWriteError(f"cannot replace {address.database}: {exc.detail}") from None
         conn.run(_FREE, [staged])
-        conn.run(f"ALTER DATABASE {conn.identifier(staged)} RENAME TO {target}")
+        try:
+            conn.run(f"ALTER DATABASE {conn.identifier(staged)} RENAME TO {target}")
+        except libpq.PgError:
+            if keep:  # (the book back at its address, as it was)
+                conn.run(f"ALTER DATABASE {conn.identifier(keep)} RENAME TO {target}")
+            raise
 
     _maintenance(address, password, swap)
+
+
+@contextmanager
+def staged(address: Address, password: str | None = None) -> Iterator[Address]:
+    """A new database beside ``address``'s for a copy of its book brought up to date (written,
+    read back and proven there), dropped at the end unless the body put it in place
+    (``put_in_place``: it is then ``address``'s, and the name is free)."""
+    where = replace(address, database=f"{address.database[:40]}_qb2gnucash_{os.getpid()}")
+    _create(address, where.database, password)
+    try:
+        yield where
+    finally:
+        with contextlib.suppress(libpq.PgError, BookWriteError):
+            _drop(address, where.database, password)
+
+
+def put_in_place(address: Address, copy: Address, backup: str, password: str | None = None) -> None:
+    """The proven ``copy`` (``staged``) becomes ``address``'s book; the previous one stays on
+    the server as the database ``backup``."""
+    _swap(address, copy.database, password, keep=backup)
 
 
 @contextmanager

@@ -9,9 +9,6 @@ caller changes on top (``given``), so new transactions land in the renamed accou
 
 from __future__ import annotations
 
-import datetime as dt
-import os
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -26,6 +23,7 @@ from app import (
     statements,
     update_deleted,
     update_deltas,
+    update_place,
     update_record,
     update_statements,
     update_twice,
@@ -35,12 +33,13 @@ from app import update as plan_update
 from app import update_decision as renaming
 from app import update_proof as proof
 from app.documents import selection
-from app.errors import BookWriteError, ProblemsError
+from app.errors import ProblemsError
 from app.fixes import Audience
 from app.gc_pause import paused
 from app.model import Ledger
 from app.openings import OPENING_KIND
 from app.plan import Plan, plan_from_json
+from app.postgres import Address
 from app.update import BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
 from app.update_deltas import Delta
@@ -65,7 +64,7 @@ class UpdateOutcome:
     # the proof of the book as it would be had the held changes been applied: matching, the
     # book differs from QuickBooks by exactly those changes
     as_taken: Report | None = None
-    backup: Path | None = None
+    backup: Path | str | None = None  # (str: a database on a PostgreSQL server)
     documents: dict[str, int] | None = None
     renames: tuple[AccountRename, ...] = ()  # accounts QuickBooks renamed since the last run
     # new documents taxed through tables; (id, why) of those keeping QuickBooks' tax as lines
@@ -118,7 +117,7 @@ class UpdateOutcome:
 
 def bring_up_to_date(
     paths: Sequence[Path],
-    book: Path,
+    book: Path | Address,
     given: Callable[[Plan], Plan] = lambda plan: plan,
     on_progress: pipeline.Progress | None = None,
 ) -> UpdateOutcome:
@@ -126,18 +125,16 @@ def bring_up_to_date(
     ProblemsError or BookWriteError with nothing written (the book as it was)."""
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
-    book = book.absolute()
-    if not book.is_file():
-        raise BookWriteError(f"no book at {book}")
+    book, name = update_place.checked(book)
     made: dict[str, object] = {}
 
     def decide(state: BookState) -> Decision:
         if state.record is None:
-            raise UpdateRefused(refusal(state.record, Ledger(), book.name) or "")
-        plan = given(plan_from_json(state.record.plan, f"the plan stored in {book.name}"))
+            raise UpdateRefused(refusal(state.record, Ledger(), name) or "")
+        plan = given(plan_from_json(state.record.plan, f"the plan stored in {name}"))
         if plan.cutover.split_at:  # docs/UPDATE.md, "Not done yet"
             raise UpdateRefused(
-                f"{book.name} is an archive or a working book (split at "
+                f"{name} is an archive or a working book (split at "
                 f"{plan.cutover.split_at}): bringing those up to date is not done yet; convert "
                 "the later exports again with --split-at instead"
             )
@@ -147,10 +144,10 @@ def bring_up_to_date(
             raise ProblemsError(prepared.errors)
         compared, renames = _compared(state, parsed, plan, prepared)
         to_book = renaming.to_book(state, renames)
-        prepared = _in_book(parsed, plan, compared, renames, to_book, book.name)
+        prepared = _in_book(parsed, plan, compared, renames, to_book, name)
         with paused():
             ledger = statements.marked(compared.ledger)
-            work = _work(state, ledger, plan, book.name, renames)
+            work = _work(state, ledger, plan, name, renames)
             runs = state.record.runs + 1
             record = update_record.record_of(
                 ledger,
@@ -182,8 +179,7 @@ def bring_up_to_date(
             sales_tax=prepared.sales_tax if docs is not None else None,
         )
 
-    staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
-    try:
+    with update_place.staged(book) as staged:
         done = gnc.update_book(book, staged, decide, on_progress)
         work, ledger = done.decision.work, done.decision.ledger
         plan = made["plan"]
@@ -196,9 +192,7 @@ def bring_up_to_date(
         to_book = made["to_book"]
         assert isinstance(to_book, dict)
         report, deltas, held, taken = _prove(staged, prepared, ledger, work, plan, done, to_book)
-        backup = _put_in_place(staged, book)
-    finally:
-        staged.unlink(missing_ok=True)
+        backup = update_place.put_in_place(staged, book)
     return UpdateOutcome(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
         (done.tabled, done.plain),
@@ -285,7 +279,7 @@ def _aligned(a: Ledger, b: Ledger) -> bool:
 
 
 def _prove(  # noqa: PLR0917
-    staged: Path,
+    staged: Path | Address,
     prepared: pipeline.Prepared,
     ledger: Ledger,
     work: Work,
@@ -366,20 +360,3 @@ def _held_causes(report: Report, taken: Report, undecided: bool = True) -> Repor
         )
         extras = replace(extras, mismatches=mismatches)
     return replace(report, rows=rows, checks=checks, extras=extras)
-
-
-def _put_in_place(staged: Path, book: Path) -> Path:
-    """The proven copy becomes the book; the previous book stays beside it as a backup (a
-    hard link to it where the disk allows, else a copy), named by the time of the update."""
-    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    backup = book.with_name(f"{book.stem}.before-update-{stamp}{book.suffix}")
-    try:
-        try:
-            os.link(book, backup)
-        except OSError:
-            shutil.copy2(book, backup)
-        staged.chmod(0o600)
-        os.replace(staged, book)
-    except OSError as exc:
-        raise BookWriteError(f"cannot put the updated book in place at {book}: {exc}") from exc
-    return backup

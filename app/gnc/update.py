@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app import keys, resolve
+from app import keys, postgres, resolve
 from app.documents.selection import Piece
 from app.errors import BookWriteError
 from app.gnc import accounts, bindings, business, existing, extras, owner_names, transactions
@@ -29,6 +29,7 @@ from app.gnc.update_pass import UpdatePass
 from app.lists import owner_keys
 from app.model import Ledger
 from app.openings import OPENING_KIND
+from app.postgres import Address
 from app.update import BookEntry, BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
 
@@ -46,34 +47,54 @@ class Updated:
     tabled: int = 0  # new documents taxed through GnuCash's tax tables
 
 
-def _uri(path: Path) -> str:
+def _uri(path: Path | Address) -> str:
+    if isinstance(path, Address):
+        return path.url
     with path.open("rb") as f:
         sqlite = f.read(16) == b"SQLite format 3\0"
     return ("sqlite3://" if sqlite else "xml://") + str(path)
 
 
 def update_book(
-    path: Path,
-    staged: Path,
+    path: Path | Address,
+    staged: Path | Address,
     decide: Callable[[BookState], Decision],
     on_progress: Progress | None = None,
 ) -> Updated:
-    """``path``'s book with the work ``decide`` says added, saved at ``staged`` (same format);
-    the book at ``path`` is only read. ``decide`` may raise (UpdateRefused, ProblemsError):
-    then nothing is saved."""
+    """``path``'s book with the work ``decide`` says added, saved at ``staged`` (same format;
+    a PostgreSQL book: into the empty database ``staged``, ``postgres.staged``); the book at
+    ``path`` is only read. ``decide`` may raise (UpdateRefused, ProblemsError): then nothing is
+    saved."""
+    if isinstance(path, Address):  # (GnuCash's own connections: the password in memory)
+        with postgres.engine_password():
+            return _update_book(path, staged, decide, on_progress)
+    return _update_book(path, staged, decide, on_progress)
+
+
+def _update_book(
+    path: Path | Address,
+    staged: Path | Address,
+    decide: Callable[[BookState], Decision],
+    on_progress: Progress | None,
+) -> Updated:
     engine = bindings.engine()
     old = new = None
-    staged_uri = _uri(path).split("://", 1)[0] + "://" + str(staged)
+    name = path.database if isinstance(path, Address) else path.name
+    uri = _uri(path)
+    staged_uri = (
+        staged.url if isinstance(staged, Address) else f"{uri.split('://', 1)[0]}://{staged}"
+    )
     progress(on_progress, "loading", 0, 1)
     try:
         engine.log_disable()
         old = Session()
-        uri = _uri(path)
         try:
             old.begin(uri, SessionOpenMode.SESSION_NORMAL_OPEN)  # the lock: GnuCash waits
-            load(old, path if uri.startswith("xml") else None, on_progress)
+            load(
+                old, path if isinstance(path, Path) and uri.startswith("xml") else None, on_progress
+            )
         except GnuCashBackendException as exc:  # the book given, not this computer
-            raise UpdateRefused(f"GnuCash cannot open {path.name}: {_plain(exc)}") from exc
+            raise UpdateRefused(f"GnuCash cannot open {name}: {_plain(exc)}") from exc
         state = existing.read_state(engine, old.book)
         decision = decide(state)
         if not decision.writes:
@@ -88,15 +109,16 @@ def update_book(
         progress(on_progress, "saving", 1, 1)
         return done
     except GnuCashBackendException as exc:
-        raise BookWriteError(f"GnuCash could not update {path.name}: {_plain(exc)}") from exc
+        raise BookWriteError(f"GnuCash could not update {name}: {_plain(exc)}") from exc
     finally:
         if new is not None:
             new.end()
         if old is not None:
             old.end()  # never saved: the book on disk is as it was; the lock released
-        for p in staged.parent.iterdir():  # what the engine leaves beside a store (lock, log)
-            if p.name.startswith(staged.name) and p.name != staged.name:
-                p.unlink(missing_ok=True)
+        if isinstance(staged, Path):  # what the engine leaves beside a store (lock, log)
+            for p in staged.parent.iterdir():
+                if p.name.startswith(staged.name) and p.name != staged.name:
+                    p.unlink(missing_ok=True)
 
 
 def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:

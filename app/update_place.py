@@ -1,0 +1,68 @@
+"""Where an update puts the book it brought up to date (``app.update_run``): the book given
+checked, the copy written, read back and proven beside it (a hidden file, or a database on the
+same PostgreSQL server), then put in place with the previous book kept as a backup."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from app import postgres
+from app.errors import BookWriteError
+from app.postgres import Address
+
+
+def checked(book: Path | Address) -> tuple[Path | Address, str]:
+    """The book to update (a file made absolute) and its name for messages; BookWriteError
+    when there is none there."""
+    if isinstance(book, Address):  # (a book in PostgreSQL: docs/UPDATE.md)
+        if postgres.state(book) != "book":
+            raise BookWriteError(f"no GnuCash book in the database {book.database} on {book.host}")
+        return book, book.database
+    book = book.absolute()
+    if not book.is_file():
+        raise BookWriteError(f"no book at {book}")
+    return book, book.name
+
+
+@contextmanager
+def staged(book: Path | Address) -> Iterator[Path | Address]:
+    """Where the updated copy is written, read back and proven: a hidden file beside the book,
+    or a database beside it on its server; removed at the end unless put in place."""
+    if isinstance(book, Address):
+        with postgres.staged(book) as copy:
+            yield copy
+        return
+    staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
+    try:
+        yield staged
+    finally:
+        staged.unlink(missing_ok=True)
+
+
+def put_in_place(staged: Path | Address, book: Path | Address) -> Path | str:
+    """The proven copy becomes the book; the previous book stays beside it as a backup (a
+    hard link to it where the disk allows, else a copy; in PostgreSQL the database renamed),
+    named by the time of the update."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    if isinstance(book, Address):
+        assert isinstance(staged, Address)
+        kept = f"{book.database[:32]}_before_update_{stamp.replace('-', '_')}"
+        postgres.put_in_place(book, staged, kept)
+        return f"the database {kept} on {book.host}"
+    assert isinstance(staged, Path)
+    backup = book.with_name(f"{book.stem}.before-update-{stamp}{book.suffix}")
+    try:
+        try:
+            os.link(book, backup)
+        except OSError:
+            shutil.copy2(book, backup)
+        staged.chmod(0o600)
+        os.replace(staged, book)
+    except OSError as exc:
+        raise BookWriteError(f"cannot put the updated book in place at {book}: {exc}") from exc
+    return backup
