@@ -404,3 +404,36 @@ def test_a_trial_balance_of_another_day_is_not_called_a_year_end() -> None:
     assert said.startswith("Every date given from 2019 to 2020 matches QuickBooks' trial balance")
     said = ExtrasProof(years=(ends,)).year_lines()[0]
     assert said.startswith("The year end 2019-12-31 matches QuickBooks' trial balance")
+
+
+def test_two_trial_balances_of_one_date_that_disagree_are_refused(company_files, tmp_path) -> None:
+    """Two Trial Balance reports of one date: the same figures, the second is not used (said);
+    different figures (a report re-exported after a change), an error at its line, in either
+    order (the first given used to win, and the book was called matching)."""
+    company, folder, paths, _s = company_files
+    end = company.year_ends()[1]
+    first = folder / f"tb-{end}.csv"
+    same = tmp_path / "tb-again.csv"
+    same.write_bytes(first.read_bytes())
+    plan = Plan()
+    prepared = pipeline.prepare(pipeline.read([*paths, same], plan), plan)
+    assert not prepared.errors, prepared.errors
+    said = [str(w) for w in prepared.warnings if "a second trial balance" in str(w)]
+    assert said == [
+        f"tb-again.csv:3: a second trial balance as of {end}, the same as tb-{end}.csv: not used"
+    ]
+    text = first.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    debits = [i for i, line in enumerate(lines) if re.fullmatch(r',[^,]*[^,"],"[\d,.]+",', line)]
+    for i, delta in ((debits[-1], D(-100)), (debits[-2], D(100))):  # 100.00 moved, as balanced
+        label, amount = lines[i].split(",", 2)[1], lines[i].split('"')[1]
+        lines[i] = f',{label},"{D(amount.replace(",", "")) + delta:,.2f}",'
+    other = tmp_path / "tb-other.csv"
+    other.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for order in ([*paths, other], [other, *paths]):
+        prepared = pipeline.prepare(pipeline.read(order, plan), plan)
+        errors = [str(e) for e in prepared.errors]
+        assert (
+            len(errors) == 1 and f"a second trial balance as of {end} that disagrees" in errors[0]
+        )
+        assert "on 2 accounts (" in errors[0], errors

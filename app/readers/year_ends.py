@@ -8,8 +8,9 @@ Which report gives QuickBooks' figures (``Account.balance``, the export-date pro
   OBAMOUNT figures then stay the book's figures, on its own export date).
 Every dated report (the one giving the figures included) is a year-end proof: each row placed in
 the chart by app/resolve.py's rules (full name, number, suffix path), accounts it does not list
-counting zero. Two reports of one date: the first is used (said). A row that names no account of
-the chart, or one account twice, is an error at its line.
+counting zero. Two reports of one date: the first is used (said) when both give the same
+figures; an error when they disagree (the proof would go by whichever came first). A row that
+names no account of the chart, or one account twice, is an error at its line.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from decimal import Decimal
 
 from app.account_labels import canonical
 from app.extras import BudgetLine, Memorized, Statement, YearEnd
-from app.model import Account, FileInfo, Ledger, Problem
+from app.model import Account, FileInfo, Ledger, Problem, money
 from app.source import Source
 
 ZERO = Decimal(0)
@@ -45,30 +46,17 @@ def split(
     """(the report giving the figures or None, the dated reports proving their dates)."""
     undated = [tb for tb in tbs if _date(tb) is None]
     for other in undated[1:]:
-        problems.append(
-            Problem(
-                Source(other.files[0].filename, 1),
-                f"a second trial balance without an 'As of' date; the figures of "
-                f"{undated[0].files[0].filename} are the ones used",
-                "warning",
-            )
-        )
+        problems.append(_second(other, undated[0], "without an 'As of' date"))
     proofs: list[Ledger] = []
-    seen: dict[object, str] = {}
+    seen: dict[object, Ledger] = {}
     for tb in tbs:
         day = _date(tb)
         if day is None:
             continue
         if day in seen:
-            problems.append(
-                Problem(
-                    tb.files[0].exported_at or Source(tb.files[0].filename, 1),
-                    f"a second trial balance as of {day} (the first is {seen[day]}): not used",
-                    "warning",
-                )
-            )
+            problems.append(_second(tb, seen[day], f"as of {day}"))
             continue
-        seen[day] = tb.files[0].filename
+        seen[day] = tb
         proofs.append(tb)
     if undated:
         return undated[0], proofs
@@ -79,6 +67,36 @@ def split(
     if chart_days and max(chart_days) > _date(latest):
         return None, proofs
     return latest, proofs
+
+
+def _second(tb: Ledger, first: Ledger, which: str) -> Problem:
+    """A second trial balance of one date: not used (said) when its figures are the first's;
+    an error when they disagree, since QuickBooks gives one set of figures for a date and the
+    proof would go by whichever came first."""
+    info, name = tb.files[0], first.files[0].filename
+    where = info.exported_at or Source(info.filename, 1)
+    mine, theirs = _figures(tb), _figures(first)
+    off = sorted(a for a in mine.keys() | theirs.keys() if mine.get(a, ZERO) != theirs.get(a, ZERO))
+    if not off:
+        return Problem(
+            where, f"a second trial balance {which}, the same as {name}: not used", "warning"
+        )
+    a = off[0]
+    return Problem(
+        where,
+        f"a second trial balance {which} that disagrees with {name} on "
+        f"{len(off):,} account{'s' if len(off) > 1 else ''} ({a}: {money(mine.get(a, ZERO))} here, "
+        f"{money(theirs.get(a, ZERO))} there): QuickBooks gives one set of figures for a date; "
+        "remove the one that is not from the company's current file (or export that report "
+        "again)",
+    )
+
+
+def _figures(tb: Ledger) -> dict[str, Decimal]:
+    out: dict[str, Decimal] = {}
+    for row in tb.accounts:
+        out[numbered(row)] = out.get(numbered(row), ZERO) + (row.balance or ZERO)
+    return out
 
 
 def proof_files(files: Iterable[FileInfo], proofs: Sequence[Ledger], main: Ledger | None):
