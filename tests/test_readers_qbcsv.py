@@ -769,3 +769,20 @@ def test_fast_builders_make_the_same_objects_as_the_constructors() -> None:
     args = (dt.date(2024, 1, 2), (want,), Source("a.csv", 7), "12", "Acme", "n", "9", "Check", True)
     txn = build.transaction_maker()(*args)
     assert (txn, repr(txn)) == (Transaction(*args), repr(Transaction(*args)))
+
+
+@pytest.mark.parametrize("layout", ["journal", "find", "transaction_detail", "general_ledger"])
+def test_a_memo_starting_with_void_on_a_live_transaction_is_a_memo(tmp_path, layout) -> None:
+    """QuickBooks voids a transaction by zeroing its amounts and starting its memo with VOID;
+    a live check whose memo is "VOID: reissued as 2076" keeps its amounts (it was voided, so
+    the book lost 4,435.03 and the proof blamed the history's start)."""
+    company = make_company(120, seed=2)
+    live = next(t for t in company.transactions if t.type == "Check" and t.splits[0][1])
+    live.memo = "VOID: reissued as 2076"
+    live.splits = [(a, v, "VOID: reissued as 2076", c) for a, v, _m, c in live.splits]
+    path = getattr(company, f"write_{layout}_csv")(tmp_path / f"{layout}.csv")
+    ledger = qbcsv.parse(path, DEFAULT)
+    got = next(t for t in ledger.transactions if t.num == live.num and t.date == live.date)
+    assert not got.voided
+    assert sorted(s.value for s in got.splits) == sorted(v for _a, v, *_ in live.splits)
+    assert any(t.voided for t in ledger.transactions)  # QuickBooks' own voided ones still are

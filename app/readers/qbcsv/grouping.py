@@ -426,7 +426,9 @@ class Collector:
                     notes,
                     ref,
                     kind,
-                    g.void or void_kind,
+                    # QuickBooks zeroes a voided transaction's amounts and starts its memo
+                    # with VOID; a memo "VOID: reissued as 2076" on a live check is a memo
+                    (g.void and not any(s.value for s in splits)) or void_kind,
                 )
             )
         return out
