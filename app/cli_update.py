@@ -21,6 +21,7 @@ from app.plan import Plan
 from app.postgres import Address
 from app.proof_state import verdict
 from app.update_deltas import delta_csv_rows
+from app.update_words import own_words
 
 # what --update leaves to the book itself: its own file and format
 OWN_FILE = "the book keeps its own file and format"
@@ -153,12 +154,13 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
         gone = len(outcome.work.deleted_here)
         parts = [f"{words.plural(len(waiting), 'change')} held above"] if waiting else []
         parts += [f"{words.plural(gone, 'transaction')} deleted in GnuCash"] if gone else []
+        parts += [own] if (own := own_words(outcome.work)) else []
         still = (
             f"; it still differs from QuickBooks by the {' and the '.join(parts)}" if parts else ""
         )
         still += " (decide each held change, then update again)" if waiting else ""
         print(f"{book} is up to date: nothing added{still}")
-        return 0
+        return _strict(args) if parts else 0
     print("Verification:")
     for line in report.summary_lines(differences=False):
         print(f"  {line}")
@@ -167,10 +169,17 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
         write_text(args.report, report.to_csv())
         write_text(delta, csvsafe.text(delta_csv_rows(outcome.deltas)))
         print(f"Report written to {args.report}, delta table to {delta}")
-    if report.ok:
+    work = outcome.work
+    own = own_words(work)  # (what was done in GnuCash: never called matching QuickBooks)
+    if report.ok and not own:
         print(f"Book brought up to date: {book}")
         return 0
-    work = outcome.work
+    if report.ok:
+        print(
+            f"Book brought up to date: {book}. QuickBooks' transactions are in it to the cent; "
+            f"it differs from QuickBooks by the {own}, kept as the book's"
+        )
+        return _strict(args)
     if outcome.explained:
         parts = [words.plural(len(work.held), "change") + " held"] if work.held else []
         if work.edited_here:
@@ -178,6 +187,9 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
         if work.deleted_here:
             n = len(work.deleted_here)
             parts.append(words.plural(n, "transaction") + " deleted in GnuCash")
+        if work.added_here:
+            n = len(work.added_here)
+            parts.append(words.plural(n, "transaction") + " made in GnuCash alone")
         undecided = any(not h.kept for h in work.held)
         then = (
             "decide each held change, then update again"
@@ -192,6 +204,11 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
         print(f"Book brought up to date: {book}. {verdict(report).words()}:")
     for line in report.difference_lines("cli"):
         print(f"  {line}")
+    return _strict(args)
+
+
+def _strict(args: argparse.Namespace) -> int:
+    """The exit status once the book differs from QuickBooks: 3 with ``--strict``."""
     if args.strict:
         print("Verification found differences (--strict).", file=sys.stderr)
         return 3

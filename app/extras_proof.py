@@ -49,6 +49,7 @@ class ExtrasProof:
     mismatches: tuple[Mismatch, ...] = ()
     # the statements found in the book as QuickBooks gives them: account, date, ending balance
     statements: tuple[tuple[str, dt.date, Decimal], ...] = ()
+    update: bool = False  # an update's proof: the book was in the user's hands since
 
     @property
     def compared_years(self) -> tuple[YearProof, ...]:
@@ -119,7 +120,7 @@ class ExtrasProof:
                 f"; {', '.join(str(y.date) for y in before)} match: the difference starts in the "
                 f"fiscal year from {first.year_start} to {first.date}"
             )
-        cause = first.cause()
+        cause = first.cause(self.update)
         out.insert(0, line + (f". Probable cause: {cause}." if cause else "."))
         for y in compared:
             if y.date > first.date:

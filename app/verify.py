@@ -148,7 +148,7 @@ def verify(
                     cause=book_only(b.full_name, update=update) if b.balance else "",
                 )
             )
-    extras = prove(ledger, snapshot, asof)  # every year end, budgets, reconciliations...
+    extras = replace(prove(ledger, snapshot, asof), update=update)  # every year end, budgets…
     counted = apart.counted(snapshot) if apart is not None else snapshot
     checks = explain(_checks(ledger, counted), ledger, counted, update=update, apart=apart)
     unmade = ""  # the opening balance asked for, not made: why (said once, app.coverage)

@@ -43,17 +43,18 @@ class YearProof:
     def ok(self) -> bool:
         return self.compared and not self.differences
 
-    def cause(self) -> str:
+    def cause(self, update: bool = False) -> str:
         """The probable cause of this date's differences, from what the files make of each:
-        QuickBooks' figure (the book lost it), the book's (QuickBooks counts on that date what
-        the files do not hold), or some of each."""
+        QuickBooks' figure (the book lost it; ``update``: an update's book, changed in GnuCash
+        since the last run), the book's (QuickBooks counts on that date what the files do not
+        hold), or some of each."""
         rows = self.differences
         book = [r.account for r in rows if r.files == r.quickbooks]
         files = [r.account for r in rows if r.files == r.gnucash]
         said = []
-        if book:
-            said.append(f"{_of(book, rows)}the book's transactions differ from the files' "
-                        "(please report this)")  # fmt: skip
+        if book:  # (an update's book: what was done in GnuCash since, listed with it)
+            why = "a change since the last run, listed above" if update else "please report this"
+            said.append(f"{_of(book, rows)}the book's transactions differ from the files' ({why})")
         if files:
             said.append(
                 f"{_of(files, rows)}the files' transactions make the book's figure, not "

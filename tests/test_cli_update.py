@@ -293,7 +293,12 @@ def test_an_update_is_proven_with_what_was_made_in_gnucash_alone_said(books, lat
     done = convert(*sorted(books["june"].iterdir()), "--update", book, *decided)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert out.endswith(f"Book brought up to date: {book}\n"), out
+    # never called matching: the book holds what QuickBooks does not (said, with its effect)
+    assert out.endswith(
+        f"Book brought up to date: {book}. QuickBooks' transactions are in it to the cent; it "
+        "differs from QuickBooks by the 3 transactions made in GnuCash alone (Checking -60.00; "
+        "Petty Cash 60.00), kept as the book's\n"
+    ), out
     assert "DIFFERS" not in out and " accounts match QuickBooks to the cent" in out
     assert f"last transaction date: QuickBooks {last}, GnuCash {last} — ok" in out
     assert "transaction lines reconciled: QuickBooks 3, GnuCash 3 — ok" in out
@@ -308,6 +313,16 @@ def test_an_update_is_proven_with_what_was_made_in_gnucash_alone_said(books, lat
     )
     again = convert(*sorted(books["june"].iterdir()), "--update", book)
     assert again.returncode == 0 and "0 transactions added" in again.stdout, again.stderr
+    strict = book.with_name("strict.gnucash")
+    strict.write_bytes(book.read_bytes())
+    with gc.editing(strict) as b:  # one more made in GnuCash; nothing new from QuickBooks
+        gc.enter(b, last + dt.timedelta(days=6), [("Checking", -100), ("Petty Cash", 100)])
+    done = convert(*sorted(books["june"].iterdir()), "--update", strict, "--strict")
+    assert done.returncode == 3, done.stdout + done.stderr  # (it differs: exit 0 before)
+    assert done.stdout.rstrip().endswith(
+        "nothing added; it still differs from QuickBooks by the 4 transactions made in GnuCash "
+        "alone (Checking -61.00; Petty Cash 61.00)"
+    ), done.stdout
 
 
 @pytest.mark.parametrize("fmt", ["sqlite", "xml"])

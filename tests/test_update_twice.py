@@ -118,6 +118,9 @@ def test_the_wizard_offers_to_remove_the_copy(setup, client, tmp_path) -> None:
     said = after.select_one("#update-summary").get_text(" ")
     assert "(made in GnuCash, QuickBooks has it too) removed" in said
     assert after.select_one(f'li.held[data-key="{key}"]') is None
+    # the fee made in GnuCash alone is named among what the book differs by
+    held = after.select_one("#update-held").get_text(" ")
+    assert "and the 1 transaction made in GnuCash alone" in held, held
 
 
 def test_a_second_copy_of_the_same_day_is_asked_about_on_its_own(setup, tmp_path) -> None:

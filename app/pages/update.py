@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.update_run import UpdateOutcome
-from app.update_words import held_line, said_of
+from app.update_words import held_line, own_words, said_of
 from app.words import plural
 
 RESULT = "result.json"
@@ -61,6 +61,7 @@ def result(outcome: UpdateOutcome, book: str) -> dict:
         "edited": len(work.edited_here),
         "deleted": len(work.deleted_here),
         "ok": bool(report and report.ok),
+        "own": own_words(work),  # (what was done in GnuCash: never called matching)
         "explained": outcome.explained,
         "verification": report.summary_lines("wizard", differences=False) if report else [],
         "differences": report.difference_lines("wizard") if report else [],
@@ -140,6 +141,8 @@ def home_state(data: dict) -> tuple[str, str]:
     "warn" (differs by the changes held) or "error"."""
     if not data.get("written"):
         return "Already up to date: the book was not changed", "ok"
+    if data.get("ok") and data.get("own"):
+        return "Brought up to date: differs from QuickBooks by what was done in GnuCash", "warn"
     if data.get("ok"):
         return "Brought up to date: Matches QuickBooks to the cent", "ok"
     if data.get("explained"):
