@@ -19,8 +19,9 @@ Decisions (the as-of day and the fiscal year are decided in ``app.as_of``):
   before it, nor what is missing after it from an opening balance dated before it; each
   difference is reported, and once that the opening balance asked for is not made. Nor when the
   history explains more than QuickBooks' balance on every account that differs
-  (``as_of.over_explained``: transactions in the files twice): an opening balance would take
-  history back, so every difference is reported.
+  (``as_of.over_explained``; ``app.repeated`` says why: in the files twice, or counted
+  otherwise by QuickBooks): an opening balance would take history back, so every difference is
+  reported.
 - Balances only: every account's figure on its own account (``ytd_to_retained``: income and
   expense summed into Retained Earnings instead). A trial balance that does not sum to zero is an
   error naming the difference; nothing is plugged.
@@ -35,6 +36,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from app import repeated
 from app.as_of import (
     DailyByAccount,
     as_of,
@@ -46,7 +48,7 @@ from app.as_of import (
 )
 from app.coverage import gaps, no_opening
 from app.likely import date_suspect, fiscal_shift, likely_fix, suspect_warning
-from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
+from app.model import Account, AccountType, Fix, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
 from app.source import Source
@@ -195,8 +197,9 @@ def _differences(
     holes = gaps(ledger.files)
     figured = _figured(ledger)
     more = over_explained((a.balance or ZERO, explained.get(a.full_name, ZERO)) for a in figured)
-    if more:
-        problems.append(_explains_more(figured, explained))
+    twice = repeated.cause(ledger) if more else None  # (in the files twice, or counted otherwise)
+    if twice:
+        problems.append(_explains_more(figured, explained, twice))
     elif (
         holes
         and cutover.opening_balances
@@ -213,17 +216,10 @@ def _differences(
         if not diff:
             continue
         what = f"QuickBooks balance {money(a.balance)}, imported history explains {money(has)}"
-        if more:  # an opening balance would take history back
-            problems.append(
-                Problem(
-                    a.source,
-                    f"{a.full_name}: {what}; difference {money(diff)}: not posted, the history "
-                    "explains more than QuickBooks' balance",
-                    "warning",
-                    "repeated",
-                    topic="difference",
-                )
-            )
+        if twice:  # an opening balance would take history back
+            said = f"{a.full_name}: {what}; difference {money(diff)}: not posted, the history "
+            said += "explains more than QuickBooks' balance"
+            problems.append(Problem(a.source, said, "warning", twice[1], topic="difference"))
             continue
         opening = cutover.opening_balances
         fix = likely_fix(a, re_name, ledger.as_of, first, opening=opening, suspect=suspect)
@@ -278,7 +274,9 @@ def _differences(
     return lines
 
 
-def _explains_more(figured: list[Account], explained: dict[str, Decimal]) -> Problem:
+def _explains_more(
+    figured: list[Account], explained: dict[str, Decimal], why: tuple[str, Fix]
+) -> Problem:
     """The one finding that says why no difference is posted: the history explains more."""
     differ = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
     shown = [
@@ -290,10 +288,10 @@ def _explains_more(figured: list[Account], explained: dict[str, Decimal]) -> Pro
     return Problem(
         None,
         "the imported history explains more than QuickBooks' balance on every account that "
-        f"differs ({len(differ)} accounts: {', '.join(shown)}{more}): transactions are probably "
-        "in the files twice; nothing is posted as an opening balance, which would take them back",
+        f"differs ({len(differ)} accounts: {', '.join(shown)}{more}): {why[0]}; nothing is "
+        "posted as an opening balance, which would hide the difference",
         "warning",
-        "repeated",
+        why[1],
         topic="difference",
     )
 

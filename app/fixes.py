@@ -22,6 +22,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "YYYY-MM-DD (the transactions before that day are then left out)",
         "repeated": "give each transaction file once, each holding its report once (export "
         "again a file that holds a report twice)",
+        "same_day": "export the lists and the transaction report again, the same day, from the "
+        "company's file as it is now, and give those",
         "accept_cut": "export it again by date range (a year at a time) and give every file, or "
         "add --accept-truncated {file} if the cut is expected",
         "currency": "give --currency with an ISO code such as USD",
@@ -42,6 +44,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "before it)",
         "repeated": "check on the Files step that no file is there twice, and export again a "
         "file that holds a report twice",
+        "same_day": "export the lists and the transaction report again, the same day, from the "
+        "company's file as it is now, and replace them on the Files step",
         "accept_cut": "export it again by date range (a year at a time) and upload every file",
         "currency": "set “Currency” on the Map step to an ISO code such as USD",
         "account_map": "choose its account under “Report accounts to place” on the Map step",
@@ -58,7 +62,9 @@ WORDS: dict[Audience, dict[Fix, str]] = {
 
 # The findings resolved on the Files step (a file to add or export again); every other setting
 # is on the Map step.
-FILES_STEP: frozenset[Fix] = frozenset({"files", "history_gap", "accept_cut", "chart", "remove"})
+FILES_STEP: frozenset[Fix] = frozenset(
+    {"files", "history_gap", "accept_cut", "chart", "remove", "same_day"}
+)
 # A fix with a second way out, said after it ("…, or …"): a history with a gap is made whole by
 # its missing files, or left out for a book from QuickBooks' balances alone; a book with no
 # history at all starts from the balances, or is given its transaction files.

@@ -100,8 +100,7 @@ class Account:
     ``kind_label`` is the source's own type label, shown beside the GnuCash type in the preview.
     ``balance`` is the source's trial-balance figure on the export date, when it has one
     (QuickBooks' OBAMOUNT): all time for balance-sheet accounts, fiscal year to date for income
-    and expense, credit-natured balances negative.
-    """
+    and expense, credit-natured balances negative."""
 
     full_name: str
     type: AccountType | None
@@ -207,7 +206,8 @@ Fix = Literal[
     "files",
     "history_gap",  # a stretch no file covers: add its files, or start from the balances alone
     "balances_only",
-    "repeated",
+    "repeated",  # in the files twice; "same_day": exported again, the same day
+    "same_day",
     "accept_cut",
     "currency",
     "account_map",  # a report's account label to place in the chart

@@ -29,6 +29,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app import as_of as cut
+from app import repeated
 from app.as_of import ZERO, as_counted, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot, engine_made
 from app.check_causes import book_only, explain
@@ -39,17 +40,13 @@ from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
 from app.likely import date_suspect, likely_fix
 from app.made_here import MadeHere
-from app.model import Account, AccountType, AsOf, Ledger, Role, money
+from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.openings import OPENING_KIND
 from app.plan import Cutover
 from app.validate import shared_codes
 from app.verify_report import Check, Report, Row, trial_balance_note
 from app.words import plural
 
-REPEATED = (
-    "the history explains more than QuickBooks' balance, as on every account that differs: "
-    "transactions are probably in the files twice"
-)
 STARTED_LATE = "after the company did: what came before, or a transaction of the files, is missing"
 
 
@@ -178,7 +175,7 @@ def _from_files(
     cutover: Cutover,
     re_name: str | None,
     asof: AsOf | None,
-) -> tuple[dict[str, Decimal], bool]:
+) -> tuple[dict[str, Decimal], tuple[str, Fix] | None]:
     """The files' (the final ledger's) figure of each account (QuickBooks' but not the book's:
     the book differs, e.g. Retained Earnings by earlier years' income), and whether they explain
     more than QuickBooks wherever they differ (``as_of.over_explained``: counted twice)."""
@@ -187,7 +184,7 @@ def _from_files(
     more = cutover.mode != "balances_only" and over_explained(
         (a.balance, made.get(a.full_name, ZERO)) for a in ledger.accounts if a.balance is not None
     )
-    return made, more
+    return made, repeated.cause(ledger) if more else None
 
 
 def _cause(
@@ -199,7 +196,7 @@ def _cause(
     asof: AsOf | None,
     re_name: str | None,
     holes: list[Gap],
-    more: bool,
+    more: tuple[str, Fix] | None,
     suspect: bool,
     meant: bool = False,
 ) -> Row:
@@ -212,8 +209,8 @@ def _cause(
         return replace(
             row, cause="the book's transactions differ from the files' (please report this)"
         )
-    if more:
-        return replace(row, cause=REPEATED, fix="repeated")
+    if more:  # (``app.repeated``: in the files twice, or counted otherwise by QuickBooks)
+        return replace(row, cause=f"{repeated.HEAD}: {more[0]}", fix=more[1])
     if holes and not cut.other_year(asof):
         cause = f"the history is incomplete: {holes[0].short()}"
         return replace(row, cause=cause, fix="history_gap")

@@ -332,7 +332,8 @@ def test_a_history_that_explains_more_than_quickbooks_is_never_absorbed() -> Non
             "the imported history explains more than QuickBooks' balance on every account that "
             "differs (6 accounts: Checking 32,400.00 where QuickBooks has 16,200.00, Accounts "
             "Payable -800.00 where it has -400.00 and 4 more): transactions are probably in the "
-            "files twice; nothing is posted as an opening balance, which would take them back"
+            "files twice (such as trns.iif:1 and trns.iif:1, alike); nothing is posted as an "
+            "opening balance, which would hide the difference"
         )
         assert str(rows[0]) == (
             "lists.iif:1: Checking: QuickBooks balance 16,200.00, imported history explains "

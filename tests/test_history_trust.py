@@ -81,7 +81,10 @@ def test_a_history_twice_without_trans_numbers_is_never_absorbed(small, tmp_path
     assert (  # said once for every account, each pointing to it
         "  Probable cause of every difference: the history explains more than QuickBooks' "
         "balance, as on every account that differs: transactions are probably in the files "
-        "twice; to fix: give each transaction file once, each holding its report once (export "
+        "twice (such as find.csv:"
+    ) in run.stdout
+    assert (
+        "alike); to fix: give each transaction file once, each holding its report once (export "
         "again a file that holds a report twice)"
     ) in run.stdout
     assert (
@@ -94,6 +97,37 @@ def test_a_history_twice_without_trans_numbers_is_never_absorbed(small, tmp_path
     plain = convert(lists, find, "-o", tmp_path / "plain.gnucash")
     assert "add --opening-balances" not in plain.stdout
     assert "transactions are probably in the files twice" in plain.stdout
+
+
+def test_an_amount_changed_in_the_files_is_not_called_a_file_given_twice(small, tmp_path):
+    """One check's amount 18.00 higher on both its lines (edited by hand, or changed in
+    QuickBooks after the report was exported): the history explains more on both accounts that
+    differ, as a file given twice would, but no transaction is in the files twice; the cause
+    said was "transactions are probably in the files twice"."""
+    from dataclasses import replace
+
+    lists = small.write_lists_iif(tmp_path / "lists.iif")
+    txns = list(small.transactions)
+    at = next(
+        i for i, t in enumerate(txns) if t.type == "Check" and len(t.splits) == 2 and t.splits[0][1]
+    )
+    check = txns[at]
+    sign = [1 if v > 0 else -1 for _a, v, *_ in check.splits]
+    splits = [(a, v + s * 18, m, c) for (a, v, m, c), s in zip(check.splits, sign, strict=True)]
+    txns[at] = replace(check, splits=splits)
+    journal = replace(small, transactions=txns).write_journal_csv(tmp_path / "journal.csv")
+    run = convert(lists, journal, "-o", tmp_path / "book.gnucash", "--strict")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "in the files twice (such as" not in run.stdout
+    assert (
+        "the history explains more than QuickBooks' balance, as on every account that differs: "
+        "no transaction is in the files twice, so one of theirs is probably counted otherwise by "
+        "QuickBooks"
+    ) in run.stdout, run.stdout
+    assert (
+        "to fix: export the lists and the transaction report again, the same day, from the "
+        "company's file as it is now, and give those"
+    ) in run.stdout
 
 
 # ---------------------------------------------------------------- 6: the same history, two layouts

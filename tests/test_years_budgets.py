@@ -437,3 +437,34 @@ def test_two_trial_balances_of_one_date_that_disagree_are_refused(company_files,
             len(errors) == 1 and f"a second trial balance as of {end} that disagrees" in errors[0]
         )
         assert "on 2 accounts (" in errors[0], errors
+
+
+def test_lists_without_their_export_date_keep_their_figures_over_earlier_year_ends(
+    tmp_path,
+) -> None:
+    """The lists exported without their HDR row (no export date) with a Trial Balance for each
+    fiscal year end before the history's last: the latest report took the place of the lists'
+    figures, so the year after it was never compared, and a check of that year changed by 500.00
+    on both lines was called matching (exit 0 with --strict). The lists' figures stay the book's;
+    the reports prove their dates."""
+    company = make_company(300, 7, years=3, hdr=False)
+    ends = company.year_ends()
+    last = max(t.date for t in company.transactions)
+    assert ends and max(ends) < last
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    tbs = [company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d) for d in ends]
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    clean = convert(lists, journal, *tbs, "-o", tmp_path / "clean.gnucash", "--strict")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "matches QuickBooks' trial balance to the cent" in clean.stdout
+    check = next(
+        t
+        for t in company.transactions
+        if t.date > max(ends) and t.type == "Check" and len(t.splits) == 2 and t.splits[0][1]
+    )
+    changed = [(a, v + (500 if v > 0 else -500), m, c) for a, v, m, c in check.splits]
+    txns = [replace(t, splits=changed) if t is check else t for t in company.transactions]
+    edited = replace(company, transactions=txns).write_journal_csv(tmp_path / "edited.csv")
+    run = convert(lists, edited, *tbs, "-o", tmp_path / "book.gnucash", "--strict")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "Needs your attention: 2 accounts differ" in run.stdout

@@ -236,7 +236,8 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     charts = [part for part in parts if part.chart]
     tbs = [part for part in parts if any(f.layout == "trial balance" for f in part.files)]
     problems.extend(disagreements(charts))
-    main, proofs = year_ends.split(tbs, charts, problems)
+    last = max((t.date for part in parts for t in part.transactions), default=None)
+    main, proofs = year_ends.split(tbs, charts, problems, last)
     rest = [p for p in parts if p is main or all(p is not t for t in tbs)]  # no chart: these
     accounts = _first_by_name(
         ((a.full_name, a) for part in charts or rest for a in part.accounts), "account", problems

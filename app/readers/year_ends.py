@@ -5,7 +5,9 @@ reconciliations and memorized transactions placed in the chart. Used by ``app.re
 Which report gives QuickBooks' figures (``Account.balance``, the export-date proof):
 - one without an "As of" date: that one (the first such; another undated one is not used, said);
 - else the latest-dated one, unless the chart of accounts was exported later than it (its
-  OBAMOUNT figures then stay the book's figures, on its own export date).
+  OBAMOUNT figures then stay the book's figures, on its own export date), or, its export date
+  not given (no HDR row), the history goes on after the report's date (the chart's figures
+  hold those transactions: they stay the book's figures, the report a proof of its date).
 Every dated report (the one giving the figures included) is a year-end proof: each row placed in
 the chart by app/resolve.py's rules (full name, number, suffix path), accounts it does not list
 counting zero. Two reports of one date: the first is used (said) when both give the same
@@ -15,6 +17,7 @@ names no account of the chart, or one account twice, is an error at its line.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from decimal import Decimal
@@ -41,9 +44,16 @@ def _date(part: Ledger):
 
 
 def split(
-    tbs: Sequence[Ledger], charts: Sequence[Ledger], problems: list[Problem]
+    tbs: Sequence[Ledger],
+    charts: Sequence[Ledger],
+    problems: list[Problem],
+    last_day: dt.date | None = None,
 ) -> tuple[Ledger | None, list[Ledger]]:
-    """(the report giving the figures or None, the dated reports proving their dates)."""
+    """(the report giving the figures or None, the dated reports proving their dates).
+    ``last_day``: the history's last transaction date: a chart with figures but no export date
+    (a lists export without its HDR row) and a history going on after the latest report was
+    exported after it, so its figures stay the book's (the report's would leave every later
+    transaction unproven)."""
     undated = [tb for tb in tbs if _date(tb) is None]
     for other in undated[1:]:
         problems.append(_second(other, undated[0], "without an 'As of' date"))
@@ -65,6 +75,9 @@ def split(
     latest = max(proofs, key=_date)
     chart_days = [f.exported_on for c in charts for f in c.files if f.exported_on]
     if chart_days and max(chart_days) > _date(latest):
+        return None, proofs
+    figures = any(a.balance is not None for c in charts for a in c.accounts)
+    if not chart_days and figures and last_day is not None and last_day > _date(latest):
         return None, proofs
     return latest, proofs
 

@@ -1,0 +1,52 @@
+"""Why the history explains more than QuickBooks' balance on every account that differs
+(``as_of.over_explained``): an opening balance cannot be what is missing then. Either a
+transaction is in the files twice (two alike: same day, same lines; said with both lines), or
+none is, and a transaction of the files is one QuickBooks counts otherwise: changed or deleted
+there after the transaction report was exported, or the lists and the report exported on
+different days (a walk changed one check's amount on both sides: it was said to be "in the
+files twice"). Pure; one pass over the transactions, made only when the case arises."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from app.model import Fix, Ledger, Transaction
+from app.openings import OPENING_KIND
+
+HEAD = "the history explains more than QuickBooks' balance, as on every account that differs"
+
+
+def twins(ledger: Ledger) -> tuple[Transaction, Transaction] | None:
+    """The first two transactions of the files alike (same day, same accounts and amounts), or
+    None; voided ones and the opening transaction made here left out."""
+    seen: dict[tuple, int] = {}
+    txns = ledger.transactions
+    for i, t in enumerate(txns):
+        if t.voided or t.kind_label == OPENING_KIND:
+            continue
+        lines: list[tuple[str, Decimal]] = sorted((s.account, s.value) for s in t.splits if s.value)
+        if not lines:
+            continue
+        first = seen.setdefault((t.date, tuple(lines)), i)
+        if first != i:
+            return txns[first], t
+    return None
+
+
+def cause(ledger: Ledger) -> tuple[str, Fix]:
+    """The probable cause, in words that follow ``HEAD`` ("…: transactions are probably in the
+    files twice (…)"), and the setting that fixes it."""
+    pair = twins(ledger)
+    if pair is not None:
+        a, b = pair
+        return (
+            f"transactions are probably in the files twice (such as {a.source} and {b.source}, "
+            "alike)",
+            "repeated",
+        )
+    return (
+        "no transaction is in the files twice, so one of theirs is probably counted otherwise "
+        "by QuickBooks (changed or deleted there after the transaction report was exported, or "
+        "the lists and that report exported on different days)",
+        "same_day",
+    )
