@@ -265,6 +265,9 @@ class Collector:
             self._merge_sections()
         order, ambiguous, dates = self._dates()
         txns = self._transactions(dates)
+        # the groups are spent: let them go now, not after the cyclic collector (paused while
+        # reading) has walked them once more with everything that was made
+        self.groups, self.by_ref = [], {}
         if self.mode == "ledger" or self.sectioned:
             txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
         self._unreadable()
