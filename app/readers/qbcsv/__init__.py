@@ -307,7 +307,9 @@ class _Reader:
                 or (cr and not de and cr == am[1:] and am[0] == "-")
             ):
                 value = None
-                if len(am) <= short and plain(am):  # the fast path: "-1,234.56", "1234.5"
+                # the fast path: "-1,234.56" (commas checked by a regex), "1234.5": where these
+                # characters alone do not make a number, Decimal refuses it as the regex would
+                if len(am) <= short and (plain(am) if "," in am else not am.strip("-.0123456789")):
                     try:
                         value = decimal(am.replace(",", ""))
                     except InvalidOperation:  # "-", "."
