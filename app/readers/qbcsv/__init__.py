@@ -26,10 +26,11 @@ is said so (``ending.py``), as one cut at the export cap is. A Class column, whe
 one, gives each row's ``Split.klass`` (docs/CLASSES.md, "What is read"); never required.
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
-decoded while reading, column indexes are resolved once, amounts take a one-regex fast path,
-labels, memos and dates are handled once per distinct text (and share one string), Split/Source/
-Transaction are built through their slots (``build.py``), the cyclic GC is paused while the
-objects are built (it doubled the time). Measured on a 30 MB Transaction Detail file (75k
+decoded while reading, column indexes are resolved once, amounts take a fast path (one regex
+where they have commas, a strip of the characters allowed where not), labels, memos and dates
+are handled once per distinct text (and share one string), Split/Source/Transaction are built
+through their slots (``build.py``), the cyclic GC is paused while the objects are built (it
+doubled the time). Measured on a 30 MB Transaction Detail file (75k
 transactions, 224k splits) on a loaded 2-core machine: about 2.3-2.6× csv.reader (was 2.9-3.3×
 measured the same way). What is left is mostly the objects themselves: a Decimal, a Source and a
 Split per row kept in memory, which 2× leaves no room for without changing the model.
