@@ -30,10 +30,11 @@ decoded while reading, column indexes are resolved once, amounts take a fast pat
 where they have commas, a strip of the characters allowed where not), labels, memos and dates
 are handled once per distinct text (and share one string), Split/Source/Transaction are built
 through their slots (``build.py``), the cyclic GC is paused while the objects are built (it
-doubled the time). Measured on a 30 MB Transaction Detail file (75k
-transactions, 224k splits) on a loaded 2-core machine: about 2.3-2.6× csv.reader (was 2.9-3.3×
-measured the same way). What is left is mostly the objects themselves: a Decimal, a Source and a
-Split per row kept in memory, which 2× leaves no room for without changing the model.
+doubled the time). By CPU time on the bench's 30 MB Transaction Detail file (235k rows), in
+the bench's children (the collector running, as the bench calls ``parse``): 3.33× csv.reader
+(3.47× before the comma-free fast path, 2026-12-07). A bare loop making only the model's
+objects (a Decimal, a Source and a Split per row, a Transaction per group) takes 2.4× on its
+own: 2× leaves no room without changing the model (docs/ENGINE.md, the floors).
 """
 
 from __future__ import annotations
