@@ -468,3 +468,20 @@ def test_lists_without_their_export_date_keep_their_figures_over_earlier_year_en
     run = convert(lists, edited, *tbs, "-o", tmp_path / "book.gnucash", "--strict")
     assert run.returncode == 3, run.stdout + run.stderr
     assert "Needs your attention: 2 accounts differ" in run.stdout
+
+
+def test_lists_without_their_export_date_and_the_trial_balance_of_that_day(tmp_path) -> None:
+    """The lists without their HDR row and the Trial Balance of their own day, with 9
+    transactions post-dated after it: the report's figures are the lists' (placed on the chart,
+    equal), so it stays the export-date proof and the book matches, as it did before the rule
+    for later lists (the test above) was added."""
+    base = make_company(300, 7, years=3)
+    export = base.transactions[-1].date - dt.timedelta(days=20)
+    company = make_company(300, 7, years=3, exported=export, hdr=False)
+    assert company.after_export
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    tb = company.write_trial_balance_csv(tmp_path / "tb.csv", as_of=company.export_date)
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    run = convert(lists, journal, tb, "-o", tmp_path / "book.gnucash", "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Matches QuickBooks to the cent" in run.stdout

@@ -6,8 +6,9 @@ Which report gives QuickBooks' figures (``Account.balance``, the export-date pro
 - one without an "As of" date: that one (the first such; another undated one is not used, said);
 - else the latest-dated one, unless the chart of accounts was exported later than it (its
   OBAMOUNT figures then stay the book's figures, on its own export date), or, its export date
-  not given (no HDR row), the history goes on after the report's date (the chart's figures
-  hold those transactions: they stay the book's figures, the report a proof of its date).
+  not given (no HDR row), its figures are not the report's and the history goes on after the
+  report's date (the chart's figures hold those transactions: they stay the book's figures,
+  the report a proof of its date; equal figures: the report is of the chart's own day).
 Every dated report (the one giving the figures included) is a year-end proof: each row placed in
 the chart by app/resolve.py's rules (full name, number, suffix path), accounts it does not list
 counting zero. Two reports of one date: the first is used (said) when both give the same
@@ -51,9 +52,9 @@ def split(
 ) -> tuple[Ledger | None, list[Ledger]]:
     """(the report giving the figures or None, the dated reports proving their dates).
     ``last_day``: the history's last transaction date: a chart with figures but no export date
-    (a lists export without its HDR row) and a history going on after the latest report was
-    exported after it, so its figures stay the book's (the report's would leave every later
-    transaction unproven)."""
+    (a lists export without its HDR row) whose figures are not the latest report's, with a
+    history going on after that report, was exported after it, so its figures stay the book's
+    (the report's would leave every later transaction unproven)."""
     undated = [tb for tb in tbs if _date(tb) is None]
     for other in undated[1:]:
         problems.append(_second(other, undated[0], "without an 'As of' date"))
@@ -76,10 +77,22 @@ def split(
     chart_days = [f.exported_on for c in charts for f in c.files if f.exported_on]
     if chart_days and max(chart_days) > _date(latest):
         return None, proofs
-    figures = any(a.balance is not None for c in charts for a in c.accounts)
-    if not chart_days and figures and last_day is not None and last_day > _date(latest):
-        return None, proofs
+    if not chart_days and last_day is not None and last_day > _date(latest):
+        chart = tuple(a for c in charts for a in c.accounts)
+        if _later_figures(chart, latest):
+            return None, proofs
     return latest, proofs
+
+
+def _later_figures(chart: tuple[Account, ...], latest: Ledger) -> bool:
+    """Whether the undated chart's figures are of another day than the latest report (they are
+    not its figures, placed on the chart): the history going on after that report, they are
+    later. Equal, the report is of the chart's own day (transactions after it post-dated)."""
+    figured = [a for a in chart if a.balance is not None]
+    if not figured:
+        return False
+    placed = placed_rows(latest, chart, [], "")
+    return any(placed.get(a.full_name, ZERO) != a.balance for a in figured)
 
 
 def _second(tb: Ledger, first: Ledger, which: str) -> Problem:
