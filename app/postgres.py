@@ -165,10 +165,10 @@ def state(address: Address, password: str | None = None) -> State:
 
 
 def _check_server(address: Address, password: str | None) -> None:
-    _maintenance(address, password, lambda _conn: None)
+    maintenance(address, password, lambda _conn: None)
 
 
-def _maintenance(
+def maintenance(
     address: Address, password: str | None, action: Callable[[libpq.Connection], None]
 ) -> None:
     """``action(conn)`` on the server's maintenance database (postgres, else template1)."""
@@ -226,13 +226,25 @@ def connection_words(address: Address, password: str | None = None, ours: bool =
     return f"Connected, but {words}: the import will not replace it. Choose another database."
 
 
-def _create(address: Address, database: str, password: str | None) -> None:
+def create_database(
+    address: Address, database: str, password: str | None, copy: bool = False
+) -> None:
+    """``database`` made on ``address``'s server (``copy``: an update's copy of the book there,
+    which only the right to create databases allows)."""
+
     def create(conn: libpq.Connection) -> None:
         name = conn.identifier(database)
         try:  # as GnuCash creates a database (create_database in its DBI backend)
             conn.run(f"CREATE DATABASE {name} WITH TEMPLATE template0 ENCODING 'UTF8'")
         except libpq.PgError as exc:
-            if exc.sqlstate == "42501":  # insufficient_privilege
+            if exc.sqlstate == "42501" and copy:  # insufficient_privilege
+                raise BookWriteError(
+                    f"{address.user} may not create databases on {address.host}, and an update "
+                    f"writes its copy of the book to a new database beside it: give "
+                    f"{address.user} that right (ALTER ROLE {address.user} CREATEDB) and try "
+                    "again; the book is left as it was"
+                ) from None
+            if exc.sqlstate == "42501":
                 raise BookWriteError(
                     f"{address.user} may not create databases on {address.host}: create the "
                     f"database {address.database} for {address.user} (createdb -O "
@@ -241,27 +253,27 @@ def _create(address: Address, database: str, password: str | None) -> None:
             raise BookWriteError(f"cannot create the database {database}: {exc.detail}") from None
         conn.run(f"ALTER DATABASE {name} SET standard_conforming_strings TO on")
 
-    _maintenance(address, password, create)
+    maintenance(address, password, create)
 
 
 # GnuCash's SQL backend leaves one connection open after a new store's session ends (it
 # connects twice in session_begin and closes only the second: docs/ENGINE.md); a database this
 # run created is freed of such connections (ours: nobody else knows its name yet) before it is
 # renamed or dropped.
-_FREE = (
+FREE = (
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
     "WHERE datname = $1 AND pid <> pg_backend_pid()"
 )
 
 
-def _drop(address: Address, database: str, password: str | None) -> None:
+def drop_database(address: Address, database: str, password: str | None) -> None:
     def drop(conn: libpq.Connection) -> None:
         if not conn.rows("SELECT 1 FROM pg_database WHERE datname = $1", [database]):
             return  # (put in place already; and no server NOTICE on the user's terminal)
-        conn.run(_FREE, [database])
+        conn.run(FREE, [database])
         conn.run(f"DROP DATABASE IF EXISTS {conn.identifier(database)}")
 
-    _maintenance(address, password, drop)
+    maintenance(address, password, drop)
 
 
 def _drop_tables(address: Address, password: str | None) -> None:
@@ -273,51 +285,29 @@ def _drop_tables(address: Address, password: str | None) -> None:
             )
 
 
-def _swap(address: Address, staged: str, password: str | None, keep: str = "") -> None:
-    """The staged database becomes ``address``'s: the old one dropped (``keep``: renamed so,
-    and renamed back should the staged one not take its place), the new one renamed."""
+def in_use(address: Address) -> BookWriteError:
+    """The book's database cannot be replaced or renamed: someone has it open."""
+    return BookWriteError(
+        f"the database {address.database} is open in another program (GnuCash itself?); close "
+        "it and try again: the old book is left as it was"
+    )
+
+
+def _swap(address: Address, staged: str, password: str | None) -> None:
+    """The staged database becomes ``address``'s: the old one dropped, the new one renamed."""
 
     def swap(conn: libpq.Connection) -> None:
         target = conn.identifier(address.database)
-        old = f"ALTER DATABASE {target} RENAME TO {conn.identifier(keep)}" if keep else ""
         try:
-            conn.run(old or f"DROP DATABASE IF EXISTS {target}")
+            conn.run(f"DROP DATABASE IF EXISTS {target}")
         except libpq.PgError as exc:
             if exc.sqlstate == "55006":  # object_in_use: someone has it open
-                raise BookWriteError(
-                    f"the database {address.database} is open in another program (GnuCash "
-                    "itself?); close it and try again: the old book is left as it was"
-                ) from None
+                raise in_use(address) from None
             raise BookWriteError(f"cannot replace {address.database}: {exc.detail}") from None
-        conn.run(_FREE, [staged])
-        try:
-            conn.run(f"ALTER DATABASE {conn.identifier(staged)} RENAME TO {target}")
-        except libpq.PgError:
-            if keep:  # (the book back at its address, as it was)
-                conn.run(f"ALTER DATABASE {conn.identifier(keep)} RENAME TO {target}")
-            raise
+        conn.run(FREE, [staged])
+        conn.run(f"ALTER DATABASE {conn.identifier(staged)} RENAME TO {target}")
 
-    _maintenance(address, password, swap)
-
-
-@contextmanager
-def staged(address: Address, password: str | None = None) -> Iterator[Address]:
-    """A new database beside ``address``'s for a copy of its book brought up to date (written,
-    read back and proven there), dropped at the end unless the body put it in place
-    (``put_in_place``: it is then ``address``'s, and the name is free)."""
-    where = replace(address, database=f"{address.database[:40]}_qb2gnucash_{os.getpid()}")
-    _create(address, where.database, password)
-    try:
-        yield where
-    finally:
-        with contextlib.suppress(libpq.PgError, BookWriteError):
-            _drop(address, where.database, password)
-
-
-def put_in_place(address: Address, copy: Address, backup: str, password: str | None = None) -> None:
-    """The proven ``copy`` (``staged``) becomes ``address``'s book; the previous one stays on
-    the server as the database ``backup``."""
-    _swap(address, copy.database, password, keep=backup)
+    maintenance(address, password, swap)
 
 
 @contextmanager
@@ -345,14 +335,14 @@ def placed(
     where = address
     if found != "missing":  # a book to replace only once the new one is proven
         where = replace(address, database=f"{address.database[:40]}_qb2gnucash_{os.getpid()}")
-    _create(address, where.database, password)
+    create_database(address, where.database, password)
     try:
         yield where
         if where != address:
             _swap(address, where.database, password)
     except BaseException:
         with contextlib.suppress(libpq.PgError, BookWriteError):
-            _drop(address, where.database, password)
+            drop_database(address, where.database, password)
         raise
 
 

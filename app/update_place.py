@@ -4,14 +4,17 @@ same PostgreSQL server), then put in place with the previous book kept as a back
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
+import secrets
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
-from app import postgres
+from app import libpq, postgres
 from app.errors import BookWriteError
 from app.postgres import Address
 
@@ -34,7 +37,7 @@ def staged(book: Path | Address) -> Iterator[Path | Address]:
     """Where the updated copy is written, read back and proven: a hidden file beside the book,
     or a database beside it on its server; removed at the end unless put in place."""
     if isinstance(book, Address):
-        with postgres.staged(book) as copy:
+        with staged_database(book) as copy:
             yield copy
         return
     staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
@@ -52,7 +55,7 @@ def put_in_place(staged: Path | Address, book: Path | Address) -> Path | str:
     if isinstance(book, Address):
         assert isinstance(staged, Address)
         kept = f"{book.database[:32]}_before_update_{stamp.replace('-', '_')}"
-        postgres.put_in_place(book, staged, kept)
+        database_in_place(book, staged, kept)
         return f"the database {kept} on {book.host}"
     assert isinstance(staged, Path)
     backup = book.with_name(f"{book.stem}.before-update-{stamp}{book.suffix}")
@@ -66,3 +69,46 @@ def put_in_place(staged: Path | Address, book: Path | Address) -> Path | str:
     except OSError as exc:
         raise BookWriteError(f"cannot put the updated book in place at {book}: {exc}") from exc
     return backup
+
+
+@contextmanager
+def staged_database(address: Address, password: str | None = None) -> Iterator[Address]:
+    """A new database beside ``address``'s for a copy of its book brought up to date (written,
+    read back and proven there; a name of its own each run), dropped at the end unless the body
+    put it in place (``database_in_place``: it is then ``address``'s, and the name is free)."""
+    name = f"{address.database[:40]}_qb2gnucash_{secrets.token_hex(4)}"
+    where = replace(address, database=name)
+    postgres.create_database(address, where.database, password, copy=True)
+    try:
+        yield where
+    finally:
+        with contextlib.suppress(libpq.PgError, BookWriteError):
+            postgres.drop_database(address, where.database, password)
+
+
+def database_in_place(
+    address: Address, copy: Address, backup: str, password: str | None = None
+) -> None:
+    """The proven ``copy`` (``staged_database``) becomes ``address``'s book, the previous one
+    kept on the server as the database ``backup``: both renames in one transaction (PostgreSQL
+    allows ALTER DATABASE … RENAME in one), so the book is at its address at every moment, and
+    a rename that fails undoes the other. BookWriteError saying the book is left as it was."""
+
+    def swap(conn: libpq.Connection) -> None:
+        target, kept = conn.identifier(address.database), conn.identifier(backup)
+        conn.run(postgres.FREE, [copy.database])
+        conn.run("BEGIN")
+        try:
+            conn.run(f"ALTER DATABASE {target} RENAME TO {kept}")
+            conn.run(f"ALTER DATABASE {conn.identifier(copy.database)} RENAME TO {target}")
+            conn.run("COMMIT")
+        except libpq.PgError as exc:
+            conn.run("ROLLBACK")
+            if exc.sqlstate == "55006":  # object_in_use: someone has it open
+                raise postgres.in_use(address) from None
+            raise BookWriteError(
+                f"cannot put the updated copy in place of {address.database} ({exc.detail}): "
+                "the book is left as it was"
+            ) from None
+
+    postgres.maintenance(address, password, swap)

@@ -105,3 +105,22 @@ def test_a_book_open_elsewhere_is_left_as_it_was(pg, later: Later, tmp_path) -> 
     assert "the old book is left as it was" in refused.value.message
     assert _read(url).transactions == before
     assert not [d for d in pg.databases() if d.startswith("blue_") or "qb2gnucash" in d]
+
+
+def test_a_copy_that_cannot_take_the_books_place_leaves_it_there(pg, later, tmp_path) -> None:
+    """Both renames are one transaction: when the copy's cannot be made (here: no such copy),
+    the book's own rename is undone, the book stays at its address, no backup is left."""
+    from app import update_place
+    from app.errors import BookWriteError
+    from app.postgres import parse_address
+
+    url = pg.url("violet")
+    done = convert(*exports(later.first, tmp_path / "march"), "-o", url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    before = _read(url).transactions
+    address = parse_address(url)
+    gone = parse_address(pg.url("violet_qb2gnucash_gone"))
+    with pytest.raises(BookWriteError, match="the book is left as it was"):
+        update_place.database_in_place(address, gone, "violet_before_update_x")
+    assert "violet" in pg.databases() and "violet_before_update_x" not in pg.databases()
+    assert _read(url).transactions == before
