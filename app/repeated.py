@@ -1,6 +1,6 @@
 """Why the history explains more than QuickBooks' balance on every account that differs
 (``as_of.over_explained``): an opening balance cannot be what is missing then. Either a
-transaction is in the files twice (two alike: same day, same lines; said with both lines), or
+transaction is in the files twice (two alike: ``twins``; said with both lines), or
 none is, and a transaction of the files is one QuickBooks counts otherwise: changed or deleted
 there after the transaction report was exported, or the lists and the report exported on
 different days (a walk changed one check's amount on both sides: it was said to be "in the
@@ -17,8 +17,10 @@ HEAD = "the history explains more than QuickBooks' balance, as on every account 
 
 
 def twins(ledger: Ledger) -> tuple[Transaction, Transaction] | None:
-    """The first two transactions of the files alike (same day, same accounts and amounts), or
-    None; voided ones and the opening transaction made here left out."""
+    """The first two transactions of the files alike (same day, type, number, name, accounts
+    and amounts: a file given twice repeats them all, where a month's invoices of one price to
+    several customers, or equal paychecks, differ in name or number), or None; voided ones and
+    the opening transaction made here left out."""
     seen: dict[tuple, int] = {}
     txns = ledger.transactions
     for i, t in enumerate(txns):
@@ -27,7 +29,7 @@ def twins(ledger: Ledger) -> tuple[Transaction, Transaction] | None:
         lines: list[tuple[str, Decimal]] = sorted((s.account, s.value) for s in t.splits if s.value)
         if not lines:
             continue
-        first = seen.setdefault((t.date, tuple(lines)), i)
+        first = seen.setdefault((t.date, t.kind_label, t.num, t.description, tuple(lines)), i)
         if first != i:
             return txns[first], t
     return None

@@ -1,0 +1,40 @@
+"""``app.repeated``: what makes two transactions of the files "alike" (a file given twice
+repeats the day, type, number, name and every line), so that a month's invoices of one price to
+several customers are not taken for a file given twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from decimal import Decimal
+
+from app import repeated
+from app.model import Ledger, Split, Transaction
+from app.source import Source
+
+DAY = dt.date(2021, 3, 1)
+
+
+def _invoice(line: int, name: str, num: str) -> Transaction:
+    src = Source("journal.csv", line)
+    splits = (
+        Split("Accounts Receivable", Decimal("450.00"), src),
+        Split("Landscaping Services", Decimal("-450.00"), src),
+    )
+    return Transaction(DAY, splits, src, num, name, kind_label="Invoice")
+
+
+def test_invoices_of_one_price_to_several_customers_are_not_twins() -> None:
+    month = Ledger(transactions=(_invoice(2, "Cook, Brian", "71"), _invoice(5, "Heldt, Bob", "72")))
+    assert repeated.twins(month) is None
+    assert repeated.cause(month)[1] == "same_day"
+
+
+def test_a_transaction_given_twice_is_found_with_both_lines() -> None:
+    first = _invoice(2, "Cook, Brian", "71")
+    again = replace(first, source=Source("journal (2).csv", 2))
+    pair = repeated.twins(Ledger(transactions=(first, _invoice(5, "Heldt, Bob", "72"), again)))
+    assert pair == (first, again)
+    words, fix = repeated.cause(Ledger(transactions=(first, again)))
+    assert fix == "repeated"
+    assert "(such as journal.csv:2 and journal (2).csv:2, alike)" in words
