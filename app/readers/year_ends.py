@@ -27,6 +27,7 @@ from app.account_labels import canonical
 from app.extras import BudgetLine, Memorized, Statement, YearEnd
 from app.model import Account, FileInfo, Ledger, Problem, money
 from app.source import Source
+from app.words import plural
 
 ZERO = Decimal(0)
 PROOF_KIND = "CSV Trial Balance as of {day} (a proof of that date)"
@@ -55,9 +56,10 @@ def split(
     (a lists export without its HDR row) whose figures are not the latest report's, with a
     history going on after that report, was exported after it, so its figures stay the book's
     (the report's would leave every later transaction unproven)."""
+    chart = tuple(a for c in charts for a in c.accounts)
     undated = [tb for tb in tbs if _date(tb) is None]
     for other in undated[1:]:
-        problems.append(_second(other, undated[0], "without an 'As of' date"))
+        problems.append(_second(other, undated[0], "without an 'As of' date", chart))
     proofs: list[Ledger] = []
     seen: dict[object, Ledger] = {}
     for tb in tbs:
@@ -65,7 +67,7 @@ def split(
         if day is None:
             continue
         if day in seen:
-            problems.append(_second(tb, seen[day], f"as of {day}"))
+            problems.append(_second(tb, seen[day], f"as of {day}", chart))
             continue
         seen[day] = tb
         proofs.append(tb)
@@ -78,7 +80,6 @@ def split(
     if chart_days and max(chart_days) > _date(latest):
         return None, proofs
     if not chart_days and last_day is not None and last_day > _date(latest):
-        chart = tuple(a for c in charts for a in c.accounts)
         if _later_figures(chart, latest):
             return None, proofs
     return latest, proofs
@@ -95,13 +96,13 @@ def _later_figures(chart: tuple[Account, ...], latest: Ledger) -> bool:
     return any(placed.get(a.full_name, ZERO) != a.balance for a in figured)
 
 
-def _second(tb: Ledger, first: Ledger, which: str) -> Problem:
+def _second(tb: Ledger, first: Ledger, which: str, chart: tuple[Account, ...]) -> Problem:
     """A second trial balance of one date: not used (said) when its figures are the first's;
     an error when they disagree, since QuickBooks gives one set of figures for a date and the
     proof would go by whichever came first."""
     info, name = tb.files[0], first.files[0].filename
     where = info.exported_at or Source(info.filename, 1)
-    mine, theirs = _figures(tb), _figures(first)
+    mine, theirs = _figures(tb, chart), _figures(first, chart)
     off = sorted(a for a in mine.keys() | theirs.keys() if mine.get(a, ZERO) != theirs.get(a, ZERO))
     if not off:
         return Problem(
@@ -111,14 +112,18 @@ def _second(tb: Ledger, first: Ledger, which: str) -> Problem:
     return Problem(
         where,
         f"a second trial balance {which} that disagrees with {name} on "
-        f"{len(off):,} account{'s' if len(off) > 1 else ''} ({a}: {money(mine.get(a, ZERO))} here, "
+        f"{plural(len(off), 'account')} ({a}: {money(mine.get(a, ZERO))} here, "
         f"{money(theirs.get(a, ZERO))} there): QuickBooks gives one set of figures for a date; "
         "remove the one that is not from the company's current file (or export that report "
         "again)",
     )
 
 
-def _figures(tb: Ledger) -> dict[str, Decimal]:
+def _figures(tb: Ledger, chart: tuple[Account, ...]) -> dict[str, Decimal]:
+    """A report's figures per account: placed on the chart when there is one (a report with
+    account numbers and one without are the same figures), else by its own labels."""
+    if chart:
+        return placed_rows(tb, chart, [], "")
     out: dict[str, Decimal] = {}
     for row in tb.accounts:
         out[numbered(row)] = out.get(numbered(row), ZERO) + (row.balance or ZERO)
