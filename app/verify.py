@@ -46,6 +46,7 @@ from app.plan import Cutover
 from app.validate import shared_codes
 from app.verify_report import Check, Report, Row, trial_balance_note
 from app.words import plural
+from app.year_proof import book_differs
 
 STARTED_LATE = "after the company did: what came before, or a transaction of the files, is missing"
 
@@ -126,6 +127,7 @@ def verify(
             row = _cause(
                 row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
                 suspect=suspect, meant=not folded and from_files.get(a.full_name) == expected,
+                update=update,
             )  # fmt: skip
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
@@ -199,6 +201,7 @@ def _cause(
     more: tuple[str, Fix] | None,
     suspect: bool,
     meant: bool = False,
+    update: bool = False,
 ) -> Row:
     """The probable cause of a row's difference, in plain words, and the setting that fixes
     it: transactions counted twice (``more``: the history explains more than QuickBooks on
@@ -206,9 +209,7 @@ def _cause(
     the export date typed, ``likely.date_suspect``); ``meant``: the files make QuickBooks'
     figure, the book does not."""
     if not row.in_book or row.history_difference or row.basis == "history" or meant:
-        return replace(
-            row, cause="the book's transactions differ from the files' (please report this)"
-        )
+        return replace(row, cause=book_differs(update))
     if more:  # (``app.repeated``: in the files twice, or counted otherwise by QuickBooks)
         return replace(row, cause=f"{repeated.HEAD}: {more[0]}", fix=more[1])
     if holes and not cut.other_year(asof):

@@ -52,9 +52,8 @@ class YearProof:
         book = [r.account for r in rows if r.files == r.quickbooks]
         files = [r.account for r in rows if r.files == r.gnucash]
         said = []
-        if book:  # (an update's book: what was done in GnuCash since, listed with it)
-            why = "a change since the last run, listed above" if update else "please report this"
-            said.append(f"{_of(book, rows)}the book's transactions differ from the files' ({why})")
+        if book:
+            said.append(f"{_of(book, rows)}{book_differs(update)}")
         if files:
             said.append(
                 f"{_of(files, rows)}the files' transactions make the book's figure, not "
@@ -65,6 +64,14 @@ class YearProof:
                 "check that the transaction report covers that year whole"
             )
         return "; ".join(said)
+
+
+def book_differs(update: bool = False) -> str:
+    """The cause where the files make QuickBooks' figure and the book does not: a fault of
+    qb2gnucash in a first conversion; in an update's book (``update``), what was done in
+    GnuCash since the last run, which the update lists."""
+    why = "a change since the last run, listed above" if update else "please report this"
+    return f"the book's transactions differ from the files' ({why})"
 
 
 def _of(accounts: list[str], rows: tuple[YearRow, ...]) -> str:

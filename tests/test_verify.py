@@ -471,6 +471,14 @@ def test_damaged_book_is_caught(tmp_path: Path) -> None:
     )
     assert lines[0] == f"2 accounts differ from QuickBooks ({len(report.rows) - 2} others match)"
     assert ",12.34,all time," in report.to_csv() and ",-12.34," in report.to_csv()
+    # a first conversion's book: a fault of qb2gnucash; an update's: the user's change in GnuCash
+    rows = {r.account: r for r in report.differences}
+    assert rows["Checking"].cause.endswith("(please report this)")
+    snapshot = gnc.read_book(book)
+    updated = verify(prepared.ledger, snapshot, Cutover(), update=True)
+    assert {r.cause for r in updated.differences} == {
+        "the book's transactions differ from the files' (a change since the last run, listed above)"
+    }
 
 
 @pytest.mark.samples
