@@ -119,10 +119,10 @@ def _retained_why(
     said = []
     if closed:
         end = start - dt.timedelta(days=1)
+        years = "fiscal year" if (end - then).days < 366 else "fiscal years"
         said.append(
-            f"QuickBooks closed the fiscal year {then} to {end} into it since the last run: that "
-            f"year's income and expense, {money(closed)} (the book keeps them in their own "
-            "accounts)"
+            f"QuickBooks closed the {years} {then} to {end} into it since the last run: their "
+            f"income and expense, {money(closed)} (the book keeps them in their own accounts)"
         )
     if folded:
         said.append(

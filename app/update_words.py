@@ -116,15 +116,20 @@ DECIDED: dict[Audience, str] = {"cli": "(the plan)", "wizard": "(your decision)"
 def own_words(work: Work) -> str:
     """What the book holds otherwise than QuickBooks because of what was done in GnuCash, which
     the proof leaves out (made there alone) or takes as the book's (QuickBooks' transactions
-    edited there): "1 transaction made in GnuCash alone (Checking (586.23), Rent 586.23)";
-    "" when nothing. The book is never called matching QuickBooks while this is not ""."""
+    edited there): "1 transaction made in GnuCash alone (Checking credited 586.23; Office
+    Supplies debited 586.23)"; "" when nothing. The book is never called matching QuickBooks
+    while this is not ""."""
     parts = []
     if work.added_here:
         effect: dict[str, Decimal] = {}
         for e in work.added_here:
             for a, v in e.lines:
                 effect[a] = effect.get(a, ZERO) + v
-        moved = [f"{a} {money(v)}" for a, v in sorted(effect.items()) if v]
+        moved = [
+            f"{a} {'debited' if v > 0 else 'credited'} {money(abs(v))}"
+            for a, v in sorted(effect.items())
+            if v
+        ]
         shown = "; ".join(moved[:8]) + ("; …" if len(moved) > 8 else "")
         made = f"{plural(len(work.added_here), 'transaction')} made in GnuCash alone"
         parts.append(f"{made} ({shown})" if shown else made)

@@ -296,8 +296,8 @@ def test_an_update_is_proven_with_what_was_made_in_gnucash_alone_said(books, lat
     # never called matching: the book holds what QuickBooks does not (said, with its effect)
     assert out.endswith(
         f"Book brought up to date: {book}. QuickBooks' transactions are in it to the cent; it "
-        "differs from QuickBooks by the 3 transactions made in GnuCash alone (Checking -60.00; "
-        "Petty Cash 60.00), kept as the book's\n"
+        "differs from QuickBooks by the 3 transactions made in GnuCash alone (Checking credited "
+        "60.00; Petty Cash debited 60.00), kept as the book's\n"
     ), out
     assert "DIFFERS" not in out and " accounts match QuickBooks to the cent" in out
     assert f"last transaction date: QuickBooks {last}, GnuCash {last} — ok" in out
@@ -321,7 +321,7 @@ def test_an_update_is_proven_with_what_was_made_in_gnucash_alone_said(books, lat
     assert done.returncode == 3, done.stdout + done.stderr  # (it differs: exit 0 before)
     assert done.stdout.rstrip().endswith(
         "nothing added; it still differs from QuickBooks by the 4 transactions made in GnuCash "
-        "alone (Checking -61.00; Petty Cash 61.00)"
+        "alone (Checking credited 61.00; Petty Cash debited 61.00)"
     ), done.stdout
 
 

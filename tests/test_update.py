@@ -789,6 +789,6 @@ def test_a_fiscal_year_closed_between_runs_explains_retained_earnings(tmp_path) 
     assert row.quickbooks == moved == year and row.added == 0
     assert row.why.startswith(
         "QuickBooks closed the fiscal year 2019-01-01 to 2019-12-31 into it since the last run: "
-        f"that year's income and expense, {year:,.2f}"
+        f"their income and expense, {year:,.2f}"
     ), row.why
     assert "not explained" not in row.why

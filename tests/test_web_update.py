@@ -226,3 +226,39 @@ def test_the_result_page_heading_says_what_is_left_to_decide(client, march_book,
     page = soup(client.get(_post(client, book, files).location))
     assert page.select_one("h1").text == "Nothing added: 1 change to decide"
     assert len(page.select("#held-changes li.held")) == 1
+
+
+def test_what_was_made_in_gnucash_is_never_called_up_to_date_and_matching(
+    client, march_book, later: Later, tmp_path
+) -> None:
+    """The same exports again, after a transaction was entered in GnuCash alone: nothing new,
+    but the page and the home list say the book differs from QuickBooks by it (amber), with its
+    effect on each account; they said "already up to date", green."""
+    from tests.support.gnucash_edits import editing, enter
+
+    book, _june = march_book
+    mine = tmp_path / "mine.gnucash"
+    mine.write_bytes(book.read_bytes())
+    day = max(t.date for t in later.first.transactions)
+    with editing(mine) as b:
+        enter(b, day, [("Checking", -4500), ("Bank Service Charges", 4500)], "Fee")
+    same = [
+        later.first.write_lists_iif(tmp_path / "lists.iif"),
+        later.first.write_journal_csv(tmp_path / "journal.csv"),
+    ]
+    r = _post(client, mine, same)
+    page = soup(client.get(r.location))
+    own = page.select_one("#update-own")
+    assert own is not None and "message warn" in " ".join(own["class"]), page.text
+    assert (
+        "the 1 transaction made in GnuCash alone (Bank Service Charges debited 45.00; Checking "
+        "credited 45.00)"
+    ) in own.text
+    row = next(
+        tr
+        for tr in soup(client.get("/")).select("#migrations tbody tr")
+        if tr.select_one("a.button")["href"] == r.location
+    )
+    state = row.select_one(".state.update")
+    assert state.text == "Already up to date: differs from QuickBooks by what was done in GnuCash"
+    assert "proof-warn" in state["class"]

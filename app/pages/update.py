@@ -139,6 +139,8 @@ def earlier_run(data: dict) -> dict:
 def home_state(data: dict) -> tuple[str, str]:
     """An update's result (``result.json``) as the home list says it, and its class: "ok",
     "warn" (differs by the changes held) or "error"."""
+    if not data.get("written") and data.get("own"):
+        return "Already up to date: differs from QuickBooks by what was done in GnuCash", "warn"
     if not data.get("written"):
         return "Already up to date: the book was not changed", "ok"
     if data.get("ok") and data.get("own"):
