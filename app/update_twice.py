@@ -16,7 +16,7 @@ keeps its own).
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
@@ -61,8 +61,19 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
             (i for i, d in days.items() if d <= NEAR and i not in used), key=days.__getitem__
         )
 
+    same_day = Counter((e.date, _lines(e.lines)) for e in work.added_here)
+
+    def choice(e: BookEntry, i: int) -> tuple[str, str | None]:
+        """(the key a decision on this pair is under, the decision): the copy's own key, else
+        the key without the GUID the last session's runs gave (when one copy of that day)."""
+        own = key(e, i)
+        older = own.rsplit("~", 1)[0]
+        if own not in choices and older in choices and same_day[e.date, _lines(e.lines)] == 1:
+            return older, choices[older]
+        return own, choices.get(own)
+
     def decided(e: BookEntry) -> bool:
-        return any(key(e, i) in choices for i in by_lines.get(_lines(e.lines), ()))
+        return any(choice(e, i)[1] for i in by_lines.get(_lines(e.lines), ()))
 
     # the copies decided in an earlier run first, so that another copy does not take their
     # QuickBooks transaction; then the others by date, each with the nearest one left
@@ -71,14 +82,14 @@ def held_twice(work: Work, ledger: Ledger, choices: Mapping[str, str]) -> Work:
         if not found:
             alone.append(e)
             continue
-        i = next((i for i in found if key(e, i) in choices), found[0])
-        said = choices.get(key(e, i))
+        i = next((i for i in found if choice(e, i)[1]), found[0])
+        named, said = choice(e, i)
         if said == "book":  # two transactions: made in GnuCash alone
             alone.append(e)
-            both.append(key(e, i))
+            both.append(named)
             continue
         used.add(i)
-        h = Held(e, None, _why(ledger.transactions[i]), alias=key(e, i))
+        h = Held(e, None, _why(ledger.transactions[i]), alias=named)
         (taken if said == "quickbooks" else held).append(h)
     kept = {id(e) for e in alone}  # (by identity: a list's ``in`` compares whole entries)
     return replace(

@@ -141,3 +141,15 @@ def test_a_second_copy_of_the_same_day_is_asked_about_on_its_own(setup, tmp_path
     assert "it differs from QuickBooks by exactly the 3 changes held" in done.stdout
     amount = next(v for a, v, *_ in twin.splits if a == "Checking")
     assert _copies(book, amount) == 3  # QuickBooks', the copy kept, the copy held
+
+
+def test_a_decision_under_the_key_without_its_guid_still_applies(setup, tmp_path) -> None:
+    """A decision stored by the runs that keyed a copy by its day alone (twice:KEY@DAY) still
+    applies to the one copy of that day: it is not asked about again."""
+    _later, _march, _tmp, key, (_june, twin) = setup
+    older = key.rsplit("~", 1)[0]
+    book, out = _run(setup, tmp_path, "--keep-book", older)
+    assert "[twice:" not in out
+    assert "Made in GnuCash, not compared: 2 transactions" in out
+    amount = next(v for a, v, *_ in twin.splits if a == "Checking")
+    assert _copies(book, amount) == 2
