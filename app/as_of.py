@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
+from functools import partial
 
 from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
@@ -367,7 +368,7 @@ def figures(
 
 def ledger_daily(ledger: Ledger) -> DailyByAccount:
     """Per account, its lines summed per date (voided transactions left out)."""
-    out: dict[str, dict[dt.date, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    out: dict[str, dict[dt.date, Decimal]] = defaultdict(partial(defaultdict, Decimal))  # (pickled)
     for t in ledger.transactions:
         if t.voided:
             continue

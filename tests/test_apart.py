@@ -159,6 +159,36 @@ def test_an_exception_that_cannot_be_pickled_comes_back_in_words(tmp_path):
         write_book_apart(build, tmp_path / "x.gnucash", None, _idle)
 
 
+def test_a_value_that_cannot_be_pickled_is_an_error_never_none(tmp_path):
+    """A result the child cannot hand back (it holds a local function) was sent as "done" with
+    None, and the caller failed on None with a traceback; it is an error in words."""
+    _must_fork()
+
+    def build(progress):
+        return {"daily": lambda: 0}
+
+    with pytest.raises(BookWriteError, match="could not be handed back"):
+        write_book_apart(build, tmp_path / "x.gnucash", None, _idle)
+
+
+def test_a_problems_error_comes_back_with_its_problems(tmp_path):
+    """The input's problems raised in the child come back as they are (an exception pickles
+    its attributes with it), for the caller to say each at its line."""
+    from app.errors import ProblemsError
+    from app.model import Problem
+    from app.source import Source
+
+    _must_fork()
+    found = (Problem(Source("journal.csv", 12), "an amount that is no amount"),)
+
+    def build(progress):
+        raise ProblemsError(found)
+
+    with pytest.raises(ProblemsError) as raised:
+        write_book_apart(build, tmp_path / "x.gnucash", None, _idle)
+    assert raised.value.problems == found
+
+
 def test_a_child_that_dies_is_said_and_leaves_nothing(tmp_path):
     _must_fork()
     book = tmp_path / "book.gnucash"

@@ -135,7 +135,10 @@ def _child(
             message = ("error", exc, str(exc) or type(exc).__name__, traceback.format_exc())
         try:
             data = pickle.dumps(message)
-        except Exception:  # an exception that cannot be pickled: its words
+        except Exception as exc:  # an exception that cannot be pickled: its words
+            if message[0] == "done":  # (a value that cannot: said, never handed back as None)
+                words = f"the result could not be handed back from GnuCash's process: {exc}"
+                message = ("error", None, words, traceback.format_exc())
             data = pickle.dumps((message[0], None, *message[2:]))
         out.write(data)
         out.flush()
