@@ -64,11 +64,33 @@ def quickbooks_aging(items: Iterable[OpenItem], as_of: dt.date) -> dict[tuple[st
     return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
 
 
-def gnucash_aging(lots: Iterable[BookLot], as_of: dt.date) -> dict[tuple[str, str], Buckets]:
-    """(kind, owner) → its open lots by bucket."""
+def aged_from_date(items: Iterable[OpenItem], as_of: dt.date) -> set[str]:
+    """The sides ("customer", "vendor") whose report ages every row from its own date, not its
+    due date (QuickBooks' company preference "Age from transaction date", Reports & Graphs):
+    each row with an Aging figure and a due date of another day is as many days past its date,
+    none is past its due date by it."""
+    out = set()
+    for side in ("customer", "vendor"):
+        told = [
+            i
+            for i in items
+            if i.owner_kind == side and i.aging is not None and i.due and i.due != i.date
+        ]
+        by_date = all(i.aging == (as_of - i.date).days for i in told)
+        if told and by_date and any(i.aging != (as_of - i.due).days for i in told if i.due):
+            out.add(side)
+    return out
+
+
+def gnucash_aging(
+    lots: Iterable[BookLot], as_of: dt.date, from_date: set[str] | frozenset[str] = frozenset()
+) -> dict[tuple[str, str], Buckets]:
+    """(kind, owner) → its open lots by bucket, from each lot's due date (``from_date``: the
+    sides aged from each lot's own date, as their QuickBooks report is)."""
     out: dict[tuple[str, str], list[Decimal]] = {}
     for lot in lots:
-        _add(out, (lot.owner_kind, lot.owner), (as_of - (lot.due or lot.date)).days, lot.open)
+        day = lot.date if lot.owner_kind in from_date else (lot.due or lot.date)
+        _add(out, (lot.owner_kind, lot.owner), (as_of - day).days, lot.open)
     return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
 
 
@@ -108,6 +130,7 @@ class AgingRow:
     # the report prints no Due Date or Aging for this side's documents: QuickBooks' ages are
     # not known, only its totals are compared
     totals_only: bool = False
+    from_date: bool = False  # the report ages from each item's date: GnuCash's side too
 
     @property
     def ok(self) -> bool:
@@ -128,7 +151,8 @@ def aging_rows(
     """One row per owner with something open on either side, customers first, by name;
     ``reported``: the sides ("customer", "vendor") an open-items report was given for."""
     items = list(items)
-    qb, gnc = quickbooks_aging(items, as_of), gnucash_aging(lots, as_of)
+    from_date = aged_from_date(items, as_of)
+    qb, gnc = quickbooks_aging(items, as_of), gnucash_aging(lots, as_of, from_date)
     sides = set(reported)
     dated = {i.owner_kind for i in items if i.due is not None or i.aging is not None}
     keys = sorted(
@@ -142,6 +166,7 @@ def aging_rows(
             qb.get(k, EMPTY) if k[0] in sides else None,
             gnc.get(k, EMPTY),
             totals_only=k[0] not in dated,
+            from_date=k[0] in from_date,
         )
         for k in keys
     )

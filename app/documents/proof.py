@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from app import csvsafe
 from app.documents import Documents
-from app.documents.aging import AgingRow, OwnerCause, Reconciliation
+from app.documents.aging import SIDE_WORDS, AgingRow, OwnerCause, Reconciliation
 from app.words import differ, plural
 
 ZERO = Decimal(0)
@@ -208,6 +208,14 @@ class DocumentsProof:
         )
         if self.unowned_lots:
             out.append(f"{self.unowned_lots:,} A/R or A/P lots belong to no document or owner")
+        for side in sorted({r.owner_kind for r in self.aging if r.from_date}):
+            _control, _docs, report, _owner = SIDE_WORDS[side]
+            out.append(
+                f"QuickBooks' {report} ages each item from its own date (its preference “Age "
+                "from transaction date”), not its due date: GnuCash's side is aged the same way "
+                "here; in GnuCash's aging report, set “Due or Post Date” to “Post date” to see "
+                "the same"
+            )
         held = ", ".join(_n(self.book[k], k) for k in KIND_WORDS if self.book.get(k))
         if held:
             basis = {r.basis for r in self.rows}
