@@ -393,6 +393,7 @@ def _open_items(
                 unmatched=unmatched,
                 no_lot=no_lot.get(kind, ZERO),
                 guessed=(kind, end_owner(kind, owner)) in guessed,
+                no_control=kind not in {c.owner_kind for c in book.controls if c.accounts},
             )
         )
     return replace(proof, causes=tuple(causes))

@@ -325,3 +325,24 @@ def test_a_report_without_due_dates_compares_totals_only() -> None:
                       Source("o", 5), due=dt.date(2024, 1, 31))]  # fmt: skip
     (row,) = aging_rows(dated, same, day, {"customer"})
     assert not row.totals_only and not row.ok  # 60 days past due against 1
+
+
+def test_a_control_account_retyped_on_the_map_step_is_the_cause(tmp_path) -> None:
+    """Accounts Receivable given the type Bank on the Map step (accepted: the tree balances):
+    GnuCash keeps invoices only on an A/R account, so none is made and every customer's open
+    items differ. The cause named the transaction files ("open items … in no transaction
+    file") though the invoices are in them; it names the Map step's change."""
+    from app.plan import Rule
+
+    company = make_company(200, seed=41, documents=True)
+    plan = Plan(rules=(Rule("retype", "Accounts Receivable", "BANK"),))
+    _prepared, outcome = _convert(company, tmp_path, plan)
+    proof = outcome.report.documents
+    assert proof is not None and not proof.ok
+    customers = [c for c in proof.causes if c.owner_kind == "customer"]
+    assert customers and all(
+        c.cause.startswith("the book has no account of GnuCash's type Accounts Receivable")
+        and c.step == "map"
+        for c in customers
+    )
+    assert all(c.owner_kind == "customer" for c in proof.causes)  # A/P as it was: vendors match

@@ -298,12 +298,25 @@ def owner_cause(
     unmatched: list[OpenItem],
     no_lot: Decimal,
     guessed: bool,
+    no_control: bool = False,
 ) -> OwnerCause:
-    """The probable cause of one owner's difference: report rows the transaction files hold
-    with no name (the book keeps those lines in no lot), report rows missing from the files,
-    payments applied otherwise (same balance, other items open), or a report the files cannot
-    reproduce."""
-    control, _docs, report, who = SIDE_WORDS[row_kind]
+    """The probable cause of one owner's difference: a book with no account of the side's type
+    (``no_control``: the Map step retyped or merged it away), report rows the transaction files
+    hold with no name (the book keeps those lines in no lot), report rows missing from the
+    files, payments applied otherwise (same balance, other items open), or a report the files
+    cannot reproduce."""
+    control, docs, report, who = SIDE_WORDS[row_kind]
+    if no_control:
+        kind = "Accounts Receivable" if row_kind == "customer" else "Accounts Payable"
+        return OwnerCause(
+            row_kind,
+            owner,
+            f"the book has no account of GnuCash's type {kind} (on the Map step it was given "
+            f"another type, or merged into another account), and GnuCash keeps {docs} only on "
+            f"one: none was made for this {who}",
+            f"on the Map step, undo that change to {control}",
+            "map",
+        )
     rows = ", ".join(
         f"{i.kind_label} {i.date.isoformat()} {money(i.open)}"
         + (f" (Trans # {i.ref})" if i.ref else "")
