@@ -47,7 +47,7 @@ from app.as_of import (
     role_account,
 )
 from app.coverage import gaps, no_opening
-from app.likely import date_suspect, fiscal_shift, likely_fix, suspect_warning
+from app.likely import date_suspect, fiscal_shift, likely_fix, opened_there, suspect_warning
 from app.model import Account, AccountType, Fix, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
@@ -197,7 +197,8 @@ def _differences(
     holes = gaps(ledger.files)
     figured = _figured(ledger)
     more = over_explained((a.balance or ZERO, explained.get(a.full_name, ZERO)) for a in figured)
-    twice = repeated.cause(ledger) if more else None  # (in the files twice, or counted otherwise)
+    # (in the files twice, or counted otherwise; the history starting with the company)
+    twice, started = repeated.cause(ledger) if more else None, opened_there(ledger, daily, first)
     if twice:
         problems.append(_explains_more(figured, explained, twice))
     elif (
@@ -221,8 +222,8 @@ def _differences(
             said += "explains more than QuickBooks' balance"
             problems.append(Problem(a.source, said, "warning", twice[1], topic="difference"))
             continue
-        opening = cutover.opening_balances
-        fix = likely_fix(a, re_name, ledger.as_of, first, opening=opening, suspect=suspect)
+        advise = cutover.opening_balances or started
+        fix = likely_fix(a, re_name, ledger.as_of, first, opening=advise, suspect=suspect)
         shifted = fiscal_shift(fix, ledger.as_of)
         if holes:  # what is missing inside the history cannot be told from what came before it
             why = shifted or f"the history is incomplete, {holes[0].short()}"

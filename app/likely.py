@@ -8,8 +8,8 @@ import datetime as dt
 from collections.abc import Iterable
 from decimal import Decimal
 
-from app.as_of import fits_words, other_year
-from app.model import Account, AsOf, Fix, Problem, money
+from app.as_of import DailyByAccount, fits_words, other_year, role_account
+from app.model import Account, AsOf, Fix, Ledger, Problem, Role, money
 from app.words import plural
 
 
@@ -25,6 +25,16 @@ def date_suspect(
     return first <= asof.year_start and any(
         a.full_name == retained or not (a.counted and a.counted.balance_sheet) for a in differing
     )
+
+
+def opened_there(ledger: Ledger, daily: DailyByAccount, first: dt.date | None) -> bool:
+    """Whether the history's first day holds QuickBooks' own opening balances (lines on its
+    Opening Balance Equity account, ``daily``: the history's lines per account and day, by the
+    accounts' final names): the history starts with the company, so a late start is not the
+    likely cause of a difference, nor an opening balance its fix (it would plug a transaction
+    of the files that QuickBooks counts otherwise: a hunt's edited invoice)."""
+    role = role_account(ledger, Role.OPENING_BALANCE)
+    return first is not None and role is not None and first in daily.get(role.full_name, {})
 
 
 def likely_fix(

@@ -38,7 +38,7 @@ from app.documents import aging, end_owner, selection
 from app.documents.proof import DocumentsProof
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
-from app.likely import date_suspect, likely_fix
+from app.likely import date_suspect, likely_fix, opened_there
 from app.made_here import MadeHere
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.openings import OPENING_KIND
@@ -127,7 +127,7 @@ def verify(
             row = _cause(
                 row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
                 suspect=suspect, meant=not folded and from_files.get(a.full_name) == expected,
-                update=update,
+                update=update, started=opened_there(ledger, daily, _first(ledger)),
             )  # fmt: skip
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
@@ -202,6 +202,7 @@ def _cause(
     suspect: bool,
     meant: bool = False,
     update: bool = False,
+    started: bool = False,
 ) -> Row:
     """The probable cause of a row's difference, in plain words, and the setting that fixes
     it: transactions counted twice (``more``: the history explains more than QuickBooks on
@@ -218,9 +219,8 @@ def _cause(
     if cutover.mode == "balances_only" or asof is None:
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
     first = _first(ledger)
-    fix = likely_fix(
-        account, re_name, asof, first, opening=cutover.opening_balances, suspect=suspect
-    )
+    opening = cutover.opening_balances or started  # (the history starts with the company)
+    fix = likely_fix(account, re_name, asof, first, opening=opening, suspect=suspect)
     causes = {
         "fiscal_year_start": "the fiscal year start: QuickBooks' figures fit a fiscal year "
         f"starting {cut.fits_words(asof.fits)}",
@@ -231,7 +231,8 @@ def _cause(
         f"{plural(asof.after, 'transaction')} are dated after it, and income or expense differs "
         "over a fiscal year the history covers whole",
         "opening_balances": _started_late(first),
-        "files": "the history does not explain it: a transaction file may be missing",
+        "files": "the history does not explain it: a transaction is missing from the files, or "
+        "QuickBooks counts one of theirs otherwise (changed after they were exported)",
         "balances_only": "no transaction file was given, so the book holds no history to reach "
         "QuickBooks' balances",
     }

@@ -130,6 +130,35 @@ def test_an_amount_changed_in_the_files_is_not_called_a_file_given_twice(small, 
     ) in run.stdout
 
 
+def test_a_history_that_starts_with_the_company_is_not_said_to_start_late(tmp_path):
+    """The files begin with QuickBooks' own opening balances (on Opening Balance Equity), and
+    1.00 of it was moved from Savings to Checking by hand: Checking explains more than
+    QuickBooks, Savings less. The cause was "the history starts on 2019-01-01, after the
+    company did" with "add --opening-balances", which would plug the edit; it is a transaction
+    of the files that QuickBooks counts otherwise."""
+    from dataclasses import replace
+
+    company = make_company(120, seed=3)
+    txns = list(company.transactions)
+    opening = txns[0]
+    assert [a for a, *_ in opening.splits][:2] == ["Checking", "Savings"]
+    assert "Opening Balance Equity" in {a for a, *_ in opening.splits}
+    (a, va, ma, ca), (b, vb, mb, cb), *rest = opening.splits
+    txns[0] = replace(opening, splits=[(a, va + 1, ma, ca), (b, vb - 1, mb, cb), *rest])
+    edited = replace(company, transactions=txns)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    journal = edited.write_journal_csv(tmp_path / "journal.csv")
+    run = convert(lists, journal, "-o", tmp_path / "book.gnucash", "--strict")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "Needs your attention: 2 accounts differ" in run.stdout
+    assert "add --opening-balances" not in run.stdout + run.stderr
+    assert "after the company did" not in run.stdout
+    assert (
+        "the history does not explain it: a transaction is missing from the files, or "
+        "QuickBooks counts one of theirs otherwise"
+    ) in run.stdout, run.stdout
+
+
 # ---------------------------------------------------------------- 6: the same history, two layouts
 
 
