@@ -144,7 +144,33 @@ def write(
         for path in staged:
             path.unlink(missing_ok=True)
     table = split.closing_table(closing, figures(new.ledger, day, w.snapshot))
-    return SplitOutcome(day, a, w, table)
+    return SplitOutcome(day, a, _carried_causes(w, a, day - dt.timedelta(days=1)), table)
+
+
+def _carried_causes(
+    working: pipeline.Outcome, archive: pipeline.Outcome, last: dt.date
+) -> pipeline.Outcome:
+    """The working book's rows that differ where the archive's balance on its last day differs
+    from QuickBooks' trial balance of that day: the difference is carried in with the opening
+    balances (it was blamed on the working book's history starting late)."""
+    extras = archive.report.extras
+    year = next((y for y in extras.compared_years if y.date == last), None) if extras else None
+    if year is None or year.ok:
+        return working
+    off = {r.account: r.difference for r in year.differences}
+    rows = tuple(
+        replace(
+            r,
+            cause=f"carried from the archive: its balance on {last} differs from QuickBooks' "
+            f"trial balance of that date by {money(off[r.account])} (the archive's proof says "
+            "where that difference starts)",
+            fix="",
+        )
+        if not r.ok and r.account in off
+        else r
+        for r in working.report.rows
+    )
+    return replace(working, report=replace(working.report, rows=rows))
 
 
 def _light(done: pipeline.Outcome) -> pipeline.Outcome:

@@ -225,3 +225,47 @@ def test_years_budgets_statements_and_schedules_go_to_their_book(tmp_path) -> No
     book = gnc.read_book(work)
     for s in statements:
         assert book.account(s.account) is not None
+
+
+def test_a_difference_carried_from_the_archive_is_said_so_in_the_working_book(tmp_path) -> None:
+    """A 2021 check's amount changed by hand on both lines, the history split at 2022-01-01 with
+    year-end trial balances: the archive's year end 2021-12-31 differs (its proof pins the
+    year); the working book opens with the archive's balances, so it differs too, and its rows
+    said the history started late; they say the difference is carried from the archive."""
+    from dataclasses import replace
+
+    from app import pipeline, split_write
+    from app.plan import Cutover, Plan
+
+    exported = dt.date(2023, 3, 31)
+    company = make_company(400, seed=4, years=4, exported=exported)
+    check = next(
+        t
+        for t in company.transactions
+        if t.date.year == 2021 and t.type == "Check" and len(t.splits) == 2 and t.splits[0][1]
+    )
+    changed = [(a, v + (10 if v > 0 else -10), m, c) for a, v, m, c in check.splits]
+    edited = replace(
+        company,
+        transactions=[
+            replace(t, splits=changed) if t is check else t for t in company.transactions
+        ],
+    )
+    files = [
+        company.write_lists_iif(tmp_path / "lists.iif"),
+        edited.write_journal_csv(tmp_path / "journal.csv"),
+        *(company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
+          for d in company.year_ends()),
+    ]  # fmt: skip
+    plan = Plan(cutover=Cutover(split_at="2022-01-01"))
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    done = split_write.write(prepared, tmp_path / "w.gnucash", tmp_path / "a.gnucash", plan)
+    assert not done.archive.report.ok and not done.working.report.ok
+    differing = {r.account: r for r in done.working.report.differences}
+    accounts = {a for a, *_ in check.splits} & set(differing)
+    assert accounts, differing
+    for account in accounts:
+        assert differing[account].cause.startswith(
+            "carried from the archive: its balance on 2021-12-31 differs from QuickBooks' trial "
+            "balance of that date by"
+        ), differing[account].cause
