@@ -29,7 +29,7 @@ from app.plan import Plan, Rule
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import renamed
 from app.source import Source
-from app.words import article
+from app.words import GNUCASH_TYPES, article
 
 A = AccountType
 # Standard parents (GnuCash's usual top level) and their types.
@@ -189,9 +189,31 @@ def applied(ledger: Ledger, plan: Plan) -> tuple[Ledger, dict[str, str]]:
             _move(tree, r.account, r.target.strip(), problems)
     final_of = _merge(tree, [r for r in rules if r.kind == "merge"], problems)
     accounts = _accounts(tree)
+    problems += _owed_gone(ledger.accounts, accounts)
     paths = {k: tree.path(k) for k in tree.nodes}
     names = {src: paths[key] for src, key in final_of.items() if src != paths[key]}
     return replace(ledger, accounts=accounts, problems=(*ledger.problems, *problems)), names
+
+
+def _owed_gone(before: tuple[Account, ...], after: tuple[Account, ...]) -> list[Problem]:
+    """A warning for each of A/Receivable and A/Payable the plan leaves no account of (retyped,
+    or merged into an account of another type): GnuCash keeps invoices (bills) only on one,
+    so the open items become plain transactions and every owner's differ in the proof."""
+    out = []
+    for kind, docs, owners in (
+        (AccountType.RECEIVABLE, "invoices and customer payments", "customer"),
+        (AccountType.PAYABLE, "bills and bill payments", "vendor"),
+    ):
+        had = next((a for a in before if a.type is kind), None)
+        if had is not None and not any(a.type is kind for a in after):
+            said = (
+                f"the plan leaves no account of GnuCash's type {GNUCASH_TYPES[kind.value]} "
+                f"({had.full_name} was retyped or merged into another): GnuCash keeps {docs} "
+                f"only on one, so they stay plain transactions and every {owners}'s open items "
+                "will differ from QuickBooks'"
+            )  # (the wizard's fix: give it its type back, "Change…" beside it)
+            out.append(Problem(had.source, said, "warning", "account_type"))
+    return out
 
 
 def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:

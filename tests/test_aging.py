@@ -336,7 +336,14 @@ def test_a_control_account_retyped_on_the_map_step_is_the_cause(tmp_path) -> Non
 
     company = make_company(200, seed=41, documents=True)
     plan = Plan(rules=(Rule("retype", "Accounts Receivable", "BANK"),))
-    _prepared, outcome = _convert(company, tmp_path, plan)
+    prepared, outcome = _convert(company, tmp_path, plan)
+    # said on the Map step first, before the book is written
+    (warned,) = [p for p in prepared.warnings if "no account of GnuCash's type" in p.message]
+    assert warned.message.startswith(
+        "the plan leaves no account of GnuCash's type A/Receivable (Accounts Receivable was "
+        "retyped or merged into another)"
+    )
+    assert warned.fix == "account_type"
     proof = outcome.report.documents
     assert proof is not None and not proof.ok
     customers = [c for c in proof.causes if c.owner_kind == "customer"]
