@@ -150,6 +150,27 @@ def test_sales_tax_liability_report(tmp_path) -> None:
     assert {r.item for r in ledger.tax_liability if r.item} == {"State", "County", "GST"}
 
 
+def test_a_liability_report_rate_other_than_the_item_lists_is_said(tmp_path) -> None:
+    """The Sales Tax Liability report's Tax Rate for an item is not the item list's (one of them
+    exported on another day): said at the report's row, naming the item list's line; it was
+    passed over without a word."""
+    from app.readers import merge
+
+    company = make_company(300, seed=6, items=True)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    stl = company.write_sales_tax_liability_csv(tmp_path / "stl.csv")
+    parts = [read_one(p, ReadOptions()) for p in (lists, stl)]
+    assert not [p for p in merge(parts).problems if "a rate of" in p.message]
+    row = next(r for r in parts[1].tax_liability if r.item and r.rate is not None)
+    changed = replace(row, rate=row.rate + 1)
+    other = replace(parts[1], tax_liability=(changed,))
+    said = [str(p) for p in merge([parts[0], other]).problems if "a rate of" in p.message]
+    assert len(said) == 1 and said[0].startswith(
+        f"{row.source}: the report gives sales tax item {row.item!r} a rate of {changed.rate}%, "
+        "the item list (lists.iif:"
+    ), said
+
+
 # ---------------------------------------------------------------- GnuCash's arithmetic
 
 

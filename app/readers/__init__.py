@@ -29,7 +29,7 @@ from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
 from app.read_progress import ReadProgress
 from app.readers import iif, looks, overlap, qbcsv, year_ends
-from app.readers.charts import disagreements
+from app.readers.charts import disagreements, tax_rates
 from app.readers.qbcsv import (
     memorized,
     names,
@@ -236,6 +236,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     charts = [part for part in parts if part.chart]
     tbs = [part for part in parts if any(f.layout == "trial balance" for f in part.files)]
     problems.extend(disagreements(charts))
+    problems.extend(tax_rates(parts))
     last = max((t.date for part in parts for t in part.transactions), default=None)
     main, proofs = year_ends.split(tbs, charts, problems, last)
     rest = [p for p in parts if p is main or all(p is not t for t in tbs)]  # no chart: these

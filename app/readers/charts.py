@@ -50,3 +50,30 @@ def _words(a: Account) -> str:
     kind = type_name(a.kind_label) if a.kind_label else (a.type.value if a.type else "untyped")
     balance = money(a.balance) if a.balance is not None else "no balance"
     return f"{kind}, {balance}"
+
+
+def tax_rates(parts: Sequence[Ledger]) -> list[Problem]:
+    """A Sales Tax Liability report whose rate for a sales tax item is not the item list's: one
+    of them is from another day (the rate changed in QuickBooks between the two exports); the
+    item list's rate makes GnuCash's tax tables, so it is said where the report says otherwise."""
+    rates = {
+        i.name: (i.rate, i.source)
+        for part in parts
+        for i in part.items
+        if i.kind == "COMPTAX" and i.rate is not None
+    }
+    out = []
+    for r in (r for part in parts for r in part.tax_liability):
+        if r.item and r.rate is not None and r.item in rates and r.rate != rates[r.item][0]:
+            listed, where = rates[r.item]
+            out.append(
+                Problem(
+                    r.source,
+                    f"the report gives sales tax item {r.item!r} a rate of {r.rate}%, the item "
+                    f"list ({where}) {listed}%: one of them is from another day (the rate changed "
+                    "in QuickBooks between the two exports?); GnuCash's tax tables take the item "
+                    "list's rate. Export both again the same day if it is not the rate now",
+                    "warning",
+                )
+            )
+    return out
