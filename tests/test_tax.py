@@ -350,6 +350,21 @@ def test_the_tax_proofs_headline_counts_what_it_compared(agencies, said) -> None
     assert proof.ok and proof.headline().endswith(said)
 
 
+def test_an_agency_the_report_does_not_list_says_so() -> None:
+    """An agency the book owes tax to that the Sales Tax Liability report has no row of was shown
+    as "QuickBooks 0.00 (report)" with no cause; it says the report lists none of it."""
+    rows = (
+        AgencyRow("State Board", Decimal("12.00"), Decimal("12.00"), "report"),
+        AgencyRow("County", Decimal(0), Decimal("3.10"), "report", listed=False),
+    )
+    lines = SalesTaxProof("tables", (), rows, tables=1, taxed_lines=2).lines()
+    county = next(line for line in lines if line.startswith("tax agency County"))
+    assert county.endswith(
+        "— the Sales Tax Liability report has no row of this agency (a report of another day, "
+        "or a row removed from it): export it again with the other files"
+    )
+
+
 def test_credit_memos_keeping_their_tax_are_not_called_invoices() -> None:
     """The warning naming the documents that keep QuickBooks' tax as plain lines says credit
     memos where there are (a walk read CM-473 among "invoices")."""

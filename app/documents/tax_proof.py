@@ -48,12 +48,19 @@ class DocumentRow:
         return self.gnucash == self.quickbooks and not self.lines_differ
 
 
+UNLISTED = (
+    "the Sales Tax Liability report has no row of this agency (a report of another day, or a row "
+    "removed from it): export it again with the other files"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class AgencyRow:
     agency: str
     quickbooks: Decimal
     gnucash: Decimal
     basis: str  # "report" or "history"
+    listed: bool = True  # the report has a row of this agency (basis "report")
 
     @property
     def difference(self) -> Decimal:
@@ -125,6 +132,7 @@ class SalesTaxProof:
         out.extend(
             f"tax agency {r.agency}: QuickBooks {money(r.quickbooks)} ({r.basis}), GnuCash "
             f"{money(r.gnucash)}, difference {money(r.difference)}"
+            + ("" if r.listed else f" — {UNLISTED}")
             for r in self.agency_differences
         )
         out.append(self.summary())
@@ -234,7 +242,9 @@ def _agencies(st: SalesTax, book: BookSalesTax, ledger: Ledger) -> tuple[AgencyR
         basis = "history"
     keys = sorted(set(quickbooks) | set(gnucash), key=lambda k: (k == "", k))
     return tuple(
-        AgencyRow(k or NO_AGENCY, quickbooks.get(k, ZERO), gnucash.get(k, ZERO), basis)
+        AgencyRow(
+            k or NO_AGENCY, quickbooks.get(k, ZERO), gnucash.get(k, ZERO), basis, k in quickbooks
+        )
         for k in keys
         if quickbooks.get(k, ZERO) or gnucash.get(k, ZERO) or k
     )

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from app import pipeline
 from app.documents.proof import DocumentsProof
-from app.documents.tax_proof import SalesTaxProof
+from app.documents.tax_proof import UNLISTED, SalesTaxProof
 from app.extras_proof import ExtrasProof
 from app.fixes import action, step, with_fix
 from app.model import Ledger, plain
@@ -201,6 +201,7 @@ def sales_tax_data(proof: SalesTaxProof | None) -> dict[str, object] | None:
                 "difference": plain(a.difference),
                 "basis": a.basis,
                 "ok": not a.difference,
+                "why": "" if a.listed or not a.difference else UNLISTED,
             }
             for a in proof.agencies
         ],
