@@ -50,6 +50,7 @@ class ExtrasProof:
     # the statements found in the book as QuickBooks gives them: account, date, ending balance
     statements: tuple[tuple[str, dt.date, Decimal], ...] = ()
     update: bool = False  # an update's proof: the book was in the user's hands since
+    carried: frozenset[str] = frozenset()  # a working book's accounts off by the archive's
 
     @property
     def compared_years(self) -> tuple[YearProof, ...]:
@@ -120,7 +121,7 @@ class ExtrasProof:
                 f"; {', '.join(str(y.date) for y in before)} match: the difference starts in the "
                 f"fiscal year from {first.year_start} to {first.date}"
             )
-        cause = first.cause(self.update)
+        cause = first.cause(self.update, self.carried)
         out.insert(0, line + (f". Probable cause: {cause}." if cause else "."))
         for y in compared:
             if y.date > first.date:

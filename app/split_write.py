@@ -27,6 +27,8 @@ from app.plan import Plan, parse_day
 from app.verify_report import Check
 from app.words import differ, plural
 
+PNL = ("income", "expense")
+
 
 @dataclass(frozen=True, slots=True)
 class SplitOutcome:
@@ -158,6 +160,11 @@ def _carried_causes(
     if year is None or year.ok:
         return working
     off = {r.account: r.difference for r in year.differences}
+    pnl = {r.account for r in archive.report.rows if (r.counted or r.family) in PNL}
+    income = [a for a in off if a in pnl]
+    retained = role_account(working.written, Role.RETAINED_EARNINGS)
+    if income and retained is not None:  # (closed into the working book's Retained Earnings)
+        off.setdefault(retained.full_name, sum((off[a] for a in income), Decimal(0)))
     rows = tuple(
         replace(
             r,
@@ -170,7 +177,9 @@ def _carried_causes(
         else r
         for r in working.report.rows
     )
-    return replace(working, report=replace(working.report, rows=rows))
+    later = working.report.extras  # (its year ends: the same accounts carry it)
+    later = replace(later, carried=frozenset(off)) if later is not None else None
+    return replace(working, report=replace(working.report, rows=rows, extras=later))
 
 
 def _light(done: pipeline.Outcome) -> pipeline.Outcome:

@@ -5,6 +5,7 @@ transactions make of each figure on that date."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -43,15 +44,17 @@ class YearProof:
     def ok(self) -> bool:
         return self.compared and not self.differences
 
-    def cause(self, update: bool = False) -> str:
+    def cause(self, update: bool = False, carried: Collection[str] = ()) -> str:
         """The probable cause of this date's differences, from what the files make of each:
         QuickBooks' figure (the book lost it; ``update``: an update's book, changed in GnuCash
         since the last run), the book's (QuickBooks counts on that date what the files do not
-        hold), or some of each."""
+        hold), or some of each; ``carried``: a working book's accounts whose opening balance
+        carries the archive's difference from QuickBooks (``split_write``)."""
         rows = self.differences
-        book = [r.account for r in rows if r.files == r.quickbooks]
-        files = [r.account for r in rows if r.files == r.gnucash]
-        said = []
+        came = [r.account for r in rows if r.account in carried]
+        book = [r.account for r in rows if r.files == r.quickbooks and r.account not in carried]
+        files = [r.account for r in rows if r.files == r.gnucash and r.account not in carried]
+        said = [f"{_of(came, rows)}{CARRIED}"] if came else []
         if book:
             said.append(f"{_of(book, rows)}{book_differs(update)}")
         if files:
@@ -64,6 +67,12 @@ class YearProof:
                 "check that the transaction report covers that year whole"
             )
         return "; ".join(said)
+
+
+CARRIED = (
+    "carried from the archive: its closing balance differs from QuickBooks' trial balance (the "
+    "archive's proof says where that difference starts)"
+)
 
 
 def book_differs(update: bool = False) -> str:

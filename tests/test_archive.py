@@ -264,8 +264,12 @@ def test_a_difference_carried_from_the_archive_is_said_so_in_the_working_book(tm
     differing = {r.account: r for r in done.working.report.differences}
     accounts = {a for a, *_ in check.splits} & set(differing)
     assert accounts, differing
-    for account in accounts:
+    for account in {*accounts, "Retained Earnings"} & set(differing):
         assert differing[account].cause.startswith(
             "carried from the archive: its balance on 2021-12-31 differs from QuickBooks' trial "
             "balance of that date by"
         ), differing[account].cause
+    # its year ends too: the difference came with the opening balances
+    line = done.working.report.extras.year_lines()[0]
+    assert "Probable cause: " in line and "carried from the archive" in line, line
+    assert "what the files do not hold" not in line, line
