@@ -252,8 +252,9 @@ class Report:
     ) -> list[str]:
         """Each differing account with its cause and fix (a cause shared by several said once
         first, each of them then pointing to it), why the opening balance asked for was not made,
-        each customer's and vendor's open items that differ with theirs (then each failed
-        check)."""
+        each customer's and vendor's open items that differ with theirs, the year ends and the
+        profit and loss by class that differ (``documents``: False where the caller lists those
+        parts whole, as ``summary_lines`` does), then each failed check."""
         rows = self.differences
         groups = causes(rows)
         shared = {(c, f) for c, f, n in groups if n > 1}
@@ -271,9 +272,9 @@ class Report:
         )
         if documents and self.documents is not None and not self.documents.ok:
             out.extend(self.documents.owner_lines())
-        if self.extras is not None and not self.extras.ok:
+        if documents and self.extras is not None and not self.extras.ok:
             out.extend(line for line in self.extras.lines() if "differ" in line.lower())
-        if self.classes is not None and not self.classes.ok:
+        if documents and self.classes is not None and not self.classes.ok:
             out.append(self.classes.headline())
         if checks:
             out.extend(_check_line(c, audience) for c in self.checks if not c.ok)

@@ -185,6 +185,8 @@ def test_a_difference_is_pinned_to_its_fiscal_year(tmp_path) -> None:
         in out
     )
     assert "The year end 2022-12-31 differs too" in out
+    verification = out.split("Book written")[0]  # (said once there; the last lines repeat it)
+    assert verification.count("The year end 2021-12-31 is the first that differs") == 1
     # why: the files make the book's figures, not QuickBooks' (a transaction missing from them)
     assert (
         "Probable cause: the files' transactions make the book's figure, not QuickBooks': "
