@@ -225,6 +225,7 @@ def test_a_book_that_lost_a_transaction_is_the_cause_of_its_year_end(company_fil
     report = verify(outcome.written, gnc.read_book(out), Cutover())
     line = report.extras.year_lines()[0]
     assert line.startswith("The year end 2019-12-31 is the first that differs"), line
+    assert report.summary_lines().count(line) == 1  # (it was listed twice: difference, part)
     assert line.endswith(
         "Probable cause: the book's transactions differ from the files' (please report this)."
     ), line
