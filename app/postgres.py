@@ -226,11 +226,9 @@ def connection_words(address: Address, password: str | None = None, ours: bool =
     return f"Connected, but {words}: the import will not replace it. Choose another database."
 
 
-def create_database(
-    address: Address, database: str, password: str | None, copy: bool = False
-) -> None:
-    """``database`` made on ``address``'s server (``copy``: an update's copy of the book there,
-    which only the right to create databases allows)."""
+def create_database(address: Address, database: str, password: str | None, copy: str = "") -> None:
+    """``database`` made on ``address``'s server (``copy``: why a book already there needs a
+    database beside it, which only the right to create databases allows)."""
 
     def create(conn: libpq.Connection) -> None:
         name = conn.identifier(database)
@@ -239,10 +237,9 @@ def create_database(
         except libpq.PgError as exc:
             if exc.sqlstate == "42501" and copy:  # insufficient_privilege
                 raise BookWriteError(
-                    f"{address.user} may not create databases on {address.host}, and an update "
-                    f"writes its copy of the book to a new database beside it: give "
-                    f"{address.user} that right (ALTER ROLE {address.user} CREATEDB) and try "
-                    "again; the book is left as it was"
+                    f"{address.user} may not create databases on {address.host}, and {copy}: "
+                    f"give {address.user} that right (ALTER ROLE {address.user} CREATEDB) and "
+                    "try again; the book is left as it was"
                 ) from None
             if exc.sqlstate == "42501":
                 raise BookWriteError(
@@ -332,10 +329,11 @@ def placed(
                 _drop_tables(address, password)
             raise
         return
-    where = address
+    where, why = address, ""
     if found != "missing":  # a book to replace only once the new one is proven
         where = replace(address, database=f"{address.database[:40]}_qb2gnucash_{os.getpid()}")
-    create_database(address, where.database, password)
+        why = "the new book is written to a database of its own before it takes the old one's place"
+    create_database(address, where.database, password, why)
     try:
         yield where
         if where != address:

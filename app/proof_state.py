@@ -6,8 +6,8 @@ list, the Import step, the Download step, the audit pack's report) and on the co
   and every check matches, only which customer's or vendor's items are open (or how they age)
   differs.
 - "attention": "Needs your attention: 3 accounts differ": anything else that differs (an
-  account, a count, a date, the sales tax, a year end, the P&L by class), or nothing compared
-  at all.
+  account, a count, a date, the sales tax, a year end, the P&L by class, open items of a side
+  whose A/R or A/P was retyped away so no document was made), or nothing compared at all.
 
 ``verdict`` is the one implementation; a finished import keeps its ``Verdict`` as plain fields
 (``app.jobs.ImportJob``) and ``words`` says it again from them. Never "matches" when anything
@@ -68,6 +68,8 @@ def verdict(report: Report) -> Verdict:
         named.append("the profit and loss by class differs")
     if docs is not None and (docs.count_differences or docs.unowned_lots):
         named.append("the invoices and bills differ")
+    elif docs is not None and any(c.step == "map" for c in docs.causes):  # (aging.owner_cause)
+        named.append("no invoices or bills were made where A/R or A/P was retyped on the Map step")
     checks = sum(1 for c in report.checks if not c.ok) + len(named)
     owners = docs.allocated if docs is not None else ()
     customers = sum(1 for kind, _o in owners if kind == "customer")

@@ -78,7 +78,8 @@ def staged_database(address: Address, password: str | None = None) -> Iterator[A
     put it in place (``database_in_place``: it is then ``address``'s, and the name is free)."""
     name = f"{address.database[:40]}_qb2gnucash_{secrets.token_hex(4)}"
     where = replace(address, database=name)
-    postgres.create_database(address, where.database, password, copy=True)
+    why = "an update writes its copy of the book to a new database beside it"
+    postgres.create_database(address, where.database, password, why)
     try:
         yield where
     finally:

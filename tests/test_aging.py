@@ -353,3 +353,7 @@ def test_a_control_account_retyped_on_the_map_step_is_the_cause(tmp_path) -> Non
         for c in customers
     )
     assert all(c.owner_kind == "customer" for c in proof.causes)  # A/P as it was: vendors match
+    # not "Ledger matches; open items allocated differently": no invoice was made at all
+    said = verdict(outcome.report)
+    assert said.state == "attention", said
+    assert "no invoices or bills were made where A/R or A/P was retyped" in said.words()

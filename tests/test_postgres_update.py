@@ -124,3 +124,26 @@ def test_a_copy_that_cannot_take_the_books_place_leaves_it_there(pg, later, tmp_
         update_place.database_in_place(address, gone, "violet_before_update_x")
     assert "violet" in pg.databases() and "violet_before_update_x" not in pg.databases()
     assert _read(url).transactions == before
+
+
+def test_a_user_who_may_not_create_databases_is_told_the_right_he_needs(pg, later, tmp_path):
+    """A book in a database its user owns, the user without CREATEDB: updating it, or writing
+    over it with --force, needs a database beside it; the message names that right (it said
+    to create the book's own database, which exists), and the book is left as it was."""
+    from tests.support.pgserver import PASSWORD
+
+    pg.sql(f"CREATE ROLE clerk_nocreate LOGIN NOCREATEDB PASSWORD '{PASSWORD}'")
+    pg.sql("CREATE DATABASE clerkbooks OWNER clerk_nocreate")
+    url = pg.url("clerkbooks", user="clerk_nocreate")
+    march = exports(later.first, tmp_path / "march")
+    done = convert(*march, "-o", url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    before = pg.databases()
+    june = exports(later.second, tmp_path / "june")
+    for args in (("--update", url), ("-o", url, "--force")):
+        run = convert(*june, *args)
+        assert run.returncode == 1, run.stdout + run.stderr
+        said = run.stderr
+        assert "ALTER ROLE clerk_nocreate CREATEDB" in said and "createdb -O" not in said, said
+        assert "the book is left as it was" in said and "Traceback" not in said
+        assert pg.databases() == before

@@ -121,6 +121,13 @@ def test_the_wizard_offers_to_remove_the_copy(setup, client, tmp_path) -> None:
     # the fee made in GnuCash alone is named among what the book differs by
     held = after.select_one("#update-held").get_text(" ")
     assert "and the 1 transaction made in GnuCash alone" in held, held
+    # the home list says all of it too (it said only "the 2 changes held")
+    state = next(
+        tr.select_one(".state.update").text
+        for tr in soup(client.get("/")).select("#migrations tbody tr")
+        if tr.select_one("a.button")["href"] == r.location
+    )
+    assert state.endswith("and the 1 transaction made in GnuCash alone"), state
 
 
 def test_a_second_copy_of_the_same_day_is_asked_about_on_its_own(setup, tmp_path) -> None:

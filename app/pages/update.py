@@ -148,6 +148,14 @@ def home_state(data: dict) -> tuple[str, str]:
     if data.get("ok"):
         return "Brought up to date: Matches QuickBooks to the cent", "ok"
     if data.get("explained"):
-        held = plural(int(data.get("held", 0)), "change")
-        return f"Brought up to date: differs from QuickBooks by the {held} held", "warn"
+        parts = [f"{plural(int(data.get('held', 0)), 'change')} held"] if data.get("held") else []
+        for key, what in (
+            ("edited", "edited in GnuCash"),
+            ("deleted", "deleted in GnuCash"),
+            ("by_hand", "made in GnuCash alone"),
+        ):
+            if n := int(data.get(key, 0)):
+                parts.append(f"{plural(n, 'transaction')} {what}")
+        by = " and the ".join(parts) or "changes held"
+        return f"Brought up to date: differs from QuickBooks by the {by}", "warn"
     return "Brought up to date: Needs your attention (it differs from QuickBooks)", "error"
