@@ -36,7 +36,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from app import repeated
+from app import likely, repeated
 from app.as_of import (
     DailyByAccount,
     as_of,
@@ -47,7 +47,6 @@ from app.as_of import (
     role_account,
 )
 from app.coverage import gaps, no_opening
-from app.likely import date_suspect, fiscal_shift, likely_fix, opened_there, suspect_warning
 from app.model import Account, AccountType, Fix, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
@@ -198,7 +197,10 @@ def _differences(
     figured = _figured(ledger)
     more = over_explained((a.balance or ZERO, explained.get(a.full_name, ZERO)) for a in figured)
     # (in the files twice, or counted otherwise; the history starting with the company)
-    twice, started = repeated.cause(ledger) if more else None, opened_there(ledger, daily, first)
+    twice, started = (
+        repeated.cause(ledger) if more else None,
+        likely.opened_there(ledger, daily, first),
+    )
     if twice:
         problems.append(_explains_more(figured, explained, twice))
     elif (
@@ -209,7 +211,7 @@ def _differences(
         text = no_opening(holes, first)
         problems.append(Problem(None, text, "warning", "history_gap", topic="opening"))
     differing = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
-    suspect = date_suspect(ledger.as_of, differing, re_name, first)
+    suspect = likely.date_suspect(ledger.as_of, differing, re_name, first)
     for a in figured:
         assert a.balance is not None
         has = explained.get(a.full_name, ZERO)
@@ -223,8 +225,8 @@ def _differences(
             problems.append(Problem(a.source, said, "warning", twice[1], topic="difference"))
             continue
         advise = cutover.opening_balances or started
-        fix = likely_fix(a, re_name, ledger.as_of, first, opening=advise, suspect=suspect)
-        shifted = fiscal_shift(fix, ledger.as_of)
+        fix = likely.likely_fix(a, re_name, ledger.as_of, first, opening=advise, suspect=suspect)
+        shifted = likely.fiscal_shift(fix, ledger.as_of)
         if holes:  # what is missing inside the history cannot be told from what came before it
             why = shifted or f"the history is incomplete, {holes[0].short()}"
             problems.append(
@@ -253,14 +255,10 @@ def _differences(
             )
             continue
         if suspect:  # never plugged: the day typed, not a late start, is the likely cause
-            problems.append(suspect_warning(a, what, diff, ledger.as_of))
+            problems.append(likely.suspect_warning(a, what, diff, ledger.as_of))
             continue
         if not cutover.opening_balances:
-            why = shifted or (
-                f"the history starts on {first}, after this account's first activity, or one "
-                "of its transactions is missing from the files (an opening balance would hide "
-                "that: check the files first)"
-            )
+            why = shifted or likely.unexplained(first, started)
             problems.append(
                 Problem(
                     a.source,

@@ -112,8 +112,9 @@ class ExtrasProof:
         more = len(first.differences) - 5
         names += f" and {more} more" if more > 0 else ""
         n = len(first.differences)
+        what = "year end" if first.year_end else "date given"  # (the export's, say)
         line = (
-            f"The year end {first.date} is the first that differs from QuickBooks' trial "
+            f"The {what} {first.date} is the first that differs from QuickBooks' trial "
             f"balance ({plural(n, 'account')}: {names})"
         )
         if before:

@@ -37,6 +37,21 @@ def opened_there(ledger: Ledger, daily: DailyByAccount, first: dt.date | None) -
     return first is not None and role is not None and first in daily.get(role.full_name, {})
 
 
+def unexplained(first: dt.date, started: bool) -> str:
+    """Why the history does not explain an account's figure, where no opening balance is posted
+    (``started``: the files begin with QuickBooks' own opening balances, ``opened_there``)."""
+    if started:
+        return (
+            "one of its transactions is missing from the files, or QuickBooks counts one "
+            "otherwise (the history starts with the company's own opening balances)"
+        )
+    return (
+        f"the history starts on {first}, after this account's first activity, or one of its "
+        "transactions is missing from the files (an opening balance would hide that: check the "
+        "files first)"
+    )
+
+
 def likely_fix(
     account: Account,
     retained: str | None,

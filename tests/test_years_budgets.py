@@ -407,6 +407,9 @@ def test_a_trial_balance_of_another_day_is_not_called_a_year_end() -> None:
     assert said.startswith("Every date given from 2019 to 2020 matches QuickBooks' trial balance")
     said = ExtrasProof(years=(ends,)).year_lines()[0]
     assert said.startswith("The year end 2019-12-31 matches QuickBooks' trial balance")
+    off = (YearRow("Checking", D("1.00"), D("2.00"), D("2.00")),)
+    said = ExtrasProof(years=(ends, replace(export, rows=off))).year_lines()[0]
+    assert said.startswith("The date given 2020-12-28 is the first that differs"), said
 
 
 def test_two_trial_balances_of_one_date_that_disagree_are_refused(company_files, tmp_path) -> None:
