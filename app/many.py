@@ -158,6 +158,8 @@ def _row(manifest: Path, line: int, cells: dict[str, str]) -> Company:
     company = replace(company, files=tuple(files))
     if not name:
         return replace(company, problem=f"{where}: the company column is empty")
+    if not files and cells["files"].strip():  # (folders named, none holding an export)
+        return replace(company, problem=f"{where}: {cells['files'].strip()}: no export in it")
     if not files:
         return replace(company, problem=f"{where}: no files given (the files column)")
     if plan := cells.get("plan"):

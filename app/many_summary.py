@@ -89,7 +89,8 @@ def headline(rows: Sequence[Row]) -> str:
         parts.append(f"{n['failed']:,} could not be converted")
     unchanged = sum(1 for r in rows if r.run == "unchanged")
     said = f"{words.plural(len(rows), 'company')}: " + ", ".join(parts)
-    return said + (f" ({unchanged:,} unchanged since their book was written)" if unchanged else "")
+    # (its own sentence: said after the last part, it read as part of that one)
+    return said + (f"; {unchanged:,} unchanged since their book was written" if unchanged else "")
 
 
 def exit_status(rows: Sequence[Row], strict: bool) -> int:

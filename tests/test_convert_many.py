@@ -142,7 +142,7 @@ def test_a_re_run_converts_only_what_changed(firm, tmp_path):
     assert rows["Client 05"]["run"] == "converted"
     unchanged = {n for n, r in rows.items() if r["run"] == "unchanged"}
     assert unchanged == set(truth) - {"Client 05"}
-    assert "(16 unchanged since their book was written)" in rerun.stdout
+    assert "; 16 unchanged since their book was written" in rerun.stdout
     _proven(fixed, out / "Broken-Books-LLC" / "Broken-Books-LLC.gnucash")
     _proven(changed, out / "Client-05" / "Client-05.gnucash")
     for path, stamp in stamps.items():
@@ -171,8 +171,10 @@ def test_a_manifest_its_options_and_two_companies_writing_one_output(tmp_path):
             ["West Ltd", "west", "", "", "Books"],
             ["Nowhere Ltd", "missing-folder", "", "", ""],
             ["Mixed Ltd", "east", "", "--format sqlite", "postgres://me@db.example.com/mixed"],
+            ["Empty Ltd", "empty", "", "", ""],
         ],
     )
+    (data / "empty").mkdir()
     out = tmp_path / "out"
     (out / ".Gone.partial-999999").mkdir(parents=True)  # left by a batch stopped by force
     (out / ".North-Ltd.old-999999").mkdir()
@@ -193,6 +195,8 @@ def test_a_manifest_its_options_and_two_companies_writing_one_output(tmp_path):
     assert rows["Mixed Ltd"]["message"] == (
         "batch.csv:7: its output is a PostgreSQL database, but its format is sqlite"
     )
+    # a folder named that holds no export (it was "no files given (the files column)")
+    assert rows["Empty Ltd"]["message"] == "batch.csv:8: empty: no export in it"
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
 
 
@@ -239,7 +243,7 @@ def test_a_book_that_differs_exits_3_with_strict(tmp_path):
     assert "differ" in rows[0]["message"]
     strict = many(clients, "-o", out, "--strict")
     assert strict.returncode == 3  # (both unchanged: their results are the earlier ones)
-    assert "(2 unchanged since their book was written)" in strict.stdout
+    assert "; 2 unchanged since their book was written" in strict.stdout
     forced = many(clients, "-o", out, "--strict", "--force")  # both converted again
     assert forced.returncode == 3
     assert [r["run"] for r in _summary(out)] == ["converted", "converted"]
