@@ -209,11 +209,17 @@ def connection_words(address: Address, password: str | None = None, ours: bool =
     """The wizard's connection test: what a book written there would do, or why it cannot
     (``ours``: the book there is the one this migration wrote, which an import replaces)."""
     found = state(address, password)  # BookWriteError: said by the caller
+    if found == "missing" and not _may_create(address, password):
+        return (
+            f"Connected to {address.host}:{address.port} as {address.user}, but there is no "
+            f"database {address.database}, and {address.user} may not create databases: create "
+            f"it for {address.user} (createdb -O {address.user} {address.database}), or give "
+            f"{address.user} that right (ALTER ROLE {address.user} CREATEDB), then test again."
+        )
     if found == "missing":
         return (
             f"Connected to {address.host}:{address.port} as {address.user}. There is no "
-            f"database {address.database} yet: the import creates it (the user needs the right "
-            "to create databases)."
+            f"database {address.database} yet: the import creates it."
         )
     if found == "empty":
         return f"Connected: the database {address.database} is empty; the book goes there."
@@ -224,6 +230,20 @@ def connection_words(address: Address, password: str | None = None, ours: bool =
         )
     words = holds_words(address, found)
     return f"Connected, but {words}: the import will not replace it. Choose another database."
+
+
+def _may_create(address: Address, password: str | None) -> bool:
+    """Whether the user may create databases on the server (or is its superuser)."""
+    said: list[bool] = []
+
+    def ask(conn: libpq.Connection) -> None:
+        rows = conn.rows(
+            "SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user"
+        )
+        said.append(bool(rows) and rows[0][0] == "t")
+
+    maintenance(address, password, ask)
+    return bool(said and said[0])
 
 
 def create_database(address: Address, database: str, password: str | None, copy: str = "") -> None:
@@ -320,7 +340,10 @@ def placed(
     the database."""
     found = state(address, password)
     if found in ("book", "tables") and not overwrite:
-        raise BookWriteError(f"{holds_words(address, found)}; not overwritten")
+        raise BookWriteError(
+            f"{holds_words(address, found)}; not overwritten: give another database, or replace "
+            "it on purpose (the command line's --force)"
+        )
     if found == "empty":
         try:
             yield address

@@ -56,8 +56,7 @@ def test_the_map_step_connects_to_a_postgresql_database(
         page.click("#test-database")
         expect(page.locator("#database-test")).to_have_text(
             f"Connected to 127.0.0.1:{pg_server.port} as bookkeeper. There is no database "
-            "from_the_browser yet: the import creates it (the user needs the right to create "
-            "databases)."
+            "from_the_browser yet: the import creates it."
         )
         expect(page.locator("#save-state")).to_have_text("All changes saved", use_inner_text=True)
         expect(page.locator("#db-password")).to_have_attribute(

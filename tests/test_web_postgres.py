@@ -82,7 +82,16 @@ def test_the_map_step_offers_postgresql_and_tests_the_connection(
     said = test(PASSWORD)
     assert said == (
         f"Connected to 127.0.0.1:{pg_server.port} as {USER}. There is no database wizard_test "
-        "yet: the import creates it (the user needs the right to create databases)."
+        "yet: the import creates it."
+    )
+    # a user who may not create databases is told so by the test, not by a failed import
+    pg_server.sql(f"CREATE ROLE wizard_clerk LOGIN NOCREATEDB PASSWORD '{PASSWORD}'")
+    clerk = pg_server.url("wizard_clerk_books", user="wizard_clerk")
+    assert test(PASSWORD, clerk) == (
+        f"Connected to 127.0.0.1:{pg_server.port} as wizard_clerk, but there is no database "
+        "wizard_clerk_books, and wizard_clerk may not create databases: create it for "
+        "wizard_clerk (createdb -O wizard_clerk wizard_clerk_books), or give wizard_clerk that "
+        "right (ALTER ROLE wizard_clerk CREATEDB), then test again."
     )
     r = _database(client, prefix, csrf, url.replace(USER, f"{USER}:pw"))
     assert "must not hold the password" in soup(r).select_one("#database-test").text
