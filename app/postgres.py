@@ -194,45 +194,20 @@ def holds_words(address: Address, found: State) -> str:
 
 def usage_problem(address: Address, overwrite: bool, password: str | None = None) -> str | None:
     """What stops a book being written at ``address`` (checked before anything is read), or
-    None: the server cannot be reached, refuses the user, or the database holds tables and
-    ``overwrite`` was not asked for."""
+    None: the server cannot be reached, refuses the user, the database holds tables and
+    ``overwrite`` was not asked for, or a database is to be made by a user who may not."""
     try:
         found = state(address, password)
+        if found in ("book", "tables") and not overwrite:
+            return f"{holds_words(address, found)}; add --force to replace it"
+        if found != "empty" and not may_create(address, password):
+            return _no_create(address, "" if found == "missing" else REPLACING)
     except BookWriteError as exc:
         return exc.message
-    if found in ("book", "tables") and not overwrite:
-        return f"{holds_words(address, found)}; add --force to replace it"
     return None
 
 
-def connection_words(address: Address, password: str | None = None, ours: bool = False) -> str:
-    """The wizard's connection test: what a book written there would do, or why it cannot
-    (``ours``: the book there is the one this migration wrote, which an import replaces)."""
-    found = state(address, password)  # BookWriteError: said by the caller
-    if found == "missing" and not _may_create(address, password):
-        return (
-            f"Connected to {address.host}:{address.port} as {address.user}, but there is no "
-            f"database {address.database}, and {address.user} may not create databases: create "
-            f"it for {address.user} (createdb -O {address.user} {address.database}), or give "
-            f"{address.user} that right (ALTER ROLE {address.user} CREATEDB), then test again."
-        )
-    if found == "missing":
-        return (
-            f"Connected to {address.host}:{address.port} as {address.user}. There is no "
-            f"database {address.database} yet: the import creates it."
-        )
-    if found == "empty":
-        return f"Connected: the database {address.database} is empty; the book goes there."
-    if found == "book" and ours:
-        return (
-            f"Connected: the database {address.database} holds the book this wizard wrote; "
-            "writing the book again replaces it once the new one is checked."
-        )
-    words = holds_words(address, found)
-    return f"Connected, but {words}: the import will not replace it. Choose another database."
-
-
-def _may_create(address: Address, password: str | None) -> bool:
+def may_create(address: Address, password: str | None) -> bool:
     """Whether the user may create databases on the server (or is its superuser)."""
     said: list[bool] = []
 
@@ -246,6 +221,24 @@ def _may_create(address: Address, password: str | None) -> bool:
     return bool(said and said[0])
 
 
+REPLACING = "the new book is written to a database of its own before it takes the old one's place"
+
+
+def _no_create(address: Address, why: str = "") -> str:
+    """A user who may not create databases: the one to create for him, or the right to ask for
+    (``why``: a book is there already and needs a database beside it)."""
+    who, db = address.user, address.database
+    if not why:
+        return (
+            f"{who} may not create databases on {address.host}: create the database {db} for "
+            f"{who} (createdb -O {who} {db}) and try again"
+        )
+    return (
+        f"{who} may not create databases on {address.host}, and {why}: give {who} that right "
+        f"(ALTER ROLE {who} CREATEDB) and try again; the book is left as it was"
+    )
+
+
 def create_database(address: Address, database: str, password: str | None, copy: str = "") -> None:
     """``database`` made on ``address``'s server (``copy``: why a book already there needs a
     database beside it, which only the right to create databases allows)."""
@@ -255,18 +248,8 @@ def create_database(address: Address, database: str, password: str | None, copy:
         try:  # as GnuCash creates a database (create_database in its DBI backend)
             conn.run(f"CREATE DATABASE {name} WITH TEMPLATE template0 ENCODING 'UTF8'")
         except libpq.PgError as exc:
-            if exc.sqlstate == "42501" and copy:  # insufficient_privilege
-                raise BookWriteError(
-                    f"{address.user} may not create databases on {address.host}, and {copy}: "
-                    f"give {address.user} that right (ALTER ROLE {address.user} CREATEDB) and "
-                    "try again; the book is left as it was"
-                ) from None
-            if exc.sqlstate == "42501":
-                raise BookWriteError(
-                    f"{address.user} may not create databases on {address.host}: create the "
-                    f"database {address.database} for {address.user} (createdb -O "
-                    f"{address.user} {address.database}) and try again"
-                ) from None
+            if exc.sqlstate == "42501":  # insufficient_privilege
+                raise BookWriteError(_no_create(address, copy)) from None
             raise BookWriteError(f"cannot create the database {database}: {exc.detail}") from None
         conn.run(f"ALTER DATABASE {name} SET standard_conforming_strings TO on")
 
@@ -352,11 +335,10 @@ def placed(
                 _drop_tables(address, password)
             raise
         return
-    where, why = address, ""
+    where = address
     if found != "missing":  # a book to replace only once the new one is proven
         where = replace(address, database=f"{address.database[:40]}_qb2gnucash_{os.getpid()}")
-        why = "the new book is written to a database of its own before it takes the old one's place"
-    create_database(address, where.database, password, why)
+    create_database(address, where.database, password, REPLACING if where != address else "")
     try:
         yield where
         if where != address:

@@ -10,7 +10,7 @@ from typing import cast
 
 from flask import Blueprint, Response, request
 
-from app import foreign, postgres
+from app import foreign, postgres, postgres_check
 from app.as_of import as_of_words
 from app.currency import is_known, unknown
 from app.errors import MappingError, MigrationError
@@ -329,7 +329,7 @@ def test_database() -> tuple[str, int]:
             m.save_plan(plan)
         last = runner().book(m)
         ours = last is not None and last.job.database == address.url
-        said = postgres.connection_words(address, passwords().get(m.id), ours)
+        said = postgres_check.connection_words(address, passwords().get(m.id), ours)
         ok, typed = True, address.url
     except MigrationError as exc:  # an address that is no address, a server that says no
         said = exc.message[0].upper() + exc.message[1:]
