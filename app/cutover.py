@@ -196,11 +196,7 @@ def _differences(
     holes = gaps(ledger.files)
     figured = _figured(ledger)
     more = over_explained((a.balance or ZERO, explained.get(a.full_name, ZERO)) for a in figured)
-    # (in the files twice, or counted otherwise; the history starting with the company)
-    twice, started = (
-        repeated.cause(ledger) if more else None,
-        likely.opened_there(ledger, daily, first),
-    )
+    twice = repeated.cause(ledger) if more else None  # (in the files twice, or counted otherwise)
     if twice:
         problems.append(_explains_more(figured, explained, twice))
     elif (
@@ -224,8 +220,11 @@ def _differences(
             said += "explains more than QuickBooks' balance"
             problems.append(Problem(a.source, said, "warning", twice[1], topic="difference"))
             continue
-        advise = cutover.opening_balances or started
-        fix = likely.likely_fix(a, re_name, ledger.as_of, first, opening=advise, suspect=suspect)
+        started = likely.opened_there(ledger, daily, first, a.full_name)  # (with the company)
+        fix = likely.likely_fix(
+            a, re_name, ledger.as_of, first, opening=cutover.opening_balances or started,
+            suspect=suspect,
+        )  # fmt: skip
         shifted = likely.fiscal_shift(fix, ledger.as_of)
         if holes:  # what is missing inside the history cannot be told from what came before it
             why = shifted or f"the history is incomplete, {holes[0].short()}"

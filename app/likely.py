@@ -27,14 +27,19 @@ def date_suspect(
     )
 
 
-def opened_there(ledger: Ledger, daily: DailyByAccount, first: dt.date | None) -> bool:
-    """Whether the history's first day holds QuickBooks' own opening balances (lines on its
-    Opening Balance Equity account, ``daily``: the history's lines per account and day, by the
-    accounts' final names): the history starts with the company, so a late start is not the
-    likely cause of a difference, nor an opening balance its fix (it would plug a transaction
-    of the files that QuickBooks counts otherwise: a hunt's edited invoice)."""
+def opened_there(
+    ledger: Ledger, daily: DailyByAccount, first: dt.date | None, account: str
+) -> bool:
+    """Whether ``account`` and QuickBooks' Opening Balance Equity both have lines on the
+    history's first day (``daily``: its lines per account and day, by the accounts' final
+    names), that account not merged by the plan: the history then seems to start with the
+    company's opening balances, so a late start is not the likely cause of the account's
+    difference, nor an opening balance its fix (it would plug a transaction of the files that
+    QuickBooks counts otherwise: a hunt's edited invoice)."""
     role = role_account(ledger, Role.OPENING_BALANCE)
-    return first is not None and role is not None and first in daily.get(role.full_name, {})
+    if first is None or role is None or len(role.origin) > 1:  # (another account merged in)
+        return False
+    return first in daily.get(role.full_name, {}) and first in daily.get(account, {})
 
 
 def unexplained(first: dt.date, started: bool) -> str:
@@ -43,7 +48,8 @@ def unexplained(first: dt.date, started: bool) -> str:
     if started:
         return (
             "one of its transactions is missing from the files, or QuickBooks counts one "
-            "otherwise (the history starts with the company's own opening balances)"
+            "otherwise (the history seems to start with the company: its first day holds "
+            "QuickBooks' opening balances)"
         )
     return (
         f"the history starts on {first}, after this account's first activity, or one of its "

@@ -91,7 +91,7 @@ def verify(
     from_files, more = _from_files(ledger, daily, cutover, re_name, asof)
     notes = [*_notes(ytd if folded else ZERO, re_name, holes), trial_balance_note(asof)]
     differing = (a for a in ledger.accounts if a.balance not in (None, from_book.get(a.full_name)))
-    suspect = date_suspect(asof, differing, re_name, _first(ledger))
+    suspect = date_suspect(asof, differing, re_name, first := _first(ledger))
     rows: list[Row] = []
     for a in ledger.accounts:
         lines = sum(daily.get(a.full_name, {}).values(), ZERO)
@@ -127,7 +127,7 @@ def verify(
             row = _cause(
                 row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
                 suspect=suspect, meant=not folded and from_files.get(a.full_name) == expected,
-                update=update, started=opened_there(ledger, daily, _first(ledger)),
+                update=update, started=opened_there(ledger, daily, first, a.full_name),
             )  # fmt: skip
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}

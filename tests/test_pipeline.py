@@ -10,10 +10,8 @@ from decimal import Decimal as D
 import pytest
 
 from app import cutover, gnc, mapping, pipeline, validate
-from app.as_of import ledger_daily
 from app.errors import ProblemsError
 from app.history import KEPT_PER_KIND, History
-from app.likely import opened_there
 from app.model import Account, AccountType, FileInfo, Ledger, Problem, Split, Transaction
 from app.plan import Cutover, Plan, Rule
 from app.source import Source
@@ -288,11 +286,9 @@ def test_history_renamed_last_gives_what_each_stage_in_turn_gives(rules, opening
     assert any("does not balance" in p.message for p in problems)
     assert any("'Mystery'" in p.message for p in problems)
     assert any("finer than" in p.message for p in problems)
-    # an opening balance is advised where none was asked for, unless the history's first day
-    # holds the company's own opening (a line on Opening Balance Equity: the merge of Owner's
-    # Equity into it puts the first transaction there), when a late start is not the cause
-    first = min(t.date for t in in_turn.transactions if t.kind_label != "Opening balances")
-    advised = not opening and not opened_there(in_turn, ledger_daily(in_turn), first)
+    # an opening balance is advised where none was asked for (the merge of Owner's Equity into
+    # Opening Balance Equity does not make the history one that starts with the company)
+    advised = not opening
     assert any(p.fix == "opening_balances" for p in fresh.problems) == advised
     if opening:
         assert fresh.ledger.transactions[0].kind_label == "Opening balances"
