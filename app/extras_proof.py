@@ -14,7 +14,8 @@ match, so it lies in that fiscal year.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from app import extras, schedules
@@ -50,7 +51,8 @@ class ExtrasProof:
     # the statements found in the book as QuickBooks gives them: account, date, ending balance
     statements: tuple[tuple[str, dt.date, Decimal], ...] = ()
     update: bool = False  # an update's proof: the book was in the user's hands since
-    carried: frozenset[str] = frozenset()  # a working book's accounts off by the archive's
+    # a working book's accounts off by the archive's difference, and by how much
+    carried: Mapping[str, Decimal] = field(default_factory=dict)
 
     @property
     def compared_years(self) -> tuple[YearProof, ...]:

@@ -24,7 +24,7 @@ from app.errors import BookWriteError, ProblemsError
 from app.fileio import write_text
 from app.model import AccountType, Ledger, Role, money
 from app.plan import Plan, parse_day
-from app.verify_report import Check
+from app.verify_report import Check, Row
 from app.words import differ, plural
 
 PNL = ("income", "expense")
@@ -161,25 +161,34 @@ def _carried_causes(
         return working
     off = {r.account: r.difference for r in year.differences}
     pnl = {r.account for r in archive.report.rows if (r.counted or r.family) in PNL}
-    income = [a for a in off if a in pnl]
     retained = role_account(working.written, Role.RETAINED_EARNINGS)
-    if income and retained is not None:  # (closed into the working book's Retained Earnings)
-        off.setdefault(retained.full_name, sum((off[a] for a in income), Decimal(0)))
-    rows = tuple(
-        replace(
-            r,
-            cause=f"carried from the archive: its balance on {last} differs from QuickBooks' "
-            f"trial balance of that date by {money(off[r.account])} (the archive's proof says "
-            "where that difference starts)",
-            fix="",
-        )
-        if not r.ok and r.account in off
-        else r
-        for r in working.report.rows
-    )
-    later = working.report.extras  # (its year ends: the same accounts carry it)
-    later = replace(later, carried=frozenset(off)) if later is not None else None
+    if split.year_start_of(working.written, last + dt.timedelta(days=1)) == last + dt.timedelta(
+        days=1
+    ):  # a fiscal year starts: income and expense closed into Retained Earnings
+        closed = sum((v for a, v in off.items() if a in pnl), Decimal(0))
+        off = {a: v for a, v in off.items() if a not in pnl}
+        if closed and retained is not None:
+            off[retained.full_name] = off.get(retained.full_name, Decimal(0)) + closed
+    rows = tuple(_carried(r, off.get(r.account), last) for r in working.report.rows)
+    later = working.report.extras  # (its year ends: the same accounts carry the same amounts)
+    later = replace(later, carried=off) if later is not None else None
     return replace(working, report=replace(working.report, rows=rows, extras=later))
+
+
+def _carried(row: Row, carried: Decimal | None, last: dt.date) -> Row:
+    """A working row that differs by what the archive's closing balance carried in: said so
+    (all of it), or the carried part said before the row's own cause (the rest)."""
+    if row.ok or not carried:
+        return row
+    came = (
+        f"carried from the archive: its balance on {last} differs from QuickBooks' trial "
+        f"balance of that date by {money(carried)} (the archive's proof says where that "
+        "difference starts)"
+    )
+    if row.difference == carried:
+        return replace(row, cause=came, fix="")
+    rest = money(row.difference - carried)
+    return replace(row, cause=f"{came}; the rest, {rest}: {row.cause or 'not explained'}")
 
 
 def _light(done: pipeline.Outcome) -> pipeline.Outcome:

@@ -5,7 +5,7 @@ transactions make of each figure on that date."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -44,16 +44,17 @@ class YearProof:
     def ok(self) -> bool:
         return self.compared and not self.differences
 
-    def cause(self, update: bool = False, carried: Collection[str] = ()) -> str:
+    def cause(self, update: bool = False, carried: Mapping[str, Decimal] | None = None) -> str:
         """The probable cause of this date's differences, from what the files make of each:
         QuickBooks' figure (the book lost it; ``update``: an update's book, changed in GnuCash
         since the last run), the book's (QuickBooks counts on that date what the files do not
         hold), or some of each; ``carried``: a working book's accounts whose opening balance
-        carries the archive's difference from QuickBooks (``split_write``)."""
+        carries the archive's difference from QuickBooks, by that much (``split_write``)."""
         rows = self.differences
-        came = [r.account for r in rows if r.account in carried]
-        book = [r.account for r in rows if r.files == r.quickbooks and r.account not in carried]
-        files = [r.account for r in rows if r.files == r.gnucash and r.account not in carried]
+        carried = carried or {}
+        came = [r.account for r in rows if carried.get(r.account) == r.difference]
+        book = [r.account for r in rows if r.files == r.quickbooks and r.account not in came]
+        files = [r.account for r in rows if r.files == r.gnucash and r.account not in came]
         said = [f"{_of(came, rows)}{CARRIED}"] if came else []
         if book:
             said.append(f"{_of(book, rows)}{book_differs(update)}")

@@ -273,3 +273,53 @@ def test_a_difference_carried_from_the_archive_is_said_so_in_the_working_book(tm
     line = done.working.report.extras.year_lines()[0]
     assert "Probable cause: " in line and "carried from the archive" in line, line
     assert "what the files do not hold" not in line, line
+
+
+def test_a_working_books_own_difference_is_not_called_carried(tmp_path) -> None:
+    """The same 2021 check changed by 10.00 and a 2022 check by 7.00 (the working book's own):
+    Checking differs by 17.00, of which 10.00 is carried from the archive and the rest is its
+    own, with its own cause; the 2022 expense is the working book's alone (its 2021 difference
+    closed into Retained Earnings), never called carried."""
+    from dataclasses import replace
+
+    from app import pipeline, split_write
+    from app.plan import Cutover, Plan
+
+    company = make_company(400, seed=4, years=4, exported=dt.date(2023, 3, 31))
+
+    def check(year: int):
+        return next(
+            t
+            for t in company.transactions
+            if t.date.year == year
+            and t.type == "Check"
+            and len(t.splits) == 2
+            and t.splits[0][1]
+            and {a for a, *_ in t.splits} >= {"Checking"}
+        )
+
+    edits = {id(check(2021)): 10, id(check(2022)): 7}
+    txns = [
+        replace(t, splits=[(a, v + (n if v > 0 else -n), m, c) for a, v, m, c in t.splits])
+        if (n := edits.get(id(t)))
+        else t
+        for t in company.transactions
+    ]
+    files = [
+        company.write_lists_iif(tmp_path / "lists.iif"),
+        replace(company, transactions=txns).write_journal_csv(tmp_path / "journal.csv"),
+        *(company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
+          for d in company.year_ends()),
+    ]  # fmt: skip
+    plan = Plan(cutover=Cutover(split_at="2022-01-01"))
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    done = split_write.write(prepared, tmp_path / "w.gnucash", tmp_path / "a.gnucash", plan)
+    rows = {r.account: r for r in done.working.report.differences}
+    cause = rows["Checking"].cause
+    assert cause.startswith("carried from the archive") and "; the rest, " in cause, cause
+    own = next(a for a, *_ in check(2022).splits if a != "Checking")
+    assert own != next(a for a, *_ in check(2021).splits if a != "Checking")
+    extras = done.working.report.extras
+    year = next(y for y in extras.compared_years if y.date == dt.date(2022, 12, 31))
+    off = {r.account: r.difference for r in year.differences}
+    assert off[own] and extras.carried.get(own) is None, extras.carried  # (closed: not carried)
