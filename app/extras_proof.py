@@ -67,7 +67,8 @@ class ExtrasProof:
         parts = []
         first = next((y for y in self.compared_years if not y.ok), None)
         if first is not None:
-            parts.append(f"the year end {first.date} differs from QuickBooks' trial balance")
+            what = "year end" if first.year_end else "date given"  # (the export's, say)
+            parts.append(f"the {what} {first.date} differs from QuickBooks' trial balance")
         kinds = sorted({m.what for m in self.mismatches})
         parts += [f"a {k} differs" for k in kinds]
         return "; ".join(parts)
@@ -131,7 +132,7 @@ class ExtrasProof:
                 state = (
                     "matches" if y.ok else f"differs too ({plural(len(y.differences), 'account')})"
                 )
-                out.append(f"The year end {y.date} {state}.")
+                out.append(f"The {'year end' if y.year_end else 'date given'} {y.date} {state}.")
         return out
 
     def other_lines(self) -> list[str]:

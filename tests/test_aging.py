@@ -133,6 +133,13 @@ def test_a_report_aged_from_transaction_dates_is_compared_so() -> None:
     assert rows[0].gnucash == (D(0), D("10.00"), D(0), D("10.00"), D(0))
     notes = DocumentsProof((), {}, {}, aging=rows).notes()
     assert any("“Due or Post Date” to “Post date”" in n for n in notes), notes
+    # a row the report leaves without an Aging figure (not yet due) is aged from its own date
+    # on that side too, as GnuCash's side is
+    fresh = OpenItem("customer", "A", "Invoice", day - dt.timedelta(days=5), D("3.00"),
+                     Source("o.csv", 9), due=day + dt.timedelta(days=10))  # fmt: skip
+    lot = BookLot("customer", "A", fresh.date, fresh.due, D("3.00"), True)
+    rows = aging_rows([*items, fresh], [*lots, lot], day, {"customer"})
+    assert [r.ok for r in rows] == [True], rows
     # aged from the due date (the default): not taken for the other preference
     by_due = [replace(i, aging=(day - i.due).days) for i in items if i.due]
     assert aged_from_date(by_due, day) == set()

@@ -55,11 +55,15 @@ def _add(into: dict[tuple[str, str], list[Decimal]], key: tuple[str, str], days:
     row[bucket(days)] += v
 
 
-def quickbooks_aging(items: Iterable[OpenItem], as_of: dt.date) -> dict[tuple[str, str], Buckets]:
-    """(kind, owner) → its report rows' open amounts by bucket."""
+def quickbooks_aging(
+    items: Iterable[OpenItem], as_of: dt.date, from_date: set[str] | frozenset[str] = frozenset()
+) -> dict[tuple[str, str], Buckets]:
+    """(kind, owner) → its report rows' open amounts by bucket (a row with no Aging figure from
+    its due date, or from its own date on the sides ``from_date`` ages so: ``aged_from_date``)."""
     out: dict[tuple[str, str], list[Decimal]] = {}
     for item in items:
-        days = item.aging if item.aging is not None else (as_of - (item.due or item.date)).days
+        day = item.date if item.owner_kind in from_date else (item.due or item.date)
+        days = item.aging if item.aging is not None else (as_of - day).days
         _add(out, (item.owner_kind, item.owner), days, item.open)
     return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
 
@@ -152,7 +156,7 @@ def aging_rows(
     ``reported``: the sides ("customer", "vendor") an open-items report was given for."""
     items = list(items)
     from_date = aged_from_date(items, as_of)
-    qb, gnc = quickbooks_aging(items, as_of), gnucash_aging(lots, as_of, from_date)
+    qb, gnc = quickbooks_aging(items, as_of, from_date), gnucash_aging(lots, as_of, from_date)
     sides = set(reported)
     dated = {i.owner_kind for i in items if i.due is not None or i.aging is not None}
     keys = sorted(

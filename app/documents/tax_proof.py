@@ -243,7 +243,11 @@ def _agencies(st: SalesTax, book: BookSalesTax, ledger: Ledger) -> tuple[AgencyR
     keys = sorted(set(quickbooks) | set(gnucash), key=lambda k: (k == "", k))
     return tuple(
         AgencyRow(
-            k or NO_AGENCY, quickbooks.get(k, ZERO), gnucash.get(k, ZERO), basis, k in quickbooks
+            k or NO_AGENCY,
+            quickbooks.get(k, ZERO),
+            gnucash.get(k, ZERO),
+            basis,
+            basis != "report" or k in quickbooks,  # (without a report, nothing is unlisted)
         )
         for k in keys
         if quickbooks.get(k, ZERO) or gnucash.get(k, ZERO) or k
