@@ -206,13 +206,14 @@ def _owed_gone(before: tuple[Account, ...], after: tuple[Account, ...]) -> list[
     ):
         had = next((a for a in before if a.type is kind), None)
         if had is not None and not any(a.type is kind for a in after):
+            kept = any(had.full_name in a.origin for a in after if a.full_name == had.full_name)
+            how = "was retyped" if kept else "was merged into another account: undo the merge"
             said = (
                 f"the plan leaves no account of GnuCash's type {GNUCASH_TYPES[kind.value]} "
-                f"({had.full_name} was retyped or merged into another): GnuCash keeps {docs} "
-                f"only on one, so they stay plain transactions and every {owners}'s open items "
-                "will differ from QuickBooks'"
-            )  # (the wizard's fix: give it its type back, "Change…" beside it)
-            out.append(Problem(had.source, said, "warning", "account_type"))
+                f"({had.full_name} {how}): GnuCash keeps {docs} only on one, so they stay plain "
+                f"transactions and every {owners}'s open items will differ from QuickBooks'"
+            )  # (a retype's fix: give it its type back, "Change…" beside it)
+            out.append(Problem(had.source, said, "warning", "account_type" if kept else ""))
     return out
 
 

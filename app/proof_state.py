@@ -69,7 +69,7 @@ def verdict(report: Report) -> Verdict:
     if docs is not None and (docs.count_differences or docs.unowned_lots):
         named.append("the invoices and bills differ")
     elif docs is not None and any(c.step == "map" for c in docs.causes):  # (aging.owner_cause)
-        named.append("no invoices or bills were made where A/R or A/P was retyped on the Map step")
+        named.append("no invoices or bills were made: A/R or A/P retyped or merged away (Map step)")
     checks = sum(1 for c in report.checks if not c.ok) + len(named)
     owners = docs.allocated if docs is not None else ()
     customers = sum(1 for kind, _o in owners if kind == "customer")

@@ -348,7 +348,7 @@ def test_a_control_account_retyped_on_the_map_step_is_the_cause(tmp_path) -> Non
     (warned,) = [p for p in prepared.warnings if "no account of GnuCash's type" in p.message]
     assert warned.message.startswith(
         "the plan leaves no account of GnuCash's type A/Receivable (Accounts Receivable was "
-        "retyped or merged into another)"
+        "retyped)"
     )
     assert warned.fix == "account_type"
     proof = outcome.report.documents
@@ -363,4 +363,21 @@ def test_a_control_account_retyped_on_the_map_step_is_the_cause(tmp_path) -> Non
     # not "Ledger matches; open items allocated differently": no invoice was made at all
     said = verdict(outcome.report)
     assert said.state == "attention", said
-    assert "no invoices or bills were made where A/R or A/P was retyped" in said.words()
+    assert "no invoices or bills were made: A/R or A/P retyped or merged away" in said.words()
+
+
+def test_a_control_account_merged_away_is_warned_with_the_merge_to_undo(tmp_path) -> None:
+    """Accounts Payable merged into the credit card on the Map step: the warning says it was
+    merged (not a type to give back, which would be the card's)."""
+    from app.plan import Rule
+
+    company = make_company(120, seed=41, documents=True)
+    plan = Plan(rules=(Rule("merge", "Accounts Payable", "CalOil Card"),))
+    files = [
+        company.write_lists_iif(tmp_path / "lists.iif"),
+        company.write_find_csv(tmp_path / "history.csv", split=True),
+    ]
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    (warned,) = [p for p in prepared.warnings if "no account of GnuCash's type" in p.message]
+    assert "(Accounts Payable was merged into another account: undo the merge)" in warned.message
+    assert warned.fix == ""
