@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from app import extras, schedules
-from app.as_of import as_counted, figures, fiscal_year_start, ledger_daily, role_account
+from app.as_of import (
+    as_counted,
+    figures,
+    fiscal_year_start,
+    fits_words,
+    ledger_daily,
+    other_year,
+    role_account,
+)
 from app.book import BookAccount, BookSnapshot
 from app.csvsafe import line as csv_line
 from app.model import AccountType, AsOf, Ledger, Role, money
@@ -51,6 +59,7 @@ class ExtrasProof:
     # the statements found in the book as QuickBooks gives them: account, date, ending balance
     statements: tuple[tuple[str, dt.date, Decimal], ...] = ()
     update: bool = False  # an update's proof: the book was in the user's hands since
+    fiscal: str = ""  # QuickBooks' figures fit another fiscal year start: which ("1 July")
     # a working book's accounts off by the archive's difference, and by how much
     carried: Mapping[str, Decimal] = field(default_factory=dict)
 
@@ -125,7 +134,11 @@ class ExtrasProof:
                 f"; {', '.join(str(y.date) for y in before)} match: the difference starts in the "
                 f"fiscal year from {first.year_start} to {first.date}"
             )
-        cause = first.cause(self.update, self.carried)
+        cause = (  # (every year is cut at the wrong start then: the proof's own cause)
+            f"the fiscal year start: QuickBooks' figures fit a fiscal year starting {self.fiscal}"
+            if self.fiscal
+            else first.cause(self.update, self.carried)
+        )
         out.insert(0, line + (f". Probable cause: {cause}." if cause else "."))
         for y in compared:
             if y.date > first.date:
@@ -212,6 +225,7 @@ def prove(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> ExtrasPr
         s for s in schedules.schedules(ledger.memorized) if (schedules.WHAT, s.name) not in refused
     ]
     _schedules(scheds, snapshot, mismatches)
+    fiscal = fits_words(asof.fits) if asof is not None and other_year(asof) else ""
     return ExtrasProof(
         years,
         asof.date if asof else None,
@@ -221,6 +235,7 @@ def prove(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> ExtrasPr
         len(scheds),
         tuple(mismatches),
         statements,
+        fiscal=fiscal,
     )
 
 

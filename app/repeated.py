@@ -41,11 +41,16 @@ def cause(ledger: Ledger) -> tuple[str, Fix]:
     pair = twins(ledger)
     if pair is not None:
         a, b = pair
-        return (
-            f"transactions are probably in the files twice (such as {a.source} and {b.source}, "
-            "alike)",
-            "repeated",
-        )
+        said = f"transactions are probably in the files twice (such as {a.source} and {b.source}"
+        spans = {f.filename: f for f in ledger.files if f.first_date and f.last_date}
+        one, two = spans.get(a.source.filename), spans.get(b.source.filename)
+        if one and two and one is not two and one.first_date and two.first_date:
+            start = max(one.first_date, two.first_date)
+            end = min(one.last_date or start, two.last_date or start)
+            if start <= end:  # (two reports of periods that overlap: each given once)
+                said += f", alike: {one.filename} and {two.filename} both cover {start} to {end}"
+                return f"{said}; give transaction files whose periods do not overlap)", "repeated"
+        return f"{said}, alike)", "repeated"
     return (
         "no transaction is in the files twice, so one of theirs is probably counted otherwise "
         "by QuickBooks (changed or deleted there after the transaction report was exported, or "

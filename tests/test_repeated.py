@@ -38,3 +38,20 @@ def test_a_transaction_given_twice_is_found_with_both_lines() -> None:
     words, fix = repeated.cause(Ledger(transactions=(first, again)))
     assert fix == "repeated"
     assert "(such as journal.csv:2 and journal (2).csv:2, alike)" in words
+
+
+def test_twins_from_two_files_whose_periods_overlap_name_the_overlap() -> None:
+    """Two exports whose periods overlap, each given once (IIF transaction ids renumbered in
+    the second, so the overlap is not taken out): the cause names the days both cover."""
+    from app.model import FileInfo
+
+    first = _invoice(482, "Cook, Brian", "71")
+    again = replace(first, source=Source("p1.iif", 4))
+    files = (
+        FileInfo("journal.csv", "IIF", first_date=dt.date(2019, 1, 1), last_date=DAY),
+        FileInfo("p1.iif", "IIF", first_date=dt.date(2021, 2, 1), last_date=dt.date(2021, 12, 31)),
+    )
+    words, fix = repeated.cause(Ledger(transactions=(first, again), files=files))
+    assert fix == "repeated"
+    assert "journal.csv and p1.iif both cover 2021-02-01 to 2021-03-01" in words, words
+    assert "give transaction files whose periods do not overlap" in words

@@ -410,6 +410,12 @@ def test_a_trial_balance_of_another_day_is_not_called_a_year_end() -> None:
     off = (YearRow("Checking", D("1.00"), D("2.00"), D("2.00")),)
     said = ExtrasProof(years=(ends, replace(export, rows=off))).year_lines()[0]
     assert said.startswith("The date given 2020-12-28 is the first that differs"), said
+    # QuickBooks' figures fit another fiscal year start: every year is cut wrong, said so
+    said = ExtrasProof(years=(ends, replace(export, rows=off)), fiscal="1 July").year_lines()[0]
+    assert said.endswith(
+        "Probable cause: the fiscal year start: QuickBooks' figures fit a fiscal year starting "
+        "1 July."
+    ), said
 
 
 def test_two_trial_balances_of_one_date_that_disagree_are_refused(company_files, tmp_path) -> None:
