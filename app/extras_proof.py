@@ -212,10 +212,12 @@ def _type(b: BookAccount) -> AccountType | None:
         return None
 
 
-def prove(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> ExtrasProof:
+def prove(
+    ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None, fold: bool = False
+) -> ExtrasProof:
     """The proof of ``ledger``'s issue-26 parts in the book read back (without year-end reports
-    its lines say once that the book was proved on one date)."""
-    years = _years(ledger, snapshot, asof)
+    its lines say once that the book was proved on one date; ``fold``: ``_years``)."""
+    years = _years(ledger, snapshot, asof, fold)
     mismatches: list[Mismatch] = []
     refused = {(n.what, n.name) for n in ledger.not_imported}
     budgets = [b for b in extras.budgets(ledger.budget_lines) if ("Budgets", b.name) not in refused]
@@ -239,9 +241,15 @@ def prove(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> ExtrasPr
     )
 
 
-def _years(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> tuple[YearProof, ...]:
+def _years(
+    ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None, fold: bool = False
+) -> tuple[YearProof, ...]:
+    """Each Trial Balance report against the book on its date (``fold``: balances only, this
+    year's income and expense folded into Retained Earnings, as the book holds them: QuickBooks'
+    figures are compared so folded, as the accounts' proof does)."""
     if not ledger.year_ends:
         return ()
+    pnl = {a.full_name for a in ledger.accounts if a.counted and not a.counted.balance_sheet}
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     re_name = retained.full_name if retained else None
     mmdd = asof.year_start.strftime("%m-%d") if asof else "01-01"
@@ -256,9 +264,12 @@ def _years(ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None) -> tuple[Y
         book_types = ((b.full_name, _type(b), b.daily) for b in snapshot.accounts)
         book = figures(as_counted(ledger, book_types), re_name, y.date, start)
         made = figures(files, re_name, y.date, start)  # (the files': the cause of a difference)
+        qb = {name: y.figure(name) for name in (*known, *extra)}
+        if fold and re_name is not None:
+            qb[re_name] += sum((qb[a] for a in pnl if a in qb), ZERO)
+            qb.update(dict.fromkeys(pnl & qb.keys(), ZERO))
         rows = tuple(
-            YearRow(name, y.figure(name), book.get(name, ZERO), made.get(name, ZERO))
-            for name in (*known, *extra)
+            YearRow(name, qb[name], book.get(name, ZERO), made.get(name, ZERO)) for name in qb
         )
         compared = first is not None and y.date >= first
         out.append(YearProof(y.date, start, rows, y.filename, compared))

@@ -147,7 +147,7 @@ def verify(
                     cause=book_only(b.full_name, update=update) if b.balance else "",
                 )
             )
-    extras = replace(prove(ledger, snapshot, asof), update=update)  # every year end, budgets…
+    extras = replace(prove(ledger, snapshot, asof, folded), update=update)  # year ends, budgets…
     counted = apart.counted(snapshot) if apart is not None else snapshot
     checks = explain(_checks(ledger, counted), ledger, counted, update=update, apart=apart)
     unmade = ""  # the opening balance asked for, not made: why (said once, app.coverage)

@@ -497,3 +497,20 @@ def test_lists_without_their_export_date_and_the_trial_balance_of_that_day(tmp_p
     run = convert(lists, journal, tb, "-o", tmp_path / "book.gnucash", "--strict")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Matches QuickBooks to the cent" in run.stdout
+
+
+def test_balances_only_folded_with_a_trial_balance_of_its_day_matches(tmp_path) -> None:
+    """Only the balances, this year's income and expense folded into Retained Earnings, and
+    QuickBooks' Trial Balance of the cutover day: the accounts matched and the same day's
+    report was said to differ (exit 3 with --strict); it is compared folded, as the accounts."""
+    company = make_company(300, seed=7, years=3)
+    day = company.export_date
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    tb = company.write_trial_balance_csv(tmp_path / "tb.csv", as_of=day)
+    run = convert(
+        lists, journal, tb, "-o", tmp_path / "book.gnucash", "--balances-only", day.isoformat(),
+        "--ytd-to-retained", "--strict",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"matches QuickBooks' trial balance to the cent (1 report: {day})" in run.stdout
