@@ -5,13 +5,15 @@ finding worded with its fix in the command line's words (``worded``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import TextIO
 
 from app import pipeline
 from app.as_of import as_of_words
 from app.fixes import with_fix
-from app.model import FileInfo, Ledger, Problem
+from app.model import FileInfo, Ledger, Problem, money
+from app.openings import OPENING_KIND
 from app.pages import preview
 from app.pages.documents import documents_view
 from app.pages.preview import left_out
@@ -121,9 +123,19 @@ def counts(ledger: Ledger) -> list[str]:
     subs = sum(1 for a in ledger.accounts if a.folds_into)
     said = [plural(made, "parent") + " created"] * bool(made)
     said += [plural(subs, "class sub-account", "class sub-accounts")] * bool(subs)
+    opening = next((t for t in ledger.transactions if t.kind_label == OPENING_KIND), None)
+    made_here = ""
+    if opening is not None:  # (never unsaid: it is what the history did not explain)
+        debits = sum((s.value for s in opening.splits if s.value > 0), Decimal(0))
+        made_here = (
+            f", of which 1 opening-balance transaction made here on {opening.date} "
+            f"({plural(len(opening.splits), 'line')}, debits {money(debits)}): what the "
+            "history does not explain of QuickBooks' figures"
+        )
     return [
         plural(n["Accounts"], "account") + (f" ({', '.join(said)})" if said else ""),
-        f"{plural(n['Transactions'], 'transaction')} with {plural(n['Splits'], 'line')}",
+        f"{plural(n['Transactions'], 'transaction')} with {plural(n['Splits'], 'line')}"
+        + made_here,
         f"{plural(n['Customers'], 'customer')} with {plural(n['Jobs'], 'job')}",
         plural(n["Vendors"], "vendor"),
         plural(n["Employees"], "employee"),
