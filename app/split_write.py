@@ -162,9 +162,9 @@ def _carried_causes(
     off = {r.account: r.difference for r in year.differences}
     pnl = {r.account for r in archive.report.rows if (r.counted or r.family) in PNL}
     retained = role_account(working.written, Role.RETAINED_EARNINGS)
-    if split.year_start_of(working.written, last + dt.timedelta(days=1)) == last + dt.timedelta(
-        days=1
-    ):  # a fiscal year starts: income and expense closed into Retained Earnings
+    day = last + dt.timedelta(days=1)
+    if split.year_start_of(working.written, day) == day:  # a fiscal year starts: income and
+        # expense closed into Retained Earnings
         closed = sum((v for a, v in off.items() if a in pnl), Decimal(0))
         off = {a: v for a, v in off.items() if a not in pnl}
         if closed and retained is not None:

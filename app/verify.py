@@ -127,7 +127,8 @@ def verify(
             row = _cause(
                 row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
                 suspect=suspect, meant=not folded and from_files.get(a.full_name) == expected,
-                update=update, started=opened_there(ledger, daily, first, a.full_name),
+                update=update, first=first,
+                started=opened_there(ledger, daily, first, a.full_name),
             )  # fmt: skip
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
@@ -151,7 +152,6 @@ def verify(
     counted = apart.counted(snapshot) if apart is not None else snapshot
     checks = explain(_checks(ledger, counted), ledger, counted, update=update, apart=apart)
     unmade = ""  # the opening balance asked for, not made: why (said once, app.coverage)
-    first = _first(ledger)
     if cutover.opening_balances and holes and first and any(r.fix == "history_gap" for r in rows):
         unmade = no_opening(holes, first)
     return Report(tuple(rows), checks, asof, tuple(notes), extras=extras, no_opening=unmade)
@@ -202,13 +202,14 @@ def _cause(
     suspect: bool,
     meant: bool = False,
     update: bool = False,
+    first: dt.date | None = None,
     started: bool = False,
 ) -> Row:
-    """The probable cause of a row's difference, in plain words, and the setting that fixes
-    it: transactions counted twice (``more``: the history explains more than QuickBooks on
-    every account that differs), a history with gaps, else the likeliest setting (``suspect``:
-    the export date typed, ``likely.date_suspect``); ``meant``: the files make QuickBooks'
-    figure, the book does not."""
+    """The probable cause of a row's difference, and the setting that fixes it: counted twice
+    (``more``: the history explains more than QuickBooks wherever it differs), a history with
+    gaps, else the likeliest setting (``suspect``: the export date typed, ``likely``);
+    ``meant``: the files make QuickBooks' figure, the book does not; ``first``: the history's
+    first day."""
     if not row.in_book or row.history_difference or row.basis == "history" or meant:
         return replace(row, cause=book_differs(update))
     if more:  # (``app.repeated``: in the files twice, or counted otherwise by QuickBooks)
@@ -218,7 +219,6 @@ def _cause(
         return replace(row, cause=cause, fix="history_gap")
     if cutover.mode == "balances_only" or asof is None:
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
-    first = _first(ledger)
     opening = cutover.opening_balances or started  # (the history starts with the company)
     fix = likely_fix(account, re_name, asof, first, opening=opening, suspect=suspect)
     causes = {

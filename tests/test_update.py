@@ -24,6 +24,7 @@ from app.source import Source
 from tests.support.companygen import Company
 from tests.support.companygen_later import RENAMED, Later, later_company
 from tests.support.end_to_end import assert_known_answers
+from tests.support.gnucash_edits import move_cents
 
 D = Decimal
 HAND = "Bought by hand in GnuCash"
@@ -625,13 +626,7 @@ def edit_in_gnucash(path: Path, num: str, cents: int) -> None:
         checking = session.book.get_root_account().lookup_by_full_name("Checking")
         txn = next(s.GetParent() for s in checking.GetSplitList() if s.GetParent().GetNum() == num)
         first, second = txn.GetSplitList()[:2]
-        txn.BeginEdit()
-        for s, delta in ((first, cents), (second, -cents)):
-            v = s.GetValue()
-            new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
-            s.SetValue(new)
-            s.SetAmount(new)
-        txn.CommitEdit()
+        move_cents(txn, first, second, cents)
         session.save()
     finally:
         session.end()

@@ -183,6 +183,18 @@ def import_changed_in_gnucash(folder: Path, monkeypatch, change) -> None:
     assert changed
 
 
+def move_cents(txn, first, second, cents: int) -> None:
+    """``cents`` moved from ``second`` to ``first`` of the transaction ``txn`` (bindings
+    objects), value and amount, in one edit: it stays balanced."""
+    txn.BeginEdit()
+    for s, delta in ((first, cents), (second, -cents)):
+        v = s.GetValue()
+        new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
+        s.SetValue(new)
+        s.SetAmount(new)
+    txn.CommitEdit()
+
+
 def damage(path: Path, account: str, cents: int, *, pnl: bool = False, before=None) -> str:
     """Move ``cents`` within one two-split transaction of ``account`` (dated before ``before``
     when given) whose other account is an income/expense one (``pnl``) or not, through the
@@ -205,13 +217,7 @@ def damage(path: Path, account: str, cents: int, *, pnl: bool = False, before=No
                 break
         else:
             raise AssertionError(f"no transaction of {account} to damage")
-        txn.BeginEdit()
-        for s, delta in ((split, cents), (other, -cents)):
-            v = s.GetValue()
-            new = GncNumeric(v.num() * 100 // v.denom() + delta, 100)
-            s.SetValue(new)
-            s.SetAmount(new)
-        txn.CommitEdit()
+        move_cents(txn, split, other, cents)
         session.save()
         return other.GetAccount().get_full_name()
     finally:
