@@ -206,7 +206,8 @@ def _owed_gone(before: tuple[Account, ...], after: tuple[Account, ...]) -> list[
     ):
         had = next((a for a in before if a.type is kind), None)
         if had is not None and not any(a.type is kind for a in after):
-            kept = any(had.full_name in a.origin for a in after if a.full_name == had.full_name)
+            merged = any(had.full_name in a.origin and len(a.origin) > 1 for a in after)
+            kept = not merged  # (retyped, renamed or not)
             how = "was retyped" if kept else "was merged into another account: undo the merge"
             said = (
                 f"the plan leaves no account of GnuCash's type {GNUCASH_TYPES[kind.value]} "

@@ -381,3 +381,13 @@ def test_a_control_account_merged_away_is_warned_with_the_merge_to_undo(tmp_path
     (warned,) = [p for p in prepared.warnings if "no account of GnuCash's type" in p.message]
     assert "(Accounts Payable was merged into another account: undo the merge)" in warned.message
     assert warned.fix == ""
+    # renamed and retyped: a retype still, with the type to give back
+    plan = Plan(
+        rules=(
+            Rule("rename", "Accounts Payable", "Owed"),
+            Rule("retype", "Accounts Payable", "LIABILITY"),
+        )
+    )
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    (warned,) = [p for p in prepared.warnings if "no account of GnuCash's type" in p.message]
+    assert "(Accounts Payable was retyped)" in warned.message and warned.fix == "account_type"
