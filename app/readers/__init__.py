@@ -23,13 +23,14 @@ from typing import Any
 
 from app.account_labels import canonical
 from app.classes import SplitClass
-from app.coverage import gaps, quiet_days
+from app.coverage import gaps
 from app.errors import AmbiguousFormatError, ParseError, UnknownFormatError
 from app.model import Account, FileInfo, Ledger, Problem, ReadOptions
 from app.plan import Plan
 from app.read_progress import ReadProgress
 from app.readers import iif, looks, overlap, qbcsv, year_ends
 from app.readers.charts import disagreements, tax_rates
+from app.readers.cut import checked
 from app.readers.qbcsv import (
     memorized,
     names,
@@ -103,7 +104,7 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
                 refused.kind if refused else "not read",
             )
         ledger = identify(path, options, candidates).parse(path, options)
-        return _said_if_empty(visible(path, _checked(ledger, options)))
+        return _said_if_empty(visible(path, checked(ledger, options)))
     except ParseError as exc:
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message
@@ -141,59 +142,6 @@ def _said_if_empty(ledger: Ledger) -> Ledger:
         return ledger
     name = ledger.files[0].filename
     return replace(ledger, problems=(Problem(Source(name, 1), EMPTY, "warning"), *ledger.problems))
-
-
-def _checked(ledger: Ledger, options: ReadOptions) -> Ledger:
-    """A file's ledger with its quiet stretch measured and a cut (at the export cap, or a file
-    that stops early: ``FileInfo.stops_early``) decided: an error unless the user accepts the
-    cut (``ReadOptions.truncated_ok``); then a warning, the file marked ``cut`` and its last
-    transaction, when it does not balance, not imported (the cut fell inside it) but named."""
-    if not ledger.files or not ledger.transactions:
-        return ledger
-    info = replace(ledger.files[0], quiet=quiet_days(t.date for t in ledger.transactions))
-    cut = [p for p in ledger.problems if p.topic == "truncated"]
-    if not cut:
-        return replace(ledger, files=(info, *ledger.files[1:]))
-    last = info.last_date.isoformat() if info.last_date else ""
-    if not options.truncated_ok:
-        problems = tuple(
-            replace(
-                p,
-                severity="error",
-                message=f"{p.message}: its history stops on {last}, and what follows in the "
-                "report's period is missing",
-                fix="accept_cut",
-            )
-            if p in cut
-            else p
-            for p in ledger.problems
-        )
-        return replace(ledger, problems=problems, files=(info, *ledger.files[1:]))
-    txns, extra = list(ledger.transactions), []
-    end = max(txns, key=lambda t: t.source.line)
-    if end.total:
-        txns.remove(end)
-        extra.append(
-            Problem(
-                end.source,
-                f"the last transaction ({end.kind_label or 'transaction'} of "
-                f"{end.date.isoformat()}"
-                + (f", Trans # {end.ref}" if end.ref else "")
-                + f", {len(end.splits)} of its lines) is cut off "
-                + ("where the file stops" if info.stops_early else "by the export cap")
-                + ": not imported; it lies in the period the proof names as missing",
-                "warning",
-                topic="truncated",
-            )
-        )
-    info = replace(info, cut=True)
-    problems = tuple(
-        replace(p, message=f"{p.message}; accepted as cut: its history stops on {last}")
-        if p in cut
-        else p
-        for p in ledger.problems
-    )
-    return replace(ledger, transactions=tuple(txns), problems=(*problems, *extra), files=(info,))
 
 
 def _unread(path: Path, problem: Problem, kind: str = "not read") -> Ledger:

@@ -250,6 +250,7 @@ class _Reader:
         stack: list[str] = []  # the open sections' accounts (full label paths)
         sections: set[str] = set()  # every section's account
         heads: list[str] = []  # their header texts, to match "Total <header>"
+        opened, closed = out.sections.opened, out.sections.closed
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
         labels: dict[str, str] = {}  # account and account type cells → stripped
         memos: dict[str, tuple[str, bool]] = {}  # memo cell → stripped, starts with VOID
@@ -284,12 +285,15 @@ class _Reader:
                         and text.startswith("Total ")
                         and text[6:] == heads[level]
                     )
+                    if closing and level < len(stack):  # checked once read (sections.py)
+                        closed.append((line, stack[level], *pick(row)[8:11]))
                     del stack[level:], heads[level:]
                     if not closing:
                         parent = stack[-1] if stack else ""
                         stack.append(f"{parent}:{text}" if parent and ":" not in text else text)
                         sections.add(stack[-1])
                         heads.append(text)
+                        opened.append((line, stack[-1], text, section))
                     section = stack[-1] if stack else ""
                     continue
                 row[:lead] = [""] * lead  # missing roles read cell 0: keep it empty

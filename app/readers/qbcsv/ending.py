@@ -47,13 +47,16 @@ def stops_early(
     grouped_by_account: bool,
     period_end: dt.date | None,
     last_line: int,
+    still_open: tuple[int, str] | None = None,
 ) -> Problem | None:
     """The finding that the file stops before its end, or None: its last transaction does not
     balance, in a file without the TOTAL row a whole Journal, Transaction Detail or General
     Ledger report ends with (cut in the middle; ``grouped_by_account``: a General Ledger,
     whose last rows are no transaction's); or such a report without its TOTAL row whose title
     says its period runs on well past its last transaction. A missing TOTAL row alone is no
-    proof (files put together by hand have none)."""
+    proof (files put together by hand have none). A General Ledger's signs: transactions whose
+    lines do not balance (their other lines lie in the sections past the cut) and its last
+    account section ``still_open`` (its heading line and account), closed by no Total row."""
     if not txns:
         return None
     totalled = TOTALLED.get(layout, "")
@@ -67,6 +70,17 @@ def stops_early(
             f"{end.date.isoformat()}, line {end.source.line}) stops in the middle, its lines "
             "not balancing"
         )
+    if grouped_by_account:
+        if unbalanced := sum(1 for t in txns if t.total):
+            reasons.append(
+                f"{unbalanced:,} of its transactions do not balance (their other lines would "
+                "come in the account sections after where it stops)"
+            )
+        if still_open is not None and unbalanced:
+            reasons.append(
+                f"its last account section ({still_open[1]}, from line {still_open[0]}) has no "
+                "Total row"
+            )
     last = max(t.date for t in txns)
     quiet = max(MIN_GAP, quiet_days(t.date for t in txns))
     if period_end is not None and (period_end - last).days > quiet:

@@ -41,6 +41,7 @@ from app.readers.payers import named
 from app.readers.qbcsv.build import Group, renamed, transaction_maker
 from app.readers.qbcsv.ending import stops_early
 from app.readers.qbcsv.find import group_by_balance
+from app.readers.qbcsv.sections import Sections, section_problems
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.source import Source, line_list
 from app.words import plural
@@ -81,6 +82,7 @@ class Collector:
         self.last_line = 0
         self.rows = 0
         self.sectioned = False
+        self.sections = Sections()  # a General Ledger's heading and Total rows
 
     def start(self, layout: str, header_line: int, has_ref: bool) -> None:
         self.header_line = header_line
@@ -271,6 +273,11 @@ class Collector:
         if self.mode == "ledger" or self.sectioned:
             txns.sort(key=lambda t: (t.date, _ref_key(t.ref)))
         self._unreadable()
+        if self.mode == "ledger":
+            checked = not any(p.severity == "error" for p in self.problems)
+            self.problems += section_problems(
+                self.filename, self.sections, txns, self.amount, checked=checked
+            )
         data_lines = self.last_line - self.header_line
         early = None
         if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
@@ -289,6 +296,7 @@ class Collector:
             layout,
             whole=self.whole,
             grouped_by_account=self.mode == "ledger",
+            still_open=self.sections.still_open(),
             period_end=self.period_end,
             last_line=self.last_line,
         ):

@@ -1,0 +1,111 @@
+"""The account sections of a General Ledger (used by the qbcsv reader), checked against the
+report's own ``Total <account>`` rows once the file is read:
+
+- A ``Total X`` row with no heading row for X open above it: the heading row is missing, so the
+  rows under it were read as the account before (an error: the file would move money between
+  accounts unseen).
+- A ``Total X`` row whose figures are not the sum of the rows read under X and its subaccounts:
+  a row missing, changed or read under another account (a warning naming both sums; the proof
+  of the account shows the difference, this says where it comes from).
+- The last section still open where a file without its ``TOTAL`` row stops: a file cut short
+  (``ending.stops_early`` says it).
+
+The hot loop only records the heading and Total rows (``Sections``); nothing here runs per row.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from app.model import Problem, Transaction
+from app.source import Source
+
+ZERO = Decimal(0)
+AGAIN = "export the General Ledger again from QuickBooks and give it unedited"
+
+
+@dataclass
+class Sections:
+    """What the hot loop saw of a General Ledger's account sections."""
+
+    # each heading row: (line, the section's account path, its text, the section read before)
+    opened: list[tuple[int, str, str, str]] = field(default_factory=list)
+    # each Total row: (line, the section's account path, Amount, Debit, Credit cells)
+    closed: list[tuple[int, str, str, str, str]] = field(default_factory=list)
+
+    def still_open(self) -> tuple[int, str] | None:
+        """The last section opened, when no Total row closed it: (its heading line, account)."""
+        if not self.opened:
+            return None
+        line, path, _text, _before = self.opened[-1]
+        done = any(at > line and p == path for at, p, *_ in self.closed)
+        return None if done else (line, path)
+
+
+def section_problems(
+    filename: str,
+    sections: Sections,
+    txns: Sequence[Transaction],
+    amount: Callable[[str, int], Decimal | None],
+    *,
+    checked: bool,
+) -> list[Problem]:
+    """The findings above for one file. ``amount`` reads a Total row's cell (and says when it
+    cannot); ``checked``: compare Total rows with their sections' rows (not when rows of the
+    file were already refused: their sums are known to be short)."""
+    out: list[Problem] = []
+    rows: dict[str, list[Decimal]] = defaultdict(list)
+    for t in txns:
+        for s in t.splits:
+            rows[s.account].append(s.value)
+    children: dict[str, list[str]] = defaultdict(list)
+    for _line, path, _text, _before in sections.opened:
+        parent, _, _ = path.rpartition(":")
+        if parent:
+            children[parent].append(path)
+    closed = {path for _line, path, *_ in sections.closed}
+    for line, path, text, before in sections.opened:
+        empty = not rows[path] and not children[path]
+        if text.startswith("Total ") and path not in closed and empty:
+            shown = f"read as rows of {before}" if before else "read with no account"
+            out.append(
+                Problem(
+                    Source(filename, line),
+                    f"a {text!r} row with no heading row for {text[6:]!r} above it: the heading "
+                    f"row is missing, so the rows above were {shown}; {AGAIN}",
+                    "error",
+                )
+            )
+    if not checked:
+        return out
+    for line, path, am, de, cr in sections.closed:
+        said = _said(am, de, cr, line, amount)
+        if said is None:
+            continue
+        values = [v for p, vs in rows.items() if p == path or p.startswith(f"{path}:") for v in vs]
+        got = sum(values, ZERO)
+        if got != said:
+            out.append(
+                Problem(
+                    Source(filename, line),
+                    f"the Total row of {path} says {said:,.2f}, but the {len(values):,} rows read "
+                    f"under it sum to {got:,.2f} (difference {got - said:,.2f}): a row is missing, "
+                    f"changed, or read under another account; {AGAIN}",
+                    "warning",
+                )
+            )
+    return out
+
+
+def _said(
+    am: str, de: str, cr: str, line: int, amount: Callable[[str, int], Decimal | None]
+) -> Decimal | None:
+    """A Total row's net figure: Debit less Credit, else Amount; None when it shows neither."""
+    if de or cr:
+        d = amount(de, line) if de else ZERO
+        c = amount(cr, line) if cr else ZERO
+        return None if d is None or c is None else d - c
+    return amount(am, line) if am else None

@@ -1,0 +1,155 @@
+"""A General Ledger checked against its own Total rows: a heading row gone (its rows read as
+the account before), a Total row or a detail row changed, a row moved to another section, and a
+report cut short inside a section. The generator's whole report raises none of these."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from app.model import ReadOptions
+from app.readers import qbcsv, read_one
+from tests.support.cli import convert
+from tests.support.companygen import make_company
+
+DEFAULT = ReadOptions()
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> tuple[object, list[str]]:
+    """A generated company and the lines of its General Ledger (nested sections included)."""
+    company = make_company(120, seed=4)
+    path = company.write_general_ledger_csv(tmp_path_factory.mktemp("gl") / "gl.csv")
+    return company, path.read_text(encoding="utf-8").splitlines()
+
+
+def _at(lines: list[str], start: str) -> int:
+    """The 0-based index of the line starting with ``start``."""
+    return next(i for i, line in enumerate(lines) if line.startswith(start))
+
+
+def _write(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "gl.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_whole_report_agrees_with_its_total_rows(report, tmp_path) -> None:
+    _company, lines = report
+    ledger = qbcsv.parse(_write(tmp_path, lines), DEFAULT)
+    assert ledger.problems == ()
+    assert any(line.startswith(",Total ") for line in lines)  # subaccounts' Total rows too
+
+
+def test_a_missing_heading_row_is_an_error_naming_the_account_its_rows_went_to(
+    report, tmp_path
+) -> None:
+    """The hunt's case: a section's heading row and the Total row above it gone, so its rows
+    were read as the account before, silently."""
+    company, lines = report
+    heading = _at(lines, "6400 · Insurance")
+    lines = lines[: heading - 1] + lines[heading + 1 :]  # "Total 6300 …" and "6400 · Insurance"
+    total = _at(lines, "Total 6400 · Insurance") + 1
+    ledger = qbcsv.parse(_write(tmp_path, lines), DEFAULT)
+    assert [(p.severity, str(p.source), p.message) for p in ledger.errors] == [
+        (
+            "error",
+            f"gl.csv:{total}",
+            "a 'Total 6400 · Insurance' row with no heading row for '6400 · Insurance' above "
+            "it: the heading row is missing, so the rows above were read as rows of 6300 · "
+            "Depreciation Expense; export the General Ledger again from QuickBooks and give it "
+            "unedited",
+        )
+    ]
+    out = tmp_path / "out"
+    out.mkdir()
+    lists = company.write_lists_iif(out / "lists.iif")
+    book = out / "book.gnucash"
+    run = convert(lists, tmp_path / "gl.csv", "-o", book)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert f"gl.csv:{total}: a 'Total 6400 · Insurance' row" in run.stdout + run.stderr
+    assert not book.exists()
+
+
+def test_a_total_row_that_is_not_its_rows_sum_is_said_with_both_sums(report, tmp_path) -> None:
+    _company, lines = report
+    at = _at(lines, "Total 6400 · Insurance")
+    cells = next(csv.reader([lines[at]]))
+    debit = Decimal(cells[-3].replace(",", ""))
+    cells[-3] = f"{debit + 100:.2f}"  # the Total row's debits edited by hand
+    edited = io.StringIO()
+    csv.writer(edited, lineterminator="").writerow(cells)
+    lines = [*lines[:at], edited.getvalue(), *lines[at + 1 :]]
+    ledger = qbcsv.parse(_write(tmp_path, lines), DEFAULT)
+    under = lines[_at(lines, "6400 · Insurance") + 1 : at]  # subaccounts' sections too
+    rows = sum(1 for line in under if line.startswith(",,"))
+    assert [(p.severity, str(p.source), p.message) for p in ledger.problems] == [
+        (
+            "warning",
+            f"gl.csv:{at + 1}",
+            f"the Total row of 6400 · Insurance says {debit + 100:,.2f}, but the {rows} rows "
+            f"read under it sum to {debit:,.2f} (difference -100.00): a row is missing, "
+            "changed, or read under another account; export the General Ledger again from "
+            "QuickBooks and give it unedited",
+        )
+    ]
+
+
+def test_a_row_moved_to_another_section_is_said_at_both_total_rows(report, tmp_path) -> None:
+    """A detail row moved under another account balances its transaction still: only the two
+    sections' Total rows tell."""
+    _company, lines = report
+    first = _at(lines, "6000 · Advertising") + 1
+    row = lines[first]
+    assert row.startswith(",,")  # a detail row
+    lines = [*lines[:first], *lines[first + 1 :]]
+    other = _at(lines, "6300 · Depreciation Expense") + 1
+    lines = [*lines[:other], row, *lines[other:]]
+    ledger = qbcsv.parse(_write(tmp_path, lines), DEFAULT)
+    said = [(str(p.source), p.message.split(" says ")[0]) for p in ledger.problems]
+    totals = [
+        _at(lines, f"Total {a}") + 1 for a in ("6000 · Advertising", "6300 · Depreciation Expense")
+    ]
+    assert said == [
+        (f"gl.csv:{totals[0]}", "the Total row of 6000 · Advertising"),
+        (f"gl.csv:{totals[1]}", "the Total row of 6300 · Depreciation Expense"),
+    ]
+    assert all(p.severity == "warning" for p in ledger.problems)
+    assert all(t.total == 0 for t in ledger.transactions)
+
+
+def test_a_report_cut_inside_a_section_is_one_error_not_one_per_transaction(
+    report, tmp_path
+) -> None:
+    """Cut after the first account's section: each transaction there lacks its other lines.
+    One error says the cut (its signs: no TOTAL row, the unbalanced transactions, the last
+    section without its Total row); the unbalanced ones are left out, not listed one by one."""
+    _company, lines = report
+    savings = _at(lines, "1010 · Savings")
+    path = _write(tmp_path, lines[: savings + 1])
+    refused = read_one(path, DEFAULT)
+    assert [p.severity for p in refused.problems] == ["error"]
+    (cut,) = refused.problems
+    assert str(cut.source) == f"gl.csv:{savings + 1}"
+    assert cut.message.startswith(
+        "gl.csv stops early: it does not end with the TOTAL row a whole General Ledger report "
+        "ends with, and "
+    )
+    last = f"its last account section (1010 · Savings, from line {savings + 1}) has no Total row"
+    assert last in cut.message
+    assert all(t.total == 0 for t in refused.transactions)
+    read = qbcsv.parse(path, DEFAULT)
+    unbalanced = sum(1 for t in read.transactions if t.total)
+    assert unbalanced > 10
+    assert f"{unbalanced} of its transactions do not balance" in cut.message
+    assert f"the {unbalanced} that do not balance are left out" in cut.message
+    assert len(refused.transactions) == len(read.transactions) - unbalanced
+    accepted = read_one(path, ReadOptions(truncated_ok=True))
+    assert [p.severity for p in accepted.problems] == ["warning"]
+    assert "accepted as cut" in accepted.problems[0].message
+    assert accepted.files[0].cut
+    assert accepted.transactions == refused.transactions
