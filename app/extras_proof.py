@@ -32,7 +32,7 @@ from app.book import BookAccount, BookSnapshot
 from app.csvsafe import line as csv_line
 from app.model import AccountType, AsOf, Ledger, Role, money
 from app.words import plural
-from app.year_proof import YearProof, YearRow
+from app.year_proof import Plug, YearProof, YearRow
 
 ZERO = Decimal(0)
 
@@ -62,6 +62,7 @@ class ExtrasProof:
     fiscal: str = ""  # QuickBooks' figures fit another fiscal year start: which ("1 July")
     # a working book's accounts off by the archive's difference, and by how much
     carried: Mapping[str, Decimal] = field(default_factory=dict)
+    plug: Plug | None = None  # the opening balances posted of what the history does not explain
 
     @property
     def compared_years(self) -> tuple[YearProof, ...]:
@@ -137,7 +138,7 @@ class ExtrasProof:
         cause = (  # (every year is cut at the wrong start then: the proof's own cause)
             f"the fiscal year start: QuickBooks' figures fit a fiscal year starting {self.fiscal}"
             if self.fiscal
-            else first.cause(self.update, self.carried)
+            else first.cause(self.update, self.carried, self.plug)
         )
         out.insert(0, line + (f". Probable cause: {cause}." if cause else "."))
         for y in compared:
@@ -213,11 +214,22 @@ def _type(b: BookAccount) -> AccountType | None:
 
 
 def prove(
-    ledger: Ledger, snapshot: BookSnapshot, asof: AsOf | None, fold: bool = False
+    ledger: Ledger,
+    snapshot: BookSnapshot,
+    asof: AsOf | None,
+    fold: bool = False,
+    plug: tuple[dt.date | None, Mapping[str, Decimal]] | None = None,
 ) -> ExtrasProof:
     """The proof of ``ledger``'s issue-26 parts in the book read back (without year-end reports
-    its lines say once that the book was proved on one date; ``fold``: ``_years``)."""
+    its lines say once that the book was proved on one date; ``fold``: ``_years``; ``plug``:
+    the opening transaction posted of what the history does not explain, its day and lines)."""
     years = _years(ledger, snapshot, asof, fold)
+    day, lines = plug or (None, {})
+    retained = role_account(ledger, Role.RETAINED_EARNINGS)
+    re_name = retained.full_name if retained else None
+    sheet = {a.full_name for a in ledger.accounts if a.counted and a.counted.balance_sheet}
+    posted = frozenset(a for a, v in lines.items() if v and a in sheet and a != re_name)
+    plugs = Plug(day, posted, re_name, years) if day else None
     mismatches: list[Mismatch] = []
     refused = {(n.what, n.name) for n in ledger.not_imported}
     budgets = [b for b in extras.budgets(ledger.budget_lines) if ("Budgets", b.name) not in refused]
@@ -238,6 +250,7 @@ def prove(
         tuple(mismatches),
         statements,
         fiscal=fiscal,
+        plug=plugs,
     )
 
 

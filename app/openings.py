@@ -4,6 +4,7 @@ only) and what an archive's working book starts from (``app.archive``), one rule
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -24,6 +25,18 @@ def opening(day: dt.date, lines: list[Split], source: Source, notes: str) -> Tra
         notes=notes,
         kind_label=OPENING_KIND,
     )
+
+
+def opened(ledger: Ledger) -> tuple[dt.date | None, dict[str, Decimal]]:
+    """The opening transaction made here (not voided): its day, and each account's line."""
+    day: dt.date | None = None
+    lines: defaultdict[str, Decimal] = defaultdict(lambda: ZERO)
+    for t in ledger.transactions:
+        if t.kind_label == OPENING_KIND and not t.voided:
+            day = t.date
+            for s in t.splits:
+                lines[s.account] += s.value
+    return day, dict(lines)
 
 
 def trial_balance_opening(

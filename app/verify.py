@@ -24,7 +24,7 @@ update's has been worked on in GnuCash, and its counts leave out what was made t
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import replace
 from decimal import Decimal
 
@@ -41,7 +41,7 @@ from app.extras_proof import prove
 from app.likely import date_suspect, likely_fix, opened_there
 from app.made_here import MadeHere
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
-from app.openings import OPENING_KIND
+from app.openings import OPENING_KIND, opened
 from app.plan import Cutover
 from app.validate import shared_codes
 from app.verify_report import Check, Report, Row, trial_balance_note
@@ -78,11 +78,7 @@ def verify(
     book_types = ((b.full_name, _type(b), b.daily) for b in snapshot.accounts)
     from_book = figures(as_counted(ledger, book_types), re_name, as_of, year_start)
     daily = ledger_daily(ledger)
-    opening: defaultdict[str, Decimal] = defaultdict(Decimal)
-    for t in ledger.transactions:
-        if t.kind_label == OPENING_KIND and not t.voided:
-            for s in t.splits:
-                opening[s.account] += s.value
+    opened_on, opening = opened(ledger)
     folded = cutover.mode == "balances_only" and cutover.ytd_to_retained
     ytd = sum(
         (a.balance for a in ledger.accounts if a.balance is not None and _pnl(a.counted)), ZERO
@@ -148,7 +144,8 @@ def verify(
                     cause=book_only(b.full_name, update=update) if b.balance else "",
                 )
             )
-    extras = replace(prove(ledger, snapshot, asof, folded), update=update)  # year ends, budgets…
+    plug = (opened_on, opening) if cutover.opening_balances and cutover.mode == "full" else None
+    extras = replace(prove(ledger, snapshot, asof, folded, plug), update=update)  # year ends…
     counted = apart.counted(snapshot) if apart is not None else snapshot
     checks = explain(_checks(ledger, counted), ledger, counted, update=update, apart=apart)
     unmade = ""  # the opening balance asked for, not made: why (said once, app.coverage)

@@ -44,18 +44,32 @@ class YearProof:
     def ok(self) -> bool:
         return self.compared and not self.differences
 
-    def cause(self, update: bool = False, carried: Mapping[str, Decimal] | None = None) -> str:
+    def difference_of(self, account: str) -> Decimal:
+        return next((r.difference for r in self.rows if r.account == account), Decimal(0))
+
+    def cause(
+        self,
+        update: bool = False,
+        carried: Mapping[str, Decimal] | None = None,
+        plug: Plug | None = None,
+    ) -> str:
         """The probable cause of this date's differences, from what the files make of each:
         QuickBooks' figure (the book lost it; ``update``: an update's book, changed in GnuCash
         since the last run), the book's (QuickBooks counts on that date what the files do not
         hold), or some of each; ``carried``: a working book's accounts whose opening balance
-        carries the archive's difference from QuickBooks, by that much (``split_write``)."""
+        carries the archive's difference from QuickBooks, by that much (``split_write``);
+        ``plug``: the opening balances posted here of what the history does not explain, and
+        the later dates proved (``Plug``)."""
         rows = self.differences
         carried = carried or {}
         came = [r.account for r in rows if carried.get(r.account) == r.difference]
-        book = [r.account for r in rows if r.files == r.quickbooks and r.account not in came]
-        files = [r.account for r in rows if r.files == r.gnucash and r.account not in came]
+        gone = plug.gone(self, [r for r in rows if r.account not in came]) if plug else None
+        told = {*came, *(gone[1] if gone else ())}
+        book = [r.account for r in rows if r.files == r.quickbooks and r.account not in told]
+        files = [r.account for r in rows if r.files == r.gnucash and r.account not in told]
         said = [f"{_of(came, rows)}{CARRIED}"] if came else []
+        if plug and gone:
+            said.append(f"{_of(gone[1], rows)}{plugged(self.date, gone[0], plug.day)}")
         if book:
             said.append(f"{_of(book, rows)}{book_differs(update)}")
         if files:
@@ -68,6 +82,56 @@ class YearProof:
                 "check that the transaction report covers that year whole"
             )
         return "; ".join(said)
+
+
+@dataclass(frozen=True, slots=True)
+class Plug:
+    """The opening balances posted here of what the history does not explain
+    (``--opening-balances``): their day, the balance-sheet accounts they post to (Retained
+    Earnings aside: ``retained``), and the dates proved (``YearProof``)."""
+
+    day: dt.date
+    accounts: frozenset[str]
+    retained: str | None
+    years: tuple[YearProof, ...]
+
+    def gone(self, first: YearProof, rows: list[YearRow]) -> tuple[dt.date, list[str]] | None:
+        """Where ``first``'s differences on balance-sheet accounts the opening balances posted
+        to are gone at a later date proved: that date, and those accounts (with Retained
+        Earnings when its difference goes too, a year later: the missing days' income and
+        expense). The opening balances then took in transactions of the days between that
+        the files lack: the balance sheet holds them from the start until the days they
+        belong to. None: not so (a history that starts late differs only in the first
+        year's income and expense and Retained Earnings: the opening balances rightly hold
+        what came before it)."""
+        later = [y for y in self.years if y.compared and y.date > first.date]
+        ends = []
+        for r in rows:
+            if r.account in self.accounts:
+                end = next((y.date for y in later if not y.difference_of(r.account)), None)
+                if end is None:
+                    return None
+                ends.append(end)
+        if not ends:
+            return None
+        told = [r.account for r in rows if r.account in self.accounts]
+        if self.retained in {r.account for r in rows} and any(
+            not y.difference_of(self.retained) for y in later
+        ):
+            told.append(self.retained)
+        return max(ends), told
+
+
+def plugged(first: dt.date, until: dt.date, day: dt.date) -> str:
+    """The cause of differences the opening balances made (``Plug.gone``)."""
+    return (
+        f"the opening balances posted on {day} (--opening-balances) took in transactions the "
+        f"files lack: these accounts differ on {first} and match again on {until}, so the "
+        f"transactions missing are dated {first + dt.timedelta(days=1)} to {until}, and the "
+        "opening balance stands in for them since before the history starts. Add the file "
+        "that holds that period (export it again from QuickBooks) and convert again: the "
+        "opening balances then hold only what came before the history"
+    )
 
 
 CARRIED = (

@@ -1,0 +1,68 @@
+"""``--opening-balances`` with a month missing inside one history file: the opening balance
+takes the month in (the final figures match), and the year ends say where it belongs: the
+balance sheet differs from the first year end until the one after the missing month, which is
+where the transactions missing lie, not in the year that differs first. A history that starts
+late, which the opening balance rightly stands for, is not said so."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+
+from app import gnc
+from tests.support.cli import convert
+from tests.support.companygen import make_company
+
+PLUGGED = "(--opening-balances) took in transactions the files lack"
+
+
+def _files(tmp_path: Path, keep) -> tuple[object, list[Path], Decimal]:
+    """The company's files with only the transactions on days ``keep`` allows, and Checking's
+    figure in QuickBooks (its whole history)."""
+    company = make_company(300, seed=41, years=3)
+    checking = company.trial_balance()["Checking"]
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    ends = company.year_ends()
+    tbs = [company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d) for d in ends]
+    tbs.append(company.write_trial_balance_csv(tmp_path / "tb.csv"))  # the export's
+    company.transactions[:] = [t for t in company.transactions if keep(t.date)]
+    return company, [lists, company.write_journal_csv(tmp_path / "journal.csv"), *tbs], checking
+
+
+def test_a_month_missing_inside_the_history_is_pinned_to_its_year(tmp_path) -> None:
+    may = (dt.date(2020, 5, 1), dt.date(2020, 5, 31))
+    company, files, checking_qb = _files(tmp_path, lambda d: not may[0] <= d <= may[1])
+    book = tmp_path / "book.gnucash"
+    run = convert(*files, "-o", book, "--opening-balances", "--strict")
+    out = run.stdout + run.stderr
+    assert run.returncode == 3, out  # the verdict: needs attention
+    first = min(t.date for t in company.transactions)
+    day = first - dt.timedelta(days=1)
+    assert "The year end 2019-12-31 is the first that differs from QuickBooks' trial balance" in out
+    assert (
+        f"Probable cause: on Checking, Accounts Receivable, Undeposited Funds, Accounts Payable, "
+        f"CalOil Card: the opening balances posted on {day} {PLUGGED}: these accounts differ on "
+        "2019-12-31 and match again on 2020-12-31, so the transactions missing are dated "
+        "2020-01-01 to 2020-12-31"
+    ) in out or (
+        f"Probable cause: the opening balances posted on {day} {PLUGGED}: these accounts differ "
+        "on 2019-12-31 and match again on 2020-12-31, so the transactions missing are dated "
+        "2020-01-01 to 2020-12-31"
+    ) in out, out
+    # the book: the opening transaction on that day holds May's balance-sheet lines
+    snapshot = gnc.read_book(book)
+    checking = next(a for a in snapshot.accounts if a.full_name == "Checking")
+    assert dict(checking.daily).get(day, Decimal(0)) != 0  # the opening balance made here
+    assert checking.balance == checking_qb  # the final figure matches: May is in the opening
+
+
+def test_a_history_that_starts_late_is_not_called_a_month_missing(tmp_path) -> None:
+    """The history from 2019-05-01 on: the opening balance stands for what came before it, as
+    asked; 2019's income and expense differ (they began before the history), nothing else."""
+    _company, files, _checking = _files(tmp_path, lambda d: d >= dt.date(2019, 5, 1))
+    run = convert(*files, "-o", tmp_path / "book.gnucash", "--opening-balances")
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "The year end 2019-12-31 is the first that differs" in out
+    assert PLUGGED not in out
