@@ -32,7 +32,7 @@ from app.book import BookAccount, BookSnapshot
 from app.csvsafe import line as csv_line
 from app.model import AccountType, AsOf, Ledger, Role, money
 from app.words import plural
-from app.year_proof import Plug, YearProof, YearRow
+from app.year_proof import Plug, YearProof, YearRow, across
 
 ZERO = Decimal(0)
 
@@ -285,7 +285,8 @@ def _years(
             YearRow(name, qb[name], book.get(name, ZERO), made.get(name, ZERO)) for name in qb
         )
         compared = first is not None and y.date >= first
-        out.append(YearProof(y.date, start, rows, y.filename, compared))
+        moved = across(rows, ledger.transactions, y.date, start) if compared else ""
+        out.append(YearProof(y.date, start, rows, y.filename, compared, moved))
     return tuple(out)
 
 

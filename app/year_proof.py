@@ -5,9 +5,12 @@ transactions make of each figure on that date."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+
+from app.model import Transaction
+from app.openings import OPENING_KIND
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,7 @@ class YearProof:
     rows: tuple[YearRow, ...]
     filename: str = ""
     compared: bool = True  # False: before the book's first transaction
+    moved: str = ""  # a transaction dated across this date whose lines are its differences
 
     @property
     def differences(self) -> tuple[YearRow, ...]:
@@ -67,6 +71,8 @@ class YearProof:
         told = {*came, *(gone[1] if gone else ())}
         book = [r.account for r in rows if r.files == r.quickbooks and r.account not in told]
         files = [r.account for r in rows if r.files == r.gnucash and r.account not in told]
+        if self.moved and not came and not gone:
+            return self.moved
         said = [f"{_of(came, rows)}{CARRIED}"] if came else []
         if plug and gone:
             said.append(f"{_of(gone[1], rows)}{plugged(self.date, gone[0], plug.day)}")
@@ -150,3 +156,35 @@ def book_differs(update: bool = False) -> str:
 
 def _of(accounts: list[str], rows: tuple[YearRow, ...]) -> str:
     return "" if len(accounts) == len(rows) else f"on {', '.join(accounts[:5])}: "
+
+
+def across(
+    rows: Sequence[YearRow], txns: Sequence[Transaction], day: dt.date, start: dt.date
+) -> str:
+    """The probable cause where one transaction of the files makes every difference on ``day``
+    to the cent, dated on the other side of it from QuickBooks: after ``day`` in the files
+    where QuickBooks counts it on or before (the differences are its lines negated), or in the
+    fiscal year to ``day`` where QuickBooks counts it later (its lines). "" when none does, or
+    the files' figures are not the book's (each difference then has another cause)."""
+    off = {r.account: r.difference for r in rows if r.difference}
+    if not off or any(r.files != r.gnucash for r in rows if r.difference):
+        return ""
+    later = day + dt.timedelta(days=366)
+    for t in txns:
+        if t.voided or t.kind_label == OPENING_KIND or not start <= t.date <= later:
+            continue
+        lines: dict[str, Decimal] = {}
+        for s in t.splits:
+            lines[s.account] = lines.get(s.account, Decimal(0)) + s.value
+        after = t.date > day
+        if {a: -v if after else v for a, v in lines.items() if v} != off:
+            continue
+        what = f"{t.kind_label or 'transaction'}{f' {t.num}' if t.num else ''} of {t.date}"
+        files, there = ("after", "on or before") if after else ("on or before", "after")
+        return (
+            f"{what} ({t.source}) is dated {files} {day} in the files, but QuickBooks counts it "
+            f"{there} that date: its lines are these differences to the cent. Its date was "
+            "changed, in QuickBooks after the Trial Balance report was run or in the file; "
+            "check it in QuickBooks and export the files again"
+        )
+    return ""

@@ -1,12 +1,19 @@
-"""``--opening-balances`` with a month missing inside one history file: the opening balance
-takes the month in (the final figures match), and the year ends say where it belongs: the
-balance sheet differs from the first year end until the one after the missing month, which is
-where the transactions missing lie, not in the year that differs first. A history that starts
-late, which the opening balance rightly stands for, is not said so."""
+"""The probable cause of the first year end that differs, where the files say more than "a
+transaction of that year is missing":
+
+- ``--opening-balances`` with a month missing inside one history file: the opening balance
+  takes the month in (the final figures match), and the balance sheet differs from the first
+  year end until the one after the missing month, which is where the transactions missing lie,
+  not in the year that differs first. A history that starts late, which the opening balance
+  rightly stands for, is not said so.
+- A transaction dated across the year end from where QuickBooks counts it: named, with its line.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -66,3 +73,44 @@ def test_a_history_that_starts_late_is_not_called_a_month_missing(tmp_path) -> N
     assert run.returncode == 0, out
     assert "The year end 2019-12-31 is the first that differs" in out
     assert PLUGGED not in out
+
+
+def test_a_check_dated_into_the_next_year_is_named_as_the_cause(tmp_path) -> None:
+    """A check of late December 2019 dated 2020-01-02 in the files (QuickBooks' year-end
+    report counts it in 2019): 2019's Checking and expense differ by its lines exactly."""
+    company = make_company(300, seed=41, years=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    tbs = [
+        company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
+        for d in company.year_ends()
+    ]
+    tbs.append(company.write_trial_balance_csv(tmp_path / "tb.csv"))
+    txns = company.transactions
+    at, check = next(
+        (i, t)
+        for i, t in reversed(list(enumerate(txns)))
+        if t.type == "Check" and dt.date(2019, 12, 1) <= t.date <= dt.date(2019, 12, 31)
+    )
+    moved = dt.date(2020, 1, 2)
+    txns[at] = replace(check, date=moved)
+    txns.sort(key=lambda t: t.date)
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    book = tmp_path / "book.gnucash"
+    run = convert(lists, journal, *tbs, "-o", book, "--strict")
+    out = run.stdout + run.stderr
+    assert run.returncode == 3, out
+    said = re.search(
+        r"The year end 2019-12-31 is the first that differs from QuickBooks' trial balance "
+        r"\(\d accounts: [^)]*\)\. Probable cause: Check (\S+ )?of 2020-01-02 "
+        r"\(journal\.csv:(\d+)\) is dated after 2019-12-31 in the files, but QuickBooks "
+        r"counts it on or before that date: its lines are these differences to the cent\.",
+        out,
+    )
+    assert said, out
+    line = int(said.group(2))
+    assert "01/02/2020" in journal.read_text().splitlines()[line - 1]
+    # the book holds the check where the files date it
+    snapshot = gnc.read_book(book)
+    checking = next(a for a in snapshot.accounts if a.full_name == "Checking")
+    that_day = [s[1] for t in txns if t.date == moved for s in t.splits if s[0] == "Checking"]
+    assert dict(checking.daily)[moved] == sum(that_day, Decimal(0))
