@@ -321,6 +321,31 @@ def test_a_csv_class_column_is_read_where_it_is_and_never_required(tmp_path: Pat
     assert [s.klass for s in hand.transactions[0].splits] == ["East", ""]
 
 
+def test_a_class_the_lines_use_that_the_list_lacks_is_warned_at_its_first_line(
+    company_files, tmp_path: Path
+) -> None:
+    """A class renamed in QuickBooks between the lists export and the report's: the lines'
+    name is carried (the book has both), and said once at its first line with the list's."""
+    company, _folder, _files = company_files
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    detail = company.write_transaction_detail_csv(tmp_path / "detail.csv")
+    text = detail.read_text(encoding="utf-8")
+    assert text.count(",Design,") > 1
+    detail.write_text(text.replace(",Design,", ",Design Studio,"), encoding="utf-8")
+    first = next(n for n, line in enumerate(text.splitlines(), 1) if ",Design," in line)
+    ledger = pipeline.read([lists, detail], Plan())
+    said = [str(p) for p in ledger.problems if "class list" in p.message]
+    assert said == [
+        f"detail.csv:{first}: class 'Design Studio' is on this line but not in the class list "
+        "of lists.iif (3: Design, Landscaping, Landscaping:Residential): renamed or added in "
+        "QuickBooks between the two exports? The book carries it as the lines name it; export "
+        "the lists and the transactions again on the same day to have them agree"
+    ]
+    assert "Design Studio" in [c.name for c in ledger.classes]
+    alone = pipeline.read([detail], Plan())  # no list given: nothing to disagree with
+    assert not [p for p in alone.problems if "class list" in p.message]
+
+
 @pytest.mark.samples
 def test_the_real_samples_classes(samples_dir: Path) -> None:
     lists = samples_dir / "Pewejekubam__qbd-to-gnucash__qbd-all-lists-sample.IIF"

@@ -213,6 +213,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     transactions = overlap.history(parts, _compared(accounts, bool(charts)), problems, superseded)
     if superseded:
         problems = overlap.quieted(problems, superseded, AMBIGUOUS)
+    classes = _classes(parts, problems)
     return Ledger(
         accounts=accounts,
         transactions=transactions,
@@ -231,25 +232,41 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
             ((c.code, c) for part in parts for c in part.tax_codes), "sales tax code", problems
         ),
         tax_liability=tuple(r for part in parts for r in part.tax_liability),
-        classes=_classes(parts),
+        classes=classes,
         **extras,  # type: ignore[arg-type]
     )
 
 
-def _classes(parts: Sequence[Ledger]) -> tuple[SplitClass, ...]:
+def _classes(parts: Sequence[Ledger], problems: list[Problem]) -> tuple[SplitClass, ...]:
     """The class lists of every file, each class once (its first row), then the classes the
     transactions use that no list has (at their first line): a CSV report's Class column
-    without the lists export."""
+    without the lists export. Where a list was given, each of these is warned: renamed or
+    added in QuickBooks between the exports, the book would hold both names unseen."""
     found: dict[str, SplitClass] = {}
     for part in parts:
         for c in part.classes:
             found.setdefault(c.name, c)
+    listed = list(found.values())
     for part in parts:
         for t in part.transactions:
             for s in t.splits:
                 if s.klass and s.klass not in found:
                     found[s.klass] = SplitClass(s.klass, s.source)
+                    if listed:
+                        problems.append(_unlisted(s.klass, s.source, listed))
     return tuple(found.values())
+
+
+def _unlisted(name: str, source: Source, listed: list[SplitClass]) -> Problem:
+    names = ", ".join(c.name for c in listed[:8]) + (", …" if len(listed) > 8 else "")
+    return Problem(
+        source,
+        f"class {name!r} is on this line but not in the class list of "
+        f"{listed[0].source.filename} ({len(listed)}: {names}): renamed or added in QuickBooks "
+        "between the two exports? The book carries it as the lines name it; export the lists "
+        "and the transactions again on the same day to have them agree",
+        "warning",
+    )
 
 
 def _extras(
