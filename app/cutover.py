@@ -47,7 +47,7 @@ from app.as_of import (
     role_account,
 )
 from app.coverage import gaps, no_opening
-from app.model import Account, AccountType, Fix, Ledger, Problem, Role, Split, money
+from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
 from app.source import Source
@@ -55,6 +55,12 @@ from app.words import plural
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
+
+
+WAITS = (
+    "QuickBooks' balances are compared with what the history explains once every transaction "
+    "balances (see the errors)"
+)
 
 
 def apply(ledger: Ledger, cutover: Cutover, daily: DailyByAccount | None = None) -> Ledger:
@@ -118,6 +124,9 @@ def _full(
         _without_history(ledger, cutover, problems)
         return _with(ledger, problems, transactions=())
     if ledger.as_of is None:  # a bad export date: its problem is already there
+        return _with(ledger, problems, transactions=())
+    if sum((v for days in daily.values() for v in days.values()), ZERO):  # a txn unbalanced:
+        problems.append(Problem(None, WAITS, "note"))  # its warnings would blame the history
         return _with(ledger, problems, transactions=())
     first = min(t.date for t in ledger.transactions)
     lines = _differences(ledger, cutover, first, problems, daily)
@@ -198,7 +207,7 @@ def _differences(
     more = over_explained((a.balance or ZERO, explained.get(a.full_name, ZERO)) for a in figured)
     twice = repeated.cause(ledger) if more else None  # (in the files twice, or counted otherwise)
     if twice:
-        problems.append(_explains_more(figured, explained, twice))
+        problems.append(repeated.explains_more(figured, explained, twice))
     elif (
         holes
         and cutover.opening_balances
@@ -270,28 +279,6 @@ def _differences(
             continue
         lines.append(Split(a.full_name, diff, a.source, memo=what))
     return lines
-
-
-def _explains_more(
-    figured: list[Account], explained: dict[str, Decimal], why: tuple[str, Fix]
-) -> Problem:
-    """The one finding that says why no difference is posted: the history explains more."""
-    differ = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
-    shown = [
-        f"{a.full_name} {money(explained.get(a.full_name, ZERO))} where "
-        f"{'QuickBooks' if i == 0 else 'it'} has {money(a.balance)}"
-        for i, a in enumerate(differ[:2])
-    ]
-    more = f" and {len(differ) - 2} more" if len(differ) > 2 else ""
-    return Problem(
-        None,
-        "the imported history explains more than QuickBooks' balance on every account that "
-        f"differs ({len(differ)} accounts: {', '.join(shown)}{more}): {why[0]}; nothing is "
-        "posted as an opening balance, which would hide the difference",
-        "warning",
-        why[1],
-        topic="difference",
-    )
 
 
 def _balanced_opening(

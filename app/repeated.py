@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from app.model import Fix, Ledger, Transaction
+from app.model import Account, Fix, Ledger, Problem, Transaction, money
 from app.openings import OPENING_KIND
 
+ZERO = Decimal(0)
 HEAD = "the history explains more than QuickBooks' balance, as on every account that differs"
 
 
@@ -56,4 +57,27 @@ def cause(ledger: Ledger) -> tuple[str, Fix]:
         "by QuickBooks (changed or deleted there after the transaction report was exported, or "
         "the lists and that report exported on different days)",
         "same_day",
+    )
+
+
+def explains_more(
+    figured: list[Account], explained: dict[str, Decimal], why: tuple[str, Fix]
+) -> Problem:
+    """The cutover's one finding that says why no difference is posted: the history explains
+    more (``why``: ``cause``)."""
+    differ = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
+    shown = [
+        f"{a.full_name} {money(explained.get(a.full_name, ZERO))} where "
+        f"{'QuickBooks' if i == 0 else 'it'} has {money(a.balance)}"
+        for i, a in enumerate(differ[:2])
+    ]
+    more = f" and {len(differ) - 2} more" if len(differ) > 2 else ""
+    return Problem(
+        None,
+        "the imported history explains more than QuickBooks' balance on every account that "
+        f"differs ({len(differ)} accounts: {', '.join(shown)}{more}): {why[0]}; nothing is "
+        "posted as an opening balance, which would hide the difference",
+        "warning",
+        why[1],
+        topic="difference",
     )

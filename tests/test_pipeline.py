@@ -99,6 +99,7 @@ def test_problems_from_every_stage_sorted_and_deduplicated():
     prepared = pipeline.prepare(ledger, plan)
     assert [(str(p.source), p.severity) for p in prepared.problems] == [
         ("None", "error"),  # the plan rule naming no account
+        ("None", "note"),  # the balances compared once the unbalanced transaction is fixed
         ("r.csv:10", "error"),  # unknown account
         ("r.csv:20", "error"),  # unbalanced
         ("r.csv:30", "warning"),
@@ -286,12 +287,19 @@ def test_history_renamed_last_gives_what_each_stage_in_turn_gives(rules, opening
     assert any("does not balance" in p.message for p in problems)
     assert any("'Mystery'" in p.message for p in problems)
     assert any("finer than" in p.message for p in problems)
-    # an opening balance is advised where none was asked for (the merge of Owner's Equity into
-    # Opening Balance Equity does not make the history one that starts with the company)
+    # a transaction that does not balance: what the history explains waits for it (a note)
+    assert [p.severity for p in fresh.problems if p.message == cutover.WAITS] == ["note"]
+    assert not any(p.fix == "opening_balances" for p in fresh.problems)
+    # without it, an opening balance is advised where none was asked for (the merge of Owner's
+    # Equity into Opening Balance Equity does not make the history one that starts with the
+    # company)
+    whole = pipeline.prepare(
+        ledger((*HISTORY, *extra[:2]), checking="17000.00", rent="900.00"), plan
+    )
     advised = not opening
-    assert any(p.fix == "opening_balances" for p in fresh.problems) == advised
+    assert any(p.fix == "opening_balances" for p in whole.problems) == advised
     if opening:
-        assert fresh.ledger.transactions[0].kind_label == "Opening balances"
+        assert whole.ledger.transactions[0].kind_label == "Opening balances"
 
 
 def test_history_keeps_the_last_results_of_each_kind():

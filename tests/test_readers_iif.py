@@ -427,6 +427,25 @@ def test_mixed_date_orders_are_an_error(tmp_path: Path) -> None:
     assert str(ledger.errors[0]).startswith("test.iif:4: dates in two orders")
 
 
+def test_a_lone_date_of_the_other_order_is_a_typo_said_once(tmp_path: Path) -> None:
+    """Ten transactions dated M/D/Y beyond doubt and one '13/9/2020': a typo, said once where
+    it cannot be read (it was also "dates in two orders", which it is not)."""
+    rows = []
+    for day in range(13, 23):
+        rows += [
+            f"TRNS||CHECK|4/{day}/2020|A||1|||",
+            f"SPL||CHECK|4/{day}/2020|B||-1|||",
+            "ENDTRNS",
+        ]
+    rows += ["TRNS||CHECK|13/9/2020|A||1|||", "SPL||CHECK|13/9/2020|B||-1|||", "ENDTRNS"]
+    ledger = read(tmp_path, journal(*rows))
+    assert [str(p) for p in ledger.errors] == [
+        "test.iif:34: expected a date like M/D/YYYY (got '13/9/2020'); transaction not read"
+    ]
+    assert len(ledger.transactions) == 10
+    assert ledger.files[0].date_order == "mdy"
+
+
 def test_yn_booleans(tmp_path: Path) -> None:
     ledger = read(
         tmp_path, "!CUST\tNAME\tTAXABLE\tHIDDEN\nCUST\tA\tY\tN\nCUST\tB\tN\tY\nCUST\tC\t\t\n"

@@ -497,6 +497,24 @@ def test_ambiguous_date_order_is_flagged_and_mixed_orders_are_an_error(tmp_path:
     assert any("'13/05/2021'" in str(p) and p.source.line == 6 for p in ledger.errors)
 
 
+def test_a_lone_date_of_the_other_order_is_a_typo_said_once(tmp_path: Path) -> None:
+    """A D/M/Y file (ten dates prove it) with one '05/13/2021': one error at its line, in the
+    file's order (it was also "mixes date orders")."""
+    rows = []
+    for n, day in enumerate(range(13, 23), 1):
+        rows += [
+            f",{n},Check,{day}/05/2021,,,,Rent,,1.00,",
+            f",{n},Check,{day}/05/2021,,,,Checking,,-1.00,",
+        ]
+    rows += [",99,Check,05/13/2021,,,,Rent,,1.00,", ",99,Check,05/13/2021,,,,Checking,,-1.00,"]
+    ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
+    assert [p.message for p in ledger.errors] == [
+        "expected a date like D/M/YYYY (got '05/13/2021'); this transaction (2 split rows) is "
+        "not read"
+    ]
+    assert ledger.files[0].date_order == "dmy" and len(ledger.transactions) == 10
+
+
 def test_cp1252_input(tmp_path: Path) -> None:
     rows = [",1,Check,1/5/2021,,Café Olé,,1000 · Checking,✓,-1.00,Bank"]
     rows += [",1,Check,1/5/2021,,Café Olé,,6600 · Rent,,1.00,Expense"]

@@ -201,42 +201,56 @@ def full_year(text: str, pivot: int = DEFAULT_PIVOT) -> int:
 @dataclass(frozen=True, slots=True)
 class DateOrder(Generic[T]):
     """What the dates of one file say about their order; ``dmy``/``mdy`` are the first samples
-    that prove each (a first field over 12 proves D/M/Y, a second over 12 M/D/Y)."""
+    that prove each (a first field over 12 proves D/M/Y, a second over 12 M/D/Y). Where both
+    are proved, the order of ten times as many distinct dates is the file's, and the others
+    are typos, each said where it cannot be read (``lone``); else the file mixes them."""
 
     order: Literal["mdy", "dmy"]
     ambiguous: bool  # nothing proved the order (and none was given): M/D/Y is assumed
     dmy: tuple[str, T] | None
     mdy: tuple[str, T] | None
+    lone: bool = False  # both proved, one by so few dates that they are typos
 
     @property
     def mixed(self) -> bool:
-        return self.dmy is not None and self.mdy is not None
+        """Both orders proved, neither by far the more: the file mixes them."""
+        return self.dmy is not None and self.mdy is not None and not self.lone
 
 
 def is_order(text: str | None) -> TypeGuard[Literal["mdy", "dmy"]]:
-    """Whether ``text`` names a date order ("mdy", "dmy"), not "" (detect) or anything else."""
     return text in ("mdy", "dmy")
 
 
+LONE = 10  # one order proved by this many times the other's distinct dates: those are typos
+
+
 def date_order(samples: Iterable[tuple[str, T]], given: str | None = "") -> DateOrder[T]:
-    """The one date-order rule: the order ``given`` by the user, else D/M/Y when a date proves
-    it and none proves M/D/Y, else M/D/Y. Each sample is (date text, where it was found)."""
+    """The one date-order rule: the order ``given`` by the user, else D/M/Y when dates prove it
+    and none (or ten times fewer) prove M/D/Y, else M/D/Y. Each sample is (date text, where it
+    was found)."""
     dmy: tuple[str, T] | None = None
     mdy: tuple[str, T] | None = None
+    proved: dict[str, bool | None] = {}  # distinct date text → proves D/M/Y, M/D/Y, neither
     for text, where in samples:
+        if text in proved:
+            continue
         parts = date_parts(text)
+        proved[text] = None
         if parts is None:
             continue
         if parts[0] > 12:
             dmy = dmy or (text, where)
+            proved[text] = True
         elif parts[1] > 12:
             mdy = mdy or (text, where)
-        if dmy and mdy:
-            break
+            proved[text] = False
     if is_order(given):
         return DateOrder(given, False, dmy, mdy)
-    order: Literal["mdy", "dmy"] = "dmy" if dmy and not mdy else "mdy"
-    return DateOrder(order, not dmy and not mdy, dmy, mdy)
+    days = sum(1 for v in proved.values() if v)
+    months = sum(1 for v in proved.values() if v is False)
+    lone = bool(days and months) and max(days, months) >= LONE * min(days, months)
+    order: Literal["mdy", "dmy"] = "dmy" if dmy and (not mdy or (lone and days > months)) else "mdy"
+    return DateOrder(order, not dmy and not mdy, dmy, mdy, lone)
 
 
 def parse_bool(text: str) -> bool | None:

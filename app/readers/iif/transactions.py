@@ -34,7 +34,7 @@ def file_date_order(rows: list[Row], reading: Reading) -> tuple[Literal["mdy", "
     found = date_order(
         (row.get("DATE"), row.source) for row in rows if row.keyword in ("TRNS", "SPL")
     )
-    if found.dmy and found.mdy:
+    if found.mixed and found.dmy and found.mdy:
         (dmy, where), (mdy, other) = found.dmy, found.mdy
         reading.error(
             where,

@@ -266,7 +266,7 @@ class Collector:
         if self.mode == "ref" and self.sectioned:
             self._merge_sections()
         order, ambiguous, dates = self._dates()
-        txns = self._transactions(dates)
+        txns = self._transactions(dates, order)
         # the groups are spent: let them go now, not after the cyclic collector (paused while
         # reading) has walked them once more with everything that was made
         self.groups, self.by_ref = [], {}
@@ -364,7 +364,7 @@ class Collector:
             first_seen.setdefault(g.date, g.line)
         found = date_order(first_seen.items(), self.options.date_order)
         dmy, mdy = found.dmy, found.mdy
-        if dmy and mdy:
+        if found.mixed and dmy and mdy:
             self.error(
                 dmy[1],
                 f"this file mixes date orders: {dmy[0]!r} (line {dmy[1]}) is day/month/year but "
@@ -380,7 +380,7 @@ class Collector:
                 dates[text] = None
         return order, ambiguous, dates
 
-    def _transactions(self, dates: dict[str, dt.date | None]) -> list[Transaction]:
+    def _transactions(self, dates: dict[str, dt.date | None], order: str) -> list[Transaction]:
         """Groups → Transactions; a group whose date cannot be read is an error, not read. A
         non-posting document (an estimate or order, by its type or a non-posting account) is
         counted under "not imported" instead, whatever its cells hold."""
@@ -410,7 +410,7 @@ class Collector:
                 continue
             date = dates.get(g.date)
             if date is None:
-                want = "D/M/YYYY" if self.options.date_order == "dmy" else "M/D/YYYY"
+                want = "D/M/YYYY" if order == "dmy" else "M/D/YYYY"
                 self.error(
                     g.line,
                     f"expected a date like {want} (got {g.date!r}); this transaction "
