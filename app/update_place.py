@@ -19,11 +19,11 @@ from app.errors import BookWriteError
 from app.postgres import Address
 
 
-def checked(book: Path | Address) -> tuple[Path | Address, str]:
+def checked(book: Path | Address, password: str | None = None) -> tuple[Path | Address, str]:
     """The book to update (a file made absolute) and its name for messages; BookWriteError
-    when there is none there."""
+    when there is none there (``password``: a PostgreSQL server's, else PGPASSWORD's)."""
     if isinstance(book, Address):  # (a book in PostgreSQL: docs/UPDATE.md)
-        if postgres.state(book) != "book":
+        if postgres.state(book, password) != "book":
             raise BookWriteError(f"no GnuCash book in the database {book.database} on {book.host}")
         return book, book.database
     book = book.absolute()
@@ -33,11 +33,11 @@ def checked(book: Path | Address) -> tuple[Path | Address, str]:
 
 
 @contextmanager
-def staged(book: Path | Address) -> Iterator[Path | Address]:
+def staged(book: Path | Address, password: str | None = None) -> Iterator[Path | Address]:
     """Where the updated copy is written, read back and proven: a hidden file beside the book,
     or a database beside it on its server; removed at the end unless put in place."""
     if isinstance(book, Address):
-        with staged_database(book) as copy:
+        with staged_database(book, password) as copy:
             yield copy
         return
     staged = book.with_name(f".{book.name}.partial-update-{os.getpid()}")
@@ -47,7 +47,9 @@ def staged(book: Path | Address) -> Iterator[Path | Address]:
         staged.unlink(missing_ok=True)
 
 
-def put_in_place(staged: Path | Address, book: Path | Address) -> Path | str:
+def put_in_place(
+    staged: Path | Address, book: Path | Address, password: str | None = None
+) -> Path | str:
     """The proven copy becomes the book; the previous book stays beside it as a backup (a
     hard link to it where the disk allows, else a copy; in PostgreSQL the database renamed),
     named by the time of the update."""
@@ -55,7 +57,7 @@ def put_in_place(staged: Path | Address, book: Path | Address) -> Path | str:
     if isinstance(book, Address):
         assert isinstance(staged, Address)
         kept = f"{book.database[:32]}_before_update_{stamp.replace('-', '_')}"
-        database_in_place(book, staged, kept)
+        database_in_place(book, staged, kept, password)
         return f"the database {kept} on {book.host}"
     assert isinstance(staged, Path)
     backup = book.with_name(f"{book.stem}.before-update-{stamp}{book.suffix}")

@@ -120,12 +120,14 @@ def bring_up_to_date(
     book: Path | Address,
     given: Callable[[Plan], Plan] = lambda plan: plan,
     on_progress: pipeline.Progress | None = None,
+    password: str | None = None,
 ) -> UpdateOutcome:
     """Bring ``book`` up to date with the exports at ``paths``; raises UpdateRefused,
-    ProblemsError or BookWriteError with nothing written (the book as it was)."""
+    ProblemsError or BookWriteError with nothing written (the book as it was). ``password``:
+    a PostgreSQL book's server's (the wizard's, typed), else PGPASSWORD or ~/.pgpass."""
     from app import gnc  # noqa: PLC0415 - lazily: the core imports without GnuCash
 
-    book, name = update_place.checked(book)
+    book, name = update_place.checked(book, password)
     made: dict[str, object] = {}
 
     def decide(state: BookState) -> Decision:
@@ -179,8 +181,8 @@ def bring_up_to_date(
             sales_tax=prepared.sales_tax if docs is not None else None,
         )
 
-    with update_place.staged(book) as staged:
-        done = gnc.update_book(book, staged, decide, on_progress)
+    with update_place.staged(book, password) as staged:
+        done = gnc.update_book(book, staged, decide, on_progress, password)
         work, ledger = done.decision.work, done.decision.ledger
         plan = made["plan"]
         assert isinstance(plan, Plan)
@@ -191,8 +193,10 @@ def bring_up_to_date(
         assert isinstance(prepared, pipeline.Prepared)
         to_book = made["to_book"]
         assert isinstance(to_book, dict)
-        report, deltas, held, taken = _prove(staged, prepared, ledger, work, plan, done, to_book)
-        backup = update_place.put_in_place(staged, book)
+        report, deltas, held, taken = _prove(
+            staged, prepared, ledger, work, plan, done, to_book, password
+        )
+        backup = update_place.put_in_place(staged, book, password)
     return UpdateOutcome(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
         (done.tabled, done.plain),
@@ -286,6 +290,7 @@ def _prove(  # noqa: PLR0917
     plan: Plan,
     done: gnc.Updated,
     to_book: dict[str, str],
+    password: str | None,
 ) -> tuple[Report, tuple[Delta, ...], dict[str, Decimal], Report | None]:
     """The updated copy read back through GnuCash and compared with QuickBooks as of the new
     exports, less what was made in GnuCash alone (said in its notes: ``app.made_here``); the
@@ -298,6 +303,7 @@ def _prove(  # noqa: PLR0917
         staged,
         documents=docs is not None,
         sales_tax=st.tax_accounts if st is not None and st.docs else None,
+        password=password,
     )
     with paused():
         mine = proof.less(snapshot, work.added_here)

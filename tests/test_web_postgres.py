@@ -183,3 +183,94 @@ def test_an_import_never_replaces_a_book_it_did_not_write(
     assert panel.select_one("#job")["data-state"] == "failed"
     assert "already holds tables (not a GnuCash book); not overwritten" in panel.text
     assert pg_server.tables("someone_elses") == {"ledger"}
+
+
+def test_a_book_the_wizard_wrote_in_postgresql_is_brought_up_to_date_where_it_is(
+    pg_server, client, no_password_around, tmp_path
+):
+    """March's book written into PostgreSQL by the wizard, offered on the update page with June's
+    exports: brought up to date in its database (the book as it was kept there under a new
+    name), with the password typed on the update page (the one typed for the first write is
+    gone: the wizard restarted). The book reopened through the engine equals the same update
+    of the same book in a file; a held change decided there runs on the database again."""
+    from app import gnc, pipeline, update_run
+    from app.plan import Plan
+    from app.postgres import parse_address
+    from tests.support.companygen_later import later_company
+    from tests.support.web import decide_held, token
+
+    later = later_company(250, seed=4)
+    march = [
+        later.first.write_lists_iif(tmp_path / "lists.iif"),
+        later.first.write_journal_csv(tmp_path / "journal.csv"),
+    ]
+    (tmp_path / "june").mkdir()
+    june = [
+        later.second.write_lists_iif(tmp_path / "june" / "lists.iif"),
+        later.second.write_journal_csv(tmp_path / "june" / "journal.csv"),
+    ]
+    prefix, csrf = _migration(client, march)
+    url = pg_server.url("wizard_update")
+    _settings(client, prefix, csrf, format="postgres")
+    _database(client, prefix, csrf, url, PASSWORD)
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#to-download")
+    mid = prefix.rsplit("/", 1)[-1]
+    client.application.extensions["passwords"].forget(mid)  # (as after a restart)
+    page = soup(client.get("/update"))
+    (offered,) = page.select("#earlier-books li")
+    assert offered.select_one("input")["value"] == mid
+    assert f"in PostgreSQL, {url} (converted)" in offered.get_text(" ")
+    assert page.select_one("#update-password input[type=password][name=password]")
+
+    def post(password: str):
+        data = {"csrf_token": token(client), "earlier": mid, "password": password}
+        data["files"] = [(io.BytesIO(p.read_bytes()), p.name) for p in june]
+        return client.post("/update", data=data, content_type="multipart/form-data")
+
+    wrong = post("wrong")
+    assert wrong.status_code == 400, wrong.get_data(as_text=True)
+    assert "refused the password for bookkeeper" in wrong.get_data(as_text=True)
+    assert len(soup(client.get("/update")).select("#earlier-books li")) == 1  # nothing kept
+    r = post(PASSWORD)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    result = soup(client.get(r.location))
+    backups = sorted(d for d in pg_server.databases() if d.startswith("wizard_update_before_"))
+    assert len(backups) == 1
+    said = result.select_one("#updated-database").text
+    assert said == (
+        f"The book in PostgreSQL, {url}, is brought up to date where it is; the book as it was "
+        f"is kept as the database {backups[0]} on {pg_server.host}. Open it in GnuCash with "
+        "File › Open (Data Format postgres)."
+    )
+    assert result.select_one("#download-updated") is None
+    assert client.get(f"{r.location}/book").status_code == 404
+    summary = result.select_one("#update-summary").get_text(" ")
+    assert f"{len(later.added)} transactions added" in summary
+    # the same update of the same book in a file: reopened, the two books are one
+    plan = Plan()
+    xml = tmp_path / "march.gnucash"
+    assert pipeline.write(pipeline.prepare(pipeline.read(march, plan), plan), xml, plan).report.ok
+    in_file = update_run.bring_up_to_date(june, xml)
+    book = gnc.read_book(parse_address(url), password=PASSWORD)
+    file_book = gnc.read_book(xml)
+    assert book.transactions == file_book.transactions
+    assert {a.full_name: a.balance for a in book.accounts} == {
+        a.full_name: a.balance for a in file_book.accounts
+    }
+    # proven as the file's update is: by exactly the changes held, the same differences
+    assert in_file.report is not None and in_file.explained and not in_file.report.ok
+    assert result.select_one("#update-held")
+    shown = [li.get_text() for li in result.select("#update-differences li")]
+    assert shown == in_file.report.difference_lines("wizard") != []
+    # a held change decided on the result page: the update runs on the database again, with
+    # the password kept in memory for this update
+    key = next(li["data-key"] for li in result.select("#held-changes li.held"))
+    after = decide_held(client, r.location, key, "quickbooks")
+    assert "(your decision)" in after.select_one("#update-summary").get_text(" ")
+    assert len([d for d in pg_server.databases() if d.startswith("wizard_update_before_")]) == 2
+    # the update's book is offered next, in its database
+    listed = soup(client.get("/update")).select("#earlier-books li")
+    assert f"in PostgreSQL, {url} (brought up to date)" in listed[0].get_text(" ")
+    instance = Path(client.application.config["MIGRATIONS_DIR"]).parent
+    assert PASSWORD.encode() not in _everything_on_disk(instance)

@@ -292,20 +292,20 @@ def read_book(
     detach: bool = True,
     documents: bool = False,
     sales_tax: Collection[str] | None = None,
+    password: str | None = None,
 ) -> BookSnapshot:
-    """What the book at ``path`` (a file, or a PostgreSQL database) holds, read in a read-only
-    session (ended, never destroyed).
+    """What the book at ``path`` (a file, or a PostgreSQL database: ``password`` its server's,
+    else PGPASSWORD's) holds, read in a read-only session (ended, never destroyed).
 
     ``transactions=True`` also lists every transaction (BookTransaction); ``documents=True``
     reads the invoices, bills and A/R / A/P lots too (``BookSnapshot.documents``);
     ``sales_tax`` (the sales tax accounts) the tax tables, every document's entries and the tax
-    owed per agency (``BookSnapshot.sales_tax``). XML books
-    are loaded with the split-list detacher (linear on 4.x-5.6; ``detach=False`` for the plain
-    load).
-    Raises BookWriteError when the book cannot be opened.
+    owed per agency (``BookSnapshot.sales_tax``). XML books are loaded with the split-list
+    detacher (linear on 4.x-5.6; ``detach=False`` for the plain load). Raises BookWriteError
+    when the book cannot be opened.
     """
     if isinstance(path, Address):
-        with postgres.engine_password():
+        with postgres.engine_password(password):
             return _read(
                 path.url,
                 path.database,

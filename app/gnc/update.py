@@ -60,13 +60,14 @@ def update_book(
     staged: Path | Address,
     decide: Callable[[BookState], Decision],
     on_progress: Progress | None = None,
+    password: str | None = None,
 ) -> Updated:
     """``path``'s book with the work ``decide`` says added, saved at ``staged`` (same format;
-    a PostgreSQL book: into the empty database ``staged``, ``postgres.staged``); the book at
-    ``path`` is only read. ``decide`` may raise (UpdateRefused, ProblemsError): then nothing is
-    saved."""
+    a PostgreSQL book: into the empty database ``staged``, ``postgres.staged``; ``password``:
+    its server's, else PGPASSWORD's); the book at ``path`` is only read. ``decide`` may raise
+    (UpdateRefused, ProblemsError): then nothing is saved."""
     if isinstance(path, Address):  # (GnuCash's own connections: the password in memory)
-        with postgres.engine_password():
+        with postgres.engine_password(password):
             return _update_book(path, staged, decide, on_progress)
     return _update_book(path, staged, decide, on_progress)
 

@@ -1,6 +1,7 @@
 """The wizard's "Bring an existing book up to date": the books it can offer (those its earlier
-migrations wrote into a file) and the result of an update as plain JSON (``update/result.json``
-in the migration's folder), read by the result page. docs/UPDATE.md."""
+migrations wrote, into a file or a PostgreSQL database) and the result of an update as plain
+JSON (``update/result.json`` in the migration's folder), read by the result page.
+docs/UPDATE.md."""
 
 from __future__ import annotations
 
@@ -23,23 +24,27 @@ class Earlier:
 
     mid: str
     company: str
-    book: str  # its file name
+    book: str  # its file name, or its database's address
     written: str  # when
     state: str = ""  # its proof's verdict: "Matches QuickBooks to the cent", "Brought up to…"
     updated: bool = False  # an update's: the book it brought up to date
+    database: bool = False  # in PostgreSQL (``book`` its address, no password)
 
 
-Found = tuple[str, str, Path | None, float, str, bool]
+Found = tuple[str, str, Path | str | None, float, str, bool]
 
 
 def earlier_books(found: Iterable[Found]) -> list[Earlier]:
-    """(migration id, company, its book's path or None, when written (a timestamp), its
-    verdict, an update's) → the ones in a file, the latest first."""
+    """(migration id, company, its book's path, or its database's address, or None, when
+    written (a timestamp), its verdict, an update's) → the ones still there, the latest
+    first."""
     books = sorted(found, key=lambda b: b[3], reverse=True)
     return [
-        Earlier(mid, company or path.name, path.name, _when(when), state, updated)
+        Earlier(mid, company or path, path, _when(when), state, updated, True)
+        if isinstance(path, str)
+        else Earlier(mid, company or path.name, path.name, _when(when), state, updated)
         for mid, company, path, when, state, updated in books
-        if path is not None and path.is_file()
+        if isinstance(path, str) or (path is not None and path.is_file())
     ]
 
 
@@ -47,12 +52,15 @@ def _when(timestamp: float) -> str:
     return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M") if timestamp else ""
 
 
-def result(outcome: UpdateOutcome, book: str) -> dict:
-    """What the result page shows, kept as JSON beside the book."""
+def result(outcome: UpdateOutcome, book: str, database: str = "") -> dict:
+    """What the result page shows, kept as JSON beside the book (``database``: the address of
+    a book in PostgreSQL, brought up to date there; its backup named)."""
     report = outcome.report
     work = outcome.work
     return {
         "book": book,
+        "database": database,
+        "backup": str(outcome.backup) if database and outcome.written else "",
         "written": outcome.written,
         "lines": outcome.lines("wizard"),
         "added": len(work.add),

@@ -1,6 +1,8 @@
 """The wizard's "Bring an existing book up to date" (docs/UPDATE.md): a book (uploaded, or one
-the wizard wrote earlier) and the company's later exports in one form; the update runs, and the
-result page says what was added, what is held, the proof, and offers the updated book."""
+the wizard wrote earlier, in a file or in PostgreSQL) and the company's later exports in one
+form; the update runs, and the result page says what was added, what is held, the proof, and
+offers the updated book (a book in PostgreSQL is brought up to date where it is: its password,
+typed here or for its first write, is kept in this server's memory only)."""
 
 from __future__ import annotations
 
@@ -13,14 +15,16 @@ from werkzeug.exceptions import NotFound
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from app.errors import MigrationError
+from app import postgres, update_place
+from app.errors import BookWriteError, MigrationError
 from app.fileio import read_json, write_json
 from app.pages import update as view
 from app.plan import HELD_CHOICES
+from app.postgres import Address
 from app.store import Migration, UploadError
 from app.update import UpdateRefused
 from app.update_run import bring_up_to_date
-from app.web.context import migration, render, runner, store
+from app.web.context import migration, passwords, render, runner, store
 from app.web.filters import differ_words
 
 bp = Blueprint("update", __name__)
@@ -34,28 +38,36 @@ class NoExports(UploadError):
     """Add the company's later QuickBooks exports (the lists IIF and a transaction report)."""
 
 
+class NoServer(UploadError):
+    """The PostgreSQL server of that book refused the connection."""
+
+
 def _earlier() -> list[view.Earlier]:
     """The books written here, newest first: each conversion's, and each update's (the book
     it brought up to date: next month's update starts from it, not from the first book)."""
-    found = []
+    found: list[view.Found] = []
     for m in store().all():
         book = runner().book(m)
-        if book is not None and not book.job.database:
-            said = differ_words(book.job)
-            found.append((m.id, m.company, book.path, book.job.finished, said, False))
+        if book is not None:
+            where = book.job.database or book.path
+            found.append((m.id, m.company, where, book.job.finished, differ_words(book.job), False))
         elif (updated := _updated_book(m)) is not None:
-            path, data = updated
-            said = view.home_state(data)[0]
-            found.append((m.id, m.company, path, path.stat().st_mtime, said, True))
+            path, data, when = updated
+            found.append((m.id, m.company, path, when, view.home_state(data)[0], True))
     return view.earlier_books(found)
 
 
-def _updated_book(m: Migration) -> tuple[Path, dict] | None:
-    """The book an update migration brought up to date, with its result (None: it is no
-    update, or has none)."""
+def _updated_book(m: Migration) -> tuple[Path | str, dict, float] | None:
+    """The book an update migration brought up to date (its file, or its database's
+    address), its result and when (None: it is no update, or has none)."""
     data = read_json(m.path / view.FOLDER / view.RESULT)
-    path = m.path / view.FOLDER / str(data.get("book", "")) if data else None
-    return (path, data) if path is not None and path.is_file() else None
+    if not data:
+        return None
+    result = m.path / view.FOLDER / view.RESULT
+    if data.get("database"):
+        return str(data["database"]), data, result.stat().st_mtime
+    path = m.path / view.FOLDER / str(data.get("book", ""))
+    return (path, data, path.stat().st_mtime) if path.is_file() else None
 
 
 @bp.get("/update")
@@ -77,19 +89,32 @@ def run() -> Response:
         folder = m.path / view.FOLDER
         folder.mkdir(mode=0o700)
         book = _book(folder, upload, chosen)
+        password = None
+        if isinstance(book, Address):  # typed now, else the one typed for its first write
+            password = request.form.get("password") or passwords().get(chosen) or None
+            _reached(book, password)
         for f in exports:
             m.save_upload(f.filename or "", f.stream)
-        outcome = bring_up_to_date(m.files(), book)
+        outcome = bring_up_to_date(m.files(), book, password=password)
+        if password:
+            passwords().keep(m.id, password)  # (each decision on the result page runs again)
         m.note_company(outcome.ledger.company)
-        write_json(folder / view.RESULT, view.result(outcome, book.name))
+        data = (
+            view.result(outcome, book.database, book.url)
+            if isinstance(book, Address)
+            else view.result(outcome, book.name)
+        )
+        write_json(folder / view.RESULT, data)
     except MigrationError:
         store().delete(m)  # nothing of a refused update is kept
         raise
     return redirect(url_for("update.result", mid=m.id), 303)
 
 
-def _book(folder: Path, upload, chosen: str) -> Path:
-    """The book to update, copied into the migration's folder (the original is never written)."""
+def _book(folder: Path, upload, chosen: str) -> Path | Address:
+    """The book to update, copied into the migration's folder (the original is never written;
+    a book in PostgreSQL is brought up to date where it is, the book as it was kept beside it
+    on its server)."""
     if upload is not None and upload.filename:
         name = secure_filename(upload.filename) or "book.gnucash"
         path = folder / name
@@ -99,15 +124,27 @@ def _book(folder: Path, upload, chosen: str) -> Path:
     offered = {e.mid: e for e in _earlier()}
     if chosen not in offered:
         raise NoBook()
+    if offered[chosen].database:
+        return postgres.parse_address(offered[chosen].book)
     m = store().open(chosen)
     written = runner().book(m)
     updated = _updated_book(m)
     source = written.path if written is not None else updated[0] if updated else None
-    if source is None:
+    if not isinstance(source, Path):
         raise NoBook()
     path = folder / source.name
     shutil.copy2(source, path)
     return path
+
+
+def _reached(book: Address, password: str | None) -> None:
+    """The book's server reached with ``password`` (a wrong one, or none where it asks for
+    one, is the user's to fix here: said as such, not as a failure of the update)."""
+    try:
+        update_place.checked(book, password)
+    except BookWriteError as exc:
+        hint = "type its password in the field for a book in PostgreSQL"
+        raise NoServer(exc.message.replace(postgres.PASSWORD_HINT, hint)) from None
 
 
 def _result_of(m: Migration) -> dict:
@@ -135,15 +172,19 @@ def decide() -> Response:
     key, choice = request.form.get("key", ""), request.form.get("choice", "")
     if key not in {h["key"] for h in done["held_changes"]} or choice not in HELD_CHOICES:
         raise UnknownChange()
-    book = m.path / view.FOLDER / done["book"]
+    where = done.get("database", "")
+    book = postgres.parse_address(where) if where else m.path / view.FOLDER / done["book"]
     try:
         outcome = bring_up_to_date(
-            m.files(), book, lambda plan: replace(plan, held={**plan.held, key: choice})
+            m.files(),
+            book,
+            lambda plan: replace(plan, held={**plan.held, key: choice}),
+            password=passwords().get(m.id) if where else None,
         )
     except UpdateRefused as exc:  # (the book as it was: said beside the change, not a page)
         write_json(m.path / view.FOLDER / view.RESULT, {**done, "refused": [key, exc.message]})
         return redirect(url_for("update.result"), 303)
-    data = view.result(outcome, book.name)
+    data = view.result(outcome, done["book"], where)
     data["earlier"] = done.get("earlier") or view.earlier_run(done)  # the update's own record
     data["decisions"] = view.decided(done, key, choice)
     write_json(m.path / view.FOLDER / view.RESULT, data)
@@ -153,7 +194,10 @@ def decide() -> Response:
 @bp.get("/m/<mid>/update/book")
 def book() -> Response:
     m = migration()
-    name = _result_of(m)["book"]
+    done = _result_of(m)
+    if done.get("database"):
+        raise NotFound(f"The book is in PostgreSQL ({done['database']}), not in a file.")
+    name = done["book"]
     path = m.path / view.FOLDER / name
     if not path.is_file():
         raise NotFound("The updated book is missing.")
