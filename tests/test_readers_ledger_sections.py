@@ -148,8 +148,71 @@ def test_a_report_cut_inside_a_section_is_one_error_not_one_per_transaction(
     assert f"{unbalanced} of its transactions do not balance" in cut.message
     assert f"the {unbalanced} that do not balance are left out" in cut.message
     assert len(refused.transactions) == len(read.transactions) - unbalanced
+    # it cannot be taken as cut: the sections past the cut hold lines of every year
     accepted = read_one(path, ReadOptions(truncated_ok=True))
-    assert [p.severity for p in accepted.problems] == ["warning"]
-    assert "accepted as cut" in accepted.problems[0].message
-    assert accepted.files[0].cut
+    assert [p.severity for p in accepted.problems] == ["error"]
+    assert accepted.problems[0].message.endswith(
+        "export it again (by date range, a year at a time, if it is large) and give every "
+        "file (it cannot be taken as cut: the account sections past where it stops hold "
+        "lines of every year)"
+    )
     assert accepted.transactions == refused.transactions
+
+
+AMOUNT = (  # Transaction Detail by Account: one Amount column, its Total rows an Amount
+    ",,Trans #,Type,Date,Num,Name,Memo,Split,Amount,Balance\n"
+    "Checking,,,,,,,,,,\n"
+    ",,1,Deposit,01/05/2021,,,Deposit,Sales,500.00,500.00\n"
+    ",,2,Check,01/20/2021,101,Acme,,Rent,-200.00,300.00\n"
+    "Total Checking,,,,,,,,,300.00,300.00\n"
+    "Rent,,,,,,,,,,\n"
+    ",,2,Check,01/20/2021,101,Acme,,Checking,200.00,200.00\n"
+    "Total Rent,,,,,,,,,200.00,200.00\n"
+    "Sales,,,,,,,,,,\n"
+    ",,1,Deposit,01/05/2021,,,Deposit,Checking,-500.00,500.00\n"
+    "Total Sales,,,,,,,,,-500.00,500.00\n"
+    "TOTAL,,,,,,,,,0.00,\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        AMOUNT,
+        # Total rows showing the Balance alone: nothing to check them against, nothing said
+        AMOUNT.replace(",,300.00,300.00\n", ",,,300.00\n")
+        .replace(",,200.00,200.00\n", ",,,200.00\n")
+        .replace(",,-500.00,500.00\n", ",,,500.00\n"),
+        # subaccounts indented in one column (not QuickBooks' own export): a Total row of a
+        # heading opened above is no missing heading
+        AMOUNT.replace("Rent,,,,", "Expenses,,,,\nRent,,,,", 1).replace(
+            "Total Rent,,,,,,,,,200.00,200.00\n",
+            "Total Rent,,,,,,,,,200.00,200.00\nTotal Expenses,,,,,,,,,200.00,200.00\n",
+        ),
+        # a Purchase Orders section: its row is a document not read (listed as not imported)
+        AMOUNT.replace(
+            "TOTAL,",
+            "Purchase Orders,,,,,,,,,,\n,,3,Purchase Order,01/22/2021,7,Acme,,Rent,-50.00,-50.00\n"
+            "Total Purchase Orders,,,,,,,,,-50.00,-50.00\nTOTAL,",
+        ),
+    ],
+    ids=["amount", "balance-only", "one-column", "non-posting"],
+)
+def test_legitimate_layouts_raise_nothing(tmp_path, text: str) -> None:
+    ledger = qbcsv.parse(_write(tmp_path, text.rstrip("\n").split("\n")), DEFAULT)
+    assert ledger.problems == ()
+    assert len(ledger.transactions) == 2 and all(t.total == 0 for t in ledger.transactions)
+
+
+def test_an_amount_layout_row_changed_is_said_at_its_total_row(tmp_path) -> None:
+    text = AMOUNT.replace("Acme,,Checking,200.00,200.00", "Acme,,Checking,210.00,210.00")
+    ledger = qbcsv.parse(_write(tmp_path, text.rstrip("\n").split("\n")), DEFAULT)
+    said = [(str(p.source), p.severity, p.message.split(":")[0]) for p in ledger.problems]
+    assert said == [
+        (
+            "gl.csv:8",
+            "warning",
+            "the Total row of Rent says 200.00, but the 1 rows read under it sum to 210.00 "
+            "(difference 10.00)",
+        )
+    ]

@@ -25,7 +25,7 @@ def checked(ledger: Ledger, options: ReadOptions) -> Ledger:
         return replace(ledger, files=(info, *ledger.files[1:]))
     last = info.last_date.isoformat() if info.last_date else ""
     if info.layout == "ledger":  # a General Ledger cut short: unbalanced where lines are missing
-        return ledger_cut(ledger, info, cut, last, accepted=options.truncated_ok)
+        return ledger_cut(ledger, info, cut, accepted=options.truncated_ok)
     if not options.truncated_ok:
         problems = tuple(
             replace(
@@ -67,30 +67,31 @@ def checked(ledger: Ledger, options: ReadOptions) -> Ledger:
     return replace(ledger, transactions=tuple(txns), problems=(*problems, *extra), files=(info,))
 
 
-def ledger_cut(
-    ledger: Ledger, info: FileInfo, cut: list[Problem], last: str, *, accepted: bool
-) -> Ledger:
+def ledger_cut(ledger: Ledger, info: FileInfo, cut: list[Problem], *, accepted: bool) -> Ledger:
     """A General Ledger that stops early: its transactions whose lines do not balance (their
     other lines were in the sections past the cut) are left out, said once with the cut (not
-    one error each); an error unless the cut is accepted, as for any cut file."""
+    one error each). An error even when the cut is accepted: the sections past the cut hold
+    lines of every year, so no period of the history is whole."""
     kept = tuple(t for t in ledger.transactions if not t.total)
     held = len(ledger.transactions) - len(kept)
     also = f"; the {held:,} that do not balance are left out" if held else ""
+    anyway = (
+        " (it cannot be taken as cut: the account sections past where it stops hold lines "
+        "of every year)"
+        if accepted
+        else ""
+    )
     problems = tuple(
-        (
-            replace(p, message=f"{p.message}{also}; accepted as cut: its history stops on {last}")
-            if accepted
-            else replace(
-                p,
-                severity="error",
-                message=f"{p.message}: what follows in the report is missing{also}",
-                fix="accept_cut",
-            )
+        replace(
+            p,
+            severity="error",
+            topic="",  # (the wizard offers no "convert it anyway" for it)
+            message=f"{p.message}: the account sections after where it stops are missing"
+            f"{also}; export it again (by date range, a year at a time, if it is large) and "
+            f"give every file{anyway}",
         )
         if p in cut
         else p
         for p in ledger.problems
     )
-    return replace(
-        ledger, transactions=kept, problems=problems, files=(replace(info, cut=accepted),)
-    )
+    return replace(ledger, transactions=kept, problems=problems, files=(info,))

@@ -286,7 +286,7 @@ class _Reader:
                         and text[6:] == heads[level]
                     )
                     if closing and level < len(stack):  # checked once read (sections.py)
-                        closed.append((line, stack[level], *pick(row)[8:11]))
+                        closed.append((line, stack[level], *pick([""] * lead + row[lead:])[8:11]))
                     del stack[level:], heads[level:]
                     if not closing:
                         parent = stack[-1] if stack else ""

@@ -275,9 +275,7 @@ class Collector:
         self._unreadable()
         if self.mode == "ledger":
             checked = not any(p.severity == "error" for p in self.problems)
-            self.problems += section_problems(
-                self.filename, self.sections, txns, self.amount, checked=checked
-            )
+            self.problems += section_problems(self.filename, self.sections, txns, checked=checked)
         data_lines = self.last_line - self.header_line
         early = None
         if self.rows in EXPORT_CAP or data_lines in EXPORT_CAP or self.last_line in EXPORT_CAP:
@@ -402,6 +400,7 @@ class Collector:
             if flagged and not skipped:  # a non-posting account, whatever the type says
                 skipped = _non_posting_account(g.splits, flagged)
             if skipped:
+                self.sections.unread.update(s.source.line for s in g.splits)
                 where = g.splits[0].source
                 self.not_imported.append(
                     not_posted(skipped, where, kind=kind, num=g.num.strip(), date=g.date.strip(),

@@ -16,11 +16,12 @@ The hot loop only records the heading and Total rows (``Sections``); nothing her
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from app.model import Problem, Transaction
+from app.readers.values import parse_amount
 from app.source import Source
 
 ZERO = Decimal(0)
@@ -35,6 +36,7 @@ class Sections:
     opened: list[tuple[int, str, str, str]] = field(default_factory=list)
     # each Total row: (line, the section's account path, Amount, Debit, Credit cells)
     closed: list[tuple[int, str, str, str, str]] = field(default_factory=list)
+    unread: set[int] = field(default_factory=set)  # rows of documents not read (estimates…)
 
     def still_open(self) -> tuple[int, str] | None:
         """The last section opened, when no Total row closed it: (its heading line, account)."""
@@ -46,22 +48,18 @@ class Sections:
 
 
 def section_problems(
-    filename: str,
-    sections: Sections,
-    txns: Sequence[Transaction],
-    amount: Callable[[str, int], Decimal | None],
-    *,
-    checked: bool,
+    filename: str, sections: Sections, txns: Sequence[Transaction], *, checked: bool
 ) -> list[Problem]:
-    """The findings above for one file. ``amount`` reads a Total row's cell (and says when it
-    cannot); ``checked``: compare Total rows with their sections' rows (not when rows of the
-    file were already refused: their sums are known to be short)."""
+    """The findings above for one file. ``checked``: compare Total rows with their sections'
+    rows (not when rows of the file were already refused: their sums are known to be short;
+    nor for a section holding rows of a document not read, an estimate or an order)."""
     out: list[Problem] = []
     rows: dict[str, list[Decimal]] = defaultdict(list)
     for t in txns:
         for s in t.splits:
             rows[s.account].append(s.value)
     children: dict[str, list[str]] = defaultdict(list)
+    texts = {text for _line, _path, text, _before in sections.opened}
     for _line, path, _text, _before in sections.opened:
         parent, _, _ = path.rpartition(":")
         if parent:
@@ -69,7 +67,8 @@ def section_problems(
     closed = {path for _line, path, *_ in sections.closed}
     for line, path, text, before in sections.opened:
         empty = not rows[path] and not children[path]
-        if text.startswith("Total ") and path not in closed and empty:
+        # (a heading for its account opened above but not nested: subaccounts in one column)
+        if text.startswith("Total ") and path not in closed and empty and text[6:] not in texts:
             shown = f"read as rows of {before}" if before else "read with no account"
             out.append(
                 Problem(
@@ -82,8 +81,9 @@ def section_problems(
     if not checked:
         return out
     for line, path, am, de, cr in sections.closed:
-        said = _said(am, de, cr, line, amount)
-        if said is None:
+        said = _said(am, de, cr)
+        start = max((at for at, p, *_ in sections.opened if p == path and at < line), default=0)
+        if said is None or any(start < n < line for n in sections.unread):
             continue
         values = [v for p, vs in rows.items() if p == path or p.startswith(f"{path}:") for v in vs]
         got = sum(values, ZERO)
@@ -100,12 +100,12 @@ def section_problems(
     return out
 
 
-def _said(
-    am: str, de: str, cr: str, line: int, amount: Callable[[str, int], Decimal | None]
-) -> Decimal | None:
-    """A Total row's net figure: Debit less Credit, else Amount; None when it shows neither."""
-    if de or cr:
-        d = amount(de, line) if de else ZERO
-        c = amount(cr, line) if cr else ZERO
-        return None if d is None or c is None else d - c
-    return amount(am, line) if am else None
+def _said(am: str, de: str, cr: str) -> Decimal | None:
+    """A Total row's net figure: Debit less Credit, else Amount; None when it shows neither, or
+    a figure that is no amount (the check is then not made: the rows were read anyway)."""
+    try:
+        if de or cr:
+            return (parse_amount(de) or ZERO) - (parse_amount(cr) or ZERO)
+        return parse_amount(am) if am else None
+    except ValueError:
+        return None
