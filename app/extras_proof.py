@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from app import extras, schedules
@@ -225,8 +225,7 @@ def prove(
     the opening transaction posted of what the history does not explain, its day and lines)."""
     years = _years(ledger, snapshot, asof, fold)
     day, lines = plug or (None, {})
-    retained = role_account(ledger, Role.RETAINED_EARNINGS)
-    re_name = retained.full_name if retained else None
+    re_name = getattr(role_account(ledger, Role.RETAINED_EARNINGS), "full_name", None)
     sheet = {a.full_name for a in ledger.accounts if a.counted and a.counted.balance_sheet}
     posted = frozenset(a for a, v in lines.items() if v and a in sheet and a != re_name)
     plugs = Plug(day, posted, re_name, years) if day else None
@@ -285,8 +284,11 @@ def _years(
             YearRow(name, qb[name], book.get(name, ZERO), made.get(name, ZERO)) for name in qb
         )
         compared = first is not None and y.date >= first
-        moved = across(rows, ledger.transactions, y.date, start) if compared else ""
-        out.append(YearProof(y.date, start, rows, y.filename, compared, moved))
+        out.append(YearProof(y.date, start, rows, y.filename, compared))
+    shown = [p for p in out if p.compared]
+    for p, after in zip(shown, [*shown[1:], None], strict=True):  # (the next date confirms)
+        if p.differences and (moved := across(p, after, ledger.transactions, {*known} - pnl)):
+            out[out.index(p)] = replace(p, moved=moved)
     return tuple(out)
 
 

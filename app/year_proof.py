@@ -5,7 +5,7 @@ transactions make of each figure on that date."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -159,32 +159,43 @@ def _of(accounts: list[str], rows: tuple[YearRow, ...]) -> str:
 
 
 def across(
-    rows: Sequence[YearRow], txns: Sequence[Transaction], day: dt.date, start: dt.date
+    year: YearProof,
+    after: YearProof | None,
+    txns: Sequence[Transaction],
+    sheet: Collection[str],
 ) -> str:
-    """The probable cause where one transaction of the files makes every difference on ``day``
-    to the cent, dated on the other side of it from QuickBooks: after ``day`` in the files
-    where QuickBooks counts it on or before (the differences are its lines negated), or in the
-    fiscal year to ``day`` where QuickBooks counts it later (its lines). "" when none does, or
-    the files' figures are not the book's (each difference then has another cause)."""
-    off = {r.account: r.difference for r in rows if r.difference}
-    if not off or any(r.files != r.gnucash for r in rows if r.difference):
+    """The probable cause where one transaction of the files makes every difference on
+    ``year``'s date to the cent, dated on the other side of it from QuickBooks: after the date
+    in the files where QuickBooks counts it on or before (the differences are its lines
+    negated), or in the fiscal year to it where QuickBooks counts it later (its lines). Only
+    when ``after``, the next date proved, confirms it: there the balance-sheet accounts it
+    posts to (``sheet``: Retained Earnings aside) match again, which a transaction missing or
+    in the files twice, of the same lines by chance, would not. "" when not so, or when the
+    files' figures are not the book's (each difference then has another cause)."""
+    rows, day = year.differences, year.date
+    off = {r.account: r.difference for r in rows}
+    if not off or after is None or any(r.files != r.gnucash for r in rows):
+        return ""
+    posted = [a for a in off if a in sheet]
+    if not posted or any(after.difference_of(a) for a in posted):
         return ""
     later = day + dt.timedelta(days=366)
     for t in txns:
-        if t.voided or t.kind_label == OPENING_KIND or not start <= t.date <= later:
+        if t.voided or t.kind_label == OPENING_KIND or not year.year_start <= t.date <= later:
             continue
         lines: dict[str, Decimal] = {}
         for s in t.splits:
             lines[s.account] = lines.get(s.account, Decimal(0)) + s.value
-        after = t.date > day
-        if {a: -v if after else v for a, v in lines.items() if v} != off:
+        moved = t.date > day
+        if {a: -v if moved else v for a, v in lines.items() if v} != off:
             continue
         what = f"{t.kind_label or 'transaction'}{f' {t.num}' if t.num else ''} of {t.date}"
-        files, there = ("after", "on or before") if after else ("on or before", "after")
+        files, there = ("after", "on or before") if moved else ("on or before", "after")
         return (
             f"{what} ({t.source}) is dated {files} {day} in the files, but QuickBooks counts it "
-            f"{there} that date: its lines are these differences to the cent. Its date was "
-            "changed, in QuickBooks after the Trial Balance report was run or in the file; "
-            "check it in QuickBooks and export the files again"
+            f"{there} that date: its lines are these differences to the cent, and on {after.date} "
+            "the balance sheet matches again. Its date was changed, in QuickBooks after the "
+            "Trial Balance report was run or in the file; check it in QuickBooks and export the "
+            "files again"
         )
     return ""

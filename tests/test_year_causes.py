@@ -103,7 +103,8 @@ def test_a_check_dated_into_the_next_year_is_named_as_the_cause(tmp_path) -> Non
         r"The year end 2019-12-31 is the first that differs from QuickBooks' trial balance "
         r"\(\d accounts: [^)]*\)\. Probable cause: Check (\S+ )?of 2020-01-02 "
         r"\(journal\.csv:(\d+)\) is dated after 2019-12-31 in the files, but QuickBooks "
-        r"counts it on or before that date: its lines are these differences to the cent\.",
+        r"counts it on or before that date: its lines are these differences to the cent, and "
+        r"on 2020-12-31 the balance sheet matches again\.",
         out,
     )
     assert said, out
@@ -114,3 +115,36 @@ def test_a_check_dated_into_the_next_year_is_named_as_the_cause(tmp_path) -> Non
     checking = next(a for a in snapshot.accounts if a.full_name == "Checking")
     that_day = [s[1] for t in txns if t.date == moved for s in t.splits if s[0] == "Checking"]
     assert dict(checking.daily)[moved] == sum(that_day, Decimal(0))
+
+
+def test_a_check_missing_of_the_same_lines_as_another_is_not_called_moved(tmp_path) -> None:
+    """December 2019's rent check missing from the files, January 2020's of the same lines
+    there (memorized, monthly): its lines are 2019's differences to the cent, but the balance
+    sheet still differs a year on, which a check dated across the year end would not do: it is
+    not named as moved."""
+    company = make_company(300, 44, years=3, memorized=True)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    tbs = [
+        company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
+        for d in company.year_ends()
+    ]
+    txns = company.transactions
+
+    def lines(t) -> list:
+        return sorted((s[0], s[1]) for s in t.splits)
+
+    lost = next(
+        t
+        for t in txns
+        if t.type == "Check"
+        and dt.date(2019, 12, 1) <= t.date <= dt.date(2019, 12, 31)
+        and any(u.date.year == 2020 and u.date.month == 1 and lines(u) == lines(t) for u in txns)
+    )
+    txns.remove(lost)
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    run = convert(lists, journal, *tbs, "-o", tmp_path / "book.gnucash", "--strict")
+    out = run.stdout + run.stderr
+    assert run.returncode == 3, out
+    assert "The year end 2019-12-31 is the first that differs" in out
+    assert "is dated after 2019-12-31 in the files" not in out
+    assert "the files' transactions make the book's figure, not QuickBooks'" in out
