@@ -346,6 +346,22 @@ def test_a_class_the_lines_use_that_the_list_lacks_is_warned_at_its_first_line(
     assert not [p for p in alone.problems if "class list" in p.message]
 
 
+def test_a_class_the_list_implies_or_names_in_other_letters_is_not_warned(tmp_path) -> None:
+    """QuickBooks' names are the same in any letter case, and a listed sub-class implies its
+    parent: neither is "not in the class list"."""
+    lists = tmp_path / "lists.iif"
+    lists.write_text("!CLASS\tNAME\tHIDDEN\nCLASS\tEast:North\tN\n", encoding="utf-8")
+    detail = tmp_path / "detail.csv"
+    detail.write_text(
+        "Trans #,Type,Date,Account,Class,Debit,Credit\n"
+        "1,Check,01/02/2024,Rent,East,10.00,\n1,Check,01/02/2024,Checking,EAST : north,,10.00\n"
+        "2,Check,01/03/2024,Rent,West,5.00,\n2,Check,01/03/2024,Checking,,,5.00\n",
+        encoding="utf-8",
+    )
+    ledger = pipeline.read([lists, detail], Plan())
+    assert [str(p.source) for p in ledger.problems if "class list" in p.message] == ["detail.csv:4"]
+
+
 @pytest.mark.samples
 def test_the_real_samples_classes(samples_dir: Path) -> None:
     lists = samples_dir / "Pewejekubam__qbd-to-gnucash__qbd-all-lists-sample.IIF"

@@ -247,12 +247,14 @@ def _classes(parts: Sequence[Ledger], problems: list[Problem]) -> tuple[SplitCla
         for c in part.classes:
             found.setdefault(c.name, c)
     listed = list(found.values())
+    # as QuickBooks names them (letter case aside), with the parents a sub-class implies
+    known = {":".join(c.name.casefold().split(":")[:n]) for c in listed for n in range(1, 9)}
     for part in parts:
         for t in part.transactions:
             for s in t.splits:
                 if s.klass and s.klass not in found:
                     found[s.klass] = SplitClass(s.klass, s.source)
-                    if listed:
+                    if listed and s.klass.casefold() not in known:
                         problems.append(_unlisted(s.klass, s.source, listed))
     return tuple(found.values())
 
