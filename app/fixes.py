@@ -26,6 +26,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "company's file as it is now, and give those",
         "accept_cut": "export it again by date range (a year at a time) and give every file, or "
         "add --accept-truncated {file} if the cut is expected",
+        "date_order": "give --date-order with that file's order, dmy or mdy (every file given is "
+        "then read so)",
         "currency": "give --currency with an ISO code such as USD",
         "account_map": "map it to a chart account with account_map in a plan file (--plan)",
         "chart": "give the IIF lists export too, or give each label its own account with "
@@ -47,6 +49,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "same_day": "export the lists and the transaction report again, the same day, from the "
         "company's file as it is now, and replace them on the Files step",
         "accept_cut": "export it again by date range (a year at a time) and upload every file",
+        "date_order": "set that file's date order on the Files step",
         "currency": "set “Currency” on the Map step to an ISO code such as USD",
         "account_map": "choose its account under “Report accounts to place” on the Map step",
         "chart": "add the lists export on the Files step (in QuickBooks: File › Utilities › "
@@ -63,7 +66,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
 # The findings resolved on the Files step (a file to add or export again); every other setting
 # is on the Map step.
 FILES_STEP: frozenset[Fix] = frozenset(
-    {"files", "history_gap", "accept_cut", "chart", "remove", "same_day"}
+    {"files", "history_gap", "accept_cut", "chart", "remove", "same_day", "date_order"}
 )
 # A fix with a second way out, said after it ("…, or …"): a history with a gap is made whole by
 # its missing files, or left out for a book from QuickBooks' balances alone; a book with no

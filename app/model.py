@@ -151,8 +151,7 @@ class Split:
     parser it is the account label as printed in the report (see ``resolve``).
     ``mark`` is the raw cleared mark found in the file (shown in summaries), ``reconcile`` what
     it means. ``owner`` is the name on the line itself when it is not the transaction's
-    (``description``): on an A/R or A/P line, the customer, job or vendor it belongs to.
-    """
+    (``description``): on an A/R or A/P line, the customer, job or vendor it belongs to."""
 
     account: str
     value: Decimal
@@ -209,6 +208,7 @@ Fix = Literal[
     "repeated",  # in the files twice; "same_day": exported again, the same day
     "same_day",
     "accept_cut",
+    "date_order",  # a file's dates read in the order other files disprove
     "currency",
     "account_map",  # a report's account label to place in the chart
     "chart",  # report labels that only a chart of accounts tells apart
@@ -217,8 +217,8 @@ Fix = Literal[
     "account_type",  # an account without a GnuCash type
 ]
 # What a finding is about, for front ends that show the most important first (a file cut at the
-# export cap, the files' dates, one history in two files, figures that differ); "" for the rest.
-# "opening": the opening-balance transaction asked for, not made (``app.coverage.no_opening``).
+# export cap, the files' dates, one history in two files, figures that differ, "opening": the
+# opening balance asked for, not made: ``app.coverage.no_opening``); "" for the rest.
 Topic = Literal["", "truncated", "coverage", "opening", "overlap", "difference"]
 
 

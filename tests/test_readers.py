@@ -4,13 +4,14 @@ merge of several files (chart, lists, transactions in date order, overlaps impor
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from decimal import Decimal as D
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from app import readers
+from app import fixes, pipeline, readers
 from app.business import Customer, Vendor
 from app.errors import AmbiguousFormatError, UnknownFormatError
 from app.model import (
@@ -542,3 +543,35 @@ def test_a_stretch_no_transaction_file_covers_is_warned(tmp_path):
     assert gap.source == merged.transactions[len(early)].source  # b.csv's first transaction
     whole = readers.read([company.write_journal_csv(tmp_path / "all.csv")], Plan())
     assert not [p for p in whole.problems if p.topic == "coverage"]
+
+
+def test_a_report_whose_dates_fit_either_order_is_warned_when_another_file_proves_one(
+    tmp_path,
+) -> None:
+    """An Open Invoices report whose dates all fit either order is read M/D/Y; a Transaction
+    Detail of the company proves D/M/Y: said at the report (its dates would be months off)."""
+    detail = tmp_path / "detail.csv"
+    detail.write_text(
+        "Trans #,Type,Date,Account,Debit,Credit\n"
+        "1,Invoice,25/03/2024,Accounts Receivable,10.00,\n1,Invoice,25/03/2024,Sales,,10.00\n",
+        encoding="utf-8",
+    )
+    report = tmp_path / "open.csv"
+    report.write_text(
+        "Open Invoices\n,Type,Date,Num,Due Date,Aging,Open Balance\nAcme,,,,,,\n"
+        ",Invoice,03/04/2024,7,03/05/2024,,10.00\nTotal Acme,,,,,,10.00\nTOTAL,,,,,,10.00\n",
+        encoding="utf-8",
+    )
+    ledger = pipeline.read([detail, report], Plan())
+    said = [(str(p.source), p.message, p.fix) for p in ledger.problems if p.fix == "date_order"]
+    assert said == [
+        (
+            "open.csv:1",
+            "its dates fit either order and were read M/D/Y, but detail.csv's are D/M/Y: if this "
+            "file's are D/M/Y too, its dates are wrong by months",
+            "date_order",
+        )
+    ]
+    assert fixes.action("date_order", "wizard") == "set that file's date order on the Files step"
+    plan = replace(Plan(), files={"open.csv": FileOptions(date_order="dmy")})
+    assert not [p for p in pipeline.read([detail, report], plan).problems if p.fix]

@@ -64,7 +64,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     file_kind: Literal["customer", "vendor"] = "vendor" if _PAYABLE(titles) else "customer"
     i = col["Date"]
     samples = ((cells[i], line) for line, cells in rows[at:] if i < len(cells))
-    order = date_order(samples, options.date_order).order
+    dates_found = date_order(samples, options.date_order)
     items: list[OpenItem] = []
     problems: list[Problem] = []
     lead = min(col.values())  # the cells before the first named column hold the groups
@@ -82,10 +82,10 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             continue
         src = Source(name, line)
         try:
-            date = parse_date(date_text, order, options.pivot)
+            date = parse_date(date_text, dates_found.order, options.pivot)
             amount = parse_amount(cell(cells, "Open Balance"))
             due_text = cell(cells, "Due Date")
-            due = parse_date(due_text, order, options.pivot) if due_text else None
+            due = parse_date(due_text, dates_found.order, options.pivot) if due_text else None
             aging = _days(cell(cells, "Aging"))
         except ValueError as exc:
             problems.append(Problem(src, f"{exc}; this open item is not read"))
@@ -129,7 +129,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         f"CSV {kind}",
         "unpaid bills" if file_kind == "vendor" else "open invoices",
         encoding=encoding,
-        date_order=order,
+        date_order=dates_found.order,
+        date_order_ambiguous=dates_found.ambiguous and bool(items),
         counts=((documents, len(items) - paid), ("Payments not yet applied", paid)),
         first_date=min(dates, default=None),
         last_date=max(dates, default=None),
