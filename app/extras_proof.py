@@ -228,7 +228,7 @@ def prove(
     re_name = getattr(role_account(ledger, Role.RETAINED_EARNINGS), "full_name", None)
     sheet = {a.full_name for a in ledger.accounts if a.counted and a.counted.balance_sheet}
     posted = frozenset(a for a, v in lines.items() if v and a in sheet and a != re_name)
-    plugs = Plug(day, posted, re_name, years) if day else None
+    plugs = Plug(day, posted, re_name, years, frozenset(sheet - {re_name})) if day else None
     mismatches: list[Mismatch] = []
     refused = {(n.what, n.name) for n in ledger.not_imported}
     budgets = [b for b in extras.budgets(ledger.budget_lines) if ("Budgets", b.name) not in refused]

@@ -73,6 +73,8 @@ class YearProof:
         files = [r.account for r in rows if r.files == r.gnucash and r.account not in told]
         if self.moved and not came and not gone:
             return self.moved
+        if plug and not came and (late := plug.late(self)):
+            return late
         said = [f"{_of(came, rows)}{CARRIED}"] if came else []
         if plug and gone:
             said.append(f"{_of(gone[1], rows)}{plugged(self.date, gone[0], plug.day)}")
@@ -100,6 +102,29 @@ class Plug:
     accounts: frozenset[str]
     retained: str | None
     years: tuple[YearProof, ...]
+    sheet: frozenset[str] = frozenset()  # every balance-sheet account (Retained Earnings aside)
+
+    def late(self, first: YearProof) -> str:
+        """The cause where the history starts inside or after ``first``'s fiscal year, and
+        only its income and expense and Retained Earnings differ: QuickBooks counts the year
+        from its start, the book from the history's, the rest in the opening balances (asked
+        for): nothing is missing. "" when not so."""
+        start = self.day + dt.timedelta(days=1)
+        rows = first.differences
+        if start <= first.year_start or any(r.account in self.sheet for r in rows):
+            return ""
+        later = next((y for y in self.years if y.compared and y.date > first.date), None)
+        if later is not None and any(later.difference_of(r.account) for r in rows):
+            return ""
+        where = "inside" if start <= first.date else "after"
+        then = f"; {later.date} matches on them" if later is not None else ""
+        return (
+            f"the history starts on {start}, {where} the fiscal year from {first.year_start} to "
+            f"{first.date}: QuickBooks counts that year's income and expense from "
+            f"{first.year_start}, the book from {start}, with what came before in the opening "
+            f"balances of {self.day} (--opening-balances); nothing is missing{then}. To prove "
+            f"this year too, give the transactions from {first.year_start} on"
+        )
 
     def gone(self, first: YearProof, rows: list[YearRow]) -> tuple[dt.date, list[str]] | None:
         """Where ``first``'s differences on balance-sheet accounts the opening balances posted

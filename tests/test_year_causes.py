@@ -66,13 +66,22 @@ def test_a_month_missing_inside_the_history_is_pinned_to_its_year(tmp_path) -> N
 
 def test_a_history_that_starts_late_is_not_called_a_month_missing(tmp_path) -> None:
     """The history from 2019-05-01 on: the opening balance stands for what came before it, as
-    asked; 2019's income and expense differ (they began before the history), nothing else."""
-    _company, files, _checking = _files(tmp_path, lambda d: d >= dt.date(2019, 5, 1))
+    asked; 2019's income and expense differ (they began before the history), nothing else:
+    said as such."""
+    company, files, _checking = _files(tmp_path, lambda d: d >= dt.date(2019, 5, 1))
     run = convert(*files, "-o", tmp_path / "book.gnucash", "--opening-balances")
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
     assert "The year end 2019-12-31 is the first that differs" in out
     assert PLUGGED not in out
+    first = min(t.date for t in company.transactions)
+    assert (
+        f"Probable cause: the history starts on {first}, inside the fiscal year from 2019-01-01 "
+        f"to 2019-12-31: QuickBooks counts that year's income and expense from 2019-01-01, the "
+        f"book from {first}, with what came before in the opening balances of "
+        f"{first - dt.timedelta(days=1)} (--opening-balances); nothing is missing; 2020-12-31 "
+        "matches on them. To prove this year too, give the transactions from 2019-01-01 on."
+    ) in out
 
 
 def test_a_check_dated_into_the_next_year_is_named_as_the_cause(tmp_path) -> None:
