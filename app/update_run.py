@@ -91,7 +91,7 @@ class UpdateOutcome:
             out.append(said)
         if not self.written:
             out.append("The book was not changed")
-        elif audience == "wizard":
+        elif audience == "wizard" and not isinstance(self.backup, str):  # (str: in PostgreSQL)
             out.append("Your own copy of the book is untouched: download the updated one below")
         elif self.backup is not None:
             out.append(f"The previous book is kept as {self.backup}")

@@ -54,13 +54,12 @@ def _when(timestamp: float) -> str:
 
 def result(outcome: UpdateOutcome, book: str, database: str = "") -> dict:
     """What the result page shows, kept as JSON beside the book (``database``: the address of
-    a book in PostgreSQL, brought up to date there; its backup named)."""
+    a book in PostgreSQL, brought up to date there)."""
     report = outcome.report
     work = outcome.work
     return {
         "book": book,
         "database": database,
-        "backup": str(outcome.backup) if database and outcome.written else "",
         "written": outcome.written,
         "lines": outcome.lines("wizard"),
         "added": len(work.add),
