@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import choose_files
+from tests.support.browser import new_migration_with
 from tests.support.pgserver import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -38,11 +38,7 @@ def test_the_map_step_connects_to_a_postgresql_database(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(server)
-        page.click("#new-migration")
-        choose_files(page, files)
-        expect(page.locator("#files article.file")).to_have_count(2)
-        page.click("#to-preview")
+        new_migration_with(page, server, files)
         page.click("#to-map")
         expect(page.locator("#database-setting")).to_have_count(0)
         page.select_option("select[name=format]", "postgres")
@@ -102,11 +98,7 @@ def test_a_postgresql_book_is_brought_up_to_date_from_the_update_page(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(server)
-        page.click("#new-migration")
-        choose_files(page, march)
-        expect(page.locator("#files article.file")).to_have_count(2)
-        page.click("#to-preview")
+        new_migration_with(page, server, march)
         page.click("#to-map")
         page.select_option("select[name=format]", "postgres")
         page.fill("#database", url)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import choose_files
+from tests.support.browser import new_migration_with
 
 pytestmark = pytest.mark.browser
 
@@ -27,11 +27,7 @@ def test_tax_tab_invoice_lines_and_the_map_choice(server, browser_page, tmp_path
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(server)
-        page.click("#new-migration")
-        choose_files(page, files)
-        expect(page.locator("#files article.file")).to_have_count(2)
-        page.click("#to-preview")
+        new_migration_with(page, server, files)
         tab = page.locator('nav.tabs a[href="#sales-tax"]')
         expect(tab).to_have_text("Items and sales tax (4 tax tables)")
         tab.click()

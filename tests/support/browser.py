@@ -53,6 +53,17 @@ def choose_files(page, files) -> None:
     page.set_input_files("#file-input", paths)
 
 
+def new_migration_with(page, server: str, files: list[str]) -> None:
+    """A new migration from the home page with ``files`` chosen, on to the Preview step."""
+    from playwright.sync_api import expect
+
+    page.goto(server)
+    page.click("#new-migration")
+    choose_files(page, files)
+    expect(page.locator("#files article.file")).to_have_count(len(files))
+    page.click("#to-preview")
+
+
 def import_book(page, book, summary: str = "match QuickBooks to the cent") -> None:
     """From the Map step: Import, start it, wait for the book (a slow machine included), the
     Download step saying ``summary``; the book downloaded and saved as ``book`` (a path)."""
