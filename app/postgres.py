@@ -19,6 +19,7 @@ import contextlib
 import glob
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -349,13 +350,22 @@ def placed(
         raise
 
 
+_ENGINE = threading.RLock()  # the process environment is one: one engine session at a time
+
+
 @contextmanager
 def engine_password(password: str | None = None) -> Iterator[None]:
     """The password for GnuCash's own connections while the body runs: ``password``, else
     ``PGPASSWORD``, handed to libpq as an in-memory password file (``PGPASSFILE`` naming a
     memfd of this process, mode 0600; nothing on disk). Without either, libpq reads
-    ``~/.pgpass`` (or the user's ``PGPASSFILE``) as usual."""
-    secret = password or os.environ.get("PGPASSWORD", "")
+    ``~/.pgpass`` (or the user's ``PGPASSFILE``) as usual. The wizard's threads take turns
+    (``_ENGINE``): another's password file never serves this body, nor outlives its own."""
+    with _ENGINE, _password_file(password or os.environ.get("PGPASSWORD", "")):
+        yield
+
+
+@contextmanager
+def _password_file(secret: str) -> Iterator[None]:
     if not secret:
         yield
         return

@@ -67,14 +67,14 @@ class YearProof:
         rows = self.differences
         carried = carried or {}
         came = [r.account for r in rows if carried.get(r.account) == r.difference]
+        if self.moved and not came:  # (one transaction of the files makes them all: first)
+            return self.moved
+        if plug and not came and (late := plug.late(self)):
+            return late
         gone = plug.gone(self, [r for r in rows if r.account not in came]) if plug else None
         told = {*came, *(gone[1] if gone else ())}
         book = [r.account for r in rows if r.files == r.quickbooks and r.account not in told]
         files = [r.account for r in rows if r.files == r.gnucash and r.account not in told]
-        if self.moved and not came and not gone:
-            return self.moved
-        if plug and not came and (late := plug.late(self)):
-            return late
         said = [f"{_of(came, rows)}{CARRIED}"] if came else []
         if plug and gone:
             said.append(f"{_of(gone[1], rows)}{plugged(self.date, gone[0], plug.day)}")
@@ -117,13 +117,14 @@ class Plug:
         if later is not None and any(later.difference_of(r.account) for r in rows):
             return ""
         where = "inside" if start <= first.date else "after"
-        then = f"; {later.date} matches on them" if later is not None else ""
+        then = f" ({later.date} matches on them)" if later is not None else ""
         return (
             f"the history starts on {start}, {where} the fiscal year from {first.year_start} to "
             f"{first.date}: QuickBooks counts that year's income and expense from "
             f"{first.year_start}, the book from {start}, with what came before in the opening "
-            f"balances of {self.day} (--opening-balances); nothing is missing{then}. To prove "
-            f"this year too, give the transactions from {first.year_start} on"
+            f"balances of {self.day} (--opening-balances){then}. A transaction of that year "
+            f"missing from the files would show the same: to prove the year, give the "
+            f"transactions from {first.year_start} on"
         )
 
     def gone(self, first: YearProof, rows: list[YearRow]) -> tuple[dt.date, list[str]] | None:
@@ -219,8 +220,8 @@ def across(
         return (
             f"{what} ({t.source}) is dated {files} {day} in the files, but QuickBooks counts it "
             f"{there} that date: its lines are these differences to the cent, and on {after.date} "
-            "the balance sheet matches again. Its date was changed, in QuickBooks after the "
-            "Trial Balance report was run or in the file; check it in QuickBooks and export the "
-            "files again"
+            "the balance sheet matches again. Its date was changed, or it was entered, in "
+            "QuickBooks after the Trial Balance report was run, or its date was changed in the "
+            "file; check it in QuickBooks and export the files again"
         )
     return ""

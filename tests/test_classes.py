@@ -346,9 +346,9 @@ def test_a_class_the_lines_use_that_the_list_lacks_is_warned_at_its_first_line(
     assert not [p for p in alone.problems if "class list" in p.message]
 
 
-def test_a_class_the_list_implies_or_names_in_other_letters_is_not_warned(tmp_path) -> None:
-    """QuickBooks' names are the same in any letter case, and a listed sub-class implies its
-    parent: neither is "not in the class list"."""
+def test_a_class_the_list_implies_is_not_warned_one_in_other_letters_is(tmp_path) -> None:
+    """A listed sub-class implies its parent: not "not in the class list". The same class in
+    other letters (one class to QuickBooks) would be two in the book: said so."""
     lists = tmp_path / "lists.iif"
     lists.write_text("!CLASS\tNAME\tHIDDEN\nCLASS\tEast:North\tN\n", encoding="utf-8")
     detail = tmp_path / "detail.csv"
@@ -359,7 +359,16 @@ def test_a_class_the_list_implies_or_names_in_other_letters_is_not_warned(tmp_pa
         encoding="utf-8",
     )
     ledger = pipeline.read([lists, detail], Plan())
-    assert [str(p.source) for p in ledger.problems if "class list" in p.message] == ["detail.csv:4"]
+    assert [str(p) for p in ledger.problems if "class list" in p.message] == [
+        "detail.csv:3: class 'EAST:north' is 'East:North' in the class list of lists.iif, in "
+        "other letters: the book would carry the two spellings as two classes; export the lists "
+        "and the transactions again on the same day, or spell them alike",
+        "detail.csv:4: class 'West' is on this line but not in the class list of lists.iif (1: "
+        "East:North): renamed or added in QuickBooks between the two exports? The book carries "
+        "it as the lines name it; export the lists and the transactions again on the same day "
+        "to have them agree",
+    ]
+    assert [c.name for c in ledger.classes] == ["East:North", "East", "EAST:north", "West"]
 
 
 @pytest.mark.samples

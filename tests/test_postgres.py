@@ -258,6 +258,34 @@ def test_the_engine_gets_the_password_in_memory_only(monkeypatch):
     assert not Path(given).exists()
 
 
+def test_two_threads_never_share_a_password_file(monkeypatch):
+    """The wizard's threads (two updates of PostgreSQL books at once) take turns: inside each
+    body the password file is its own, and the variable is restored at the end of both."""
+    import threading
+    import time
+
+    from app.postgres import engine_password
+
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", "/somewhere/pgpass")
+    seen: dict[str, list[str]] = {"first": [], "second": []}
+
+    def body(name: str) -> None:
+        with engine_password(f"secret-{name}"):
+            for _ in range(5):
+                seen[name].append(Path(os.environ["PGPASSFILE"]).read_text())
+                time.sleep(0.01)
+
+    threads = [threading.Thread(target=body, args=(n,)) for n in seen]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for name, texts in seen.items():
+        assert texts == [f"*:*:*:*:secret-{name}\n"] * 5
+    assert os.environ["PGPASSFILE"] == "/somewhere/pgpass"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -562,7 +562,12 @@ def test_a_report_whose_dates_fit_either_order_is_warned_when_another_file_prove
         ",Invoice,03/04/2024,7,03/05/2024,,10.00\nTotal Acme,,,,,,10.00\nTOTAL,,,,,,10.00\n",
         encoding="utf-8",
     )
-    ledger = pipeline.read([detail, report], Plan())
+    empty = tmp_path / "bills.csv"  # (an Unpaid Bills report with none: it proves no order)
+    empty.write_text(
+        "Unpaid Bills Detail\n,Type,Date,Num,Due Date,Aging,Open Balance\nTOTAL,,,,,,0.00\n",
+        encoding="utf-8",
+    )
+    ledger = pipeline.read([detail, report, empty], Plan())
     said = [(str(p.source), p.message, p.fix) for p in ledger.problems if p.fix == "date_order"]
     assert said == [
         (

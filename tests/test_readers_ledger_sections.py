@@ -195,8 +195,10 @@ AMOUNT = (  # Transaction Detail by Account: one Amount column, its Total rows a
             "Purchase Orders,,,,,,,,,,\n,,3,Purchase Order,01/22/2021,7,Acme,,Rent,-50.00,-50.00\n"
             "Total Purchase Orders,,,,,,,,,-50.00,-50.00\nTOTAL,",
         ),
+        # the last section closed by the report's TOTAL row alone: no Total row of its own
+        AMOUNT.replace("Total Sales,,,,,,,,,-500.00,500.00\n", ""),
     ],
-    ids=["amount", "balance-only", "one-column", "non-posting"],
+    ids=["amount", "balance-only", "one-column", "non-posting", "last-without-total"],
 )
 def test_legitimate_layouts_raise_nothing(tmp_path, text: str) -> None:
     ledger = qbcsv.parse(_write(tmp_path, text.rstrip("\n").split("\n")), DEFAULT)
@@ -215,4 +217,29 @@ def test_an_amount_layout_row_changed_is_said_at_its_total_row(tmp_path) -> None
             "the Total row of Rent says 200.00, but the 1 rows read under it sum to 210.00 "
             "(difference 10.00)",
         )
+    ]
+
+
+def test_a_missing_heading_is_found_though_another_parent_has_a_subaccount_so_named(tmp_path):
+    """Auto:Other and Utilities:Other: the heading of Utilities' "Other" gone, its rows read as
+    Utilities' own. Auto's "Other" is no heading of it: still an error."""
+    text = (
+        ",,,Trans #,Type,Date,Num,Name,Memo,Split,Amount,Balance\n"
+        "Checking,,,,,,,,,,,\n"
+        ",,,1,Check,01/05/2021,1,A,,-SPLIT-,-30.00,-30.00\n"
+        "Total Checking,,,,,,,,,,-30.00,-30.00\n"
+        "Auto,,,,,,,,,,,\n"
+        ",Other,,,,,,,,,,\n"
+        ",,,1,Check,01/05/2021,1,A,,Checking,10.00,10.00\n"
+        ",Total Other,,,,,,,,,10.00,10.00\n"
+        "Total Auto,,,,,,,,,,10.00,10.00\n"
+        "Utilities,,,,,,,,,,,\n"
+        ",,,1,Check,01/05/2021,1,A,,Checking,20.00,20.00\n"
+        ",Total Other,,,,,,,,,20.00,20.00\n"
+        "Total Utilities,,,,,,,,,,20.00,20.00\n"
+        "TOTAL,,,,,,,,,,0.00,\n"
+    )
+    ledger = qbcsv.parse(_write(tmp_path, text.rstrip("\n").split("\n")), DEFAULT)
+    assert [(str(p.source), p.message.split(":")[0]) for p in ledger.errors] == [
+        ("gl.csv:12", "a 'Total Other' row with no heading row for 'Other' above it")
     ]

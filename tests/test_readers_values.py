@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.readers.values import decode, parse_amount, parse_bool, parse_date
+from app.readers.values import date_order, decode, parse_amount, parse_bool, parse_date
 
 
 @pytest.mark.parametrize(
@@ -201,3 +201,19 @@ def test_delimiter_of(lines: list[str], delimiter: str) -> None:
     from app.readers.qbcsv.header import delimiter_of
 
     assert delimiter_of(lines) == delimiter
+
+
+@pytest.mark.parametrize(
+    ("others", "given", "mixed", "order"),
+    [
+        (1, "", False, "mdy"),  # one D/M/Y date among M/D/Y ones: a typo
+        (1, "mdy", False, "mdy"),  # the same with the order given: still a typo, not a mix
+        (3, "", False, "mdy"),
+        (4, "", True, "mdy"),  # four are a block of the other order: the file mixes them
+    ],
+)
+def test_a_few_dates_of_the_other_order_are_typos_more_are_a_mix(others, given, mixed, order):
+    samples = [(f"{m}/{day}/2020", day) for m in (1, 2, 3) for day in range(13, 29)]  # 48 M/D/Y
+    samples += [(f"{day}/9/2020", 100 + day) for day in range(13, 13 + others)]
+    found = date_order(samples, given)
+    assert (found.mixed, found.order) == (mixed, order)

@@ -228,9 +228,10 @@ def test_a_book_the_wizard_wrote_in_postgresql_is_brought_up_to_date_where_it_is
         data["files"] = [(io.BytesIO(p.read_bytes()), p.name) for p in june]
         return client.post("/update", data=data, content_type="multipart/form-data")
 
-    wrong = post("wrong")
+    wrong = post("not-the-Pa55word-42")
     assert wrong.status_code == 400, wrong.get_data(as_text=True)
     assert "refused the password for bookkeeper" in wrong.get_data(as_text=True)
+    assert "not-the-Pa55word-42" not in wrong.get_data(as_text=True)  # (never shown back)
     assert len(soup(client.get("/update")).select("#earlier-books li")) == 1  # nothing kept
     r = post(PASSWORD)
     assert r.status_code == 303, r.get_data(as_text=True)
@@ -270,6 +271,16 @@ def test_a_book_the_wizard_wrote_in_postgresql_is_brought_up_to_date_where_it_is
     after = decide_held(client, r.location, key, "quickbooks")
     assert "(your decision)" in after.select_one("#update-summary").get_text(" ")
     assert len([d for d in pg_server.databases() if d.startswith("wizard_update_before_")]) == 2
+    # the wizard started again: the password kept for the decisions is gone, said so
+    update_mid = r.location.split("/")[2]
+    client.application.extensions["passwords"].forget(update_mid)
+    left = next(li["data-key"] for li in after.select("#held-changes li.held"))
+    form = {"csrf_token": token(client), "key": left, "choice": "book"}
+    gone = client.post(f"{r.location}/decide", data=form)
+    assert gone.status_code == 400
+    assert "its password is no longer kept (the wizard was started again since)" in gone.get_data(
+        as_text=True
+    )
     # the update's book is offered next, in its database
     listed = soup(client.get("/update")).select("#earlier-books li")
     assert f"in PostgreSQL, {url} (brought up to date)" in listed[0].get_text(" ")

@@ -79,8 +79,9 @@ def test_a_history_that_starts_late_is_not_called_a_month_missing(tmp_path) -> N
         f"Probable cause: the history starts on {first}, inside the fiscal year from 2019-01-01 "
         f"to 2019-12-31: QuickBooks counts that year's income and expense from 2019-01-01, the "
         f"book from {first}, with what came before in the opening balances of "
-        f"{first - dt.timedelta(days=1)} (--opening-balances); nothing is missing; 2020-12-31 "
-        "matches on them. To prove this year too, give the transactions from 2019-01-01 on."
+        f"{first - dt.timedelta(days=1)} (--opening-balances) (2020-12-31 matches on them). A "
+        "transaction of that year missing from the files would show the same: to prove the "
+        "year, give the transactions from 2019-01-01 on."
     ) in out
 
 
@@ -157,3 +158,31 @@ def test_a_check_missing_of_the_same_lines_as_another_is_not_called_moved(tmp_pa
     assert "The year end 2019-12-31 is the first that differs" in out
     assert "is dated after 2019-12-31 in the files" not in out
     assert "the files' transactions make the book's figure, not QuickBooks'" in out
+
+
+def test_a_check_dated_into_the_next_year_under_opening_balances_is_still_named(tmp_path) -> None:
+    """With --opening-balances, a check dated across the year end leaves the pattern of a gap
+    the opening balance took in (the balance sheet differs, then matches a year on): the check
+    whose lines are the differences is named, not a file to look for."""
+    company = make_company(300, seed=41, years=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    tbs = [
+        company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
+        for d in company.year_ends()
+    ]
+    tbs.append(company.write_trial_balance_csv(tmp_path / "tb.csv"))
+    txns = company.transactions
+    at = next(
+        i
+        for i, t in reversed(list(enumerate(txns)))
+        if t.type == "Check" and dt.date(2019, 12, 1) <= t.date <= dt.date(2019, 12, 31)
+    )
+    txns[at] = replace(txns[at], date=dt.date(2020, 1, 2))
+    first = min(t.date for t in txns)  # QuickBooks' opening balances: left out, so the opening
+    txns[:] = sorted((t for t in txns if t.date > first), key=lambda t: t.date)  # posts Checking
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    run = convert(lists, journal, *tbs, "-o", tmp_path / "book.gnucash", "--opening-balances")
+    out = run.stdout + run.stderr
+    assert "The year end 2019-12-31 is the first that differs" in out, out
+    assert "is dated after 2019-12-31 in the files, but QuickBooks counts it" in out
+    assert PLUGGED not in out

@@ -139,6 +139,8 @@ class JobRunner:
                 "earlier migration on the home page frees its files) and start it again."
             ) from exc
         env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT), SERVER_PID: str(os.getpid())}
+        if env.get("PGPASSFILE", "").startswith("/proc/self/fd/"):  # (this process's, in use)
+            del env["PGPASSFILE"]
         with (m.path / "worker.log").open("ab") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "app.jobs.worker", str(m.path), job.id],

@@ -270,19 +270,28 @@ def _classes(parts: Sequence[Ledger], problems: list[Problem]) -> tuple[SplitCla
         for c in part.classes:
             found.setdefault(c.name, c)
     listed = list(found.values())
-    # as QuickBooks names them (letter case aside), with the parents a sub-class implies
-    known = {":".join(c.name.casefold().split(":")[:n]) for c in listed for n in range(1, 9)}
+    implied = {":".join(c.name.split(":")[:n]) for c in listed for n in range(1, 9)}
+    spelled = {name.casefold(): name for name in implied}  # (QuickBooks: any letter case)
     for part in parts:
         for t in part.transactions:
             for s in t.splits:
                 if s.klass and s.klass not in found:
                     found[s.klass] = SplitClass(s.klass, s.source)
-                    if listed and s.klass.casefold() not in known:
-                        problems.append(_unlisted(s.klass, s.source, listed))
+                    if listed and s.klass not in implied:
+                        as_listed = spelled.get(s.klass.casefold(), "")
+                        problems.append(_unlisted(s.klass, s.source, listed, as_listed))
     return tuple(found.values())
 
 
-def _unlisted(name: str, source: Source, listed: list[SplitClass]) -> Problem:
+def _unlisted(name: str, source: Source, listed: list[SplitClass], as_listed: str) -> Problem:
+    if as_listed:  # the same class to QuickBooks, but two to the book
+        return Problem(
+            source,
+            f"class {name!r} is {as_listed!r} in the class list of {listed[0].source.filename}, "
+            "in other letters: the book would carry the two spellings as two classes; export "
+            "the lists and the transactions again on the same day, or spell them alike",
+            "warning",
+        )
     names = ", ".join(c.name for c in listed[:8]) + (", …" if len(listed) > 8 else "")
     return Problem(
         source,

@@ -202,8 +202,9 @@ def full_year(text: str, pivot: int = DEFAULT_PIVOT) -> int:
 class DateOrder(Generic[T]):
     """What the dates of one file say about their order; ``dmy``/``mdy`` are the first samples
     that prove each (a first field over 12 proves D/M/Y, a second over 12 M/D/Y). Where both
-    are proved, the order of ten times as many distinct dates is the file's, and the others
-    are typos, each said where it cannot be read (``lone``); else the file mixes them."""
+    are proved, the order of ten times as many distinct dates is the file's, and the others, at
+    most three, are typos, each said where it cannot be read (``lone``); else the file mixes
+    them."""
 
     order: Literal["mdy", "dmy"]
     ambiguous: bool  # nothing proved the order (and none was given): M/D/Y is assumed
@@ -221,7 +222,8 @@ def is_order(text: str | None) -> TypeGuard[Literal["mdy", "dmy"]]:
     return text in ("mdy", "dmy")
 
 
-LONE = 10  # one order proved by this many times the other's distinct dates: those are typos
+LONE = 10  # one order proved by this many times the other's distinct dates: those are typos,
+TYPOS = 3  # when they are this few (more are a block of the other order, not typos)
 
 
 def date_order(samples: Iterable[tuple[str, T]], given: str | None = "") -> DateOrder[T]:
@@ -244,11 +246,12 @@ def date_order(samples: Iterable[tuple[str, T]], given: str | None = "") -> Date
         elif parts[1] > 12:
             mdy = mdy or (text, where)
             proved[text] = False
-    if is_order(given):
-        return DateOrder(given, False, dmy, mdy)
     days = sum(1 for v in proved.values() if v)
     months = sum(1 for v in proved.values() if v is False)
-    lone = bool(days and months) and max(days, months) >= LONE * min(days, months)
+    fewer = min(days, months)
+    lone = 0 < fewer <= TYPOS and max(days, months) >= LONE * fewer
+    if is_order(given):
+        return DateOrder(given, False, dmy, mdy, lone)
     order: Literal["mdy", "dmy"] = "dmy" if dmy and (not mdy or (lone and days > months)) else "mdy"
     return DateOrder(order, not dmy and not mdy, dmy, mdy, lone)
 

@@ -137,13 +137,19 @@ def _book(folder: Path, upload, chosen: str) -> Path | Address:
     return path
 
 
-def _reached(book: Address, password: str | None) -> None:
+TYPE_IT = "type its password in the field for a book in PostgreSQL"
+RESTARTED = (
+    "its password is no longer kept (the wizard was started again since): bring the book up to "
+    "date again from the update page, with its password"
+)
+
+
+def _reached(book: Address, password: str | None, hint: str = TYPE_IT) -> None:
     """The book's server reached with ``password`` (a wrong one, or none where it asks for
     one, is the user's to fix here: said as such, not as a failure of the update)."""
     try:
         update_place.checked(book, password)
     except BookWriteError as exc:
-        hint = "type its password in the field for a book in PostgreSQL"
         raise NoServer(exc.message.replace(postgres.PASSWORD_HINT, hint)) from None
 
 
@@ -174,12 +180,15 @@ def decide() -> Response:
         raise UnknownChange()
     where = done.get("database", "")
     book = postgres.parse_address(where) if where else m.path / view.FOLDER / done["book"]
+    password = passwords().get(m.id) if where else None
+    if isinstance(book, Address):
+        _reached(book, password, RESTARTED)
     try:
         outcome = bring_up_to_date(
             m.files(),
             book,
             lambda plan: replace(plan, held={**plan.held, key: choice}),
-            password=passwords().get(m.id) if where else None,
+            password=password,
         )
     except UpdateRefused as exc:  # (the book as it was: said beside the change, not a page)
         write_json(m.path / view.FOLDER / view.RESULT, {**done, "refused": [key, exc.message]})

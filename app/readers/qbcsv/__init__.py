@@ -285,7 +285,7 @@ class _Reader:
                         and text.startswith("Total ")
                         and text[6:] == heads[level]
                     )
-                    if closing and level < len(stack):  # checked once read (sections.py)
+                    if closing and text != "TOTAL" and level < len(stack):  # (sections.py)
                         closed.append((line, stack[level], *pick([""] * lead + row[lead:])[8:11]))
                     del stack[level:], heads[level:]
                     if not closing:

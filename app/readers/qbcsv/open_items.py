@@ -129,8 +129,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         f"CSV {kind}",
         "unpaid bills" if file_kind == "vendor" else "open invoices",
         encoding=encoding,
-        date_order=dates_found.order,
-        date_order_ambiguous=dates_found.ambiguous and bool(items),
+        date_order=dates_found.order if items else "",  # (no dates: proves nothing)
+        date_order_ambiguous=dates_found.ambiguous,
         counts=((documents, len(items) - paid), ("Payments not yet applied", paid)),
         first_date=min(dates, default=None),
         last_date=max(dates, default=None),

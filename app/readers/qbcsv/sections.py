@@ -59,7 +59,7 @@ def section_problems(
         for s in t.splits:
             rows[s.account].append(s.value)
     children: dict[str, list[str]] = defaultdict(list)
-    texts = {text for _line, _path, text, _before in sections.opened}
+    paths = {path for _line, path, _text, _before in sections.opened}
     for _line, path, _text, _before in sections.opened:
         parent, _, _ = path.rpartition(":")
         if parent:
@@ -67,8 +67,11 @@ def section_problems(
     closed = {path for _line, path, *_ in sections.closed}
     for line, path, text, before in sections.opened:
         empty = not rows[path] and not children[path]
-        # (a heading for its account opened above but not nested: subaccounts in one column)
-        if text.startswith("Total ") and path not in closed and empty and text[6:] not in texts:
+        parent = path.rpartition(":")[0]
+        # (its account's heading opened above under the same parent, not nested in it: a
+        # report indenting subaccounts in one column)
+        heading = f"{parent}:{text[6:]}" if parent else text[6:]
+        if text.startswith("Total ") and path not in closed and empty and heading not in paths:
             shown = f"read as rows of {before}" if before else "read with no account"
             out.append(
                 Problem(
