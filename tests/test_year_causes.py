@@ -24,17 +24,26 @@ from tests.support.companygen import make_company
 PLUGGED = "(--opening-balances) took in transactions the files lack"
 
 
+def _figures(company, tmp_path: Path, export: bool = True) -> list[Path]:
+    """The company's lists and its Trial Balance of each year end (and of the export's day),
+    as QuickBooks has them: written before a test changes its history."""
+    tbs = [
+        company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
+        for d in company.year_ends()
+    ]
+    if export:
+        tbs.append(company.write_trial_balance_csv(tmp_path / "tb.csv"))
+    return [company.write_lists_iif(tmp_path / "lists.iif"), *tbs]
+
+
 def _files(tmp_path: Path, keep) -> tuple[object, list[Path], Decimal]:
     """The company's files with only the transactions on days ``keep`` allows, and Checking's
     figure in QuickBooks (its whole history)."""
     company = make_company(300, seed=41, years=3)
     checking = company.trial_balance()["Checking"]
-    lists = company.write_lists_iif(tmp_path / "lists.iif")
-    ends = company.year_ends()
-    tbs = [company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d) for d in ends]
-    tbs.append(company.write_trial_balance_csv(tmp_path / "tb.csv"))  # the export's
+    figures = _figures(company, tmp_path)
     company.transactions[:] = [t for t in company.transactions if keep(t.date)]
-    return company, [lists, company.write_journal_csv(tmp_path / "journal.csv"), *tbs], checking
+    return company, [*figures, company.write_journal_csv(tmp_path / "journal.csv")], checking
 
 
 def test_a_month_missing_inside_the_history_is_pinned_to_its_year(tmp_path) -> None:
@@ -89,12 +98,7 @@ def test_a_check_dated_into_the_next_year_is_named_as_the_cause(tmp_path) -> Non
     """A check of late December 2019 dated 2020-01-02 in the files (QuickBooks' year-end
     report counts it in 2019): 2019's Checking and expense differ by its lines exactly."""
     company = make_company(300, seed=41, years=3)
-    lists = company.write_lists_iif(tmp_path / "lists.iif")
-    tbs = [
-        company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
-        for d in company.year_ends()
-    ]
-    tbs.append(company.write_trial_balance_csv(tmp_path / "tb.csv"))
+    figures = _figures(company, tmp_path)
     txns = company.transactions
     at, check = next(
         (i, t)
@@ -106,7 +110,7 @@ def test_a_check_dated_into_the_next_year_is_named_as_the_cause(tmp_path) -> Non
     txns.sort(key=lambda t: t.date)
     journal = company.write_journal_csv(tmp_path / "journal.csv")
     book = tmp_path / "book.gnucash"
-    run = convert(lists, journal, *tbs, "-o", book, "--strict")
+    run = convert(*figures, journal, "-o", book, "--strict")
     out = run.stdout + run.stderr
     assert run.returncode == 3, out
     said = re.search(
@@ -133,11 +137,7 @@ def test_a_check_missing_of_the_same_lines_as_another_is_not_called_moved(tmp_pa
     sheet still differs a year on, which a check dated across the year end would not do: it is
     not named as moved."""
     company = make_company(300, 44, years=3, memorized=True)
-    lists = company.write_lists_iif(tmp_path / "lists.iif")
-    tbs = [
-        company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
-        for d in company.year_ends()
-    ]
+    figures = _figures(company, tmp_path, export=False)
     txns = company.transactions
 
     def lines(t) -> list:
@@ -152,7 +152,7 @@ def test_a_check_missing_of_the_same_lines_as_another_is_not_called_moved(tmp_pa
     )
     txns.remove(lost)
     journal = company.write_journal_csv(tmp_path / "journal.csv")
-    run = convert(lists, journal, *tbs, "-o", tmp_path / "book.gnucash", "--strict")
+    run = convert(*figures, journal, "-o", tmp_path / "book.gnucash", "--strict")
     out = run.stdout + run.stderr
     assert run.returncode == 3, out
     assert "The year end 2019-12-31 is the first that differs" in out
@@ -165,12 +165,7 @@ def test_a_check_dated_into_the_next_year_under_opening_balances_is_still_named(
     the opening balance took in (the balance sheet differs, then matches a year on): the check
     whose lines are the differences is named, not a file to look for."""
     company = make_company(300, seed=41, years=3)
-    lists = company.write_lists_iif(tmp_path / "lists.iif")
-    tbs = [
-        company.write_trial_balance_csv(tmp_path / f"tb-{d}.csv", as_of=d)
-        for d in company.year_ends()
-    ]
-    tbs.append(company.write_trial_balance_csv(tmp_path / "tb.csv"))
+    figures = _figures(company, tmp_path)
     txns = company.transactions
     at = next(
         i
@@ -181,7 +176,7 @@ def test_a_check_dated_into_the_next_year_under_opening_balances_is_still_named(
     first = min(t.date for t in txns)  # QuickBooks' opening balances: left out, so the opening
     txns[:] = sorted((t for t in txns if t.date > first), key=lambda t: t.date)  # posts Checking
     journal = company.write_journal_csv(tmp_path / "journal.csv")
-    run = convert(lists, journal, *tbs, "-o", tmp_path / "book.gnucash", "--opening-balances")
+    run = convert(*figures, journal, "-o", tmp_path / "book.gnucash", "--opening-balances")
     out = run.stdout + run.stderr
     assert "The year end 2019-12-31 is the first that differs" in out, out
     assert "is dated after 2019-12-31 in the files, but QuickBooks counts it" in out
