@@ -286,9 +286,9 @@ class FileInfo:
     # A file cut at QuickBooks' export cap that the user accepts as cut (``FileOptions``): its
     # history ends on ``last_date`` (that day perhaps incomplete); the proof names what is missing.
     cut: bool = False
-    # The file seems to stop before its end for another reason than the export cap (no TOTAL
-    # row, a last transaction cut in the middle): ``cut`` then says "cut short", not "at the cap".
-    stops_early: bool = False
+    # The file seems to stop before its end for another reason than the export cap (no TOTAL row,
+    # a transaction cut in the middle): "sections" a report grouped by account, else "end".
+    stops_early: Literal["", "end", "sections"] = ""
     # The longest run of days without a transaction inside the file (history files): a stretch
     # between two files that is longer than any inside them is a gap worth naming.
     quiet: int = 0

@@ -243,3 +243,24 @@ def test_a_missing_heading_is_found_though_another_parent_has_a_subaccount_so_na
     assert [(str(p.source), p.message.split(":")[0]) for p in ledger.errors] == [
         ("gl.csv:12", "a 'Total Other' row with no heading row for 'Other' above it")
     ]
+
+
+def test_a_transaction_detail_by_account_cut_short_is_refused_as_a_general_ledger_is(tmp_path):
+    """Grouped by account with an Account column (sections in a Trans # report): cut after the
+    first section, its transactions lack their other lines in every year. One error, not to be
+    accepted as cut (it dropped only the last transaction)."""
+    rows = [
+        ",Trans #,Type,Date,Account,Debit,Credit",
+        "Checking,,,,,,",
+        *(f",{n},Check,0{n}/05/2021,Checking,,{n}0.00" for n in range(1, 6)),
+        "Total Checking,,,,,,150.00",
+        "Rent,,,,,,",
+        ",1,Check,01/05/2021,Rent,10.00,",
+    ]
+    path = _write(tmp_path, rows)
+    for options in (DEFAULT, ReadOptions(truncated_ok=True)):
+        read = read_one(path, options)
+        assert [p.severity for p in read.problems] == ["error"], read.problems
+        assert "4 of its transactions do not balance" in read.problems[0].message
+        assert "the account sections after where it stops are missing" in read.problems[0].message
+        assert len(read.transactions) == 1  # the one whole: its Rent line came before the cut

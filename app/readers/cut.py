@@ -24,7 +24,7 @@ def checked(ledger: Ledger, options: ReadOptions) -> Ledger:
     if not cut:
         return replace(ledger, files=(info, *ledger.files[1:]))
     last = info.last_date.isoformat() if info.last_date else ""
-    if info.layout == "ledger" and info.stops_early:  # a General Ledger cut short
+    if info.stops_early == "sections":  # a report grouped by account cut short
         return ledger_cut(ledger, info, cut, accepted=options.truncated_ok)
     if not options.truncated_ok:
         problems = tuple(

@@ -293,7 +293,7 @@ class Collector:
             txns,
             layout,
             whole=self.whole,
-            grouped_by_account=self.mode == "ledger",
+            grouped_by_account=self.mode == "ledger" or self.sectioned,
             still_open=self.sections.still_open(),
             period_end=self.period_end,
             last_line=self.last_line,
@@ -315,7 +315,9 @@ class Collector:
             first_date=min(days) if days else None,
             last_date=max(days) if days else None,
             marks=tuple(self.marks),
-            stops_early=early is not None,
+            stops_early=("sections" if self.mode == "ledger" or self.sectioned else "end")
+            if early
+            else "",
         )
         return Ledger(
             transactions=tuple(txns),
