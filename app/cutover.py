@@ -91,6 +91,16 @@ def applied(
     return _full(replace(ledger, as_of=day), cutover, problems, daily), True
 
 
+def _unbalanced_day(daily: DailyByAccount) -> bool:
+    """Whether the lines of some day do not sum to zero: a transaction that day does not
+    balance (two that do not, on one day, could offset each other: rare; on two days, not)."""
+    by_day: dict[dt.date, Decimal] = {}
+    for days in daily.values():
+        for day, value in days.items():
+            by_day[day] = by_day.get(day, ZERO) + value
+    return any(by_day.values())
+
+
 def _with(ledger: Ledger, problems: list[Problem], **changes: Any) -> Ledger:
     return replace(ledger, problems=(*ledger.problems, *problems), **changes)
 
@@ -125,8 +135,8 @@ def _full(
         return _with(ledger, problems, transactions=())
     if ledger.as_of is None:  # a bad export date: its problem is already there
         return _with(ledger, problems, transactions=())
-    if sum((v for days in daily.values() for v in days.values()), ZERO):  # a txn unbalanced:
-        problems.append(Problem(None, WAITS, "note"))  # its warnings would blame the history
+    if _unbalanced_day(daily):  # a transaction unbalanced: its warnings would blame the history
+        problems.append(Problem(None, WAITS, "note"))
         return _with(ledger, problems, transactions=())
     first = min(t.date for t in ledger.transactions)
     lines = _differences(ledger, cutover, first, problems, daily)

@@ -329,3 +329,18 @@ def test_a_copy_of_prepared_works_its_parts_out_again():
     assert prepared.ledger.transactions  # worked out and kept
     empty = replace(prepared, history=History.of(()))
     assert prepared.ledger.transactions and not empty.ledger.transactions
+
+
+def test_two_unbalanced_transactions_that_offset_each_other_still_hold_the_warnings_back():
+    """Off by a cent one way on one day, and the other way on another: the lines of all days
+    sum to zero, those of each do not. The balances wait for them, as for one."""
+    extra = (
+        ledgers.txn("2022-04-02", ("Rent", "7.01"), ("Checking", "-7.00"), line=34),
+        ledgers.txn("2022-04-03", ("Rent", "5.00"), ("Checking", "-5.01"), line=36),
+    )
+    prepared = pipeline.prepare(
+        ledger((*HISTORY, *extra), checking="17000.00", rent="900.00"), Plan()
+    )
+    assert [p.severity for p in prepared.problems if p.message == cutover.WAITS] == ["note"]
+    assert not any(p.fix == "opening_balances" for p in prepared.problems)
+    assert len([p for p in prepared.errors if "does not balance" in p.message]) == 2
