@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from app.model import Account, AccountType, Ledger, Problem, Role
-from app.plan import Plan, Rule
+from app.plan import Plan, Rule, name_fault
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import renamed
 from app.source import Source
@@ -223,14 +223,8 @@ def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
         what = f"names account {rule.account!r}"
     elif rule.kind == "merge" and rule.target not in known:
         what = f"names account {rule.target!r}"
-    elif rule.kind == "rename" and (":" in rule.target or not rule.target.strip()):
-        problems.append(
-            Problem(
-                None,
-                f"plan: new name {rule.target!r} for {rule.account!r} must be non-empty, "
-                "without ':' (':' separates levels)",
-            )
-        )
+    elif why := name_fault(rule):
+        problems.append(Problem(None, f"plan: new name {rule.target!r} for {rule.account!r} {why}"))
         return False
     else:
         return True

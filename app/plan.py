@@ -227,6 +227,22 @@ def plan_from_json(text: str, origin: str = "plan") -> Plan:
     return plan
 
 
+def name_fault(rule: Rule) -> str:
+    """Why a rename's new name (or a move's new parent path) cannot be an account's, "" when
+    it can: empty, ':' inside a name (it separates levels), a control character (a NUL cuts
+    the name where GnuCash stores it; a tab or line break hides in every list)."""
+    if rule.kind not in ("rename", "move"):
+        return ""
+    name = rule.target
+    if rule.kind == "rename" and not name.strip():
+        return "must not be empty"
+    if rule.kind == "rename" and ":" in name:
+        return "must not contain ':' (GnuCash puts it between the levels of a name)"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return "must not contain a control character (a tab, a line break, a NUL)"
+    return ""
+
+
 def _check(plan: Plan, origin: str) -> None:
     types = {t.value for t in AccountType}
     for r in plan.rules:
@@ -236,10 +252,8 @@ def _check(plan: Plan, origin: str) -> None:
             )
         if r.kind == "retype" and r.target not in types:
             raise MappingError(f"{origin}: unknown account type {r.target!r} for {r.account!r}")
-        if r.kind == "rename" and (":" in r.target or not r.target.strip()):
-            raise MappingError(
-                f"{origin}: new name {r.target!r} for {r.account!r} must be non-empty, without ':'"
-            )
+        if why := name_fault(r):
+            raise MappingError(f"{origin}: new name {r.target!r} for {r.account!r} {why}")
     if plan.format not in FORMATS:
         raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
     _check_database(plan.database, origin)

@@ -35,13 +35,19 @@ def test_map_rules_tree_and_inline_validation(client):
         data={"account": "Sales", "kind": "rename", "target": "A:B"},
         headers=csrf | HX,
     )
-    assert "cannot contain ':'" in soup(colon).text
+    assert "must not contain ':'" in soup(colon).text
     bad = client.post(
         f"{prefix}/map/rules",
         data={"account": "Sales", "kind": "rename", "target": "A:B"},
         headers=csrf | HX,
     )
-    assert bad.status_code == 422 and "without ':'" in soup(bad).text
+    assert bad.status_code == 422 and "must not contain ':'" in soup(bad).text
+    nul = client.post(
+        f"{prefix}/map/rules",
+        data={"account": "Sales", "kind": "rename", "target": "Sa\x00les"},
+        headers=csrf | HX,
+    )
+    assert nul.status_code == 422 and "must not contain a control character" in soup(nul).text
     r = client.post(
         f"{prefix}/map/settings",
         data={

@@ -47,6 +47,7 @@ from app.plan import (
     SalesTaxMode,
     day_hint,
     month_day,
+    name_fault,
     parse_day,
     plan_from_json,
 )
@@ -232,8 +233,8 @@ def check_rule() -> tuple[str, int]:
         return fragment("mapping/_rule_check.html", messages=[exc.message])
     messages: list[str] = []
     note = ""  # a valid retype's new place, when the plan reparents
-    if rule.kind == "rename" and ":" in rule.target:
-        messages.append("A name cannot contain ':' (GnuCash uses it between levels).")
+    if (why := name_fault(rule)) and rule.target:
+        messages.append(f"The new name {why}.")
     elif rule.account and rule.target:
         plan = m.plan()
         resolved = views().view(m, plan).resolved
