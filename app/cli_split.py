@@ -16,6 +16,7 @@ from app.errors import BookWriteError, MappingError
 from app.fileio import write_text
 from app.plan import Plan
 from app.postgres import Address
+from app.proof_state import verdict
 from app.verify_report import Report
 
 
@@ -117,9 +118,13 @@ def convert(
                 return 1
             print(f"Report written to {path}")
     last = done.day - dt.timedelta(days=1)
-    print(f"Archive written to {args.archive} (the history to {last})")
     print(
-        f"Working book written to {args.output} (from {done.day}, {plan.format}, {plan.currency})"
+        f"Archive written to {args.archive} (the history to {last}): "
+        f"{verdict(done.archive.report).words()}"
+    )
+    print(
+        f"Working book written to {args.output} (from {done.day}, {plan.format}, {plan.currency}): "
+        f"{verdict(done.working.report).words()}"
     )
     if done.ok:
         return 0

@@ -29,6 +29,9 @@ MATCHES = "Matches QuickBooks to the cent"
 # "matches" where QuickBooks gave no balance at all: every account compared with the files'
 # transaction lines alone (its ``named``), said so and shown amber, never as the full match
 LINES_ONLY = "Matches QuickBooks' transactions to the cent; no QuickBooks balance was given"
+# the same where the balances are the book's own history's (an archive's last day, no Trial
+# Balance of that day given: ``Report.own_figures``)
+OWN_HISTORY = "Matches its history to the cent; QuickBooks gave no figures of its last day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,8 @@ def verdict(report: Report) -> Verdict:
     if report.ok:
         balances = [r for r in report.quickbooks_rows if r.basis != "history"]
         only_lines = bool(report.rows) and not balances
-        return Verdict("matches", named=(LINES_ONLY,) if only_lines else ())
+        said = LINES_ONLY if only_lines else OWN_HISTORY if report.own_figures else ""
+        return Verdict("matches", named=(said,) if said else ())
     if report.rows and not accounts and not checks and owners:
         assert docs is not None
         causes = {c.cause.split(":")[0] for c in docs.causes}
@@ -89,7 +93,7 @@ def verdict(report: Report) -> Verdict:
 def colour(state: str, named: tuple[str, ...] | list[str] = ()) -> str:
     """A verdict's colour on every page (``Verdict.colour``)."""
     if state == "matches":
-        return "warn" if LINES_ONLY in named else "ok"
+        return "warn" if LINES_ONLY in named or OWN_HISTORY in named else "ok"
     return "warn" if state == "allocated" else "error"
 
 
@@ -106,7 +110,7 @@ def words(
     vendors allocated differently", "Needs your attention: 3 accounts differ" (``named``: the
     parts ``checks`` counts besides the other checks, said by name)."""
     if state == "matches":
-        return LINES_ONLY if LINES_ONLY in named else MATCHES
+        return next((n for n in named if n in (LINES_ONLY, OWN_HISTORY)), MATCHES)
     owners = " and ".join(
         plural(n, noun) for n, noun in ((customers, "customer"), (vendors, "vendor")) if n
     )

@@ -216,7 +216,8 @@ def _cause(
         return replace(row, cause=cause, fix="history_gap")
     if cutover.mode == "balances_only" or asof is None:
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
-    opening = cutover.opening_balances or started  # (the history starts with the company)
+    # (the history starts with the company; a working book opens with the archive's closing)
+    opening = cutover.opening_balances or started or bool(cutover.split_at)
     fix = likely_fix(account, re_name, asof, first, opening=opening, suspect=suspect)
     causes = {
         "fiscal_year_start": "the fiscal year start: QuickBooks' figures fit a fiscal year "

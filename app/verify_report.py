@@ -110,6 +110,16 @@ class Report:
         return tuple(r for r in self.rows if not r.ok)
 
     @property
+    def own_figures(self) -> bool:
+        """The balances compared are the book's own history's, not QuickBooks' (an archive's
+        last day, when no QuickBooks Trial Balance of that day was given): "equal", never
+        "match QuickBooks"."""
+        if self.as_of is None or self.as_of.basis != "archive end":
+            return False
+        years = self.extras.years if self.extras is not None else ()
+        return not any(y.compared and y.date == self.as_of.date for y in years)
+
+    @property
     def ok(self) -> bool:
         """Every account matches, every check passes and the documents agree; never with no
         account compared."""
@@ -187,6 +197,13 @@ class Report:
         )
         apart = f"; {said}" if lines else ""
         balances = n - len(lines)
+        if not n_differ and not lines and self.own_figures:
+            day = self.as_of.date if self.as_of else ""
+            return (
+                f"{n:,} of {plural(n, 'account')} equal the archive's history on {day}, to the "
+                "cent: QuickBooks gave no figures of that day (its Trial Balance report as of "
+                "that day would prove them)"
+            )
         if not n_differ and not lines:
             return f"{n:,} of {plural(n, 'account')} match QuickBooks to the cent"
         if not n_differ and not balances:

@@ -74,7 +74,15 @@ def test_the_archive_holds_the_history_before_the_day(split) -> None:
     assert _nonzero(book.documents.owner_open) == owner_balances(generated, DAY)
     assert "Archive verification:" in out
     at = out.index("Archive verification:")
-    assert out[at + 1].endswith("accounts match QuickBooks to the cent")
+    # no QuickBooks figures of its last day were given: its own history's, never "QuickBooks'"
+    assert out[at + 1].endswith(
+        f"accounts equal the archive's history on {LAST}, to the cent: QuickBooks gave no "
+        "figures of that day (its Trial Balance report as of that day would prove them)"
+    )
+    (written,) = [line for line in out if line.startswith("Archive written to")]
+    assert written.endswith(
+        "Matches its history to the cent; QuickBooks gave no figures of its last day"
+    )
 
 
 def test_the_working_book_opens_with_the_books_closed(split) -> None:
@@ -323,3 +331,40 @@ def test_a_working_books_own_difference_is_not_called_carried(tmp_path) -> None:
     year = next(y for y in extras.compared_years if y.date == dt.date(2022, 12, 31))
     off = {r.account: r.difference for r in year.differences}
     assert off[own] and extras.carried.get(own) is None, extras.carried  # (closed: not carried)
+
+
+def test_an_archive_is_proven_against_quickbooks_where_its_last_day_has_a_trial_balance(
+    company, tmp_path
+) -> None:
+    """With QuickBooks' Trial Balance as of the archive's last day, the archive matches
+    QuickBooks; with a transaction of its period missing from the files, it differs there, and
+    the working book (opening with its closing) says a transaction is missing, never "add
+    --opening-balances" (its opening is the archive's)."""
+    generated, files = company
+    tb = generated.write_trial_balance_csv(tmp_path / "tb.csv", as_of=LAST)
+    run = convert(*files, tb, "-o", tmp_path / "w.gnucash", "--archive", tmp_path / "a.gnucash",
+                  "--split-at", DAY)  # fmt: skip
+    out = run.stdout.splitlines()
+    assert run.returncode == 0, run.stdout + run.stderr
+    at = out.index("Archive verification:")
+    assert out[at + 1].endswith("accounts match QuickBooks to the cent")
+    (written,) = [line for line in out if line.startswith("Archive written to")]
+    assert written.endswith(": Matches QuickBooks to the cent")
+    # a check of the archive's period missing from the files
+    detail = tmp_path / "detail.csv"
+    lines = files[1].read_text(encoding="utf-8").splitlines()
+    ref = next(
+        line.split(",")[1]
+        for line in lines
+        if ",Check," in line and "/2020," in line and line.split(",")[1]
+    )
+    detail.write_text(
+        "\n".join(line for line in lines if line.split(",")[1:2] != [ref]) + "\n",
+        encoding="utf-8",
+    )
+    run = convert(files[0], detail, *files[2:], "-o", tmp_path / "w2.gnucash", "--archive",
+                  tmp_path / "a2.gnucash", "--split-at", DAY, "--strict")  # fmt: skip
+    said = run.stdout + run.stderr
+    assert run.returncode == 3, said
+    assert "Probable cause of every difference: the history" in said
+    assert "add --opening-balances" not in said and "after the company did" not in said
