@@ -12,7 +12,8 @@ at ``DAY``, the accountant's close of the books. Pure: the model, the cutover an
   when the chart has none). The invoices, bills, credit notes and payments still open on that
   day become open items (``documents.opening.open_items_opening``, as in balances-only mode), so
   a payment after ``DAY`` applies to its invoice. Then the history from ``DAY`` on, the
-  memorized transactions and the rest of the extras; its figures are QuickBooks' at the export
+  memorized transactions and the rest of the extras (the budgets of the fiscal years not over
+  on ``DAY``: the year holding it is in both books); its figures are QuickBooks' at the export
   date, as the single book's are.
 Why the opening is dated the archive's last day: the working book then equals the archive on
 that day, account by account, by the same computation on both books read back
@@ -34,6 +35,7 @@ from app.documents.allocate import unapplied
 from app.documents.opening import open_items_opening
 from app.documents.selection import Selection
 from app.errors import MappingError
+from app.extras import BudgetLine
 from app.model import (
     AccountType,
     AsOf,
@@ -278,7 +280,7 @@ def working_ledger(
     working = replace(
         ledger,
         transactions=(*opening, *after),
-        budget_lines=tuple(b for b in ledger.budget_lines if b.start >= day),
+        budget_lines=tuple(b for b in ledger.budget_lines if _last_month(b) >= day.replace(day=1)),
         year_ends=tuple(y for y in ledger.year_ends if y.date >= day),
         statements=tuple(s for s in ledger.statements if s.date >= day),
     )
@@ -323,3 +325,9 @@ def book_figures(
 ) -> dict[str, Decimal]:
     """A book's figures on the archive's last day (``day`` − 1) counted from ``start``."""
     return figures(accounts, retained, day - DAY, start)
+
+
+def _last_month(line: BudgetLine) -> dt.date:
+    """The first day of a budget line's last month."""
+    months = line.start.month - 1 + len(line.amounts) - 1
+    return dt.date(line.start.year + months // 12, months % 12 + 1, 1)

@@ -368,3 +368,28 @@ def test_an_archive_is_proven_against_quickbooks_where_its_last_day_has_a_trial_
     assert run.returncode == 3, said
     assert "Probable cause of every difference: the history" in said
     assert "add --opening-balances" not in said and "after the company did" not in said
+
+
+def test_a_split_inside_a_fiscal_year_keeps_its_budget_in_the_working_book(tmp_path) -> None:
+    """Split in the middle of the last fiscal year: that year's budget is the working book's
+    (the year it works in) as well as the archive's; the years over before the day stay in
+    the archive alone. Both books reopened; each proves its budgets."""
+    from app.extras import budget_name
+
+    generated = make_company(300, seed=3, years=2, budgets=True)
+    folder = tmp_path / "files"
+    folder.mkdir()
+    files = [
+        generated.write_lists_iif(folder / "lists.iif"),
+        generated.write_transaction_detail_csv(folder / "detail.csv"),
+    ]
+    latest = max(b.start for b in generated.budgets)
+    day = latest.replace(month=7)  # inside the last budget's year
+    work, old = tmp_path / "work.gnucash", tmp_path / "archive.gnucash"
+    run = convert(*files, "-o", work, "--archive", old, "--split-at", day, "--strict")
+    assert run.returncode == 0, run.stdout + run.stderr
+    names = {budget_name(b.start, b.klass, b.customer) for b in generated.budgets}
+    current = {budget_name(b.start, b.klass, b.customer) for b in generated.budgets
+               if b.start == latest}  # fmt: skip
+    assert {b.name for b in gnc.read_book(work).budgets} == current != set()
+    assert {b.name for b in gnc.read_book(old).budgets} == names
