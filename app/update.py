@@ -268,7 +268,8 @@ def _changed(
     if _by_hand(e, t):
         by_hand.append(e)
         return
-    why = "voided in QuickBooks" if t.voided else "edited in QuickBooks"
+    voided = t.voided and e.stamp.sums != k.ledger_sums(t)  # (not when written void already)
+    why = "voided in QuickBooks" if voided else "edited in QuickBooks"
     if e.sums != e.stamp.sums:  # (the amounts the line shows may be GnuCash's edit)
         why += ", and edited in GnuCash since the last run"
     held.append(Held(e, i, why))

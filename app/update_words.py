@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from app.fixes import Audience
+from app.keys import ledger_sums
 from app.model import Ledger, Transaction, money
 from app.update import Held, Work, reconciled_here_line
 from app.words import plural
@@ -159,9 +160,20 @@ def held_line(h: Held, ledger: Ledger, audience: Audience = "cli") -> str:
             "the book"
         )
     t = ledger.transactions[h.index]
+    # (the same date, accounts and amounts: the edit is in what the line shows not, such as a
+    # memo or a class: a class renamed in QuickBooks holds every transaction it is on)
+    only = ""
+    if h.entry.sums == ledger_sums(t):
+        e = h.entry
+        only = (
+            " (its date, number, name, accounts and amounts are the book's: what changed is a "
+            "memo or a class)"
+            if (t.num, t.description) == (e.num, e.description)
+            else " (its date, accounts and amounts are the book's)"
+        )
     return (
         f"{head}{t.source}: QuickBooks now has {said_of(t)} where the book has {book}: "
-        f"{h.why}; the book keeps its version"
+        f"{h.why}{only}; the book keeps its version"
     )
 
 
