@@ -1,6 +1,5 @@
 """The proof of issue 26's parts (pure; ``app.verify`` adds it to the ``Report``): every year end,
-every budget amount, every reconciliation and every scheduled transaction, read back from the
-book, against QuickBooks'.
+every budget amount, reconciliation and scheduled transaction, read back, against QuickBooks'.
 
 Year ends: each QuickBooks Trial Balance report (``Ledger.year_ends``) against the book at its
 date with QuickBooks' year-end close (``as_of.figures``): balance-sheet accounts all time,
@@ -227,7 +226,8 @@ def prove(
     day, lines = plug or (None, {})
     re_name = getattr(role_account(ledger, Role.RETAINED_EARNINGS), "full_name", None)
     sheet = {a.full_name for a in ledger.accounts if a.counted and a.counted.balance_sheet}
-    posted = frozenset(a for a, v in lines.items() if v and a in sheet and a != re_name)
+    aside = {re_name, getattr(role_account(ledger, Role.OPENING_BALANCE), "full_name", None)}
+    posted = frozenset(a for a, v in lines.items() if v and a in sheet and a not in aside)
     plugs = Plug(day, posted, re_name, years, frozenset(sheet - {re_name})) if day else None
     mismatches: list[Mismatch] = []
     refused = {(n.what, n.name) for n in ledger.not_imported}

@@ -181,3 +181,18 @@ def test_a_check_dated_into_the_next_year_under_opening_balances_is_still_named(
     assert "The year end 2019-12-31 is the first that differs" in out, out
     assert "is dated after 2019-12-31 in the files, but QuickBooks counts it" in out
     assert PLUGGED not in out
+
+
+def test_two_months_missing_inside_the_history_are_pinned_together(tmp_path) -> None:
+    """May 2020 and August 2021 missing: the balance sheet differs from 2019's year end until
+    the last date; Opening Balance Equity, which mirrors the opening balances, differs on
+    every date and is no reason to give up: the span holding both is named."""
+
+    def kept(d: dt.date) -> bool:
+        return (d.year, d.month) not in ((2020, 5), (2021, 8))
+
+    _company, files, _checking = _files(tmp_path, kept)
+    run = convert(*files, "-o", tmp_path / "book.gnucash", "--opening-balances")
+    out = run.stdout + run.stderr
+    assert PLUGGED in out, out
+    assert "so the transactions missing are dated 2020-01-01 to 2021-" in out
