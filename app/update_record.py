@@ -39,7 +39,12 @@ class Record:
     # the XOR of their keys' hashes (``digest``): which ones GnuCash deleted since, told apart
     # from those QuickBooks has since (``app.update_deleted``); empty in books written before
     written: dict[str, tuple[int, str]] = field(default_factory=dict)
-    deleted: tuple[str, ...] = ()  # keys of QuickBooks' transactions deleted in GnuCash, kept so
+    deleted: tuple[
+        str, ...
+    ] = ()  # keys of QuickBooks' transactions deleted in GnuCash, kept deleted
+    # QuickBooks' classes as the book names them after the run (``app.update_classes``; empty in
+    # books written before they were kept)
+    classes: tuple[str, ...] = ()
 
     def to_text(self) -> str:
         return json.dumps(
@@ -55,6 +60,7 @@ class Record:
                 "statements": {a: d.isoformat() for a, d in sorted(self.statements.items())},
                 "written": {m: list(v) for m, v in sorted(self.written.items())},
                 "deleted": list(self.deleted),
+                "classes": list(self.classes),
             },
             sort_keys=True,
         )
@@ -78,6 +84,7 @@ class Record:
                 },
                 written={m: (int(n), str(x)) for m, (n, x) in data.get("written", {}).items()},
                 deleted=tuple(map(str, data.get("deleted", ()))),
+                classes=tuple(map(str, data.get("classes", ()))),
             )
         except (ValueError, KeyError, TypeError, ArithmeticError):
             return None
@@ -117,6 +124,7 @@ def record_of(
         statements={**(last.statements if last is not None else {}), **statements},
         written=digest(written),
         deleted=tuple(sorted(set(deleted))),
+        classes=tuple(sorted({c.name for c in ledger.classes})),
     )
 
 

@@ -21,6 +21,7 @@ from app import (
     made_here,
     pipeline,
     statements,
+    update_classes,
     update_deleted,
     update_deltas,
     update_place,
@@ -41,6 +42,7 @@ from app.openings import OPENING_KIND
 from app.plan import Plan, plan_from_json
 from app.postgres import Address
 from app.update import BookState, UpdateRefused, Work
+from app.update_classes import ClassRename
 from app.update_decision import AccountRename, Decision
 from app.update_deltas import Delta
 from app.update_refused import refusal, unknown_keys
@@ -67,6 +69,7 @@ class UpdateOutcome:
     backup: Path | str | None = None  # (str: a database on a PostgreSQL server)
     documents: dict[str, int] | None = None
     renames: tuple[AccountRename, ...] = ()  # accounts QuickBooks renamed since the last run
+    classes: tuple[ClassRename, ...] = ()  # and classes
     # new documents taxed through tables; (id, why) of those keeping QuickBooks' tax as lines
     tax: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
 
@@ -76,6 +79,7 @@ class UpdateOutcome:
         out = summary(self.work, self.ledger, audience) + [
             r.said(audience) for r in self.renames if audience == "cli" or r.taken or r.kept
         ]
+        out += [r.said(audience) for r in self.classes]
         tabled, kept = self.tax
         if tabled or kept:
             said = (
@@ -144,6 +148,8 @@ def bring_up_to_date(
         prepared = pipeline.prepare(parsed, plan)
         if prepared.errors:
             raise ProblemsError(prepared.errors)
+        classes = update_classes.found(state, parsed, prepared, plan)
+        parsed, prepared = classes.parsed, classes.prepared
         compared, renames = _compared(state, parsed, plan, prepared)
         to_book = renaming.to_book(state, renames)
         prepared = _in_book(parsed, plan, compared, renames, to_book, name)
@@ -167,7 +173,7 @@ def bring_up_to_date(
                 ledger, work = statements.marked(prepared.ledger), renaming.in_book(work, to_book)
             ledger = update_statements.kept_marks(work, ledger)
         docs = prepared.documents
-        made.update(plan=plan, prepared=prepared, ledger=ledger, to_book=to_book)
+        made.update(plan=plan, prepared=prepared, ledger=ledger, to_book=to_book, classes=classes)
         return Decision(
             ledger,
             work,
@@ -187,8 +193,10 @@ def bring_up_to_date(
         plan = made["plan"]
         assert isinstance(plan, Plan)
         renames = done.decision.renames
+        found = made["classes"]
+        assert isinstance(found, update_classes.Found)
         if not done.written:
-            return UpdateOutcome(work, ledger, plan, False, renames=renames)
+            return UpdateOutcome(work, ledger, plan, False, renames=renames, classes=found.renames)
         prepared = made["prepared"]
         assert isinstance(prepared, pipeline.Prepared)
         to_book = made["to_book"]
@@ -199,7 +207,7 @@ def bring_up_to_date(
         backup = update_place.put_in_place(staged, book, password)
     return UpdateOutcome(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
-        (done.tabled, done.plain),
+        found.renames, (done.tabled, done.plain),
     )  # fmt: skip
 
 

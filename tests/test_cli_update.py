@@ -387,37 +387,3 @@ def test_customers_vendors_and_jobs_renamed_in_gnucash_stay_quickbooks_own(
     again = convert(*sorted(books["june"].iterdir()), "--update", book)
     assert again.returncode == 0 and "0 transactions added" in again.stdout, again.stderr
     assert "New customers" not in again.stdout
-
-
-def test_a_class_renamed_in_quickbooks_is_said_as_what_changed(tmp_path) -> None:
-    """June's exports name a class otherwise (Design → Creative, in the list and on every
-    line): each transaction on it is held as edited in QuickBooks, its two versions alike on
-    the line; the line says what changed: a memo or a class, not the date, accounts or
-    amounts."""
-    from tests.support.companygen_later import exports, later_company
-
-    later = later_company(300, seed=5, classes=True)
-    march = exports(later.first, tmp_path / "march")
-    book = tmp_path / "book.gnucash"
-    assert convert(*march, "-o", book).returncode == 0
-    copy = tmp_path / "copy.gnucash"
-    copy.write_bytes(book.read_bytes())
-    june = exports(later.second, tmp_path / "june")
-    plain = convert(*june, "--update", copy).stdout  # June's own changes, the class as it was
-    own = {line.split("]")[0] for line in plain.splitlines() if line.startswith("Held [")}
-    for path in june[:2]:  # the lists and the journal
-        text = path.read_text(encoding="utf-8")
-        path.write_text(
-            text.replace("\tDesign\t", "\tCreative\t").replace(",Design,", ",Creative,"),
-            encoding="utf-8",
-        )
-    run = convert(*june, "--update", book)
-    out = run.stdout + run.stderr
-    held = [line for line in out.splitlines() if line.startswith("Held [")]
-    assert held, out
-    said = (
-        "edited in QuickBooks (its date, number, name, accounts and amounts are the book's: what "
-        "changed is a memo or a class)"
-    )
-    assert {line.split("]")[0] for line in held if said not in line} == own
-    assert len(held) > len(own) + 10
