@@ -26,7 +26,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app.book import BookAccount, BookSnapshot
-from app.classes import memo_with
+from app.classes import SUB_ACCOUNT, memo_with
 from app.model import Account, Ledger, NotImported, Split, Transaction
 from app.plan import ClassesMode
 
@@ -103,7 +103,7 @@ def _sub_accounts(ledger: Ledger) -> Ledger:
                     full_name=sub,
                     type=account.type,
                     source=account.source,
-                    description=f"QuickBooks class {':'.join(levels[:depth])}",
+                    description=SUB_ACCOUNT + ":".join(levels[:depth]),
                     folds_into=s.account,
                 ),
             )

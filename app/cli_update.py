@@ -136,7 +136,7 @@ def main(
         return 1
     for line in outcome.lines():
         print(line)
-    if any(not h.kept for h in outcome.work.held) or any(not r.choice for r in outcome.renames):
+    if any(not h.kept for h in outcome.work.held) or any(not r.choice for r in outcome.renamed):
         print(
             "Decide each held change: run again with --take-quickbooks KEY (QuickBooks' version "
             "goes into the book) or --keep-book KEY (the book's stays, listed as kept); "

@@ -8,9 +8,11 @@ QuickBooks, and the book would hold both names. A class the book has (the run re
 are the same class renamed when the exports, given the book's name for it, hold transactions
 that are the book's to the digest (``keys.content``): that is the proof, never the names alone.
 
-The book keeps its name: the exports' lines of the new name take the book's, so nothing is held
-for it and the new transactions are in the book's class. Taking QuickBooks' name into the book
-(every memo and slot of the class, its sub-accounts) is not done yet.
+Held like an edited transaction, with the key ``class:NAME`` (the book's name). Undecided or
+kept, the book keeps its name: the exports' lines of the new name take the book's, so nothing is
+held for it and the new transactions are in the book's class. Taken (``taken``), the exports are
+compared with the book under the book's name, then written under QuickBooks': the book's lines
+of the class renamed where they are (``app.gnc.classes``), the transactions keyed anew.
 """
 
 from __future__ import annotations
@@ -25,42 +27,63 @@ from app.model import Ledger, Split
 from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.source import Source
-from app.update import BookState
+from app.update import BookEntry, BookState, UpdateRefused, Work
+from app.update_decision import Chosen
+from app.update_decision import in_book as renaming_in_book
+from app.update_words import DECIDED, held_head
 from app.words import plural
 
 PAIRS = 6  # the most (old, new) pairs tried: each prepares the exports once more
 
 
 @dataclass(frozen=True, slots=True)
-class ClassRename:
+class ClassRename(Chosen):
     """The book's class ``book`` is QuickBooks' ``quickbooks`` now; ``keys``: the book's
     transactions on it that are QuickBooks' to the digest once so named; ``source``: where the
-    exports first name ``quickbooks``."""
+    exports first name ``quickbooks``; ``choice``: the plan's ("quickbooks", "book"; "":
+    undecided, held: the book keeps its name)."""
 
     book: str
     quickbooks: str
     keys: frozenset[str]
     source: Source
+    choice: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"class:{self.book}"
 
     def said(self, audience: Audience = "cli") -> str:
-        again = "a new conversion" + (" (the Upload step)" if audience == "wizard" else "")
+        if self.taken:
+            return (
+                f"Taken from QuickBooks {DECIDED[audience]}: the book's class {self.book!r} "
+                f"renamed {self.quickbooks!r} (its lines' memos and classes, its sub-accounts)"
+            )
         return (
-            f"{self.source}: QuickBooks now calls class {self.book!r} {self.quickbooks!r}: "
-            f"renamed in QuickBooks ({plural(len(self.keys), 'transaction')} of the book on it "
-            f"are QuickBooks' but for the name); the book keeps the name {self.book!r}, and the "
-            f"exports' lines of {self.quickbooks!r} are in it under that name ({again} would "
-            "name it as QuickBooks does)"
+            f"{held_head(self.key, self.kept, audience)}{self.source}: QuickBooks now calls "
+            f"class {self.book!r} {self.quickbooks!r}: renamed in QuickBooks "
+            f"({plural(len(self.keys), 'transaction')} of the book on it are QuickBooks' but "
+            "for the name); the book keeps its name, and the exports' lines of that class are "
+            "in it"
         )
 
 
 @dataclass(frozen=True)
 class Found:
     """The exports as the update compares them: ``parsed`` and ``prepared`` with the classes
-    QuickBooks renamed named as the book names them (the given ones where none is)."""
+    QuickBooks renamed named as the book names them (the given ones where none is); ``final``:
+    the exports as the book is written, where a rename is taken (its class as QuickBooks names
+    it, the kept ones as the book does)."""
 
     parsed: Ledger
     prepared: pipeline.Prepared
     renames: tuple[ClassRename, ...] = ()
+    final: Ledger | None = None
+
+    @property
+    def taken(self) -> dict[str, str]:
+        """The book's name → QuickBooks', of each rename the plan takes."""
+        return {r.book: r.quickbooks for r in self.renames if r.taken}
 
 
 def found(state: BookState, parsed: Ledger, prepared: pipeline.Prepared, plan: Plan) -> Found:
@@ -76,7 +99,8 @@ def found(state: BookState, parsed: Ledger, prepared: pipeline.Prepared, plan: P
         for name in new:
             ruled = _ruled(parsed, plan, {name: old}, prepared)
             if ruled is not None and (same := _same(ruled.ledger, old, stamps)):
-                proven.append(ClassRename(old, name, same, _first(parsed, name)))
+                choice = plan.held.get(f"class:{old}", "")
+                proven.append(ClassRename(old, name, same, _first(parsed, name), choice))
     olds = [r.book for r in proven]
     news = [r.quickbooks for r in proven]  # (one class for two is no rename: left as it is)
     proven = [r for r in proven if olds.count(r.book) == 1 and news.count(r.quickbooks) == 1]
@@ -86,7 +110,9 @@ def found(state: BookState, parsed: Ledger, prepared: pipeline.Prepared, plan: P
     ruled = _ruled(parsed, plan, names, prepared)
     if ruled is None:
         return Found(parsed, prepared)
-    return Found(renamed(parsed, names), ruled, tuple(proven))
+    kept = {r.quickbooks: r.book for r in proven if not r.taken}
+    final = renamed(parsed, kept) if len(kept) < len(proven) else None
+    return Found(renamed(parsed, names), ruled, tuple(proven), final)
 
 
 def _tops(names: set[str]) -> list[str]:
@@ -149,3 +175,82 @@ def renamed(ledger: Ledger, names: Mapping[str, str]) -> Ledger:
     )
     classes = tuple(replace(c, name=name(c.name)) for c in ledger.classes)
     return replace(ledger, transactions=txns, classes=classes)
+
+
+@dataclass(frozen=True)
+class Taking:
+    """What taking QuickBooks' name of classes changes in an update's ``work``: the work with
+    the transactions keyed as the exports under QuickBooks' names key them; ``accounts``: each
+    class sub-account renamed (the keys' name before → after); ``entries``: the book's
+    transactions of QuickBooks to key anew, their lines as the keys name them after."""
+
+    work: Work
+    accounts: dict[str, str]
+    entries: tuple[BookEntry, ...]
+
+
+def taking(state: BookState, found: Found, compared: Ledger, final: Ledger, work: Work) -> Taking:
+    """``work`` (made on ``compared``: the exports under the book's class names) for ``final``
+    (the same exports under QuickBooks' names of the taken classes); UpdateRefused where the two
+    differ in more than those names."""
+    a, b = compared.transactions, final.transactions
+    if len(a) != len(b) or any(
+        x.date != y.date or x.ref != y.ref or len(x.splits) != len(y.splits)
+        for x, y in zip(a, b, strict=True)
+    ):
+        raise UpdateRefused(
+            "taking QuickBooks' name of class "
+            + ", ".join(repr(o) for o in found.taken)
+            + " changes more than its name in the exports: keep the book's name (--keep-book)"
+        )
+    olds = tuple(found.taken)
+    accounts: dict[str, str] = {}
+    touched: set[int] = set()
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        for s, t in zip(x.splits, y.splits, strict=True):
+            if any(_under(s.klass, o) for o in olds):
+                touched.add(i)
+            if s.account != t.account:
+                accounts[s.account] = t.account
+    after = {k.by_prefix(n, accounts) for n in state.accounts}
+    work = replace(
+        work,
+        keys=tuple(k.keys(b, OPENING_KIND)),
+        new_accounts=tuple(sorted({x.full_name for x in final.accounts} - after)),
+    )
+    index = {id(e): i for i, e in work.present.items()}
+    entries = tuple(
+        replace(e, lines=tuple((accounts.get(n, n), v) for n, v in e.lines))
+        for e in state.entries
+        if e.stamp is not None
+        and (index.get(id(e)) in touched or any(n in accounts for n, _ in e.lines))
+    )
+    return Taking(renaming_in_book(work, accounts), accounts, entries)
+
+
+def restamp(
+    given: tuple[BookEntry, ...], took: Taking | None, to_book: Mapping[str, str]
+) -> tuple[BookEntry, ...]:
+    """The book's transactions to key anew (``given``: in an account whose QuickBooks name is
+    taken, or QuickBooks' change made in GnuCash too) and those of a class whose QuickBooks name
+    is taken, their lines as the book names them after; each once."""
+    if took is None:
+        return given
+    named = tuple(
+        replace(e, lines=tuple((k.by_prefix(a, to_book), v) for a, v in e.lines))
+        for e in took.entries
+    )
+    return tuple({e.handle: e for e in (*given, *named)}.values())
+
+
+def in_book(took: Taking | None, to_book: Mapping[str, str]) -> tuple[tuple[str, str, str], ...]:
+    """Each class sub-account to rename in the book (those under another one follow it): its
+    name in the book, its new leaf, its new name as the keys have it."""
+    if took is None:
+        return ()
+    moved = took.accounts
+    return tuple(
+        (k.by_prefix(old, to_book), new.rpartition(":")[2], new)
+        for old, new in sorted(moved.items())
+        if old.rpartition(":")[0] not in moved
+    )

@@ -25,8 +25,24 @@ from app.update import BookEntry, BookState, Work
 from app.update_words import DECIDED, held_head
 
 
+class Chosen:
+    """What QuickBooks renamed, held like a change: ``choice`` is the plan's ("quickbooks",
+    "book"; "": undecided, held)."""
+
+    __slots__ = ()
+    choice: str
+
+    @property
+    def taken(self) -> bool:
+        return self.choice == "quickbooks"
+
+    @property
+    def kept(self) -> bool:
+        return self.choice == "book"
+
+
 @dataclass(frozen=True, slots=True)
-class AccountRename:
+class AccountRename(Chosen):
     """The book's ``book`` is QuickBooks' ``quickbooks`` now (same number ``code``, same
     parent); ``choice``: the plan's ("quickbooks", "book"; "": undecided, held)."""
 
@@ -52,14 +68,6 @@ class AccountRename:
     @property
     def key(self) -> str:
         return f"account:{self.code}"
-
-    @property
-    def taken(self) -> bool:
-        return self.choice == "quickbooks"
-
-    @property
-    def kept(self) -> bool:
-        return self.choice == "book"
 
     def said(self, audience: Audience = "cli") -> str:
         if self.taken:
@@ -132,12 +140,16 @@ class Decision:
     # the book names their accounts once renamed: their key slots stamped anew
     restamp: tuple[BookEntry, ...] = ()
     sales_tax: SalesTax | None = None  # the documents' items and tax tables
+    # the classes whose QuickBooks name is taken (the book's name → QuickBooks'), renamed in the
+    # book's lines, and their sub-accounts to rename: (name in the book, new leaf, keys' name)
+    classes: Mapping[str, str] = field(default_factory=dict)
+    class_accounts: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def writes(self) -> bool:
         taken = any(r.taken for r in self.renames)
         again = bool(self.work.by_hand or self.work.rekeyed)  # (their key slots written)
-        return self.rewrite or not self.work.nothing_new or taken or again
+        return self.rewrite or not self.work.nothing_new or taken or again or bool(self.classes)
 
 
 def in_book(work: Work, to_book: Mapping[str, str]) -> Work:

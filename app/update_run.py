@@ -25,6 +25,7 @@ from app import (
     update_deleted,
     update_deltas,
     update_place,
+    update_prepare,
     update_record,
     update_statements,
     update_twice,
@@ -73,13 +74,17 @@ class UpdateOutcome:
     # new documents taxed through tables; (id, why) of those keeping QuickBooks' tax as lines
     tax: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
 
+    @property
+    def renamed(self) -> tuple[AccountRename | ClassRename, ...]:
+        """What QuickBooks renamed since the last run, each decided as a held change is."""
+        return (*self.renames, *self.classes)
+
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
         user's book: their own file is untouched, the updated one is downloaded)."""
         out = summary(self.work, self.ledger, audience) + [
-            r.said(audience) for r in self.renames if audience == "cli" or r.taken or r.kept
+            r.said(audience) for r in self.renamed if audience == "cli" or r.taken or r.kept
         ]
-        out += [r.said(audience) for r in self.classes]
         tabled, kept = self.tax
         if tabled or kept:
             said = (
@@ -150,25 +155,19 @@ def bring_up_to_date(
             raise ProblemsError(prepared.errors)
         classes = update_classes.found(state, parsed, prepared, plan)
         parsed, prepared = classes.parsed, classes.prepared
-        compared, renames = _compared(state, parsed, plan, prepared)
+        compared, renames = update_prepare.compared(state, parsed, plan, prepared)
         to_book = renaming.to_book(state, renames)
-        prepared = _in_book(parsed, plan, compared, renames, to_book, name)
+        prepared = update_prepare.in_book(parsed, plan, compared, renames, to_book, name)
         with paused():
             ledger = statements.marked(compared.ledger)
-            work = _work(state, ledger, plan, name, renames)
-            runs = state.record.runs + 1
-            record = update_record.record_of(
-                ledger,
-                plan.to_json(),
-                runs,
-                state.record,
-                update_statements.dates(work),
-                written=update_deleted.written_after(work, ledger, state),
-                deleted=(work.keys[i] for i in work.deleted_here),
-            )
-            taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
-            figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
-            record = replace(record, figures=figures)
+            work = _work(state, ledger, plan, name, (*renames, *classes.renames))
+            took = None
+            if classes.final is not None:  # a class's name in QuickBooks taken: written so
+                compared, prepared, took = update_prepare.taken(
+                    state, classes, plan, compared, work, to_book, name
+                )
+                ledger, work = statements.marked(compared.ledger), took.work
+            record = _record(state, ledger, plan, work, renames)
             if prepared is not compared:  # the book names some accounts otherwise
                 ledger, work = statements.marked(prepared.ledger), renaming.in_book(work, to_book)
             ledger = update_statements.kept_marks(work, ledger)
@@ -178,13 +177,17 @@ def bring_up_to_date(
             ledger,
             work,
             plan.currency,
-            record.to_text(),
+            record,
             (docs.docs, docs.allocation, docs.open_amounts) if docs is not None else None,
             rewrite=plan.held != plan_from_json(state.record.plan).held,
             renames=renames,
             named=renaming.book_to_keys(state, renames),
-            restamp=renaming.to_restamp(state, to_book, renames) + work.by_hand,
+            restamp=update_classes.restamp(
+                renaming.to_restamp(state, to_book, renames) + work.by_hand, took, to_book
+            ),
             sales_tax=prepared.sales_tax if docs is not None else None,
+            classes=classes.taken,
+            class_accounts=update_classes.in_book(took, to_book),
         )
 
     with update_place.staged(book, password) as staged:
@@ -211,8 +214,32 @@ def bring_up_to_date(
     )  # fmt: skip
 
 
+def _record(
+    state: BookState, ledger: Ledger, plan: Plan, work: Work, renames: tuple[AccountRename, ...]
+) -> str:
+    """The run record the update leaves (the keys' names of accounts whose QuickBooks name is
+    taken: QuickBooks')."""
+    assert state.record is not None
+    record = update_record.record_of(
+        ledger,
+        plan.to_json(),
+        state.record.runs + 1,
+        state.record,
+        update_statements.dates(work),
+        written=update_deleted.written_after(work, ledger, state),
+        deleted=(work.keys[i] for i in work.deleted_here),
+    )
+    taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
+    figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
+    return replace(record, figures=figures).to_text()
+
+
 def _work(
-    state: BookState, ledger: Ledger, plan: Plan, book: str, renames: tuple[AccountRename, ...]
+    state: BookState,
+    ledger: Ledger,
+    plan: Plan,
+    book: str,
+    renames: tuple[AccountRename | ClassRename, ...],
 ) -> Work:
     """What the update adds, holds and carries; UpdateRefused for a decision the caller gives
     now (not the stored plan's) on no change held: a mistyped key is said, never ignored."""
@@ -228,66 +255,6 @@ def _work(
     if why := unknown_keys(asked, known):
         raise UpdateRefused(why)
     return work
-
-
-def _compared(
-    state: BookState, parsed: Ledger, plan: Plan, prepared: pipeline.Prepared
-) -> tuple[pipeline.Prepared, tuple[AccountRename, ...]]:
-    """The exports prepared as the keys name the accounts (an account QuickBooks renamed under
-    the book's name for it), and the renames; rules that do not give those names leave the
-    exports as they are (the account new, its transactions held)."""
-    renames = renaming.account_renames(state, prepared.ledger, plan.held)
-    if not renames:
-        return prepared, ()
-    ruled = pipeline.prepare(parsed, replace(plan, rules=plan.rules + renaming.rules(renames)))
-    if (
-        ruled.errors
-        or not renaming.named(ruled.ledger, renames)
-        or not _aligned(ruled.ledger, prepared.ledger)
-    ):
-        return prepared, ()
-    return ruled, renames
-
-
-def _in_book(  # noqa: PLR0917
-    parsed: Ledger,
-    plan: Plan,
-    compared: pipeline.Prepared,
-    renames: tuple[AccountRename, ...],
-    to_book: dict[str, str],
-    book: str,
-) -> pipeline.Prepared:
-    """The exports prepared as the book names the accounts: renamed or moved in GnuCash since
-    the last run, or renamed in QuickBooks with the name taken (``to_book``); UpdateRefused
-    where the plan's rules cannot name them so."""
-    if not to_book:
-        return compared
-    rules = renaming.rules(tuple(r for r in renames if r.book not in to_book))
-    rules += renaming.book_rules(compared.ledger, to_book)
-    out = pipeline.prepare(parsed, replace(plan, rules=plan.rules + rules))
-    have = {a.full_name for a in compared.ledger.accounts}
-    wanted = {old: new for old, new in to_book.items() if old in have}
-    if (
-        out.errors
-        or not _aligned(out.ledger, compared.ledger)
-        or not renaming.all_named(out.ledger, wanted)
-    ):
-        have = {a.full_name for a in out.ledger.accounts}
-        off = [(a, b) for a, b in sorted(wanted.items()) if b not in have] or sorted(wanted.items())
-        raise UpdateRefused(
-            f"{book} names accounts otherwise than the exports in a way this update cannot "
-            f"follow (such as {off[0][0]!r}, now {off[0][1]!r} in the book): rename or move it "
-            "back in GnuCash, or convert into a new book"
-        )
-    return out
-
-
-def _aligned(a: Ledger, b: Ledger) -> bool:
-    """The same transactions in the same order (prepared under other account names)."""
-    pairs = zip(a.transactions, b.transactions, strict=False)
-    return len(a.transactions) == len(b.transactions) and all(
-        x.date == y.date and x.ref == y.ref and x.num == y.num for x, y in pairs
-    )
 
 
 def _prove(  # noqa: PLR0917

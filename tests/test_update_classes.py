@@ -45,26 +45,33 @@ def _renamed(paths: list[Path], old: str, new: str) -> None:
         )
 
 
-def _lines(book: Path) -> Counter[tuple[str, str, str]]:
-    """Each classed line of the book reopened: (class, account, amount)."""
+def _lines(book: Path) -> Counter[tuple[str, str, str, str]]:
+    """Each classed line of the book reopened: (class, account, amount, memo's class)."""
     from app import gnc
 
     snap = gnc.read_book(book, transactions=True)
     return Counter(
-        (s.klass, s.account, str(s.value))
+        (s.klass, s.account, str(s.value), s.memo.partition("]")[0])
         for t in snap.transaction_list
         for s in t.splits
         if s.klass
     )
 
 
+def _as_creative(text: str) -> str:
+    """``text`` (a class, an account, a memo's class) with the class Design named Creative."""
+    named = {"Design": "Creative", "[Design": "[Creative"}
+    return ":".join(named.get(p, p) for p in text.split(":"))
+
+
 @pytest.mark.parametrize("mode", ["memo", "accounts"])
 def test_a_class_renamed_in_quickbooks_keeps_the_book_s_name(
     tmp_path: Path, later: Later, mode: str
 ) -> None:
-    """Recognised as a rename: nothing held for it (only June's own changes), one line says it,
-    and the book holds every line, old and new, in the class as it was named: line for line the
-    book that June's exports as they were make."""
+    """Recognised as a rename, held as one change (``class:Design``) in place of every
+    transaction on it; undecided and kept alike, the book keeps its name and holds every line,
+    old and new, in the class as it was named: line for line the book that June's exports as
+    they were make."""
     book, june = _written(later, tmp_path / "plain", mode)
     plain = convert(*june, "--update", book)
     assert plain.returncode in {0, 3}, plain.stdout + plain.stderr
@@ -72,18 +79,23 @@ def test_a_class_renamed_in_quickbooks_keeps_the_book_s_name(
     _renamed(june, "Design", "Creative")
     run = convert(*june, "--update", renamed)
     assert run.returncode == plain.returncode, run.stdout + run.stderr
-    assert _held(run.stdout) == _held(plain.stdout)
+    assert _held(run.stdout) == _held(plain.stdout) | {"Held [class:Design"}
     said = [line for line in run.stdout.splitlines() if "now calls class" in line]
-    assert len(said) == 1 and said[0].startswith("lists.iif:"), run.stdout
+    assert len(said) == 1, run.stdout
+    assert said[0].startswith("Held [class:Design]: lists.iif:")
     assert "class 'Design' 'Creative': renamed in QuickBooks (" in said[0]
-    assert "the book keeps the name 'Design'" in said[0]
+    assert said[0].endswith(
+        "the book keeps its name, and the exports' lines of that class are in it"
+    )
     lines = _lines(renamed)
     assert lines == _lines(book)
-    assert not any("Creative" in klass or "Creative" in a for klass, a, _v in lines)
-    assert sum(n for (klass, _a, _v), n in lines.items() if klass == "Design") > 100
-    again = convert(*june, "--update", renamed)  # found again, and nothing new
-    assert "0 transactions added" in again.stdout and "now calls class" in again.stdout
+    assert not any("Creative" in f"{klass}{a}{memo}" for klass, a, _v, memo in lines)
+    assert sum(n for (klass, *_), n in lines.items() if klass == "Design") > 100
+    again = convert(*june, "--update", renamed, "--keep-book", "class:Design")
+    assert "0 transactions added" in again.stdout, again.stdout + again.stderr
+    assert "Kept (the plan) [class:Design]: lists.iif:" in again.stdout
     assert _held(again.stdout) == _held(plain.stdout)
+    assert _lines(renamed) == lines
 
 
 def test_a_class_gone_and_another_listed_is_no_rename(tmp_path: Path, later: Later) -> None:
@@ -101,3 +113,92 @@ def test_a_class_gone_and_another_listed_is_no_rename(tmp_path: Path, later: Lat
         "changed is a memo or a class)"
     )
     assert sum(said in line for line in out.splitlines() if line.startswith("Held [")) > 10, out
+
+
+@pytest.mark.parametrize("mode", ["memo", "accounts"])
+def test_a_class_renamed_in_quickbooks_taken_renames_it_in_the_book(
+    tmp_path: Path, later: Later, mode: str
+) -> None:
+    """--take-quickbooks class:Design: the book's lines of the class (memo prefix and class
+    slot), the invoices' and bills' lines copied from those memos and the class sub-accounts
+    take QuickBooks' name; line for line the book June's exports as they were make, the class
+    named Creative; the next update finds nothing new and no rename."""
+    from app import gnc
+
+    book, june = _written(later, tmp_path / "plain", mode)
+    plain = convert(*june, "--update", book)
+    renamed, june = _written(later, tmp_path / "renamed", mode)
+    _renamed(june, "Design", "Creative")
+    run = convert(*june, "--update", renamed, "--take-quickbooks", "class:Design")
+    assert run.returncode == plain.returncode, run.stdout + run.stderr
+    assert _held(run.stdout) == _held(plain.stdout)
+    taken = "Taken from QuickBooks (the plan): the book's class 'Design' renamed 'Creative'"
+    assert taken in run.stdout
+    want = Counter(
+        {tuple(map(_as_creative, (k, a, v, m))): n for (k, a, v, m), n in _lines(book).items()}
+    )
+    assert _lines(renamed) == want
+    assert sum(n for (klass, *_), n in want.items() if klass == "Creative") > 100
+    before, after = (gnc.read_book(b, sales_tax=()) for b in (book, renamed))
+    assert before.sales_tax is not None and after.sales_tax is not None
+    entries = [
+        [(e.description.partition("]"), e.account) for i in s.invoices for e in i.entries]
+        for s in (before.sales_tax, after.sales_tax)
+    ]  # (the invoices' and bills' lines: their descriptions are the memos, class and all)
+    assert sum("Design" in f"{d[0]}{a}" for d, a in entries[0]) > 10
+    want_entries = [((_as_creative(d[0]), *d[1:]), _as_creative(a)) for d, a in entries[0]]
+    assert sorted(entries[1]) == sorted(want_entries)
+    classed = {
+        a.full_name: a.description
+        for a in after.accounts
+        if a.description.startswith("QuickBooks class")
+    }
+    assert not any(
+        ":Design" in name or said.startswith("QuickBooks class Design")
+        for name, said in classed.items()
+    )
+    creative = {n for n, said in classed.items() if said == "QuickBooks class Creative"}
+    assert {n.rpartition(":")[2] for n in creative} == (
+        {"Creative"} if mode == "accounts" else set()
+    )
+    again = convert(*june, "--update", renamed)
+    assert "0 transactions added" in again.stdout and "now calls class" not in again.stdout
+    assert _held(again.stdout) == _held(plain.stdout)
+
+
+def test_the_wizard_holds_the_class_rename_and_takes_it(
+    client, app, tmp_path: Path, later: Later
+) -> None:
+    """The update page: the rename is one held change with the rename's two buttons; "Rename it
+    as QuickBooks has it" renames the class in the book downloaded (reopened: Creative on every
+    line Design was on)."""
+    import io
+
+    from tests.support.web import decide_held, soup, token
+
+    book, june = _written(later, tmp_path, "memo")
+    before = _lines(book)
+    _renamed(june, "Design", "Creative")
+    data = {
+        "csrf_token": token(client),
+        "book": (io.BytesIO(book.read_bytes()), book.name),
+        "files": [(io.BytesIO(p.read_bytes()), p.name) for p in june],
+    }
+    r = client.post("/update", data=data, content_type="multipart/form-data")
+    assert r.status_code == 303, r.get_data(as_text=True)
+    held = soup(client.get(r.location)).select_one('li.held[data-key="class:Design"]')
+    assert "QuickBooks now calls class 'Design' 'Creative'" in held.get_text(" ")
+    buttons = [b.get_text(" ").strip() for b in held.select("button")]
+    assert buttons == ["Rename it as QuickBooks has it", "Keep the book's name"], buttons
+    after = decide_held(client, r.location, "class:Design", "quickbooks")
+    said = after.select_one("#update-summary").get_text(" ")
+    assert "Taken from QuickBooks (your decision): the book's class 'Design' renamed" in said
+    assert not after.select('li.held[data-key="class:Design"]')
+    out = tmp_path / "downloaded.gnucash"
+    with client.get(after.select_one("#download-updated")["href"]) as got:
+        assert got.status_code == 200
+        out.write_bytes(got.data)
+    lines = _lines(out)
+    assert not any("Design" in f"{klass}{memo}" for klass, _a, _v, memo in lines)
+    old = sum(n for (klass, *_), n in before.items() if klass == "Design")
+    assert sum(n for (klass, *_), n in lines.items() if klass == "Creative") > old > 50

@@ -20,7 +20,16 @@ from pathlib import Path
 from app import keys, postgres, resolve
 from app.documents.selection import Piece
 from app.errors import BookWriteError
-from app.gnc import accounts, bindings, business, existing, extras, owner_names, transactions
+from app.gnc import (
+    accounts,
+    bindings,
+    business,
+    class_names,
+    existing,
+    extras,
+    owner_names,
+    transactions,
+)
 from app.gnc.bindings import C, GnuCashBackendException, Session, SessionOpenMode
 from app.gnc.context import Progress, Writer, progress
 from app.gnc.session import _plain, load
@@ -130,6 +139,8 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
     w = Writer.open(book, engine, decision.currency, on_progress)
     taken_names = tuple(r for r in decision.renames if r.taken)
     _rename(engine, book, taken_names)
+    if decision.classes:  # the classes whose QuickBooks name is taken
+        class_names.rename(engine, book, decision.classes, decision.class_accounts)
     w.accounts = {a.get_full_name(): a for a in book.get_root_account().get_descendants()}
     w.owners = owner_names.owners(book)
     w.terms = existing.terms(engine, book)

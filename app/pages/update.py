@@ -78,7 +78,7 @@ def result(outcome: UpdateOutcome, book: str, database: str = "") -> dict:
         ]
         + [
             {"key": r.key, "said": r.said("wizard"), "kept": r.kept, "rename": True}
-            for r in outcome.renames
+            for r in outcome.renamed
             if not r.taken
         ]
         + [

@@ -1,0 +1,98 @@
+"""The exports prepared as an update compares and writes them (docs/UPDATE.md): the accounts
+QuickBooks renamed under the book's names for them (``compared``), the accounts as the book names
+them (renamed or moved in GnuCash, or a QuickBooks name taken: ``in_book``), and the classes whose
+QuickBooks name the plan takes (``taken``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app import pipeline, update_classes
+from app import update_decision as renaming
+from app.errors import ProblemsError
+from app.model import Ledger
+from app.plan import Plan
+from app.update import BookState, UpdateRefused, Work
+from app.update_decision import AccountRename
+
+
+def compared(
+    state: BookState, parsed: Ledger, plan: Plan, prepared: pipeline.Prepared
+) -> tuple[pipeline.Prepared, tuple[AccountRename, ...]]:
+    """The exports prepared as the keys name the accounts (an account QuickBooks renamed under
+    the book's name for it), and the renames; rules that do not give those names leave the
+    exports as they are (the account new, its transactions held)."""
+    renames = renaming.account_renames(state, prepared.ledger, plan.held)
+    if not renames:
+        return prepared, ()
+    ruled = pipeline.prepare(parsed, replace(plan, rules=plan.rules + renaming.rules(renames)))
+    if (
+        ruled.errors
+        or not renaming.named(ruled.ledger, renames)
+        or not aligned(ruled.ledger, prepared.ledger)
+    ):
+        return prepared, ()
+    return ruled, renames
+
+
+def in_book(  # noqa: PLR0917
+    parsed: Ledger,
+    plan: Plan,
+    compared: pipeline.Prepared,
+    renames: tuple[AccountRename, ...],
+    to_book: dict[str, str],
+    book: str,
+) -> pipeline.Prepared:
+    """The exports prepared as the book names the accounts: renamed or moved in GnuCash since
+    the last run, or renamed in QuickBooks with the name taken (``to_book``); UpdateRefused
+    where the plan's rules cannot name them so."""
+    if not to_book:
+        return compared
+    rules = renaming.rules(tuple(r for r in renames if r.book not in to_book))
+    rules += renaming.book_rules(compared.ledger, to_book)
+    out = pipeline.prepare(parsed, replace(plan, rules=plan.rules + rules))
+    have = {a.full_name for a in compared.ledger.accounts}
+    wanted = {old: new for old, new in to_book.items() if old in have}
+    if (
+        out.errors
+        or not aligned(out.ledger, compared.ledger)
+        or not renaming.all_named(out.ledger, wanted)
+    ):
+        have = {a.full_name for a in out.ledger.accounts}
+        off = [(a, b) for a, b in sorted(wanted.items()) if b not in have] or sorted(wanted.items())
+        raise UpdateRefused(
+            f"{book} names accounts otherwise than the exports in a way this update cannot "
+            f"follow (such as {off[0][0]!r}, now {off[0][1]!r} in the book): rename or move it "
+            "back in GnuCash, or convert into a new book"
+        )
+    return out
+
+
+def aligned(a: Ledger, b: Ledger) -> bool:
+    """The same transactions in the same order (prepared under other account names)."""
+    pairs = zip(a.transactions, b.transactions, strict=False)
+    return len(a.transactions) == len(b.transactions) and all(
+        x.date == y.date and x.ref == y.ref and x.num == y.num for x, y in pairs
+    )
+
+
+def taken(  # noqa: PLR0917
+    state: BookState,
+    classes: update_classes.Found,
+    plan: Plan,
+    given: pipeline.Prepared,
+    work: Work,
+    to_book: dict[str, str],
+    book: str,
+) -> tuple[pipeline.Prepared, pipeline.Prepared, update_classes.Taking]:
+    """The exports under QuickBooks' names of the classes the plan takes (``classes.final``), as
+    the keys and as the book name the accounts, and the work made on ``given`` (the exports as
+    compared, under the book's names) for them."""
+    assert classes.final is not None
+    ready = pipeline.prepare(classes.final, plan)
+    if ready.errors:
+        raise ProblemsError(ready.errors)
+    final, renames = compared(state, classes.final, plan, ready)
+    took = update_classes.taking(state, classes, given.ledger, final.ledger, work)
+    return final, in_book(classes.final, plan, final, renames, to_book, book), took
