@@ -218,12 +218,12 @@ def taking(state: BookState, found: Found, compared: Ledger, final: Ledger, work
         keys=tuple(k.keys(b, OPENING_KIND)),
         new_accounts=tuple(sorted({x.full_name for x in final.accounts} - after)),
     )
-    index = {id(e): i for i, e in work.present.items()}
+    index = {e.handle: i for i, e in work.present.items()}
     entries = tuple(
         replace(e, lines=tuple((accounts.get(n, n), v) for n, v in e.lines))
         for e in state.entries
         if e.stamp is not None
-        and (index.get(id(e)) in touched or any(n in accounts for n, _ in e.lines))
+        and (index.get(e.handle) in touched or any(n in accounts for n, _ in e.lines))
     )
     return Taking(renaming_in_book(work, accounts), accounts, entries)
 
