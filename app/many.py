@@ -1,13 +1,13 @@
 """``run.py convert-many``: which companies a batch holds, where each one's book goes, and which
 ones are unchanged since their book was written (skipped on a re-run).
 
-A batch is a folder with one sub-folder per company (its exports, optionally its ``plan.json``)
-or a manifest CSV: ``company,files,plan,options,output`` (only the first two needed; ``files``
-separated by ``;``, each a file or a folder of exports, relative to the manifest; ``options``:
-``run.py convert``'s plan options; ``output``: the company's folder under OUTDIR, or a
-PostgreSQL address for its book). A company that cannot be converted as described (a folder
-without files, a plan that cannot be read, two companies writing one output) carries its
-``problem`` and is never started; the others go on. No GnuCash here.
+A batch is a folder with one sub-folder per company (its exports, in its own sub-folders too,
+and optionally its ``plan.json``) or a manifest CSV: ``company,files,plan,options,output`` (only
+the first two needed; ``files`` separated by ``;``, each a file or a folder of exports, relative
+to the manifest; ``options``: ``run.py convert``'s plan options; ``output``: the company's
+folder under OUTDIR, or a PostgreSQL address for its book). A company that cannot be converted
+as described (a folder without files, a plan that cannot be read, two companies writing one
+output) carries its ``problem`` and is never started; the others go on. No GnuCash here.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import contextlib
 import csv
 import hashlib
 import io
+import os
 import shlex
 from collections import defaultdict
 from collections.abc import Sequence
@@ -90,15 +91,20 @@ def discover(source: Path, outdir: Path) -> list[Company]:
     return _one_output_each(companies)
 
 
-def _exports(folder: Path) -> tuple[Path, ...]:
-    """The files of a company folder that may be exports (not hidden, not its plan)."""
-    return tuple(
-        sorted(
-            p
-            for p in folder.iterdir()
-            if p.is_file() and not p.name.startswith(".") and p.name.lower() not in JUNK
+def _exports(folder: Path, outdir: Path | None = None) -> tuple[Path, ...]:
+    """The files of a company folder that may be exports, its sub-folders' included (a year's
+    exports kept in a folder of their own): not hidden, not a plan, not the batch's results
+    (``outdir``)."""
+    out = []
+    for at, folders, names in os.walk(folder):
+        here = Path(at)
+        folders[:] = sorted(
+            f
+            for f in folders
+            if not f.startswith(".") and (outdir is None or (here / f).resolve() != outdir)
         )
-    )
+        out += [here / n for n in names if not n.startswith(".") and n.lower() not in JUNK]
+    return tuple(sorted(p for p in out if p.is_file()))
 
 
 def _from_folder(root: Path, outdir: Path) -> list[Company]:
@@ -106,7 +112,7 @@ def _from_folder(root: Path, outdir: Path) -> list[Company]:
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         if folder.resolve() == outdir.resolve():
             continue  # the batch's own results, kept inside the batch folder
-        files = _exports(folder)
+        files = _exports(folder, outdir.resolve())
         plan = folder / PLAN
         company = Company(
             folder.name,
@@ -116,8 +122,7 @@ def _from_folder(root: Path, outdir: Path) -> list[Company]:
             output=slug(folder.name) or "company",
         )
         if not files:
-            inside = " (its sub-folders are not read)" if any(folder.iterdir()) else ""
-            company = replace(company, problem=f"no files in {folder}{inside}")
+            company = replace(company, problem=f"no files in {folder}")
         out.append(company)
     return out
 

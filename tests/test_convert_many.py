@@ -249,6 +249,31 @@ def test_a_book_that_differs_exits_3_with_strict(tmp_path):
     assert [r["run"] for r in _summary(out)] == ["converted", "converted"]
 
 
+def test_a_company_s_exports_in_its_sub_folders_are_read(tmp_path):
+    """A company folder's sub-folders hold exports too (a year's exports in a folder of their
+    own, or all of them one folder down): read, the book proven against the generator's truth;
+    a hidden sub-folder is not read (its broken file would stop the company)."""
+    clients = tmp_path / "clients"
+    nested = _write(clients / "Nested Co", seed=72)
+    (clients / "Nested Co" / "2019-2021").mkdir()
+    (clients / "Nested Co" / "transaction_detail.csv").rename(
+        clients / "Nested Co" / "2019-2021" / "transaction_detail.csv"
+    )
+    (clients / "Nested Co" / ".old").mkdir()
+    (clients / "Nested Co" / ".old" / "broken.csv").write_text("not,an,export\n1,2,3\n")
+    deep = _write(clients / "Deep Co" / "exports" / "quickbooks", seed=73)
+    out = tmp_path / "out"
+    run = many(clients, "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = {r["company"]: r for r in _summary(out)}
+    assert {name: r["status"] for name, r in rows.items()} == {
+        "Deep Co": "matches QuickBooks",
+        "Nested Co": "matches QuickBooks",
+    }
+    _proven(nested, out / "Nested-Co" / "Nested-Co.gnucash")
+    _proven(deep, out / "Deep-Co" / "Deep-Co.gnucash")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
