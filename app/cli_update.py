@@ -89,6 +89,10 @@ def usage_error(args: argparse.Namespace) -> str | None:
     for name, flag, why in _NOT_WITH_UPDATE:
         if getattr(args, name, None):
             return f"{flag} does not go with --update: {why}"
+    chosen: dict[str, str] = {}
+    for key, choice in args.held or ():
+        if chosen.setdefault(key, choice) != choice:
+            return f"{key} is given both --take-quickbooks and --keep-book: choose one"
     if isinstance(book, Address):
         return _database_error(book) or input_error(args)
     if book.is_dir():

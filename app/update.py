@@ -212,7 +212,9 @@ def decide(
     for i, e in edited:  # (keyed by fingerprint: the same rules as by Trans # above)
         present[i] = e
         _changed(e, i, txns[i], held, by_hand)
-    if why := mostly_changed(len(present), sum(h.index is not None for h in held), book):
+    # (a change of memo or class alone keeps the sums, number and name: the same company's)
+    edits = sum(h.index is not None and not _looks_alike(h.entry, txns[h.index]) for h in held)
+    if why := mostly_changed(len(present), edits, book):
         raise UpdateRefused(why)
     held += [Held(e, None, "deleted in QuickBooks, or outside the exports") for e in gone]
     said = choices or {}
@@ -273,6 +275,13 @@ def _changed(
     if e.sums != e.stamp.sums:  # (the amounts the line shows may be GnuCash's edit)
         why += ", and edited in GnuCash since the last run"
     held.append(Held(e, i, why))
+
+
+def _looks_alike(e: BookEntry, t: Transaction) -> bool:
+    """QuickBooks' version ``t`` of the book's ``e`` has its number, name, date and sums: what
+    changed is what the sums leave out (a memo, a class)."""
+    assert e.stamp is not None
+    return (t.num, t.description) == (e.num, e.description) and e.stamp.sums == k.ledger_sums(t)
 
 
 def _by_hand(e: BookEntry, t: Transaction) -> bool:

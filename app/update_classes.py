@@ -106,6 +106,14 @@ def found(state: BookState, parsed: Ledger, prepared: pipeline.Prepared, plan: P
     proven = [r for r in proven if olds.count(r.book) == 1 and news.count(r.quickbooks) == 1]
     if not proven:
         return Found(parsed, prepared)
+    for r in proven:  # (a sub-account would move under another: not done)
+        moved = r.book.rpartition(":")[0] != r.quickbooks.rpartition(":")[0]
+        if r.taken and moved and plan.classes == "accounts":
+            raise UpdateRefused(
+                f"class {r.book!r} is {r.quickbooks!r} in QuickBooks now, under another parent "
+                "class: in a book with a sub-account per class, taking that is not done yet; "
+                "keep the book's name for it, or convert into a new book"
+            )
     names = {r.quickbooks: r.book for r in proven}
     ruled = _ruled(parsed, plan, names, prepared)
     if ruled is None:

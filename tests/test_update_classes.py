@@ -202,3 +202,63 @@ def test_the_wizard_holds_the_class_rename_and_takes_it(
     assert not any("Design" in f"{klass}{memo}" for klass, _a, _v, memo in lines)
     old = sum(n for (klass, *_), n in before.items() if klass == "Design")
     assert sum(n for (klass, *_), n in lines.items() if klass == "Creative") > old > 50
+
+
+def test_a_class_moved_under_another_is_not_taken_into_sub_accounts(
+    tmp_path: Path, later: Later
+) -> None:
+    """Design is Landscaping:Design in QuickBooks now (moved in the class tree): held as a
+    rename; with a sub-account per class, taking it would move sub-accounts under others, which
+    is not done: refused with what to do, the book as it was (hunt 7: the sub-accounts kept
+    their place, the proof differed and the book could no longer be updated)."""
+    book, june = _written(later, tmp_path, "accounts")
+    for path in june[:2]:
+        text = path.read_text(encoding="utf-8")
+        text = text.replace("CLASS\tDesign\t", "CLASS\tLandscaping:Design\t")
+        path.write_text(
+            text.replace("\tDesign\t", "\tLandscaping:Design\t").replace(
+                ",Design,", ",Landscaping:Design,"
+            ),
+            encoding="utf-8",
+        )
+    before = book.read_bytes()
+    run = convert(*june, "--update", book, "--take-quickbooks", "class:Design")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stderr.strip() == (
+        "Book not updated: class 'Design' is 'Landscaping:Design' in QuickBooks now, under "
+        "another parent class: in a book with a sub-account per class, taking that is not done "
+        "yet; keep the book's name for it, or convert into a new book"
+    )
+    assert book.read_bytes() == before
+    held = convert(*june, "--update", book)
+    assert "Held [class:Design]: lists.iif:" in held.stdout, held.stdout + held.stderr
+
+
+def test_two_classes_merged_into_one_are_held_not_another_company(
+    tmp_path: Path, later: Later
+) -> None:
+    """Design and Landscaping both named Creative in QuickBooks (a merge: no rename of one
+    class): most of the shared transactions change, but only in memo or class, never in date,
+    number, name or amounts, which is the same company's; each is held (it was refused as
+    "another company")."""
+    book, june = _written(later, tmp_path, "memo")
+    for path in june[:2]:
+        text = path.read_text(encoding="utf-8")
+        for old in ("Design", "Landscaping"):
+            text = text.replace(f"\t{old}", "\tCreative").replace(f",{old}", ",Creative")
+        path.write_text(text, encoding="utf-8")
+    run = convert(*june, "--update", book)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "another company" not in out and "now calls class" not in out
+    said = "what changed is a memo or a class)"
+    assert sum(said in line for line in out.splitlines() if line.startswith("Held [")) > 112, out
+
+
+def test_a_key_both_taken_and_kept_is_refused(tmp_path: Path) -> None:
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(b"")
+    both = ("--take-quickbooks", "class:Design", "--keep-book", "class:Design")
+    run = convert(tmp_path / "x.csv", "--update", book, *both)
+    assert run.returncode == 2
+    assert "class:Design is given both --take-quickbooks and --keep-book: choose one" in run.stderr
