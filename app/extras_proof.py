@@ -151,11 +151,11 @@ class ExtrasProof:
     def other_lines(self) -> list[str]:
         out = []
         if self.budgets:
-            state = "match" if not any(m.what == "budget" for m in self.mismatches) else "differ"
+            differ = any(m.what == "budget" for m in self.mismatches)
+            state = "differ from QuickBooks'" if differ else "match QuickBooks' to the cent"
             out.append(
                 f"Budgets: {plural(self.budgets, 'budget')}, "
-                f"{self.budget_amounts:,} amounts read back from the book: they {state} "
-                "QuickBooks' to the cent."
+                f"{self.budget_amounts:,} amounts read back from the book: they {state}."
             )
         if self.reconciliations:
             n = self.reconciliations
@@ -177,8 +177,8 @@ class ExtrasProof:
                 "› Scheduled Transaction Editor)."
             )
         out += [
-            f"{m.what.capitalize()} {m.name}: {m.detail} — DIFFERS"
-            + (f". Probable cause: {m.cause}" if m.cause else "")
+            f"{m.name if m.what == 'budget' else f'{m.what.capitalize()} {m.name}'}: {m.detail}"
+            " — DIFFERS" + (f". Probable cause: {m.cause}" if m.cause else "")
             for m in self.mismatches
         ]
         return out

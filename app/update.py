@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from app import keys as k
+from app.book import BookBudget
 from app.errors import BookWriteError
 from app.lists import owner_keys
 from app.model import Ledger, Transaction
@@ -68,6 +69,7 @@ class BookState:
     here: Mapping[str, str] = field(default_factory=dict)  # renamed in GnuCash: keys' → now
     keyed: frozenset[str] = frozenset()  # accounts whose keys' name is in their slot
     reconciled: Mapping[str, dt.date] = field(default_factory=dict)  # keys' name → last date
+    budgets: tuple[BookBudget, ...] = ()  # accounts as the keys name them
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from app.model import Ledger
 from app.plan import Rule
 from app.source import Source
 from app.update import BookEntry, BookState, Work
+from app.update_budgets import Budgets
 from app.update_words import DECIDED, held_head
 
 
@@ -144,12 +145,14 @@ class Decision:
     # book's lines, and their sub-accounts to rename: (name in the book, new leaf, keys' name)
     classes: Mapping[str, str] = field(default_factory=dict)
     class_accounts: tuple[tuple[str, str, str], ...] = ()
+    budgets: Budgets = field(default_factory=Budgets)  # QuickBooks' budgets, as the book names
 
     @property
     def writes(self) -> bool:
         taken = any(r.taken for r in self.renames)
         again = bool(self.work.by_hand or self.work.rekeyed)  # (their key slots written)
-        return self.rewrite or not self.work.nothing_new or taken or again or bool(self.classes)
+        changed = bool(self.classes) or self.budgets.writes
+        return self.rewrite or not self.work.nothing_new or taken or again or changed
 
 
 def in_book(work: Work, to_book: Mapping[str, str]) -> Work:

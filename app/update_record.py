@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from app import extras, update_budgets
 from app.lists import LISTS, list_names
 from app.model import Ledger
 
@@ -45,6 +46,9 @@ class Record:
     # QuickBooks' classes as the book names them after the run (``app.update_classes``; empty in
     # books written before they were kept)
     classes: tuple[str, ...] = ()
+    # each budget's digest as the run left it in the book (``app.update_budgets``): one changed
+    # in GnuCash since is told from one QuickBooks changed
+    budgets: dict[str, str] = field(default_factory=dict)
 
     def to_text(self) -> str:
         return json.dumps(
@@ -61,6 +65,7 @@ class Record:
                 "written": {m: list(v) for m, v in sorted(self.written.items())},
                 "deleted": list(self.deleted),
                 "classes": list(self.classes),
+                "budgets": dict(sorted(self.budgets.items())),
             },
             sort_keys=True,
         )
@@ -85,6 +90,7 @@ class Record:
                 written={m: (int(n), str(x)) for m, (n, x) in data.get("written", {}).items()},
                 deleted=tuple(map(str, data.get("deleted", ()))),
                 classes=tuple(map(str, data.get("classes", ()))),
+                budgets={str(n): str(d) for n, d in data.get("budgets", {}).items()},
             )
         except (ValueError, KeyError, TypeError, ArithmeticError):
             return None
@@ -103,6 +109,7 @@ def record_of(
     *,
     written: Iterable[tuple[dt.date, str]] = (),
     deleted: Iterable[str] = (),
+    budgets: Mapping[str, str] | None = None,
 ) -> Record:
     """The record a run writes into the book it made (or updated; ``last``: the book's record
     of the run before, whose names of QuickBooks' lists and reconcile dates it keeps);
@@ -125,7 +132,13 @@ def record_of(
         written=digest(written),
         deleted=tuple(sorted(set(deleted))),
         classes=tuple(sorted({c.name for c in ledger.classes})),
+        budgets=dict(budgets) if budgets is not None else _budgets(ledger),
     )
+
+
+def _budgets(ledger: Ledger) -> dict[str, str]:
+    """The digest of each budget a first write leaves in the book."""
+    return {b.name: update_budgets.of_export(b) for b in extras.budgets(ledger.budget_lines)}
 
 
 def key_hash(key: str) -> int:

@@ -9,18 +9,20 @@ caller changes on top (``given``), so new transactions land in the renamed accou
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import (
     classes_proof,
+    extras,
     keys,
     made_here,
     pipeline,
     statements,
+    update_budgets,
     update_classes,
     update_deleted,
     update_deltas,
@@ -43,6 +45,7 @@ from app.openings import OPENING_KIND
 from app.plan import Plan, plan_from_json
 from app.postgres import Address
 from app.update import BookState, UpdateRefused, Work
+from app.update_budgets import Budgets
 from app.update_classes import ClassRename
 from app.update_decision import AccountRename, Decision
 from app.update_deltas import Delta
@@ -73,6 +76,7 @@ class UpdateOutcome:
     classes: tuple[ClassRename, ...] = ()  # and classes
     # new documents taxed through tables; (id, why) of those keeping QuickBooks' tax as lines
     tax: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
+    budgets: Budgets = field(default_factory=Budgets)  # QuickBooks' budgets added, kept...
 
     @property
     def renamed(self) -> tuple[AccountRename | ClassRename, ...]:
@@ -82,9 +86,16 @@ class UpdateOutcome:
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
         user's book: their own file is untouched, the updated one is downloaded)."""
-        out = summary(self.work, self.ledger, audience) + [
+        out = summary(self.work, self.ledger, audience, self.budgets.writes) + [
             r.said(audience) for r in self.renamed if audience == "cli" or r.taken or r.kept
         ]
+        out += self.budgets.lines()
+        if self.ledger.memorized:
+            out.append(
+                f"Memorized transactions: {len(self.ledger.memorized):,} in the exports; an "
+                "update does not bring scheduled transactions up to date (the book keeps those "
+                "its conversion made)"
+            )
         tabled, kept = self.tax
         if tabled or kept:
             said = (
@@ -167,7 +178,10 @@ def bring_up_to_date(
                     state, classes, plan, compared, work, to_book, name
                 )
                 ledger, work = statements.marked(compared.ledger), took.work
-            record = _record(state, ledger, plan, work, renames)
+            budgets = update_budgets.decide(
+                extras.budgets(ledger.budget_lines), state.budgets, state.record.budgets
+            )
+            record = _record(state, ledger, plan, work, renames, budgets.digests)
             if prepared is not compared:  # the book names some accounts otherwise
                 ledger, work = statements.marked(prepared.ledger), renaming.in_book(work, to_book)
             ledger = update_statements.kept_marks(work, ledger)
@@ -188,6 +202,7 @@ def bring_up_to_date(
             sales_tax=prepared.sales_tax if docs is not None else None,
             classes=classes.taken,
             class_accounts=update_classes.in_book(took, to_book),
+            budgets=budgets.in_book(to_book),
         )
 
     with update_place.staged(book, password) as staged:
@@ -199,7 +214,10 @@ def bring_up_to_date(
         found = made["classes"]
         assert isinstance(found, update_classes.Found)
         if not done.written:
-            return UpdateOutcome(work, ledger, plan, False, renames=renames, classes=found.renames)
+            return UpdateOutcome(
+                work, ledger, plan, False, renames=renames, classes=found.renames,
+                budgets=done.decision.budgets,
+            )  # fmt: skip
         prepared = made["prepared"]
         assert isinstance(prepared, pipeline.Prepared)
         to_book = made["to_book"]
@@ -210,12 +228,17 @@ def bring_up_to_date(
         backup = update_place.put_in_place(staged, book, password)
     return UpdateOutcome(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
-        found.renames, (done.tabled, done.plain),
+        found.renames, (done.tabled, done.plain), done.decision.budgets,
     )  # fmt: skip
 
 
-def _record(
-    state: BookState, ledger: Ledger, plan: Plan, work: Work, renames: tuple[AccountRename, ...]
+def _record(  # noqa: PLR0917
+    state: BookState,
+    ledger: Ledger,
+    plan: Plan,
+    work: Work,
+    renames: tuple[AccountRename, ...],
+    budgets: Mapping[str, str],
 ) -> str:
     """The run record the update leaves (the keys' names of accounts whose QuickBooks name is
     taken: QuickBooks')."""
@@ -228,6 +251,7 @@ def _record(
         update_statements.dates(work),
         written=update_deleted.written_after(work, ledger, state),
         deleted=(work.keys[i] for i in work.deleted_here),
+        budgets=budgets,
     )
     taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
     figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
@@ -312,7 +336,21 @@ def _prove(  # noqa: PLR0917
             taken = classes_proof.verified(written, less, plan.cutover, update=True, apart=apart)
             report = _held_causes(report, taken, any(not h.kept for h in work.held))
         report = replace(report, notes=(*report.notes, *apart.said()))
+        report = _kept_budgets(report, done.decision.budgets)
     return report, deltas, held, taken
+
+
+def _kept_budgets(report: Report, budgets: Budgets) -> Report:
+    """The proof with the cause of each budget that differs because the book keeps its own."""
+    kept = {b.name for b in budgets.kept}
+    if report.extras is None or not kept:
+        return report
+    why = "the book keeps its own, changed in GnuCash since the last run (listed above)"
+    mismatches = tuple(
+        replace(m, cause=why) if m.what == "budget" and m.name in kept else m
+        for m in report.extras.mismatches
+    )
+    return replace(report, extras=replace(report.extras, mismatches=mismatches))
 
 
 def _held_causes(report: Report, taken: Report, undecided: bool = True) -> Report:

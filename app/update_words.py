@@ -15,9 +15,12 @@ from app.words import plural
 ZERO = Decimal(0)
 
 
-def summary(work: Work, ledger: Ledger, audience: Audience = "cli") -> list[str]:
+def summary(
+    work: Work, ledger: Ledger, audience: Audience = "cli", more: bool = False
+) -> list[str]:
     """The summary a person reads: counts, then each held change with file and line (the
-    wizard lists those still to decide apart, each with its buttons, and never a key)."""
+    wizard lists those still to decide apart, each with its buttons, and never a key);
+    ``more``: the run brings something else up to date (budgets)."""
     out = [_counts(work, audience)]
     if work.new_accounts:
         out.append(f"New accounts: {', '.join(work.new_accounts)}")
@@ -68,7 +71,7 @@ def summary(work: Work, ledger: Ledger, audience: Audience = "cli") -> list[str]
         )
     if work.put_back:
         out.append(f"Put back {DECIDED[audience]}: {', '.join(work.put_back)}")
-    if work.nothing_new and not work.held:
+    if work.nothing_new and not work.held and not more:
         out.append("Nothing new: the book already holds everything in these exports")
     return out
 

@@ -31,14 +31,15 @@ _P = ctypes.c_void_p
 DEFAULT = b"default-budget"  # QofBook's property (the book option Budgeting › Default Budget)
 
 
-def write(to: Target, budgets: Sequence[Budget]) -> int:
-    """Every budget into the book; how many."""
-    calls, book, places, accounts = to.calls, to.book, to.places, to.accounts
+def write(to: Target, budgets: Sequence[Budget], among: Sequence[Budget] = ()) -> int:
+    """Every budget into the book; how many. The default budget is the latest plain one of
+    ``among`` (all of them, where an update writes some), set when it is written here."""
+    calls, book = to.calls, to.book
     lib = calls.lib
     if budgets:
         lib.gnc_features_set_used(book, NATURAL_SIGNS)
-    denom = 10**places
-    plain = [b for b in budgets if not b.klass and not b.customer] or list(budgets)
+    every = among or budgets
+    plain = [b for b in every if not b.klass and not b.customer] or list(every)
     default = max(plain, key=lambda b: b.start) if plain else None
     for b in budgets:
         bgt = lib.gnc_budget_new(book)
@@ -49,19 +50,49 @@ def write(to: Target, budgets: Sequence[Budget]) -> int:
         keep = ctypes.create_string_buffer(RECURRENCE_SIZE)  # copied by set_recurrence
         monthly = calls.recurrence(b.start, "month", 1, ctypes.addressof(keep))
         lib.gnc_budget_set_recurrence(bgt, monthly)
-        for account, amounts in b.lines:
-            acc = accounts[account]
-            for period, amount in enumerate(amounts):
-                if amount:
-                    units = at_unit(amount, places, b.source)[0]
-                    value = Numeric(units, denom)
-                    lib.gnc_budget_set_account_period_value(bgt, acc, period, value)
+        _amounts(to, bgt, b)
         lib.gnc_budget_commit_edit(bgt)
-        if b is default and calls.has_property(lib.qof_book_get_type(), DEFAULT):
+        if (
+            default is not None
+            and b.name == default.name
+            and calls.has_property(lib.qof_book_get_type(), DEFAULT)
+        ):
             guid = lib.qof_instance_get_guid(bgt)
             lib.qof_book_begin_edit(book)  # (the property asserts an edit level)
             lib.qof_instance_set(_P(book), ctypes.c_char_p(DEFAULT), _P(guid), _P(None))
             lib.qof_book_commit_edit(book)
+    return len(budgets)
+
+
+def _amounts(to: Target, bgt: int, b: Budget, before: Sequence[int] = ()) -> None:
+    """``b``'s amounts set on ``bgt`` (inside its edit); each value of the accounts ``before``
+    (pointers) that ``b`` does not have unset."""
+    lib, denom = to.calls.lib, 10**to.places
+    for acc in before:
+        for period in range(b.periods):
+            if lib.gnc_budget_is_account_period_value_set(bgt, acc, period):
+                lib.gnc_budget_unset_account_period_value(bgt, acc, period)
+    for account, amounts in b.lines:
+        acc = to.accounts[account]
+        for period, amount in enumerate(amounts):
+            if amount:
+                units = at_unit(amount, to.places, b.source)[0]
+                lib.gnc_budget_set_account_period_value(bgt, acc, period, Numeric(units, denom))
+
+
+def replace_amounts(to: Target, budgets: Sequence[Budget]) -> int:
+    """Each of ``budgets`` the book has (by name) given these amounts: every value it had
+    unset first; how many."""
+    lib = to.calls.lib
+    found = {
+        (lib.gnc_budget_get_name(g) or b"").decode(): g
+        for g in to.calls.collection(to.book, b"Budget")
+    }
+    for b in budgets:
+        bgt = found[b.name]
+        lib.gnc_budget_begin_edit(bgt)
+        _amounts(to, bgt, b, tuple(to.accounts.values()))
+        lib.gnc_budget_commit_edit(bgt)
     return len(budgets)
 
 

@@ -47,6 +47,7 @@ _SIGNATURES: tuple[tuple[str, str, object, list | None], ...] = (
     ("lib", "gnc_budget_set_account_period_value", None, [_P, _P, _UINT, Numeric]),
     ("lib", "gnc_budget_get_account_period_value", Numeric, [_P, _P, _UINT]),
     ("lib", "gnc_budget_is_account_period_value_set", _INT, [_P, _P, _UINT]),
+    ("lib", "gnc_budget_unset_account_period_value", None, [_P, _P, _UINT]),
     ("lib", "gnc_features_set_used", None, [_P, _S]),
     ("lib", "gnc_features_check_used", _INT, [_P, _S]),
     ("lib", "recurrenceSet", None, [_P, ctypes.c_uint16, _INT, _P, _INT]),

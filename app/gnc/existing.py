@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from app import keys
 from app.errors import BookWriteError
-from app.gnc import owner_names
+from app.gnc import budgets, owner_names
 from app.gnc.bindings import C, GncBillTerm, GncEmployee, Query
 from app.gnc.calls import calls, walk
 from app.gnc.engine import Engine, bill_terms, bind
@@ -183,6 +183,9 @@ def read_state(engine: Engine, book) -> BookState:
         here=here,
         keyed=frozenset(keyed),
         reconciled=reconciled,
+        budgets=()
+        if asked.refusal("budget")
+        else budgets.read(asked, int(book.get_instance()), names),
     )
     return state
 

@@ -19,11 +19,13 @@ from app.book import BookReconciled, WriteStats
 from app.gnc import budgets as budget_part
 from app.gnc import schedules as schedule_part
 from app.gnc.bindings import C
-from app.gnc.calls import Target, calls
+from app.gnc.calls import Calls, Target, calls
 from app.gnc.context import Written
 from app.gnc.engine import Engine
 from app.gnc.numeric import to_decimal
 from app.model import Ledger, NotImported, Reconcile
+from app.update import UpdateRefused
+from app.update_budgets import Budgets
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +55,7 @@ def write(w: Written, ledger: Ledger) -> ExtrasWritten:
     counts = {"budget": 0, "schedule": 0}
     if made_budgets or made_schedules:
         c = calls(w.engine)
-        to = Target(
-            c,
-            int(w.book.get_instance()),  # type: ignore[attr-defined]
-            int(w.currency.get_instance()),  # type: ignore[attr-defined]
-            {name: int(a.get_instance()) for name, a in w.accounts.items()},
-            w.places,
-        )
+        to = _target(w, c)
         for part, made, what, writer in (
             ("budget", made_budgets, "Budgets", budget_part.write),
             ("schedule", made_schedules, schedules.WHAT, schedule_part.write),
@@ -139,3 +135,27 @@ def read(engine: Engine, book) -> dict[str, object]:
         "budgets": budget_part.read(c, ptr, names),
         "schedules": schedule_part.read(c, ptr, names),
     }
+
+
+def update_budgets(w: Written, budgets: Budgets) -> None:
+    """QuickBooks' budgets an update brings into the book (``app.update_budgets``): the new ones
+    written, the changed ones given QuickBooks' amounts; UpdateRefused where this engine cannot
+    write budgets."""
+    if not budgets.writes:
+        return
+    c = calls(w.engine)
+    if why := c.refusal("budget"):
+        raise UpdateRefused(f"QuickBooks' budgets cannot be brought up to date: {why}")
+    to = _target(w, c)
+    budget_part.write(to, budgets.added, budgets.every)
+    budget_part.replace_amounts(to, budgets.replaced)
+
+
+def _target(w: Written, c: Calls) -> Target:
+    return Target(
+        c,
+        int(w.book.get_instance()),  # type: ignore[attr-defined]
+        int(w.currency.get_instance()),  # type: ignore[attr-defined]
+        {name: int(a.get_instance()) for name, a in w.accounts.items()},
+        w.places,
+    )

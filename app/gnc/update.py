@@ -191,13 +191,16 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
         paid, linked = made_pass.paid, tuple(made_pass.linked)
         plain, refused = tuple(made_pass.plain), tuple(made_pass.refused)
         tabled = made_pass.tabled
-    _reconciled(book, w, work)
+    _reconciled(book, w, decision)
     return Updated(decision, True, counts, paid, linked, plain, refused, tabled)
 
 
-def _reconciled(book, w: Writer, work: Work) -> None:
-    """QuickBooks' later reconciliations carried (``app.update_statements``): each account's
-    date, the lines the book held that QuickBooks has reconciled since, and the added ones."""
+def _reconciled(book, w: Writer, decision: Decision) -> None:
+    """QuickBooks' budgets brought up to date (``app.update_budgets``), and QuickBooks' later
+    reconciliations carried (``app.update_statements``): each account's date, the lines the
+    book held that QuickBooks has reconciled since, and the added ones."""
+    extras.update_budgets(w.written(), decision.budgets)
+    work = decision.work
     if not work.reconciled:
         return
     handles = {h for c in work.reconciled for h, _ in c.lines}

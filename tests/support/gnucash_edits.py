@@ -222,3 +222,22 @@ def damage(path: Path, account: str, cents: int, *, pnl: bool = False, before=No
         return other.GetAccount().get_full_name()
     finally:
         session.end()
+
+
+def set_budget(book, name: str, account: str, period: int, cents: int) -> None:
+    """One amount of the budget ``name`` changed, as GnuCash's budget page changes it (the
+    bindings do not wrap budgets: the engine's own calls, as ``app.gnc.budgets`` makes them)."""
+    from app.gnc.bindings import engine
+    from app.gnc.calls import calls
+    from app.gnc.engine import Numeric
+
+    c = calls(engine())
+    named = {
+        (c.lib.gnc_budget_get_name(g) or b"").decode(): g
+        for g in c.collection(int(book.get_instance()), b"Budget")
+    }
+    bgt = named[name]
+    acc = int(book.get_root_account().lookup_by_full_name(account).get_instance())
+    c.lib.gnc_budget_begin_edit(bgt)
+    c.lib.gnc_budget_set_account_period_value(bgt, acc, period, Numeric(cents, 100))
+    c.lib.gnc_budget_commit_edit(bgt)
