@@ -74,7 +74,7 @@ def _book(text: str) -> Path | Address:
 
 def _held(choice: str, key: str) -> tuple[str, str]:
     """``--take-quickbooks ref:1234`` → ("ref:1234", "quickbooks")."""
-    if not key.strip() or " " in key.strip():
+    if not key.strip():  # (a class's or a budget's key may hold spaces: "class:East Store")
         raise argparse.ArgumentTypeError(f"expected a key as the update printed it (got {key!r})")
     return key.strip(), choice
 
@@ -140,7 +140,8 @@ def main(
         return 1
     for line in outcome.lines():
         print(line)
-    if any(not h.kept for h in outcome.work.held) or any(not r.choice for r in outcome.renamed):
+    decided = (*outcome.renamed, *outcome.budgets.held)
+    if any(not h.kept for h in outcome.work.held) or any(not r.choice for r in decided):
         print(
             "Decide each held change: run again with --take-quickbooks KEY (QuickBooks' version "
             "goes into the book) or --keep-book KEY (the book's stays, listed as kept); "
@@ -159,10 +160,13 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
         parts = [f"{words.plural(len(waiting), 'change')} held above"] if waiting else []
         parts += [f"{words.plural(gone, 'transaction')} deleted in GnuCash"] if gone else []
         parts += [own] if (own := own_words(outcome.work)) else []
+        if differ := outcome.budgets.differ:
+            parts.append(f"{words.plural(len(differ), 'budget')} the book keeps as its own")
         still = (
             f"; it still differs from QuickBooks by the {' and the '.join(parts)}" if parts else ""
         )
-        still += " (decide each held change, then update again)" if waiting else ""
+        undecided = waiting or any(not h.choice for h in outcome.budgets.differ)
+        still += " (decide each held change, then update again)" if undecided else ""
         print(f"{book} is up to date: nothing added{still}")
         return _strict(args) if parts else 0
     print("Verification:")

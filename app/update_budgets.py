@@ -5,68 +5,88 @@ a digest of their start, periods and every account's amount per period (``digest
 record keeps the digest of each budget as the run left it in the book, which tells a budget
 QuickBooks changed since from one changed in GnuCash:
 
-- not in the book: **added**;
+- not in the book: **added** (one the record has, gone from the book: renamed or deleted in
+  GnuCash, held);
 - the same: left alone;
 - the book's as the last run left it, QuickBooks' other: **brought up to date** (its amounts
   replaced in place: its name, and the book's default budget, kept);
-- the book's changed since (or a record without digests: a book written before they were kept)
-  and QuickBooks' other: **kept**, said; the book differs from QuickBooks there, which the proof
-  says. Pure.
+- the book's changed since (or a record without its digest: a book written before they were
+  kept) and QuickBooks' other: **held** like a changed transaction (``budget:NAME``): the book
+  keeps its own unless the plan takes QuickBooks'. Pure.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 
 from app import keys as k
 from app.book import BookBudget
-from app.extras import Budget
+from app.budget_digests import of_book, of_export
+from app.classes import renamed
+from app.extras import Budget, budget_name
+from app.fixes import Audience
+from app.update_words import DECIDED, Chosen, held_head
 from app.words import plural
 
-
-def digest(
-    start: dt.date | None, periods: int, rows: Iterable[tuple[str, Sequence[Decimal]]]
-) -> str:
-    """A budget's start, periods and each account's amounts (rows all zero left out)."""
-    lines = sorted(
-        f"{account}\x1e"
-        + ",".join(k.canon(v) for v in (*amounts, *(Decimal(0),) * periods)[:periods])
-        for account, amounts in rows
-        if any(amounts)
-    )
-    parts = (start.isoformat() if start else "", str(periods), *lines)
-    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=6).hexdigest()
+CHANGED = "changed in GnuCash since the last run"
+UNKNOWN = (
+    "the book was written before its record kept budgets: it cannot tell whether GnuCash changed it"
+)
+GONE = "renamed or deleted in GnuCash since the last run"
 
 
-def of_export(b: Budget) -> str:
-    return digest(b.start, b.periods, b.lines)
+@dataclass(frozen=True, slots=True)
+class Held(Chosen):
+    """QuickBooks' ``budget`` other than the book's, whose own the update cannot tell is as the
+    last run left it (``why``); ``gone``: the book has no budget of its name any more."""
 
+    budget: Budget
+    why: str
+    gone: bool = False
+    choice: str = ""
 
-def of_book(b: BookBudget) -> str:
-    return digest(b.start, b.periods, b.values)
+    @property
+    def key(self) -> str:
+        return f"budget:{self.budget.name}"
+
+    def said(self, audience: Audience = "cli") -> str:
+        b = self.budget
+        if self.taken:
+            return f"Taken from QuickBooks {DECIDED[audience]}: {b.name}"
+        head = f"{held_head(self.key, self.kept, audience)}{b.source}: QuickBooks' {b.name}"
+        if self.gone:
+            return f"{head} is not in the book ({self.why}): not added again"
+        return f"{head} differs from the book's ({self.why}): the book keeps its own"
 
 
 @dataclass(frozen=True)
 class Budgets:
     """What an update does with the exports' budgets: ``added`` and ``replaced`` (written),
-    ``kept`` (the book's own stays: changed in GnuCash since, or not known), and the digests
-    the run record keeps (``digests``); ``every``: all the exports' budgets."""
+    ``held`` (the book's own stays unless taken), the book's budgets of QuickBooks the exports
+    no longer have (``left``), the book's budgets to rename first (``names``: a class whose
+    QuickBooks name is taken), the digests the run record keeps (``digests``, ``refresh``: they
+    are not the record's); ``every``: all the exports' budgets."""
 
     added: tuple[Budget, ...] = ()
     replaced: tuple[Budget, ...] = ()
-    kept: tuple[Budget, ...] = ()
+    held: tuple[Held, ...] = ()
+    left: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
     digests: Mapping[str, str] = field(default_factory=dict)
+    refresh: bool = False
     every: tuple[Budget, ...] = ()
 
     @property
     def writes(self) -> bool:
-        return bool(self.added or self.replaced)
+        return bool(self.added or self.replaced or self.names or self.refresh)
 
-    def lines(self) -> list[str]:
+    @property
+    def differ(self) -> tuple[Held, ...]:
+        """The budgets the book keeps other than QuickBooks'."""
+        return tuple(h for h in self.held if not h.taken)
+
+    def lines(self, audience: Audience = "cli") -> list[str]:
         out = []
         if self.added or self.replaced:
             done = [f"{plural(len(self.added), 'budget')} added"] if self.added else []
@@ -74,12 +94,12 @@ class Budgets:
                 done.append(f"{plural(len(self.replaced), 'budget')} brought up to date")
             names = ", ".join(b.name for b in (*self.added, *self.replaced))
             out.append(f"QuickBooks' budgets: {' and '.join(done)} ({names})")
-        out += [
-            f"{b.source}: QuickBooks' {b.name} differs from the book's, which was changed in "
-            "GnuCash since the last run (or before this book's record kept its budgets): the "
-            "book keeps its own"
-            for b in self.kept
-        ]
+        out += [h.said(audience) for h in self.held if audience == "cli" or h.kept or h.taken]
+        if self.left:
+            out.append(
+                f"The book's {', '.join(self.left)}: not in these exports (deleted in "
+                "QuickBooks, or its lists exported without budgets): kept in the book"
+            )
         return out
 
     def in_book(self, to_book: Mapping[str, str]) -> Budgets:
@@ -88,39 +108,74 @@ class Budgets:
         if not to_book:
             return self
 
-        def named(bs: tuple[Budget, ...]) -> tuple[Budget, ...]:
-            return tuple(
-                replace(b, lines=tuple((k.by_prefix(a, to_book), v) for a, v in b.lines))
-                for b in bs
-            )
+        def named(b: Budget) -> Budget:
+            return replace(b, lines=tuple((k.by_prefix(a, to_book), v) for a, v in b.lines))
 
         return replace(
             self,
-            added=named(self.added),
-            replaced=named(self.replaced),
-            kept=named(self.kept),
-            every=named(self.every),
+            added=tuple(map(named, self.added)),
+            replaced=tuple(map(named, self.replaced)),
+            held=tuple(replace(h, budget=named(h.budget)) for h in self.held),
+            every=tuple(map(named, self.every)),
+        )
+
+    def classes_taken(self, classes: Mapping[str, str]) -> Budgets:
+        """These budgets once the classes ``classes`` (the book's name → QuickBooks') take
+        QuickBooks' names: each budget for such a class named so, the book's renamed first."""
+        if not classes:
+            return self
+
+        def named(b: Budget) -> Budget:
+            klass = renamed(b.klass, classes)
+            return replace(b, klass=klass, name=budget_name(b.start, klass, b.customer))
+
+        every = tuple(map(named, self.every))
+        names = {a.name: b.name for a, b in zip(self.every, every, strict=True) if a.name != b.name}
+        return replace(
+            self,
+            added=tuple(map(named, self.added)),
+            replaced=tuple(map(named, self.replaced)),
+            held=tuple(replace(h, budget=named(h.budget)) for h in self.held),
+            names=names,
+            digests={names.get(n, n): d for n, d in self.digests.items()},
+            every=every,
         )
 
 
 def decide(
-    exports: Sequence[Budget], book: Sequence[BookBudget], written: Mapping[str, str]
+    exports: Sequence[Budget],
+    book: Sequence[BookBudget],
+    written: Mapping[str, str],
+    choices: Mapping[str, str],
+    after: Mapping[str, str],
 ) -> Budgets:
-    """The exports' budgets against the book's (``written``: the record's digests); accounts
-    named alike on both sides (as the keys name them)."""
+    """The exports' budgets against the book's, accounts named alike (as the keys name them);
+    ``written``: the record's digests; ``choices``: the plan's decision on a held budget by its
+    key; ``after``: the keys' names of accounts after the run (a QuickBooks name taken)."""
     have = {b.name: b for b in book}
-    added, replaced, kept = [], [], []
+    added: list[Budget] = []
+    replaced: list[Budget] = []
+    held: list[Held] = []
     digests = dict(written)
     for b in exports:
         got = have.get(b.name)
-        if got is None:
+        same = got is not None and of_book(got) == of_export(b)
+        mine = got is not None and written.get(b.name) == of_book(got)
+        if got is None and b.name not in written:
             added.append(b)
-        elif of_book(got) == of_export(b):
-            pass
-        elif written.get(b.name) == of_book(got):
+        elif not same and not mine:
+            h = Held(b, GONE if got is None else CHANGED if b.name in written else UNKNOWN)
+            h = replace(h, gone=got is None, choice=choices.get(h.key, ""))
+            held.append(h)
+            if not h.taken:
+                continue  # (the record keeps what it had of it)
+            (added if h.gone else replaced).append(b)
+        elif not same:
             replaced.append(b)
-        else:
-            kept.append(b)
-            continue  # (the record keeps what it said of it)
-        digests[b.name] = of_export(b)
-    return Budgets(tuple(added), tuple(replaced), tuple(kept), digests, tuple(exports))
+        digests[b.name] = of_export(b, after)
+    names = {b.name for b in exports}
+    left = tuple(n for n in sorted(written) if n not in names and n in have) if exports else ()
+    refresh = digests != dict(written)
+    return Budgets(
+        tuple(added), tuple(replaced), tuple(held), left, {}, digests, refresh, tuple(exports)
+    )

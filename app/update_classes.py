@@ -28,9 +28,8 @@ from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.source import Source
 from app.update import BookEntry, BookState, UpdateRefused, Work
-from app.update_decision import Chosen
 from app.update_decision import in_book as renaming_in_book
-from app.update_words import DECIDED, held_head
+from app.update_words import DECIDED, Chosen, held_head
 from app.words import plural
 
 PAIRS = 6  # the most (old, new) pairs tried: each prepares the exports once more
@@ -166,8 +165,8 @@ def _first(parsed: Ledger, name: str) -> Source:
 
 
 def renamed(ledger: Ledger, names: Mapping[str, str]) -> Ledger:
-    """``ledger`` with each class of ``names`` (its sub-classes with it) named anew: its list
-    and every line. Pure."""
+    """``ledger`` with each class of ``names`` (its sub-classes with it) named anew: its list,
+    every line and every budget row. Pure."""
 
     def name(klass: str) -> str:
         return k.by_prefix(klass, names) if klass else klass
@@ -182,7 +181,8 @@ def renamed(ledger: Ledger, names: Mapping[str, str]) -> Ledger:
         for t in ledger.transactions
     )
     classes = tuple(replace(c, name=name(c.name)) for c in ledger.classes)
-    return replace(ledger, transactions=txns, classes=classes)
+    budgets = tuple(replace(b, klass=name(b.klass)) for b in ledger.budget_lines)
+    return replace(ledger, transactions=txns, classes=classes, budget_lines=budgets)
 
 
 @dataclass(frozen=True)

@@ -23,23 +23,7 @@ from app.plan import Rule
 from app.source import Source
 from app.update import BookEntry, BookState, Work
 from app.update_budgets import Budgets
-from app.update_words import DECIDED, held_head
-
-
-class Chosen:
-    """What QuickBooks renamed, held like a change: ``choice`` is the plan's ("quickbooks",
-    "book"; "": undecided, held)."""
-
-    __slots__ = ()
-    choice: str
-
-    @property
-    def taken(self) -> bool:
-        return self.choice == "quickbooks"
-
-    @property
-    def kept(self) -> bool:
-        return self.choice == "book"
+from app.update_words import DECIDED, Chosen, held_head
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from app import extras, update_budgets
+from app import extras
+from app.budget_digests import of_export
 from app.lists import LISTS, list_names
 from app.model import Ledger
 
@@ -138,7 +139,7 @@ def record_of(
 
 def _budgets(ledger: Ledger) -> dict[str, str]:
     """The digest of each budget a first write leaves in the book."""
-    return {b.name: update_budgets.of_export(b) for b in extras.budgets(ledger.budget_lines)}
+    return {b.name: of_export(b) for b in extras.budgets(ledger.budget_lines)}
 
 
 def key_hash(key: str) -> int:

@@ -9,7 +9,7 @@ caller changes on top (``given``), so new transactions land in the renamed accou
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
@@ -86,10 +86,11 @@ class UpdateOutcome:
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
         user's book: their own file is untouched, the updated one is downloaded)."""
-        out = summary(self.work, self.ledger, audience, self.budgets.writes) + [
+        more = self.budgets.writes or bool(self.budgets.differ)
+        out = summary(self.work, self.ledger, audience, more) + [
             r.said(audience) for r in self.renamed if audience == "cli" or r.taken or r.kept
         ]
-        out += self.budgets.lines()
+        out += self.budgets.lines(audience)
         if self.ledger.memorized:
             out.append(
                 f"Memorized transactions: {len(self.ledger.memorized):,} in the exports; an "
@@ -171,16 +172,16 @@ def bring_up_to_date(
         prepared = update_prepare.in_book(parsed, plan, compared, renames, to_book, name)
         with paused():
             ledger = statements.marked(compared.ledger)
-            work = _work(state, ledger, plan, name, (*renames, *classes.renames))
+            budgets = _budgets(state, ledger, plan, renames)
+            held = (*renames, *classes.renames, *budgets.held)
+            work = _work(state, ledger, plan, name, (h.key for h in held))
             took = None
             if classes.final is not None:  # a class's name in QuickBooks taken: written so
                 compared, prepared, took = update_prepare.taken(
                     state, classes, plan, compared, work, to_book, name
                 )
                 ledger, work = statements.marked(compared.ledger), took.work
-            budgets = update_budgets.decide(
-                extras.budgets(ledger.budget_lines), state.budgets, state.record.budgets
-            )
+                budgets = budgets.classes_taken(classes.taken)
             record = _record(state, ledger, plan, work, renames, budgets.digests)
             if prepared is not compared:  # the book names some accounts otherwise
                 ledger, work = statements.marked(prepared.ledger), renaming.in_book(work, to_book)
@@ -232,6 +233,17 @@ def bring_up_to_date(
     )  # fmt: skip
 
 
+def _budgets(
+    state: BookState, ledger: Ledger, plan: Plan, renames: tuple[AccountRename, ...]
+) -> Budgets:
+    """QuickBooks' budgets against the book's (``ledger``: the exports as the keys name the
+    accounts)."""
+    assert state.record is not None
+    taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
+    exports = extras.budgets(ledger.budget_lines)
+    return update_budgets.decide(exports, state.budgets, state.record.budgets, plan.held, taken_as)
+
+
 def _record(  # noqa: PLR0917
     state: BookState,
     ledger: Ledger,
@@ -263,10 +275,11 @@ def _work(
     ledger: Ledger,
     plan: Plan,
     book: str,
-    renames: tuple[AccountRename | ClassRename, ...],
+    decided: Iterable[str],
 ) -> Work:
     """What the update adds, holds and carries; UpdateRefused for a decision the caller gives
-    now (not the stored plan's) on no change held: a mistyped key is said, never ignored."""
+    now (not the stored plan's) on no change held: a mistyped key is said, never ignored
+    (``decided``: the keys of what else is held: renames, budgets)."""
     assert state.record is not None
     work = plan_update.decide(state, ledger, OPENING_KIND, book, plan.held)
     work = update_deleted.kept_deleted(work, ledger, state, plan.held)  # (deleted in GnuCash)
@@ -274,7 +287,7 @@ def _work(
     work = update_twice.held_twice(work, ledger, plan.held)  # (entered in both: held)
     stored = plan_from_json(state.record.plan).held
     asked = [k for k, v in plan.held.items() if stored.get(k) != v]
-    known = {h.key for h in (*work.held, *work.taken)} | {r.key for r in renames}
+    known = {h.key for h in (*work.held, *work.taken)} | set(decided)
     known |= {*work.both, *work.put_back, *(work.keys[i] for i in work.deleted_here)}
     if why := unknown_keys(asked, known):
         raise UpdateRefused(why)
@@ -342,12 +355,11 @@ def _prove(  # noqa: PLR0917
 
 def _kept_budgets(report: Report, budgets: Budgets) -> Report:
     """The proof with the cause of each budget that differs because the book keeps its own."""
-    kept = {b.name for b in budgets.kept}
-    if report.extras is None or not kept:
+    why = {h.budget.name: f"{h.why}: the book keeps its own (listed above)" for h in budgets.differ}
+    if report.extras is None or not why:
         return report
-    why = "the book keeps its own, changed in GnuCash since the last run (listed above)"
     mismatches = tuple(
-        replace(m, cause=why) if m.what == "budget" and m.name in kept else m
+        replace(m, cause=why[m.name]) if m.what == "budget" and m.name in why else m
         for m in report.extras.mismatches
     )
     return replace(report, extras=replace(report.extras, mismatches=mismatches))

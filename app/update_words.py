@@ -193,3 +193,24 @@ def _amount(lines: Sequence[tuple[str, Decimal]]) -> str:
 
 def _amount_of(t: Transaction) -> str:
     return "void" if t.voided else money(sum((s.value for s in t.splits if s.value > 0), ZERO))
+
+
+class Chosen:
+    """What QuickBooks renamed, held like a change: ``choice`` is the plan's ("quickbooks",
+    "book"; "": undecided, held)."""
+
+    __slots__ = ()
+    choice: str
+
+    @property
+    def key(self) -> str:
+        """The key a decision names it by."""
+        raise NotImplementedError
+
+    @property
+    def taken(self) -> bool:
+        return self.choice == "quickbooks"
+
+    @property
+    def kept(self) -> bool:
+        return self.choice == "book"

@@ -110,8 +110,13 @@ def test_update_from_the_command_line_proves_and_is_idempotent(books, later: Lat
         kept.stdout
     )
     assert "decide each" not in kept.stdout
-    bad = convert(*june, "--update", book, "--keep-book", "two words")
+    bad = convert(*june, "--update", book, "--keep-book", "  ")
     assert bad.returncode == 2 and "expected a key" in bad.stderr
+    # (a class's or a budget's key holds spaces: one no change has is said as such)
+    bad = convert(*june, "--update", book, "--keep-book", "two words")
+    assert bad.returncode == 1 and "no change held in this update has the key 'two words'" in (
+        bad.stderr
+    )
 
 
 def test_a_book_not_written_by_qb2gnucash_is_refused(books, tmp_path):

@@ -16,6 +16,7 @@ from app.extras import budget_name
 from app.words import plural
 from tests.support.cli import convert
 from tests.support.companygen import Company, make_company
+from tests.support.exports_edit import renamed_class
 
 
 @pytest.fixture(scope="module")
@@ -95,10 +96,13 @@ def test_budgets_added_and_changed_in_quickbooks_are_brought_up_to_date(
     assert "The book was not changed" in again.stdout
 
 
-def test_a_budget_changed_in_gnucash_is_kept_and_said(tmp_path: Path, company: Company) -> None:
-    """The budget QuickBooks changed was changed in GnuCash too: the book keeps its own, says
-    so, and its proof says the budget differs from QuickBooks with that cause; the new budgets
-    are added all the same."""
+def test_a_budget_changed_in_gnucash_is_held_kept_or_taken(
+    tmp_path: Path, company: Company
+) -> None:
+    """The budget QuickBooks changed was changed in GnuCash too: held (``budget:NAME``, a key
+    with spaces), the book keeps its own, the proof says where it differs with that cause, and
+    the new budgets are added all the same; with nothing else new, never "Nothing new" or
+    matching. Taken, it is QuickBooks' (the generator's truth)."""
     from tests.support.gnucash_edits import editing, set_budget
 
     book, later = _written(company, tmp_path)
@@ -106,17 +110,53 @@ def test_a_budget_changed_in_gnucash_is_kept_and_said(tmp_path: Path, company: C
     name = budget_name(first.start, first.klass, first.customer)
     with editing(book) as edited:
         set_budget(edited, name, "Rent", 11, 12345)
-    run = convert(*_exports(later, tmp_path / "june"), "--update", book)
+    june = _exports(later, tmp_path / "june")
+    run = convert(*june, "--update", book)
     out = run.stdout
-    assert f"QuickBooks' {name} differs from the book's, which was changed in GnuCash" in out
-    assert "QuickBooks' budgets: 1 budget added (" in out and "budget brought up" not in out
     assert (
-        f"{name}: Rent, December" in out
-        and "DIFFERS. Probable cause: the book keeps its own" in out
-    )
+        f"Held [budget:{name}]: lists.iif:{first_row(june[0], first)}: QuickBooks' {name} differs "
+        "from the book's (changed in GnuCash since the last run): the book keeps its own"
+    ) in out.splitlines(), out
+    assert "QuickBooks' budgets: 1 budget added (" in out and "budget brought up" not in out
+    assert f"{name}: Rent, December" in out
+    assert "DIFFERS. Probable cause: changed in GnuCash since the last run: the book keeps" in out
     back = {b.name: dict(b.values) for b in gnc.read_book(book).budgets}
     assert back[name]["Rent"][11] == D("123.45")
     assert back[name]["Rent"][:11] == first.amounts[:11]  # the book's own, not QuickBooks' change
+    again = convert(*june, "--update", book, "--strict")  # nothing else new: still differs
+    assert again.returncode == 3, again.stdout + again.stderr
+    assert "Nothing new" not in again.stdout
+    assert (
+        "it still differs from QuickBooks by the 1 budget the book keeps as its own" in again.stdout
+    )
+    taken = convert(*june, "--update", book, "--take-quickbooks", f"budget:{name}")
+    assert taken.returncode == 0, taken.stdout + taken.stderr
+    assert f"Taken from QuickBooks (the plan): {name}" in taken.stdout
+    _as_truth(book, later)
+
+
+def first_row(lists: Path, b) -> int:
+    """The line of the budget's first BUD row in the lists export."""
+    lines = lists.read_text(encoding="utf-8").splitlines()
+    year = str(b.start)
+    return next(n for n, line in enumerate(lines, 1) if line.startswith("BUD\t") and year in line)
+
+
+def test_a_budget_renamed_in_gnucash_is_not_added_again(tmp_path: Path, company: Company) -> None:
+    """The record has the budget, the book no longer has its name (renamed in GnuCash): held
+    as such, not added a second time."""
+    book, later = _written(company, tmp_path)
+    first = company.budgets[0]
+    name = budget_name(first.start, first.klass, first.customer)
+    from tests.support.gnucash_edits import editing, rename_budget
+
+    with editing(book) as edited:
+        rename_budget(edited, name, "Plan 2019")
+    run = convert(*_exports(later, tmp_path / "june"), "--update", book)
+    assert f"Held [budget:{name}]: " in run.stdout, run.stdout
+    assert "is not in the book (renamed or deleted in GnuCash since the last run)" in run.stdout
+    names = sorted(b.name for b in gnc.read_book(book).budgets)
+    assert "Plan 2019" in names and name not in names
 
 
 def test_memorized_transactions_in_the_exports_are_said_not_brought_up_to_date(
@@ -143,3 +183,32 @@ def test_memorized_transactions_in_the_exports_are_said_not_brought_up_to_date(
         " in the exports; an update does not bring scheduled transactions up to date (the book "
         "keeps those its conversion made)"
     ), run.stdout
+
+
+@pytest.mark.parametrize("decision", ["", "book", "quickbooks"])
+def test_a_class_budget_follows_its_class_renamed_in_quickbooks(tmp_path: Path, decision) -> None:
+    """Design renamed Creative in QuickBooks, its budget's CLASS too: the book's budget for the
+    class is the one compared (no second budget for Creative), and taking the class's new name
+    renames the budget with it."""
+    company = make_company(300, seed=4, years=2, budgets=True, classes=True)
+    book = tmp_path / "book.gnucash"
+    assert convert(*_exports(company, tmp_path / "march"), "-o", book).returncode == 0
+    june = _exports(company, tmp_path / "june")
+    renamed_class(june, "Design", "Creative")
+    assert "\tCreative\t" in next(
+        x for x in june[0].read_text().splitlines() if "BUD\t" in x and "Creative" in x
+    )
+    choice = {"book": ["--keep-book"], "quickbooks": ["--take-quickbooks"]}.get(decision, [])
+    run = convert(*june, "--update", book, *choice, *(["class:Design"] if choice else []))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "QuickBooks' budgets" not in run.stdout  # nothing added, nothing changed
+    names = sorted(b.name for b in gnc.read_book(book).budgets)
+    wanted = "Creative" if decision == "quickbooks" else "Design"
+    assert names == sorted(
+        budget_name(b.start, b.klass.replace("Design", wanted), b.customer)
+        for b in {(x.start, x.klass, x.customer): x for x in company.budgets}.values()
+    )
+    if decision:  # (the decision kept in the book: written, proven, the budgets read back)
+        assert "they match QuickBooks' to the cent" in run.stdout
+    else:
+        assert "The book was not changed" in run.stdout

@@ -12,6 +12,7 @@ import pytest
 
 from tests.support.cli import convert
 from tests.support.companygen_later import Later, exports, later_company
+from tests.support.exports_edit import renamed_class
 
 
 @pytest.fixture(scope="module")
@@ -29,20 +30,6 @@ def _written(later: Later, folder: Path, mode: str) -> tuple[Path, list[Path]]:
 
 def _held(stdout: str) -> set[str]:
     return {line.split("]")[0] for line in stdout.splitlines() if line.startswith("Held [")}
-
-
-def _renamed(paths: list[Path], old: str, new: str) -> None:
-    """The lists and the journal with the class ``old`` named ``new`` (``new`` empty: the lines
-    unclassed, the list naming it "Creative")."""
-    for path in paths[:2]:
-        text = path.read_text(encoding="utf-8")
-        listed = f"\t{new or 'Creative'}\t"
-        path.write_text(
-            text.replace(f"CLASS\t{old}\t", f"CLASS{listed}")
-            .replace(f"\t{old}\t", f"\t{new}\t")
-            .replace(f",{old},", f",{new},"),
-            encoding="utf-8",
-        )
 
 
 def _lines(book: Path) -> Counter[tuple[str, str, str, str]]:
@@ -76,7 +63,7 @@ def test_a_class_renamed_in_quickbooks_keeps_the_book_s_name(
     plain = convert(*june, "--update", book)
     assert plain.returncode in {0, 3}, plain.stdout + plain.stderr
     renamed, june = _written(later, tmp_path / "renamed", mode)
-    _renamed(june, "Design", "Creative")
+    renamed_class(june, "Design", "Creative")
     run = convert(*june, "--update", renamed)
     assert run.returncode == plain.returncode, run.stdout + run.stderr
     assert _held(run.stdout) == _held(plain.stdout) | {"Held [class:Design"}
@@ -103,7 +90,7 @@ def test_a_class_gone_and_another_listed_is_no_rename(tmp_path: Path, later: Lat
     book transaction is QuickBooks' once Creative is named Design, so it is no rename; each
     transaction that lost its class is held, said as a memo or a class changed."""
     book, june = _written(later, tmp_path, "memo")
-    _renamed(june, "Design", "")
+    renamed_class(june, "Design", "")
     assert "CLASS\tCreative\t" in june[0].read_text(encoding="utf-8")
     run = convert(*june, "--update", book)
     out = run.stdout + run.stderr
@@ -128,7 +115,7 @@ def test_a_class_renamed_in_quickbooks_taken_renames_it_in_the_book(
     book, june = _written(later, tmp_path / "plain", mode)
     plain = convert(*june, "--update", book)
     renamed, june = _written(later, tmp_path / "renamed", mode)
-    _renamed(june, "Design", "Creative")
+    renamed_class(june, "Design", "Creative")
     run = convert(*june, "--update", renamed, "--take-quickbooks", "class:Design")
     assert run.returncode == plain.returncode, run.stdout + run.stderr
     assert _held(run.stdout) == _held(plain.stdout)
@@ -178,7 +165,7 @@ def test_the_wizard_holds_the_class_rename_and_takes_it(
 
     book, june = _written(later, tmp_path, "memo")
     before = _lines(book)
-    _renamed(june, "Design", "Creative")
+    renamed_class(june, "Design", "Creative")
     data = {
         "csrf_token": token(client),
         "book": (io.BytesIO(book.read_bytes()), book.name),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from app.book import BookBudget
 from app.extras import Budget
@@ -78,6 +78,17 @@ def _amounts(to: Target, bgt: int, b: Budget, before: Sequence[int] = ()) -> Non
             if amount:
                 units = at_unit(amount, to.places, b.source)[0]
                 lib.gnc_budget_set_account_period_value(bgt, acc, period, Numeric(units, denom))
+
+
+def rename(to: Target, names: Mapping[str, str]) -> None:
+    """Each budget of the book named a key of ``names`` named its value."""
+    lib = to.calls.lib
+    for bgt in to.calls.collection(to.book, b"Budget"):
+        new = names.get((lib.gnc_budget_get_name(bgt) or b"").decode())
+        if new is not None:
+            lib.gnc_budget_begin_edit(bgt)
+            lib.gnc_budget_set_name(bgt, new.encode())
+            lib.gnc_budget_commit_edit(bgt)
 
 
 def replace_amounts(to: Target, budgets: Sequence[Budget]) -> int:

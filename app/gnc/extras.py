@@ -147,6 +147,7 @@ def update_budgets(w: Written, budgets: Budgets) -> None:
     if why := c.refusal("budget"):
         raise UpdateRefused(f"QuickBooks' budgets cannot be brought up to date: {why}")
     to = _target(w, c)
+    budget_part.rename(to, budgets.names)
     budget_part.write(to, budgets.added, budgets.every)
     budget_part.replace_amounts(to, budgets.replaced)
 

@@ -82,6 +82,10 @@ def result(outcome: UpdateOutcome, book: str, database: str = "") -> dict:
             if not r.taken
         ]
         + [
+            {"key": h.key, "said": h.said("wizard"), "kept": h.kept, "budget": True}
+            for h in outcome.budgets.differ
+        ]
+        + [
             {
                 "key": work.keys[i],
                 "said": f"{said_of(outcome.ledger.transactions[i])}: deleted in GnuCash since "
@@ -109,6 +113,8 @@ def choices(held: dict) -> list[tuple[str, str]]:
     words also say the decision once made ("Your decisions")."""
     if held.get("deleted"):  # deleted in GnuCash since the last run: app/update_deleted.py
         return [("quickbooks", "Put it back"), ("book", "Keep it deleted")]
+    if held.get("budget"):
+        return [("quickbooks", "Take QuickBooks' budget"), ("book", "Keep the book's")]
     if held.get("rename"):
         return [("quickbooks", "Rename it as QuickBooks has it"), ("book", "Keep the book's name")]
     if held["key"].startswith("twice:"):  # entered in both: app/update_twice.py

@@ -241,3 +241,16 @@ def set_budget(book, name: str, account: str, period: int, cents: int) -> None:
     c.lib.gnc_budget_begin_edit(bgt)
     c.lib.gnc_budget_set_account_period_value(bgt, acc, period, Numeric(cents, 100))
     c.lib.gnc_budget_commit_edit(bgt)
+
+
+def rename_budget(book, name: str, new: str) -> None:
+    """The budget ``name`` renamed ``new``, as GnuCash's budget options rename it."""
+    from app.gnc.bindings import engine
+    from app.gnc.calls import calls
+
+    c = calls(engine())
+    for g in c.collection(int(book.get_instance()), b"Budget"):
+        if (c.lib.gnc_budget_get_name(g) or b"").decode() == name:
+            c.lib.gnc_budget_begin_edit(g)
+            c.lib.gnc_budget_set_name(g, new.encode())
+            c.lib.gnc_budget_commit_edit(g)
