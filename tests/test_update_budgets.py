@@ -212,3 +212,41 @@ def test_a_class_budget_follows_its_class_renamed_in_quickbooks(tmp_path: Path, 
         assert "they match QuickBooks' to the cent" in run.stdout
     else:
         assert "The book was not changed" in run.stdout
+
+
+def test_the_wizard_holds_a_budget_changed_in_gnucash_and_takes_it(
+    client, tmp_path: Path, company: Company
+) -> None:
+    """The update page: the budget changed in both is one held change with its two buttons;
+    "Take QuickBooks' budget" gives the downloaded book QuickBooks' budgets (the truth)."""
+    import io
+
+    from tests.support.gnucash_edits import editing, set_budget
+    from tests.support.web import decide_held, soup, token
+
+    book, later = _written(company, tmp_path)
+    first = next(b for b in company.budgets if b.account == "Rent" and any(b.amounts))
+    name = budget_name(first.start, first.klass, first.customer)
+    with editing(book) as edited:
+        set_budget(edited, name, "Rent", 11, 12345)
+    june = _exports(later, tmp_path / "june")
+    data = {
+        "csrf_token": token(client),
+        "book": (io.BytesIO(book.read_bytes()), book.name),
+        "files": [(io.BytesIO(p.read_bytes()), p.name) for p in june],
+    }
+    r = client.post("/update", data=data, content_type="multipart/form-data")
+    assert r.status_code == 303, r.get_data(as_text=True)
+    held = soup(client.get(r.location)).select_one(f'li.held[data-key="budget:{name}"]')
+    assert f"QuickBooks' {name} differs from the book's" in held.get_text(" ")
+    buttons = [b.get_text(" ").strip() for b in held.select("button")]
+    assert buttons == ["Take QuickBooks' budget", "Keep the book's"], buttons
+    after = decide_held(client, r.location, f"budget:{name}", "quickbooks")
+    assert f"Taken from QuickBooks (your decision): {name}" in after.select_one(
+        "#update-summary"
+    ).get_text(" ")
+    out = tmp_path / "downloaded.gnucash"
+    with client.get(after.select_one("#download-updated")["href"]) as got:
+        assert got.status_code == 200
+        out.write_bytes(got.data)
+    _as_truth(out, later)
