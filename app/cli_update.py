@@ -155,20 +155,7 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
     book: Path | Address = args.update
     report = outcome.report
     if report is None:
-        waiting = [h for h in outcome.work.held if not h.kept]
-        gone = len(outcome.work.deleted_here)
-        parts = [f"{words.plural(len(waiting), 'change')} held above"] if waiting else []
-        parts += [f"{words.plural(gone, 'transaction')} deleted in GnuCash"] if gone else []
-        parts += [own] if (own := own_words(outcome.work)) else []
-        if differ := outcome.budgets.differ:
-            parts.append(f"{words.plural(len(differ), 'budget')} the book keeps as its own")
-        still = (
-            f"; it still differs from QuickBooks by the {' and the '.join(parts)}" if parts else ""
-        )
-        undecided = waiting or any(not h.choice for h in outcome.budgets.differ)
-        still += " (decide each held change, then update again)" if undecided else ""
-        print(f"{book} is up to date: nothing added{still}")
-        return _strict(args) if parts else 0
+        return _unchanged(args, outcome)
     print("Verification:")
     for line in report.summary_lines(differences=False):
         print(f"  {line}")
@@ -213,6 +200,26 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
     for line in report.difference_lines("cli"):
         print(f"  {line}")
     return _strict(args)
+
+
+def _unchanged(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int:
+    """The last line of an update that wrote nothing: what the book still differs by."""
+    book: Path | Address = args.update
+    waiting = [h for h in outcome.work.held if not h.kept]
+    gone = len(outcome.work.deleted_here)
+    parts = [f"{words.plural(len(waiting), 'change')} held above"] if waiting else []
+    parts += [f"{words.plural(gone, 'transaction')} deleted in GnuCash"] if gone else []
+    if kept := [h for h in outcome.work.held if h.kept]:  # (still differs by them)
+        has = "it" if len(kept) == 1 else "them"
+        parts.append(f"{words.plural(len(kept), 'change')} kept as the book has {has}")
+    parts += [own] if (own := own_words(outcome.work)) else []
+    if differ := outcome.budgets.differ:
+        parts.append(f"{words.plural(len(differ), 'budget')} the book keeps as its own")
+    still = f"; it still differs from QuickBooks by the {' and the '.join(parts)}" if parts else ""
+    undecided = waiting or any(not h.choice for h in outcome.budgets.differ)
+    still += " (decide each held change, then update again)" if undecided else ""
+    print(f"{book} is up to date: nothing added{still}")
+    return _strict(args) if parts else 0
 
 
 def _strict(args: argparse.Namespace) -> int:

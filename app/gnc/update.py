@@ -166,7 +166,7 @@ def _add(book, decision: Decision, on_progress: Progress | None) -> Updated:
         handles = [e.handle for _, e in work.rekeyed]
         existing.stamp(engine, book, handles, again_texts, decision.record, named, ours)
     if decision.restamp:  # the book's transactions in a renamed account: keyed with its name
-        again = _restamped(work, as_keyed, decision.restamp, named)
+        again = _restamped(work, as_keyed, decision.restamp, named, taken)
         existing.stamp(
             engine, book, list(again), list(again.values()), decision.record, named, ours
         )
@@ -220,19 +220,27 @@ def _rename(engine, book, renames: tuple[AccountRename, ...]) -> None:
 
 
 def _restamped(
-    work: Work, as_keyed, entries: tuple[BookEntry, ...], named: Mapping[str, str]
+    work: Work,
+    as_keyed,
+    entries: tuple[BookEntry, ...],
+    named: Mapping[str, str],
+    removed: set[int],
 ) -> dict[int, str]:
     """The book's transaction (pointer) → its key slot anew, for each of ``entries`` (those of
     QuickBooks in an account renamed to QuickBooks' name): the sums of what the book holds as
     the keys name it now, and QuickBooks' version where the exports hold it unchanged
     (``as_keyed``); a held one keeps QuickBooks' digest (it still differs), one edited in
-    GnuCash its sums (it still is)."""
+    GnuCash its sums (it still is). Not those ``removed`` (taken from QuickBooks: deleted from
+    the book above, their pointers gone; hunt 9: a key slot written through one corrupted the
+    next transaction written)."""
     index = {e.handle: i for i, e in work.present.items()}
     held = {h.entry.handle for h in work.held}
     here = {e.handle for e in work.edited_here}
     fresh = keys.keys(as_keyed, OPENING_KIND)
     out = {}
     for e in entries:
+        if e.handle in removed:
+            continue
         assert e.stamp is not None
         lines = [(keys.by_prefix(a, named), v) for a, v in e.lines]
         sums = e.stamp.sums if e.handle in here else keys.sums(e.date, "v" in e.marks, lines)
