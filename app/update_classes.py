@@ -251,14 +251,17 @@ def restamp(
     return tuple({e.handle: e for e in (*given, *named)}.values())
 
 
-def in_book(took: Taking | None, to_book: Mapping[str, str]) -> tuple[tuple[str, str, str], ...]:
+def in_book(
+    took: Taking | None, to_book: Mapping[str, str], after: Mapping[str, str]
+) -> tuple[tuple[str, str, str], ...]:
     """Each class sub-account to rename in the book (those under another one follow it): its
-    name in the book, its new leaf, its new name as the keys have it."""
+    name in the book, its new leaf, its new name as the keys have it after the run (``after``:
+    an account's QuickBooks name taken in the same run, hunt 9)."""
     if took is None:
         return ()
     moved = took.accounts
     return tuple(
-        (k.by_prefix(old, to_book), new.rpartition(":")[2], new)
+        (k.by_prefix(old, to_book), new.rpartition(":")[2], k.by_prefix(new, after))
         for old, new in sorted(moved.items())
         if old.rpartition(":")[0] not in moved
     )

@@ -202,7 +202,9 @@ def bring_up_to_date(
             ),
             sales_tax=prepared.sales_tax if docs is not None else None,
             classes=classes.taken,
-            class_accounts=update_classes.in_book(took, to_book),
+            class_accounts=update_classes.in_book(
+                took, to_book, {r.book: r.quickbooks for r in renames if r.taken}
+            ),
             budgets=budgets.in_book(to_book),
         )
 
