@@ -17,7 +17,7 @@ QuickBooks changed since from one changed in GnuCash:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from app import keys as k
@@ -26,6 +26,8 @@ from app.budget_digests import of_book, of_export
 from app.classes import renamed
 from app.extras import Budget, budget_name
 from app.fixes import Audience
+from app.plan import Plan, plan_from_json
+from app.update import BookState
 from app.update_words import DECIDED, Chosen, held_head
 from app.words import plural
 
@@ -119,9 +121,10 @@ class Budgets:
             every=tuple(map(named, self.every)),
         )
 
-    def classes_taken(self, classes: Mapping[str, str]) -> Budgets:
+    def classes_taken(self, classes: Mapping[str, str], book: Iterable[str]) -> Budgets:
         """These budgets once the classes ``classes`` (the book's name → QuickBooks') take
-        QuickBooks' names: each budget for such a class named so, the book's renamed first."""
+        QuickBooks' names: each budget for such a class named so, the book's (named ``book``)
+        renamed first, whether the exports hold it or not (hunt 9)."""
         if not classes:
             return self
 
@@ -130,7 +133,9 @@ class Budgets:
             return replace(b, klass=klass, name=budget_name(b.start, klass, b.customer))
 
         every = tuple(map(named, self.every))
-        names = {a.name: b.name for a, b in zip(self.every, every, strict=True) if a.name != b.name}
+        names = {n: with_class(n, classes) for n in book}
+        names.update({a.name: b.name for a, b in zip(self.every, every, strict=True)})
+        names = {a: b for a, b in names.items() if a != b}
         return replace(
             self,
             added=tuple(map(named, self.added)),
@@ -142,16 +147,33 @@ class Budgets:
         )
 
 
+def with_class(name: str, classes: Mapping[str, str]) -> str:
+    """A budget's name as ``budget_name`` makes it, its class renamed by ``classes``."""
+    head, sep, rest = name.partition(" (class ")
+    if not sep:
+        return name
+    klass, comma, tail = rest.partition(", customer ")
+    if not comma:
+        klass, tail = rest.removesuffix(")"), ""
+    new = renamed(klass, classes)
+    return f"{head}{sep}{new}{comma}{tail}" + (")" if not comma else "")
+
+
 def decide(
     exports: Sequence[Budget],
     book: Sequence[BookBudget],
     written: Mapping[str, str],
     choices: Mapping[str, str],
     after: Mapping[str, str],
+    *,
+    fresh: Collection[str] = (),
 ) -> Budgets:
     """The exports' budgets against the book's, accounts named alike (as the keys name them);
     ``written``: the record's digests; ``choices``: the plan's decision on a held budget by its
-    key; ``after``: the keys' names of accounts after the run (a QuickBooks name taken)."""
+    key (``fresh``: those given in this run); ``after``: the keys' names of accounts after the
+    run (a QuickBooks name taken). A decision stored to take QuickBooks' budget is not applied
+    again where QuickBooks' is the one the last run wrote: only GnuCash changed it since
+    (hunt 9: it undid that change silently)."""
     have = {b.name: b for b in book}
     added: list[Budget] = []
     replaced: list[Budget] = []
@@ -165,7 +187,10 @@ def decide(
             added.append(b)
         elif not same and not mine:
             h = Held(b, GONE if got is None else CHANGED if b.name in written else UNKNOWN)
-            h = replace(h, gone=got is None, choice=choices.get(h.key, ""))
+            choice = choices.get(h.key, "")
+            if choice == "quickbooks" and h.key not in fresh and not _changed(b, written):
+                choice = ""
+            h = replace(h, gone=got is None, choice=choice)
             held.append(h)
             if not h.taken:
                 continue  # (the record keeps what it had of it)
@@ -179,3 +204,34 @@ def decide(
     return Budgets(
         tuple(added), tuple(replaced), tuple(held), left, {}, digests, refresh, tuple(exports)
     )
+
+
+def _changed(b: Budget, written: Mapping[str, str]) -> bool:
+    """QuickBooks changed ``b`` since the last run (its digest is not the record's)."""
+    return written.get(b.name) != of_export(b)
+
+
+def of_update(
+    state: BookState, exports: Sequence[Budget], plan: Plan, after: Mapping[str, str]
+) -> Budgets:
+    """``decide`` for an update: the book's budgets and record (``state``), the plan's
+    decisions (those differing from the stored plan's given in this run)."""
+    assert state.record is not None
+    stored = plan_from_json(state.record.plan).held
+    fresh = {k for k, v in plan.held.items() if stored.get(k) != v}
+    return decide(exports, state.budgets, state.record.budgets, plan.held, after, fresh=fresh)
+
+
+def with_classes(
+    budgets: Budgets, plan: Plan, classes: Mapping[str, str], state: BookState
+) -> tuple[Budgets, Plan]:
+    """``budgets`` once the classes ``classes`` take QuickBooks' names (``classes_taken``), and
+    ``plan`` with its decisions on those budgets renamed with them (hunt 9: a kept budget was
+    held again once its class was renamed)."""
+    budgets = budgets.classes_taken(classes, (b.name for b in state.budgets))
+    names = budgets.names
+    held = {
+        f"budget:{names.get(k[7:], k[7:])}" if k.startswith("budget:") else k: v
+        for k, v in plan.held.items()
+    }
+    return budgets, replace(plan, held=held)

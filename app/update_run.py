@@ -172,7 +172,12 @@ def bring_up_to_date(
         prepared = update_prepare.in_book(parsed, plan, compared, renames, to_book, name)
         with paused():
             ledger = statements.marked(compared.ledger)
-            budgets = _budgets(state, ledger, plan, renames)
+            budgets = update_budgets.of_update(
+                state,
+                extras.budgets(ledger.budget_lines),
+                plan,
+                {r.book: r.quickbooks for r in renames if r.taken},  # (keys' names after)
+            )
             held = (*renames, *classes.renames, *budgets.held)
             work = _work(state, ledger, plan, name, (h.key for h in held))
             took = None
@@ -181,7 +186,7 @@ def bring_up_to_date(
                     state, classes, plan, compared, work, to_book, name
                 )
                 ledger, work = statements.marked(compared.ledger), took.work
-                budgets = budgets.classes_taken(classes.taken)
+                budgets, plan = update_budgets.with_classes(budgets, plan, classes.taken, state)
             record = _record(state, ledger, plan, work, renames, budgets.digests)
             if prepared is not compared:  # the book names some accounts otherwise
                 ledger, work = statements.marked(prepared.ledger), renaming.in_book(work, to_book)
@@ -233,17 +238,6 @@ def bring_up_to_date(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
         found.renames, (done.tabled, done.plain), done.decision.budgets,
     )  # fmt: skip
-
-
-def _budgets(
-    state: BookState, ledger: Ledger, plan: Plan, renames: tuple[AccountRename, ...]
-) -> Budgets:
-    """QuickBooks' budgets against the book's (``ledger``: the exports as the keys name the
-    accounts)."""
-    assert state.record is not None
-    taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
-    exports = extras.budgets(ledger.budget_lines)
-    return update_budgets.decide(exports, state.budgets, state.record.budgets, plan.held, taken_as)
 
 
 def _record(  # noqa: PLR0917

@@ -63,6 +63,20 @@ def _exports(company: Company, folder: Path) -> list[Path]:
     ]
 
 
+def _changed_in_both(company: Company, folder: Path):
+    """The book, with December's Rent of the first Rent budget changed in GnuCash to 123.45,
+    QuickBooks' company since (another month changed), that budget's truth and name, and the
+    later exports."""
+    from tests.support.gnucash_edits import editing, set_budget
+
+    book, later = _written(company, folder)
+    first = next(b for b in company.budgets if b.account == "Rent" and any(b.amounts))
+    name = budget_name(first.start, first.klass, first.customer)
+    with editing(book) as edited:
+        set_budget(edited, name, "Rent", 11, 12345)
+    return book, later, first, name, _exports(later, folder / "june")
+
+
 def _as_truth(book: Path, company: Company) -> None:
     found = {b.name: dict(b.values) for b in gnc.read_book(book).budgets}
     names = {budget_name(b.start, b.klass, b.customer) for b in company.budgets}
@@ -103,14 +117,7 @@ def test_a_budget_changed_in_gnucash_is_held_kept_or_taken(
     with spaces), the book keeps its own, the proof says where it differs with that cause, and
     the new budgets are added all the same; with nothing else new, never "Nothing new" or
     matching. Taken, it is QuickBooks' (the generator's truth)."""
-    from tests.support.gnucash_edits import editing, set_budget
-
-    book, later = _written(company, tmp_path)
-    first = next(b for b in company.budgets if b.account == "Rent" and any(b.amounts))
-    name = budget_name(first.start, first.klass, first.customer)
-    with editing(book) as edited:
-        set_budget(edited, name, "Rent", 11, 12345)
-    june = _exports(later, tmp_path / "june")
+    book, later, first, name, june = _changed_in_both(company, tmp_path)
     run = convert(*june, "--update", book)
     out = run.stdout
     assert (
@@ -219,23 +226,10 @@ def test_the_wizard_holds_a_budget_changed_in_gnucash_and_takes_it(
 ) -> None:
     """The update page: the budget changed in both is one held change with its two buttons;
     "Take QuickBooks' budget" gives the downloaded book QuickBooks' budgets (the truth)."""
-    import io
+    from tests.support.web import decide_held, post_update, soup
 
-    from tests.support.gnucash_edits import editing, set_budget
-    from tests.support.web import decide_held, soup, token
-
-    book, later = _written(company, tmp_path)
-    first = next(b for b in company.budgets if b.account == "Rent" and any(b.amounts))
-    name = budget_name(first.start, first.klass, first.customer)
-    with editing(book) as edited:
-        set_budget(edited, name, "Rent", 11, 12345)
-    june = _exports(later, tmp_path / "june")
-    data = {
-        "csrf_token": token(client),
-        "book": (io.BytesIO(book.read_bytes()), book.name),
-        "files": [(io.BytesIO(p.read_bytes()), p.name) for p in june],
-    }
-    r = client.post("/update", data=data, content_type="multipart/form-data")
+    book, later, _first, name, june = _changed_in_both(company, tmp_path)
+    r = post_update(client, book, june)
     assert r.status_code == 303, r.get_data(as_text=True)
     held = soup(client.get(r.location)).select_one(f'li.held[data-key="budget:{name}"]')
     assert f"QuickBooks' {name} differs from the book's" in held.get_text(" ")
@@ -250,3 +244,70 @@ def test_the_wizard_holds_a_budget_changed_in_gnucash_and_takes_it(
         assert got.status_code == 200
         out.write_bytes(got.data)
     _as_truth(out, later)
+
+
+def test_a_stored_take_does_not_undo_a_later_gnucash_change(tmp_path: Path, company: Company):
+    """QuickBooks' budget taken once (the decision stored in the book), then changed in GnuCash
+    alone: the next update holds it again rather than taking QuickBooks' silently (hunt 9)."""
+    from tests.support.gnucash_edits import editing, set_budget
+
+    book, _later, _first, name, june = _changed_in_both(company, tmp_path)
+    taken = convert(*june, "--update", book, "--take-quickbooks", f"budget:{name}")
+    assert f"Taken from QuickBooks (the plan): {name}" in taken.stdout, taken.stdout
+    with editing(book) as edited:
+        set_budget(edited, name, "Rent", 5, 999)
+    run = convert(*june, "--update", book)
+    assert f"Held [budget:{name}]: " in run.stdout and "Taken from" not in run.stdout, run.stdout
+    back = {b.name: dict(b.values) for b in gnc.read_book(book).budgets}
+    assert back[name]["Rent"][5] == D("9.99")  # GnuCash's change stays
+
+
+def test_a_class_taken_renames_its_budget_when_the_exports_hold_none(tmp_path: Path) -> None:
+    """The class's QuickBooks name taken with lists exported without budgets: the book's
+    budget for the class is renamed all the same, so the next export with budgets finds it
+    (it added a second one; hunt 9)."""
+    company = make_company(300, seed=4, years=2, budgets=True, classes=True)
+    book = tmp_path / "book.gnucash"
+    assert convert(*_exports(company, tmp_path / "march"), "-o", book).returncode == 0
+    june = _exports(dataclasses.replace(company, budgets=[]), tmp_path / "june")
+    renamed_class(june, "Design", "Creative")
+    run = convert(*june, "--update", book, "--take-quickbooks", "class:Design")
+    assert run.returncode == 0, run.stdout + run.stderr
+    names = sorted(b.name for b in gnc.read_book(book).budgets)
+    assert "Budget FY2019 (class Creative)" in names and "Budget FY2019 (class Design)" not in names
+    full = _exports(company, tmp_path / "july")
+    renamed_class(full, "Design", "Creative")
+    again = convert(*full, "--update", book)
+    assert "QuickBooks' budgets" not in again.stdout and "Nothing new" in again.stdout, again.stdout
+
+
+def test_the_wizard_says_a_kept_budget_still_differs(client, tmp_path: Path, company: Company):
+    """ "Keep the book's" on the budget, then the same exports again from that book: the page
+    and the home list say the book still differs by what was kept, not "already up to date"
+    (hunt 9)."""
+    from tests.support.web import decide_held, post_update, soup
+
+    book, _later, _first, name, june = _changed_in_both(company, tmp_path)
+
+    def post(path: Path):
+        r = post_update(client, path, june)
+        assert r.status_code == 303, r.get_data(as_text=True)
+        return r
+
+    r = post(book)
+    after = decide_held(client, r.location, f"budget:{name}", "book")
+    kept = tmp_path / "kept.gnucash"
+    with client.get(after.select_one("#download-updated")["href"]) as got:
+        kept.write_bytes(got.data)
+    again = post(kept)
+    page = soup(client.get(again.location))
+    heading = page.select_one("h1").get_text(" ")
+    assert heading == "Nothing added: the book still differs from QuickBooks by what you kept"
+    row = next(
+        tr
+        for tr in soup(client.get("/")).select("#migrations tbody tr")
+        if tr.select_one("a.button")["href"] == again.location
+    )
+    assert row.select_one(".state.update").text == (
+        "Nothing added: differs from QuickBooks by what you kept"
+    )

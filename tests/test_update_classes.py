@@ -159,19 +159,12 @@ def test_the_wizard_holds_the_class_rename_and_takes_it(
     """The update page: the rename is one held change with the rename's two buttons; "Rename it
     as QuickBooks has it" renames the class in the book downloaded (reopened: Creative on every
     line Design was on)."""
-    import io
-
-    from tests.support.web import decide_held, soup, token
+    from tests.support.web import decide_held, post_update, soup
 
     book, june = _written(later, tmp_path, "memo")
     before = _lines(book)
     renamed_class(june, "Design", "Creative")
-    data = {
-        "csrf_token": token(client),
-        "book": (io.BytesIO(book.read_bytes()), book.name),
-        "files": [(io.BytesIO(p.read_bytes()), p.name) for p in june],
-    }
-    r = client.post("/update", data=data, content_type="multipart/form-data")
+    r = post_update(client, book, june)
     assert r.status_code == 303, r.get_data(as_text=True)
     held = soup(client.get(r.location)).select_one('li.held[data-key="class:Design"]')
     assert "QuickBooks now calls class 'Design' 'Creative'" in held.get_text(" ")

@@ -154,6 +154,8 @@ def home_state(data: dict) -> tuple[str, str]:
     "warn" (differs by the changes held) or "error"."""
     if not data.get("written") and data.get("own"):
         return "Already up to date: differs from QuickBooks by what was done in GnuCash", "warn"
+    if not data.get("written") and any(h.get("kept") for h in data.get("held_changes", ())):
+        return "Nothing added: differs from QuickBooks by what you kept", "warn"
     if not data.get("written"):
         return "Already up to date: the book was not changed", "ok"
     if data.get("ok") and data.get("own"):
