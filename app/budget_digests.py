@@ -5,7 +5,6 @@ one per budget it leaves in the book (``app.update_budgets``). Pure."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 
@@ -24,8 +23,7 @@ def digest(
         for account, amounts in rows
         if any(amounts)
     )
-    parts = (start.isoformat() if start else "", str(periods), *lines)
-    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=6).hexdigest()
+    return k.hashed((start.isoformat() if start else "", str(periods), *lines))
 
 
 def of_export(b: Budget, after: Mapping[str, str] | None = None) -> str:

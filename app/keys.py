@@ -43,7 +43,8 @@ def canon(value: Decimal) -> str:
     return format(value.normalize(), "f") if value else "0"
 
 
-def _hash(parts: Iterable[str]) -> str:
+def hashed(parts: Iterable[str]) -> str:
+    """A short digest of ``parts`` (12 hex digits), as the key slots keep them."""
     return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=6).hexdigest()
 
 
@@ -51,7 +52,7 @@ def content(t: Transaction) -> str:
     """QuickBooks' version of ``t``: a later export with another ``content`` was edited there."""
     lines = sorted((s.account, "0" if t.voided else canon(s.value), s.memo) for s in t.splits)
     head = (t.date.isoformat(), t.num, t.description, "void" if t.voided else "")
-    return _hash((*head, *("\x1e".join(line) for line in lines)))
+    return hashed((*head, *("\x1e".join(line) for line in lines)))
 
 
 def sums(day: dt.date, voided: bool, lines: Iterable[tuple[str, Decimal]]) -> str:
@@ -60,7 +61,7 @@ def sums(day: dt.date, voided: bool, lines: Iterable[tuple[str, Decimal]]) -> st
     for account, value in lines:
         total[account] += Decimal(0) if voided else value
     parts = sorted(f"{a}\x1e{canon(v)}" for a, v in total.items())
-    return _hash((day.isoformat(), "void" if voided else "", *parts))
+    return hashed((day.isoformat(), "void" if voided else "", *parts))
 
 
 def ledger_sums(t: Transaction) -> str:
@@ -79,7 +80,7 @@ def keys(txns: Sequence[Transaction], opening_kind: str) -> list[str]:
             base = OPENING
         else:
             lines = sorted((s.account, canon(s.value)) for s in t.splits)
-            base = "fp:" + _hash(
+            base = "fp:" + hashed(
                 (t.date.isoformat(), t.kind_label, t.num, t.description, *map(str, lines))
             )
         seen[base] += 1

@@ -338,3 +338,11 @@ def marks(ledger: Ledger, plan_json: str) -> tuple[list[str], str]:
     texts = [k.stamp(key, t) for key, t in zip(found, ledger.transactions, strict=True)]
     written = zip((t.date for t in ledger.transactions), found, strict=True)
     return texts, record_of(ledger, plan_json, written=written).to_text()
+
+
+def aligned(a: Ledger, b: Ledger) -> bool:
+    """The same transactions in the same order (prepared under other account names)."""
+    pairs = zip(a.transactions, b.transactions, strict=False)
+    return len(a.transactions) == len(b.transactions) and all(
+        x.date == y.date and x.ref == y.ref and x.num == y.num for x, y in pairs
+    )

@@ -12,7 +12,7 @@ Held like an edited transaction, with the key ``class:NAME`` (the book's name). 
 kept, the book keeps its name: the exports' lines of the new name take the book's, so nothing is
 held for it and the new transactions are in the book's class. Taken (``taken``), the exports are
 compared with the book under the book's name, then written under QuickBooks': the book's lines
-of the class renamed where they are (``app.gnc.classes``), the transactions keyed anew.
+of the class renamed where they are (``app.gnc.class_names``), the transactions keyed anew.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from dataclasses import dataclass, replace
 
 from app import keys as k
 from app import pipeline
+from app.classes import renamed as class_renamed
 from app.fixes import Audience
 from app.model import Ledger, Split
 from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.source import Source
-from app.update import BookEntry, BookState, UpdateRefused, Work
+from app.update import BookEntry, BookState, UpdateRefused, Work, aligned
 from app.update_decision import in_book as renaming_in_book
 from app.update_words import DECIDED, Chosen, held_head
 from app.words import plural
@@ -78,6 +79,7 @@ class Found:
     prepared: pipeline.Prepared
     renames: tuple[ClassRename, ...] = ()
     final: Ledger | None = None
+    ready: pipeline.Prepared | None = None  # ``final`` prepared, where it is the given exports
 
     @property
     def taken(self) -> dict[str, str]:
@@ -94,12 +96,14 @@ def found(state: BookState, parsed: Ledger, prepared: pipeline.Prepared, plan: P
         return Found(parsed, prepared)
     stamps = {e.stamp.key: e.stamp.content for e in state.entries if e.stamp is not None}
     proven: list[ClassRename] = []
+    tried: dict[str, pipeline.Prepared] = {}  # (a single rename's: not prepared again below)
     for old in gone:
         for name in new:
             ruled = _ruled(parsed, plan, {name: old}, prepared)
             if ruled is not None and (same := _same(ruled.ledger, old, stamps)):
                 choice = plan.held.get(f"class:{old}", "")
                 proven.append(ClassRename(old, name, same, _first(parsed, name), choice))
+                tried[name] = ruled
     olds = [r.book for r in proven]
     news = [r.quickbooks for r in proven]  # (one class for two is no rename: left as it is)
     proven = [r for r in proven if olds.count(r.book) == 1 and news.count(r.quickbooks) == 1]
@@ -114,12 +118,15 @@ def found(state: BookState, parsed: Ledger, prepared: pipeline.Prepared, plan: P
                 "keep the book's name for it, or convert into a new book"
             )
     names = {r.quickbooks: r.book for r in proven}
-    ruled = _ruled(parsed, plan, names, prepared)
+    one = tried[proven[0].quickbooks] if len(proven) == 1 else None
+    ruled = one or _ruled(parsed, plan, names, prepared)
     if ruled is None:
         return Found(parsed, prepared)
     kept = {r.quickbooks: r.book for r in proven if not r.taken}
-    final = renamed(parsed, kept) if len(kept) < len(proven) else None
-    return Found(renamed(parsed, names), ruled, tuple(proven), final)
+    if len(kept) == len(proven):
+        return Found(renamed(parsed, names), ruled, tuple(proven))
+    final, ready = (renamed(parsed, kept), None) if kept else (parsed, prepared)
+    return Found(renamed(parsed, names), ruled, tuple(proven), final, ready)
 
 
 def _tops(names: set[str]) -> list[str]:
@@ -133,11 +140,7 @@ def _ruled(
     """The exports prepared with ``names`` (QuickBooks' → the book's), or None where that
     changes more than the classes (an error, another order of the transactions)."""
     out = pipeline.prepare(renamed(parsed, names), plan)
-    a, b = out.ledger.transactions, given.ledger.transactions
-    aligned = len(a) == len(b) and all(
-        x.date == y.date and x.ref == y.ref for x, y in zip(a, b, strict=True)
-    )
-    return out if not out.errors and aligned else None
+    return out if not out.errors and aligned(out.ledger, given.ledger) else None
 
 
 def _same(ledger: Ledger, old: str, stamps: Mapping[str, str]) -> frozenset[str]:
@@ -169,7 +172,7 @@ def renamed(ledger: Ledger, names: Mapping[str, str]) -> Ledger:
     every line and every budget row. Pure."""
 
     def name(klass: str) -> str:
-        return k.by_prefix(klass, names) if klass else klass
+        return class_renamed(klass, names)
 
     def split(s: Split) -> Split:
         return replace(s, klass=name(s.klass)) if s.klass else s
@@ -202,9 +205,8 @@ def taking(state: BookState, found: Found, compared: Ledger, final: Ledger, work
     (the same exports under QuickBooks' names of the taken classes); UpdateRefused where the two
     differ in more than those names."""
     a, b = compared.transactions, final.transactions
-    if len(a) != len(b) or any(
-        x.date != y.date or x.ref != y.ref or len(x.splits) != len(y.splits)
-        for x, y in zip(a, b, strict=True)
+    if not aligned(compared, final) or any(
+        len(x.splits) != len(y.splits) for x, y in zip(a, b, strict=True)
     ):
         raise UpdateRefused(
             "taking QuickBooks' name of class "

@@ -96,6 +96,12 @@ def account_renames(
     return tuple(found)
 
 
+def taken_as(renames: tuple[AccountRename, ...]) -> dict[str, str]:
+    """The keys' name of each account whose QuickBooks name the plan takes → its name after
+    the run (QuickBooks')."""
+    return {r.book: r.quickbooks for r in renames if r.taken}
+
+
 def rules(renames: tuple[AccountRename, ...]) -> tuple[Rule, ...]:
     """The plan rules that give QuickBooks' accounts the book's names."""
     return tuple(Rule("rename", r.origin, _split(r.book)[1]) for r in renames)

@@ -13,7 +13,7 @@ from app import update_decision as renaming
 from app.errors import ProblemsError
 from app.model import Ledger
 from app.plan import Plan
-from app.update import BookState, UpdateRefused, Work
+from app.update import BookState, UpdateRefused, Work, aligned
 from app.update_decision import AccountRename
 
 
@@ -69,14 +69,6 @@ def in_book(  # noqa: PLR0917
     return out
 
 
-def aligned(a: Ledger, b: Ledger) -> bool:
-    """The same transactions in the same order (prepared under other account names)."""
-    pairs = zip(a.transactions, b.transactions, strict=False)
-    return len(a.transactions) == len(b.transactions) and all(
-        x.date == y.date and x.ref == y.ref and x.num == y.num for x, y in pairs
-    )
-
-
 def taken(  # noqa: PLR0917
     state: BookState,
     classes: update_classes.Found,
@@ -90,7 +82,7 @@ def taken(  # noqa: PLR0917
     the keys and as the book name the accounts, and the work made on ``given`` (the exports as
     compared, under the book's names) for them."""
     assert classes.final is not None
-    ready = pipeline.prepare(classes.final, plan)
+    ready = classes.ready or pipeline.prepare(classes.final, plan)
     if ready.errors:
         raise ProblemsError(ready.errors)
     final, renames = compared(state, classes.final, plan, ready)

@@ -41,9 +41,8 @@ class Record:
     # the XOR of their keys' hashes (``digest``): which ones GnuCash deleted since, told apart
     # from those QuickBooks has since (``app.update_deleted``); empty in books written before
     written: dict[str, tuple[int, str]] = field(default_factory=dict)
-    deleted: tuple[
-        str, ...
-    ] = ()  # keys of QuickBooks' transactions deleted in GnuCash, kept deleted
+    # keys of QuickBooks' transactions deleted in GnuCash, kept deleted
+    deleted: tuple[str, ...] = ()
     # QuickBooks' classes as the book names them after the run (``app.update_classes``; empty in
     # books written before they were kept)
     classes: tuple[str, ...] = ()

@@ -176,7 +176,7 @@ def bring_up_to_date(
                 state,
                 extras.budgets(ledger.budget_lines),
                 plan,
-                {r.book: r.quickbooks for r in renames if r.taken},  # (keys' names after)
+                renaming.taken_as(renames),
             )
             held = (*renames, *classes.renames, *budgets.held)
             work = _work(state, ledger, plan, name, (h.key for h in held))
@@ -207,9 +207,7 @@ def bring_up_to_date(
             ),
             sales_tax=prepared.sales_tax if docs is not None else None,
             classes=classes.taken,
-            class_accounts=update_classes.in_book(
-                took, to_book, {r.book: r.quickbooks for r in renames if r.taken}
-            ),
+            class_accounts=update_classes.in_book(took, to_book, renaming.taken_as(renames)),
             budgets=budgets.in_book(to_book),
         )
 
@@ -261,8 +259,8 @@ def _record(  # noqa: PLR0917
         deleted=(work.keys[i] for i in work.deleted_here),
         budgets=budgets,
     )
-    taken_as = {r.book: r.quickbooks for r in renames if r.taken}  # (keys' names after)
-    figures = {keys.by_prefix(a, taken_as): v for a, v in record.figures.items()}
+    after = renaming.taken_as(renames)  # (the keys' names after the run)
+    figures = {keys.by_prefix(a, after): v for a, v in record.figures.items()}
     return replace(record, figures=figures).to_text()
 
 

@@ -80,12 +80,20 @@ def _amounts(to: Target, bgt: int, b: Budget, before: Sequence[int] = ()) -> Non
                 lib.gnc_budget_set_account_period_value(bgt, acc, period, Numeric(units, denom))
 
 
+def _named(to: Target) -> dict[str, int]:
+    """The book's budgets by name."""
+    lib = to.calls.lib
+    return {
+        (lib.gnc_budget_get_name(g) or b"").decode(): g
+        for g in to.calls.collection(to.book, b"Budget")
+    }
+
+
 def rename(to: Target, names: Mapping[str, str]) -> None:
     """Each budget of the book named a key of ``names`` named its value."""
     lib = to.calls.lib
-    for bgt in to.calls.collection(to.book, b"Budget"):
-        new = names.get((lib.gnc_budget_get_name(bgt) or b"").decode())
-        if new is not None:
+    for name, bgt in _named(to).items():
+        if (new := names.get(name)) is not None:
             lib.gnc_budget_begin_edit(bgt)
             lib.gnc_budget_set_name(bgt, new.encode())
             lib.gnc_budget_commit_edit(bgt)
@@ -95,10 +103,7 @@ def replace_amounts(to: Target, budgets: Sequence[Budget]) -> int:
     """Each of ``budgets`` the book has (by name) given these amounts: every value it had
     unset first; how many."""
     lib = to.calls.lib
-    found = {
-        (lib.gnc_budget_get_name(g) or b"").decode(): g
-        for g in to.calls.collection(to.book, b"Budget")
-    }
+    found = _named(to)
     for b in budgets:
         bgt = found[b.name]
         lib.gnc_budget_begin_edit(bgt)

@@ -45,22 +45,22 @@ def rename(
     for a in root.get_descendants():
         for sp in C.xaccAccountGetSplitList(a.get_instance()):
             klass = s.text(int(sp), SLOT)
-            if klass and renamed(klass, names) != klass:
+            if klass and (new := renamed(klass, names)) != klass:
                 t = C.xaccSplitGetParent(sp)
-                lines.setdefault(int(t), (t, []))[1].append((sp, renamed(klass, names)))
+                lines.setdefault(int(t), (t, []))[1].append((sp, new))
     for t, split_classes in lines.values():
         C.xaccTransBeginEdit(t)
         for sp, klass in split_classes:
             s.set_text(int(sp), SLOT, klass)
             memo = C.xaccSplitGetMemo(sp) or ""
-            if memo_renamed(memo, names) != memo:
-                C.xaccSplitSetMemo(sp, memo_renamed(memo, names))
+            if (new := memo_renamed(memo, names)) != memo:
+                C.xaccSplitSetMemo(sp, new)
         C.xaccTransCommitEdit(t)
         invoice = C.gncInvoiceGetInvoiceFromTxn(t)
         for entry in C.gncInvoiceGetEntries(invoice) if invoice else ():
             said = C.gncEntryGetDescription(entry) or ""
-            if memo_renamed(said, names) != said:
+            if (new := memo_renamed(said, names)) != said:
                 C.gncEntryBeginEdit(entry)
-                C.gncEntrySetDescription(entry, memo_renamed(said, names))
+                C.gncEntrySetDescription(entry, new)
                 C.gncEntryCommitEdit(entry)
     return sum(len(found) for _t, found in lines.values())
