@@ -216,7 +216,13 @@ def _unchanged(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> i
     if differ := outcome.budgets.differ:
         parts.append(f"{words.plural(len(differ), 'budget')} the book keeps as its own")
     still = f"; it still differs from QuickBooks by the {' and the '.join(parts)}" if parts else ""
-    undecided = waiting or any(not h.choice for h in outcome.budgets.differ)
+    # a name QuickBooks changed, undecided: held, though no figure differs (the book's name
+    # kept is the book's own, as a rename on the Map step is)
+    if renamed := [r for r in outcome.renamed if not r.choice]:
+        n = len(renamed)
+        still += f"; {words.plural(n, 'name')} QuickBooks changed {'is' if n == 1 else 'are'} "
+        still += "held above too" if parts else "held above"
+    undecided = waiting or renamed or any(not h.choice for h in outcome.budgets.differ)
     still += " (decide each held change, then update again)" if undecided else ""
     print(f"{book} is up to date: nothing added{still}")
     return _strict(args) if parts else 0

@@ -86,7 +86,7 @@ class UpdateOutcome:
     def lines(self, audience: Audience = "cli") -> list[str]:
         """What the run did, in the words a person reads (the wizard's worked on a copy of the
         user's book: their own file is untouched, the updated one is downloaded)."""
-        more = self.budgets.writes or bool(self.budgets.differ)
+        more = self.budgets.writes or bool(self.budgets.differ) or bool(self.renamed)
         out = summary(self.work, self.ledger, audience, more) + [
             r.said(audience) for r in self.renamed if audience == "cli" or r.taken or r.kept
         ]

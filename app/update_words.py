@@ -20,7 +20,7 @@ def summary(
 ) -> list[str]:
     """The summary a person reads: counts, then each held change with file and line (the
     wizard lists those still to decide apart, each with its buttons, and never a key);
-    ``more``: the run brings something else up to date (budgets)."""
+    ``more``: the run brings something else up to date or holds it (budgets, a name)."""
     out = [_counts(work, audience)]
     if work.new_accounts:
         out.append(f"New accounts: {', '.join(work.new_accounts)}")

@@ -242,3 +242,38 @@ def test_a_key_both_taken_and_kept_is_refused(tmp_path: Path) -> None:
     run = convert(tmp_path / "x.csv", "--update", book, *both)
     assert run.returncode == 2
     assert "class:Design is given both --take-quickbooks and --keep-book: choose one" in run.stderr
+
+
+def test_a_rename_alone_is_no_nothing_new(client, app, tmp_path: Path, later: Later) -> None:
+    """The exports the book was written from, the class renamed in them and nothing else: the
+    rename is held, so the update no longer says "Nothing new: the book already holds
+    everything" and its last line says the name is held, to decide (no figure differs: exit 0
+    with --strict); kept, the book's name is its own, as a Map step rename is. The wizard's
+    home list says a change waits for a decision, never "Already up to date" (a green state,
+    before)."""
+    from tests.support.web import post_update, soup
+
+    book = tmp_path / "book.gnucash"
+    march = exports(later.first, tmp_path / "march")
+    assert convert(*march, "-o", book).returncode == 0
+    renamed_class(march, "Design", "Creative")
+    run = convert(*march, "--update", book, "--strict")
+    said = run.stdout
+    assert run.returncode == 0, said + run.stderr
+    assert "Nothing new" not in said and "Held [class:Design]: lists.iif:" in said, said
+    assert said.splitlines()[-1] == (
+        f"{book} is up to date: nothing added; 1 name QuickBooks changed is held above "
+        "(decide each held change, then update again)"
+    ), said
+    r = post_update(client, book, march)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    page = soup(client.get(r.location))
+    assert page.select_one("h1").get_text(" ").strip() == "Nothing added: 1 change to decide"
+    state = soup(client.get("/")).select_one("span.state.update")
+    assert state.get_text(" ").strip() == "Nothing added: 1 change to decide", state
+    assert "proof-warn" in state["class"]
+    kept = convert(*march, "--update", book, "--strict", "--keep-book", "class:Design")
+    said = kept.stdout
+    assert kept.returncode == 0, said + kept.stderr
+    assert "Kept (the plan) [class:Design]: lists.iif:" in said, said
+    assert said.splitlines()[-1] == f"Book brought up to date: {book}", said

@@ -154,7 +154,10 @@ def home_state(data: dict) -> tuple[str, str]:
     "warn" (differs by the changes held) or "error"."""
     if not data.get("written") and data.get("own"):
         return "Already up to date: differs from QuickBooks by what was done in GnuCash", "warn"
-    if not data.get("written") and any(h.get("kept") for h in data.get("held_changes", ())):
+    held = data.get("held_changes", ())
+    if not data.get("written") and (undecided := [h for h in held if not h.get("kept")]):
+        return f"Nothing added: {plural(len(undecided), 'change')} to decide", "warn"
+    if not data.get("written") and any(not h.get("rename") for h in held):
         return "Nothing added: differs from QuickBooks by what you kept", "warn"
     if not data.get("written"):
         return "Already up to date: the book was not changed", "ok"
