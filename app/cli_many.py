@@ -33,7 +33,7 @@ from app.cli_checks import unwritable
 from app.errors import MappingError
 from app.fileio import read_json, write_json, write_text
 from app.many import Company
-from app.many_summary import Row, exit_status, headline
+from app.many_summary import Row, exit_status, headline, twins_line, with_twins
 from app.many_summary import write as write_summary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,8 +92,12 @@ def main(argv: Sequence[str]) -> int:
         print("Stopped: the companies still running were not converted.", file=sys.stderr)
         return 130
     display.close()
+    same = many.same_exports(companies)
+    rows = with_twins(rows, same)
     write_summary(args.output, rows, str(args.source))
     print(headline(rows))
+    if same:
+        print(twins_line(same))
     print(f"Summary: {args.output / 'summary.html'} (and summary.csv)")
     return exit_status(rows, args.strict)
 

@@ -256,6 +256,26 @@ def file_hashes(files: Sequence[Path]) -> list[tuple[str, str]]:
     return sorted((f.name, hashlib.sha256(f.read_bytes()).hexdigest()) for f in files)
 
 
+def same_exports(companies: Sequence[Company]) -> dict[str, str]:
+    """Each company whose exports are, file for file, the content of an earlier one's (names
+    aside) → that one's name: the same company twice in a batch, most likely a folder copied
+    or a manifest row repeated; both are converted, and the summary says it."""
+    first: dict[tuple[str, ...], str] = {}
+    out = {}
+    for c in companies:
+        if c.problem or not c.files:
+            continue
+        try:
+            content = tuple(sorted(h for _, h in file_hashes(c.files)))
+        except OSError:  # (the company's own run says the file it cannot read)
+            continue
+        if content in first:
+            out[c.name] = first[content]
+        else:
+            first[content] = c.name
+    return out
+
+
 def unchanged(company: Company, folder: Path) -> dict | None:
     """The earlier result in ``folder`` when its book was written from these very files and
     plan (the audit pack's files.csv and plan.json) to this same place; else None."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import astuple, dataclass, fields
+from dataclasses import astuple, dataclass, fields, replace
 from pathlib import Path
 from typing import Literal
 
@@ -91,6 +91,24 @@ def headline(rows: Sequence[Row]) -> str:
     said = f"{words.plural(len(rows), 'company')}: " + ", ".join(parts)
     # (its own sentence: said after the last part, it read as part of that one)
     return said + (f"; {unchanged:,} unchanged since their book was written" if unchanged else "")
+
+
+def with_twins(rows: Sequence[Row], same: dict[str, str]) -> list[Row]:
+    """The rows, each company whose exports are another's (``app.many.same_exports``) saying so
+    first in its message, counted as a warning."""
+    said = "the same exports as {}, file for file: the same company twice? {}"
+    return [
+        replace(r, warnings=r.warnings + 1, message=said.format(other, r.message).strip())
+        if (other := same.get(r.company)) is not None
+        else r
+        for r in rows
+    ]
+
+
+def twins_line(same: dict[str, str]) -> str:
+    """What the batch says once about companies whose exports are another's ("": none)."""
+    pairs = "; ".join(f"{c} holds the same exports as {o}" for c, o in same.items())
+    return f"Warning: {pairs}, file for file: the same company twice?" if same else ""
 
 
 def exit_status(rows: Sequence[Row], strict: bool) -> int:

@@ -274,6 +274,34 @@ def test_a_company_s_exports_in_its_sub_folders_are_read(tmp_path):
     _proven(deep, out / "Deep-Co" / "Deep-Co.gnucash")
 
 
+def test_the_same_company_twice_is_said(tmp_path):
+    """A company folder copied under another name (its files renamed too): both are converted
+    and proven, and the copy's row and the batch's last lines say it holds the same exports as
+    the first, file for file, counted as a warning (it passed unsaid)."""
+    clients = tmp_path / "clients"
+    acme = _write(clients / "Acme", seed=74)
+    _write(clients / "Other Co", seed=75)
+    shutil.copytree(clients / "Acme", clients / "Acme copy")
+    (clients / "Acme copy" / "lists.iif").rename(clients / "Acme copy" / "acme lists.iif")
+    out = tmp_path / "out"
+    run = many(clients, "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines()[-2] == (
+        "Warning: Acme copy holds the same exports as Acme, file for file: the same company twice?"
+    ), run.stdout
+    rows = {r["company"]: r for r in _summary(out)}
+    assert {n: r["status"] for n, r in rows.items()} == dict.fromkeys(
+        ("Acme", "Acme copy", "Other Co"), "matches QuickBooks"
+    )
+    said = "the same exports as Acme, file for file: the same company twice?"
+    assert rows["Acme copy"]["message"].startswith(said), rows["Acme copy"]
+    assert int(rows["Acme copy"]["warnings"]) == int(rows["Acme"]["warnings"]) + 1
+    assert "same exports" not in rows["Acme"]["message"] + rows["Other Co"]["message"]
+    assert said in (out / "summary.html").read_text(encoding="utf-8")
+    _proven(acme, out / "Acme" / "Acme.gnucash")
+    _proven(acme, out / "Acme-copy" / "Acme-copy.gnucash")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
