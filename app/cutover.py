@@ -92,13 +92,17 @@ def applied(
 
 
 def _unbalanced_day(daily: DailyByAccount) -> bool:
-    """Whether the lines of some day do not sum to zero: a transaction that day does not
-    balance (two that do not, on one day, could offset each other: rare; on two days, not)."""
+    """Whether some day's lines do not sum to zero (two of a day may offset: ``_unbalanced``)."""
     by_day: dict[dt.date, Decimal] = {}
     for days in daily.values():
         for day, value in days.items():
             by_day[day] = by_day.get(day, ZERO) + value
     return any(by_day.values())
+
+
+def _unbalanced(ledger: Ledger) -> bool:
+    """Whether a transaction does not balance: a pass over every line, once a finding is made."""
+    return any(sum(s.value for s in t.splits) for t in ledger.transactions if not t.voided)
 
 
 def _with(ledger: Ledger, problems: list[Problem], **changes: Any) -> Ledger:
@@ -139,7 +143,10 @@ def _full(
         problems.append(Problem(None, WAITS, "note"))
         return _with(ledger, problems, transactions=())
     first = min(t.date for t in ledger.transactions)
+    said = len(problems)
     lines = _differences(ledger, cutover, first, problems, daily)
+    if (lines or len(problems) > said) and _unbalanced(ledger):  # (offsetting on one day)
+        return _with(ledger, [*problems[:said], Problem(None, WAITS, "note")], transactions=())
     if not lines:
         return _with(ledger, problems, transactions=())
     return _balanced_opening(ledger, lines, first, problems)
@@ -234,10 +241,14 @@ def _differences(
         if not diff:
             continue
         what = f"QuickBooks balance {money(a.balance)}, imported history explains {money(has)}"
-        if twice:  # an opening balance would take history back
-            said = f"{a.full_name}: {what}; difference {money(diff)}: not posted, the history "
-            said += "explains more than QuickBooks' balance"
-            problems.append(Problem(a.source, said, "warning", twice[1], topic="difference"))
+        # never posted where it would take history back, or hide rows missing inside it (the
+        # General Ledger's own Total rows say so)
+        if twice or (short := likely.short_totals(ledger, a)):
+            problems.append(
+                repeated.not_posted(a, what, diff, twice)
+                if twice
+                else likely.short_warning(a, what, diff, short)
+            )
             continue
         started = likely.opened_there(ledger, daily, first, a.full_name)  # (with the company)
         fix = likely.likely_fix(
@@ -277,15 +288,8 @@ def _differences(
             continue
         if not cutover.opening_balances:
             why = shifted or likely.unexplained(first, started)
-            problems.append(
-                Problem(
-                    a.source,
-                    f"{a.full_name}: {what}; difference {money(diff)}: {why}",
-                    "warning",
-                    fix,
-                    topic="difference",
-                )
-            )
+            said = f"{a.full_name}: {what}; difference {money(diff)}: {why}"
+            problems.append(Problem(a.source, said, "warning", fix, topic="difference"))
             continue
         lines.append(Split(a.full_name, diff, a.source, memo=what))
     return lines

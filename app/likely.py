@@ -8,8 +8,10 @@ import datetime as dt
 from collections.abc import Iterable
 from decimal import Decimal
 
+from app.account_labels import parse_label
 from app.as_of import DailyByAccount, fits_words, other_year, role_account
 from app.model import Account, AsOf, Fix, Ledger, Problem, Role, money
+from app.readers.qbcsv.sections import short_total
 from app.words import plural
 
 
@@ -105,5 +107,33 @@ def suspect_warning(account: Account, what: str, diff: Decimal, asof: AsOf) -> P
         f"given, {asof.date}, which is probably not its day",
         "warning",
         "export_date",
+        topic="difference",
+    )
+
+
+def short_totals(ledger: Ledger, account: Account) -> str:
+    """Where the General Ledger itself says ``account``'s history is short: its Total row is
+    not the sum of the rows read under it (``sections.short_total``), as "FILE:LINE: what it
+    found" ("": it does not). Rows are missing inside the history there: an opening balance
+    would hide them, so none is posted, and this is the cause of its difference."""
+    names = {account.full_name, *account.origin}
+    said = []
+    for p in ledger.problems:
+        path, found = short_total(p)
+        name, code, _ = parse_label(path)  # (as the report labels it: "1200 · A/R")
+        if path and (path in names or name in names or (code and code == account.code)):
+            said.append(f"{p.source}: {found}")
+    return "; ".join(said)
+
+
+def short_warning(account: Account, what: str, diff: Decimal, short: str) -> Problem:
+    """The cutover's warning for a difference the General Ledger's Total rows explain."""
+    return Problem(
+        account.source,
+        f"{account.full_name}: {what}; difference {money(diff)}, not posted as an opening "
+        f"balance: the General Ledger is short there ({short}); export it again from "
+        "QuickBooks and give it unedited",
+        "warning",
+        "files",
         topic="difference",
     )

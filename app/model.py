@@ -219,7 +219,7 @@ Fix = Literal[
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ, "opening": the
 # opening balance asked for, not made: ``app.coverage.no_opening``); "" for the rest.
-Topic = Literal["", "truncated", "coverage", "opening", "overlap", "difference"]
+Topic = Literal["", "truncated", "coverage", "opening", "overlap", "difference", "total"]
 
 
 @dataclass(frozen=True, slots=True)

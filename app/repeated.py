@@ -81,3 +81,16 @@ def explains_more(
         why[1],
         topic="difference",
     )
+
+
+def not_posted(account: Account, what: str, diff: Decimal, why: tuple[str, Fix]) -> Problem:
+    """The cutover's warning for one account's difference, not posted: the history explains
+    more (``why``: ``cause``)."""
+    return Problem(
+        account.source,
+        f"{account.full_name}: {what}; difference {money(diff)}: not posted, the history explains "
+        "more than QuickBooks' balance",
+        "warning",
+        why[1],
+        topic="difference",
+    )

@@ -264,3 +264,45 @@ def test_a_transaction_detail_by_account_cut_short_is_refused_as_a_general_ledge
         assert "4 of its transactions do not balance" in read.problems[0].message
         assert "the account sections after where it stops are missing" in read.problems[0].message
         assert len(read.transactions) == 1  # the one whole: its Rent line came before the cut
+
+
+@pytest.mark.parametrize("opening", [False, True])
+def test_a_transaction_gone_from_the_report_is_never_posted_as_an_opening_balance(
+    report, tmp_path, opening: bool
+) -> None:
+    """A whole transaction (both its rows) gone from the General Ledger: it still balances, so
+    only the two sections' Total rows tell. The two accounts' differences are not posted as
+    opening balances (with --opening-balances the book was called "Matches QuickBooks to the
+    cent", the missing deposit plugged), and the proof names those Total rows as their cause.
+    The book reopened holds what the file's rows hold."""
+    from app import gnc
+
+    company, lines = report
+    rows = list(csv.reader(lines))
+    by_ref: dict[str, list[int]] = {}
+    for i, cells in enumerate(rows):
+        if len(cells) > 3 and cells[2].isdigit():
+            by_ref.setdefault(cells[2], []).append(i)
+    pairs = [ix for ix in by_ref.values() if len(ix) == 2 and rows[ix[0]][3] == "Deposit"]
+    gone = pairs[len(pairs) // 2]
+    accounts = [rows[i][10].split(" · ")[-1] for i in reversed(gone)]  # (each row's other side)
+    amount = Decimal(next(c for c in rows[gone[0]][11:13] if c).replace(",", ""))
+    kept = [line for i, line in enumerate(lines) if i not in gone]
+    folder = tmp_path / "files"
+    folder.mkdir()
+    lists = company.write_lists_iif(folder / "lists.iif")
+    book = tmp_path / "book.gnucash"
+    extra = ["--opening-balances"] if opening else []
+    run = convert(lists, _write(folder, kept), "-o", book, "--strict", *extra)
+    out = run.stdout + run.stderr
+    assert run.returncode == 3, out
+    assert "Needs your attention: 2 accounts differ" in out, out
+    for name in accounts:
+        said = next(line for line in out.splitlines() if line.strip().startswith(f"{name}:"))
+        assert "the General Ledger is short there: gl.csv:" in said, said
+        at = int(said.split("gl.csv:")[1].split(":")[0])
+        assert kept[at - 1].lstrip(",").startswith("Total ") and name in kept[at - 1], said
+    got = {a.full_name: a.balance for a in gnc.read_book(book).accounts}
+    truth = company.expected_balances()
+    assert {got[n] - truth[n] for n in accounts} == {amount, -amount}
+    assert all(got.get(n, Decimal(0)) == v for n, v in truth.items() if n not in accounts)

@@ -15,6 +15,7 @@ The hot loop only records the heading and Total rows (``Sections``); nothing her
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -98,9 +99,20 @@ def section_problems(
                     f"under it sum to {got:,.2f} (difference {got - said:,.2f}): a row is missing, "
                     f"changed, or read under another account; {AGAIN}",
                     "warning",
+                    topic="total",
                 )
             )
     return out
+
+
+def short_total(problem: Problem) -> tuple[str, str]:
+    """A General Ledger Total row's warning above: (its account path, what it found, without
+    what to do); ("", "") for any other problem."""
+    found = _SHORT.match(problem.message) if problem.topic == "total" else None
+    return (found[1], problem.message.split("; ")[0]) if found else ("", "")
+
+
+_SHORT = re.compile(r"the Total row of (.+) says -?[\d,]+\.\d\d, but the ")
 
 
 def _said(am: str, de: str, cr: str) -> Decimal | None:
