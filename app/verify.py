@@ -34,8 +34,8 @@ from app.as_of import ZERO, as_counted, figures, ledger_daily, over_explained, r
 from app.book import BookAccount, BookDocuments, BookSnapshot, engine_made
 from app.check_causes import book_only, explain
 from app.coverage import Gap, gaps, no_opening
-from app.documents import aging, end_owner, selection
-from app.documents.proof import DocumentsProof
+from app.documents import selection
+from app.documents.open_proof import with_open_items
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
 from app.likely import date_suspect, likely_fix, opened_there, short_totals
@@ -329,7 +329,9 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     proof = prove_documents(
         docs.derived, meant, book.owner_open, held, mode=docs.mode, unowned_lots=book.unowned_lots
     )
-    proof = _open_items(proof, report, docs, book)
+    balances = {r.account: r.quickbooks_balance for r in report.rows}
+    as_of = report.as_of.date if report.as_of else None
+    proof = with_open_items(proof, as_of, balances, docs, book)
     pieces = docs.pieces().values()
     cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
     linked = (
@@ -363,38 +365,3 @@ def _with_added(c: Check, added: tuple[tuple[int, str], ...]) -> Check:
     files = c.input - sum(n for n, _ in added)
     said = f"{files:,} from QuickBooks' files + {' + '.join(parts)} added by qb2gnucash"
     return replace(c, detail=f"{said}; {c.detail}" if c.detail else said)
-
-
-def _open_items(
-    proof: DocumentsProof, report: Report, docs: selection.Selection, book: BookDocuments
-) -> DocumentsProof:
-    """The aging of every owner's open items and the reconciliation of A/R and A/P, QuickBooks
-    against GnuCash (``app.documents.aging``), and the probable cause of each owner's
-    difference."""
-    items = docs.derived.open_items
-    as_of = report.as_of.date if report.as_of else None
-    reported = {i.owner_kind for i in items}
-    rows = aging.aging_rows(items, book.open_lots, as_of, reported) if as_of else ()
-    balances = {r.account: r.quickbooks_balance for r in report.rows}
-    recs = aging.reconcile(book.controls, balances, items)
-    proof = replace(proof, aging=rows, reconciliation=recs)
-    no_lot = {r.owner_kind: r.gnucash_no_lot for r in recs}
-    guessed = {(r.owner_kind, r.owner) for r in docs.allocation.rules if r.rule == "oldest first"}
-    differs = {(r.kind, r.owner) for r in proof.differences}
-    causes = []
-    for kind, owner in proof.allocated:
-        unmatched = [
-            i for i in docs.allocation.unmatched if (i.owner_kind, i.owner) == (kind, owner)
-        ]
-        causes.append(
-            aging.owner_cause(
-                kind,
-                owner,
-                total_differs=(kind, owner) in differs,
-                unmatched=unmatched,
-                no_lot=no_lot.get(kind, ZERO),
-                guessed=(kind, end_owner(kind, owner)) in guessed,
-                no_control=kind not in {c.owner_kind for c in book.controls if c.accounts},
-            )
-        )
-    return replace(proof, causes=tuple(causes))

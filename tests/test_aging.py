@@ -391,3 +391,154 @@ def test_a_control_account_merged_away_is_warned_with_the_merge_to_undo(tmp_path
     prepared = pipeline.prepare(pipeline.read(files, plan), plan)
     (warned,) = [p for p in prepared.warnings if "no account of GnuCash's type" in p.message]
     assert "(Accounts Payable was retyped)" in warned.message and warned.fix == "account_type"
+
+
+def test_an_amount_moved_between_two_invoices_of_one_bucket_is_no_match(matching, tmp_path):
+    """The Open Invoices report edited: 1.00 moved from one invoice of a customer to another
+    in the same bucket that was open in full (so the report cannot be reproduced and payments
+    go oldest first). The customer's balance and buckets are QuickBooks', so the book was
+    called matching; each document is now compared with its row: the two invoices are named
+    with both figures, the customer's row is flagged, and the verdict is "allocated" (hunt 10).
+    The figures said are the edited report's and the book's, reopened."""
+    import csv
+    import io
+
+    from app.documents.aging import bucket
+
+    _company, prepared, _outcome, folder = matching
+    sel = prepared.documents
+    full = {
+        (d.owner, d.id)
+        for d in sel.docs.documents
+        if d.kind == "invoice" and sel.open_amounts.get(d.transaction) == d.total
+    }
+    text = (folder / "open_invoices.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    invoices = [(i, r) for i, r in enumerate(rows) if len(r) > 11 and r[3] == "Invoice"]
+    pair = next(
+        (a, b)
+        for a in invoices
+        for b in invoices
+        if a[0] != b[0]
+        and a[1][6] == b[1][6]
+        and (b[1][6], b[1][5]) in full
+        and bucket(int(a[1][10])) == bucket(int(b[1][10]))
+        and D(a[1][11].replace(",", "")) > 1
+    )
+    (i, a), (j, b) = pair
+    was = {a[5]: D(a[11].replace(",", "")), b[5]: D(b[11].replace(",", ""))}
+    now = {a[5]: was[a[5]] - 1, b[5]: was[b[5]] + 1}
+    rows[i][11], rows[j][11] = f"{now[a[5]]:,.2f}", f"{now[b[5]]:,.2f}"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    report = _edited(folder, tmp_path, "open_invoices.csv", out.getvalue())
+    assert not report.ok and verdict(report).state == "allocated", report.summary_lines()
+    proof = report.documents
+    owner = a[6]
+    assert proof.allocated == (("customer", owner),)
+    back = {
+        d.id: d.open
+        for d in gnc.read_documents(tmp_path / "book.gnucash").documents
+        if d.owner == owner
+    }
+    differ = {d.id: (d.quickbooks, d.gnucash) for d in proof.documents_differ}
+    assert set(differ) & set(now), differ  # (oldest first may leave others open too)
+    assert all(qb == now.get(n, 0) and gnucash == back[n] for n, (qb, gnucash) in differ.items())
+    assert all(back[n] == q for n, q in now.items() if n not in differ)  # (the others: equal)
+    assert "open by other amounts" in proof.headline()
+    line = next(x for x in proof.owner_lines() if x.startswith(f"customer {owner}: "))
+    assert "cannot be reproduced from the transaction files" in line, line
+    assert all(f"invoice {n} open QuickBooks {q:,.2f}" in line for n, (q, _) in differ.items())
+    side = next(s for s in open_items(proof, report.as_of.date)["sides"] if s["kind"] == "customer")
+    assert [r["owner"] for r in side["rows"] if not r["ok"]] == [owner]
+
+
+def test_an_unpaid_bills_report_that_lists_nothing_is_given_not_missing(matching, tmp_path):
+    """The Unpaid Bills report given with its headings and no rows (every bill paid, says
+    QuickBooks), while the trial balance holds A/P: the side is QuickBooks' report, never "no
+    Unpaid Bills report given" with the vendors compared with the history's guess, and the
+    book, whose bills the history leaves open, is not called matching (hunt 10)."""
+    _company, _prepared, _outcome, folder = matching
+    lines = (folder / "unpaid_bills.csv").read_text(encoding="utf-8").splitlines()
+    header = next(i for i, line in enumerate(lines) if "Open Balance" in line)
+    cells = lines[header].count(",")
+    empty = [*lines[: header + 1], "TOTAL" + "," * (cells - 1) + ",0.00"]
+    report = _edited(folder, tmp_path, "unpaid_bills.csv", "\n".join(empty) + "\n")
+    assert not report.ok and verdict(report).state == "allocated", report.summary_lines()
+    proof = report.documents
+    vendors = [r for r in proof.rows if r.kind == "vendor"]
+    assert vendors and all(r.basis == "report" and r.quickbooks_open == 0 for r in vendors)
+    back = gnc.read_documents(tmp_path / "book.gnucash")
+    owed = {o: v for (k, o), v in back.owner_open.items() if k == "vendor" and v}
+    assert (
+        owed and {r.owner: r.gnucash_open for r in proof.differences if r.kind == "vendor"} == owed
+    )
+    rec = next(r for r in proof.reconciliation if r.owner_kind == "vendor")
+    assert rec.report_documents == 0 and rec.quickbooks_not_listed == rec.quickbooks_balance > 0
+    assert "not given" not in rec.quickbooks_line(), rec.quickbooks_line()
+
+
+def test_a_current_invoice_of_a_report_without_due_dates_is_current() -> None:
+    """A report printed with its Aging column and without its Due Date column: QuickBooks
+    leaves an invoice's Aging blank until it is due, so that invoice is current (it was aged
+    from its own date, 68 days, and QuickBooks' side said 61-90); a credit memo with no figure
+    still ages from its date, as GnuCash's side does."""
+    from app.business import OpenItem
+    from app.source import Source
+
+    day = dt.date(2021, 12, 25)
+    items = [
+        OpenItem("customer", "A", "Invoice", dt.date(2021, 10, 18), D("9.00"), Source("o", 7)),
+        OpenItem(
+            "customer", "A", "Invoice", dt.date(2021, 9, 1), D("5.00"), Source("o", 8), aging=85
+        ),
+        OpenItem("customer", "A", "Credit Memo", dt.date(2021, 10, 1), D("-2.00"), Source("o", 9)),
+    ]
+    assert quickbooks_aging(items, day) == {
+        ("customer", "A"): (D("9.00"), D(0), D(0), D("3.00"), D(0))
+    }
+    # without the Aging column, a row without a due date still ages from its own date
+    plain = [replace(i, aging=None) for i in items]
+    assert quickbooks_aging(plain, day) == {("customer", "A"): (D(0), D(0), D(0), D(7), D(5))}
+
+
+def test_an_invoice_aged_otherwise_is_not_blamed_on_payments(matching, tmp_path):
+    """One invoice's Aging figure edited into another bucket (every open amount QuickBooks'):
+    the customer is flagged, and its cause is the report's due date or Aging figure, with the
+    report to export again; it said payments were applied otherwise, with View Lots to move
+    them (hunt 10)."""
+    import csv
+    import io
+
+    _company, _prepared, _outcome, folder = matching
+    text = (folder / "open_invoices.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    at = next(
+        i
+        for i, r in enumerate(rows)
+        if len(r) > 11 and r[3] == "Invoice" and r[10].isdigit() and int(r[10]) > 90
+    )
+    rows[at][10] = "5"  # (over 90 days past due → 1-30)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    report = _edited(folder, tmp_path, "open_invoices.csv", out.getvalue())
+    proof = report.documents
+    assert verdict(report).state == "allocated" and not proof.documents_differ
+    assert proof.allocated == (("customer", rows[at][6]),)
+    cause = proof.causes[0]
+    assert cause.cause.startswith("every one of this "), cause
+    assert "aged otherwise" in cause.cause and "View Lots" not in cause.action
+    assert cause.step == "files"
+
+
+def _edited(folder, tmp_path, name: str, text: str):
+    """The matching company's files with ``name`` given ``text``, converted: the proof."""
+    import shutil
+
+    edited = tmp_path / "files"
+    shutil.copytree(folder, edited, ignore=shutil.ignore_patterns("*.gnucash*"))
+    (edited / name).write_text(text, encoding="utf-8")
+    names = ("lists.iif", "history.csv", "open_invoices.csv", "unpaid_bills.csv")
+    plan = Plan()
+    prepared = pipeline.prepare(pipeline.read([edited / n for n in names], plan), plan)
+    return pipeline.write(prepared, tmp_path / "book.gnucash", plan).report

@@ -85,9 +85,9 @@ def test_a_check_deleted_in_gnucash_stays_deleted_and_is_said(setup, tmp_path) -
     # nothing written: the last line still says how the book differs from QuickBooks
     assert again.rstrip().endswith(
         "is up to date: nothing added; it still differs from QuickBooks by the 2 changes held "
-        "above and the 1 transaction deleted in GnuCash (decide each held change, then update "
-        "again)"
-    )
+        "above and the 1 transaction deleted in GnuCash; 1 name QuickBooks changed is held above "
+        "too (decide each held change, then update again)"
+    )  # (the account QuickBooks renamed: said, though it changes no figure)
 
 
 def test_taking_quickbooks_version_puts_it_back(setup, tmp_path) -> None:

@@ -52,3 +52,32 @@ def test_a_payments_rest_applied_to_a_new_invoice_is_linked(tmp_path) -> None:
     # nothing left open in the payment's own lot (its date, no due date: not a document's)
     mine = [x for x in docs.open_lots if x.owner == payment.name and x.due is None]
     assert not [x for x in mine if x.date == payment.date and x.open == -rest], mine
+
+
+def test_a_new_credit_is_linked_to_what_the_book_still_has_open(tmp_path) -> None:
+    """June's exports hold a new bill credit that QuickBooks applied to a vendor's bill, the
+    allocation (worked out on the whole history) to another bill of that vendor, which March's
+    book had paid already. Linked there, that bill was overpaid and the other left open, the
+    vendor's balance right, and the book called up to date (hunt 10). Fitted to what the book
+    has open, every document is as open as a conversion of June's exports from scratch makes
+    it, and QuickBooks' Unpaid Bills report says; the next update adds nothing."""
+    later = later_company(300, seed=9, items=True)
+    book, fresh = tmp_path / "book.gnucash", tmp_path / "fresh.gnucash"
+    assert convert(*exports(later.first, tmp_path / "march"), "-o", book).returncode == 0
+    june = exports(later.second, tmp_path / "june")
+    assert convert(*june, "-o", fresh).returncode == 0
+    take = ("account:6800", f"ref:{later.edited[1].trans_no}", f"ref:{later.deleted.trans_no}")
+    done = convert(*june, "--update", book, *(x for k in take for x in ("--take-quickbooks", k)))
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
+    assert out.splitlines()[-1] == f"Book brought up to date: {book}", out
+    docs, meant = (gnc.read_book(b, documents=True).documents for b in (book, fresh))
+    assert docs is not None and meant is not None
+    opened = {(d.kind, d.owner, d.id): d.open for d in docs.documents}
+    assert opened == {(d.kind, d.owner, d.id): d.open for d in meant.documents}
+    assert min(opened.values()) >= 0  # (no document overpaid)
+    truth = later.second.open_amounts
+    bills = [t for t in later.second.transactions if t.type == "Bill"]
+    assert all(opened["bill", t.name, t.num] == truth.get(t.trans_no, 0) for t in bills)
+    again = convert(*june, "--update", book, "--strict")
+    assert again.returncode == 0 and "0 transactions added" in again.stdout, again.stdout

@@ -120,6 +120,15 @@ class Documents:
     payments: tuple[Payment, ...] = ()
     open_items: tuple[OpenItem, ...] = ()
     problems: tuple[Problem, ...] = ()
+    # the sides ("customer", "vendor") whose open-items report was given, listing nothing too
+    # (every document of the side paid): None, the sides its rows name
+    given: frozenset[str] | None = None
+
+    @property
+    def reported(self) -> frozenset[str]:
+        """The sides QuickBooks' open amounts come from a report for (else from the history)."""
+        named = frozenset(o.owner_kind for o in self.open_items)
+        return named if self.given is None else self.given | named
 
     def count(self) -> dict[str, int]:
         """Counts by kind (documents) plus "payment", voided ones not counted."""
@@ -219,7 +228,13 @@ def derive(ledger: Ledger, *, skip: frozenset[str] = frozenset()) -> Documents:
                 voided=txn.voided,
             )
         )
-    return Documents(tuple(_unique_ids(docs)), tuple(pays), ledger.open_items, tuple(problems))
+    given = frozenset(_REPORTS[f.layout] for f in ledger.files if f.layout in _REPORTS)
+    return Documents(
+        tuple(_unique_ids(docs)), tuple(pays), ledger.open_items, tuple(problems), given
+    )
+
+
+_REPORTS = {"open invoices": "customer", "unpaid bills": "vendor"}  # (a report's own side)
 
 
 def _kind(word: str, owner_kind: str, value: Decimal) -> DocKind | None:

@@ -59,11 +59,17 @@ def quickbooks_aging(
     items: Iterable[OpenItem], as_of: dt.date, from_date: set[str] | frozenset[str] = frozenset()
 ) -> dict[tuple[str, str], Buckets]:
     """(kind, owner) → its report rows' open amounts by bucket (a row with no Aging figure from
-    its due date, or from its own date on the sides ``from_date`` ages so: ``aged_from_date``)."""
+    its due date, or from its own date on the sides ``from_date`` ages so: ``aged_from_date``;
+    an invoice or bill with neither, in a report with an Aging column, is current: QuickBooks
+    leaves the figure blank until the due date has passed)."""
+    items = list(items)
+    columned = {i.owner_kind for i in items if i.aging is not None}
     out: dict[tuple[str, str], list[Decimal]] = {}
     for item in items:
         day = item.date if item.owner_kind in from_date else (item.due or item.date)
         days = item.aging if item.aging is not None else (as_of - day).days
+        if item.aging is None and item.due is None and item.owner_kind in columned:
+            days = 0 if item.kind_label.upper() in ("INVOICE", "BILL") else days  # (no credit)
         _add(out, (item.owner_kind, item.owner), days, item.open)
     return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
 
@@ -220,7 +226,7 @@ class Reconciliation:
             return f"{head} (no {report} given: its open items cannot be compared)"
         listed = self.report_documents + self.report_other
         line = (
-            f"{head} = {report} {money(listed)} ({_documents(self.owner_kind)} "
+            f"{head} = {report} {money(listed)} ({documents_words(self.owner_kind)} "
             f"{money(self.report_documents)}, payments, credits and journal entries "
             f"{money(self.report_other)})"
         )
@@ -242,7 +248,7 @@ class Reconciliation:
         return line
 
 
-def _documents(owner_kind: str) -> str:
+def documents_words(owner_kind: str) -> str:
     return "invoices and credit memos" if owner_kind == "customer" else "bills and bill credits"
 
 
@@ -250,10 +256,12 @@ def reconcile(
     controls: Iterable[BookControl],
     quickbooks_balances: Mapping[str, Decimal],
     items: Iterable[OpenItem],
+    reported: Iterable[str] = (),
 ) -> tuple[Reconciliation, ...]:
     """Each side the book has control accounts for; ``quickbooks_balances``: account → its
-    trial-balance figure (debit positive)."""
-    listed: dict[str, list[Decimal]] = {}
+    trial-balance figure (debit positive); ``reported``: the sides whose report was given
+    (one that lists nothing too)."""
+    listed: dict[str, list[Decimal]] = {side: [ZERO, ZERO] for side in reported}
     for item in items:
         pair = listed.setdefault(item.owner_kind, [ZERO, ZERO])
         pair[0 if is_document_word(item.kind_label) else 1] += item.open
@@ -276,96 +284,3 @@ def reconcile(
             )
         )
     return tuple(out)
-
-
-@dataclass(frozen=True, slots=True)
-class OwnerCause:
-    """Why a customer's, job's or vendor's open items differ, and what to do: ``step`` names
-    the wizard step whose control fixes it ("files"), "" when nothing on the pages does (then
-    ``action`` says what can be done instead)."""
-
-    owner_kind: str
-    owner: str
-    cause: str
-    action: str
-    step: str = ""
-
-
-NOTHING_HERE = "Nothing on these pages changes it"
-
-
-def owner_cause(
-    row_kind: str,
-    owner: str,
-    *,
-    total_differs: bool,
-    unmatched: list[OpenItem],
-    no_lot: Decimal,
-    guessed: bool,
-    no_control: bool = False,
-) -> OwnerCause:
-    """The probable cause of one owner's difference: a book with no account of the side's type
-    (``no_control``: the Map step retyped or merged it away), report rows the transaction files
-    hold with no name (the book keeps those lines in no lot), report rows missing from the
-    files, payments applied otherwise (same balance, other items open), or a report the files
-    cannot reproduce."""
-    control, docs, report, who = SIDE_WORDS[row_kind]
-    if no_control:
-        kind = "Accounts Receivable" if row_kind == "customer" else "Accounts Payable"
-        return OwnerCause(
-            row_kind,
-            owner,
-            f"the book has no account of GnuCash's type {kind} (on the Map step it was given "
-            f"another type, or merged into another account), and GnuCash keeps {docs} only on "
-            f"one: none was made for this {who}",
-            f"on the Map step, undo that change to {control}",
-            "map",
-        )
-    rows = ", ".join(
-        f"{i.kind_label} {i.date.isoformat()} {money(i.open)}"
-        + (f" (Trans # {i.ref})" if i.ref else "")
-        for i in unmatched[:3]
-    ) + (f" and {len(unmatched) - 3:,} more" if len(unmatched) > 3 else "")
-    if unmatched and no_lot:
-        return OwnerCause(
-            row_kind,
-            owner,
-            f"QuickBooks' {report} lists open items of this {who} ({rows}) that the "
-            f"transaction files hold with no {who} named on the {control} line: the book "
-            f"keeps such lines on {control} with no {who}, so the ledger matches and this "
-            f"{who}'s open items do not",
-            f"{NOTHING_HERE} (the files do not name the {who}): export the transactions again "
-            "with each line's Name (QuickBooks' General Ledger report keeps it) and give that "
-            f"file instead, or keep the book: in GnuCash the line stays on {control} with no "
-            f"{who}",
-        )
-    if unmatched:
-        return OwnerCause(
-            row_kind,
-            owner,
-            f"QuickBooks' {report} lists open items of this {who} that are in no transaction "
-            f"file ({rows})",
-            "check that every transaction file is there and that the report is from the same "
-            "day as the files",
-            "files",
-        )
-    if not total_differs:
-        how = "oldest first (a guess)" if guessed else "as the files say"
-        return OwnerCause(
-            row_kind,
-            owner,
-            f"the same open balance, on other items: payments and credits were applied "
-            f"{how}, not as QuickBooks applied them, so other {_documents(row_kind)} are open "
-            "and they age differently",
-            f"{NOTHING_HERE}; the ledger and the balance are right. In GnuCash, the "
-            f"{control} register's Actions › View Lots moves a payment to another document",
-        )
-    return OwnerCause(
-        row_kind,
-        owner,
-        f"QuickBooks' {report} and the transaction files disagree about this {who}'s open "
-        "items (the report cannot be reproduced from the files)",
-        "check that the report is from the same day as the transaction files, and export it "
-        "again if not",
-        "files",
-    )

@@ -99,7 +99,7 @@ class _Debit:
 def allocate(docs: Documents) -> Allocation:
     """The applications for every owner of ``docs`` (see the module docstring)."""
     debits, credits = _by_owner(docs)
-    reported = {o.owner_kind for o in docs.open_items}
+    reported = docs.reported
     open_of, problems, unmatched, due = open_amounts(docs, reported)
     families: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     for pool in sorted(set(debits) | set(credits)):

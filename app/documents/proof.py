@@ -17,7 +17,8 @@ from decimal import Decimal
 
 from app import csvsafe
 from app.documents import Documents
-from app.documents.aging import SIDE_WORDS, AgingRow, OwnerCause, Reconciliation
+from app.documents.aging import SIDE_WORDS, AgingRow, Reconciliation
+from app.documents.owner_causes import DocumentOpen, OwnerCause
 from app.words import differ, plural
 
 ZERO = Decimal(0)
@@ -40,7 +41,7 @@ def quickbooks_open(docs: Documents) -> dict[tuple[str, str], tuple[Decimal, str
     """(kind, owner) → (open balance, basis): what the customer or job owes (we owe the
     vendor)."""
     out: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
-    reported = {o.owner_kind for o in docs.open_items}
+    reported = docs.reported
     for o in docs.open_items:
         out[o.owner_kind, o.owner] += o.open
     for d in docs.documents:
@@ -59,10 +60,7 @@ def compare(
     qb = quickbooks_open(docs)
     rows = []
     for key in sorted(set(qb) | set(gnucash_open)):
-        amount, basis = qb.get(
-            key,
-            (ZERO, "report" if any(o.owner_kind == key[0] for o in docs.open_items) else "history"),
-        )
+        amount, basis = qb.get(key, (ZERO, "report" if key[0] in docs.reported else "history"))
         rows.append(OwnerRow(key[1], key[0], amount, gnucash_open.get(key, ZERO), basis))
     return tuple(rows)
 
@@ -111,6 +109,8 @@ class DocumentsProof:
     aging: tuple[AgingRow, ...] = ()  # per owner, QuickBooks' buckets against GnuCash's
     reconciliation: tuple[Reconciliation, ...] = ()  # A/R, A/P taken apart on both sides
     causes: tuple[OwnerCause, ...] = ()  # of each owner in ``allocated``
+    # each document open by another amount than the open-items report says
+    documents_differ: tuple[DocumentOpen, ...] = ()
 
     @property
     def differences(self) -> tuple[OwnerRow, ...]:
@@ -119,9 +119,10 @@ class DocumentsProof:
     @property
     def allocated(self) -> tuple[tuple[str, str], ...]:
         """(kind, owner) of every customer, job and vendor whose open items differ: its open
-        balance, or how its open items age."""
+        balance, how its open items age, or which of them are open by how much."""
         keys = {(r.kind, r.owner) for r in self.differences}
         keys |= {(r.owner_kind, r.owner) for r in self.aging if not r.ok}
+        keys |= {(d.owner_kind, d.owner) for d in self.documents_differ}
         return tuple(sorted(keys, key=lambda k: (k[0] != "customer", k[1].casefold())))
 
     def cause_of(self, kind: str, owner: str) -> OwnerCause | None:
@@ -155,6 +156,10 @@ class DocumentsProof:
             who = owners_words(tuple((r.kind, r.owner) for r in self.differences))
             what = differ(len(self.differences), "balance", count=False)
             return f"{who} open {what} from QuickBooks"
+        if self.documents_differ:
+            n = len(self.documents_differ)
+            what = f"{plural(n, 'invoice or bill', 'invoices or bills')} open by other amounts"
+            return f"{owners_words(self.allocated)} open items differ from QuickBooks' ({what})"
         if self.allocated:
             return f"{owners_words(self.allocated)} open items age differently from QuickBooks'"
         if not self.ok:
@@ -186,15 +191,16 @@ class DocumentsProof:
             r = rows.get((kind, owner))
             what = "job" if kind == "customer" and ":" in owner else kind
             line = f"{what} {owner}: "
+            c = self.cause_of(kind, owner)
             if r is not None and r.difference:
                 line += (
                     f"open balance QuickBooks {r.quickbooks_open:,.2f}, GnuCash "
                     f"{r.gnucash_open:,.2f}, difference {r.difference:,.2f} ({r.basis})"
-                )
-            else:
+                ) + (" — " if c is not None else "")
+            elif c is None:
                 line += "the same open balance, aged differently"
-            if (c := self.cause_of(kind, owner)) is not None:
-                line += f" — {c.cause}; {c.action}"
+            if c is not None:  # (with the same balance, it says on which items and why)
+                line += f"{c.cause}; {c.action}"
             out.append(line)
         return out
 

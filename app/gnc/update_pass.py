@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 
-from app.documents import Payment
+from app.documents import Document, Payment
 from app.documents.selection import Piece, links, payment_pieces
 from app.documents.taxes import SalesTax
 from app.errors import BookWriteError
@@ -73,16 +73,55 @@ class UpdatePass(TaxPass):
                         self.paid[p.transaction] = (p.account, pieces)
                     else:
                         self.paid[p.transaction] = (p.account, ())
-                for cn, doc, amount in links(self.docs, self.alloc):
-                    both = {cn.transaction, doc.transaction}
-                    if both & self.new and all(t in self.lots for t in both):
-                        self.link(cn, doc, amount)
-                        self.linked.append((cn, doc, amount))
+                self._links()
                 self._rests(cuts)
             finally:
                 if self.detacher is not None:
                     self.detacher.reattach()
         return dict(self.count)
+
+    def _links(self) -> None:
+        """Each credit note applied to a document or charge where either one is new, fitted to
+        the book as a new payment is (``_refit``): no more than the credit note has left in
+        the book, and on a document only what the book has more open of than QuickBooks (the
+        allocation's own choice first, then the owner's others, oldest first). The allocation,
+        worked out on the whole history, may apply it to a document the book's earlier run
+        had paid otherwise: linked there, that one was overpaid and another left open, the
+        owner's balance right (hunt 10)."""
+        by_note: dict[int, list[tuple]] = {}
+        for cn, doc, amount in links(self.docs, self.alloc):
+            both = {cn.transaction, doc.transaction}
+            if both & self.new and all(t in self.lots for t in both):
+                by_note.setdefault(cn.transaction, []).append((cn, doc, amount))
+        for group in by_note.values():
+            cn = group[0][0]
+            for doc, amount in self._fitted(cn, [(d, a) for _, d, a in group]):
+                self.link(cn, doc, amount)
+                self.linked.append((cn, doc, amount))
+
+    def _fitted(self, cn: Document, pairs: list[tuple]) -> list[tuple]:
+        """(document or charge, amount) of credit note ``cn``, fitted to the book (``_links``);
+        without QuickBooks' open amounts, as the allocation has them."""
+        if not self.target:
+            return pairs
+        side = 1 if cn.owner_kind == "customer" else -1
+        left = min(
+            sum((a for _, a in pairs), Decimal(0)),
+            -side * to_decimal(C.gnc_lot_get_balance(self.lots[cn.transaction])),
+        )
+        out = []
+        for owed, amount in pairs:  # a charge as the allocation has it (no target for it)
+            if isinstance(owed, Payment) and (take := min(amount, left)) > 0:
+                out.append((owed, take))
+                left -= take
+        chosen = [d for d, _ in pairs if not isinstance(d, Payment)]
+        for doc in dict.fromkeys([*chosen, *self.by_owner.get((cn.owner_kind, cn.owner), ())]):
+            take = min(self.gap.get(doc.transaction, Decimal(0)), left)
+            if take > 0 and doc.transaction in self.lots:
+                out.append((doc, take))
+                self.gap[doc.transaction] -= take
+                left -= take
+        return out
 
     def _rests(self, cuts: Mapping[int, tuple[Piece, ...]]) -> None:
         """An earlier payment's unapplied rest (its own lot in the book) that QuickBooks has

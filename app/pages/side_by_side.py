@@ -221,6 +221,7 @@ def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str,
     if proof is None:
         return None
     sides = []
+    flagged = set(proof.allocated)  # (its aging, or a document open by another amount)
     for kind, label in (("customer", "Customers (A/R)"), ("vendor", "Vendors (A/P)")):
         rows = [r for r in proof.aging if r.owner_kind == kind]
         rec = next((r for r in proof.reconciliation if r.owner_kind == kind), None)
@@ -237,7 +238,7 @@ def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str,
                     "gnucash": [plain(v) for v in r.gnucash],
                     "quickbooks_total": plain(sum(r.quickbooks, ZERO)) if r.quickbooks else None,
                     "gnucash_total": plain(sum(r.gnucash, ZERO)),
-                    "ok": r.ok,
+                    "ok": (kind, r.owner) not in flagged,
                     "totals_only": r.totals_only,
                     "cause": cause.cause if cause else "",
                     "action": cause.action if cause else "",
@@ -251,7 +252,7 @@ def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str,
                 "reported": qb_total is not None,
                 "totals_only": any(r.totals_only for r in rows),
                 "rows": lines,
-                "differ": sum(1 for r in rows if not r.ok),
+                "differ": sum(1 for r in rows if (kind, r.owner) in flagged),
                 "quickbooks_totals": [plain(v) for v in qb_total] if qb_total else None,
                 "gnucash_totals": [plain(v) for v in gnc_total],
                 "quickbooks_total": plain(sum(qb_total, ZERO)) if qb_total else None,
