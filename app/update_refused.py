@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from app.model import Ledger
+from app.plan import Plan
 from app.update_record import Record
 
 
@@ -63,3 +64,36 @@ def unknown_keys(asked: Sequence[str], known: Collection[str]) -> str | None:
         "it, in brackets after 'Held' (a change decided in an earlier run, or edited in "
         "GnuCash alone, is not held)"
     )
+
+
+# the plan's settings that make the book what it is: an update writes in the book's own
+_MODES = (
+    ("documents", "--documents"),
+    ("sales_tax", "--sales-tax"),
+    ("classes", "--classes"),
+    ("currency", "--currency"),
+    ("reparent", "--reparent"),
+)
+
+
+def mode_changed(stored: Plan, plan: Plan, book: str) -> str | None:
+    """Why an update asked to write in another mode than the book's is refused, or None: new
+    invoices as plain transactions beside the book's documents (its paid ones left open, the
+    proof comparing none), plain tax lines beside its tax tables, a class as a memo beside
+    its sub-accounts: a book of two kinds, said as one (hunt 10)."""
+    for name, flag in _MODES:
+        was, now = getattr(stored, name), getattr(plan, name)
+        if was == now:
+            continue
+        if isinstance(was, bool):
+            how, asked = (
+                (f"with {flag}" if was else f"without {flag}"),
+                flag if now else "no " + flag,
+            )
+        else:
+            how, asked = f"with {flag} {was}", f"{flag} {now}"
+        return (
+            f"{book} was written {how}, and an update writes in the book's own way (here "
+            f"{asked}): leave {flag} out, or convert the exports into a new book (-o) to change it"
+        )
+    return None

@@ -49,7 +49,7 @@ from app.update_budgets import Budgets
 from app.update_classes import ClassRename
 from app.update_decision import AccountRename, Decision
 from app.update_deltas import Delta
-from app.update_refused import refusal, unknown_keys
+from app.update_refused import mode_changed, refusal, unknown_keys
 from app.update_words import summary
 from app.verify_report import Report
 from app.words import plural
@@ -136,6 +136,16 @@ class UpdateOutcome:
         return self.as_taken is not None and self.as_taken.ok
 
 
+def _planned(stored: str, given: Callable[[Plan], Plan], name: str) -> Plan:
+    """The plan the book was written with (``stored``, its JSON), with the caller's changes;
+    UpdateRefused when they would write in another mode than the book's."""
+    was = plan_from_json(stored, f"the plan stored in {name}")
+    plan = given(was)
+    if changed := mode_changed(was, plan, name):
+        raise UpdateRefused(changed)
+    return plan
+
+
 def bring_up_to_date(
     paths: Sequence[Path],
     book: Path | Address,
@@ -154,7 +164,7 @@ def bring_up_to_date(
     def decide(state: BookState) -> Decision:
         if state.record is None:
             raise UpdateRefused(refusal(state.record, Ledger(), name) or "")
-        plan = given(plan_from_json(state.record.plan, f"the plan stored in {name}"))
+        plan = _planned(state.record.plan, given, name)
         if plan.cutover.split_at:  # docs/UPDATE.md, "Not done yet"
             raise UpdateRefused(
                 f"{name} is an archive or a working book (split at "

@@ -141,6 +141,28 @@ def test_a_book_not_written_by_qb2gnucash_is_refused(books, tmp_path):
     assert "was not written by qb2gnucash" in said and "-o" in said
 
 
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        (("--documents", "none"), "with --documents all, and an update writes in the book's own"),
+        (("--sales-tax", "lines"), "with --sales-tax tables, and an update"),
+        (("--classes", "accounts"), "with --classes memo, and an update"),
+        (("--currency", "EUR"), "with --currency USD, and an update"),
+        (("--reparent",), "without --reparent, and an update"),
+    ],
+)
+def test_an_update_in_another_mode_than_the_book_s_is_refused(books, tmp_path, asked, said):
+    """The book's mode is the book's: asked for another, new invoices were written as plain
+    transactions beside its documents (its paid ones left open, exit 0 with --strict), plain
+    tax lines beside its tax tables (hunt 10). Refused, nothing written, with what to do."""
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    june = sorted(books["june"].iterdir())
+    out = _refused(book, *june, "--update", book, *asked, "--strict")
+    assert f"Book not updated: book.gnucash was written {said}" in out, out
+    assert out.rstrip().endswith("or convert the exports into a new book (-o) to change it"), out
+
+
 def test_older_exports_another_company_and_a_locked_book_are_refused(books, later, tmp_path):
     june_book = books["june_book"]
     said = _refused(june_book, *sorted(books["march"].iterdir()), "--update", june_book)
