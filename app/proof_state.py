@@ -66,7 +66,7 @@ def verdict(report: Report) -> Verdict:
     if report.extras is not None and not report.extras.ok:
         named.append(report.extras.headline())
     if report.sales_tax is not None and not report.sales_tax.ok:
-        named.append("the sales tax differs")
+        named.append(report.sales_tax.named)
     if report.classes is not None and not report.classes.ok:
         named.append("the profit and loss by class differs")
     if docs is not None and (docs.count_differences or docs.unowned_lots):

@@ -15,6 +15,7 @@ from decimal import Decimal
 from app import keys as k
 from app.book import BookSnapshot
 from app.documents.selection import LINK_KIND
+from app.documents.tax_proof import lines_changed
 from app.documents.tax_proof import prove as prove_sales_tax
 from app.documents.taxes import SalesTax
 from app.model import Ledger, Reconcile, Split, Transaction
@@ -254,7 +255,10 @@ def new_documents_tax(  # noqa: PLR0917
         return report
     added = set(work.add)
     new = replace(st, docs={i: d for i, d in st.docs.items() if i in added})
-    if not new.docs:
+    old = replace(st, docs={i: d for i, d in st.docs.items() if i not in added})
+    changed = lines_changed(old, snapshot.sales_tax)  # (QuickBooks' lines edited since)
+    if not new.docs and not changed:
         return report
     found = prove_sales_tax(new, snapshot.sales_tax, written, refused)
-    return replace(report, sales_tax=replace(found, agencies=()))
+    found = replace(found, documents=(*found.documents, *changed), agencies=())
+    return replace(report, sales_tax=found)

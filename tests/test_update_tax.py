@@ -74,3 +74,44 @@ def test_the_updated_books_proof_is_the_held_changes_only(updated) -> None:
     new = [t for t in later.added if t.type in ("Invoice", "Credit Memo") and t.items]
     assert line.strip().endswith("invoices and bills match QuickBooks")
     assert int(line.split(" of ")[1].split()[0]) >= len(new)
+
+
+def test_an_invoice_changed_in_quickbooks_in_its_lines_only_is_not_called_matching(tmp_path):
+    """Between the two exports QuickBooks changed an invoice the book holds in its lines only:
+    an item line's quantity halved and its rate doubled (the same amount, tax and total). The
+    transaction's digest cannot see that, and the update called the book up to date while its
+    invoice said the old quantity and rate (hunt 10). The proof compares every invoice's lines
+    now: that one is named with both, the verdict is not a match (exit 3 with --strict), and
+    the book reopened still holds the book's lines, as an update does not rewrite an
+    invoice."""
+    from dataclasses import replace
+
+    later = later_company(300, seed=9, items=True)
+    kept = {t.trans_no for t in later.first.transactions}
+    invoice, k = next(
+        (t, k)
+        for t in later.second.transactions
+        if t.type == "Invoice" and t.trans_no in kept and t.items
+        for k, x in enumerate(t.items)
+        if x is not None and x.quantity and x.quantity % 2 == 0 and x.price
+    )
+    was = invoice.items[k]
+    now = replace(was, quantity=was.quantity / 2, price=was.price * 2)
+    invoice.items = (*invoice.items[:k], now, *invoice.items[k + 1 :])
+    book = tmp_path / "book.gnucash"
+    first = exports(later.first, tmp_path / "first", "transaction_detail")
+    assert convert(*first, "-o", book).returncode == 0
+    second = exports(later.second, tmp_path / "second", "transaction_detail")
+    take = ("account:6800", f"ref:{later.edited[1].trans_no}", f"ref:{later.deleted.trans_no}")
+    run = convert(*second, "--update", book, "--strict", *(
+        x for key in take for x in ("--take-quickbooks", key)
+    ))  # fmt: skip
+    out = run.stdout + run.stderr
+    assert run.returncode == 3, out
+    said = next(line for line in out.splitlines() if f"invoice {invoice.num} (" in line)
+    assert "changed in QuickBooks since the book's last run in its lines only" in said, said
+    assert f"{was.quantity / 2}" in said and "Edit Invoice" in said, said
+    assert "Needs your attention: the lines of invoices or bills differ" in out, out
+    back = {d.id: d for d in gnc.read_book(book, sales_tax=TAX).sales_tax.invoices}
+    entry = next(e for e in back[invoice.num].entries if e.action == was.item)
+    assert (entry.quantity, entry.price) == (was.quantity, was.price)

@@ -93,12 +93,20 @@ class SalesTaxProof:
     def ok(self) -> bool:
         return not self.differences and not self.agency_differences
 
+    @property
+    def named(self) -> str:
+        """What differs, as the verdict names it."""
+        if self.agency_differences or any(r.gnucash != r.quickbooks for r in self.differences):
+            return "the sales tax differs"
+        return "the lines of invoices or bills differ"
+
     def headline(self) -> str:
         if self.differences or self.agency_differences:
             parts = []
-            if self.differences:
-                n = len(self.differences)
-                parts.append(f"the figures of {plural(n, 'document')} differ")
+            if figures := [r for r in self.differences if r.gnucash != r.quickbooks]:
+                parts.append(f"the figures of {plural(len(figures), 'document')} differ")
+            if lines := [r for r in self.differences if r.gnucash == r.quickbooks]:
+                parts.append(f"the lines of {plural(len(lines), 'document')} differ")
             if self.agency_differences:
                 n = len(self.agency_differences)
                 parts.append(f"the tax owed to {plural(n, 'tax agency', 'tax agencies')} differs")
@@ -227,6 +235,32 @@ def prove(
         tuple(refused),
         as_of,
     )
+
+
+LINES_ONLY = (
+    "changed in QuickBooks since the book's last run in its lines only (an item, a quantity, a "
+    "rate; the same amounts): an update does not rewrite an invoice, so change it in GnuCash "
+    "(Edit Invoice) to match"
+)
+
+
+def lines_changed(st: SalesTax, book: BookSalesTax) -> tuple[DocumentRow, ...]:
+    """Of the documents of ``st`` the book already holds (an update's earlier ones), each
+    whose entries are not QuickBooks' lines while its subtotal, tax and total are (a change
+    of amounts is held as its transaction's): QuickBooks' quantity and rate, or its item,
+    changed since, which the transaction's digest cannot see (hunt 10). A document whose tax
+    the book keeps as plain lines (its table gave another tax) is compared so too."""
+    by_key = {(d.kind, d.id): d for d in book.invoices}
+    out = []
+    for d in st.docs.values():
+        got = by_key.get((_KINDS[d.kind], d.id))
+        if got is None or _book_figures(got, st.tax_accounts) != (d.subtotal, d.tax, d.total):
+            continue
+        if (differ := _lines_differ(got, d.entries)) and _lines_differ(got, d.with_plain_tax):
+            figures = (d.subtotal, d.tax, d.total)
+            said = f"{LINES_ONLY}: {differ}"
+            out.append(DocumentRow(d.kind, d.id, d.owner, figures, figures, d.table, "", said))
+    return tuple(out)
 
 
 def _agencies(st: SalesTax, book: BookSalesTax, ledger: Ledger) -> tuple[AgencyRow, ...]:
