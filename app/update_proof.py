@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from app import keys as k
 from app.book import BookSnapshot
-from app.documents.selection import LINK_KIND
+from app.documents.selection import LINK_KIND, Selection
 from app.documents.tax_proof import lines_changed
 from app.documents.tax_proof import prove as prove_sales_tax
 from app.documents.taxes import SalesTax
@@ -262,3 +262,56 @@ def new_documents_tax(  # noqa: PLR0917
     found = prove_sales_tax(new, snapshot.sales_tax, written, refused)
     found = replace(found, documents=(*found.documents, *changed), agencies=())
     return replace(report, sales_tax=found)
+
+
+def held_causes(
+    report: Report,
+    taken: Report,
+    undecided: bool = True,
+    owners: frozenset[tuple[str, str]] = frozenset(),
+) -> Report:
+    """The rows and checks that differ only because of the held changes (or edits made in
+    GnuCash to QuickBooks' transactions) say so; what to do only while one is ``undecided``;
+    so does each customer's and vendor's open items that a held change is of (``owners``:
+    ``held_owners``): it said the report and the files disagree, export the report again."""
+    fine = {r.account for r in taken.rows if r.ok}
+    why = "a change since the last run: held from QuickBooks, or made in GnuCash (listed above)"
+    rows = tuple(
+        replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
+    )
+    passed = {c.name for c in taken.checks if c.ok}
+    todo = (
+        "decide each held change (take QuickBooks' version or keep the book's), update again"
+        if undecided
+        else "nothing: the book keeps its version of each, as decided"
+    )
+    checks = tuple(
+        replace(c, cause=why, todo=todo, again=False) if not c.ok and c.name in passed else c
+        for c in report.checks
+    )
+    extras = report.extras
+    if extras is not None and taken.extras is not None:  # (a reconciliation: a held line)
+        still = {(m.what, m.name) for m in taken.extras.mismatches}
+        mismatches = tuple(
+            m if (m.what, m.name) in still else replace(m, cause=why) for m in extras.mismatches
+        )
+        extras = replace(extras, mismatches=mismatches)
+    docs = report.documents
+    if docs is not None and owners:
+        causes = tuple(
+            replace(c, cause=why, action=todo, step="") if (c.owner_kind, c.owner) in owners else c
+            for c in docs.causes
+        )
+        docs = replace(docs, causes=causes)
+    return replace(report, rows=rows, checks=checks, extras=extras, documents=docs)
+
+
+def held_owners(work: Work, docs: Selection | None) -> frozenset[tuple[str, str]]:
+    """(kind, owner) of each document and payment of a held change or of a transaction
+    deleted in GnuCash since the last run."""
+    if docs is None:
+        return frozenset()
+    held = {h.index for h in work.held} | set(work.deleted_here)
+    out = {(d.owner_kind, d.owner) for d in docs.derived.documents if d.transaction in held}
+    out |= {(p.owner_kind, p.owner) for p in docs.derived.payments if p.transaction in held}
+    return frozenset(out)

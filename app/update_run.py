@@ -351,7 +351,8 @@ def _prove(  # noqa: PLR0917
             out, put = proof.as_taken(work, ledger)
             less = proof.less(mine, out, put)
             taken = classes_proof.verified(written, less, plan.cutover, update=True, apart=apart)
-            report = _held_causes(report, taken, any(not h.kept for h in work.held))
+            undecided = any(not h.kept for h in work.held)
+            report = proof.held_causes(report, taken, undecided, proof.held_owners(work, docs))
         report = replace(report, notes=(*report.notes, *apart.said()))
         report = _kept_budgets(report, done.decision.budgets)
     return report, deltas, held, taken
@@ -367,31 +368,3 @@ def _kept_budgets(report: Report, budgets: Budgets) -> Report:
         for m in report.extras.mismatches
     )
     return replace(report, extras=replace(report.extras, mismatches=mismatches))
-
-
-def _held_causes(report: Report, taken: Report, undecided: bool = True) -> Report:
-    """The rows and checks that differ only because of the held changes (or edits made in
-    GnuCash to QuickBooks' transactions) say so; what to do only while one is ``undecided``."""
-    fine = {r.account for r in taken.rows if r.ok}
-    why = "a change since the last run: held from QuickBooks, or made in GnuCash (listed above)"
-    rows = tuple(
-        replace(r, cause=why, fix="") if not r.ok and r.account in fine else r for r in report.rows
-    )
-    passed = {c.name for c in taken.checks if c.ok}
-    todo = (
-        "decide each held change (take QuickBooks' version or keep the book's), update again"
-        if undecided
-        else "nothing: the book keeps its version of each, as decided"
-    )
-    checks = tuple(
-        replace(c, cause=why, todo=todo, again=False) if not c.ok and c.name in passed else c
-        for c in report.checks
-    )
-    extras = report.extras
-    if extras is not None and taken.extras is not None:  # (a reconciliation: a held line)
-        still = {(m.what, m.name) for m in taken.extras.mismatches}
-        mismatches = tuple(
-            m if (m.what, m.name) in still else replace(m, cause=why) for m in extras.mismatches
-        )
-        extras = replace(extras, mismatches=mismatches)
-    return replace(report, rows=rows, checks=checks, extras=extras)

@@ -415,3 +415,42 @@ def test_customers_vendors_and_jobs_renamed_in_gnucash_stay_quickbooks_own(
     again = convert(*sorted(books["june"].iterdir()), "--update", book)
     assert again.returncode == 0 and "0 transactions added" in again.stdout, again.stderr
     assert "New customers" not in again.stdout
+
+
+def test_an_invoice_held_as_edited_in_quickbooks_is_its_customer_s_cause(later, tmp_path):
+    """An open invoice of March's book that QuickBooks raised by 10.00 since: held, and its
+    customer's open balance differs by it. That customer's row says the held change is why
+    and what to do, as the accounts' rows do; it said the report and the files disagree, with
+    the report to export again (hunt 10)."""
+    from dataclasses import replace as copied
+
+    first = {t.trans_no for t in later.first.transactions}
+    invoice = next(
+        t
+        for t in later.second.transactions
+        if t.type == "Invoice" and t.trans_no in first
+        and later.first.open_amounts.get(t.trans_no) == later.second.open_amounts.get(t.trans_no)
+        and later.second.open_amounts.get(t.trans_no)
+    )  # fmt: skip
+    ar, income = invoice.splits[0], invoice.splits[1]
+    raised = copied(invoice, splits=[
+        (ar[0], ar[1] + 10, *ar[2:]), (income[0], income[1] - 10, *income[2:]),
+        *invoice.splits[2:],
+    ])  # fmt: skip
+    opened = {**later.second.open_amounts}
+    opened[invoice.trans_no] += 10
+    second = copied(
+        later.second,
+        transactions=[raised if t is invoice else t for t in later.second.transactions],
+        open_amounts=opened,
+    )
+    book = tmp_path / "book.gnucash"
+    assert convert(*exports(later.first, tmp_path / "march"), "-o", book).returncode == 0
+    run = convert(*exports(second, tmp_path / "june"), "--update", book)
+    out = run.stdout + run.stderr
+    assert f"Held [ref:{invoice.trans_no}]" in out, out
+    said = next(
+        line for line in out.splitlines() if f"customer {invoice.name}: open balance" in line
+    )
+    assert "difference -10.00" in said and "a change since the last run: held" in said, said
+    assert "export it again" not in said and "decide each held change" in said, said
