@@ -580,3 +580,22 @@ def test_a_report_whose_dates_fit_either_order_is_warned_when_another_file_prove
     assert fixes.action("date_order", "wizard") == "set that file's date order on the Files step"
     plan = replace(Plan(), files={"open.csv": FileOptions(date_order="dmy")})
     assert not [p for p in pipeline.read([detail, report], plan).problems if p.fix]
+
+
+@pytest.mark.parametrize("report", ["open_invoices", "unpaid_bills"])
+def test_an_open_items_report_s_total_row_is_checked(tmp_path, report):
+    """QuickBooks' TOTAL row against the rows read: a row dropped or a figure edited is a
+    warning at the TOTAL row naming both sums (the proof showed a report total the report
+    never printed); the report as QuickBooks wrote it raises none."""
+    from tests.support.companygen import make_company
+
+    company = make_company(200, seed=43, documents=True)
+    path = getattr(company, f"write_{report}_csv")(tmp_path / f"{report}.csv")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert not readers.read_one(path, ReadOptions()).problems
+    at = next(i for i, line in enumerate(lines) if ",Invoice," in line or ",Bill," in line)
+    total = next(i for i, line in enumerate(lines) if line.startswith("TOTAL"))
+    path.write_text("\n".join(lines[:at] + lines[at + 1 :]) + "\n", encoding="utf-8")
+    found = readers.read_one(path, ReadOptions()).problems
+    assert [(p.severity, str(p.source)) for p in found] == [("warning", f"{path.name}:{total}")]
+    assert "TOTAL row says" in found[0].message and "a row is missing" in found[0].message

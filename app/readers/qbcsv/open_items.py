@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Literal
 
@@ -74,10 +75,13 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         i = col.get(key)
         return clean(cells[i]) if i is not None and i < len(cells) else ""
 
+    total: tuple[int, str] | None = None  # the TOTAL row: (line, its Open Balance)
     for line, cells in rows[at:]:
         kind, date_text = cell(cells, "Type"), cell(cells, "Date")
         if not kind and not date_text:
-            if len(cells) > 1:
+            if cells and clean(cells[0]).upper() == "TOTAL":
+                total = (line, cell(cells, "Open Balance"))
+            elif len(cells) > 1:
                 groups = _grouped(groups, cells[: max(lead, 1)])
             continue
         src = Source(name, line)
@@ -119,14 +123,23 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
                 aging,
             )
         )
-    kind = "Unpaid Bills" if file_kind == "vendor" else "Open Invoices"
+    problems += _total_problem(name, file_kind, total, items, bool(problems))
+    info = _info(name, file_kind, encoding, dates_found, items)
+    return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
+
+
+def _kind(file_kind: str) -> str:
+    return "Unpaid Bills" if file_kind == "vendor" else "Open Invoices"
+
+
+def _info(name: str, file_kind: str, encoding: str, dates_found, items: list[OpenItem]) -> FileInfo:
     dates = [i.date for i in items]
     # what the Preview counts as open documents (the one rule: is_document_word), the rest apart
     paid = sum(1 for i in items if not is_document_word(i.kind_label))
     documents = "Unpaid bills and credits" if file_kind == "vendor" else "Open invoices and credits"
-    info = FileInfo(
+    return FileInfo(
         name,
-        f"CSV {kind}",
+        f"CSV {_kind(file_kind)}",
         "unpaid bills" if file_kind == "vendor" else "open invoices",
         encoding=encoding,
         date_order=dates_found.order if items else "",  # (no dates: proves nothing)
@@ -135,7 +148,6 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         first_date=min(dates, default=None),
         last_date=max(dates, default=None),
     )
-    return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
 
 
 def _days(text: str) -> int | None:
@@ -173,3 +185,31 @@ def _owner(name: str, groups: list[tuple[int, str]]) -> str:
     if ":" not in name and len(groups) > 1 and groups[-1][1] == name:
         return path
     return name
+
+
+def _total_problem(
+    name: str, file_kind: str, total: tuple[int, str] | None, items: list[OpenItem], unread: bool
+) -> list[Problem]:
+    """The report's TOTAL row against the sum of the rows read: a row missing, added or edited
+    (a warning at its line: the proof compares each owner and document with the rows as they
+    are, and would show a total the report does not print). Not when rows were not read."""
+    if total is None or unread:
+        return []
+    line, text = total
+    try:
+        said = parse_amount(text)
+    except ValueError:
+        return []
+    got = sum((i.open for i in items), Decimal(0))
+    if said is None or said == got:
+        return []
+    return [
+        Problem(
+            Source(name, line),
+            f"the {_kind(file_kind)} report's TOTAL row says {said:,.2f}, but its "
+            f"{len(items):,} rows sum to {got:,.2f} (difference {got - said:,.2f}): a row is "
+            "missing, added or edited; "
+            "export the report again from QuickBooks and give it unedited",
+            "warning",
+        )
+    ]
