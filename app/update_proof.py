@@ -13,7 +13,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app import keys as k
-from app.book import BookSnapshot
+from app.book import BookSalesTax, BookSnapshot
 from app.documents.selection import LINK_KIND, Selection
 from app.documents.tax_proof import lines_changed
 from app.documents.tax_proof import prove as prove_sales_tax
@@ -315,3 +315,20 @@ def held_owners(work: Work, docs: Selection | None) -> frozenset[tuple[str, str]
     out = {(d.owner_kind, d.owner) for d in docs.derived.documents if d.transaction in held}
     out |= {(p.owner_kind, p.owner) for p in docs.derived.payments if p.transaction in held}
     return frozenset(out)
+
+
+def rates_changed(st: SalesTax | None, book: BookSalesTax | None) -> list[str]:
+    """A note per tax table of the book whose rate is not QuickBooks' for its sales tax item or
+    group any more (a rate changed in QuickBooks since the book was written): the new invoices
+    taxed at it keep QuickBooks' tax as plain lines, which was said only as "GnuCash computed
+    another tax than planned", invoice by invoice (hunt 10)."""
+    if st is None or book is None:
+        return []
+    held = {t.name: sum((rate for _, rate in t.entries), ZERO) for t in book.tables}
+    return [
+        f"QuickBooks' rate of {t.name} is {t.rate}% now, the book's tax table {t.name} "
+        f"{held[t.name]}%: invoices taxed at it since keep QuickBooks' tax as plain lines; "
+        "to go on with the table, change its rate in GnuCash (Business › Sales Tax Table)"
+        for t in st.tables
+        if t.name in held and held[t.name] != t.rate
+    ]

@@ -335,6 +335,8 @@ def _prove(  # noqa: PLR0917
         if docs is not None and snapshot.documents is not None:
             report = verify.with_documents(report, docs, snapshot.documents)
         report = proof.new_documents_tax(report, snapshot, written, work, st, done.refused)
+        rates = proof.rates_changed(st, snapshot.sales_tax)
+        report = replace(report, notes=(*report.notes, *rates)) if rates else report
         sheet = frozenset(
             a.full_name
             for a in ledger.accounts

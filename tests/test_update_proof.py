@@ -211,3 +211,40 @@ def test_the_accounts_quickbooks_never_had() -> None:
     )
     work = update.decide(state, Ledger(company="Acme", accounts=CHART), OPENING_KIND)
     assert work.accounts_here == ("Imbalance-USD", "Petty Cash")
+
+
+def test_a_tax_rate_changed_in_quickbooks_is_said_against_the_book_s_table() -> None:
+    """QuickBooks' State rate raised from 6% to 6.5% since the book was written: the update's
+    proof says so, with where to change the book's table; it said only "GnuCash computed another
+    tax than planned", invoice by invoice (hunt 10). A group whose total rate is the book's, and
+    a table the book does not have, say nothing."""
+    from app.book import BookSalesTax, BookTaxTable
+    from app.documents.taxes import SalesTax, TableEntry, TaxTable
+
+    def table(name: str, *rates: str) -> TaxTable:
+        entries = tuple(
+            TableEntry(f"{name} {i}", D(r), "Sales Tax Payable") for i, r in enumerate(rates)
+        )
+        return TaxTable(name, entries, SRC)
+
+    st = SalesTax(
+        "tables", tables=(table("State", "6.5"), table("Bay", "6.5", "1.25"), table("New", "2"))
+    )
+    book = BookSalesTax(
+        tables=(
+            BookTaxTable("State", (("Sales Tax Payable", D("6.0")),)),
+            BookTaxTable(
+                "Bay", (("Sales Tax Payable", D("6.5")), ("Sales Tax Payable", D("1.25")))
+            ),
+        ),
+        invoices=(),
+        customers={},
+        agencies={},
+        agency_items={},
+    )
+    assert update_proof.rates_changed(st, book) == [
+        "QuickBooks' rate of State is 6.5% now, the book's tax table State 6.0%: invoices taxed "
+        "at it since keep QuickBooks' tax as plain lines; to go on with the table, change its "
+        "rate in GnuCash (Business › Sales Tax Table)"
+    ]
+    assert update_proof.rates_changed(None, book) == []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from app import csvsafe
@@ -248,15 +248,18 @@ def lines_changed(st: SalesTax, book: BookSalesTax) -> tuple[DocumentRow, ...]:
     """Of the documents of ``st`` the book already holds (an update's earlier ones), each
     whose entries are not QuickBooks' lines while its subtotal, tax and total are (a change
     of amounts is held as its transaction's): QuickBooks' quantity and rate, or its item,
-    changed since, which the transaction's digest cannot see (hunt 10). A document whose tax
-    the book keeps as plain lines (its table gave another tax) is compared so too."""
+    changed since, which the transaction's digest cannot see (hunt 10). Its lines only: how
+    the tax is held (a table, plain lines: a rate changed in QuickBooks since plans the old
+    invoices otherwise) is not compared."""
     by_key = {(d.kind, d.id): d for d in book.invoices}
     out = []
     for d in st.docs.values():
         got = by_key.get((_KINDS[d.kind], d.id))
         if got is None or _book_figures(got, st.tax_accounts) != (d.subtotal, d.tax, d.total):
             continue
-        if (differ := _lines_differ(got, d.entries)) and _lines_differ(got, d.with_plain_tax):
+        items = tuple(e for e in got.entries if e.account not in st.tax_accounts)
+        lines = tuple(e for e in d.entries if e.account not in st.tax_accounts)
+        if differ := _lines_differ(replace(got, entries=items), lines):
             figures = (d.subtotal, d.tax, d.total)
             said = f"{LINES_ONLY}: {differ}"
             out.append(DocumentRow(d.kind, d.id, d.owner, figures, figures, d.table, "", said))
