@@ -39,12 +39,13 @@ class Verdict:
     state: State
     accounts: int = 0  # accounts whose balance differs
     checks: int = 0  # counts and dates that differ (and the sales tax, year-end parts)
-    customers: int = 0  # customers and jobs whose open items differ
+    customers: int = 0  # customers whose open items differ (their jobs: ``jobs``)
     vendors: int = 0  # vendors whose open items differ
     why: str = ""  # "allocated": the probable cause, short
     # the parts that differ besides accounts and the other checks, named ("the year end
     # 2021-12-30 differs from QuickBooks' trial balance"); ``checks`` counts them too
     named: tuple[str, ...] = ()
+    jobs: int = 0  # jobs (Customer:Job) whose open items differ
 
     @property
     def colour(self) -> str:
@@ -54,7 +55,13 @@ class Verdict:
 
     def words(self) -> str:
         return words(
-            self.state, self.accounts, self.checks, self.customers, self.vendors, named=self.named
+            self.state,
+            self.accounts,
+            self.checks,
+            self.customers,
+            self.vendors,
+            named=self.named,
+            jobs=self.jobs,
         )
 
 
@@ -75,8 +82,9 @@ def verdict(report: Report) -> Verdict:
         named.append("no invoices or bills were made: A/R or A/P retyped or merged away (Map step)")
     checks = sum(1 for c in report.checks if not c.ok) + len(named)
     owners = docs.allocated if docs is not None else ()
-    customers = sum(1 for kind, _o in owners if kind == "customer")
-    vendors = len(owners) - customers
+    jobs = sum(1 for kind, o in owners if kind == "customer" and ":" in o)
+    customers = sum(1 for kind, _o in owners if kind == "customer") - jobs
+    vendors = len(owners) - customers - jobs
     if report.ok:
         balances = [r for r in report.quickbooks_rows if r.basis != "history"]
         only_lines = bool(report.rows) and not balances
@@ -86,8 +94,8 @@ def verdict(report: Report) -> Verdict:
         assert docs is not None
         causes = {c.cause.split(":")[0] for c in docs.causes}
         why = next(iter(causes)) if len(causes) == 1 else "see each one's probable cause"
-        return Verdict("allocated", 0, 0, customers, vendors, why)
-    return Verdict("attention", accounts, checks, customers, vendors, named=tuple(named))
+        return Verdict("allocated", 0, 0, customers, vendors, why, jobs=jobs)
+    return Verdict("attention", accounts, checks, customers, vendors, named=tuple(named), jobs=jobs)
 
 
 def colour(state: str, named: tuple[str, ...] | list[str] = ()) -> str:
@@ -105,6 +113,7 @@ def words(
     vendors: int = 0,
     *,
     named: tuple[str, ...] | list[str] = (),
+    jobs: int = 0,
 ) -> str:
     """The verdict in words: "Matches QuickBooks to the cent", "Ledger matches; open items of 2
     vendors allocated differently", "Needs your attention: 3 accounts differ" (``named``: the
@@ -112,7 +121,9 @@ def words(
     if state == "matches":
         return next((n for n in named if n in (LINES_ONLY, OWN_HISTORY)), MATCHES)
     owners = " and ".join(
-        plural(n, noun) for n, noun in ((customers, "customer"), (vendors, "vendor")) if n
+        plural(n, noun)
+        for n, noun in ((customers, "customer"), (jobs, "job"), (vendors, "vendor"))
+        if n
     )
     if state == "allocated":
         return f"Ledger matches; open items of {owners} allocated differently"

@@ -254,6 +254,11 @@ def test_the_three_states_in_words() -> None:
     assert words("allocated", customers=1, vendors=2) == (
         "Ledger matches; open items of 1 customer and 2 vendors allocated differently"
     )
+    # a job is named as one (hunt 10: "2 customers" where the summary said a customer's and a
+    # job's)
+    assert words("allocated", customers=1, vendors=0, jobs=1) == (
+        "Ledger matches; open items of 1 customer and 1 job allocated differently"
+    )
     assert words("attention", accounts=1) == "Needs your attention: 1 account differs"
     assert words("attention", accounts=1200, checks=1) == (
         "Needs your attention: 1,200 accounts differ; 1 other check differs"
@@ -542,3 +547,20 @@ def _edited(folder, tmp_path, name: str, text: str):
     plan = Plan()
     prepared = pipeline.prepare(pipeline.read([edited / n for n in names], plan), plan)
     return pipeline.write(prepared, tmp_path / "book.gnucash", plan).report
+
+
+def test_a_report_listing_more_than_the_trial_balance_is_said_so() -> None:
+    """A/R 100.00 in the trial balance, the report's rows 180.44 (a row twice): the
+    reconciliation takes the excess off, in words; it added "not listed in the report -80.44"."""
+    from app.documents.aging import Reconciliation
+
+    rec = Reconciliation(
+        "customer", ("A/R",), D(100), D("180.44"), D(0), D(100), D(100), D(0), D(0)
+    )
+    assert rec.quickbooks_line() == (
+        "QuickBooks: A/R 100.00 = Open Invoices report 180.44 (invoices and credit memos "
+        "180.44, payments, credits and journal entries 0.00) - listed in the report beyond the "
+        "trial balance 80.44"
+    )
+    short = Reconciliation("customer", ("A/R",), D(100), D(90), D(0), D(100), D(100), D(0), D(0))
+    assert short.quickbooks_line().endswith(" + not listed in the report 10.00")

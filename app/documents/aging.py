@@ -230,8 +230,10 @@ class Reconciliation:
             f"{money(self.report_documents)}, payments, credits and journal entries "
             f"{money(self.report_other)})"
         )
-        if self.quickbooks_not_listed:
-            line += f" + not listed in the report {money(self.quickbooks_not_listed)}"
+        if (rest := self.quickbooks_not_listed) > 0:
+            line += f" + not listed in the report {money(rest)}"
+        elif rest:  # (the report lists more than the trial balance holds: a row twice, edited)
+            line += f" - listed in the report beyond the trial balance {money(-rest)}"
         return line
 
     def gnucash_line(self) -> str:

@@ -82,6 +82,7 @@ class ImportJob:
     checks: int = 0
     customers: int = 0
     vendors: int = 0
+    jobs: int = 0
     named: tuple[str, ...] = ()  # what differs besides those, by name (``Verdict.named``)
     created: float = 0.0
     finished: float = 0.0

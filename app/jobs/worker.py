@@ -255,6 +255,7 @@ def run(m: Migration, job_id: str) -> int:
             checks=said.checks,
             customers=said.customers,
             vendors=said.vendors,
+            jobs=said.jobs,
             named=said.named,
             finished=jobs.now(),
         )

@@ -54,7 +54,13 @@ def differ_words(job: ImportJob) -> str:
     vendors allocated differently", "Needs your attention: 3 accounts differ"."""
     if job.proof:
         return proof_state.words(
-            job.proof, job.differences, job.checks, job.customers, job.vendors, named=job.named
+            job.proof,
+            job.differences,
+            job.checks,
+            job.customers,
+            job.vendors,
+            named=job.named,
+            jobs=job.jobs,
         )
     if job.state == "done":  # a job written before the verdict was kept
         return proof_state.MATCHES
