@@ -21,6 +21,7 @@ from typing import Literal, get_args
 
 from app.fileio import read_json, write_json
 from app.progress import Phases, seconds_left
+from app.proof_state import State, Verdict
 from app.read_progress import ReadState
 
 # "done": written and every balance matches QuickBooks; "differs": written, but the proof found
@@ -91,6 +92,13 @@ class ImportJob:
     @property
     def active(self) -> bool:
         return self.state in ACTIVE
+
+    @property
+    def verdict(self) -> Verdict:
+        """The proof's verdict as the job keeps it (``proof`` "": an older job's)."""
+        state: State = self.proof if self.proof in get_args(State) else "attention"  # type: ignore[assignment]
+        counts = (self.differences, self.checks, self.customers, self.vendors)
+        return Verdict(state, *counts, named=self.named, jobs=self.jobs)
 
     @property
     def written(self) -> bool:

@@ -53,15 +53,7 @@ def differ_words(job: ImportJob) -> str:
     (``app.proof_state``): "Matches QuickBooks to the cent", "Ledger matches; open items of 2
     vendors allocated differently", "Needs your attention: 3 accounts differ"."""
     if job.proof:
-        return proof_state.words(
-            job.proof,
-            job.differences,
-            job.checks,
-            job.customers,
-            job.vendors,
-            named=job.named,
-            jobs=job.jobs,
-        )
+        return job.verdict.words()
     if job.state == "done":  # a job written before the verdict was kept
         return proof_state.MATCHES
     return proof_state.words("attention", job.differences, 0 if job.differences else 1)
