@@ -88,6 +88,10 @@ class Employee:
     active: bool = True
 
 
+# an open-items report's layout (``FileInfo.layout``) → the side it lists
+REPORT_SIDES = {"open invoices": "customer", "unpaid bills": "vendor"}
+
+
 @dataclass(frozen=True, slots=True)
 class OpenItem:
     """One detail row of an Open Invoices / Unpaid Bills Detail report: what was still open of

@@ -115,13 +115,15 @@ def short_totals(ledger: Ledger, account: Account) -> str:
     """Where the General Ledger itself says ``account``'s history is short: its Total row is
     not the sum of the rows read under it (``sections.short_total``), as "FILE:LINE: what it
     found" ("": it does not). Rows are missing inside the history there: an opening balance
-    would hide them, so none is posted, and this is the cause of its difference."""
+    would hide them, so none is posted, and this is the cause of its difference (of the
+    opening-balance account's too, for every such row: it balances the openings not posted)."""
     names = {account.full_name, *account.origin}
+    every = account.role == Role.OPENING_BALANCE  # (it balanced the openings not posted)
     said = []
     for p in ledger.problems:
         path, found = short_total(p)
         name, code, _ = parse_label(path)  # (as the report labels it: "1200 · A/R")
-        if path and (path in names or name in names or (code and code == account.code)):
+        if path and (every or path in names or name in names or (code and code == account.code)):
             said.append(f"{p.source}: {found}")
     return "; ".join(said)
 
@@ -134,6 +136,6 @@ def short_warning(account: Account, what: str, diff: Decimal, short: str) -> Pro
         f"balance: the General Ledger is short there ({short}); export it again from "
         "QuickBooks and give it unedited",
         "warning",
-        "files",
+        "same_day",
         topic="difference",
     )

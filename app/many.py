@@ -265,8 +265,11 @@ def same_exports(companies: Sequence[Company]) -> dict[str, str]:
     for c in companies:
         if c.problem or not c.files:
             continue
-        try:
-            content = tuple(sorted(h for _, h in file_hashes(c.files)))
+        try:  # (the same files converted on purpose otherwise: another plan, not a twin)
+            content = (
+                *sorted(h for _, h in file_hashes(c.files)),
+                c.plan.to_json() if c.plan else "",
+            )
         except OSError:  # (the company's own run says the file it cannot read)
             continue
         if content in first:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
 
+from app.business import REPORT_SIDES
 from app.model import Account, AccountType, Ledger, Problem, Split, Transaction, money
 from app.quickbooks import MENU_OPEN_INVOICES, MENU_UNPAID_BILLS
 from app.source import Source
@@ -69,14 +70,18 @@ def unbacked(ledger: Ledger, figured: Sequence[Account], day: dt.date) -> list[P
             continue
         total = sum((a.balance or ZERO for a in owed), ZERO)
         names = ", ".join(a.full_name for a in owed)
+        given = any(REPORT_SIDES.get(f.layout) == kind for f in ledger.files)
+        why = f"the {report} report given lists none" if given else f"no {report} report was given"
+        todo = "Export QuickBooks'" if given else "Add QuickBooks'"
         out.append(
             Problem(
                 owed[0].source,
-                f"{names} ({money(abs(total))}) opens as one amount on {day}: no {report} "
-                f"report was given, so no {kind}'s open {docs} stand behind it in GnuCash (its "
+                f"{names} ({money(abs(total))}) opens as one amount on {day}: {why}, "
+                f"so no {kind}'s open {docs} stand behind it in GnuCash (its "
                 f"aging shows none, and the next payment has no {docs[:-1]} to be applied to). "
-                f"Add QuickBooks' {report} report as of {day} ({menu}, exported as CSV) to the "
-                "files to bring them as documents",
+                f"{todo} {report} report as of {day} ({menu}, exported as CSV)"
+                + (" again, and give it" if given else " to the files")
+                + " to bring them as documents",
                 "warning",
             )
         )

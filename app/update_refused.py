@@ -93,7 +93,8 @@ def mode_changed(stored: Plan, plan: Plan, book: str) -> str | None:
         else:
             how, asked = f"with {flag} {was}", f"{flag} {now}"
         return (
-            f"{book} was written {how}, and an update writes in the book's own way (here "
-            f"{asked}): leave {flag} out, or convert the exports into a new book (-o) to change it"
+            f"{book} was written {how}, and an update writes in the book's own way: {asked}, "
+            f"asked by an option or by the plan file given (--plan), is refused; leave it out, "
+            "or convert the exports into a new book (-o) to change it"
         )
     return None

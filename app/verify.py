@@ -210,7 +210,7 @@ def _cause(
     if not row.in_book or row.history_difference or row.basis == "history" or meant:
         return replace(row, cause=book_differs(update))
     if short := short_totals(ledger, account):  # (the General Ledger's own Total rows)
-        return replace(row, cause=f"the General Ledger is short there: {short}", fix="files")
+        return replace(row, cause=f"the General Ledger is short there: {short}", fix="same_day")
     if more:  # (``app.repeated``: in the files twice, or counted otherwise by QuickBooks)
         return replace(row, cause=f"{repeated.HEAD}: {more[0]}", fix=more[1])
     if holes and not cut.other_year(asof):

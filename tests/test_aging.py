@@ -502,6 +502,10 @@ def test_a_current_invoice_of_a_report_without_due_dates_is_current() -> None:
     assert quickbooks_aging(items, day) == {
         ("customer", "A"): (D("9.00"), D(0), D(0), D("3.00"), D(0))
     }
+    # a tax invoice or a statement charge falls due as an invoice does (hunt 11)
+    for word in ("Tax Invoice", "Statement Charge"):
+        worded = [replace(i, kind_label=word) if i.kind_label == "Invoice" else i for i in items]
+        assert quickbooks_aging(worded, day) == quickbooks_aging(items, day)
     # without the Aging column, a row without a due date still ages from its own date
     plain = [replace(i, aging=None) for i in items]
     assert quickbooks_aging(plain, day) == {("customer", "A"): (D(0), D(0), D(0), D(7), D(5))}

@@ -300,6 +300,16 @@ def test_the_same_company_twice_is_said(tmp_path):
     assert said in (out / "summary.html").read_text(encoding="utf-8")
     _proven(acme, out / "Acme" / "Acme.gnucash")
     _proven(acme, out / "Acme-copy" / "Acme-copy.gnucash")
+    # the same files converted on purpose in another way (another plan) are no twins (hunt 11)
+    manifest = _manifest(
+        tmp_path / "batch.csv",
+        [
+            ["Acme", "clients/Acme", "", "", "xml"],
+            ["Acme", "clients/Acme", "", "--format sqlite", "db"],
+        ],
+    )
+    both = many(manifest, "-o", tmp_path / "out2")
+    assert both.returncode == 0 and "same exports" not in both.stdout, both.stdout
 
 
 @pytest.mark.parametrize(

@@ -192,6 +192,19 @@ def test_balances_only_posts_the_trial_balance_on_the_date() -> None:
     }
 
 
+def test_an_unpaid_bills_report_that_lists_nothing_is_said_as_given() -> None:
+    """The Unpaid Bills report was given and lists no bill (hunt 11): A/P opens as one amount,
+    said so, with the report to export again; it said the report was not given."""
+    from app.model import FileInfo
+
+    given = replace(ledger(), files=(FileInfo("ub.csv", "CSV Unpaid Bills", "unpaid bills"),))
+    after = apply(given, Cutover(mode="balances_only", date="2022-06-30"))
+    said = str(after.problems[-1])
+    assert "opens as one amount on 2022-06-30: the Unpaid Bills Detail report given lists " in said
+    assert "none, so no vendor's open bills" in said and "was given" not in said, said
+    assert said.endswith("exported as CSV) again, and give it to bring them as documents"), said
+
+
 def test_balances_only_ytd_to_retained() -> None:
     after = apply(
         ledger(()), Cutover(mode="balances_only", date="2022-06-30", ytd_to_retained=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
-from app.business import BillTerm, OpenItem
+from app.business import REPORT_SIDES, BillTerm, OpenItem
 from app.model import AccountType, Ledger, Problem, Transaction
 from app.quickbooks import (
     BILL_WORDS,
@@ -228,13 +228,10 @@ def derive(ledger: Ledger, *, skip: frozenset[str] = frozenset()) -> Documents:
                 voided=txn.voided,
             )
         )
-    given = frozenset(_REPORTS[f.layout] for f in ledger.files if f.layout in _REPORTS)
+    given = frozenset(REPORT_SIDES[f.layout] for f in ledger.files if f.layout in REPORT_SIDES)
     return Documents(
         tuple(_unique_ids(docs)), tuple(pays), ledger.open_items, tuple(problems), given
     )
-
-
-_REPORTS = {"open invoices": "customer", "unpaid bills": "vendor"}  # (a report's own side)
 
 
 def _kind(word: str, owner_kind: str, value: Decimal) -> DocKind | None:

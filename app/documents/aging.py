@@ -32,6 +32,7 @@ from app.book import BookControl, BookLot
 from app.business import OpenItem
 from app.documents import is_document_word
 from app.model import money
+from app.quickbooks import BILL_WORDS, INVOICE_WORDS
 
 ZERO = Decimal(0)
 BUCKETS = ("Current", "1-30", "31-60", "61-90", "Over 90")
@@ -55,6 +56,9 @@ def _add(into: dict[tuple[str, str], list[Decimal]], key: tuple[str, str], days:
     row[bucket(days)] += v
 
 
+_DUE_WORDS = INVOICE_WORDS | BILL_WORDS  # the rows that fall due (not credits, payments)
+
+
 def quickbooks_aging(
     items: Iterable[OpenItem], as_of: dt.date, from_date: set[str] | frozenset[str] = frozenset()
 ) -> dict[tuple[str, str], Buckets]:
@@ -69,7 +73,7 @@ def quickbooks_aging(
         day = item.date if item.owner_kind in from_date else (item.due or item.date)
         days = item.aging if item.aging is not None else (as_of - day).days
         if item.aging is None and item.due is None and item.owner_kind in columned:
-            days = 0 if item.kind_label.upper() in ("INVOICE", "BILL") else days  # (no credit)
+            days = 0 if " ".join(item.kind_label.split()).upper() in _DUE_WORDS else days
         _add(out, (item.owner_kind, item.owner), days, item.open)
     return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
 

@@ -158,7 +158,9 @@ class DocumentsProof:
             return f"{who} open {what} from QuickBooks"
         if self.documents_differ:
             n = len(self.documents_differ)
-            what = f"{plural(n, 'invoice or bill', 'invoices or bills')} open by other amounts"
+            sides = {d.owner_kind for d in self.documents_differ}
+            one, many = _DOCUMENT_WORDS.get(min(sides) if len(sides) == 1 else "", _EITHER)
+            what = f"{plural(n, one, many)} open by other amounts"
             return f"{owners_words(self.allocated)} open items differ from QuickBooks' ({what})"
         if self.allocated:
             return f"{owners_words(self.allocated)} open items age differently from QuickBooks'"
@@ -234,6 +236,13 @@ class DocumentsProof:
             )
             out.append(f"Documents in the book: {held} (QuickBooks' open balances from {where})")
         return out
+
+
+_EITHER = ("invoice or bill", "invoices or bills")
+_DOCUMENT_WORDS = {
+    "customer": ("invoice or credit memo", "invoices or credit memos"),
+    "vendor": ("bill or bill credit", "bills or bill credits"),
+}
 
 
 def owners_words(keys: tuple[tuple[str, str], ...]) -> str:

@@ -79,8 +79,8 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     for line, cells in rows[at:]:
         kind, date_text = cell(cells, "Type"), cell(cells, "Date")
         if not kind and not date_text:
-            if cells and clean(cells[0]).upper() == "TOTAL":
-                total = (line, cell(cells, "Open Balance"))
+            if cells and clean(cells[0]) == "TOTAL" and cell(cells, "Open Balance"):
+                total = (line, cell(cells, "Open Balance"))  # (not a customer named Total)
             elif len(cells) > 1:
                 groups = _grouped(groups, cells[: max(lead, 1)])
             continue
