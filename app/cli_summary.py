@@ -18,6 +18,7 @@ from app.pages import preview
 from app.pages.documents import documents_view
 from app.pages.preview import left_out
 from app.pages.tax import tax_view
+from app.readers.private import quoted
 from app.words import count_name, plural
 
 ORDER_WORDS = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
@@ -113,7 +114,7 @@ def describe(info: FileInfo) -> str:
         )
     parts.extend(f"{count_name(what)} {n:,}" for what, n in info.counts)
     if info.marks:
-        parts.append("cleared marks " + " ".join(repr(m) for m in info.marks))
+        parts.append("cleared marks " + " ".join(quoted(m) for m in info.marks))
     return ", ".join(parts)
 
 

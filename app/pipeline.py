@@ -19,6 +19,7 @@ from app import (
     cutover,
     extras_stage,
     foreign,
+    mapped,
     mapping,
     postgres,
     readers,
@@ -55,8 +56,8 @@ def read(
 ) -> Ledger:
     """Every file parsed and merged; unreadable ones and ``unread`` (given, not kept: name, why)
     are error problems, never exceptions; ``seen`` is told how far the reading is."""
-    with paused():
-        return readers.read(paths, plan, unread=unread, seen=seen)
+    with paused(), mapped.as_kept(paths, plan) as given:  # (a file mapped by hand: redacted)
+        return readers.read(given, plan, unread=unread, seen=seen)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from app.read_progress import ReadProgress
 from app.readers import iif, looks, overlap, qbcsv, year_ends
 from app.readers.charts import disagreements, tax_rates
 from app.readers.cut import checked
+from app.readers.private import quoted
 from app.readers.qbcsv import (
     memorized,
     names,
@@ -287,7 +288,8 @@ def _unlisted(name: str, source: Source, listed: list[SplitClass], as_listed: st
     if as_listed:  # the same class to QuickBooks, but two to the book
         return Problem(
             source,
-            f"class {name!r} is {as_listed!r} in the class list of {listed[0].source.filename}, "
+            f"class {quoted(name)} is {quoted(as_listed)} in the class list of "
+            f"{listed[0].source.filename}, "
             "in other letters: the book would carry the two spellings as two classes; export "
             "the lists and the transactions again on the same day, or spell them alike",
             "warning",
@@ -295,7 +297,7 @@ def _unlisted(name: str, source: Source, listed: list[SplitClass], as_listed: st
     names = ", ".join(c.name for c in listed[:8]) + (", …" if len(listed) > 8 else "")
     return Problem(
         source,
-        f"class {name!r} is on this line but not in the class list of "
+        f"class {quoted(name)} is on this line but not in the class list of "
         f"{listed[0].source.filename} ({len(listed)}: {names}): renamed or added in QuickBooks "
         "between the two exports? The book carries it as the lines name it; export the lists "
         "and the transactions again on the same day to have them agree",
@@ -380,7 +382,7 @@ def _first_by_name(items: Iterable[tuple[str, object]], word: str, problems: lis
             problems.append(
                 Problem(
                     record.source,  # type: ignore[attr-defined]
-                    f"{word} {name!r} appears again (first at {first}); the first is kept",
+                    f"{word} {quoted(name)} appears again (first at {first}); the first is kept",
                     "warning",
                 )
             )

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from app.model import Account, Ledger, Problem, money
 from app.quickbooks import type_name
+from app.readers.private import quoted
 
 
 def disagreements(charts: Sequence[Ledger]) -> list[Problem]:
@@ -33,7 +34,8 @@ def disagreements(charts: Sequence[Ledger]) -> list[Problem]:
         out.append(
             Problem(
                 now.source,
-                f"this chart of accounts disagrees with {name}'s: account {now.full_name!r} is "
+                f"this chart of accounts disagrees with {name}'s: account "
+                f"{quoted(now.full_name)} is "
                 f"{_words(was)} there, {_words(now)} here{more}. These are lists exports of two "
                 "company files, or of one company on two days: keep the one that goes with the "
                 f"transactions (remove {other_name} or {name} on the Files step)",
@@ -69,7 +71,8 @@ def tax_rates(parts: Sequence[Ledger]) -> list[Problem]:
             out.append(
                 Problem(
                     r.source,
-                    f"the report gives sales tax item {r.item!r} a rate of {r.rate}%, the item "
+                    f"the report gives sales tax item {quoted(r.item)} a rate of {r.rate}%, "
+                    "the item "
                     f"list ({where}) {listed}%: one of them is from another day (the rate changed "
                     "in QuickBooks between the two exports?); GnuCash's tax tables take the item "
                     "list's rate. Export both again the same day if it is not the rate now",

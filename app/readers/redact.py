@@ -5,12 +5,17 @@ understood). The user keeps the original; what the readers make of the copy is w
 the original.
 
 IIF: the cells ``iif.rows.read_header`` marks sensitive, in rows split exactly as the reader
-splits them; the cells of a row with no header (not read) and, in the name lists and the chart,
-the cells under no column name (not read, only counted: a placeholder of the same kind stays).
+splits them, and the custom fields a ``CUSTNAMEDICT`` row labels so (``sensitive_fields``); the
+cells of a row with no header (not read; its first cell masked) and, in the name lists and the
+chart, the cells under no column name (not read, only counted: a placeholder of the same kind
+stays; elsewhere they are quoted, so masked as the reader quotes them); a cell that is an SSN
+written out, and a bank number under a flag or a date column, masked as the reader masks them
+(``iif.rows.mask_ssns``).
 CSV customer and vendor lists: the columns ``qbcsv.names`` drops. A text file no reader
 understands (a CSV employee list, a report to map by hand): the columns named like an SSN or a
-bank number (``qbcsv.columns.SENSITIVE_HEADER``), and SSN-shaped text anywhere else masked as the
-column mapping page shows it. Transaction reports are left as they are. Only
+bank number (``private.SENSITIVE_HEADER``), and SSN- or bank-number-shaped text anywhere else
+masked as the column mapping page shows it (``private.masked``; the command line reads a report
+mapped by hand from such a copy too: ``app.mapped``). Transaction reports are left as they are. Only
 a file holding such a cell is rewritten: in an IIF file its records with one are written again
 (the same cells, the sensitive ones empty), every other line stays byte for byte.
 
@@ -27,16 +32,24 @@ import csv
 import io
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.errors import ParseError
 from app.model import Problem, ReadOptions
 from app.readers import BINARY, READERS, iif, looks
 from app.readers.iif import _records, refuse_spaced
-from app.readers.iif.rows import QUIET, Header, is_number, misaligned, read_header, stray_cells
+from app.readers.iif.rows import (
+    QUIET,
+    Header,
+    holds_number,
+    mask_ssns,
+    misaligned,
+    read_header,
+    stray_cells,
+)
+from app.readers.private import SENSITIVE_HEADER, masked
 from app.readers.qbcsv import names
-from app.readers.qbcsv.columns import SENSITIVE_HEADER, SSN, SSN_MASK
 from app.readers.qbcsv.header import delimiter_of
 from app.readers.values import decode, is_binary
 from app.source import Source
@@ -101,6 +114,7 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
     headers: dict[str, Header] = {}
     withheld: list[Problem] = []
     changed = False
+    labelled: set[tuple[str, int]] = set()  # (CUST/VEND/EMP, n): CUSTFLDn labelled sensitive
     try:
         refuse_spaced(text, name)  # its columns cannot be told apart: nothing can be blanked
         for start, end, cells, delimiter in _records(text, name):
@@ -109,9 +123,17 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
                 headers[first[1:].strip()] = read_header(first[1:].strip(), cells[1:])
                 continue
             rest = cells[1:]
-            if not _blank(first, headers.get(first), rest, withheld, Source(name, start)):
+            header = headers.get(first)
+            if first == "CUSTNAMEDICT" and header is not None:
+                labelled |= sensitive_fields(header, rest)
+            elif header is not None and (mine := [n for kw, n in labelled if kw == first]):
+                extra = tuple(header.index[c] for n in mine if (c := f"CUSTFLD{n}") in header.index)
+                header = replace(header, sensitive=(*header.sensitive, *extra))
+            lead = masked(cells[0]) if header is None else cells[0]  # (a broken note's line)
+            blanked = _blank(first, header, rest, withheld, Source(name, start))
+            if not blanked and lead == cells[0]:
                 continue
-            lines[start - 1] = _cells([cells[0], *rest], delimiter)
+            lines[start - 1] = _cells([lead, *rest], delimiter)
             for k in range(start, end):  # the lines of a quoted field are now in its cell
                 lines[k], ends[k - 1] = "", ""
             changed = True
@@ -121,6 +143,22 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
     if withheld:
         return None, tuple(withheld)
     return (bom + "".join(a + b for a, b in zip(lines, ends, strict=True)) if changed else None), ()
+
+
+def sensitive_fields(header: Header, cells: list[str]) -> set[tuple[str, int]]:
+    """(CUST/VEND/EMP, n) of the custom field a ``CUSTNAMEDICT`` row labels like an SSN or a
+    bank number (INDEX 0 labels CUSTFLD1, for the lists whose flag is Y): blanked in the kept
+    copy, as the reader leaves it out of the notes (``iif.names``)."""
+
+    def cell(col: str) -> str:
+        i = header.index.get(col)
+        return cells[i].strip() if i is not None and i < len(cells) else ""
+
+    if not SENSITIVE_HEADER.search(cell("LABEL")) or not cell("INDEX").isdigit():
+        return set()
+    n = int(cell("INDEX")) + 1
+    lists = (("CUST", "CUSTOMER"), ("VEND", "VENDOR"), ("EMP", "EMPLOYEE"))
+    return {(kw, n) for kw, col in lists if cell(col).upper().startswith("Y")}
 
 
 def _blank(
@@ -136,16 +174,19 @@ def _blank(
         cells[i] = ""
     if header is None:
         return bool(filled)
-    why = misaligned(keyword, header, cells)
+    why = misaligned(keyword, header, cells, held=filled)
     if why:
         withheld.append(Problem(at, why))
         return False
-    if keyword in QUIET:  # only counted by the reader, numbers apart: a placeholder of the kind
-        for i in stray_cells(header, cells):
-            placeholder = "0" if is_number(cells[i]) else "x"
-            if cells[i] != placeholder:
-                cells[i] = placeholder
-                filled.append(i)
+    filled += mask_ssns(cells, header)  # (as the reader masks them)
+    for i in stray_cells(header, cells):
+        if keyword in QUIET:  # only counted by the reader, numbers apart: a placeholder
+            shown = "0" if holds_number(cells[i]) else "x"
+        else:  # quoted by the reader, masked (``private.quoted``): the same here
+            shown = masked(cells[i])
+        if cells[i] != shown:
+            cells[i] = shown
+            filled.append(i)
     return bool(filled)
 
 
@@ -196,11 +237,12 @@ def _csv(
             for i in blank:
                 if i < len(row) and row[i].strip():
                     row[i], changed = "", True
+            changed = bool(mask_ssns(row)) or changed  # (a tax ID that is an SSN: the reader's)
     if ssn_shaped:  # anywhere else, masked as the column page shows it (columns._shown)
         for row in rows:
             for i, c in enumerate(row):
-                if SSN.search(c):
-                    row[i], changed = SSN.sub(SSN_MASK, c), True
+                if (shown := masked(c)) != c:
+                    row[i], changed = shown, True
     if not changed:
         return None, ()
     out = io.StringIO()

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Generic, Literal, TypeGuard, TypeVar
 
+from app.readers.private import quoted
+
 T = TypeVar("T")
 DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape's choice)
 # A year written with 3 or 4 digits is read as written; one before this is refused, never
@@ -124,12 +126,12 @@ def parse_amount(text: str) -> Decimal | None:
     s = _CURRENCY.sub("", s)
     if "," in s:
         if not _GROUPED.fullmatch(s.lstrip("-")):  # "12,34" is a decimal comma: never misread
-            raise ValueError(f"expected an amount like 1,234.56 (got {text!r})")
+            raise ValueError(f"expected an amount like 1,234.56 (got {quoted(text)})")
         s = s.replace(",", "")
     if s.startswith("-"):
         negative, s = True, s[1:]
     if not _NUMBER.fullmatch(s):
-        raise ValueError(f"expected an amount like 1,234.56 (got {text!r})")
+        raise ValueError(f"expected an amount like 1,234.56 (got {quoted(text)})")
     value = _held(s, text)
     return -value if negative else value
 
@@ -139,10 +141,10 @@ def _held(digits: str, text: str) -> Decimal:
     try:
         value = Decimal(digits)
     except InvalidOperation as exc:  # pragma: no cover - guarded by the regex
-        raise ValueError(f"expected an amount (got {text!r})") from exc
+        raise ValueError(f"expected an amount (got {quoted(text)})") from exc
     if value >= MAX_AMOUNT:
         raise ValueError(
-            f"expected an amount under 1,000,000,000,000,000 (got {text!r}): a GnuCash book "
+            f"expected an amount under 1,000,000,000,000,000 (got {quoted(text)}): a GnuCash book "
             "cannot hold it"
         )
     return value
@@ -177,7 +179,7 @@ def parse_date(text: str, order: str = "mdy", pivot: int = DEFAULT_PIVOT) -> dt.
     except ValueError as exc:
         want = "M/D/YYYY" if order == "mdy" else "D/M/YYYY"
         why = f": {exc}" if isinstance(exc, YearError) else ""
-        raise ValueError(f"expected a date like {want} (got {text!r}){why}") from None
+        raise ValueError(f"expected a date like {want} (got {quoted(text)}){why}") from None
 
 
 class YearError(ValueError):
@@ -265,4 +267,4 @@ def parse_bool(text: str) -> bool | None:
         return True
     if s in ("N", "NO", "F", "FALSE", "0"):
         return False
-    raise ValueError(f"expected Y or N (got {text!r})")
+    raise ValueError(f"expected Y or N (got {quoted(text)})")

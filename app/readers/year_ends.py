@@ -26,6 +26,7 @@ from decimal import Decimal
 from app.account_labels import canonical
 from app.extras import BudgetLine, Memorized, Statement, YearEnd
 from app.model import Account, FileInfo, Ledger, Problem, money
+from app.readers.private import quoted
 from app.source import Source
 from app.words import plural
 
@@ -194,13 +195,14 @@ def placed_rows(
             problems.append(
                 Problem(
                     row.source,
-                    f"trial balance account {label!r} is not (or not only one account) in the "
+                    f"trial balance account {quoted(label)} is not (or not only one account) "
+                    "in the "
                     "chart of accounts; export the lists and the report from the same company "
                     f"file{what_else}",
                 )
             )
         elif full in figures:
-            twice = f"trial balance lists account {full!r} twice; fix the report"
+            twice = f"trial balance lists account {quoted(full)} twice; fix the report"
             problems.append(Problem(row.source, twice))
         else:
             figures[full] = row.balance or ZERO
@@ -221,7 +223,8 @@ def placed_budgets(
             problems.append(
                 Problem(
                     line.source,
-                    f"budget of account {line.account!r}, which is not in the chart of accounts; "
+                    f"budget of account {quoted(line.account)}, which is not in the chart of "
+                    "accounts; "
                     "export the lists (budgets included) from one company file, all at once",
                 )
             )
@@ -229,7 +232,7 @@ def placed_budgets(
             problems.append(
                 Problem(
                     line.source,
-                    f"a second budget row for {line.account!r} in the same budget (first at "
+                    f"a second budget row for {quoted(line.account)} in the same budget (first at "
                     f"{seen[key]}); export the budgets again",
                 )
             )
@@ -253,7 +256,7 @@ def placed_statements(
             problems.append(
                 Problem(
                     s.source,
-                    f"reconciled account {s.label!r} is not (or not only one account) in the "
+                    f"reconciled account {quoted(s.label)} is not (or not only one account) in the "
                     "chart of accounts; export the report and the lists from one company file",
                 )
             )

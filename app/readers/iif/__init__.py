@@ -26,6 +26,7 @@ from app.read_progress import ReadProgress
 from app.readers.iif.lists import Lists
 from app.readers.iif.rows import Header, Reading, Row, read_header, read_row
 from app.readers.iif.transactions import Transactions, file_date_order
+from app.readers.private import masked, quoted
 from app.readers.values import decode, is_binary, parse_date
 from app.source import Source
 
@@ -138,7 +139,9 @@ def _export_date(
         day = dt.datetime.fromtimestamp(int(hdr.get("TIME")), dt.UTC).date()
     if day is None:
         if hdr.get("DATE"):
-            reading.warn(hdr.source, f"the HDR row's export DATE {hdr.get('DATE')!r} is unreadable")
+            reading.warn(
+                hdr.source, f"the HDR row's export DATE {quoted(hdr.get('DATE'))} is unreadable"
+            )
         return None, None
     return day, hdr.source
 
@@ -290,7 +293,8 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
         if not seen_header:
             shown = first if len(first) <= 40 else first[:40] + "..."
             raise ParseError(
-                source, f"expected a !KEYWORD header row before the first data row (got {shown!r})"
+                source,
+                f"expected a !KEYWORD header row before the first data row (got {quoted(shown)})",
             )
         keyword = first.upper()
         header = headers.get(keyword)
@@ -298,9 +302,8 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
             if keyword.startswith("END"):  # terminators (ENDGRP, ENDTAX, ENDTRNS...) need none
                 yield Row(keyword, (), {}, [], source)
             else:
-                reading.warn(
-                    source, f"a {keyword} row with no !{keyword} header above it (not imported)"
-                )
+                said = masked(keyword)  # (a note's line broken off may hold anything)
+                reading.warn(source, f"a {said} row with no !{said} header above it (not imported)")
             continue
         row = read_row(keyword, header, cells[1:], source, reading)
         if row is not None:

@@ -16,6 +16,7 @@ from decimal import Decimal
 from app.extras import MONTHS, BudgetLine
 from app.quickbooks import MENU_LISTS
 from app.readers.iif.rows import Reading, Row
+from app.readers.private import quoted
 from app.readers.values import parse_amount, parse_date
 
 AGAIN = f"export the budgets again ({MENU_LISTS})"
@@ -32,14 +33,15 @@ def budget_line(reading: Reading, row: Row) -> BudgetLine | None:
     if period not in ("", "MONTH"):
         reading.error(
             where,
-            f"budget of {account!r}: PERIOD {row.get('PERIOD')!r}, where QuickBooks budgets are "
+            f"budget of {quoted(account)}: PERIOD {quoted(row.get('PERIOD'))}, where "
+            "QuickBooks budgets are "
             f"monthly (MONTH); {AGAIN}",
         )
         return None
     cells = row.all("AMOUNT")
     if len(cells) > MONTHS:
         reading.error(
-            where, f"budget of {account!r}: {len(cells)} AMOUNT columns, at most 12; {AGAIN}"
+            where, f"budget of {quoted(account)}: {len(cells)} AMOUNT columns, at most 12; {AGAIN}"
         )
         return None
     amounts: list[Decimal] = []
@@ -47,7 +49,7 @@ def budget_line(reading: Reading, row: Row) -> BudgetLine | None:
         try:
             amounts.append(parse_amount(cell) or Decimal(0))
         except ValueError as exc:
-            reading.error(where, f"budget of {account!r}, month {i}: {exc}; {AGAIN}")
+            reading.error(where, f"budget of {quoted(account)}, month {i}: {exc}; {AGAIN}")
             return None
     text = row.get("STARTDATE")
     try:
@@ -55,8 +57,8 @@ def budget_line(reading: Reading, row: Row) -> BudgetLine | None:
     except ValueError:
         start = None
     if start is None:
-        what = f"start date {text!r} is not a date" if text else "no start date (STARTDATE)"
-        reading.error(where, f"budget of {account!r}: {what}; {AGAIN}")
+        what = f"start date {quoted(text)} is not a date" if text else "no start date (STARTDATE)"
+        reading.error(where, f"budget of {quoted(account)}: {what}; {AGAIN}")
         return None
     amounts += [Decimal(0)] * (MONTHS - len(amounts))
     return BudgetLine(

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from app.items import Item, TaxCode
 from app.readers.iif.rows import Reading, Row, flag
+from app.readers.private import quoted
 from app.readers.values import parse_amount
 
 
@@ -42,7 +43,8 @@ class ItemsReader:
             if self.group.kind == "STAX" and kind and kind != "COMPTAX":
                 self.reading.warn(
                     row.source,
-                    f"sales tax group {self.group.name!r} lists {name!r}, a {kind} item, not a "
+                    f"sales tax group {quoted(self.group.name)} lists {quoted(name)}, a {kind} "
+                    "item, not a "
                     "sales tax item",
                 )
             return
@@ -67,7 +69,9 @@ class ItemsReader:
             return
         taxable = flag(self.reading, row, "TAXABLE")
         if code in self.codes:
-            self.reading.warn(row.source, f"sales tax code {code!r} is listed twice; first kept")
+            self.reading.warn(
+                row.source, f"sales tax code {quoted(code)} is listed twice; first kept"
+            )
             return
         self.codes[code] = TaxCode(
             code=code,
@@ -83,7 +87,9 @@ class ItemsReader:
     def _keep(self, item: Item) -> None:
         if item.name in self.items:
             first = self.items[item.name].source
-            self.reading.warn(item.source, f"item {item.name!r} is listed twice (first at {first})")
+            self.reading.warn(
+                item.source, f"item {quoted(item.name)} is listed twice (first at {first})"
+            )
             return
         self.items[item.name] = item
 

@@ -22,6 +22,7 @@ from app.readers.iif.budgets import budget_line
 from app.readers.iif.items import ItemsReader
 from app.readers.iif.names import Names, amount, currency_of, flag
 from app.readers.iif.rows import Reading, Row
+from app.readers.private import quoted
 from app.source import Source
 from app.words import plural
 
@@ -182,7 +183,9 @@ class Lists:
                 try:
                     return int(Decimal(text.rstrip("%")))
                 except ArithmeticError:
-                    self.reading.error(row.source, f"{col}: expected a whole number (got {text!r})")
+                    self.reading.error(
+                        row.source, f"{col}: expected a whole number (got {quoted(text)})"
+                    )
                     return 0
         return 0
 
@@ -197,7 +200,7 @@ class Lists:
         levels = [part.strip() for part in raw.split(":")]
         if not raw or any(not part for part in levels):
             self.reading.error(
-                row.source, f"expected an account name like Parent:Child (got {raw!r})"
+                row.source, f"expected an account name like Parent:Child (got {quoted(raw)})"
             )
             return
         full_name = ":".join(levels)
@@ -209,7 +212,8 @@ class Lists:
             line = self.account_lines[full_name]
             self.reading.warn(
                 row.source,
-                f"account {full_name!r} is listed twice (first at line {line}); the first is kept",
+                f"account {quoted(full_name)} is listed twice (first at line {line}); the "
+                "first is kept",
             )
             return
         self.account_lines[full_name] = row.source.line
@@ -240,7 +244,7 @@ class Lists:
             first = self.classes[name].source.line
             self.reading.warn(
                 row.source,
-                f"class {name!r} is listed twice (first at line {first}); the first is kept",
+                f"class {quoted(name)} is listed twice (first at line {first}); the first is kept",
             )
             return
         self.classes[name] = SplitClass(name, row.source, bool(self._bool(row, "HIDDEN")))
@@ -264,7 +268,7 @@ class Lists:
         else:
             if kind != "0":
                 self.reading.warn(
-                    row.source, f"expected TERMSTYPE 0 or 1 (got {kind!r}): read as 0 (days)"
+                    row.source, f"expected TERMSTYPE 0 or 1 (got {quoted(kind)}): read as 0 (days)"
                 )
             term = BillTerm(
                 name=row.get("NAME"),

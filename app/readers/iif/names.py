@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 from app.business import Address, Customer, Employee, Job, Vendor
 from app.readers.iif.rows import Reading, Row, amount, flag
+from app.readers.private import SENSITIVE_HEADER, quoted, tax_id
 
 # QuickBooks' job status list, in its order [inferred from Intuit's !CUST doc: 0 = none]
 JOB_STATUS = MappingProxyType(
@@ -55,8 +56,8 @@ class Names:
         out = []
         for i in range(1, 16):
             value = row.text(f"CUSTFLD{i}")
-            if value:
-                label = self.labels.get((row.keyword, i), f"Custom field {i}")
+            label = self.labels.get((row.keyword, i), f"Custom field {i}")
+            if value and not SENSITIVE_HEADER.search(label):  # (its QuickBooks label: an SSN...)
                 out.append(f"{label}: {value}")
         return out
 
@@ -90,12 +91,14 @@ class Names:
             name = row.get("NAME")
             parent, _, job = (part.strip() for part in name.partition(":"))
             if not parent or (":" in name and not job):
-                self.reading.error(row.source, f"expected a name like Customer:Job (got {name!r})")
+                self.reading.error(
+                    row.source, f"expected a name like Customer:Job (got {quoted(name)})"
+                )
             elif job:
                 job_rows.append((parent, job, row))
             elif parent in tops:
                 self.reading.warn(
-                    row.source, f"customer {parent!r} is listed twice; the first is kept"
+                    row.source, f"customer {quoted(parent)} is listed twice; the first is kept"
                 )
             else:
                 tops[parent], top_rows[parent] = self._customer(row, parent), row
@@ -104,7 +107,7 @@ class Names:
             if parent not in tops:
                 self.reading.warn(
                     row.source,
-                    f"job {job!r} of customer {parent!r}, which has no CUST row: "
+                    f"job {quoted(job)} of customer {quoted(parent)}, which has no CUST row: "
                     "customer created from the name",
                 )
                 tops[parent] = Customer(name=parent, source=row.source)
@@ -181,9 +184,7 @@ class Names:
                 ("Alt. phone", row.get("PHONE2")),
                 ("Vendor type", row.get("VTYPE")),
                 ("Credit limit", row.get("LIMIT")),
-                ("Tax ID", row.get("TAXID")),
-                ("1099", "Y" if eligible_1099 else ""),
-            ),
+            ),  # (its tax ID and 1099 flag: the writer says them, from ``tax_id`` and the flag)
             *self._custom(row),
         ]
         return Vendor(
@@ -201,7 +202,7 @@ class Names:
             notes=_join(notes),
             active=not self._bool(row, "HIDDEN"),
             terms=row.get("TERMS"),
-            tax_id=row.get("TAXID"),
+            tax_id=tax_id(row.get("TAXID")),
             eligible_1099=eligible_1099,
             currency=currency_of(row),
         )

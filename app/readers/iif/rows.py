@@ -25,10 +25,12 @@ column. The rule:
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from app.model import Problem, ReadOptions
+from app.readers.private import MASK, masked, number_shaped, quoted, ssn_cell, ssn_shaped
 from app.readers.values import clean, parse_amount, parse_bool
 from app.source import Source
 from app.words import plural
@@ -36,6 +38,8 @@ from app.words import plural
 # A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
 _BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
 _NAME_LISTS = ("CUST", "VEND", "EMP", "OTHERNAME")
+# a column of an SSN (its neighbours may hold a phone number: a bank number's shape is not one)
+_SSN_COLUMN = re.compile(r"ssn|ss ?(no|#|num)|soc", re.IGNORECASE)
 # Keywords whose unexpected extra cells are never quoted in a message (they may be sensitive).
 QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
 
@@ -128,10 +132,10 @@ def _stray_message(keyword: str, stray: list[str]) -> str:
     """What was ignored in plain words, and whether any of it could have been an amount (name
     lists never show the cells: they may hold personal numbers)."""
     n = len(stray)
-    what = "" if keyword in QUIET else f" ({', '.join(repr(clean(c)) for c in stray[:3])})"
+    what = "" if keyword in QUIET else f" ({', '.join(quoted(c) for c in stray[:3])})"
     cells = plural(n, "cell")
     text = f"{cells} under no column name of the !{keyword} header ignored{what}"
-    numbers = sum(1 for c in stray if is_number(c))
+    numbers = sum(1 for c in stray if holds_number(c))
     if not numbers:
         return f"{text}; none holds a number, so no amount is lost"
     which = "it holds" if n == 1 else f"{numbers} of them {'holds' if numbers == 1 else 'hold'}"
@@ -179,6 +183,11 @@ def _short_message(keyword: str, n: int, width: int, missing: list[str]) -> str:
     )
 
 
+def holds_number(cell: str) -> bool:
+    """An amount, or a number masked (``private.masked``: as a kept copy holds it)."""
+    return is_number(cell) or MASK in masked(cell)
+
+
 def is_number(cell: str) -> bool:
     try:
         return parse_amount(cell) is not None
@@ -186,17 +195,63 @@ def is_number(cell: str) -> bool:
         return False
 
 
-def misaligned(keyword: str, header: Header, cells: list[str], header_words: str = "") -> str:
+def misaligned(
+    keyword: str,
+    header: Header,
+    cells: list[str],
+    header_words: str = "",
+    held: Collection[int] = (),
+) -> str:
     """Why the row ``cells`` of a header with sensitive columns is not read (a sensitive cell
     may have moved under another column: see the module docstring), else "". Its sensitive
-    positions must be blank already. ``header_words``: the header in the message (default
-    "its !KEYWORD header"; a CSV list's "its header row")."""
+    positions must be blank already; ``held``: those that held text before. ``header_words``:
+    the header in the message (default "its !KEYWORD header"; a CSV list's "its header
+    row")."""
     width, n = len(header.columns), len(cells)
-    if n == width or not header.sensitive:
+    if not header.sensitive:
         return ""
-    moved = _moved_sensitive(header, cells)
     words = header_words or f"its !{keyword} header"
-    return _misaligned(words, n, width, moved) if moved else ""
+    if n != width and (moved := _moved_sensitive(header, cells)):
+        return _misaligned(words, n, width, moved)
+    if keyword != "QB ONLINE" and (moved := _moved_number(header, cells, held)):
+        return (
+            f"its {moved} cell is empty and a cell near it holds a number shaped like one: the "
+            "row's cells may have moved under other columns, so the row is not read; export the "
+            "list again from QuickBooks (it writes every cell) or line the row up with "
+            f"{words}"
+        )
+    return ""
+
+
+def _moved_number(header: Header, cells: list[str], held: Collection[int]) -> str:
+    """The sensitive column found empty while a cell within three of it (under another column,
+    past the header's end too) holds text shaped like its number (``app.readers.private``): a
+    row whose cells moved, though its length may be the header's (a cell removed before it and
+    one added after, a stray empty cell). Else ""."""
+    for i in header.sensitive:
+        if i in held:
+            continue  # (its number was in place: blanked)
+        shaped = ssn_shaped if _SSN_COLUMN.search(header.columns[i]) else number_shaped
+        near = range(max(0, i - 3), min(len(cells), i + 4))
+        if any(p not in header.sensitive and shaped(cells[p]) for p in near):
+            return header.columns[i]
+    return ""
+
+
+def mask_ssns(cells: list[str], header: Header | None = None) -> list[int]:
+    """Mask, in place, each cell that is an SSN written out (``private.ssn_cell``), wherever it
+    stands (a vendor's tax ID, a cell typed in the wrong column), and a bank number under a
+    column of a flag or a date (``header``'s), which is read as neither: the positions masked."""
+    flags = [header.index[c] for c in _FLAG_OR_DATE if c in header.index] if header else []
+    found = [i for i, c in enumerate(cells) if ssn_cell(c)]
+    found += [i for i in flags if i < len(cells) and number_shaped(cells[i])]
+    for i in found:
+        cells[i] = masked(cells[i])
+    return found
+
+
+# transaction columns that hold a flag or a date, never a long number
+_FLAG_OR_DATE = ("CLEAR", "DATE", "DUEDATE", "SHIPDATE", "TOPRINT", "NAMEISTAXABLE", "PAID")
 
 
 def stray_cells(header: Header, cells: list[str]) -> list[int]:
@@ -212,13 +267,15 @@ def read_row(
     """The row through its header; None (with an error) for a row of a header with sensitive
     columns whose cells cannot be shown to line up (see the module docstring)."""
     width, n = len(header.columns), len(cells)
+    held = [i for i in header.sensitive if i < n and cells[i].strip()]
     for i in header.sensitive:
         if i < n:
             cells[i] = ""
-    why = misaligned(keyword, header, cells)
+    why = misaligned(keyword, header, cells, held=held)
     if why:
         reading.error(source, why)
         return None
+    mask_ssns(cells, header)
     if n < width:
         missing = [c for c in header.columns[n:] if c]
         if missing:

@@ -20,6 +20,7 @@ from app.model import NotImported, Reconcile, Split, Transaction
 from app.quickbooks import non_posting, non_posting_kind, not_posted
 from app.readers.iif.rows import Reading, Row
 from app.readers.payers import named
+from app.readers.private import quoted
 from app.readers.values import date_order, is_order, parse_amount, parse_bool, parse_date
 
 # --- dates ------------------------------------------------------------------------------------
@@ -38,7 +39,8 @@ def file_date_order(rows: list[Row], reading: Reading) -> tuple[Literal["mdy", "
         (dmy, where), (mdy, other) = found.dmy, found.mdy
         reading.error(
             where,
-            f"dates in two orders: {dmy!r} is D/M/Y but line {other.line} has {mdy!r} (M/D/Y); "
+            f"dates in two orders: {quoted(dmy)} is D/M/Y but line {other.line} has "
+            f"{quoted(mdy)} (M/D/Y); "
             "set the date order",
         )
     return found.order, found.ambiguous
@@ -113,7 +115,9 @@ class Transactions:
         else:
             reconcile = Reconcile.NEW
             if up not in ("", "N", "NO"):
-                self.reading.warn(row.source, f"expected CLEAR Y or N (got {mark!r}): read as N")
+                self.reading.warn(
+                    row.source, f"expected CLEAR Y or N (got {quoted(mark)}): read as N"
+                )
         split = Split(
             account=row.get("ACCNT"),
             value=value,

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.model import money
 from app.readers import looks
+from app.readers.private import SENSITIVE_HEADER, masked
 from app.readers.qbcsv.header import delimiter_of, first_rows
 from app.readers.values import decode, parse_amount, parse_date
 
@@ -32,12 +32,6 @@ COLUMN_ROLES = (
 )
 SAMPLE_ROWS = 8
 SUFFIXES = (".csv", ".txt")
-SENSITIVE_HEADER = re.compile(
-    r"ssn|ss ?no|social security|tax file|tfn|routing|iban|swift|bsb|bank ?(acc|account|no|num)",
-    re.IGNORECASE,
-)
-SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
-SSN_MASK = "•••-••-••••"
 
 
 def mappable(path: Path) -> bool:
@@ -86,7 +80,7 @@ def column_sample(path: Path, columns: dict[str, str], date_order: str = "") -> 
 
 
 def _shown(cell: str, hidden: bool) -> str:
-    return "" if hidden else SSN.sub(SSN_MASK, cell)
+    return "" if hidden else masked(cell)
 
 
 def _read(role: str, raw: str, date_order: str) -> tuple[str, bool]:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from app.quickbooks import non_posting_kind
+from app.readers.private import quoted
 from app.readers.qbcsv.build import Group
 from app.readers.values import parse_amount
 
@@ -83,7 +84,7 @@ def _check_balance(line: int, bal: str, total: Decimal, warn: Warn) -> bool:
     try:
         value = parse_amount(bal)
     except ValueError:
-        warn(line, f"the Balance column is unreadable (got {bal!r}); amounts are used")
+        warn(line, f"the Balance column is unreadable (got {quoted(bal)}); amounts are used")
         return True
     if value != total:
         warn(

@@ -38,6 +38,7 @@ from app.model import (
 )
 from app.quickbooks import non_posting_kind, non_posting_label, not_posted
 from app.readers.payers import named
+from app.readers.private import quoted
 from app.readers.qbcsv.build import Group, renamed, transaction_maker
 from app.readers.qbcsv.ending import stops_early
 from app.readers.qbcsv.find import group_by_balance
@@ -109,7 +110,7 @@ class Collector:
         if "," in text and not _GROUPED(_NOT_DIGITS("", text)):
             self.error(
                 line,
-                f"expected an amount like 1,234.56 (got {text!r}): commas must group "
+                f"expected an amount like 1,234.56 (got {quoted(text)}): commas must group "
                 "thousands; the row's split is left out, so its transaction is incomplete",
             )
             return None
@@ -140,7 +141,8 @@ class Collector:
             elif a != value:
                 self.warn(
                     line,
-                    f"Amount {amount.strip()!r} disagrees with Debit {debit.strip() or '(empty)'}"
+                    f"Amount {quoted(amount.strip())} disagrees with Debit "
+                    f"{debit.strip() or '(empty)'}"
                     f" / Credit {credit.strip() or '(empty)'}: Debit/Credit ({value:,.2f}) is "
                     "used; check the row (export the report again if a spreadsheet changed it)",
                 )
@@ -186,7 +188,8 @@ class Collector:
             elif date and date != g.date:
                 self.error(
                     line,
-                    f"Trans # {ref} is dated {date!r} here but {g.date!r} on line {g.line}; "
+                    f"Trans # {ref} is dated {quoted(date)} here but {quoted(g.date)} on line "
+                    f"{g.line}; "
                     "one Trans # should be one transaction",
                 )
             g.splits.append(split)
@@ -221,7 +224,9 @@ class Collector:
         if value:
             self.error(line, f"expected an account on a row with an amount (got '{value}')")
         else:
-            self.warn(line, f"a row with neither account nor amount was skipped (got {text!r})")
+            self.warn(
+                line, f"a row with neither account nor amount was skipped (got {quoted(text)})"
+            )
 
     def non_posting_row(self, line: int, kind: str) -> bool:
         """Is this row (without an account, or with an amount that cannot be read) a row of
@@ -235,7 +240,7 @@ class Collector:
     def noise(self, line: int, row: list[str]) -> None:
         text = next((c.strip() for c in row if c.strip()), "")
         if text and not text.startswith("Total") and text != "TOTAL" and text not in _QUIET:
-            self.warn(line, f"not a transaction row, skipped (got {text[:60]!r})")
+            self.warn(line, f"not a transaction row, skipped (got {quoted(text[:60])})")
 
     def heading(self, line: int, lead: list[str]) -> None:
         """Text in the leading columns of a report with an Account column: a Total row, or an
@@ -249,7 +254,8 @@ class Collector:
             self.sectioned = True
             self.warn(
                 line,
-                f"this report is grouped by account ({text[:60]!r}) but has no Trans # column, "
+                f"this report is grouped by account ({quoted(text[:60])}) but has no Trans # "
+                "column, "
                 "so its transactions cannot be rebuilt safely: add Trans # and export again",
             )
 
@@ -337,7 +343,8 @@ class Collector:
                 self.warn(
                     rows[0][0],
                     f"the {column} column is not a number on {plural(n, 'row')} ({where}; "
-                    f"got {rows[0][1]!r}); {other} holds the value there and is used, so nothing "
+                    f"got {quoted(rows[0][1])}); {other} holds the value there and is used, so "
+                    "nothing "
                     "is lost",
                 )
 
@@ -367,8 +374,10 @@ class Collector:
         if found.mixed and dmy and mdy:
             self.error(
                 dmy[1],
-                f"this file mixes date orders: {dmy[0]!r} (line {dmy[1]}) is day/month/year but "
-                f"{mdy[0]!r} (line {mdy[1]}) is month/day/year; export it again with one date "
+                f"this file mixes date orders: {quoted(dmy[0])} (line {dmy[1]}) is "
+                "day/month/year but "
+                f"{quoted(mdy[0])} (line {mdy[1]}) is month/day/year; export it again with one "
+                "date "
                 "format",
             )
         order, ambiguous = found.order, found.ambiguous
@@ -414,7 +423,7 @@ class Collector:
                 want = "D/M/YYYY" if order == "dmy" else "M/D/YYYY"
                 self.error(
                     g.line,
-                    f"expected a date like {want} (got {g.date!r}); this transaction "
+                    f"expected a date like {want} (got {quoted(g.date)}); this transaction "
                     f"({len(g.splits)} split rows) is not read",
                 )
                 continue

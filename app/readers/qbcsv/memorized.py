@@ -21,6 +21,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.extras import Memorized
 from app.model import FileInfo, Ledger, ReadOptions
+from app.readers.private import quoted
 from app.readers.qbcsv.header import all_rows, first_rows
 from app.readers.values import parse_amount, parse_date
 from app.source import Source
@@ -95,12 +96,13 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         try:
             amount = parse_amount(cell("amount"))
         except ValueError as exc:
-            raise ParseError(where, f"{label!r}: the amount: {exc}; {AGAIN}") from None
+            raise ParseError(where, f"{quoted(label)}: the amount: {exc}; {AGAIN}") from None
         try:
             due = parse_date(cell("next"), options.date_order or "mdy", options.pivot)
         except ValueError:
             raise ParseError(
-                where, f"{label!r}: the next date {cell('next')!r} is not a date; {AGAIN}"
+                where,
+                f"{quoted(label)}: the next date {quoted(cell('next'))} is not a date; {AGAIN}",
             ) from None
         remaining = cell("remaining")
         out.append(

@@ -19,7 +19,8 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import FileInfo, Layout, Ledger, ReadOptions
 from app.readers.iif.names import Names
-from app.readers.iif.rows import Header, Reading, Row, misaligned
+from app.readers.iif.rows import Header, Reading, Row, mask_ssns, misaligned
+from app.readers.private import SENSITIVE_HEADER
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.source import Source
 
@@ -27,7 +28,7 @@ SCAN = 15
 KINDS = {"CUST": "CSV customer list", "VEND": "CSV vendor list"}
 _NAME = {"customer": "CUST", "customer name": "CUST", "vendor": "VEND", "supplier": "VEND",
          "vendor name": "VEND", "supplier name": "VEND"}  # fmt: skip
-_SENSITIVE = re.compile(r"bank|bsb|routing|iban|swift|ssn|ss no|social security|tax file|tfn")
+_SENSITIVE = re.compile(rf"bank|{SENSITIVE_HEADER.pattern}", re.IGNORECASE)  # (a bank's name too)
 _NOT_A_LIST = frozenset({"date", "debit", "credit", "account", "amount", "trans #"})
 _COLUMNS = {
     "company": "BADDR1", "company name": "BADDR1", "phone": "PHONE1", "main phone": "PHONE1",
@@ -75,7 +76,8 @@ def misaligned_row(keyword: str, header: list[str], cells: list[str]) -> str:
     sensitive = tuple(sensitive_columns(header))
     shape = Header(tuple(c.strip() for c in header), {}, sensitive, ())
     blanked = ["" if i in sensitive else c for i, c in enumerate(cells)]
-    return misaligned(keyword, shape, blanked, "its header row")
+    held = [i for i in sensitive if i < len(cells) and cells[i].strip()]
+    return misaligned(keyword, shape, blanked, "its header row", held)
 
 
 def _columns(keyword: str, cells: list[str]) -> tuple[list[str], list[str]]:
@@ -146,6 +148,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             continue
         kept = [c if columns[i] else "" for i, c in enumerate(raw[:width])]  # sensitive: gone
         kept += [""] * (width - len(kept))
+        mask_ssns(kept)  # (as the IIF lists are read)
         if not any(c.strip() for c in kept) or not kept[index["NAME"]].strip():
             continue
         records.append(Row(keyword, tuple(columns), index, kept, Source(name, line)))

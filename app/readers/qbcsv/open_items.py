@@ -24,6 +24,7 @@ from app.business import OpenItem
 from app.errors import ParseError
 from app.model import FileInfo, Ledger, Problem, ReadOptions
 from app.quickbooks import is_document_word
+from app.readers.private import quoted
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import clean, date_order, parse_amount, parse_date
 from app.source import Source
@@ -156,7 +157,7 @@ def _days(text: str) -> int | None:
     if not digits:
         return None
     if not digits.lstrip("-").isdigit():
-        raise ValueError(f"Aging {text!r} is not a number of days")
+        raise ValueError(f"Aging {quoted(text)} is not a number of days")
     return int(digits)
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.extras import Statement
 from app.model import FileInfo, Ledger, ReadOptions
+from app.readers.private import quoted
 from app.readers.qbcsv.header import all_rows, first_rows
 from app.readers.values import parse_amount, parse_date
 from app.source import Source
@@ -97,7 +98,9 @@ def _date(name: str, line: int, text: str, options: ReadOptions) -> dt.date:
     except ValueError:
         day = None
     if day is None:
-        raise ParseError(Source(name, line), f"the statement date {text!r} is not a date; {AGAIN}")
+        raise ParseError(
+            Source(name, line), f"the statement date {quoted(text)} is not a date; {AGAIN}"
+        )
     return day
 
 
@@ -127,13 +130,15 @@ def _statement(
             found.setdefault(word, (line, value))
     where = Source(name, line0)
     if "cleared balance" not in found:
-        raise ParseError(where, f"the report of {account!r} has no Cleared Balance row; {AGAIN}")
+        raise ParseError(
+            where, f"the report of {quoted(account)} has no Cleared Balance row; {AGAIN}"
+        )
     line, cleared = found["cleared balance"]
     begin, total = found.get("beginning balance"), found.get("total cleared transactions")
     if begin and total and begin[1] + total[1] != cleared:
         raise ParseError(
             Source(name, line),
-            f"{account!r}: Beginning Balance {begin[1]:,.2f} and the cleared transactions "
+            f"{quoted(account)}: Beginning Balance {begin[1]:,.2f} and the cleared transactions "
             f"{total[1]:,.2f} do not add up to the Cleared Balance {cleared:,.2f}; {AGAIN}",
         )
     said = any(_norm(c) == "uncleared transactions" for _, cs in rows for c in cs)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from app.model import Problem, Transaction
+from app.readers.private import quoted
 from app.readers.values import parse_amount
 from app.source import Source
 
@@ -77,7 +78,8 @@ def section_problems(
             out.append(
                 Problem(
                     Source(filename, line),
-                    f"a {text!r} row with no heading row for {text[6:]!r} above it: the heading "
+                    f"a {quoted(text)} row with no heading row for {quoted(text[6:])} above "
+                    "it: the heading "
                     f"row is missing, so the rows above were {shown}; {AGAIN}",
                     "error",
                 )

@@ -28,6 +28,7 @@ from app.account_labels import canonical, split_prefix
 from app.errors import ParseError
 from app.model import Account, FileInfo, Ledger, ReadOptions
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
+from app.readers.private import quoted
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.readers.values import full_year, parse_amount, parse_date
 from app.source import Source
@@ -160,7 +161,8 @@ def _read_date(where: Source, m: re.Match[str], options: ReadOptions) -> dt.date
         return dt.datetime.strptime(f"{month} {day_} {year}", "%b %d %Y").date()
     except ValueError:
         raise ParseError(
-            where, f"the report's date is not a real date (got {m[0]!r}); give the cutover date"
+            where,
+            f"the report's date is not a real date (got {quoted(m[0])}); give the cutover date",
         ) from None
 
 

@@ -1,0 +1,212 @@
+"""SSNs and bank numbers never leave the readers (hunt 11, app/readers/private.py): a message
+quoting a cell masks them; an SSN or a bank number whose cell moved under another column (a cell
+added or removed in the row, whatever its length) is refused, never read into a name or an
+address; a custom field QuickBooks labels as one is left out; a vendor's tax ID that is an SSN is
+masked; a report mapped by hand is read as the wizard's kept copy. Through ``run.py convert``:
+the book reopened, and the kept copy (``readers.redact``) read as the original."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.ledger_text import to_text
+from app.plan import Plan
+from app.readers import read
+from app.readers.private import masked, number_shaped, quoted, ssn_shaped, tax_id
+from app.readers.redact import redact
+from tests.support.cli import convert
+
+SECRET = re.compile(r"900-?\d\d-?\d{4}|900 \d\d \d{4}|4401\d{8}|7788\d{6}|026009593")
+ACCNT = "!ACCNT\tNAME\tACCNTTYPE\tOBAMOUNT\tACCNUM\tBANKNUM\tEXTRA\tHIDDEN\tDELCOUNT\n"
+EMP = "!EMP\tNAME\tADDR1\tADDR2\tADDR3\tSSNO\tPHONE1\tCITY\tZIP\tNOTE\n"
+
+
+def _book_text(book: Path) -> str:
+    return gzip.decompress(book.read_bytes()).decode("utf-8")
+
+
+def _run(tmp_path: Path, *files: Path, extra: tuple[str, ...] = ()):
+    book = tmp_path / "book.gnucash"
+    run = convert(*files, "-o", book, "--export-date", "2024-01-31", *extra)
+    said = run.stdout + run.stderr
+    assert not SECRET.search(said), said
+    if book.exists():
+        assert not SECRET.search(_book_text(book))
+    return run, book
+
+
+def _kept_reads_the_same(tmp_path: Path, original: Path) -> Path:
+    (tmp_path / "kept").mkdir(exist_ok=True)
+    kept = tmp_path / "kept" / original.name
+    kept.write_bytes(original.read_bytes())
+    done = redact(kept)
+    assert not SECRET.search(kept.read_text(encoding="utf-8"))
+    if not done.withheld:
+        assert to_text(read([kept], Plan())) == to_text(read([original], Plan()))
+    return kept
+
+
+def test_the_shapes() -> None:
+    assert masked("paid 900-12-3456 to acct 440177882210") == (
+        "paid •••-••-•••• to acct ••••••••••••"
+    )
+    assert masked("123456789.00 and 1,234,567.89 on 2024-01-31, call 555-0101") == (
+        "123456789.00 and 1,234,567.89 on 2024-01-31, call 555-0101"
+    )
+    assert quoted(" 900 12 3456 ") == "'••• •• ••••'"
+    assert ssn_shaped("900123456") and ssn_shaped("900.12.3456") and not ssn_shaped("94326-1234")
+    assert number_shaped("440177882298") and not number_shaped("415-555-0101")
+    assert not number_shaped("1000") and not number_shaped("08 9555 1000")
+    assert tax_id("900-77-1111") == "•••-••-••••" and tax_id(" 12-3456789 ") == "12-3456789"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "where"),
+    [
+        (  # a stray empty cell before SSNO: the SSN under PHONE1, the row one cell long
+            "long.iif",
+            EMP + "EMP\tJo\t1 Elm St\t\tTown\t\t900-55-1234\t\tTown\t94000\t\t\n",
+            "SSNO",
+        ),
+        (  # CITY removed and a cell added at the end: the header's width, the SSN under PHONE1
+            "width.iif",
+            EMP + "EMP\tJo\t1 Elm St\t\t\t\t900-23-4567\t94326\t\t\t\n",
+            "SSNO",
+        ),
+        (  # two cells added before BANKNUM: the bank number under HIDDEN (a Y/N warning quoted it)
+            "bank.iif",
+            ACCNT + "ACCNT\tSavings\tBANK\t100.00\t1010\t\t\t440177882298\t\t\n",
+            "BANKNUM",
+        ),
+    ],
+)
+def test_a_number_moved_under_another_column_is_refused(tmp_path, name, text, where) -> None:
+    """Nothing of the row is read, nothing of it is quoted, and no copy is kept."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    run, book = _run(tmp_path, path)
+    assert run.returncode == 1 and not book.exists(), run.stdout + run.stderr
+    said = f"its {where} cell is empty and a cell near it holds a number shaped like one"
+    assert said in run.stdout + run.stderr
+    kept = tmp_path / "kept.iif"
+    kept.write_text(text, encoding="utf-8")
+    (refused,) = redact(kept).withheld
+    assert said in refused.message
+
+
+def test_cells_read_as_amounts_dates_or_flags_are_quoted_masked(tmp_path) -> None:
+    """A cell that is no amount, date or Y/N is said with its digits masked; so are the cells
+    under no column name of a transaction row, in the message and in the kept copy."""
+    head = "!TRNS\tTRNSID\tTRNSTYPE\tDATE\tACCNT\tAMOUNT\tCLEAR\n!SPL\tSPLID\tTRNSTYPE\tDATE\t"
+    head += "ACCNT\tAMOUNT\tCLEAR\n!ENDTRNS\n"
+    rows = (
+        "TRNS\t1\tCHECK\t1/5/2024\tChecking\t900-11-2233\tN\nSPL\t2\tCHECK\t1/5/2024\tRent\t"
+        "10.00\tN\nENDTRNS\nTRNS\t3\tCHECK\t900-11-2244\tChecking\t-5.00\t440199881122\n"
+        "SPL\t4\tCHECK\t1/6/2024\tRent\t5.00\tN\t900-11-2255\t440199883344\nENDTRNS\n"
+    )
+    path = tmp_path / "odd.iif"
+    path.write_text(head + rows, encoding="utf-8")
+    run, _ = _run(tmp_path, path)
+    said = run.stdout + run.stderr
+    assert "(got '•••-••-••••')" in said and "(got '••••••••••••')" in said, said
+    kept = _kept_reads_the_same(tmp_path, path)
+    assert "•••-••-••••\t••••••••••••" in kept.read_text(encoding="utf-8")
+
+
+def test_a_note_s_line_broken_off_is_said_and_kept_masked(tmp_path) -> None:
+    """An unquoted line break in an employee's note: its second line is a row of no header,
+    not read; the warning names it masked, and the kept copy keeps it masked."""
+    text = (
+        EMP
+        + "EMP\tJo\t1 Elm\t\t\t\t\t\t\tDirect deposit to\nChase 440122223333 / SSN 900-10-1111\n"
+    )
+    path = tmp_path / "lists.iif"
+    path.write_text(text, encoding="utf-8")
+    run, _ = _run(tmp_path, path)
+    assert "a CHASE •••••••••••• / SSN •••-••-•••• row with no !CHASE" in run.stdout, run.stdout
+    _kept_reads_the_same(tmp_path, path)
+
+
+def test_custom_fields_quickbooks_labels_as_private_and_ssn_tax_ids(tmp_path) -> None:
+    """CUSTNAMEDICT labels CUSTFLD1 "Direct Deposit Bank Account" and CUSTFLD2 "Social Security
+    No." for vendors: both left out of the vendor's notes (they went in as "ACH Bank Account No.:
+    ..."), blank in the kept copy; a third, "Spouse's Name", kept. A tax ID shaped like an SSN
+    (a sole proprietor's) is masked, an employer number kept, each said once (it was twice)."""
+    text = (
+        "!CUSTNAMEDICT\tINDEX\tLABEL\tCUSTOMER\tVENDOR\tEMPLOYEE\n"
+        "CUSTNAMEDICT\t0\tDirect Deposit Bank Account\tN\tY\tN\n"
+        "CUSTNAMEDICT\t1\tSocial Security No.\tN\tY\tN\n"
+        "CUSTNAMEDICT\t2\tSpouse's Name\tN\tY\tN\n"
+        "!VEND\tNAME\tTAXID\tCUSTFLD1\tCUSTFLD2\tCUSTFLD3\n"
+        "VEND\tChris\t900-77-1111\t7788990011\t900-66-7777\tSam\n"
+        "VEND\tAcme Co\t12-3456789\t\t\t\n"
+    )
+    path = tmp_path / "lists.iif"
+    path.write_text(text, encoding="utf-8")
+    run, book = _run(tmp_path, path)
+    assert book.exists(), run.stdout + run.stderr
+    from app import gnc
+
+    notes = {v.name: v.notes for v in gnc.read_book(book).vendors}
+    assert notes == {
+        "Chris": "Spouse's Name: Sam\nTax ID: •••-••-••••",
+        "Acme Co": "Tax ID: 12-3456789",
+    }
+    kept = _kept_reads_the_same(tmp_path, path)
+    assert "VEND\tChris\t•••-••-••••\t\t\tSam" in kept.read_text(encoding="utf-8")
+
+
+def test_list_columns_named_for_a_private_number_are_left_out(tmp_path) -> None:
+    """A vendor list's "Soc. Sec. No.", "ACH Acct #", "ABA #" and "Direct Deposit Account"
+    columns: not in the book's notes (they were), blank in the kept copy."""
+    text = (
+        "Vendor,Main Phone,Soc. Sec. No.,ACH Acct #,ABA #,Direct Deposit Account,Tax ID\n"
+        "Chris Markley,555-0101,900-88-1111,7788001122,026009593,440155550000,12-3456789\n"
+    )
+    path = tmp_path / "vendors.csv"
+    path.write_text(text, encoding="utf-8")
+    _, book = _run(tmp_path, path)
+    from app import gnc
+
+    (vendor,) = gnc.read_book(book).vendors
+    assert vendor.notes == "Tax ID: 12-3456789", vendor.notes
+    kept = _kept_reads_the_same(tmp_path, path)
+    assert kept.read_text(encoding="utf-8").splitlines()[1] == (
+        "Chris Markley,555-0101,,,,,12-3456789"
+    )
+
+
+def test_a_report_mapped_by_hand_on_the_command_line_is_read_as_the_wizard_reads_it(tmp_path):
+    """A column named "Payee SSN" mapped as the Name, SSNs and a bank number in the memos: the
+    book holds none of them (the command line read the file itself and wrote them in)."""
+    path = tmp_path / "odd.csv"
+    path.write_text(
+        "Posted On,Ref No,Ledger,Value,Payee SSN,Note\n"
+        "02/01/2024,7,Checking,-25.00,900-99-1111,paid 900-99-2222 acct 440166661111\n"
+        "02/01/2024,7,Gas,25.00,,SSN 900 99 3333 / 900993333\n",
+        encoding="utf-8",
+    )
+    columns = {"date": "Posted On", "num": "Ref No", "account": "Ledger", "amount": "Value"}
+    columns |= {"memo": "Note", "name": "Payee SSN"}
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"files": {"odd.csv": {"columns": columns}}}), encoding="utf-8")
+    types = ("--type", "Checking=BANK", "--type", "Gas=EXPENSE", "--plan", str(plan))
+    run, book = _run(tmp_path, path, extra=types)
+    assert run.returncode == 0 and book.exists(), run.stdout + run.stderr
+    assert "paid •••-••-•••• acct ••••••••••••" in _book_text(book)
+
+
+@pytest.mark.parametrize(
+    "text", ["Jo Smith,900-44-1212,440155551111,555-0101\n" * 3, "Jo Smith,900441414\n" * 3]
+)
+def test_a_table_that_is_no_export_is_refused_without_its_numbers(tmp_path, text) -> None:
+    path = tmp_path / "staff.csv"
+    path.write_text(text, encoding="utf-8")
+    run, book = _run(tmp_path, path)
+    assert run.returncode == 1 and not book.exists()
+    assert "Jo Smith, •••" in run.stdout + run.stderr, run.stdout + run.stderr
