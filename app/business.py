@@ -46,6 +46,7 @@ class Job:
     description: str = ""
     notes: str = ""
     active: bool = True
+    terms: str = ""  # its own, QuickBooks' (its documents fall due by them); "": its customer's
 
 
 @dataclass(frozen=True, slots=True)

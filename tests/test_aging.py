@@ -568,3 +568,27 @@ def test_a_report_listing_more_than_the_trial_balance_is_said_so() -> None:
     )
     short = Reconciliation("customer", ("A/R",), D(100), D(90), D(0), D(100), D(100), D(0), D(0))
     assert short.quickbooks_line().endswith(" + not listed in the report 10.00")
+
+
+def test_a_job_s_own_terms_date_its_invoices_when_the_report_has_no_due_dates(matching, tmp_path):
+    """The Open Invoices report printed without its Due Date column: a job's invoices fall due
+    by the job's own terms, as in QuickBooks (they took its customer's, and a job of Net 30
+    under a customer of Due on receipt was flagged aged otherwise; hunt 11)."""
+    import csv
+    import io
+
+    _company, prepared, _outcome, folder = matching
+    own = [
+        (c.name, j.name)
+        for c in prepared.ledger.customers
+        for j in c.jobs
+        if j.terms and j.terms != c.terms
+    ]
+    assert own  # (the generator gives some jobs terms of their own)
+    rows = list(csv.reader(io.StringIO((folder / "open_invoices.csv").read_text("utf-8"))))
+    at = next(i for i, r in enumerate(rows) if "Due Date" in r)
+    due = rows[at].index("Due Date")
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([r[:due] + r[due + 1 :] for r in rows])
+    report = _edited(folder, tmp_path, "open_invoices.csv", out.getvalue())
+    assert verdict(report).state == "matches", report.documents.owner_lines()

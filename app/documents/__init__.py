@@ -254,8 +254,8 @@ def _owner_terms(ledger: Ledger) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     for c in ledger.customers:
         out["customer", c.name] = c.terms
-        for j in c.jobs:
-            out["customer", f"{c.name}:{j.name}"] = c.terms
+        for j in c.jobs:  # (a job's own terms: a job of another due date than its customer's)
+            out["customer", f"{c.name}:{j.name}"] = j.terms or c.terms
     for v in ledger.vendors:
         out["vendor", v.name] = v.terms
     return out

@@ -169,6 +169,7 @@ class Names:
             description=row.text("JOBDESC"),
             notes=_join([line for line in self._job_lines(row) if line not in known]),
             active=not self._bool(row, "HIDDEN"),
+            terms=row.get("TERMS"),
         )
 
     def vendor(self, row: Row) -> Vendor:
