@@ -1,6 +1,7 @@
 """A report mapped by hand (``FileOptions.columns``) is read as the wizard reads it: from a copy
-with its columns named like an SSN or a bank number blank and SSN- or bank-number-shaped text
-masked (``app.readers.redact``, the rule of the copies the wizard keeps). The command line read
+with its columns named like an SSN or a bank number blank and SSNs written out masked
+(``app.readers.redact``, the rule of the copies the wizard keeps; a long number, a Trans # or an
+amount, is read as it is). The command line read
 the file itself, so a column named "Payee SSN" mapped as the Name went into the book there and
 not in the wizard (hunt 11). Every other file is read as it is."""
 

@@ -373,17 +373,16 @@ def _check_terms(ledger: Ledger) -> list[Problem]:
                     "holds; correct it in the file",
                 )
             )
-    for kind, owners in (("customer", ledger.customers), ("vendor", ledger.vendors)):
-        for o in owners:
-            if o.terms and o.terms not in listed:
-                out.append(
-                    Problem(
-                        o.source,
-                        f"{kind} {o.name!r} has terms {o.terms!r}, which are not in the terms "
-                        "list (no TERMS row names them; is the lists file cut short?): export "
-                        "the lists again with the terms list",
-                    )
-                )
+    named = [("customer", c.name, c.terms, c.source) for c in ledger.customers]
+    named += [  # (a job's own terms too)
+        ("job", f"{c.name}:{j.name}", j.terms, j.source) for c in ledger.customers for j in c.jobs
+    ]
+    named += [("vendor", v.name, v.terms, v.source) for v in ledger.vendors]
+    for kind, name, terms, source in named:
+        if terms and terms not in listed:
+            said = f"{kind} {name!r} has terms {terms!r}, which are not in the terms list (no "
+            said += "TERMS row names them; is the lists file cut short?): export the lists again "
+            out.append(Problem(source, said + "with the terms list"))
     return out
 
 

@@ -55,9 +55,8 @@ def test_the_shapes() -> None:
     assert masked("paid 900-12-3456 to acct 440177882210") == (
         "paid •••-••-•••• to acct ••••••••••••"
     )
-    assert masked("123456789.00 and 1,234,567.89 on 2024-01-31, call 555-0101") == (
-        "123456789.00 and 1,234,567.89 on 2024-01-31, call 555-0101"
-    )
+    kept = "123456789.00 and 1,234,567.89 on 20240131, call 415-555-0101, Trans # 10000001"
+    assert masked(kept) == kept  # (hunt 12: a date, an amount, a phone, a Trans # quoted)
     assert quoted(" 900 12 3456 ") == "'••• •• ••••'"
     assert ssn_shaped("900123456") and ssn_shaped("900.12.3456") and not ssn_shaped("94326-1234")
     assert number_shaped("440177882298") and not number_shaped("415-555-0101")
@@ -182,8 +181,9 @@ def test_list_columns_named_for_a_private_number_are_left_out(tmp_path) -> None:
 
 
 def test_a_report_mapped_by_hand_on_the_command_line_is_read_as_the_wizard_reads_it(tmp_path):
-    """A column named "Payee SSN" mapped as the Name, SSNs and a bank number in the memos: the
-    book holds none of them (the command line read the file itself and wrote them in)."""
+    """A column named "Payee SSN" mapped as the Name, SSNs written out in the memos: the book
+    holds none of them (the command line read the file itself and wrote them in); a long number
+    (a reference, a Trans #, an amount) is read as it is (hunt 12)."""
     path = tmp_path / "odd.csv"
     path.write_text(
         "Posted On,Ref No,Ledger,Value,Payee SSN,Note\n"
@@ -196,9 +196,12 @@ def test_a_report_mapped_by_hand_on_the_command_line_is_read_as_the_wizard_reads
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"files": {"odd.csv": {"columns": columns}}}), encoding="utf-8")
     types = ("--type", "Checking=BANK", "--type", "Gas=EXPENSE", "--plan", str(plan))
-    run, book = _run(tmp_path, path, extra=types)
+    book = tmp_path / "book.gnucash"
+    run = convert(path, "-o", book, "--export-date", "2024-01-31", *types)
     assert run.returncode == 0 and book.exists(), run.stdout + run.stderr
-    assert "paid •••-••-•••• acct ••••••••••••" in _book_text(book)
+    text = _book_text(book)
+    assert "paid •••-••-•••• acct 440166661111" in text and "SSN ••• •• •••• / 900993333" in text
+    assert not re.search(r"900-99-\d{4}|900 99 \d{4}", text)
 
 
 @pytest.mark.parametrize(
@@ -210,3 +213,68 @@ def test_a_table_that_is_no_export_is_refused_without_its_numbers(tmp_path, text
     run, book = _run(tmp_path, path)
     assert run.returncode == 1 and not book.exists()
     assert "Jo Smith, •••" in run.stdout + run.stderr, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # (hunt 12) no SSN recorded, a 9-digit ZIP, a phone without separators beside SSNO
+        EMP + "EMP\tJo\t1 Elm St\t\t\t\t612345678\tTown\t943261234\t\n",
+        ACCNT + "ACCNT\tSavings\tBANK\t100.00\t1010\t\t\tN\t0\n",  # (no bank number)
+        "!ACCNT\tNAME\tACCNTTYPE\tDESC\tBANKNUM\tHIDDEN\nACCNT\tLoan\tBANK\t4400123456\t\tN\n",
+        "!INVITEM\tNAME\tINVITEMTYPE\tDESC\tPRICE\n"  # part numbers shaped 3-2-4
+        "INVITEM\t100-20-3000\tPART\tBolt\t1.00\nINVITEM\t100-20-3001\tPART\tNut\t1.00\n",
+    ],
+)
+def test_ordinary_lists_are_read_as_they_are(tmp_path, text) -> None:
+    """A row whose sensitive cell is empty, its neighbours holding ordinary numbers, is read;
+    a part number shaped like an SSN is kept (two of them were masked into one, and the second
+    item lost)."""
+    path = tmp_path / "lists.iif"
+    path.write_text(text, encoding="utf-8")
+    parsed = read([path], Plan())
+    assert not parsed.errors and "•" not in to_text(parsed), to_text(parsed)
+    (tmp_path / "kept").mkdir()
+    kept = tmp_path / "kept" / "lists.iif"
+    kept.write_text(text, encoding="utf-8")
+    assert not redact(kept).withheld
+    assert to_text(read([kept], Plan())) == to_text(parsed)
+
+
+def test_lists_with_account_and_phone_numbers_beside_an_empty_bank_column_are_read(tmp_path):
+    text = (
+        "Vendor,Company,Main Phone,Account No.,Bank Name,Bank Account No.,Tax ID\n"
+        "Gas Co,Gas Co,5552013001,004412345678,,,12-3456789\n"
+        "Sole Prop,,555-0101,,,,123-45-6789\n"
+    )
+    path = tmp_path / "vendors.csv"
+    path.write_text(text, encoding="utf-8")
+    parsed = read([path], Plan())
+    assert not parsed.errors and len(parsed.vendors) == 2, parsed.problems
+    assert [v.tax_id for v in parsed.vendors] == ["12-3456789", "•••-••-••••"]
+    kept = _kept_reads_the_same(tmp_path, path)
+    assert "123-45-6789" not in kept.read_text(encoding="utf-8")
+
+
+def test_a_vendor_list_with_no_private_column_still_masks_an_ssn_tax_id(tmp_path) -> None:
+    path = tmp_path / "vendors.csv"
+    path.write_text("Vendor,Tax ID,Eligible for 1099\nSole Prop,123-45-6789,Yes\n", "utf-8")
+    kept = _kept_reads_the_same(tmp_path, path)
+    assert kept.read_text(encoding="utf-8").splitlines()[1] == "Sole Prop,•••-••-••••,Yes"
+
+
+def test_a_job_s_terms_not_in_the_terms_list_are_refused_as_a_customer_s(tmp_path) -> None:
+    """A job's own terms date its invoices; terms the list does not hold are said, as for a
+    customer (its invoices fell due on their date, silently; hunt 12)."""
+    path = tmp_path / "lists.iif"
+    path.write_text(
+        "!TERMS\tNAME\tDUEDAYS\tTERMSTYPE\nTERMS\tNet 30\t30\t0\n"
+        "!CUST\tNAME\tTERMS\nCUST\tAcme\tNet 30\nCUST\tAcme:Roof\tNet 45\n",
+        encoding="utf-8",
+    )
+    said = [p.message for p in read([path], Plan()).problems]
+    prepared = __import__("app.pipeline", fromlist=["prepare"]).prepare(
+        read([path], Plan()), Plan()
+    )
+    found = [*said, *(p.message for p in prepared.errors)]
+    job = "job 'Acme:Roof' has terms 'Net 45', which are not in the terms list"
+    assert any(job in m for m in found), found

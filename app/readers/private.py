@@ -1,13 +1,18 @@
 """Numbers that never leave the readers: text shaped like a Social Security number or a bank
 account number, wherever a cell is quoted (a message naming a cell it could not read, a file's
-first row, a cleared mark), kept (the copy of a file no reader understands) or suspected (a
-sensitive cell found empty while its neighbour holds such a number: the row's cells moved).
+first row), kept (``ssn_masked``: the copy of a file no reader understands, a vendor's tax ID)
+or suspected (a sensitive cell found empty while a cell near it holds such a number: the row's
+cells moved).
 
-The shapes: an SSN as 123-45-6789, 123 45 6789 or 123.45.6789; a run of 8 digits or more, or
-of 9 or more spaced or dashed (an SSN written 123456789, a bank account or routing number), that
-is no part of a decimal number (an amount keeps its digits: 123456789.00). Each digit of such text
-is masked with "•". A phone number (10 digits) is masked too where it is quoted: a message never
-needs it. Pure.
+The shapes: an SSN as 123-45-6789, 123 45 6789 or 123.45.6789; in a message, also a run of 9
+digits or more (an SSN written 123456789, a bank account or routing number) that is no part of a
+decimal number (an amount keeps its digits: 123456789.00; a date, 20240131, has 8). Each digit of
+such text is masked with "•". Pure.
+
+What is not done, measured on ordinary files (hunt 12): a 9-digit ZIP, a phone number written
+without separators, a loan number as an account's description or a part number shaped 3-2-4 are
+no SSN or bank number: the rules below look for the dashed SSN next to an empty SSN cell, and a
+bank number only under a flag or count column, never anywhere.
 """
 
 from __future__ import annotations
@@ -17,21 +22,32 @@ import re
 MASK = "•"
 # a column named for such a number (an SSN, a tax file number, a bank account or routing number)
 SENSITIVE_HEADER = re.compile(
-    r"ssn|ss ?(no|#|num)|soc(ial)?\.? ?sec|tax file|tfn|taxpayer|\btin\b|routing|\baba\b|\bach\b"
-    r"|iban|swift|bsb|bank ?(acc|account|no|num)|direct ?deposit|(checking|savings) ?acc",
+    r"\bssn\b|(?<![a-z])ss ?(no\b|#|num)|\bsoc(ial)?\.? ?sec|tax file|\btfn\b|taxpayer|\btin\b"
+    r"|\brouting\b|\baba\b|\bach\b|\biban\b|\bswift\b|\bbsb\b|bank ?(acc|account|no|num)"
+    r"|direct ?deposit",
     re.IGNORECASE,
 )
+# a column of an SSN (in a name list; its neighbours may hold a phone or a ZIP)
+SSN_COLUMN = re.compile(r"\bssn|(?<![a-z])ss ?(no\b|#|num)|\bsoc(ial)?\.? ?sec", re.IGNORECASE)
 
 # (not inside a longer number, nor the integer part of a decimal amount)
 _SSN = r"\d{3}[-. ]\d{2}[-. ]\d{4}"
-_RUN = r"\d{8,}|\d(?:[- ]?\d){8,}"  # (a date, 2024-01-31, has 8 digits: not one)
-PRIVATE = re.compile(rf"(?<![\d.,])(?:{_SSN}|{_RUN})(?![\d]|[.,]\d)")
+PRIVATE = re.compile(rf"(?<![\d.,])(?:{_SSN}|\d{{9,}})(?![\d]|[.,]\d)")
+_SSN_SHAPE = re.compile(rf"(?<![\d.,])(?:{_SSN})(?![\d]|[.,]\d)")
 _SSN_ONLY = re.compile(rf"\s*{_SSN}\s*|\s*\d{{9}}\s*")
+_DASHED = re.compile(r"\s*\d{3}-\d{2}-\d{4}\s*")
+_BANK = re.compile(r"\d{8,17}")
 
 
 def masked(text: str) -> str:
-    """``text`` with the digits of every SSN- or bank-number-shaped part masked."""
+    """``text`` with the digits of every SSN- or bank-number-shaped part masked (a message)."""
     return PRIVATE.sub(lambda m: re.sub(r"\d", MASK, m[0]), text)
+
+
+def ssn_masked(text: str) -> str:
+    """``text`` with every SSN written out (123-45-6789, spaced or dotted) masked: a kept copy's
+    cells, where a long number is a Trans #, an amount or a reference, read as it is."""
+    return _SSN_SHAPE.sub(lambda m: re.sub(r"\d", MASK, m[0]), text)
 
 
 def quoted(text: str) -> str:
@@ -50,9 +66,6 @@ def number_shaped(text: str) -> bool:
     return _BANK.fullmatch(text.strip()) is not None
 
 
-_BANK = re.compile(r"\d{8,17}")
-
-
 def tax_id(text: str) -> str:
     """A vendor's tax ID as the book keeps it: an employer number (12-3456789) as it is; one
     shaped like an SSN (a sole proprietor's 1099 ID is their Social Security number) masked,
@@ -61,8 +74,6 @@ def tax_id(text: str) -> str:
 
 
 def ssn_cell(cell: str) -> bool:
-    """The cell is an SSN written 123-45-6789 (or with spaces or dots) and nothing else: never
-    anything else in a QuickBooks export; checked on every cell of a lists or IIF file, so
-    cheaply first."""
-    text = cell.strip()
-    return len(text) == 11 and text[3] in "-. " and text[6] in "-. " and ssn_shaped(text)
+    """The cell is an SSN written 123-45-6789 and nothing else: what a sensitive cell moved next
+    to an empty SSN cell looks like (a phone has 3-3-4 digits, a ZIP+4 5-4)."""
+    return _DASHED.fullmatch(cell) is not None

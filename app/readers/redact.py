@@ -8,14 +8,14 @@ IIF: the cells ``iif.rows.read_header`` marks sensitive, in rows split exactly a
 splits them, and the custom fields a ``CUSTNAMEDICT`` row labels so (``sensitive_fields``); the
 cells of a row with no header (not read; its first cell masked) and, in the name lists and the
 chart, the cells under no column name (not read, only counted: a placeholder of the same kind
-stays; elsewhere they are quoted, so masked as the reader quotes them); a cell that is an SSN
-written out, and a bank number under a flag or a date column, masked as the reader masks them
-(``iif.rows.mask_ssns``).
+stays; elsewhere they are quoted, so masked as the reader quotes them); a vendor's tax ID that is
+an SSN, and an SSN or a bank number under a flag, date or amount column, masked as the reader
+masks them (``iif.rows.mask_ssns``). A CSV list's tax ID likewise.
 CSV customer and vendor lists: the columns ``qbcsv.names`` drops. A text file no reader
 understands (a CSV employee list, a report to map by hand): the columns named like an SSN or a
-bank number (``private.SENSITIVE_HEADER``), and SSN- or bank-number-shaped text anywhere else
-masked as the column mapping page shows it (``private.masked``; the command line reads a report
-mapped by hand from such a copy too: ``app.mapped``). Transaction reports are left as they are. Only
+bank number (``private.SENSITIVE_HEADER``), and SSNs written out anywhere else masked as the
+column mapping page shows them (``private.ssn_masked``; the command line reads a report mapped by
+hand from such a copy too: ``app.mapped``). Transaction reports are left as they are. Only
 a file holding such a cell is rewritten: in an IIF file its records with one are written again
 (the same cells, the sensitive ones empty), every other line stays byte for byte.
 
@@ -48,7 +48,7 @@ from app.readers.iif.rows import (
     read_header,
     stray_cells,
 )
-from app.readers.private import SENSITIVE_HEADER, masked
+from app.readers.private import SENSITIVE_HEADER, masked, ssn_masked, tax_id
 from app.readers.qbcsv import names
 from app.readers.qbcsv.header import delimiter_of
 from app.readers.values import decode, is_binary
@@ -219,10 +219,11 @@ def _csv(
         rows.extend(reader)
     except csv.Error as exc:
         return None, (Problem(Source(name, reader.line_num), CANNOT_SPLIT.format(exc)),)
-    at = next((i for i, r in enumerate(rows[: names.SCAN]) if header(r)), None)
+    at = next((i for i, r in enumerate(rows[: names.SCAN]) if header(r) is not None), None)
     changed = False
     if at is not None:
         blank = header(rows[at]) or []
+        taxid = names.tax_id_columns(rows[at]) if not ssn_shaped else []
         keyword = names._list_of(rows[at]) if not ssn_shaped else None
         if keyword:  # a list's row whose cells may have moved: the reader's own rule
             lines = _first_lines(body, delimiter)
@@ -233,15 +234,11 @@ def _csv(
             ]
             if why:
                 return None, tuple(why)
-        for row in rows[at + 1 :]:
-            for i in blank:
-                if i < len(row) and row[i].strip():
-                    row[i], changed = "", True
-            changed = bool(mask_ssns(row)) or changed  # (a tax ID that is an SSN: the reader's)
+        changed = _blank_columns(rows[at + 1 :], blank, taxid)
     if ssn_shaped:  # anywhere else, masked as the column page shows it (columns._shown)
         for row in rows:
             for i, c in enumerate(row):
-                if (shown := masked(c)) != c:
+                if (shown := ssn_masked(c)) != c:
                     row[i], changed = shown, True
     if not changed:
         return None, ()
@@ -249,6 +246,20 @@ def _csv(
     end = "\r\n" if "\r\n" in body else "\n"
     csv.writer(out, delimiter=delimiter, lineterminator=end).writerows(rows)
     return text[: len(text) - len(body)] + out.getvalue(), ()
+
+
+def _blank_columns(rows: list[list[str]], blank: list[int], taxid: list[int]) -> bool:
+    """Blank the ``blank`` columns of ``rows`` and mask their tax IDs that are SSNs (as the
+    reader masks them: ``private.tax_id``), in place; whether any changed."""
+    changed = False
+    for row in rows:
+        for i in blank:
+            if i < len(row) and row[i].strip():
+                row[i], changed = "", True
+        for i in taxid:
+            if i < len(row) and (shown := tax_id(row[i])) != row[i].strip():
+                row[i], changed = shown, True
+    return changed
 
 
 def _first_lines(body: str, delimiter: str) -> list[int]:

@@ -30,7 +30,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from app.model import Problem, ReadOptions
-from app.readers.private import MASK, masked, number_shaped, quoted, ssn_cell, ssn_shaped
+from app.readers.private import (
+    MASK,
+    SSN_COLUMN,
+    masked,
+    number_shaped,
+    quoted,
+    ssn_cell,
+    ssn_shaped,
+)
 from app.readers.values import clean, parse_amount, parse_bool
 from app.source import Source
 from app.words import plural
@@ -38,8 +46,6 @@ from app.words import plural
 # A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
 _BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
 _NAME_LISTS = ("CUST", "VEND", "EMP", "OTHERNAME")
-# a column of an SSN (its neighbours may hold a phone number: a bank number's shape is not one)
-_SSN_COLUMN = re.compile(r"ssn|ss ?(no|#|num)|soc", re.IGNORECASE)
 # Keywords whose unexpected extra cells are never quoted in a message (they may be sensitive).
 QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
 
@@ -224,34 +230,52 @@ def misaligned(
 
 
 def _moved_number(header: Header, cells: list[str], held: Collection[int]) -> str:
-    """The sensitive column found empty while a cell within three of it (under another column,
-    past the header's end too) holds text shaped like its number (``app.readers.private``): a
-    row whose cells moved, though its length may be the header's (a cell removed before it and
-    one added after, a stray empty cell). Else ""."""
+    """The sensitive column found empty while its number seems to sit near it: an SSN written
+    out (123-45-6789) within three cells of an empty SSN cell, or a bank number (8 to 17
+    digits) under a flag or count column within three of an empty bank cell, or past the
+    header's end. A row whose cells moved, though its length may be the header's (a cell
+    removed before it and one added after, a stray empty cell). Else "". A 9-digit ZIP, a
+    phone without separators, a loan number as a description are no such thing (hunt 12)."""
+    width = len(header.columns)
     for i in header.sensitive:
         if i in held:
             continue  # (its number was in place: blanked)
-        shaped = ssn_shaped if _SSN_COLUMN.search(header.columns[i]) else number_shaped
-        near = range(max(0, i - 3), min(len(cells), i + 4))
-        if any(p not in header.sensitive and shaped(cells[p]) for p in near):
+        near = [
+            p for p in range(max(0, i - 3), min(len(cells), i + 4)) if p not in header.sensitive
+        ]
+        if SSN_COLUMN.search(header.columns[i]):
+            found = any(ssn_cell(cells[p]) for p in near)
+        else:
+            flags = [p for p in near if p >= width or header.columns[p] in _FLAGS]
+            found = any(number_shaped(cells[p]) for p in flags)
+        if found:
             return header.columns[i]
     return ""
 
 
 def mask_ssns(cells: list[str], header: Header | None = None) -> list[int]:
-    """Mask, in place, each cell that is an SSN written out (``private.ssn_cell``), wherever it
-    stands (a vendor's tax ID, a cell typed in the wrong column), and a bank number under a
-    column of a flag or a date (``header``'s), which is read as neither: the positions masked."""
-    flags = [header.index[c] for c in _FLAG_OR_DATE if c in header.index] if header else []
-    found = [i for i, c in enumerate(cells) if ssn_cell(c)]
-    found += [i for i in flags if i < len(cells) and number_shaped(cells[i])]
+    """Mask, in place, a vendor's tax ID that is an SSN (a sole proprietor's: the reader's
+    ``private.tax_id``) and a bank number or an SSN under a flag or date column (read as
+    neither; ``header``'s): the positions masked. Nothing else: a part number or a document
+    number shaped 3-2-4 is kept (hunt 12)."""
+    if header is None:
+        return []
+    taxid = [header.index[c] for c in ("TAXID",) if c in header.index]
+    flags = [header.index[c] for c in (*_FLAGS, *_DATES) if c in header.index]
+    found = [i for i in taxid if i < len(cells) and ssn_shaped(cells[i])]
+    found += [
+        i for i in flags if i < len(cells) and (number_shaped(cells[i]) or ssn_cell(cells[i]))
+    ]
+    amounts = [header.index[c] for c in ("AMOUNT", "PRICE", "QNTY") if c in header.index]
+    found += [i for i in amounts if i < len(cells) and ssn_cell(cells[i])]  # (never an amount)
     for i in found:
         cells[i] = masked(cells[i])
     return found
 
 
-# transaction columns that hold a flag or a date, never a long number
-_FLAG_OR_DATE = ("CLEAR", "DATE", "DUEDATE", "SHIPDATE", "TOPRINT", "NAMEISTAXABLE", "PAID")
+# columns that hold a flag, a count or a date, never a long number
+_FLAGS = ("CLEAR", "TOPRINT", "NAMEISTAXABLE", "PAID", "HIDDEN", "DELCOUNT", "TAXABLE", "1099")
+_DATES = ("DATE", "DUEDATE", "SHIPDATE")
 
 
 def stray_cells(header: Header, cells: list[str]) -> list[int]:

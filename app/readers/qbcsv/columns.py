@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.model import money
 from app.readers import looks
-from app.readers.private import SENSITIVE_HEADER, masked
+from app.readers.private import SENSITIVE_HEADER, ssn_masked
 from app.readers.qbcsv.header import delimiter_of, first_rows
 from app.readers.values import decode, parse_amount, parse_date
 
@@ -80,7 +80,7 @@ def column_sample(path: Path, columns: dict[str, str], date_order: str = "") -> 
 
 
 def _shown(cell: str, hidden: bool) -> str:
-    return "" if hidden else masked(cell)
+    return "" if hidden else ssn_masked(cell)
 
 
 def _read(role: str, raw: str, date_order: str) -> tuple[str, bool]:

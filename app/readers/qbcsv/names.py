@@ -19,7 +19,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import FileInfo, Layout, Ledger, ReadOptions
 from app.readers.iif.names import Names
-from app.readers.iif.rows import Header, Reading, Row, mask_ssns, misaligned
+from app.readers.iif.rows import Header, Reading, Row, misaligned
 from app.readers.private import SENSITIVE_HEADER
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.source import Source
@@ -65,6 +65,15 @@ def sensitive_columns(header: list[str]) -> list[int]:
     """The positions of a list's header row naming a bank account, BSB, routing, SSN or tax file
     number column (dropped while parsing, blanked in the kept copy: ``readers.redact``)."""
     return [i for i, c in enumerate(header) if _SENSITIVE.search(_norm(c))]
+
+
+def tax_id_columns(header: list[str]) -> list[int]:
+    """The positions of a list's tax ID column (a sole proprietor's is an SSN: masked in the
+    kept copy, as the reader masks it: ``private.tax_id``)."""
+    keyword = _list_of(header)
+    return (
+        [i for i, c in enumerate(_columns(keyword, header)[0]) if c == "TAXID"] if keyword else []
+    )
 
 
 def misaligned_row(keyword: str, header: list[str], cells: list[str]) -> str:
@@ -148,7 +157,6 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             continue
         kept = [c if columns[i] else "" for i, c in enumerate(raw[:width])]  # sensitive: gone
         kept += [""] * (width - len(kept))
-        mask_ssns(kept)  # (as the IIF lists are read)
         if not any(c.strip() for c in kept) or not kept[index["NAME"]].strip():
             continue
         records.append(Row(keyword, tuple(columns), index, kept, Source(name, line)))
