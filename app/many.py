@@ -258,19 +258,21 @@ def file_hashes(files: Sequence[Path]) -> list[tuple[str, str]]:
 
 def same_exports(companies: Sequence[Company]) -> dict[str, str]:
     """Each company whose exports are, file for file, the content of an earlier one's (names
-    aside) → that one's name: the same company twice in a batch, most likely a folder copied
-    or a manifest row repeated; both are converted, and the summary says it."""
+    aside) and whose plan is the same → that one's name: the same company twice in a batch,
+    most likely a folder copied or a manifest row repeated; both are converted, and the summary
+    says it. Only companies whose files have the same sizes are read (hashed)."""
+    by_size: dict[tuple[int, ...], list[Company]] = defaultdict(list)
+    for c in companies:
+        if not c.problem and c.files:
+            with contextlib.suppress(OSError):  # (its own run says the file it cannot read)
+                by_size[tuple(sorted(f.stat().st_size for f in c.files))].append(c)
     first: dict[tuple[str, ...], str] = {}
     out = {}
-    for c in companies:
-        if c.problem or not c.files:
-            continue
-        try:  # (the same files converted on purpose otherwise: another plan, not a twin)
-            content = (
-                *sorted(h for _, h in file_hashes(c.files)),
-                c.plan.to_json() if c.plan else "",
-            )
-        except OSError:  # (the company's own run says the file it cannot read)
+    for c in (c for group in by_size.values() if len(group) > 1 for c in group):
+        try:
+            planned = c.plan.to_json() if c.plan else ""  # (other options: no twin)
+            content = (*sorted(h for _, h in file_hashes(c.files)), planned)
+        except OSError:
             continue
         if content in first:
             out[c.name] = first[content]

@@ -289,8 +289,8 @@ def _unlisted(name: str, source: Source, listed: list[SplitClass], as_listed: st
         return Problem(
             source,
             f"class {quoted(name)} is {quoted(as_listed)} in the class list of "
-            f"{listed[0].source.filename}, "
-            "in other letters: the book would carry the two spellings as two classes; export "
+            f"{listed[0].source.filename}, in other letters: the book would carry the two "
+            "spellings as two classes; export "
             "the lists and the transactions again on the same day, or spell them alike",
             "warning",
         )

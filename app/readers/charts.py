@@ -35,10 +35,10 @@ def disagreements(charts: Sequence[Ledger]) -> list[Problem]:
             Problem(
                 now.source,
                 f"this chart of accounts disagrees with {name}'s: account "
-                f"{quoted(now.full_name)} is "
-                f"{_words(was)} there, {_words(now)} here{more}. These are lists exports of two "
-                "company files, or of one company on two days: keep the one that goes with the "
-                f"transactions (remove {other_name} or {name} on the Files step)",
+                f"{quoted(now.full_name)} is {_words(was)} there, {_words(now)} here{more}. These "
+                "are lists exports of two company files, or of one company on two days: keep the "
+                f"one that goes with the transactions (remove {other_name} or {name} on the Files "
+                "step)",
             )
         )
     return out
@@ -72,10 +72,10 @@ def tax_rates(parts: Sequence[Ledger]) -> list[Problem]:
                 Problem(
                     r.source,
                     f"the report gives sales tax item {quoted(r.item)} a rate of {r.rate}%, "
-                    "the item "
-                    f"list ({where}) {listed}%: one of them is from another day (the rate changed "
-                    "in QuickBooks between the two exports?); GnuCash's tax tables take the item "
-                    "list's rate. Export both again the same day if it is not the rate now",
+                    f"the item list ({where}) {listed}%: one of them is from another day (the "
+                    "rate changed in QuickBooks between the two exports?); GnuCash's tax tables "
+                    "take the item list's rate. Export both again the same day if it is not the "
+                    "rate now",
                     "warning",
                 )
             )

@@ -20,15 +20,14 @@ from __future__ import annotations
 import re
 
 MASK = "•"
-# a column named for such a number (an SSN, a tax file number, a bank account or routing number)
-SENSITIVE_HEADER = re.compile(
-    r"\bssn\b|(?<![a-z])ss ?(no\b|#|num)|\bsoc(ial)?\.? ?sec|tax file|\btfn\b|taxpayer|\btin\b"
-    r"|\brouting\b|\baba\b|\bach\b|\biban\b|\bswift\b|\bbsb\b|bank ?(acc|account|no|num)"
-    r"|direct ?deposit",
-    re.IGNORECASE,
-)
 # a column of an SSN (in a name list; its neighbours may hold a phone or a ZIP)
 SSN_COLUMN = re.compile(r"\bssn|(?<![a-z])ss ?(no\b|#|num)|\bsoc(ial)?\.? ?sec", re.IGNORECASE)
+# a column named for such a number (an SSN, a tax file number, a bank account or routing number)
+SENSITIVE_HEADER = re.compile(
+    rf"{SSN_COLUMN.pattern}|tax file|\btfn\b|taxpayer|\btin\b|\brouting\b|\baba\b|\bach\b"
+    r"|\biban\b|\bswift\b|\bbsb\b|bank ?(acc|account|no|num)|direct ?deposit",
+    re.IGNORECASE,
+)
 
 # (not inside a longer number, nor the integer part of a decimal amount)
 _SSN = r"\d{3}[-. ]\d{2}[-. ]\d{4}"

@@ -39,9 +39,12 @@ from app.errors import ParseError
 from app.model import Problem, ReadOptions
 from app.readers import BINARY, READERS, iif, looks
 from app.readers.iif import _records, refuse_spaced
+from app.readers.iif.lists import field_labels
 from app.readers.iif.rows import (
     QUIET,
     Header,
+    Reading,
+    Row,
     holds_number,
     mask_ssns,
     misaligned,
@@ -125,7 +128,7 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
             rest = cells[1:]
             header = headers.get(first)
             if first == "CUSTNAMEDICT" and header is not None:
-                labelled |= sensitive_fields(header, rest)
+                labelled |= sensitive_fields(header, rest, Source(name, start))
             elif header is not None and (mine := [n for kw, n in labelled if kw == first]):
                 extra = tuple(header.index[c] for n in mine if (c := f"CUSTFLD{n}") in header.index)
                 header = replace(header, sensitive=(*header.sensitive, *extra))
@@ -145,20 +148,13 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
     return (bom + "".join(a + b for a, b in zip(lines, ends, strict=True)) if changed else None), ()
 
 
-def sensitive_fields(header: Header, cells: list[str]) -> set[tuple[str, int]]:
+def sensitive_fields(header: Header, cells: list[str], at: Source) -> set[tuple[str, int]]:
     """(CUST/VEND/EMP, n) of the custom field a ``CUSTNAMEDICT`` row labels like an SSN or a
-    bank number (INDEX 0 labels CUSTFLD1, for the lists whose flag is Y): blanked in the kept
-    copy, as the reader leaves it out of the notes (``iif.names``)."""
-
-    def cell(col: str) -> str:
-        i = header.index.get(col)
-        return cells[i].strip() if i is not None and i < len(cells) else ""
-
-    if not SENSITIVE_HEADER.search(cell("LABEL")) or not cell("INDEX").isdigit():
-        return set()
-    n = int(cell("INDEX")) + 1
-    lists = (("CUST", "CUSTOMER"), ("VEND", "VENDOR"), ("EMP", "EMPLOYEE"))
-    return {(kw, n) for kw, col in lists if cell(col).upper().startswith("Y")}
+    bank number (``iif.lists.field_labels``): blanked in the kept copy, as the reader leaves it
+    out of the notes (``iif.names``)."""
+    row = Row("CUSTNAMEDICT", header.columns, header.index, cells, at)
+    labels = field_labels(Reading(at.filename, ReadOptions()), row)
+    return {k for k, label in labels.items() if SENSITIVE_HEADER.search(label)}
 
 
 def _blank(

@@ -196,9 +196,8 @@ def placed_rows(
                 Problem(
                     row.source,
                     f"trial balance account {quoted(label)} is not (or not only one account) "
-                    "in the "
-                    "chart of accounts; export the lists and the report from the same company "
-                    f"file{what_else}",
+                    "in the chart of accounts; export the lists and the report from the same "
+                    f"company file{what_else}",
                 )
             )
         elif full in figures:
@@ -224,8 +223,8 @@ def placed_budgets(
                 Problem(
                     line.source,
                     f"budget of account {quoted(line.account)}, which is not in the chart of "
-                    "accounts; "
-                    "export the lists (budgets included) from one company file, all at once",
+                    "accounts; export the lists (budgets included) from one company file, all at "
+                    "once",
                 )
             )
         elif key in seen:

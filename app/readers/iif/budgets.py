@@ -34,8 +34,7 @@ def budget_line(reading: Reading, row: Row) -> BudgetLine | None:
         reading.error(
             where,
             f"budget of {quoted(account)}: PERIOD {quoted(row.get('PERIOD'))}, where "
-            "QuickBooks budgets are "
-            f"monthly (MONTH); {AGAIN}",
+            f"QuickBooks budgets are monthly (MONTH); {AGAIN}",
         )
         return None
     cells = row.all("AMOUNT")

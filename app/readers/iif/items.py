@@ -44,8 +44,7 @@ class ItemsReader:
                 self.reading.warn(
                     row.source,
                     f"sales tax group {quoted(self.group.name)} lists {quoted(name)}, a {kind} "
-                    "item, not a "
-                    "sales tax item",
+                    "item, not a sales tax item",
                 )
             return
         if not name:

@@ -310,14 +310,10 @@ class Lists:
                 self.budget_lines.append(line)
             return
         if kw in ("CUSTNAMEDICT", "CUSTITEMDICT"):
-            label = row.get("LABEL")
-            if not label:
+            if not row.get("LABEL"):
                 return  # an unused custom-field slot
-            if kw == "CUSTNAMEDICT" and row.get("INDEX").isdigit():
-                # INDEX 0 labels CUSTFLD1, for the lists whose flag is Y [inferred, FORMATS 3.1]
-                for entity, col in (("CUST", "CUSTOMER"), ("VEND", "VENDOR"), ("EMP", "EMPLOYEE")):
-                    if self._bool(row, col):
-                        self.labels[entity, int(row.get("INDEX")) + 1] = label
+            if kw == "CUSTNAMEDICT":
+                self.labels.update(field_labels(self.reading, row))
         if kw in NOT_IMPORTED:
             _, col, _ = NOT_IMPORTED[kw]
             name = row.get(col) or row.get("NAME") or _first(row)
@@ -325,6 +321,16 @@ class Lists:
             return
         name = row.get("NAME") or _first(row)
         self.not_imported.append(NotImported(kw, name, UNKNOWN_REASON, row.source))
+
+
+def field_labels(reading: Reading, row: Row) -> dict[tuple[str, int], str]:
+    """What a ``CUSTNAMEDICT`` row labels: (CUST/VEND/EMP, n) → CUSTFLDn's label (INDEX 0 labels
+    CUSTFLD1, for the lists whose flag is Y [inferred, FORMATS 3.1])."""
+    label, index = row.get("LABEL"), row.get("INDEX")
+    if not label or not index.isdigit():
+        return {}
+    lists = (("CUST", "CUSTOMER"), ("VEND", "VENDOR"), ("EMP", "EMPLOYEE"))
+    return {(kw, int(index) + 1): label for kw, col in lists if flag(reading, row, col)}
 
 
 def _first(row: Row) -> str:

@@ -114,6 +114,8 @@ class Header:
     index: dict[str, int]
     sensitive: tuple[int, ...]  # positions blanked on every row
     unnamed: tuple[int, ...]  # positions under an empty header cell
+    # positions masked where they hold a private number (``mask_ssns``): (position, kind)
+    shaped: tuple[tuple[int, str], ...] = ()
 
 
 def read_header(keyword: str, cells: list[str]) -> Header:
@@ -131,7 +133,8 @@ def read_header(keyword: str, cells: list[str]) -> Header:
         or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)
     )
     unnamed = tuple(i for i, col in enumerate(columns) if not col)
-    return Header(columns, index, sensitive, unnamed)
+    shaped = tuple((index[c], kind) for kind, cols in _SHAPED for c in cols if c in index)
+    return Header(columns, index, sensitive, unnamed, shaped)
 
 
 def _stray_message(keyword: str, stray: list[str]) -> str:
@@ -253,21 +256,16 @@ def _moved_number(header: Header, cells: list[str], held: Collection[int]) -> st
     return ""
 
 
-def mask_ssns(cells: list[str], header: Header | None = None) -> list[int]:
+def mask_ssns(cells: list[str], header: Header) -> list[int]:
     """Mask, in place, a vendor's tax ID that is an SSN (a sole proprietor's: the reader's
-    ``private.tax_id``) and a bank number or an SSN under a flag or date column (read as
-    neither; ``header``'s): the positions masked. Nothing else: a part number or a document
-    number shaped 3-2-4 is kept (hunt 12)."""
-    if header is None:
-        return []
-    taxid = [header.index[c] for c in ("TAXID",) if c in header.index]
-    flags = [header.index[c] for c in (*_FLAGS, *_DATES) if c in header.index]
-    found = [i for i in taxid if i < len(cells) and ssn_shaped(cells[i])]
-    found += [
-        i for i in flags if i < len(cells) and (number_shaped(cells[i]) or ssn_cell(cells[i]))
+    ``private.tax_id``) and an SSN or a bank number under a flag, date or amount column (read
+    as neither): the positions masked (``Header.shaped``, found once per header). Nothing else:
+    a part number or a document number shaped 3-2-4 is kept (hunt 12)."""
+    found = [  # (every such shape has 8 characters or more: a date or an amount is let by)
+        i
+        for i, kind in header.shaped
+        if i < len(cells) and len(cells[i]) > 7 and _PRIVATE[kind](cells[i])
     ]
-    amounts = [header.index[c] for c in ("AMOUNT", "PRICE", "QNTY") if c in header.index]
-    found += [i for i in amounts if i < len(cells) and ssn_cell(cells[i])]  # (never an amount)
     for i in found:
         cells[i] = masked(cells[i])
     return found
@@ -275,7 +273,16 @@ def mask_ssns(cells: list[str], header: Header | None = None) -> list[int]:
 
 # columns that hold a flag, a count or a date, never a long number
 _FLAGS = ("CLEAR", "TOPRINT", "NAMEISTAXABLE", "PAID", "HIDDEN", "DELCOUNT", "TAXABLE", "1099")
-_DATES = ("DATE", "DUEDATE", "SHIPDATE")
+_SHAPED = (
+    ("taxid", ("TAXID",)),
+    ("flag", (*_FLAGS, "DATE", "DUEDATE", "SHIPDATE")),
+    ("amount", ("AMOUNT", "PRICE", "QNTY")),  # (an SSN written out is never an amount)
+)
+_PRIVATE = {
+    "taxid": ssn_shaped,
+    "flag": lambda cell: number_shaped(cell) or ssn_cell(cell),
+    "amount": ssn_cell,
+}
 
 
 def stray_cells(header: Header, cells: list[str]) -> list[int]:

@@ -40,8 +40,7 @@ def file_date_order(rows: list[Row], reading: Reading) -> tuple[Literal["mdy", "
         reading.error(
             where,
             f"dates in two orders: {quoted(dmy)} is D/M/Y but line {other.line} has "
-            f"{quoted(mdy)} (M/D/Y); "
-            "set the date order",
+            f"{quoted(mdy)} (M/D/Y); set the date order",
         )
     return found.order, found.ambiguous
 

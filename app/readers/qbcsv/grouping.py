@@ -142,8 +142,8 @@ class Collector:
                 self.warn(
                     line,
                     f"Amount {quoted(amount.strip())} disagrees with Debit "
-                    f"{debit.strip() or '(empty)'}"
-                    f" / Credit {credit.strip() or '(empty)'}: Debit/Credit ({value:,.2f}) is "
+                    f"{debit.strip() or '(empty)'} / Credit {credit.strip() or '(empty)'}: "
+                    f"Debit/Credit ({value:,.2f}) is "
                     "used; check the row (export the report again if a spreadsheet changed it)",
                 )
             return value
@@ -189,8 +189,7 @@ class Collector:
                 self.error(
                     line,
                     f"Trans # {ref} is dated {quoted(date)} here but {quoted(g.date)} on line "
-                    f"{g.line}; "
-                    "one Trans # should be one transaction",
+                    f"{g.line}; one Trans # should be one transaction",
                 )
             g.splits.append(split)
             if split.memo[:4].upper() == "VOID":
@@ -255,8 +254,8 @@ class Collector:
             self.warn(
                 line,
                 f"this report is grouped by account ({quoted(text[:60])}) but has no Trans # "
-                "column, "
-                "so its transactions cannot be rebuilt safely: add Trans # and export again",
+                "column, so its transactions cannot be rebuilt safely: add Trans # and export "
+                "again",
             )
 
     # -- the end --------------------------------------------------------------------------
@@ -344,8 +343,7 @@ class Collector:
                     rows[0][0],
                     f"the {column} column is not a number on {plural(n, 'row')} ({where}; "
                     f"got {quoted(rows[0][1])}); {other} holds the value there and is used, so "
-                    "nothing "
-                    "is lost",
+                    "nothing is lost",
                 )
 
     def _merge_sections(self) -> None:
@@ -375,10 +373,8 @@ class Collector:
             self.error(
                 dmy[1],
                 f"this file mixes date orders: {quoted(dmy[0])} (line {dmy[1]}) is "
-                "day/month/year but "
-                f"{quoted(mdy[0])} (line {mdy[1]}) is month/day/year; export it again with one "
-                "date "
-                "format",
+                f"day/month/year but {quoted(mdy[0])} (line {mdy[1]}) is month/day/year; export "
+                "it again with one date format",
             )
         order, ambiguous = found.order, found.ambiguous
         dates: dict[str, dt.date | None] = {}

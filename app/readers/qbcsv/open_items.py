@@ -209,8 +209,8 @@ def _total_problem(
             Source(name, line),
             f"the {_kind(file_kind)} report's TOTAL row says {said:,.2f}, but its "
             f"{len(items):,} rows sum to {got:,.2f} (difference {got - said:,.2f}): a row is "
-            "missing, added or edited; "
-            "export the report again from QuickBooks and give it unedited",
+            "missing, added or edited; export the report again from QuickBooks and give it "
+            "unedited",
             "warning",
         )
     ]

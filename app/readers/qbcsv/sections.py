@@ -79,8 +79,7 @@ def section_problems(
                 Problem(
                     Source(filename, line),
                     f"a {quoted(text)} row with no heading row for {quoted(text[6:])} above "
-                    "it: the heading "
-                    f"row is missing, so the rows above were {shown}; {AGAIN}",
+                    f"it: the heading row is missing, so the rows above were {shown}; {AGAIN}",
                     "error",
                 )
             )
