@@ -6,7 +6,7 @@ into the book")."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from decimal import Decimal
 
@@ -20,6 +20,8 @@ from app.gnc.detacher import SplitListDetacher
 from app.gnc.engine import LayoutError
 from app.gnc.numeric import to_decimal
 from app.gnc.tax import TaxPass
+
+Taken = list[tuple[int, Decimal]]  # (document's transaction, amount given to it)
 
 
 class UpdatePass(TaxPass):
@@ -115,13 +117,26 @@ class UpdatePass(TaxPass):
                 out.append((owed, take))
                 left -= take
         chosen = [d for d, _ in pairs if not isinstance(d, Payment)]
-        for doc in dict.fromkeys([*chosen, *self.by_owner.get((cn.owner_kind, cn.owner), ())]):
-            take = min(self.gap.get(doc.transaction, Decimal(0)), left)
-            if take > 0 and doc.transaction in self.lots:
+        docs = {
+            d.transaction: d for d in (*chosen, *self.by_owner.get((cn.owner_kind, cn.owner), ()))
+        }
+        taken, _left = self._fill(docs, left)  # (the allocation's choice first: dicts keep order)
+        return out + [(docs[doc], take) for doc, take in taken]
+
+    def _fill(
+        self, order: Iterable[int], left: Decimal
+    ) -> tuple[list[tuple[int, Decimal]], Decimal]:
+        """``left`` given, in ``order``, to the documents the book has more open of than
+        QuickBooks (``gap``, lowered by what each takes): (document, amount) taken, and what
+        is left. The one rule of ``_refit`` and ``_fitted``."""
+        out = []
+        for doc in dict.fromkeys(order):
+            take = min(self.gap.get(doc, Decimal(0)), left)
+            if take > 0:
                 out.append((doc, take))
-                self.gap[doc.transaction] -= take
+                self.gap[doc] -= take
                 left -= take
-        return out
+        return out, left
 
     def _rests(self, cuts: Mapping[int, tuple[Piece, ...]]) -> None:
         """An earlier payment's unapplied rest (its own lot in the book) that QuickBooks has
@@ -191,13 +206,8 @@ class UpdatePass(TaxPass):
         left = sum((x.amount for x in pieces if x.document is not None), Decimal(0))
         chosen = [x.document for x in pieces if x.document is not None]
         mine = [d.transaction for d in self.by_owner.get((p.owner_kind, p.owner), ())]
-        out = []
-        for doc in dict.fromkeys([*chosen, *mine]):
-            take = min(self.gap.get(doc, Decimal(0)), left)
-            if take > 0:
-                out.append(Piece(take, doc))
-                self.gap[doc] -= take
-                left -= take
+        taken, left = self._fill([*chosen, *mine], left)
+        out = [Piece(take, doc) for doc, take in taken]
         out += [x for x in pieces if x.document is None and not x.rest]  # paid plain ones
         left += sum((x.amount for x in pieces if x.rest), Decimal(0))
         if left:
