@@ -271,10 +271,9 @@ def test_a_job_s_terms_not_in_the_terms_list_are_refused_as_a_customer_s(tmp_pat
         "!CUST\tNAME\tTERMS\nCUST\tAcme\tNet 30\nCUST\tAcme:Roof\tNet 45\n",
         encoding="utf-8",
     )
-    said = [p.message for p in read([path], Plan()).problems]
-    prepared = __import__("app.pipeline", fromlist=["prepare"]).prepare(
-        read([path], Plan()), Plan()
-    )
-    found = [*said, *(p.message for p in prepared.errors)]
+    from app import pipeline
+
+    prepared = pipeline.prepare(read([path], Plan()), Plan())
+    found = [p.message for p in prepared.errors]
     job = "job 'Acme:Roof' has terms 'Net 45', which are not in the terms list"
     assert any(job in m for m in found), found
