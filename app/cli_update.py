@@ -154,7 +154,7 @@ def _verdict(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> int
     """The proof, the report files asked for, and the last line (the exit status says it)."""
     book: Path | Address = args.update
     report = outcome.report
-    if report is None:
+    if not outcome.written or report is None:
         return _unchanged(args, outcome)
     print("Verification:")
     for line in report.summary_lines(differences=False):
@@ -224,6 +224,15 @@ def _unchanged(args: argparse.Namespace, outcome: update_run.UpdateOutcome) -> i
         still += "held above too" if parts else "held above"
     undecided = waiting or renamed or any(not h.choice for h in outcome.budgets.differ)
     still += " (decide each held change, then update again)" if undecided else ""
+    report = outcome.report
+    if report is not None and outcome.differs:  # (an earlier run's proof differed: still so)
+        print("Verification:")
+        for line in report.summary_lines(differences=False):
+            print(f"  {line}")
+        print(f"{book} has nothing to add. {verdict(report).words()}{still}:")
+        for line in report.difference_lines("cli"):
+            print(f"  {line}")
+        return _strict(args)
     print(f"{book} is up to date: nothing added{still}")
     return _strict(args) if parts else 0
 

@@ -135,6 +135,21 @@ class UpdateOutcome:
         """Every difference of the proof is what the held changes keep out of the book."""
         return self.as_taken is not None and self.as_taken.ok
 
+    @property
+    def differs(self) -> bool:
+        """The proof differs by more than the held changes and the budgets the book keeps as
+        its own: said as the proof's verdict, even when the run added nothing."""
+        report = self.report
+        if report is None or report.ok or self.explained:
+            return False
+        kept = {h.budget.name for h in self.budgets.differ}
+        if report.extras is not None and kept:
+            rest = tuple(
+                m for m in report.extras.mismatches if not (m.what == "budget" and m.name in kept)
+            )
+            report = replace(report, extras=replace(report.extras, mismatches=rest))
+        return not report.ok
+
 
 def _planned(stored: str, given: Callable[[Plan], Plan], name: str) -> Plan:
     """The plan the book was written with (``stored``, its JSON), with the caller's changes;
@@ -229,15 +244,15 @@ def bring_up_to_date(
         renames = done.decision.renames
         found = made["classes"]
         assert isinstance(found, update_classes.Found)
-        if not done.written:
+        prepared, to_book = _made(made)
+        if not done.written:  # proven as it is: the last run's proof may have differed
+            report, _, held, taken = _prove(
+                book, prepared, ledger, work, plan, done, to_book, password
+            )
             return UpdateOutcome(
-                work, ledger, plan, False, renames=renames, classes=found.renames,
-                budgets=done.decision.budgets,
+                work, ledger, plan, False, report, (), held, taken, renames=renames,
+                classes=found.renames, budgets=done.decision.budgets,
             )  # fmt: skip
-        prepared = made["prepared"]
-        assert isinstance(prepared, pipeline.Prepared)
-        to_book = made["to_book"]
-        assert isinstance(to_book, dict)
         report, deltas, held, taken = _prove(
             staged, prepared, ledger, work, plan, done, to_book, password
         )
@@ -246,6 +261,13 @@ def bring_up_to_date(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
         found.renames, (done.tabled, done.plain), done.decision.budgets,
     )  # fmt: skip
+
+
+def _made(made: dict[str, object]) -> tuple[pipeline.Prepared, dict[str, str]]:
+    """What ``decide`` made that the proof needs: the prepared exports, the book's names."""
+    prepared, to_book = made["prepared"], made["to_book"]
+    assert isinstance(prepared, pipeline.Prepared) and isinstance(to_book, dict)
+    return prepared, to_book
 
 
 def _record(  # noqa: PLR0917

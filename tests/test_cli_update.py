@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import shutil
 import sqlite3
 import tempfile
 from dataclasses import replace
@@ -16,6 +17,7 @@ import pytest
 
 from tests.support.cli import convert
 from tests.support.companygen_later import Later, exports, later_company
+from tests.support.exports_edit import bill_left_out
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +120,37 @@ def test_update_from_the_command_line_proves_and_is_idempotent(books, later: Lat
     assert bad.returncode == 1 and "no change held in this update has the key 'two words'" in (
         bad.stderr
     )
+
+
+def test_an_update_with_nothing_new_proves_the_book_again(books, tmp_path):
+    """An update with nothing to add still reads the book back and proves it: a book whose
+    last proof differed (here its conversion's: a bill the Unpaid Bills report leaves out) is
+    never called up to date, and ``--strict`` exits 3 (it said "up to date", exit 0: hunt 11b)."""
+    march = tmp_path / "march"
+    shutil.copytree(books["march"], march)
+    vendor = bill_left_out(march / "unpaid_bills.csv")
+    files = sorted(march.iterdir())
+    book = tmp_path / "book.gnucash"
+    first = convert(*files, "-o", book)
+    assert first.returncode == 0, first.stderr
+    assert f"vendor {vendor}: open balance QuickBooks" in first.stdout
+    before = _rows(book)
+    again = convert(*files, "--update", book, "--strict")
+    assert again.returncode == 3, (again.stdout, again.stderr)
+    out = again.stdout
+    assert "0 transactions added" in out and "The book was not changed" in out
+    assert "is up to date" not in out
+    assert f"{book} has nothing to add. Ledger matches; open items of 1 vendor allocated " in out
+    assert f"vendor {vendor}: open balance QuickBooks" in out
+    assert "Verification found differences (--strict)." in again.stderr
+    assert _rows(book) == before and not list(tmp_path.glob("book.before-update-*"))
+    # the same files, the book matching: up to date, exit 0 with --strict
+    whole = sorted(books["march"].iterdir())
+    fine = tmp_path / "fine.gnucash"
+    assert convert(*whole, "-o", fine).returncode == 0
+    same = convert(*whole, "--update", fine, "--strict")
+    assert same.returncode == 0, (same.stdout, same.stderr)
+    assert same.stdout.rstrip().endswith(f"{fine} is up to date: nothing added")
 
 
 def test_a_book_not_written_by_qb2gnucash_is_refused(books, tmp_path):

@@ -13,7 +13,8 @@ import pytest
 
 from app import gnc, pipeline
 from app.plan import Plan
-from tests.support.companygen_later import RENAMED, Later, later_company
+from tests.support.companygen_later import RENAMED, Later, exports, later_company
+from tests.support.exports_edit import bill_left_out
 from tests.support.web import decide_held, soup, token
 
 HX = {"HX-Request": "true"}
@@ -52,6 +53,16 @@ def _post(client, book: Path | None, files: list[Path], **extra):
     return client.post("/update", data=data, content_type="multipart/form-data")
 
 
+def _home_state(client, location: str):
+    """The home list's state cell of the update whose result page is at ``location``."""
+    row = next(
+        tr
+        for tr in soup(client.get("/")).select("#migrations tbody tr")
+        if tr.select_one("a.button")["href"] == location
+    )
+    return row.select_one(".state.update")
+
+
 def test_home_offers_the_update_and_its_page_has_the_form(client) -> None:
     home = soup(client.get("/"))
     assert home.select_one("#update-existing")["href"] == "/update"
@@ -82,14 +93,9 @@ def test_an_uploaded_book_brought_up_to_date(client, app, march_book, later: Lat
     assert not any("not explained" in m for m in marks), marks  # Retained Earnings too:
     assert any("is the income and expense of the years before" in m for m in marks), marks
     # the home list says what it did and opens its result, not the five steps
-    row = next(
-        tr
-        for tr in soup(client.get("/")).select("#migrations tbody tr")
-        if tr.select_one("a.button")["href"] == r.location
-    )
-    state = row.select_one(".state.update")
+    state = _home_state(client, r.location)
     assert state.text == "Brought up to date: differs from QuickBooks by the 2 changes held"
-    assert "proof-warn" in state["class"] and "not imported yet" not in row.text
+    assert "proof-warn" in state["class"] and "not imported yet" not in state.find_parent("tr").text
     differs = [li.text for li in page.select("#update-differences li")]
     said = next(d for d in differs if d.startswith("Retained Earnings: "))
     assert said.startswith("Retained Earnings: QuickBooks 36,298.04, GnuCash 35,051.65")  # credit +
@@ -228,6 +234,26 @@ def test_the_result_page_heading_says_what_is_left_to_decide(client, march_book,
     assert len(page.select("#held-changes li.held")) == 1
 
 
+def test_nothing_new_proves_the_book_again(client, later: Later, tmp_path) -> None:
+    """The same exports again, into a book whose conversion's proof differed (a bill the Unpaid
+    Bills report leaves out): nothing added, but the page shows the proof with the vendor that
+    differs, and the home list says it needs attention (it said "already up to date", green)."""
+    files = exports(later.first, tmp_path / "march")
+    vendor = bill_left_out(tmp_path / "march" / "unpaid_bills.csv")
+    plan = Plan()
+    book = tmp_path / "march.gnucash"
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    assert not pipeline.write(prepared, book, plan).report.ok
+    r = _post(client, book, files)
+    page = soup(client.get(r.location))
+    assert page.select_one("h1").text == "Nothing added: the book differs from QuickBooks"
+    assert f"vendor {vendor}: open balance QuickBooks" in page.select_one("#update-proof").text
+    assert page.select_one("#download-updated") is None  # (nothing written: nothing to offer)
+    state = _home_state(client, r.location)
+    assert state.text == "Nothing added: Needs your attention (it differs from QuickBooks)"
+    assert "proof-error" in state["class"]
+
+
 def test_what_was_made_in_gnucash_is_never_called_up_to_date_and_matching(
     client, march_book, later: Later, tmp_path
 ) -> None:
@@ -254,11 +280,6 @@ def test_what_was_made_in_gnucash_is_never_called_up_to_date_and_matching(
         "the 1 transaction made in GnuCash alone (Bank Service Charges debited 45.00; Checking "
         "credited 45.00)"
     ) in own.text
-    row = next(
-        tr
-        for tr in soup(client.get("/")).select("#migrations tbody tr")
-        if tr.select_one("a.button")["href"] == r.location
-    )
-    state = row.select_one(".state.update")
+    state = _home_state(client, r.location)
     assert state.text == "Already up to date: differs from QuickBooks by what was done in GnuCash"
     assert "proof-warn" in state["class"]

@@ -70,6 +70,7 @@ def result(outcome: UpdateOutcome, book: str, database: str = "") -> dict:
         "ok": bool(report and report.ok),
         "own": own_words(work),  # (what was done in GnuCash: never called matching)
         "explained": outcome.explained,
+        "differs": outcome.differs,  # (by more than what is held or kept)
         "verification": report.summary_lines("wizard", differences=False) if report else [],
         "differences": report.difference_lines("wizard") if report else [],
         "held_changes": [
@@ -152,6 +153,8 @@ def earlier_run(data: dict) -> dict:
 def home_state(data: dict) -> tuple[str, str]:
     """An update's result (``result.json``) as the home list says it, and its class: "ok",
     "warn" (differs by the changes held) or "error"."""
+    if not data.get("written") and data.get("differs"):  # (an earlier run's proof differed)
+        return "Nothing added: Needs your attention (it differs from QuickBooks)", "error"
     if not data.get("written") and data.get("own"):
         return "Already up to date: differs from QuickBooks by what was done in GnuCash", "warn"
     held = data.get("held_changes", ())
