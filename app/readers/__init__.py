@@ -41,6 +41,7 @@ from app.readers.qbcsv import (
     trial_balance,
 )
 from app.readers.qbcsv.find import AMBIGUOUS
+from app.readers.typed import typed
 from app.readers.values import is_binary
 from app.readers.visible import visible
 from app.source import Source
@@ -105,7 +106,7 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
                 refused.kind if refused else "not read",
             )
         ledger = identify(path, options, candidates).parse(path, options)
-        return _said_if_empty(visible(path, checked(ledger, options)))
+        return _said_if_empty(typed(visible(path, checked(ledger, options))))
     except ParseError as exc:
         prefix = f"{exc.source}: "
         text = exc.message[len(prefix) :] if exc.message.startswith(prefix) else exc.message

@@ -12,7 +12,9 @@ such text is masked with "•". Pure.
 What is not done, measured on ordinary files (hunt 12): a 9-digit ZIP, a phone number written
 without separators, a loan number as an account's description or a part number shaped 3-2-4 are
 no SSN or bank number: the rules below look for the dashed SSN next to an empty SSN cell, and a
-bank number only under a flag or count column, never anywhere.
+bank number only under a flag or count column, never anywhere. In a memo, typed by a person,
+an SSN written out and a number right after the word naming it ("acct 0012345678") are masked
+(``typed_masked``), and the reader says where (``readers.typed``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,40 @@ _SSN_SHAPE = re.compile(rf"(?<![\d.,])(?:{_SSN})(?![\d]|[.,]\d)")
 _SSN_ONLY = re.compile(rf"\s*{_SSN}\s*|\s*\d{{9}}\s*")
 _DASHED = re.compile(r"\s*\d{3}-\d{2}-\d{4}\s*")
 _BANK = re.compile(r"\d{8,17}")
+
+
+# typed by a person into a memo (``typed_masked``): an SSN written out (123-45-6789), or an SSN,
+# bank account or routing number right after the word naming it ("SSN 123 45 6789", "acct#
+# 0012345678"); its digits may already be masked (the kept copy the wizard reads)
+_N = r"[\d•]"
+_NAMED = (
+    r"(?i:\b(?:ssn|ss ?#|soc(?:ial)?\.? ?sec(?:urity)?\.?|acct|account|a/c|routing|aba|iban"
+    r"|bank)\.?(?: ?(?:no|num|number)\.?)? ?[:#]? ?)"
+)
+TYPED = re.compile(
+    rf"(?<![\w•-]){_N}{{3}}-{_N}{{2}}-{_N}{{4}}(?![\w•-])"
+    rf"|{_NAMED}(?:{_N}{{8,17}}|{_N}{{3}}[ .]{_N}{{2}}[ .]{_N}{{4}})(?![\w•])"
+)
+
+
+# what any such text holds, lower-cased (a scan of a whole file in a fraction of ``TYPED``'s
+# time: a keyword is a literal; a dashed SSN starts at its first dash)
+_MAYBE = re.compile(
+    r"-[\d•]{2}-[\d•]{4}|(?:ssn|ss ?#|sec|acct|account|a/c|routing|aba|iban|bank)[^\n\d]{0,12}"
+    r"[\d•]{3}"
+)
+
+
+def maybe_typed(text: str) -> bool:
+    """Whether ``text`` (a whole file, or every memo of one) may hold what ``TYPED`` finds:
+    False is sure, True is to be looked at."""
+    return _MAYBE.search(text.lower()) is not None
+
+
+def typed_masked(text: str) -> str:
+    """A memo with each SSN or bank number typed into it masked (``TYPED``); the rest, a
+    phone (3-3-4), a ZIP+4, a date, an invoice or a loan number, kept as typed."""
+    return TYPED.sub(lambda m: re.sub(r"\d", MASK, m[0]), text)
 
 
 def masked(text: str) -> str:

@@ -15,7 +15,8 @@ CSV customer and vendor lists: the columns ``qbcsv.names`` drops. A text file no
 understands (a CSV employee list, a report to map by hand): the columns named like an SSN or a
 bank number (``private.SENSITIVE_HEADER``), and SSNs written out anywhere else masked as the
 column mapping page shows them (``private.ssn_masked``; the command line reads a report mapped by
-hand from such a copy too: ``app.mapped``). Transaction reports are left as they are. Only
+hand from such a copy too: ``app.mapped``). Transaction reports: what was typed into a memo as an
+SSN or a bank number (``private.typed_masked``; in IIF the MEMO cells, by ``mask_ssns``). Only
 a file holding such a cell is rewritten: in an IIF file its records with one are written again
 (the same cells, the sensitive ones empty), every other line stays byte for byte.
 
@@ -51,9 +52,17 @@ from app.readers.iif.rows import (
     read_header,
     stray_cells,
 )
-from app.readers.private import SENSITIVE_HEADER, masked, ssn_masked, tax_id
+from app.readers.private import (
+    SENSITIVE_HEADER,
+    TYPED,
+    masked,
+    maybe_typed,
+    ssn_masked,
+    tax_id,
+    typed_masked,
+)
 from app.readers.qbcsv import names
-from app.readers.qbcsv.header import delimiter_of
+from app.readers.qbcsv.header import HEADER_SCAN, ROLES, delimiter_of
 from app.readers.values import decode, is_binary
 from app.source import Source
 
@@ -84,10 +93,13 @@ def redact(path: Path, name: str = "") -> Redaction:
         )
     options = ReadOptions()
     claims = [r for r in READERS if r.identify(path, options)]
-    if claims and iif not in claims and names not in claims:
-        return Redaction()  # a transaction report (however large) is not even read in full
     data = path.read_bytes()
     text, encoding = decode(data)
+    if claims and iif not in claims and names not in claims:  # a transaction report
+        blanked = _memos(text) if maybe_typed(text) else None  # (one scan when none is)
+        if blanked is not None:
+            path.write_bytes(blanked.encode(encoding, errors="replace"))
+        return Redaction(blanked=blanked is not None)
     if iif in claims:
         blanked, why = _iif(text, name)
     elif names in claims:
@@ -242,6 +254,43 @@ def _csv(
     end = "\r\n" if "\r\n" in body else "\n"
     csv.writer(out, delimiter=delimiter, lineterminator=end).writerows(rows)
     return text[: len(text) - len(body)] + out.getvalue(), ()
+
+
+def _memos(text: str) -> str | None:
+    """A CSV transaction report with what was typed into its memos as an SSN or a bank number
+    masked, as the reader masks it (``readers.typed``; None when no memo holds one). Only those
+    characters change: every other byte of the file stays as it was."""
+    body = text.lstrip("\ufeff")
+    delimiter = delimiter_of(body.splitlines()[: names.SCAN])
+    try:
+        rows = list(csv.reader(io.StringIO(body, newline=""), delimiter=delimiter))
+    except csv.Error:
+        return None  # (the reader refuses it: nothing of it goes anywhere)
+    at = next((i for i, r in enumerate(rows[:HEADER_SCAN]) if _memo_columns(r)), None)
+    if at is None:
+        return None
+    columns = _memo_columns(rows[at])
+    lines = body.splitlines(keepends=True)
+    firsts = _first_lines(body, delimiter)
+    changed = False
+    for k in range(at + 1, len(rows)):
+        typed = {m[0] for i in columns if i < len(rows[k]) for m in TYPED.finditer(rows[k][i])}
+        if not typed:
+            continue
+        end = firsts[k + 1] - 1 if k + 1 < len(firsts) else len(lines)
+        for n in range(firsts[k] - 1, end):
+            for found in typed:
+                lines[n] = lines[n].replace(found, typed_masked(found))
+        changed = True
+    return text[: len(text) - len(body)] + "".join(lines) if changed else None
+
+
+def _memo_columns(row: list[str]) -> list[int]:
+    """The memo columns of a transaction report's header row (none: not its header row)."""
+    roles = [ROLES.get(" ".join(c.lower().split())) for c in row]
+    if "date" not in roles:
+        return []
+    return [i for i, r in enumerate(roles) if r == "memo"]
 
 
 def _blank_columns(rows: list[list[str]], blank: list[int], taxid: list[int]) -> bool:

@@ -33,11 +33,13 @@ from app.model import Problem, ReadOptions
 from app.readers.private import (
     MASK,
     SSN_COLUMN,
+    TYPED,
     masked,
     number_shaped,
     quoted,
     ssn_cell,
     ssn_shaped,
+    typed_masked,
 )
 from app.readers.values import clean, parse_amount, parse_bool
 from app.source import Source
@@ -259,16 +261,17 @@ def _moved_number(header: Header, cells: list[str], held: Collection[int]) -> st
 def mask_ssns(cells: list[str], header: Header) -> list[int]:
     """Mask, in place, a vendor's tax ID that is an SSN (a sole proprietor's: the reader's
     ``private.tax_id``) and an SSN or a bank number under a flag, date or amount column (read
-    as neither): the positions masked (``Header.shaped``, found once per header). Nothing else:
+    as neither), and what was typed into a memo as such a number: the positions masked
+    (``Header.shaped``, found once per header). Nothing else:
     a part number or a document number shaped 3-2-4 is kept (hunt 12)."""
     found = [  # (every such shape has 8 characters or more: a date or an amount is let by)
-        i
+        (i, kind)
         for i, kind in header.shaped
         if i < len(cells) and len(cells[i]) > 7 and _PRIVATE[kind](cells[i])
     ]
-    for i in found:
-        cells[i] = masked(cells[i])
-    return found
+    for i, kind in found:  # (a memo: only what was typed as such a number, ``readers.typed``)
+        cells[i] = typed_masked(cells[i]) if kind == "memo" else masked(cells[i])
+    return [i for i, _ in found]
 
 
 # columns that hold a flag, a count or a date, never a long number
@@ -277,11 +280,13 @@ _SHAPED = (
     ("taxid", ("TAXID",)),
     ("flag", (*_FLAGS, "DATE", "DUEDATE", "SHIPDATE")),
     ("amount", ("AMOUNT", "PRICE", "QNTY")),  # (an SSN written out is never an amount)
+    ("memo", ("MEMO",)),
 )
 _PRIVATE = {
     "taxid": ssn_shaped,
     "flag": lambda cell: number_shaped(cell) or ssn_cell(cell),
     "amount": ssn_cell,
+    "memo": lambda cell: TYPED.search(cell) is not None,
 }
 
 
