@@ -196,3 +196,25 @@ def test_two_months_missing_inside_the_history_are_pinned_together(tmp_path) -> 
     out = run.stdout + run.stderr
     assert PLUGGED in out, out
     assert "so the transactions missing are dated 2020-01-01 to 2021-" in out
+
+
+def test_a_trial_balance_only_of_a_day_before_the_history_is_said_not_compared(tmp_path) -> None:
+    """The history from 2019-05-01 on with QuickBooks' Trial Balance of 2019-04-30 alone (the
+    natural "figures of the day before"): the book is written and proven, that report said not
+    compared (it was a traceback: hunt 13)."""
+    company = make_company(300, seed=41, years=3)
+    start = dt.date(2019, 5, 1)
+    files = [
+        company.write_lists_iif(tmp_path / "lists.iif"),
+        company.write_trial_balance_csv(tmp_path / "tb.csv", as_of=start - dt.timedelta(days=1)),
+    ]
+    truth = company.trial_balance()["Checking"]
+    company.transactions[:] = [t for t in company.transactions if t.date >= start]
+    files.append(company.write_journal_csv(tmp_path / "journal.csv"))
+    book = tmp_path / "book.gnucash"
+    run = convert(*files, "-o", book, "--opening-balances")
+    out = run.stdout + run.stderr
+    assert run.returncode == 0 and "Traceback" not in out, out
+    assert "dated before the book's first transaction" in out, out
+    checking = next(a for a in gnc.read_book(book).accounts if a.full_name == "Checking")
+    assert checking.balance == truth
