@@ -7,7 +7,11 @@ Each history file covers its first to its last transaction's day. A stretch betw
   next file's first day or open-ended;
 - or it is longer than every run of days without a transaction inside the files themselves
   (``FileInfo.quiet``) and than two weeks: a quarter exported by nobody, not a quiet week (nor
-  the days between two one-transaction files of different types, as Reckon exports them).
+  the days between two one-transaction files of different types, as Reckon exports them);
+- or the two files are reports whose titles give their periods ("January 1, 2021 through August
+  31, 2021"; ``FileInfo.titled``) with days between them: the user chose those periods, so the
+  days between are in neither, however quiet (hunt 13: a September missing between two such
+  reports went into the opening balance).
   The stretch from the last file's last day to the day QuickBooks' figures are from (the
   lists' or trial balance's export date, ``FileInfo.exported_on``) counts too when it is longer
   than those runs and than a month (books are often exported some weeks after the period they
@@ -123,7 +127,8 @@ def gaps(files: Sequence[FileInfo]) -> list[Gap]:
         if f.first_date > end.last_date:
             start = end.last_date if end.cut else end.last_date + DAY
             missing = (f.first_date - start).days
-            if end.cut or missing > quiet:
+            apart = f.titled and end.titled and f.titled[0] > end.titled[1] + DAY  # (titles)
+            if end.cut or missing > quiet or apart:
                 out.append(Gap(start, f.first_date - DAY, end, f))
         if f.last_date > end.last_date or (f.last_date == end.last_date and not f.cut):
             end = f

@@ -289,9 +289,9 @@ class FileInfo:
     # The file seems to stop before its end for another reason than the export cap (no TOTAL row,
     # a transaction cut in the middle): "sections" a report grouped by account, else "end".
     stops_early: Literal["", "end", "sections"] = ""
-    # The longest run of days without a transaction inside the file (history files): a stretch
-    # between two files that is longer than any inside them is a gap worth naming.
+    # the longest run of days with no transaction in the file: a longer one between files is named
     quiet: int = 0
+    titled: tuple[dt.date, dt.date] | None = None  # a report title's period: a gap between is sure
 
     @property
     def has_history(self) -> bool:

@@ -218,3 +218,27 @@ def test_a_trial_balance_only_of_a_day_before_the_history_is_said_not_compared(t
     assert "dated before the book's first transaction" in out, out
     checking = next(a for a in gnc.read_book(book).accounts if a.full_name == "Checking")
     assert checking.balance == truth
+
+
+def test_days_between_two_reports_titles_are_a_gap_however_short(tmp_path) -> None:
+    """Two Transaction Detail reports whose titles leave days between them (9 days of
+    transactions in neither): a gap, named, and with
+    --opening-balances nothing posted for it, though it is shorter than the quiet stretches
+    inside the files (the missing days went into the opening balance, "Matches": hunt 13)."""
+    company = make_company(300, seed=41, years=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    every = sorted(company.transactions, key=lambda t: t.date)
+    end = every[len(every) // 2].date  # the first report's last day; 9 days lost after it
+    lost = [t for t in every if end < t.date <= end + dt.timedelta(days=9)]
+    assert lost  # (the days dropped held transactions)
+    company.transactions[:] = [t for t in every if t.date <= end]
+    first = company.write_transaction_detail_csv(tmp_path / "a.csv")
+    company.transactions[:] = [t for t in every if t.date > end + dt.timedelta(days=9)]
+    second = company.write_transaction_detail_csv(tmp_path / "b.csv")
+    book = tmp_path / "book.gnucash"
+    run = convert(lists, first, second, "-o", book, "--opening-balances", "--strict")
+    out = run.stdout + run.stderr
+    assert run.returncode == 3, out
+    assert f"b.csv:6: no file covers {end + dt.timedelta(days=1)} to " in out, out
+    assert "No opening-balance transaction was made, though it was asked for" in out
+    assert "Matches QuickBooks" not in out

@@ -72,7 +72,8 @@ class Collector:
         self.labels: set[str] = set()  # every account and Account Type label (set at the end)
         self.others: dict[str, int] = {}  # ref mode: each Split cell → its first line
         self.whole = True  # the file ends with a TOTAL row (set at the end)
-        self.period_end: dt.date | None = None  # the last day of the title's period
+        # the title's period (its first day None when the title gives only the last)
+        self.period: tuple[dt.date | None, dt.date] | None = None
         self.not_imported: list[NotImported] = []
         # column → (line, cell) of the rows where it is not a number and the other one is used
         self.unreadable: dict[str, list[tuple[int, str]]] = {"Amount": [], "Debit/Credit": []}
@@ -300,11 +301,13 @@ class Collector:
             whole=self.whole,
             grouped_by_account=self.mode == "ledger" or self.sectioned,
             still_open=self.sections.still_open(),
-            period_end=self.period_end,
+            period_end=self.period[1] if self.period else None,
             last_line=self.last_line,
         ):
             self.problems.append(early)
         days = [t.date for t in txns]
+        first, last = self.period or (None, None)
+        titled = (first, last) if first and last else None
         info = FileInfo(
             filename=self.filename,
             kind=kind,
@@ -320,6 +323,7 @@ class Collector:
             first_date=min(days) if days else None,
             last_date=max(days) if days else None,
             marks=tuple(self.marks),
+            titled=titled,
             stops_early=("sections" if self.mode == "ledger" or self.sectioned else "end")
             if early
             else "",

@@ -132,16 +132,21 @@ def _title_date(
     return _read_date(Source(name, line), m, options), Source(name, line)
 
 
-def period_end(rows: list[tuple[int, list[str]]], options: ReadOptions) -> dt.date | None:
-    """The last day of a report's period as its title rows give it (``January 1, 2019 through
-    December 30, 2021``: 2021-12-30); None without such a range or when it is unreadable."""
+def period(
+    rows: list[tuple[int, list[str]]], options: ReadOptions
+) -> tuple[dt.date | None, dt.date] | None:
+    """A report's period as its title rows give it (``January 1, 2019 through December 30,
+    2021``: 2019-01-01, 2021-12-30; its first day None when the title gives only the last);
+    None without such a range or when it is unreadable."""
     for line, cells in rows:
         for cell in cells:
             if "through" in _norm(cell) and (matches := list(_DATES.finditer(cell))):
                 try:
-                    return _read_date(Source("", line), matches[-1], options)
+                    last = _read_date(Source("", line), matches[-1], options)
+                    first = _read_date(Source("", line), matches[0], options)
                 except ParseError:
                     return None
+                return (first if len(matches) > 1 and first <= last else None), last
     return None
 
 
