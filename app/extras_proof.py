@@ -286,8 +286,7 @@ def _years(
         compared = first is not None and y.date >= first
         out.append(YearProof(y.date, start, rows, y.filename, compared))
     shown = [p for p in out if p.compared]
-    nexts: list[YearProof | None] = [*shown[1:], None] if shown else []
-    for p, after in zip(shown, nexts, strict=True):  # (the next date confirms)
+    for p, after in zip(shown, [*shown[1:], None][: len(shown)], strict=True):  # (next confirms)
         if p.differences and (moved := across(p, after, ledger.transactions, {*known} - pnl)):
             out[out.index(p)] = replace(p, moved=moved)
     return tuple(out)
