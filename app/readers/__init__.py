@@ -194,6 +194,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         ((a.full_name, a) for part in charts or rest for a in part.accounts), "account", problems
     )
     if charts and main is not None:
+        problems.extend(year_ends.same_day(main, charts, accounts))
         accounts = _figures_from([main], accounts, problems)
     accounts = year_ends.extra_accounts(accounts, proofs, bool(charts))
     lists = {

@@ -86,6 +86,39 @@ def split(
     return latest, proofs
 
 
+def same_day(tb: Ledger, charts: Sequence[Ledger], chart: tuple[Account, ...]) -> list[Problem]:
+    """An error when the chart's figures (OBAMOUNT) and the trial balance giving the book's are
+    of the same day and disagree: QuickBooks gives one set of figures for a day, so one file was
+    exported after a change (a check entered between the two): the book would hold the report's
+    and miss it (hunt 13). Either file alone is fine; a chart of another day is not compared."""
+    day = _date(tb)
+    dated = [f for c in charts for f in c.files if f.exported_on == day]
+    figured = [a for a in chart if a.balance is not None]
+    if day is None or not dated or not any(a.balance for a in figured):  # (all 0: no figures)
+        return []
+    unplaced: list[Problem] = []  # (a report row no chart account takes: said as such)
+    placed = placed_rows(tb, chart, unplaced, "")
+    off = [a for a in figured if placed.get(a.full_name, ZERO) != a.balance]
+    if not off or unplaced:
+        return []
+    named = "; ".join(
+        f"{a.full_name}: the lists {money(a.balance or ZERO)}, the report "
+        f"{money(placed.get(a.full_name, ZERO))}"
+        for a in off[:3]
+    )
+    more = f" and {plural(len(off) - 3, 'other')}" if len(off) > 3 else ""
+    info = tb.files[0]
+    return [
+        Problem(
+            dated[0].exported_at or Source(dated[0].filename, 1),
+            f"{dated[0].filename} and {info.filename} are both QuickBooks' figures of {day} but "
+            f"disagree on {plural(len(off), 'account')} ({named}{more}): one was exported after "
+            "a change in QuickBooks (a transaction entered between the two); export them again "
+            "one right after the other, with the transaction files, or give only one of them",
+        )
+    ]
+
+
 def _later_figures(chart: tuple[Account, ...], latest: Ledger) -> bool:
     """Whether the undated chart's figures are of another day than the latest report (they are
     not its figures, placed on the chart): the history going on after that report, they are
