@@ -31,7 +31,7 @@ from app.book import BookAccount, BookSnapshot
 from app.csvsafe import line as csv_line
 from app.model import AccountType, AsOf, Ledger, Role, money
 from app.words import plural
-from app.year_proof import Plug, YearProof, YearRow, across
+from app.year_proof import Plug, YearProof, YearRow, across, book_day
 
 ZERO = Decimal(0)
 
@@ -272,19 +272,18 @@ def _years(
     files = [(a.full_name, a.counted, daily.get(a.full_name, {}).items()) for a in ledger.accounts]
     out = []
     for y in ledger.year_ends:
-        start = fiscal_year_start(y.date, mmdd)
+        start, at = fiscal_year_start(y.date, mmdd), book_day(ledger, y.date, first)
         book_types = ((b.full_name, _type(b), b.daily) for b in snapshot.accounts)
-        book = figures(as_counted(ledger, book_types), re_name, y.date, start)
-        made = figures(files, re_name, y.date, start)  # (the files': the cause of a difference)
+        book = figures(as_counted(ledger, book_types), re_name, at or y.date, start)
+        made = figures(files, re_name, at or y.date, start)  # (the files': a difference's cause)
         qb = {name: y.figure(name) for name in (*known, *extra)}
-        if fold and re_name is not None:
+        if (fold or (at or y.date) != y.date) and re_name is not None:  # (an opening: folded)
             qb[re_name] += sum((qb[a] for a in pnl if a in qb), ZERO)
             qb.update(dict.fromkeys(pnl & qb.keys(), ZERO))
         rows = tuple(
             YearRow(name, qb[name], book.get(name, ZERO), made.get(name, ZERO)) for name in qb
         )
-        compared = first is not None and y.date >= first
-        out.append(YearProof(y.date, start, rows, y.filename, compared))
+        out.append(YearProof(y.date, start, rows, y.filename, at is not None))
     shown = [p for p in out if p.compared]
     for p, after in zip(shown, [*shown[1:], None][: len(shown)], strict=True):  # (next confirms)
         if p.differences and (moved := across(p, after, ledger.transactions, {*known} - pnl)):

@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from app.model import Transaction
+from app.model import Ledger, Transaction
 from app.openings import OPENING_KIND
 
 
@@ -225,3 +225,22 @@ def across(
             "file; check it in QuickBooks and export the files again"
         )
     return ""
+
+
+def book_day(ledger: Ledger, day: dt.date, first: dt.date | None) -> dt.date | None:
+    """The day the book is read on to compare QuickBooks' Trial Balance of ``day`` with it
+    (None: not compared): that day; or, for a report of a day before the book's first
+    (``first``), the day of the opening transaction there (--opening-balances) when the
+    history's reports say in their titles that they cover every day from the next one: the
+    book holds nothing between, so its opening stands for that day's figures (hunt 13: a check
+    missing from the history went into the opening, and this report was set aside unseen)."""
+    if first is None or day >= first:
+        return day if first is not None else None
+    history = [f for f in ledger.files if f.has_history and f.first_date]
+    starts = [f.titled[0] for f in history if f.titled]
+    if not starts or min(starts) > day + dt.timedelta(days=1):
+        return None
+    if min(f.first_date for f in history if f.first_date) <= first:
+        return None  # (no opening before the history: the book begins with it)
+    opened = any(t.kind_label == OPENING_KIND and t.date == first for t in ledger.transactions)
+    return first if opened else None

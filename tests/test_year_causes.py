@@ -242,3 +242,50 @@ def test_days_between_two_reports_titles_are_a_gap_however_short(tmp_path) -> No
     assert f"b.csv:6: no file covers {end + dt.timedelta(days=1)} to " in out, out
     assert "No opening-balance transaction was made, though it was asked for" in out
     assert "Matches QuickBooks" not in out
+
+
+def _from_the_day_after(tmp_path: Path, day: dt.date, drop=lambda t: False) -> list[Path]:
+    """The lists, QuickBooks' Trial Balance of ``day``, and a Transaction Detail report titled
+    from the day after (no transaction that day: the opening comes after ``day`` + 1), less the
+    transactions ``drop`` picks."""
+    company = make_company(300, seed=41, years=3)
+    tmp_path.mkdir()
+    tb = company.write_trial_balance_csv(tmp_path / "tb.csv", as_of=day)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    after = day + dt.timedelta(days=1)
+    company.transactions[:] = [t for t in company.transactions if t.date > after and not drop(t)]
+    history = company.write_transaction_detail_csv(tmp_path / "td.csv")
+    lines = history.read_text(encoding="utf-8").split("\n")
+    first = min(t.date for t in company.transactions)
+    title = f"{first:%B} {first.day}, {first.year} through"
+    assert title in lines[2]
+    lines[2] = lines[2].replace(title, f"{after:%B} {after.day}, {after.year} through")
+    history.write_text("\n".join(lines), encoding="utf-8")
+    return [lists, history, tb]
+
+
+def test_the_day_before_a_history_titled_from_the_next_proves_the_opening(tmp_path) -> None:
+    """--opening-balances with QuickBooks' Trial Balance of the day before the history, whose
+    report says it covers every day from the next: the opening is compared with that report
+    (the book holds nothing between). Whole, it matches; a check missing from the history went
+    into the opening unseen, "Matches" (the report was "not compared": hunt 13 D4), and now
+    that day differs on Checking."""
+    day = dt.date(2020, 6, 30)
+    whole = _from_the_day_after(tmp_path / "whole", day)
+    run = convert(*whole, "-o", tmp_path / "whole.gnucash", "--opening-balances", "--strict")
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "not compared" not in out and f"{day}" in out
+    check = [0]
+
+    def first_check(t) -> bool:  # (the first check after the day, with an amount)
+        if not check[0] and t.type == "Check" and t.splits[0][1] and t.date > day:
+            check[0] = t.trans_no
+        return t.trans_no == check[0]
+
+    lacking = _from_the_day_after(tmp_path / "lacking", day, first_check)
+    run = convert(*lacking, "-o", tmp_path / "lacking.gnucash", "--opening-balances", "--strict")
+    out = run.stdout + run.stderr
+    assert run.returncode == 3, out
+    said = next(line for line in out.splitlines() if "is the first that differs" in line)
+    assert f"{day} is the first that differs" in said and "Checking" in said, said
