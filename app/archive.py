@@ -79,8 +79,13 @@ def check_day(ledger: Ledger, day: dt.date) -> None:
         raise MappingError("the files hold no transactions to split into an archive")
     first, last = min(dates), max(dates)
     if not first < day <= last:
+        where = (
+            "the history's first day (the archive would hold nothing)"
+            if day == first
+            else f"outside the history ({first} to {last})"
+        )
         raise MappingError(
-            f"the working book's first day {day} is outside the history ({first} to {last}): "
+            f"the working book's first day {day} is {where}: "
             f"choose a day after {first} and no later than {last}, e.g. the start of the last "
             "fiscal year"
         )
