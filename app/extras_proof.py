@@ -76,7 +76,7 @@ class ExtrasProof:
         parts = []
         first = next((y for y in self.compared_years if not y.ok), None)
         if first is not None:
-            what = "year end" if first.year_end else "date given"  # (the export's, say)
+            what = "year end" if first.year_end else "report date"  # (the export's, say)
             parts.append(f"the {what} {first.date} differs from QuickBooks' trial balance")
         kinds = sorted({m.what for m in self.mismatches})
         parts += [f"a {k} differs" for k in kinds]
@@ -106,7 +106,7 @@ class ExtrasProof:
             return out
         first = next((y for y in compared if not y.ok), None)
         if first is None:
-            what = "year end" if all(y.year_end for y in compared) else "date given"
+            what = "year end" if all(y.year_end for y in compared) else "report date"
             span = (
                 f"every {what} from {compared[0].date.year} to {compared[-1].date.year}"
                 if len(compared) > 1
@@ -124,7 +124,7 @@ class ExtrasProof:
         more = len(first.differences) - 5
         names += f" and {more} more" if more > 0 else ""
         n = len(first.differences)
-        what = "year end" if first.year_end else "date given"  # (the export's, say)
+        what = "year end" if first.year_end else "report date"  # (the export's, say)
         line = (
             f"The {what} {first.date} is the first that differs from QuickBooks' trial "
             f"balance ({plural(n, 'account')}: {names})"
@@ -145,7 +145,7 @@ class ExtrasProof:
                 state = (
                     "matches" if y.ok else f"differs too ({plural(len(y.differences), 'account')})"
                 )
-                out.append(f"The {'year end' if y.year_end else 'date given'} {y.date} {state}.")
+                out.append(f"The {'year end' if y.year_end else 'report date'} {y.date} {state}.")
         return out
 
     def other_lines(self) -> list[str]:

@@ -395,7 +395,7 @@ def test_the_real_samples_budgets_are_proven(samples_dir, tmp_path) -> None:
 
 
 def test_a_trial_balance_of_another_day_is_not_called_a_year_end() -> None:
-    """Year-end reports and the export's own Trial Balance: "every date given", not "every
+    """Year-end reports and the export's own Trial Balance: "every report date", not "every
     year end" (2020-12-28 closes no fiscal year)."""
     from app.extras_proof import ExtrasProof, YearProof, YearRow
 
@@ -404,12 +404,12 @@ def test_a_trial_balance_of_another_day_is_not_called_a_year_end() -> None:
     export = YearProof(dt.date(2020, 12, 28), dt.date(2020, 1, 1), row, "tb.csv")
     assert ends.year_end and not export.year_end
     said = ExtrasProof(years=(ends, export)).year_lines()[0]
-    assert said.startswith("Every date given from 2019 to 2020 matches QuickBooks' trial balance")
+    assert said.startswith("Every report date from 2019 to 2020 matches QuickBooks' trial balance")
     said = ExtrasProof(years=(ends,)).year_lines()[0]
     assert said.startswith("The year end 2019-12-31 matches QuickBooks' trial balance")
     off = (YearRow("Checking", D("1.00"), D("2.00"), D("2.00")),)
     said = ExtrasProof(years=(ends, replace(export, rows=off))).year_lines()[0]
-    assert said.startswith("The date given 2020-12-28 is the first that differs"), said
+    assert said.startswith("The report date 2020-12-28 is the first that differs"), said
     # QuickBooks' figures fit another fiscal year start: every year is cut wrong, said so
     said = ExtrasProof(years=(ends, replace(export, rows=off)), fiscal="1 July").year_lines()[0]
     assert said.endswith(
