@@ -241,7 +241,7 @@ def prove(
     fiscal = fits_words(asof.fits) if asof is not None and other_year(asof) else ""
     return ExtrasProof(
         years,
-        asof.date if asof else None,
+        asof.date if asof and asof.basis != "archive end" else None,  # (no figures of it)
         len(budgets),
         amounts,
         reconciled,

@@ -79,6 +79,8 @@ def test_the_archive_holds_the_history_before_the_day(split) -> None:
         f"accounts equal the archive's history on {LAST}, to the cent: QuickBooks gave no "
         "figures of that day (its Trial Balance report as of that day would prove them)"
     )
+    (once,) = [line for line in out[at:] if "Proved on one date only" in line][:1]
+    assert once.strip().startswith("Proved on one date only: add")  # (not "QuickBooks' figures")
     (written,) = [line for line in out if line.startswith("Archive written to")]
     assert written.endswith(
         "Matches its history to the cent; QuickBooks gave no figures of its last day"
