@@ -204,6 +204,10 @@ def test_a_report_mapped_by_hand_on_the_command_line_is_read_as_the_wizard_reads
     # (a bank number typed after "acct" is masked too: readers.typed)
     assert "paid •••-••-•••• acct ••••••••••••" in text and "SSN ••• •• •••• / 900993333" in text
     assert not re.search(r"900-99-\d{4}|900 99 \d{4}", text)
+    kept = tmp_path / "kept" / "odd.csv"  # (the wizard's copy: the typed bank number masked)
+    kept.parent.mkdir()
+    kept.write_bytes(path.read_bytes())
+    assert redact(kept).blanked and "440166661111" not in kept.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

@@ -246,7 +246,7 @@ def _csv(
     if ssn_shaped:  # anywhere else, masked as the column page shows it (columns._shown)
         for row in rows:
             for i, c in enumerate(row):
-                if (shown := ssn_masked(c)) != c:
+                if (shown := typed_masked(ssn_masked(c))) != c:  # (and typed: a memo)
                     row[i], changed = shown, True
     if not changed:
         return None, ()
@@ -270,7 +270,7 @@ def _memos(text: str) -> str | None:
     if at is None:
         return None
     columns = _memo_columns(rows[at])
-    lines = body.splitlines(keepends=True)
+    lines = io.StringIO(body, newline="").readlines()  # (as the csv reader counts them)
     firsts = _first_lines(body, delimiter)
     changed = False
     for k in range(at + 1, len(rows)):
