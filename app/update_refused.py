@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from app.model import Ledger
+from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.update_record import Record
 
@@ -28,6 +29,14 @@ def refusal(rec: Record | None, ledger: Ledger, book: str) -> str | None:
         return (
             f"these exports share fewer than half of {book}'s accounts: they seem to be of "
             "another company; choose the exports of the book's own company"
+        )
+    history = any(t.kind_label != OPENING_KIND for t in ledger.transactions)
+    if not history and any(n for n, _ in rec.written.values()):
+        return (
+            f"these exports hold no transactions, and {book} holds QuickBooks' history: an "
+            "update compares the book with QuickBooks' transactions, so give the transaction "
+            "exports too, as in the first conversion (with the lists alone every transaction "
+            "would seem gone)"
         )
     new_as_of = ledger.as_of.date if ledger.as_of else None
     if rec.as_of and new_as_of and new_as_of < rec.as_of:

@@ -218,6 +218,12 @@ def test_bad_exports_and_usage_are_refused(books, tmp_path):
     broken.write_text("not,a,report\n1,2,3\n", encoding="utf-8")
     said = _refused(book, broken, "--update", book)
     assert "Book not updated" in said and "journal.csv" in said
+    # the lists alone: every transaction would seem gone (it said each was edited in GnuCash,
+    # exit 3, since a run adding nothing proves the book: hunt 14)
+    said = _refused(book, books["june"] / "lists.iif", "--update", book, "--strict")
+    assert "these exports hold no transactions, and june.gnucash holds QuickBooks' history" in (
+        said
+    )
     june = sorted(books["june"].iterdir())
     said = _refused(book, *june, "--update", book, "-o", tmp_path / "x.gnucash", code=2)
     assert "-o does not go with --update" in said
