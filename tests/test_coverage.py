@@ -96,3 +96,40 @@ def test_a_history_stopping_long_before_the_export_date_leaves_a_gap():
     cut = replace(a, cut=True, stops_early=True)
     (gap,) = gaps([lists, cut])  # a file cut short: what follows its last day, open-ended
     assert gap.short() == "no history from 2023-11-30 on (a.csv is cut short)"
+
+
+def test_reports_titled_with_day_first_numeric_dates_meet_without_a_gap(tmp_path) -> None:
+    """Two D/M/Y Journal reports titled "01/01/2019 through 10/03/2019" and "11/03/2019 through
+    …" (the date order found from the rows, not given): they meet, no gap; titled two days
+    apart, a gap however quiet (their titles were read month first: "no file covers 2019-03-11
+    to 2019-04-10", hunt 14)."""
+    from pathlib import Path
+
+    from app.plan import Plan
+    from app.readers import read
+    from tests.support.companygen import make_company
+
+    company = make_company(120, seed=5)
+    every = sorted(company.transactions, key=lambda t: t.date)
+    end = every[len(every) // 2].date
+
+    def written(name: str, keep, first: dt.date, last: dt.date) -> Path:
+        company.transactions[:] = [t for t in every if keep(t.date)]
+        path = company.write_journal_csv(tmp_path / name, date_order="dmy")
+        lines = path.read_text(encoding="utf-8").split("\n")
+        assert " through " in lines[2]
+        lines[2] = f"{first:%d/%m/%Y} through {last:%d/%m/%Y}" + "," * lines[2].count(",")
+        path.write_text("\n".join(lines), encoding="utf-8")
+        return path
+
+    start, stop = every[0].date, every[-1].date
+    a = written("a.csv", lambda d: d <= end, start, end)
+    b = written("b.csv", lambda d: d > end, end + dt.timedelta(days=1), stop)
+    ledger = read([a, b], Plan())
+    assert {f.filename: f.titled for f in ledger.files} == {
+        "a.csv": (start, end), "b.csv": (end + dt.timedelta(days=1), stop),
+    }  # fmt: skip
+    assert not [p for p in ledger.problems if "no file covers" in p.message], ledger.problems
+    b = written("b.csv", lambda d: d > end + dt.timedelta(days=2), end + dt.timedelta(days=3), stop)
+    said = [p.message for p in read([a, b], Plan()).problems if "no file covers" in p.message]
+    assert len(said) == 1 and said[0].startswith(f"no file covers {end + dt.timedelta(days=1)}")

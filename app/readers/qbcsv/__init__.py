@@ -69,7 +69,6 @@ from app.readers.qbcsv.header import (
     safe_decode,
 )
 from app.readers.qbcsv.items import ItemCells
-from app.readers.qbcsv.trial_balance import period
 from app.readers.values import SHORT_AMOUNT, is_binary, is_utf16
 from app.source import Source
 
@@ -165,7 +164,7 @@ class _Reader:
         finally:
             self.line = reader.line_num
         self.out.last_line = reader.line_num
-        self.out.period = period(rows[: header.index], self.options)
+        self.out.titles = rows[: header.index]  # (its period read in the rows' date order)
         self.out.whole = ends_with_total(path, delimiter, self.encoding)
         if self.spans and path.read_bytes().count(b'"') % 2:  # csv ends an open quote at EOF
             raise ParseError(

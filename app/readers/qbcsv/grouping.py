@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
@@ -43,6 +44,7 @@ from app.readers.qbcsv.build import Group, renamed, transaction_maker
 from app.readers.qbcsv.ending import stops_early
 from app.readers.qbcsv.find import group_by_balance
 from app.readers.qbcsv.sections import Sections, section_problems
+from app.readers.qbcsv.trial_balance import period
 from app.readers.values import SHORT_AMOUNT, date_order, parse_amount, parse_date
 from app.source import Source, line_list
 from app.words import plural
@@ -72,8 +74,7 @@ class Collector:
         self.labels: set[str] = set()  # every account and Account Type label (set at the end)
         self.others: dict[str, int] = {}  # ref mode: each Split cell → its first line
         self.whole = True  # the file ends with a TOTAL row (set at the end)
-        # the title's period (its first day None when the title gives only the last)
-        self.period: tuple[dt.date | None, dt.date] | None = None
+        self.titles: list[tuple[int, list[str]]] = []  # the rows above the header
         self.not_imported: list[NotImported] = []
         # column → (line, cell) of the rows where it is not a number and the other one is used
         self.unreadable: dict[str, list[tuple[int, str]]] = {"Amount": [], "Debit/Credit": []}
@@ -273,6 +274,8 @@ class Collector:
             self._merge_sections()
         order, ambiguous, dates = self._dates()
         txns = self._transactions(dates, order)
+        # the title's period, its dates read in the rows' order (first day None: only the last)
+        titled = period(self.titles, replace(self.options, date_order=order or "mdy"))
         # the groups are spent: let them go now, not after the cyclic collector (paused while
         # reading) has walked them once more with everything that was made
         self.groups, self.by_ref = [], {}
@@ -301,13 +304,12 @@ class Collector:
             whole=self.whole,
             grouped_by_account=self.mode == "ledger" or self.sectioned,
             still_open=self.sections.still_open(),
-            period_end=self.period[1] if self.period else None,
+            period_end=titled[1] if titled else None,
             last_line=self.last_line,
         ):
             self.problems.append(early)
         days = [t.date for t in txns]
-        first, last = self.period or (None, None)
-        titled = (first, last) if first and last else None
+        first, last = titled or (None, None)
         info = FileInfo(
             filename=self.filename,
             kind=kind,
@@ -323,7 +325,7 @@ class Collector:
             first_date=min(days) if days else None,
             last_date=max(days) if days else None,
             marks=tuple(self.marks),
-            titled=titled,
+            titled=(first, last) if first and last else None,
             stops_early=("sections" if self.mode == "ledger" or self.sectioned else "end")
             if early
             else "",
