@@ -17,7 +17,14 @@ import pytest
 from app.ledger_text import to_text
 from app.plan import Plan
 from app.readers import read
-from app.readers.private import masked, number_shaped, quoted, ssn_shaped, tax_id
+from app.readers.private import (
+    masked,
+    number_shaped,
+    quoted,
+    ssn_shaped,
+    tax_id,
+    typed_masked,
+)
 from app.readers.redact import redact
 from tests.support.cli import convert
 from tests.support.companygen import make_company
@@ -201,8 +208,9 @@ def test_a_report_mapped_by_hand_on_the_command_line_is_read_as_the_wizard_reads
     run = convert(path, "-o", book, "--export-date", "2024-01-31", *types)
     assert run.returncode == 0 and book.exists(), run.stdout + run.stderr
     text = _book_text(book)
-    # (a bank number typed after "acct" is masked too: readers.typed)
-    assert "paid •••-••-•••• acct ••••••••••••" in text and "SSN ••• •• •••• / 900993333" in text
+    # (a bank number typed after "acct" is masked too, and a second number after a slash:
+    # readers.typed)
+    assert "paid •••-••-•••• acct ••••••••••••" in text and "SSN ••• •• •••• / •••••••••" in text
     assert not re.search(r"900-99-\d{4}|900 99 \d{4}", text)
     kept = tmp_path / "kept" / "odd.csv"  # (the wizard's copy: the typed bank number masked)
     kept.parent.mkdir()
@@ -283,6 +291,40 @@ def test_a_job_s_terms_not_in_the_terms_list_are_refused_as_a_customer_s(tmp_pat
     found = [p.message for p in prepared.errors]
     job = "job 'Acme:Roof' has terms 'Net 45', which are not in the terms list"
     assert any(job in m for m in found), found
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("Payroll SSN 900-12-3456", "Payroll SSN •••-••-••••"),
+        ("Social Security No. 900 12 3456", "Social Security No. ••• •• ••••"),
+        ("SSN 900 - 12 - 3456 / ssn-900123456", "SSN ••• - •• - •••• / ssn-•••••••••"),
+        ("Account #: 0012345678 Chase", "Account #: •••••••••• Chase"),
+        ("routing/acct 021000021/0012345678", "routing/acct •••••••••/••••••••••"),
+        ("Acct 12345678/021000021", "Acct ••••••••/•••••••••"),
+        ("Acct:  0012345678, acct=0012345678", "Acct:  ••••••••••, acct=••••••••••"),
+        ("acct 0012 3456 78", "acct •••• •••• ••"),
+        ("RTN 021000021 DDA 0012345678", "RTN ••••••••• DDA ••••••••••"),
+        ("Direct deposit to 0012345678 / 021000021", "Direct deposit to •••••••••• / •••••••••"),
+        ("TIN 900123456", "TIN •••••••••"),
+    ],
+)
+def test_numbers_typed_in_the_shapes_people_type_them_are_masked(typed, kept) -> None:
+    """Hunt 14: these reached the book (a second number after a slash, "#:", two spaces, "=",
+    spaced digits, RTN, DDA, TIN, direct deposit)."""
+    assert typed_masked(typed) == kept
+
+
+@pytest.mark.parametrize(
+    "memo",
+    [
+        "Call 415-555-0101, ZIP 94107-1234, invoice 123456789, loan 1234567890",
+        "Bank 20210131 transfer",  # (a date after the word)
+        "Reclass to account 6100-00; account 12 34; Bank of America 2 checks; 2019-01-15",
+    ],
+)
+def test_ordinary_memos_are_kept_as_typed(memo) -> None:
+    assert typed_masked(memo) == memo
 
 
 @pytest.mark.parametrize("kind", ["transaction_detail_csv", "transactions_iif"])

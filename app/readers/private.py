@@ -41,24 +41,43 @@ _BANK = re.compile(r"\d{8,17}")
 
 
 # typed by a person into a memo (``typed_masked``): an SSN written out (123-45-6789), or an SSN,
-# bank account or routing number right after the word naming it ("SSN 123 45 6789", "acct#
-# 0012345678"); its digits may already be masked (the kept copy the wizard reads)
+# bank account or routing number after the word naming it ("SSN 123 45 6789", "Account #:
+# 0012 3456 78", "routing/acct 021000021/0012345678"), 8 digits or more in all (not a date
+# 20210131); its digits may already be masked (the kept copy the wizard reads)
 _N = r"[\d•]"
-_NAMED = (
-    r"(?i:\b(?:ssn|ss ?#|soc(?:ial)?\.? ?sec(?:urity)?\.?|acct|account|a/c|routing|aba|iban"
-    r"|bank)\.?(?: ?(?:no|num|number)\.?)? ?[:#]? ?)"
+_WORD = (
+    r"(?i:(?:\b(?:ssn|soc(?:ial)?\.? ?sec(?:urity)?|tin|acct|account|a/c|routing|rtn|aba|iban|dda"
+    r"|bank|direct ?deposit)\b|\bss ?#)\.?(?:\s*(?:no|num|number|to)\b\.?)?[\s:#=./-]{0,4})"
 )
+_NUMBER = rf"{_N}{{3}}\s*[-. ]\s*{_N}{{2}}\s*[-. ]\s*{_N}{{4}}|{_N}{{2,}}(?:[ -]{_N}{{2,}}){{0,5}}"
 TYPED = re.compile(
     rf"(?<![\w•-]){_N}{{3}}-{_N}{{2}}-{_N}{{4}}(?![\w•-])"
-    rf"|{_NAMED}(?:{_N}{{8,17}}|{_N}{{3}}[ .]{_N}{{2}}[ .]{_N}{{4}})(?![\w•])"
+    rf"|{_WORD}(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*(?![\w•])"
 )
+_DAY = re.compile(r"(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
+
+
+def _typed(m: re.Match[str]) -> bool:
+    """Whether a match of ``TYPED`` is such a number: 8 digits or more, not a date."""
+    digits = re.sub(r"\D", "", m[0].replace(MASK, "0"))
+    return len(digits) > 8 or (len(digits) == 8 and _DAY.fullmatch(digits) is None)
+
+
+def holds_typed(text: str) -> bool:
+    """Whether ``text`` holds what ``typed_masked`` masks (or masked already)."""
+    return any(_typed(m) for m in TYPED.finditer(text))
+
+
+def typed_numbers(text: str) -> set[str]:
+    """The parts of ``text`` that ``typed_masked`` masks, as they are written."""
+    return {m[0] for m in TYPED.finditer(text) if _typed(m)}
 
 
 # what any such text holds, lower-cased (a scan of a whole file in a fraction of ``TYPED``'s
 # time: a keyword is a literal; a dashed SSN starts at its first dash)
 _MAYBE = re.compile(
-    r"-[\d•]{2}-[\d•]{4}|(?:ssn|ss ?#|sec|acct|account|a/c|routing|aba|iban|bank)[^\n\d]{0,12}"
-    r"[\d•]{3}"
+    r"-[\d•]{2}-[\d•]{4}|(?:ssn|ss ?#|sec|tin|acct|account|a/c|routing|rtn|aba|iban|dda|bank"
+    r"|deposit)[^\n\d]{0,16}[\d•]{2}"
 )
 
 
@@ -70,8 +89,9 @@ def maybe_typed(text: str) -> bool:
 
 def typed_masked(text: str) -> str:
     """A memo with each SSN or bank number typed into it masked (``TYPED``); the rest, a
-    phone (3-3-4), a ZIP+4, a date, an invoice or a loan number, kept as typed."""
-    return TYPED.sub(lambda m: re.sub(r"\d", MASK, m[0]), text)
+    phone (3-3-4), a ZIP+4, a date, an invoice or a loan number following no such word, kept as
+    typed (an invoice number written 3-2-4 is masked: it has an SSN's shape)."""
+    return TYPED.sub(lambda m: re.sub(r"\d", MASK, m[0]) if _typed(m) else m[0], text)
 
 
 def masked(text: str) -> str:

@@ -54,12 +54,12 @@ from app.readers.iif.rows import (
 )
 from app.readers.private import (
     SENSITIVE_HEADER,
-    TYPED,
     masked,
     maybe_typed,
     ssn_masked,
     tax_id,
     typed_masked,
+    typed_numbers,
 )
 from app.readers.qbcsv import names
 from app.readers.qbcsv.header import HEADER_SCAN, ROLES, delimiter_of
@@ -274,7 +274,7 @@ def _memos(text: str) -> str | None:
     firsts = _first_lines(body, delimiter)
     changed = False
     for k in range(at + 1, len(rows)):
-        typed = {m[0] for i in columns if i < len(rows[k]) for m in TYPED.finditer(rows[k][i])}
+        typed = {n for i in columns if i < len(rows[k]) for n in typed_numbers(rows[k][i])}
         if not typed:
             continue
         end = firsts[k + 1] - 1 if k + 1 < len(firsts) else len(lines)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from app.model import Ledger, Problem
-from app.readers.private import TYPED, maybe_typed, typed_masked
+from app.readers.private import holds_typed, maybe_typed, typed_masked
 from app.source import Source, line_list
 from app.words import plural
 
@@ -22,12 +22,12 @@ def typed(ledger: Ledger) -> Ledger:
     found: list[Source] = []
     transactions = list(ledger.transactions)
     for k, t in enumerate(transactions):
-        if not any(s.memo and TYPED.search(s.memo) for s in t.splits):
+        if not any(s.memo and holds_typed(s.memo) for s in t.splits):
             continue
         splits = []
         for s in t.splits:
             memo = typed_masked(s.memo) if s.memo else s.memo
-            if memo != s.memo or (memo and TYPED.search(memo)):
+            if memo != s.memo or (memo and holds_typed(memo)):
                 found.append(s.source)
             splits.append(dataclasses.replace(s, memo=memo) if memo != s.memo else s)
         transactions[k] = dataclasses.replace(t, splits=tuple(splits))

@@ -33,7 +33,7 @@ from app.model import Problem, ReadOptions
 from app.readers.private import (
     MASK,
     SSN_COLUMN,
-    TYPED,
+    holds_typed,
     masked,
     number_shaped,
     quoted,
@@ -286,7 +286,7 @@ _PRIVATE = {
     "taxid": ssn_shaped,
     "flag": lambda cell: number_shaped(cell) or ssn_cell(cell),
     "amount": ssn_cell,
-    "memo": lambda cell: TYPED.search(cell) is not None,
+    "memo": holds_typed,
 }
 
 
