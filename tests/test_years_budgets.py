@@ -5,6 +5,7 @@ run on the book; bad input refused with its file and line."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import html
 import os
@@ -477,6 +478,38 @@ def test_lists_and_a_trial_balance_of_one_day_that_disagree_are_refused(tmp_path
         "2 accounts ("
     ), errors
     assert f"{bank}: the lists " in errors[0] and "give only one of them" in errors[0]
+
+
+def test_a_trial_balance_exported_collapsed_is_said_not_refused(tmp_path) -> None:
+    """The lists and their Trial Balance of the same day exported collapsed (each top account's
+    total, its subaccounts not listed): no error (the two agree once the subaccounts are added
+    up; it was refused as "exported after a change": hunt 14), a warning saying how to export
+    it instead."""
+    company = make_company(120, seed=4)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    text = company.write_trial_balance_csv(tmp_path / "tb.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(text.splitlines()))
+
+    def value(r: list[str]) -> Decimal:
+        return D((r[2] or "0").replace(",", "")) - D((r[3] or "0").replace(",", ""))
+
+    totals: dict[str, Decimal] = {}
+    for r in rows[4:-1]:
+        top = r[1].split(":")[0]
+        totals[top] = totals.get(top, D(0)) + value(r)
+    body = [["", t, f"{v:,.2f}" if v > 0 else "", f"{-v:,.2f}" if v < 0 else ""]
+            for t, v in totals.items() if v]  # fmt: skip
+    debit = sum((v for v in totals.values() if v > 0), D(0))
+    total = [*rows[-1][:2], f"{debit:,.2f}", f"{debit:,.2f}"]  # (it balances)
+    collapsed = tmp_path / "collapsed.csv"
+    with collapsed.open("w", newline="") as f:
+        csv.writer(f).writerows([*rows[:4], *body, total])
+    plan = Plan()
+    prepared = pipeline.prepare(pipeline.read([lists, collapsed], plan), plan)
+    assert not prepared.errors, prepared.errors
+    said = [str(w) for w in prepared.warnings if "as a report exported collapsed does" in str(w)]
+    assert len(said) == 1 and said[0].startswith("collapsed.csv:"), prepared.warnings
+    assert "collapsed.csv gives 6 accounts the total of subaccounts it does not list (" in said[0]
 
 
 def test_lists_without_their_export_date_keep_their_figures_over_earlier_year_ends(

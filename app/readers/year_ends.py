@@ -98,13 +98,15 @@ def same_day(tb: Ledger, charts: Sequence[Ledger], chart: tuple[Account, ...]) -
         return []
     unplaced: list[Problem] = []  # (a report row no chart account takes: said as such)
     placed = placed_rows(tb, chart, unplaced, "")
-    off = [a for a in figured if placed.get(a.full_name, ZERO) != a.balance]
-    if not off or unplaced:
+    mine = _rolled(figured, placed)
+    off = sorted(n for n in mine.keys() | placed.keys() if mine.get(n, ZERO) != placed.get(n, ZERO))
+    if unplaced:
         return []
+    if not off:
+        return _collapsed(tb, figured, placed)
     named = "; ".join(
-        f"{a.full_name}: the lists {money(a.balance or ZERO)}, the report "
-        f"{money(placed.get(a.full_name, ZERO))}"
-        for a in off[:3]
+        f"{n}: the lists {money(mine.get(n, ZERO))}, the report {money(placed.get(n, ZERO))}"
+        for n in off[:3]
     )
     more = f" and {plural(len(off) - 3, 'other')}" if len(off) > 3 else ""
     info = tb.files[0]
@@ -117,6 +119,44 @@ def same_day(tb: Ledger, charts: Sequence[Ledger], chart: tuple[Account, ...]) -
             "one right after the other, with the transaction files, or give only one of them",
         )
     ]
+
+
+def _collapsed(tb: Ledger, figured: Sequence[Account], placed: dict[str, Decimal]) -> list[Problem]:
+    """A warning when the report gives parents the totals of subaccounts it does not list (a
+    report exported collapsed): the book's accounts cannot be compared with it one by one."""
+    parents = sorted(
+        {p for a in figured if a.balance and a.full_name not in placed
+         for p in [a.full_name.rsplit(":", 1)[0]] if ":" in a.full_name and p in placed}
+    )  # fmt: skip
+    if not parents:
+        return []
+    info = tb.files[0]
+    shown = ", ".join(f"{p} {money(placed[p])}" for p in parents[:3])
+    more = f" and {plural(len(parents) - 3, 'other')}" if len(parents) > 3 else ""
+    return [
+        Problem(
+            info.exported_at or Source(info.filename, 1),
+            f"{info.filename} gives {plural(len(parents), 'account')} the total of subaccounts "
+            f"it does not list ({shown}{more}), as a report exported collapsed does: the book's "
+            "accounts are compared one by one, so they will differ; export the Trial Balance "
+            "again with its subaccounts shown (Expand)",
+            "warning",
+        )
+    ]
+
+
+def _rolled(figured: Sequence[Account], placed: dict[str, Decimal]) -> dict[str, Decimal]:
+    """The chart's figures as the report lists them: each account's added into the nearest of
+    itself and its parents the report has a row for (a report exported collapsed gives a parent
+    the total of its subaccounts: hunt 14)."""
+    out: dict[str, Decimal] = {}
+    for a in figured:
+        at = a.full_name
+        while at not in placed and ":" in at:
+            at = at.rsplit(":", 1)[0]
+        at = at if at in placed else a.full_name
+        out[at] = out.get(at, ZERO) + (a.balance or ZERO)
+    return out
 
 
 def _later_figures(chart: tuple[Account, ...], latest: Ledger) -> bool:
