@@ -183,7 +183,7 @@ def parser() -> argparse.ArgumentParser:
 def build_plan(args: argparse.Namespace, base: Plan | None = None) -> Plan:
     """The plan file (if any; else ``base``: the plan stored in a book being brought up to
     date) with the command line's options on top."""
-    plan = load_plan(args.plan) if args.plan else base or Plan()
+    plan = load_plan(args.plan, strict=True) if args.plan else base or Plan()
     database = "postgres" if isinstance(args.output, Address) else None
     given = {  # options that set one field of the plan when they are given
         "format": args.format or database,

@@ -283,6 +283,8 @@ def _reparent(tree: _Tree) -> None:
 def _move(tree: _Tree, key: str, target: str, problems: list[Problem]) -> None:
     node = tree.nodes[key]
     where = tree.find(target) if target else None
+    if where is None and target in tree.nodes:  # (an account an earlier move took elsewhere:
+        where = target  # by its QuickBooks name, so a circle of moves is one, not a new parent)
     if where is not None and tree.is_below(where, key):
         problems.append(
             Problem(

@@ -16,9 +16,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal, cast, get_args
+from typing import Literal, get_args
 
 from app.errors import MappingError
 from app.fileio import write_text
@@ -185,46 +186,106 @@ class Plan:
         return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
-def plan_from_json(text: str, origin: str = "plan") -> Plan:
-    """Parse and check a plan; errors name what is wrong."""
+def plan_from_json(text: str, origin: str = "plan", *, strict: bool = False) -> Plan:
+    """Parse and check a plan; errors name what is wrong. Every value must have its setting's
+    type (a wrong one was turned into another: ``"reparent": "false"`` read as on, a rule's
+    ``null`` target as an account named "None"); ``strict`` (a plan the user gives) refuses
+    a setting the program does not know too (a typo, ``"rulez"``, dropped every rule)."""
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as exc:
         raise MappingError(f"{origin}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise MappingError(f"{origin}: a plan is a JSON object")
-    try:
-        rules = tuple(
-            Rule(str(r["kind"]), str(r["account"]), str(r["target"]))  # type: ignore[arg-type]
-            for r in data.get("rules", [])
+    except RecursionError:
+        raise MappingError(f"{origin}: not a plan (its JSON is nested too deeply)") from None
+    read = _Reader(origin, strict)
+    data = read.object(data, "", _TOP)
+    cut = read.object(data.get("cutover", {}), "cutover", _CUTOVER)
+    files = {}
+    for name, options in read.object(data.get("files", {}), "files", None).items():
+        o = read.object(options, f"files.{name}", _FILE)
+        columns = read.object(o.get("columns", {}), f"files.{name}.columns", None)
+        for column in columns:
+            read.value(columns[column], str, f"files.{name}.columns.{column}")
+        files[name] = FileOptions(
+            o.get("date_order", ""), dict(columns), o.get("truncated_ok", False)
         )
-        files = {
-            str(k): FileOptions(
-                cast(DateOrderCode, str(v.get("date_order", ""))),  # checked below
-                dict(v.get("columns", {})),
-                bool(v.get("truncated_ok", False)),
-            )
-            for k, v in data.get("files", {}).items()
-        }
-        plan = Plan(
-            rules=rules,
-            reparent=bool(data.get("reparent", False)),
-            currency=str(data.get("currency", "USD")),
-            format=str(data.get("format", "xml")),  # type: ignore[arg-type]
-            database=str(data.get("database", "")),
-            account_map={str(k): str(v) for k, v in data.get("account_map", {}).items()},
-            files=files,
-            cutover=Cutover(**data.get("cutover", {})),
-            documents=str(data.get("documents", "all")),  # type: ignore[arg-type]
-            foreign_as_home=bool(data.get("foreign_as_home", False)),
-            sales_tax=str(data.get("sales_tax", "tables")),  # type: ignore[arg-type]
-            classes=str(data.get("classes", "memo")),  # type: ignore[arg-type]
-            held={str(k): str(v) for k, v in data.get("held", {}).items()},  # type: ignore[misc]
-        )
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise MappingError(f"{origin}: unexpected plan layout ({exc})") from None
+    rules = []
+    for n, given in enumerate(data.get("rules", []), 1):
+        r = read.object(given, f"rules[{n}]", _RULE, required=True)
+        rules.append(Rule(r["kind"], r["account"], unicodedata.normalize("NFC", r["target"])))
+    for what in ("account_map", "held"):
+        for key, value in read.object(data.get(what, {}), what, None).items():
+            read.value(value, str, f"{what}.{key}")
+    plan = Plan(
+        rules=tuple(rules),
+        files=files,
+        cutover=Cutover(**cut),
+        **{k: v for k, v in data.items() if k not in ("rules", "files", "cutover")},
+    )
     _check(plan, origin)
     return plan
+
+
+_WORDS = {
+    str: "a text in quotes",
+    bool: "true or false",
+    list: "a list [...]",
+    dict: "an object {...}",
+}
+_TOP: dict[str, type] = {
+    "rules": list, "reparent": bool, "currency": str, "format": str, "database": str,
+    "account_map": dict, "files": dict, "cutover": dict, "documents": str,
+    "foreign_as_home": bool, "sales_tax": str, "classes": str, "held": dict,
+}  # fmt: skip
+_CUTOVER: dict[str, type] = {
+    "mode": str, "date": str, "opening_balances": bool, "fiscal_year_start": str,
+    "ytd_to_retained": bool, "export_date": str, "split_at": str,
+}  # fmt: skip
+_FILE: dict[str, type] = {"date_order": str, "columns": dict, "truncated_ok": bool}
+_RULE: dict[str, type] = {"kind": str, "account": str, "target": str}
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """A plan's JSON read value by value: each of its setting's type, named where it is not."""
+
+    origin: str
+    strict: bool
+
+    def value(self, value: object, want: type, where: str) -> object:
+        if type(value) is not want:  # (bool is no int here, nor a number a text)
+            shown = json.dumps(value, ensure_ascii=False)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            raise MappingError(
+                f"{self.origin}: {where} must be {_WORDS[want]} (got {shown}); correct the plan "
+                "file, or save it again from the Map step"
+            )
+        return value
+
+    def object(
+        self, value: object, where: str, fields: dict[str, type] | None, *, required: bool = False
+    ) -> dict:
+        """``value`` as an object of ``fields`` (None: any keys), each checked; one the program
+        does not know refused when strict (ignored otherwise: a plan of an older version)."""
+        found = self.value(value, dict, where or "the plan")
+        assert isinstance(found, dict)
+        if fields is None:
+            return found
+        out = {}
+        for key, item in found.items():
+            if key not in fields:
+                if self.strict:
+                    known = ", ".join(sorted(fields))
+                    raise MappingError(
+                        f"{self.origin}: unknown setting {key!r}"
+                        + (f" in {where}" if where else "")
+                        + f" (expected one of: {known}); correct the plan file"
+                    )
+                continue
+            out[key] = self.value(item, fields[key], f"{where}.{key}" if where else key)
+        if required and (missing := [k for k in fields if k not in out]):
+            raise MappingError(f"{self.origin}: {where} has no {', '.join(missing)}")
+        return out
 
 
 def name_fault(rule: Rule) -> str:
@@ -240,6 +301,13 @@ def name_fault(rule: Rule) -> str:
         return "must not contain ':' (GnuCash puts it between the levels of a name)"
     if any(ord(c) < 32 or ord(c) == 127 for c in name):
         return "must not contain a control character (a tab, a line break, a NUL)"
+    if any(unicodedata.category(c) in ("Cs", "Cf", "Zl", "Zp") for c in name):
+        return (
+            "must not contain an invisible character (a line separator, a direction mark, a "
+            "lone half of a character)"
+        )
+    if rule.kind == "rename" and name != name.strip():
+        return "must not begin or end with a space (it would stand beside the name without one)"
     return ""
 
 
@@ -302,12 +370,18 @@ def _check_database(address: str, origin: str) -> None:
             raise MappingError(f"{origin}: database: {exc.message}") from None
 
 
-def load_plan(path: Path) -> Plan:
+def load_plan(path: Path, *, strict: bool = False) -> Plan:
+    """The plan in ``path`` (UTF-8, a byte-order mark allowed); ``strict``: ``plan_from_json``."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise MappingError(f"{path}: cannot read the plan ({exc.strerror})") from None
-    return plan_from_json(text, str(path))
+    except UnicodeDecodeError:
+        raise MappingError(
+            f"{path}: not a plan saved by qb2gnucash (its text is not UTF-8); save it again "
+            "from the Map step, or as UTF-8"
+        ) from None
+    return plan_from_json(text, str(path), strict=strict)
 
 
 def save_plan(plan: Plan, path: Path) -> None:

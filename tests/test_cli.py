@@ -301,6 +301,66 @@ def test_usage_errors_exit_2(tmp_path, args, message):
     assert not (tmp_path / "book.gnucash").exists()
 
 
+@pytest.mark.parametrize(
+    ("plan", "message"),
+    [
+        ('{"cutover": {"fiscal_year_start": 701}}', "cutover.fiscal_year_start must be a text"),
+        ('{"cutover": {"mode": "balances_only", "date": 20191225}}', "cutover.date must be a"),
+        ('{"files": {"d.csv": {"columns": {"Date": 5}}}}', "files.d.csv.columns.Date must be"),
+        ('{"rules": [{"kind": "rename", "account": "Sales", "target": null}]}', "got null"),
+        ('{"rules": [{"kind": "rename", "account": "Sales", "target": ["a"]}]}', 'got ["a"]'),
+        ('{"reparent": "false"}', 'reparent must be true or false (got "false")'),
+        ('{"cutover": {"opening_balances": "no"}}', "cutover.opening_balances must be true"),
+        ('{"rulez": []}', "unknown setting 'rulez' (expected one of: account_map,"),
+        ('{"rules": [{"kind": "rename", "account": "Sales"}]}', "rules[1] has no target"),
+        ("[" * 100_000, "not a plan (its JSON is nested too deeply)"),
+        ('{"rules": [{"kind": "rename", "account": "Sales", "target": "a\\ud800"}]}', "invisible"),
+        ('{"rules": [{"kind": "rename", "account": "Sales", "target": "Sales "}]}', "with a space"),
+        ('{"rules": [{"kind": "rename", "account": "Sales", "target": "a\\u202eb"}]}', "invisible"),
+    ],
+)
+def test_a_plan_of_wrong_types_or_unknown_settings_is_refused(tmp_path, plan, message):
+    """Hunt 15: a number where a text goes was a traceback; a null target renamed Rent to
+    "None", "false" turned reparenting on, a typo dropped every rule: each book "matched"."""
+    path = tmp_path / "plan.json"
+    path.write_text(plan, encoding="utf-8")
+    run = convert(LISTS, TXNS, "-o", tmp_path / "book.gnucash", "--plan", path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert message in run.stderr, run.stderr
+    assert not (tmp_path / "book.gnucash").exists()
+
+
+def test_a_plan_not_in_utf8_is_refused_and_one_with_a_bom_is_read(tmp_path):
+    plan = '{"rules": [{"kind": "rename", "account": "Sales", "target": "Miète"}]}'
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(plan.encode("latin-1"))
+    run = convert(LISTS, TXNS, "-o", tmp_path / "book.gnucash", "--plan", latin)
+    assert run.returncode == 2 and "its text is not UTF-8" in run.stderr, run.stderr
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + b'{"reparent": true}')
+    run = convert(LISTS, TXNS, "-o", tmp_path / "book.gnucash", "--plan", bom)
+    assert run.returncode == 0, run.stderr
+
+
+def test_a_circle_of_moves_is_refused(tmp_path):
+    """Utilities under Sales, Sales under Utilities: it wrote Utilities:Sales:Utilities (a new
+    placeholder "Utilities") and "matched" (hunt 15: Rent and Telephone)."""
+    first, second = "Utilities", "Sales"
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        json.dumps({"rules": [
+            {"kind": "move", "account": first, "target": second},
+            {"kind": "move", "account": second, "target": first},
+        ]}),
+        encoding="utf-8",
+    )  # fmt: skip
+    run = convert(LISTS, TXNS, "-o", tmp_path / "book.gnucash", "--plan", plan)
+    assert run.returncode == 1 and f"cannot move {second!r} under {first!r}, which is inside" in (
+        run.stderr
+    ), run.stderr
+    assert not (tmp_path / "book.gnucash").exists()
+
+
 def _without_root_override() -> None:
     """In the child, before exec: no CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH, so that folder
     permissions hold for root too (the test may run as root)."""

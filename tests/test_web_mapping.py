@@ -168,6 +168,22 @@ def test_plan_download_and_upload(client):
         f"{prefix}/plan", data={"plan": (io.BytesIO(b"{nope"), "bad.json")}, headers=csrf | HX
     )
     assert r.status_code == 422 and "bad.json:1: not valid JSON" in r.get_data(as_text=True)
+    # wrong types, unknown settings, another encoding: refused, nothing saved, every step up
+    # (they were 500s, and a numeric cutover date saved first left Map, Files, Preview and
+    # Import failing: hunt 15)
+    for bad, said in (
+        (b'{"cutover": {"mode": "balances_only", "date": 20191225}}', "cutover.date must be"),
+        (b'{"files": {"x.csv": {"columns": {"Date": 5}}}}', "files.x.csv.columns.Date must"),
+        (b'{"rulez": []}', "unknown setting &#39;rulez&#39;"),
+        ('{"reparent": false, "currency": "Miète"}'.encode("latin-1"), "its text is not UTF-8"),
+    ):
+        r = client.post(
+            f"{prefix}/plan", data={"plan": (io.BytesIO(bad), "odd.json")}, headers=csrf | HX
+        )
+        assert r.status_code == 422 and said in r.get_data(as_text=True), r.get_data(as_text=True)
+    assert json.loads(client.get(f"{prefix}/plan.json").data)["reparent"] is True
+    for step in ("map", "files", "preview", "import"):
+        assert client.get(f"{prefix}/{step}").status_code == 200, step
 
 
 def test_inline_validation_of_type_families_and_merges(client):

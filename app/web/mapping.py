@@ -389,6 +389,12 @@ def upload_plan() -> tuple[str, int]:
     f = request.files.get("plan")
     if f is None or not f.filename:
         raise MappingError("Choose a plan file (.json, saved from this page) to upload.")
-    text = f.stream.read(2 * 1024 * 1024).decode("utf-8", errors="replace")
-    plan = plan_from_json(text, f.filename)
+    try:
+        text = f.stream.read(2 * 1024 * 1024).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise MappingError(
+            f"{f.filename}: not a plan saved by qb2gnucash (its text is not UTF-8); save it "
+            "again from this page"
+        ) from None
+    plan = plan_from_json(text, f.filename, strict=True)
     return _save(plan, f"Plan loaded from {f.filename}.")
