@@ -32,7 +32,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from app.jobs.runner import JobRunner  # noqa: PLC0415
     from app.store import Store  # noqa: PLC0415
     from app.web.cache import ViewCache  # noqa: PLC0415
-    from app.web.context import Passwords  # noqa: PLC0415
+    from app.web.context import Edits, Passwords  # noqa: PLC0415
     from app.web.installed import InstalledVersion  # noqa: PLC0415
     from app.web.uploading import Uploads  # noqa: PLC0415
 
@@ -75,6 +75,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["views"] = ViewCache()
     app.extensions["uploads"] = Uploads()  # the uploads being read, for their bar
     app.extensions["passwords"] = Passwords()  # database passwords, in memory only
+    app.extensions["edits"] = Edits()  # one change at a time to each migration
     app.extensions["gnucash_version"] = InstalledVersion()  # asked once, ahead (Map step)
     web.register(app)
     return app

@@ -319,3 +319,36 @@ def test_the_map_says_it_is_saving_and_asks_before_a_plan_replaces_it(client):
     region = soup(client.get(f"{prefix}/map", headers=HX))
     said = region.select_one("#plan-form")["data-confirm"]
     assert "replaces every choice on this page: your 1 change to accounts" in said
+
+
+def test_changes_posted_at_once_are_each_kept(app, client):
+    """Four renames posted at the same moment from four tabs: each is kept (the plan was read,
+    changed and saved with no lock on a threaded server: six said "Saved", three were lost,
+    hunt 15)."""
+    import threading
+
+    from tests.support.web import signed_in, token
+
+    prefix, _csrf = new_migration(client)
+    upload(client, prefix, _csrf, "lists.iif", "txns.iif")
+    accounts = ["Checking", "Utilities", "Sales", "Opening Bal Equity"]
+    tabs = [signed_in(app) for _ in accounts]
+    headers = [{"X-CSRF-Token": token(tab)} | HX for tab in tabs]
+    start = threading.Barrier(len(accounts))
+    said: dict[str, int] = {}
+
+    def rename(i: int) -> None:
+        start.wait()
+        form = {"account": accounts[i], "kind": "rename", "target": f"{accounts[i]} 2"}
+        said[accounts[i]] = (
+            tabs[i].post(f"{prefix}/map/rules", data=form, headers=headers[i]).status_code
+        )
+
+    threads = [threading.Thread(target=rename, args=(i,)) for i in range(len(accounts))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert said == dict.fromkeys(accounts, 200)
+    rules = json.loads(client.get(f"{prefix}/plan.json").data)["rules"]
+    assert sorted(r["account"] for r in rules) == sorted(accounts)

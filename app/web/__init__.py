@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, request
 from werkzeug.exceptions import NotFound
 
 from app.store import UnknownMigration
 from app.web import files, home, jobs, mapping, preview, update
-from app.web.context import STEPS, step_index, store
+from app.web.context import STEPS, edits, step_index, store
 from app.web.errors import setup_errors
 from app.web.filters import setup_filters
 from app.web.security import setup_security
@@ -29,6 +29,19 @@ def _load_migration(endpoint: str | None, values: dict[str, Any] | None) -> None
             ) from None
 
 
+def _one_change_at_a_time() -> None:
+    """A POST to a migration waits for the one before it (``context.Edits``)."""
+    if request.method == "POST" and "migration" in g:
+        lock = edits().of(g.migration.id)
+        lock.acquire()
+        g.edit_lock = lock
+
+
+def _change_done(_exc: BaseException | None) -> None:
+    if (lock := g.pop("edit_lock", None)) is not None:
+        lock.release()
+
+
 def _add_migration(endpoint: str, values: dict[str, Any]) -> None:
     if (
         "mid" not in values
@@ -42,6 +55,8 @@ def _setup_blueprints(app: Flask) -> None:
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(_load_migration)
+    app.before_request(_one_change_at_a_time)
+    app.teardown_request(_change_done)
     app.url_defaults(_add_migration)
     app.jinja_env.globals.update(STEPS=STEPS, step_index=step_index)
 

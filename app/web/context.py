@@ -74,6 +74,24 @@ def passwords() -> Passwords:
     return current_app.extensions["passwords"]
 
 
+class Edits:
+    """One change at a time to a migration: a lock per migration, held by each POST to it from
+    before its plan is read to after it is saved (the server is threaded: six edits posted at
+    once each said "Saved" and three were lost, hunt 15). Kept in ``app.extensions["edits"]``."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def of(self, mid: str) -> threading.Lock:
+        with self._lock:
+            return self._locks.setdefault(mid, threading.Lock())
+
+
+def edits() -> Edits:
+    return current_app.extensions["edits"]
+
+
 def migration() -> Migration:
     return g.migration
 
