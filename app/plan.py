@@ -297,6 +297,8 @@ def name_fault(rule: Rule) -> str:
     name = rule.target
     if rule.kind == "rename" and not name.strip():
         return "must not be empty"
+    if len(name) > 500:
+        return "must be at most 500 characters long"
     if rule.kind == "rename" and ":" in name:
         return "must not contain ':' (GnuCash puts it between the levels of a name)"
     if any(ord(c) < 32 or ord(c) == 127 for c in name):

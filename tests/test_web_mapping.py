@@ -352,3 +352,20 @@ def test_changes_posted_at_once_are_each_kept(app, client):
     assert said == dict.fromkeys(accounts, 200)
     rules = json.loads(client.get(f"{prefix}/plan.json").data)["rules"]
     assert sorted(r["account"] for r in rules) == sorted(accounts)
+
+
+def test_the_row_form_refuses_what_the_list_of_changes_refuses(client):
+    """A merge into itself, a name another account has, a name of 200,000 characters, through
+    the tree row's own form: refused as the list of changes refuses them, nothing saved (they
+    were saved, and the Import step refused until they were undone: hunt 15)."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    for form, said in (
+        ({"account": "Sales", "merge": "Sales"}, "merges go round in a circle"),
+        ({"account": "Sales", "name": "Checking"}, "Two accounts would be named"),
+        ({"account": "Sales", "name": "X" * 200_000}, "at most 500 characters"),
+    ):
+        r = client.post(f"{prefix}/map/edit", data=form, headers=csrf | HX)
+        assert r.status_code == 422 and said in r.get_data(as_text=True), form
+        assert json.loads(client.get(f"{prefix}/plan.json").data)["rules"] == []
+    assert client.get(f"{prefix}/map").status_code == 200

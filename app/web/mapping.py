@@ -199,13 +199,13 @@ def save_row() -> tuple[str, int]:
     row = row_of(rows, account)
     type_ = _type_of(type_) if type_ else ""
     if name and name != row.name:
-        plan = plan.with_rule(Rule("rename", account, name))
+        plan = _checked(view.resolved, plan, Rule("rename", account, name))
         done.append(describe(Rule("rename", account, name)))
     if type_ and (row.type is None or type_ != row.type.value):
         retype = Rule("retype", account, type_)
         done.append(describe(retype))
         done.append(_moves(view.resolved, plan, retype))
-        plan = plan.with_rule(retype)
+        plan = _checked(view.resolved, plan, retype)
     parent = request.form.get("parent")  # chosen in the list, or the row it was dropped on
     if parent is not None:
         check_parent(rows, row, parent, AccountType(type_) if type_ else None)
@@ -214,13 +214,21 @@ def save_row() -> tuple[str, int]:
     if parent is not None and parent != row.full_name.rpartition(":")[0]:
         move = Rule("move", account, parent)
         done.append(describe(move))
-        plan = plan.with_rule(move)
+        plan = _checked(view.resolved, plan, move)
     if into := request.form.get("merge", ""):
         merge = Rule("merge", account, into)
         done.append(describe(merge))
-        plan = plan.with_rule(merge)
+        plan = _checked(view.resolved, plan, merge)
     done = [d for d in done if d]
     return _save(plan, ("Saved: " + "; ".join(done) + ".") if done else "Nothing changed.")
+
+
+def _checked(resolved: Ledger, plan: Plan, rule: Rule) -> Plan:
+    """``plan`` with ``rule``, refused as the list of changes refuses it (``refuse_breaking``):
+    the row's form saved a merge into itself or into no account, a name another account has,
+    and the Import step was refused until it was undone (hunt 15)."""
+    refuse_breaking(resolved, plan, rule)
+    return plan.with_rule(rule)
 
 
 @bp.post("/map/check")
