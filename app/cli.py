@@ -184,6 +184,8 @@ def build_plan(args: argparse.Namespace, base: Plan | None = None) -> Plan:
     """The plan file (if any; else ``base``: the plan stored in a book being brought up to
     date) with the command line's options on top."""
     plan = load_plan(args.plan, strict=True) if args.plan else base or Plan()
+    if args.plan and base is not None:  # (an update: the decisions on held changes kept)
+        plan = replace(plan, held={**base.held, **plan.held})
     database = "postgres" if isinstance(args.output, Address) else None
     given = {  # options that set one field of the plan when they are given
         "format": args.format or database,

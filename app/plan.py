@@ -199,6 +199,8 @@ def plan_from_json(text: str, origin: str = "plan", *, strict: bool = False) -> 
         raise MappingError(f"{origin}: not a plan (its JSON is nested too deeply)") from None
     read = _Reader(origin, strict)
     data = read.object(data, "", _TOP)
+    if "currency" in data:  # (as --currency reads it: "eur" is EUR)
+        data["currency"] = data["currency"].strip().upper()
     cut = read.object(data.get("cutover", {}), "cutover", _CUTOVER)
     files = {}
     for name, options in read.object(data.get("files", {}), "files", None).items():

@@ -106,4 +106,13 @@ def mode_changed(stored: Plan, plan: Plan, book: str) -> str | None:
             f"asked by an option or by the plan file given (--plan), is refused; leave it out, "
             "or convert the exports into a new book (-o) to change it"
         )
+    mapped = any(plan.account_map.get(k, v) != v for k, v in stored.account_map.items())
+    if plan.rules != stored.rules or mapped:  # (a label mapped anew for new exports: fine)
+        return (
+            f"the plan file given (--plan) changes {book}'s accounts (its renames, moves, merges "
+            "and retypes are not the ones the book was written with), and an update writes in "
+            "the book's own way: it would add accounts beside the book's and hold its "
+            "transactions as changed; leave --plan out, rename the accounts in GnuCash (the "
+            "book keeps its names), or convert the exports into a new book (-o)"
+        )
     return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 import shutil
 import sqlite3
 import tempfile
@@ -194,6 +195,25 @@ def test_an_update_in_another_mode_than_the_book_s_is_refused(books, tmp_path, a
     out = _refused(book, *june, "--update", book, *asked, "--strict")
     assert f"Book not updated: book.gnucash was written {said}" in out, out
     assert out.rstrip().endswith("or convert the exports into a new book (-o) to change it"), out
+
+
+def test_an_update_with_a_plan_changing_the_accounts_is_refused(books, tmp_path):
+    """A plan file with other renames or merges than the book's: it added an account beside the
+    book's with the same number and held every transaction of it as "edited in QuickBooks",
+    exit 0 (hunt 15). Refused, nothing written; the book's own plan file is accepted."""
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    june = sorted(books["june"].iterdir())
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        json.dumps({"rules": [{"kind": "rename", "account": "Checking", "target": "Main"}]}),
+        encoding="utf-8",
+    )
+    out = _refused(book, *june, "--update", book, "--plan", plan, "--strict")
+    assert "Book not updated: the plan file given (--plan) changes book.gnucash's accounts" in out
+    plan.write_text("{}", encoding="utf-8")  # (the book's: written with no rules)
+    done = convert(*june, "--update", book, "--plan", plan)
+    assert done.returncode == 0 and "Book brought up to date" in done.stdout, done.stderr
 
 
 def test_older_exports_another_company_and_a_locked_book_are_refused(books, later, tmp_path):

@@ -290,3 +290,10 @@ def test_a_made_parent_s_new_path_rewrites_the_moves_into_it_and_under_it_only()
         "Auto",
     ]
     assert plan.rules[0].target == "Car"  # the plan itself unchanged
+
+
+def test_a_plan_s_currency_is_read_as_the_option_reads_it() -> None:
+    """ "eur" in a plan file was "unknown currency 'eur'" where --currency eur is EUR (hunt 15)."""
+    from app.plan import plan_from_json
+
+    assert plan_from_json('{"currency": " eur "}').currency == "EUR"
