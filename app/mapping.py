@@ -199,7 +199,7 @@ def _owed_gone(before: tuple[Account, ...], after: tuple[Account, ...]) -> list[
     """A warning for each of A/Receivable and A/Payable the plan leaves no account of (retyped,
     or merged into an account of another type): GnuCash keeps invoices (bills) only on one,
     so the open items become plain transactions and every owner's differ in the proof."""
-    out = []
+    out, was = [], {a.full_name: a for a in before}
     for kind, docs, owners in (
         (AccountType.RECEIVABLE, "invoices and customer payments", "customer"),
         (AccountType.PAYABLE, "bills and bill payments", "vendor"),
@@ -215,6 +215,14 @@ def _owed_gone(before: tuple[Account, ...], after: tuple[Account, ...]) -> list[
                 f"transactions and every {owners}'s open items will differ from QuickBooks'"
             )  # (a retype's fix: give it its type back, "Change…" beside it)
             out.append(Problem(had.source, said, "warning", "account_type" if kept else ""))
+        for o in (o for a in after if a.type is kind for o in a.origin if o in was):  # hunt 15
+            if was[o].type not in (kind, None):  # (another account merged or retyped onto it)
+                out.append(Problem(was[o].source, (
+                    f"the plan puts {o} on GnuCash's type {GNUCASH_TYPES[kind.value]} (merged "
+                    f"or retyped): its lines name no {owners}, and a payment through it then "
+                    "has two A/R or A/P lines and stays a plain transaction, so open items "
+                    "will differ from QuickBooks'; undo that change on the Map step"
+                ), "warning"))  # fmt: skip
     return out
 
 

@@ -371,6 +371,28 @@ def test_a_control_account_retyped_on_the_map_step_is_the_cause(tmp_path) -> Non
     assert "no invoices or bills were made: A/R or A/P retyped or merged away" in said.words()
 
 
+def test_another_account_merged_onto_a_control_account_is_warned(tmp_path) -> None:
+    """Checking merged into Accounts Receivable on the Map step: the book "allocated open items
+    differently" with the exports blamed ("export it again"), nothing saying the merge made
+    every payment through Checking carry two A/R or A/P lines (hunt 15). The Map step now says
+    so; two receivable accounts merged are not warned."""
+    from app.plan import Rule
+
+    company = make_company(200, seed=41, documents=True)
+    plan = Plan(rules=(Rule("merge", "Checking", "Accounts Receivable"),))
+    prepared, _outcome = _convert(company, tmp_path, plan)
+    (warned,) = [p for p in prepared.warnings if "the plan puts Checking on" in p.message]
+    assert warned.message.startswith(
+        "the plan puts Checking on GnuCash's type A/Receivable (merged or retyped): its lines "
+        "name no customer"
+    ), warned.message
+    assert warned.message.endswith("undo that change on the Map step")
+    plain = Plan(rules=(Rule("merge", "Savings", "Checking"),))
+    (tmp_path / "plain").mkdir()
+    prepared, _outcome = _convert(company, tmp_path / "plain", plain)
+    assert not [p for p in prepared.warnings if "the plan puts" in p.message]
+
+
 def test_a_control_account_merged_away_is_warned_with_the_merge_to_undo(tmp_path) -> None:
     """Accounts Payable merged into the credit card on the Map step: the warning says it was
     merged (not a type to give back, which would be the card's)."""
