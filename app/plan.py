@@ -375,17 +375,24 @@ def _check_database(address: str, origin: str) -> None:
 
 
 def load_plan(path: Path, *, strict: bool = False) -> Plan:
-    """The plan in ``path`` (UTF-8, a byte-order mark allowed); ``strict``: ``plan_from_json``."""
+    """The plan in ``path``; ``strict``: ``plan_from_json``."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except OSError as exc:
         raise MappingError(f"{path}: cannot read the plan ({exc.strerror})") from None
+    return plan_from_bytes(data, str(path), strict=strict)
+
+
+def plan_from_bytes(data: bytes, origin: str, *, strict: bool = False) -> Plan:
+    """A plan file's bytes (UTF-8, a byte-order mark allowed) as ``plan_from_json`` reads it."""
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise MappingError(
-            f"{path}: not a plan saved by qb2gnucash (its text is not UTF-8); save it again "
+            f"{origin}: not a plan saved by qb2gnucash (its text is not UTF-8); save it again "
             "from the Map step, or as UTF-8"
         ) from None
-    return plan_from_json(text, str(path), strict=strict)
+    return plan_from_json(text, origin, strict=strict)
 
 
 def save_plan(plan: Plan, path: Path) -> None:

@@ -310,6 +310,14 @@ def new_problems(resolved: Ledger, plan: Plan, rule: Rule) -> list[Problem]:
     return [p for p in tree_problems(chart, plan.with_rule(rule)) if p.message not in before]
 
 
+def with_checked(resolved: Ledger, plan: Plan, rule: Rule) -> Plan:
+    """``plan`` with ``rule``, refused as the list of changes refuses it (``refuse_breaking``):
+    the row's form saved a merge into itself or into no account, a name another account has,
+    and the Import step was refused until it was undone (hunt 15)."""
+    refuse_breaking(resolved, plan, rule)
+    return plan.with_rule(rule)
+
+
 def refuse_breaking(resolved: Ledger, plan: Plan, rule: Rule) -> None:
     """A change that would break the tree (an account moved under its own subaccount...) is
     refused with what the live check says (MappingError), nothing saved."""

@@ -34,6 +34,7 @@ from app.pages.mapping import (
     tree_problems,
     tree_rows,
     where_it_moves,
+    with_checked,
 )
 from app.plan import (
     BookFormat,
@@ -49,6 +50,7 @@ from app.plan import (
     month_day,
     name_fault,
     parse_day,
+    plan_from_bytes,
     plan_from_json,
 )
 from app.quickbooks import account_type
@@ -199,13 +201,13 @@ def save_row() -> tuple[str, int]:
     row = row_of(rows, account)
     type_ = _type_of(type_) if type_ else ""
     if name and name != row.name:
-        plan = _checked(view.resolved, plan, Rule("rename", account, name))
+        plan = with_checked(view.resolved, plan, Rule("rename", account, name))
         done.append(describe(Rule("rename", account, name)))
     if type_ and (row.type is None or type_ != row.type.value):
         retype = Rule("retype", account, type_)
         done.append(describe(retype))
         done.append(_moves(view.resolved, plan, retype))
-        plan = _checked(view.resolved, plan, retype)
+        plan = with_checked(view.resolved, plan, retype)
     parent = request.form.get("parent")  # chosen in the list, or the row it was dropped on
     if parent is not None:
         check_parent(rows, row, parent, AccountType(type_) if type_ else None)
@@ -214,21 +216,13 @@ def save_row() -> tuple[str, int]:
     if parent is not None and parent != row.full_name.rpartition(":")[0]:
         move = Rule("move", account, parent)
         done.append(describe(move))
-        plan = _checked(view.resolved, plan, move)
+        plan = with_checked(view.resolved, plan, move)
     if into := request.form.get("merge", ""):
         merge = Rule("merge", account, into)
         done.append(describe(merge))
-        plan = _checked(view.resolved, plan, merge)
+        plan = with_checked(view.resolved, plan, merge)
     done = [d for d in done if d]
     return _save(plan, ("Saved: " + "; ".join(done) + ".") if done else "Nothing changed.")
-
-
-def _checked(resolved: Ledger, plan: Plan, rule: Rule) -> Plan:
-    """``plan`` with ``rule``, refused as the list of changes refuses it (``refuse_breaking``):
-    the row's form saved a merge into itself or into no account, a name another account has,
-    and the Import step was refused until it was undone (hunt 15)."""
-    refuse_breaking(resolved, plan, rule)
-    return plan.with_rule(rule)
 
 
 @bp.post("/map/check")
@@ -397,12 +391,5 @@ def upload_plan() -> tuple[str, int]:
     f = request.files.get("plan")
     if f is None or not f.filename:
         raise MappingError("Choose a plan file (.json, saved from this page) to upload.")
-    try:
-        text = f.stream.read(2 * 1024 * 1024).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise MappingError(
-            f"{f.filename}: not a plan saved by qb2gnucash (its text is not UTF-8); save it "
-            "again from this page"
-        ) from None
-    plan = plan_from_json(text, f.filename, strict=True)
+    plan = plan_from_bytes(f.stream.read(2 * 1024 * 1024), f.filename, strict=True)
     return _save(plan, f"Plan loaded from {f.filename}.")
