@@ -158,7 +158,10 @@ def test_merge_across_families_warns():
         (
             "warning",
             "merging 'A' (expense) into 'B' (asset) puts expense amounts in an asset account: "
-            "GnuCash's reports then count them there",
+            "GnuCash's reports then count them there; and QuickBooks counts a balance-sheet "
+            "account from all time, an income or expense account from the fiscal year's start, "
+            "so after the first fiscal year the merged account differs from QuickBooks' figures: "
+            "retype it first, or merge into an account of its kind",
         )
     ]
 
