@@ -300,3 +300,35 @@ def test_a_plan_s_currency_is_read_as_the_option_reads_it() -> None:
     from app.plan import plan_from_json
 
     assert plan_from_json('{"currency": " eur "}').currency == "EUR"
+
+
+def test_a_plan_s_names_as_a_person_and_an_older_version_wrote_them() -> None:
+    """Hunt 16: a merge's target written decomposed (a Mac's "Café") names its account as it is
+    (it was composed, and the merge named no account); a joiner (an emoji's, a Persian word's)
+    is a name's own, a direction override is not; a plan saved here by an earlier version with
+    a name now refused still opens (the change is a problem of the Map step, to undo), where a
+    plan the user gives is refused."""
+    import json
+
+    import pytest
+
+    from app.errors import MappingError
+    from app.plan import plan_from_json
+
+    nfd = "Cafe\u0301 Supplies"
+
+    def plan(kind: str, target: str) -> str:
+        return json.dumps({"rules": [{"kind": kind, "account": "Rent", "target": target}]})
+
+    assert plan_from_json(plan("merge", nfd), strict=True).rules[0].target == nfd
+    assert plan_from_json(plan("rename", nfd), strict=True).rules[0].target == "Café Supplies"
+    for name in (
+        "Rent \U0001f469\u200d\U0001f4bc",
+        "\u0647\u0632\u06cc\u0646\u0647\u200c\u0647\u0627",
+    ):
+        assert plan_from_json(plan("rename", name), strict=True).rules[0].target == name
+    with pytest.raises(MappingError, match="direction override"):
+        plan_from_json(plan("rename", "a\u202eb"), strict=True)
+    assert plan_from_json(plan("rename", "Rent "), strict=False).rules[0].target == "Rent "
+    out = apply(chart(("Rent", "EXP")), plan_from_json(plan("rename", "Rent "), strict=False))
+    assert any("must not begin or end with a space" in p.message for p in out.problems)
