@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import choose_files
+from tests.support.browser import choose_files, settled_after
 
 pytestmark = pytest.mark.browser
 
@@ -70,12 +70,8 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
 
         page.click("#to-map")
         # the row's form is swapped in; htmx wires its inputs when the swap settles
-        page.evaluate(  # a function returning nothing: evaluate would await a returned promise
-            "() => { window.settled = new Promise(r => document.addEventListener("
-            "'htmx:afterSettle', () => r(true), {once: true})); }"
-        )
-        page.click("#tree-table tr[data-account='Checking'] button.edit")  # click to edit
-        assert page.evaluate("window.settled")
+        edit = "#tree-table tr[data-account='Checking'] button.edit"
+        settled_after(page, lambda: page.click(edit))  # click to edit
         name = page.locator("tr.editing input[name=name]")
         name.fill("Main:Checking")
         expect(page.locator("tr.editing .row-check")).to_contain_text("must not contain ':'")

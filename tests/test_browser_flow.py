@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import choose_files, import_book
+from tests.support.browser import choose_files, htmx_idle, import_book, settled_after
 
 pytestmark = pytest.mark.browser
 
@@ -116,13 +116,10 @@ def test_an_account_is_moved_by_keyboard_in_the_map_tree(
     page.click("#to-preview")
     page.click("#to-map")
     change = page.locator("#tree-table tr[data-account='Utilities:Gas'] button.edit")
+    htmx_idle(page)  # (the tree loaded: the button focused is the one Enter reaches)
     change.focus()
-    page.evaluate(  # the row's form settles (htmx focuses its name field) before Tab is pressed
-        "() => { window.settled = new Promise(r => document.addEventListener("
-        "'htmx:afterSettle', () => setTimeout(() => r(true), 50), {once: true})); }"
-    )
-    page.keyboard.press("Enter")
-    assert page.evaluate("window.settled")
+    # the row's form settles (htmx focuses its name field) before Tab is pressed
+    settled_after(page, lambda: page.keyboard.press("Enter"))
     name = page.locator("tr.editing input[name=name]")
     expect(name).to_be_focused()
     page.keyboard.press("Tab")  # the type

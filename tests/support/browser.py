@@ -127,3 +127,22 @@ def sample_map(page, server: str, timeout: int, viewport: dict | None = None) ->
     page.click("#to-preview")
     page.click("#to-map")
     return errors
+
+
+def htmx_idle(page) -> None:
+    """Wait until no htmx request is in flight (a region still loading may swap away the
+    element a test is about to focus)."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+
+
+def settled_after(page, act) -> None:
+    """``act()`` (a click, a key), then wait, at most 30 s, until the htmx swap it starts has
+    settled and htmx has wired what it swapped in. (An unbounded ``evaluate`` of a promise hung
+    the suite for good in one run, when the key went nowhere.)"""
+    htmx_idle(page)
+    page.evaluate(  # a function returning nothing: evaluate would await a returned promise
+        "() => { window.settledNow = false; document.addEventListener('htmx:afterSettle', "
+        "() => setTimeout(() => { window.settledNow = true; }, 50), {once: true}); }"
+    )
+    act()
+    page.wait_for_function("() => window.settledNow === true", timeout=30_000)
