@@ -206,21 +206,17 @@ def plan_from_json(text: str, origin: str = "plan", *, strict: bool = False) -> 
     files = {}
     for name, options in read.object(data.get("files", {}), "files", None).items():
         o = read.object(options, f"files.{name}", FILE)
-        columns = read.object(o.get("columns", {}), f"files.{name}.columns", None)
-        for column in columns:
-            read.value(columns[column], str, f"files.{name}.columns.{column}")
-        files[name] = FileOptions(
-            o.get("date_order", ""), dict(columns), o.get("truncated_ok", False)
-        )
+        columns = read.texts(o.get("columns", {}), f"files.{name}.columns")
+        files[name] = FileOptions(o.get("date_order", ""), columns, o.get("truncated_ok", False))
     rules = []
     for n, given in enumerate(data.get("rules", []), 1):
         r = read.object(given, f"rules[{n}]", RULE, required=True)
-        new = r["kind"] == "rename"  # (a new name composed as GnuCash's are; a target of a
-        target = unicodedata.normalize("NFC", r["target"]) if new else r["target"]  # merge or
-        rules.append(Rule(r["kind"], r["account"], target))  # move is an account's, as it is
+        # a rename's new name is composed (NFC); a merge's or move's target names an account as
+        # the files write it (hunt 16: a decomposed "Café" composed named no account)
+        target = unicodedata.normalize("NFC", r["target"]) if r["kind"] == "rename" else r["target"]
+        rules.append(Rule(r["kind"], r["account"], target))
     for what in ("account_map", "held"):
-        for key, value in read.object(data.get(what, {}), what, None).items():
-            read.value(value, str, f"{what}.{key}")
+        data[what] = read.texts(data.get(what, {}), what)
     plan = Plan(
         rules=tuple(rules),
         files=files,

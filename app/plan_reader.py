@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from app.errors import MappingError
 
@@ -69,3 +70,8 @@ class Reader:
         if required and (missing := [k for k in fields if k not in out]):
             raise MappingError(f"{self.origin}: {where} has no {', '.join(missing)}")
         return out
+
+    def texts(self, value: Any, where: str) -> dict[str, str]:
+        """``value`` as an object of any keys whose values are all texts."""
+        found = self.object(value, where, None)
+        return {key: str(self.value(item, str, f"{where}.{key}")) for key, item in found.items()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
+from typing import cast
 
 import pytest
 
@@ -339,16 +340,21 @@ def test_a_report_without_due_dates_compares_totals_only() -> None:
     assert not row.totals_only and not row.ok  # 60 days past due against 1
 
 
+def _with_change(folder, kind: str, account: str, target: str):
+    """The documents company of the Map-step tests converted with one change: (prepared,
+    outcome)."""
+    from app.plan import Rule, RuleKind
+
+    change = Rule(cast(RuleKind, kind), account, target)
+    return _convert(make_company(200, seed=41, documents=True), folder, Plan(rules=(change,)))
+
+
 def test_a_control_account_retyped_on_the_map_step_is_the_cause(tmp_path) -> None:
     """Accounts Receivable given the type Bank on the Map step (accepted: the tree balances):
     GnuCash keeps invoices only on an A/R account, so none is made and every customer's open
     items differ. The cause named the transaction files ("open items … in no transaction
     file") though the invoices are in them; it names the Map step's change."""
-    from app.plan import Rule
-
-    company = make_company(200, seed=41, documents=True)
-    plan = Plan(rules=(Rule("retype", "Accounts Receivable", "BANK"),))
-    prepared, outcome = _convert(company, tmp_path, plan)
+    prepared, outcome = _with_change(tmp_path, "retype", "Accounts Receivable", "BANK")
     # said on the Map step first, before the book is written
     (warned,) = [p for p in prepared.warnings if "no account of GnuCash's type" in p.message]
     assert warned.message.startswith(
@@ -376,20 +382,15 @@ def test_another_account_merged_onto_a_control_account_is_warned(tmp_path) -> No
     differently" with the exports blamed ("export it again"), nothing saying the merge made
     every payment through Checking carry two A/R or A/P lines (hunt 15). The Map step now says
     so; two receivable accounts merged are not warned."""
-    from app.plan import Rule
-
-    company = make_company(200, seed=41, documents=True)
-    plan = Plan(rules=(Rule("merge", "Checking", "Accounts Receivable"),))
-    prepared, _outcome = _convert(company, tmp_path, plan)
+    prepared, _outcome = _with_change(tmp_path, "merge", "Checking", "Accounts Receivable")
     (warned,) = [p for p in prepared.warnings if "the plan puts Checking on" in p.message]
     assert warned.message.startswith(
         "the plan puts Checking on GnuCash's type A/Receivable (merged or retyped): its lines "
         "name no customer"
     ), warned.message
     assert warned.message.endswith("undo that change on the Map step")
-    plain = Plan(rules=(Rule("merge", "Savings", "Checking"),))
     (tmp_path / "plain").mkdir()
-    prepared, _outcome = _convert(company, tmp_path / "plain", plain)
+    prepared, _outcome = _with_change(tmp_path / "plain", "merge", "Savings", "Checking")
     assert not [p for p in prepared.warnings if "the plan puts" in p.message]
 
 

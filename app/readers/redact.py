@@ -263,7 +263,7 @@ def _memos(text: str) -> str | None:
     body = text.lstrip("\ufeff")
     delimiter = delimiter_of(body.splitlines()[: names.SCAN])
     try:
-        rows = list(csv.reader(io.StringIO(body, newline=""), delimiter=delimiter))
+        rows, firsts = _csv_records(body, delimiter)
     except csv.Error:
         return None  # (the reader refuses it: nothing of it goes anywhere)
     at = next((i for i, r in enumerate(rows[:HEADER_SCAN]) if _memo_columns(r)), None)
@@ -271,7 +271,6 @@ def _memos(text: str) -> str | None:
         return None
     columns = _memo_columns(rows[at])
     lines = io.StringIO(body, newline="").readlines()  # (as the csv reader counts them)
-    firsts = _first_lines(body, delimiter)
     changed = False
     for k in range(at + 1, len(rows)):
         typed = {n for i in columns if i < len(rows[k]) for n in typed_numbers(rows[k][i])}
@@ -310,9 +309,15 @@ def _blank_columns(rows: list[list[str]], blank: list[int], taxid: list[int]) ->
 def _first_lines(body: str, delimiter: str) -> list[int]:
     """The first line of each CSV record (a quoted cell may run over lines), as the list reader
     numbers them."""
+    return _csv_records(body, delimiter)[1]
+
+
+def _csv_records(body: str, delimiter: str) -> tuple[list[list[str]], list[int]]:
+    """The CSV's records and the first line of each, in one pass (csv.Error as csv.reader)."""
     reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
-    firsts, last = [], 0
-    for _ in reader:
+    rows, firsts, last = [], [], 0
+    for row in reader:
+        rows.append(row)
         firsts.append(last + 1)
         last = reader.line_num
-    return firsts
+    return rows, firsts

@@ -19,18 +19,17 @@ def typed(ledger: Ledger) -> Ledger:
     """``ledger`` with every memo's typed SSN or bank number masked, and a warning."""
     if not maybe_typed("\n".join(s.memo for t in ledger.transactions for s in t.splits)):
         return ledger
-    found: list[Source] = []
+    found: list[Source] = []  # (a memo masked already, the kept copy's, is said as well)
     transactions = list(ledger.transactions)
     for k, t in enumerate(transactions):
-        if not any(s.memo and holds_typed(s.memo) for s in t.splits):
-            continue
-        splits = []
-        for s in t.splits:
-            memo = typed_masked(s.memo) if s.memo else s.memo
-            if memo != s.memo or (memo and holds_typed(memo)):
-                found.append(s.source)
-            splits.append(dataclasses.replace(s, memo=memo) if memo != s.memo else s)
-        transactions[k] = dataclasses.replace(t, splits=tuple(splits))
+        typed = [s for s in t.splits if s.memo and holds_typed(s.memo)]
+        if typed:
+            found += [s.source for s in typed]
+            splits = (
+                dataclasses.replace(s, memo=typed_masked(s.memo)) if s in typed else s
+                for s in t.splits
+            )
+            transactions[k] = dataclasses.replace(t, splits=tuple(splits))
     if not found:
         return ledger
     said = Problem(
