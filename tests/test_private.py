@@ -361,3 +361,76 @@ def test_numbers_typed_into_memos_are_masked_and_said(tmp_path, kind) -> None:
     assert "Deposit call 415-555-0101 invoice 123456789" in kept.read_text(encoding="utf-8")
     said = [p.message for p in read([lists, kept], Plan()).problems if "2 memos at" in p.message]
     assert said, "the kept copy's memos are said as the original's"
+
+
+def test_numbers_typed_into_the_lists_notes_and_descriptions_are_masked_and_said(tmp_path):
+    """An SSN in an employee's note, a bank number in a vendor's note and in a bank account's
+    description, a card number as a vendor's "Account no." reached the book and the kept copy
+    as typed (the lists' texts were not looked at: note 11). Masked in both, said once at
+    their lines; an account number with a customer or a utility (the real lists sample's), a
+    phone and a loan number after no such word are kept."""
+    text = (
+        ACCNT
+        + "ACCNT\tChecking\tBANK\t0\t1000\t\t\tN\t0\n"
+        + "!ACCNT\tNAME\tACCNTTYPE\tDESC\n"
+        + "ACCNT\tSavings\tBANK\tChase savings acct 4401123456789012\n"
+        + EMP
+        + "EMP\tPat Lee\t1 Main St\t\t\t\t555-0101\tSpringfield\t12345\tSSN 900-12-3456\n"
+        + "!VEND\tNAME\tNOTE\tNOTEPAD\tCUSTFLD1\n"
+        + "VEND\tCard Co\t4012 8888 8888 1881\tDirect deposit to 7788123456\tLoan 1234567890\n"
+        + "VEND\tCal Telephone\t415-555-9876-8053\t\t\n"
+        + "!CUST\tNAME\tNOTE\tNOTEPAD\n"
+        + "CUST\tAcme\tC-1001\tCall 415-555-0101\n"
+    )
+    path = tmp_path / "lists.iif"
+    path.write_text(text, encoding="utf-8")
+    run, book = _run(tmp_path, path)
+    said = run.stdout + run.stderr
+    assert book.exists(), said
+    card = re.compile(r"4012 8888 8888 1881|8888.?1881")
+    assert not card.search(said) and not card.search(_book_text(book))
+    assert "the notes or description of 3 list entries at lines 4, 6, 8 hold what looks" in said
+    from app import gnc
+
+    read_back = gnc.read_book(book)
+    assert {v.name: v.notes for v in read_back.vendors} == {
+        "Card Co": "Direct deposit to ••••••••••\nAccount no.: •••• •••• •••• ••••\n"
+        "Custom field 1: Loan 1234567890",
+        "Cal Telephone": "Account no.: 415-555-9876-8053",
+    }
+    employees = read([path], Plan()).employees  # (GnuCash keeps no notes of an employee)
+    assert [e.notes for e in employees] == ["Note: SSN •••-••-••••"]
+    assert [c.notes for c in read_back.customers] == ["Call 415-555-0101\nAccount no.: C-1001"]
+    assert "Chase savings acct ••••••••••••••••" in _book_text(book)
+    kept = _kept_reads_the_same(tmp_path, path).read_text(encoding="utf-8")
+    assert not card.search(kept)
+    assert (
+        "VEND\tCard Co\t•••• •••• •••• ••••\tDirect deposit to ••••••••••\tLoan 1234567890" in kept
+    )
+
+
+def test_numbers_typed_into_a_csv_list_are_masked_and_said(tmp_path) -> None:
+    """A vendor list's notes, its "Account no." and a column that lands in the notes: what was
+    typed there as an SSN or a bank number is masked in the book and the kept copy."""
+    text = (
+        "Vendor,Main Phone,Account No.,Notes,Payment info\n"
+        'Card Co,555-0101,3782 822463 10005,SSN 900-55-4444,"acct 7788123456, branch 12"\n'
+        "Acme,555-0102,A-77,Call Sam,\n"
+    )
+    path = tmp_path / "vendors.csv"
+    path.write_text(text, encoding="utf-8")
+    run, book = _run(tmp_path, path)
+    said = run.stdout + run.stderr
+    assert not re.search(r"822463", said + _book_text(book))
+    assert "the notes or description of 1 list entry at line 2 holds what looks" in said
+    from app import gnc
+
+    assert {v.name: v.notes for v in gnc.read_book(book).vendors} == {
+        "Card Co": "SSN •••-••-••••\nAccount no.: •••• •••••• •••••\n"
+        "Payment info: acct ••••••••••, branch 12",
+        "Acme": "Call Sam\nAccount no.: A-77",
+    }
+    kept = _kept_reads_the_same(tmp_path, path).read_text(encoding="utf-8")
+    assert kept.splitlines()[1] == (
+        'Card Co,555-0101,•••• •••••• •••••,SSN •••-••-••••,"acct ••••••••••, branch 12"'
+    )

@@ -43,7 +43,8 @@ _BANK = re.compile(r"\d{8,17}")
 # typed by a person into a memo (``typed_masked``): an SSN written out (123-45-6789), or an SSN,
 # bank account or routing number after the word naming it ("SSN 123 45 6789", "Account #:
 # 0012 3456 78", "routing/acct 021000021/0012345678"), 8 digits or more in all (not a date
-# 20210131); its digits may already be masked (the kept copy the wizard reads)
+# 20210131), or a payment card's number (4401 2233 4455 6677: 15 or 16 digits passing Luhn's
+# check, after any word); its digits may already be masked (the kept copy the wizard reads)
 _N = r"[\d•]"
 _WORD = (
     r"(?i:(?:\b(?:ssn|soc(?:ial)?\.? ?sec(?:urity)?|tin|acct|account|a/c|routing|rtn|aba|iban|dda"
@@ -53,14 +54,32 @@ _NUMBER = rf"{_N}{{3}}\s*[-. ]\s*{_N}{{2}}\s*[-. ]\s*{_N}{{4}}|{_N}{{2,}}(?:[ -]
 TYPED = re.compile(
     rf"(?<![\w•-]){_N}{{3}}-{_N}{{2}}-{_N}{{4}}(?![\w•-])"
     rf"|{_WORD}(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*(?![\w•])"
+    rf"|(?<![\w•-])(?P<card>[3-6•](?:[ -]?{_N}){{14,15}})(?![\w•-])"
 )
 _DAY = re.compile(r"(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
 
 
 def _typed(m: re.Match[str]) -> bool:
-    """Whether a match of ``TYPED`` is such a number: 8 digits or more, not a date."""
+    """Whether a match of ``TYPED`` is such a number: 8 digits or more, not a date; a card
+    number passes the card numbers' own check (Luhn's) or is masked already."""
+    if m["card"]:
+        return _card(m["card"])
     digits = re.sub(r"\D", "", m[0].replace(MASK, "0"))
     return len(digits) > 8 or (len(digits) == 8 and _DAY.fullmatch(digits) is None)
+
+
+def _card(text: str) -> bool:
+    """A payment card's number (15 or 16 digits, the last one the check digit of Luhn's
+    formula), or one masked already (•)."""
+    if MASK in text:
+        return not any(c.isdigit() for c in text)
+    digits = [int(c) for c in reversed(text) if c.isdigit()]
+    if len(digits) not in (15, 16):
+        return False
+    return sum(_DOUBLED[d] if k % 2 else d for k, d in enumerate(digits)) % 10 == 0
+
+
+_DOUBLED = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)  # a digit doubled, its two digits added
 
 
 def holds_typed(text: str) -> bool:
@@ -77,7 +96,7 @@ def typed_numbers(text: str) -> set[str]:
 # time: a keyword is a literal; a dashed SSN starts at its first dash)
 _MAYBE = re.compile(
     r"-[\d•]{2}-[\d•]{4}|(?:ssn|ss ?#|sec|tin|acct|account|a/c|routing|rtn|aba|iban|dda|bank"
-    r"|deposit)[^\n\d]{0,16}[\d•]{2}"
+    r"|deposit)[^\n\d]{0,16}[\d•]{2}|[3-6•](?:[ -]?[\d•]){14}"
 )
 
 

@@ -243,6 +243,10 @@ def _csv(
             if why:
                 return None, tuple(why)
         changed = _blank_columns(rows[at + 1 :], blank, taxid)
+        if keyword:  # what was typed into its notes as an SSN or a bank number (as read)
+            shape = names.typed_shape(keyword, rows[at])
+            typed = [mask_ssns(row, shape) for row in rows[at + 1 :]]  # (each row, in place)
+            changed = changed or any(typed)
     if ssn_shaped:  # anywhere else, masked as the column page shows it (columns._shown)
         for row in rows:
             for i, c in enumerate(row):

@@ -274,13 +274,19 @@ def mask_ssns(cells: list[str], header: Header) -> list[int]:
     return [i for i, _ in found]
 
 
+# text a person typed (a memo, a list's notes and descriptions, custom fields): what was typed
+# into it as an SSN or a bank number is masked (``private.typed_masked``)
+TYPED_COLUMNS = (
+    "MEMO", "NOTEPAD", "NOTE", "DESC", "PURCHASEDESC", "JOBDESC",
+    *(f"CUSTFLD{n}" for n in range(1, 16)),
+)  # fmt: skip
 # columns that hold a flag, a count or a date, never a long number
 _FLAGS = ("CLEAR", "TOPRINT", "NAMEISTAXABLE", "PAID", "HIDDEN", "DELCOUNT", "TAXABLE", "1099")
 _SHAPED = (
     ("taxid", ("TAXID",)),
     ("flag", (*_FLAGS, "DATE", "DUEDATE", "SHIPDATE")),
     ("amount", ("AMOUNT", "PRICE", "QNTY")),  # (an SSN written out is never an amount)
-    ("memo", ("MEMO",)),
+    ("memo", TYPED_COLUMNS),
 )
 _PRIVATE = {
     "taxid": ssn_shaped,

@@ -19,7 +19,7 @@ from pathlib import Path
 from app.errors import ParseError
 from app.model import FileInfo, Layout, Ledger, ReadOptions
 from app.readers.iif.names import Names
-from app.readers.iif.rows import Header, Reading, Row, misaligned
+from app.readers.iif.rows import Header, Reading, Row, mask_ssns, misaligned, read_header
 from app.readers.private import SENSITIVE_HEADER
 from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
 from app.source import Source
@@ -89,6 +89,13 @@ def misaligned_row(keyword: str, header: list[str], cells: list[str]) -> str:
     return misaligned(keyword, shape, blanked, "its header row", held)
 
 
+def typed_shape(keyword: str, header: list[str]) -> Header:
+    """A list's header row as the IIF header of its columns' IIF names: the cells a person
+    typed into (notes, account no., the columns landing in the notes) whose typed SSNs and bank
+    numbers ``iif.rows.mask_ssns`` masks, here and in the kept copy (``readers.redact``)."""
+    return read_header(keyword, _columns(keyword, header)[0])
+
+
 def _columns(keyword: str, cells: list[str]) -> tuple[list[str], list[str]]:
     """(IIF column per CSV column, "" = not read; the notes' labels for the others)."""
     out: list[str] = []
@@ -150,6 +157,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     labels = {(keyword, i + 1): label for i, label in enumerate(extra)}
     records: list[Row] = []
     width = len(columns)
+    shape = typed_shape(keyword, header)
     for line, raw in rows[at + 1 :]:
         why = misaligned_row(keyword, header, raw)
         if why:  # a sensitive cell may sit under another column: the row is not read
@@ -157,6 +165,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             continue
         kept = [c if columns[i] else "" for i, c in enumerate(raw[:width])]  # sensitive: gone
         kept += [""] * (width - len(kept))
+        mask_ssns(kept, shape)
         if not any(c.strip() for c in kept) or not kept[index["NAME"]].strip():
             continue
         records.append(Row(keyword, tuple(columns), index, kept, Source(name, line)))
