@@ -307,6 +307,8 @@ def test_a_job_s_terms_not_in_the_terms_list_are_refused_as_a_customer_s(tmp_pat
         ("RTN 021000021 DDA 0012345678", "RTN ••••••••• DDA ••••••••••"),
         ("Direct deposit to 0012345678 / 021000021", "Direct deposit to •••••••••• / •••••••••"),
         ("TIN 900123456", "TIN •••••••••"),
+        ("Paid by card 4012-8888-8888-1881", "Paid by card ••••-••••-••••-••••"),
+        ("Amex 3782 822463 10005 refund", "Amex •••• •••••• ••••• refund"),
     ],
 )
 def test_numbers_typed_in_the_shapes_people_type_them_are_masked(typed, kept) -> None:
@@ -320,6 +322,7 @@ def test_numbers_typed_in_the_shapes_people_type_them_are_masked(typed, kept) ->
     [
         "Call 415-555-0101, ZIP 94107-1234, invoice 123456789, loan 1234567890",
         "Bank 20210131 transfer",  # (a date after the word)
+        "Processor ref 1234567812345678, order 4012888888881882",  # (no card: Luhn's check)
         "Reclass to account 6100-00; account 12 34; Bank of America 2 checks; 2019-01-15",
     ],
 )
