@@ -6,8 +6,26 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.model import Fix
-
+Fix = Literal[
+    "",
+    "opening_balances",
+    "fiscal_year_start",
+    "export_date",
+    "files",
+    "history_gap",  # a stretch no file covers: add its files, or start from the balances alone
+    "balances_only",
+    "repeated",  # in the files twice; "same_day": exported again, the same day
+    "same_day",
+    "accept_cut",
+    "date_order",  # a file's dates read in the order other files disprove
+    "currency",
+    "account_map",  # a report's account label to place in the chart
+    "chart",  # report labels that only a chart of accounts tells apart
+    "remove",  # a file none of the readers could read: leave it out
+    "cutover_date",  # only the balances, on another day than QuickBooks' figures
+    "account_type",  # an account without a GnuCash type
+    "unknown_account",  # a change (a flag, a plan's rule, a Map step change) naming no account
+]
 Audience = Literal["cli", "wizard"]
 Step = Literal["files", "map"]  # the wizard step where a finding's setting is made
 
@@ -34,6 +52,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "account_map in a plan file (--plan)",
         "remove": "leave this file out (if a QuickBooks export was meant, give that instead)",
         "cutover_date": "give --balances-only the day of QuickBooks' figures",
+        "unknown_account": "write the account's full name as the files spell it (Parent:Child) "
+        "in --type or the plan file, or give the file that lists it",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
@@ -59,6 +79,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "cutover_date": "set “Cutover date” on the Map step to the day of QuickBooks' figures",
         "account_type": "on the Map step, choose “Change…” beside it in “The GnuCash accounts” "
         "and pick its GnuCash type",
+        "unknown_account": "choose “undo” beside the change under “Your changes” on the Map "
+        "step, or add the file that lists the account again on the Files step",
     },
 }
 

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from difflib import get_close_matches
 
 from app.mapping_owed import owed_gone
 from app.model import Account, AccountType, Ledger, Problem, Role
-from app.plan import Plan, Rule, name_fault
+from app.plan import Plan, Rule, name_fault, target_word
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import renamed
 from app.source import Source
@@ -198,19 +199,22 @@ def applied(ledger: Ledger, plan: Plan) -> tuple[Ledger, dict[str, str]]:
 
 def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
     if rule.account not in known:
-        what = f"names account {rule.account!r}"
+        name = rule.account
     elif rule.kind == "merge" and rule.target not in known:
-        what = f"names account {rule.target!r}"
+        name = rule.target
     elif why := name_fault(rule):
-        problems.append(Problem(None, f"plan: new name {rule.target!r} for {rule.account!r} {why}"))
+        said = f"plan: {target_word(rule)} {rule.target!r} for {rule.account!r} {why}"
+        problems.append(Problem(None, said))
         return False
     else:
         return True
+    close = get_close_matches(name, known, n=1)
     problems.append(
         Problem(
             None,
-            f"a saved change ({rule.kind} {rule.account!r}) {what}, which is not in the chart "
-            "of accounts (was its file removed?): undo the change, or add that file again",
+            f"the change {rule.kind} {rule.account!r} names account {name!r}, which none of the "
+            "files lists" + (f" (they list {close[0]!r})" if close else ""),
+            fix="unknown_account",
         )
     )
     return False

@@ -18,6 +18,7 @@ from typing import Literal
 from app.business import BillTerm, Customer, Employee, OpenItem, Vendor
 from app.classes import SplitClass
 from app.extras import BudgetLine, Memorized, Statement, YearEnd
+from app.fixes import Fix
 from app.items import Item, ItemLine, TaxCode, TaxLiability
 from app.read_progress import ReadProgress
 from app.source import Source
@@ -197,25 +198,6 @@ class NotImported:
     source: Source
 
 
-Fix = Literal[
-    "",
-    "opening_balances",
-    "fiscal_year_start",
-    "export_date",
-    "files",
-    "history_gap",  # a stretch no file covers: add its files, or start from the balances alone
-    "balances_only",
-    "repeated",  # in the files twice; "same_day": exported again, the same day
-    "same_day",
-    "accept_cut",
-    "date_order",  # a file's dates read in the order other files disprove
-    "currency",
-    "account_map",  # a report's account label to place in the chart
-    "chart",  # report labels that only a chart of accounts tells apart
-    "remove",  # a file none of the readers could read: leave it out
-    "cutover_date",  # only the balances, on another day than QuickBooks' figures
-    "account_type",  # an account without a GnuCash type
-]
 # What a finding is about, for front ends that show the most important first (a file cut at the
 # export cap, the files' dates, one history in two files, figures that differ, "opening": the
 # opening balance asked for, not made: ``app.coverage.no_opening``); "" for the rest.

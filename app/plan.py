@@ -232,6 +232,12 @@ def plan_from_json(text: str, origin: str = "plan", *, strict: bool = False) -> 
 _HIDING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
 
 
+def target_word(rule: Rule) -> str:
+    """What a rule's target is called in a message: a rename's "new name", a move's "new
+    parent"."""
+    return "new parent" if rule.kind == "move" else "new name"
+
+
 def name_fault(rule: Rule) -> str:
     """Why a rename's new name (or a move's new parent path) cannot be an account's, "" when
     it can: empty, ':' inside a name (it separates levels), a control character (a NUL cuts
@@ -245,6 +251,8 @@ def name_fault(rule: Rule) -> str:
         return "must be at most 500 characters long"
     if rule.kind == "rename" and ":" in name:
         return "must not contain ':' (GnuCash puts it between the levels of a name)"
+    if rule.kind == "move" and name.strip() and not all(p.strip() for p in name.split(":")):
+        return "must name every level (Parent:Child, nothing empty between two ':')"
     if any(ord(c) < 32 or ord(c) == 127 for c in name):
         return "must not contain a control character (a tab, a line break, a NUL)"
     if any(unicodedata.category(c) in ("Cs", "Zl", "Zp") or c in _HIDING for c in name):
@@ -270,7 +278,7 @@ def _check(plan: Plan, origin: str, strict: bool) -> None:
         if r.kind == "retype" and r.target not in types:
             raise MappingError(f"{origin}: unknown account type {r.target!r} for {r.account!r}")
         if strict and (why := name_fault(r)):
-            raise MappingError(f"{origin}: new name {r.target!r} for {r.account!r} {why}")
+            raise MappingError(f"{origin}: {target_word(r)} {r.target!r} for {r.account!r} {why}")
     if plan.format not in FORMATS:
         raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
     _check_database(plan.database, origin)

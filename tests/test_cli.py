@@ -715,11 +715,35 @@ def test_type_option_errors_are_usage_errors(arg, message, tmp_path):
 
 
 def test_type_option_for_an_account_not_in_the_files_is_reported(tmp_path):
+    """Said as the command line's change, with the name the files have, and what to do there
+    (it said "a saved change", "was its file removed?", "undo the change": the wizard's words,
+    hunt 15)."""
     run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--type", "Chequing=BANK")
     assert run.returncode == 1
-    assert "a saved change (retype 'Chequing') names account 'Chequing', which is not in" in (
-        run.stderr
+    assert (
+        "the change retype 'Chequing' names account 'Chequing', which none of the files lists "
+        "(they list 'Checking'); to fix: write the account's full name as the files spell it "
+        "(Parent:Child) in --type or the plan file, or give the file that lists it"
+    ) in run.stderr
+    assert "saved" not in run.stderr and "undo" not in run.stderr
+    assert not (tmp_path / "b.gnucash").exists()
+
+
+def test_a_plan_moving_an_account_under_a_parent_with_an_empty_level_is_refused(tmp_path):
+    """A new parent 'A::B' was three errors blamed on the lists' line of the account moved
+    (hunt 15): the plan file's rule is refused, by name."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        json.dumps({"rules": [{"kind": "move", "account": "Checking", "target": "A::B"}]})
     )
+    run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--plan", plan)
+    assert run.returncode == 2
+    assert (
+        "new parent 'A::B' for 'Checking' must name every level (Parent:Child, nothing empty "
+        "between two ':')"
+    ) in run.stderr
+    assert "empty name level" not in run.stderr
+    assert not (tmp_path / "b.gnucash").exists()
 
 
 def test_a_bare_account_number_and_its_name_in_another_file_are_one_account(tmp_path):

@@ -212,10 +212,9 @@ def test_tree_problems_for_inline_validation():
     )
     messages = [p.message for p in tree_problems(ledger, plan)]
     assert sorted(messages) == [
-        "a saved change (retype 'Ghost') names account 'Ghost', which is not in the chart of "
-        "accounts (was its file removed?): undo the change, or add that file again",
         "account 'B:Cash' (a Bank account) cannot sit under 'B' (an Expense account) in "
         "GnuCash: a subaccount is of its parent's kind; move it, or change a type",
+        "the change retype 'Ghost' names account 'Ghost', which none of the files lists",
         "two accounts would be named 'B' (the other from c.iif:1); rename or merge one of them",
     ]
 

@@ -148,6 +148,26 @@ def test_a_plan_file_with_an_unknown_currency_is_an_error_on_preview_and_map(cli
     assert r.status_code == 422 and words in r.get_data(as_text=True)
 
 
+def test_a_change_naming_no_account_says_where_to_undo_it_in_the_wizard_s_words(client):
+    """A change naming an account none of the files lists (a plan file's, or one saved before
+    its file was removed) is said on the Map step with the undo beside it and the name the files
+    have; never a command-line flag."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif")
+    plan = json.loads(client.get(f"{prefix}/plan.json").data) | {
+        "rules": [{"kind": "retype", "account": "Chequing", "target": "BANK"}]
+    }
+    file = (io.BytesIO(json.dumps(plan).encode()), "plan.json")
+    assert client.post(f"{prefix}/plan", data={"plan": file}, headers=csrf | HX).status_code == 200
+    said = soup(client.get(f"{prefix}/map")).select_one("#tree-problems").text
+    assert (
+        "the change retype 'Chequing' names account 'Chequing', which none of the files lists "
+        "(they list 'Checking'); to fix: choose “undo” beside the change under “Your changes” "
+        "on the Map step, or add the file that lists the account again on the Files step"
+    ) in said
+    assert "--" not in said
+
+
 def test_plan_download_and_upload(client):
     prefix, csrf = new_migration(client)
     upload(client, prefix, csrf, "lists.iif")

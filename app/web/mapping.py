@@ -52,6 +52,7 @@ from app.plan import (
     parse_day,
     plan_from_bytes,
     plan_from_json,
+    target_word,
 )
 from app.quickbooks import account_type
 from app.web.context import fragment, installed, migration, passwords, render, runner, views
@@ -236,7 +237,7 @@ def check_rule() -> tuple[str, int]:
     messages: list[str] = []
     note = ""  # a valid retype's new place, when the plan reparents
     if (why := name_fault(rule)) and rule.target:
-        messages.append(f"The new name {why}.")
+        messages.append(f"The {target_word(rule)} {why}.")
     elif rule.account and rule.target:
         plan = m.plan()
         resolved = views().view(m, plan).resolved
