@@ -11,10 +11,63 @@ from dataclasses import replace
 from app import pipeline, update_classes
 from app import update_decision as renaming
 from app.errors import ProblemsError
-from app.model import Ledger
-from app.plan import Plan
+from app.model import Ledger, Problem
+from app.plan import Plan, Rule
 from app.update import BookState, UpdateRefused, Work, aligned
 from app.update_decision import AccountRename
+
+
+def followed(state: BookState, parsed: Ledger, plan: Plan) -> tuple[Ledger, Plan]:
+    """The stored plan's changes of an account QuickBooks renamed since the last run, made to
+    its new name (a rename, a move, a retype: the book's account made from it is found by its
+    number, an export's account under the same parent that the book does not have), with a
+    warning saying so; a change no such account explains is left as it is (said by ``prepare``),
+    and so is a merge (the book has no account of the one merged away to find by number). Made
+    only where the changed plan puts that account beside the book's, its number the same."""
+    names = {a.full_name for a in parsed.accounts}
+    gone = {r.account for r in plan.rules if r.account not in names and r.kind != "merge"}
+    if not gone:
+        return parsed, plan
+    in_book = {}  # the book's accounts from QuickBooks the exports do not name, by number
+    for name, code in state.codes.items():
+        if code and name not in names and name in state.keyed:
+            in_book[code] = name if code not in in_book else ""
+    new = [a for a in parsed.accounts if in_book.get(a.code) and a.full_name not in state.accounts]
+    to: dict[str, str] = {}
+    for old in sorted(gone):
+        parent = old.rpartition(":")[0]
+        same = [a for a in new if a.full_name.rpartition(":")[0] == parent]
+        if len(same) == 1:
+            to[old] = same[0].full_name
+    if not to:
+        return parsed, plan
+    rules = tuple(replace(r, account=to.get(r.account, r.account)) for r in plan.rules)
+    ruled = replace(plan, rules=rules)
+    made = {a.code: a.full_name for a in pipeline.prepare(parsed, ruled).ledger.accounts}
+    codes = {a.full_name: a.code for a in new}
+    if not all(_beside(made.get(codes[n], ""), in_book[codes[n]]) for n in to.values()):
+        return parsed, plan
+    said = [
+        Problem(
+            next(a.source for a in parsed.accounts if a.full_name == new_name),
+            f"QuickBooks renamed account {old!r} to {new_name!r} since the last run (found by "
+            f"its number, {codes[new_name]}): the book's changes of it ({_kinds(plan.rules, old)})"
+            " now name it so",
+            "warning",
+        )
+        for old, new_name in to.items()
+    ]
+    return replace(parsed, problems=(*parsed.problems, *said)), ruled
+
+
+def _beside(made: str, book: str) -> bool:
+    """The account the changes make is the book's, or a sibling of it (a move keeps QuickBooks'
+    new leaf: the rename found by number under the same parent, ``compared``, names it)."""
+    return bool(made) and made.rpartition(":")[0] == book.rpartition(":")[0]
+
+
+def _kinds(rules: tuple[Rule, ...], account: str) -> str:
+    return ", ".join(dict.fromkeys(r.kind for r in rules if r.account == account))
 
 
 def compared(

@@ -38,9 +38,9 @@ from app import update_decision as renaming
 from app import update_proof as proof
 from app.documents import selection
 from app.errors import ProblemsError
-from app.fixes import Audience
+from app.fixes import Audience, with_fix
 from app.gc_pause import paused
-from app.model import Ledger
+from app.model import Ledger, Problem
 from app.openings import OPENING_KIND
 from app.plan import Plan, plan_from_json
 from app.postgres import Address
@@ -77,6 +77,7 @@ class UpdateOutcome:
     # new documents taxed through tables; (id, why) of those keeping QuickBooks' tax as lines
     tax: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
     budgets: Budgets = field(default_factory=Budgets)  # QuickBooks' budgets added, kept...
+    warnings: tuple[Problem, ...] = ()  # the exports' (a number masked, QuickBooks' rename...)
 
     @property
     def renamed(self) -> tuple[AccountRename | ClassRename, ...]:
@@ -90,6 +91,7 @@ class UpdateOutcome:
         out = summary(self.work, self.ledger, audience, more) + [
             r.said(audience) for r in self.renamed if audience == "cli" or r.taken or r.kept
         ]
+        out += [f"Warning: {with_fix(str(p), p.fix, audience)}" for p in self.warnings]
         out += self.budgets.lines(audience)
         if self.ledger.memorized:
             out.append(
@@ -186,7 +188,7 @@ def bring_up_to_date(
                 f"{plan.cutover.split_at}): bringing those up to date is not done yet; convert "
                 "the later exports again with --split-at instead"
             )
-        parsed = pipeline.read(paths, plan)
+        parsed, plan = update_prepare.followed(state, pipeline.read(paths, plan), plan)
         prepared = pipeline.prepare(parsed, plan)
         if prepared.errors:
             raise ProblemsError(prepared.errors)
@@ -251,7 +253,7 @@ def bring_up_to_date(
             )
             return UpdateOutcome(
                 work, ledger, plan, False, report, (), held, taken, renames=renames,
-                classes=found.renames, budgets=done.decision.budgets,
+                classes=found.renames, budgets=done.decision.budgets, warnings=prepared.warnings,
             )  # fmt: skip
         report, deltas, held, taken = _prove(
             staged, prepared, ledger, work, plan, done, to_book, password
@@ -259,7 +261,7 @@ def bring_up_to_date(
         backup = update_place.put_in_place(staged, book, password)
     return UpdateOutcome(
         work, ledger, plan, True, report, deltas, held, taken, backup, done.documents, renames,
-        found.renames, (done.tabled, done.plain), done.decision.budgets,
+        found.renames, (done.tabled, done.plain), done.decision.budgets, prepared.warnings,
     )  # fmt: skip
 
 

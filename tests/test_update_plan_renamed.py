@@ -1,0 +1,98 @@
+"""A book whose plan changes an account QuickBooks renames later (docs/UPDATE.md, "An account
+renamed in QuickBooks"): the plan's changes follow the account, found by its number, with a
+warning; the next update needs no finding. Hunt 16: such a book could not be updated at all
+("a saved change (rename 'Telephone') names account 'Telephone', which is not in the chart of
+accounts (was its file removed?)"), with or without ``--plan``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app import gnc, pipeline, update_run
+from app.errors import ProblemsError
+from app.plan import Plan, Rule
+from tests.support.companygen_later import RENAMED, Later, exports, later_company
+
+
+@pytest.fixture(scope="module")
+def later() -> Later:
+    return later_company(150, seed=8)
+
+
+def _book(later: Later, tmp_path: Path, plan: Plan) -> tuple[Path, list[Path]]:
+    first = exports(later.first, tmp_path / "march")
+    prepared = pipeline.prepare(pipeline.read(first, plan), plan)
+    assert not prepared.errors, prepared.errors
+    book = tmp_path / "book.gnucash"
+    assert pipeline.write(prepared, book, plan).report.ok
+    return book, exports(later.second, tmp_path / "june")
+
+
+@pytest.mark.parametrize(
+    ("rules", "in_book"),
+    [
+        ((Rule("rename", RENAMED[0], "Phone line"),), "Phone line"),
+        ((Rule("retype", RENAMED[0], "EXPENSE"), Rule("rename", RENAMED[0], "Phones")), "Phones"),
+    ],
+)
+def test_the_plan_s_change_of_an_account_quickbooks_renamed_follows_it(
+    later: Later, tmp_path: Path, rules: tuple[Rule, ...], in_book: str
+) -> None:
+    old, new = RENAMED
+    book, june = _book(later, tmp_path, replace(Plan(), rules=rules))
+    outcome = update_run.bring_up_to_date(june, book)
+    assert outcome.written and outcome.explained
+    assert outcome.plan.rules == tuple(replace(r, account=new) for r in rules)
+    said = [line for line in outcome.lines() if line.startswith("Warning: ")]
+    assert said == [
+        f"Warning: lists.iif:48: QuickBooks renamed account {old!r} to {new!r} since the last "
+        f"run (found by its number, 6800): the book's changes of it "
+        f"({', '.join(dict.fromkeys(r.kind for r in rules))}) now name it so"
+    ]
+    assert outcome.work.new_accounts == (later.new_account,)  # (not QuickBooks' new name)
+    snap = gnc.read_book(book)
+    assert snap.account(new) is None and snap.account(old) is None
+    assert outcome.as_taken is not None
+    row = next(r for r in outcome.as_taken.rows if r.account == in_book)
+    assert row.ok and row.gnucash_balance == later.second.trial_balance()[new]
+    again = update_run.bring_up_to_date(june, book)  # (the rules stored name it as it is now)
+    assert not again.written and again.explained
+    assert not [line for line in again.lines() if line.startswith("Warning: ")]
+
+
+def test_a_move_of_an_account_quickbooks_renamed_follows_it_and_the_rename_is_held(
+    later: Later, tmp_path: Path
+) -> None:
+    """Moved under another parent by the plan: the move follows QuickBooks' new name, and the
+    new leaf is the rename found by number under that parent (held: the book keeps its name)."""
+    old, new = RENAMED
+    book, june = _book(later, tmp_path, Plan().with_rule(Rule("move", old, "Utilities")))
+    outcome = update_run.bring_up_to_date(june, book)
+    assert outcome.written and outcome.explained
+    assert [(r.book, r.quickbooks) for r in outcome.renames] == [
+        (f"Utilities:{old}", f"Utilities:{new}")
+    ]
+    snap = gnc.read_book(book)
+    assert snap.account(f"Utilities:{new}") is None and snap.account(new) is None
+    row = next(r for r in outcome.as_taken.rows if r.account == f"Utilities:{old}")
+    assert row.ok and row.quickbooks_balance == later.second.trial_balance()[new]
+
+
+def test_a_merge_of_an_account_quickbooks_renamed_is_still_said(
+    later: Later, tmp_path: Path
+) -> None:
+    """The account merged away has no account of its own in the book to find by number: the
+    update is refused, the change named, nothing written."""
+    old, _ = RENAMED
+    book, june = _book(later, tmp_path, Plan().with_rule(Rule("merge", old, "Utilities")))
+    before = book.read_bytes()
+    with pytest.raises(ProblemsError) as refused:
+        update_run.bring_up_to_date(june, book)
+    said = [p.message for p in refused.value.problems]
+    assert said == [
+        f"the change merge {old!r} names account {old!r}, which none of the files lists"
+    ]
+    assert book.read_bytes() == before
