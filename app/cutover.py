@@ -241,14 +241,8 @@ def _differences(
         if not diff:
             continue
         what = f"QuickBooks balance {money(a.balance)}, imported history explains {money(has)}"
-        # never posted where it would take history back, or hide rows missing inside it (the
-        # General Ledger's own Total rows say so)
-        if twice or (short := likely.short_totals(ledger, a)):
-            problems.append(
-                repeated.not_posted(a, what, diff, twice)
-                if twice
-                else likely.short_warning(a, what, diff, short)
-            )
+        if kept := likely.never_posted(ledger, a, (what, diff), twice, re_name, first):
+            problems.append(kept)
             continue
         started = likely.opened_there(ledger, daily, first, a.full_name)  # (with the company)
         fix = likely.likely_fix(

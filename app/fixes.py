@@ -25,6 +25,7 @@ Fix = Literal[
     "cutover_date",  # only the balances, on another day than QuickBooks' figures
     "account_type",  # an account without a GnuCash type
     "unknown_account",  # a change (a flag, a plan's rule, a Map step change) naming no account
+    "merge_crossed",  # a merge across the balance-sheet line (``Account.crossed``)
 ]
 Audience = Literal["cli", "wizard"]
 Step = Literal["files", "map"]  # the wizard step where a finding's setting is made
@@ -54,6 +55,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "cutover_date": "give --balances-only the day of QuickBooks' figures",
         "unknown_account": "write the account's full name as the files spell it (Parent:Child) "
         "in --type or the plan file, or give the file that lists it",
+        "merge_crossed": "leave that merge out of the plan file, or merge into an account of "
+        "its kind (retype one of them first)",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
@@ -81,6 +84,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "and pick its GnuCash type",
         "unknown_account": "choose “undo” beside the change under “Your changes” on the Map "
         "step, or add the file that lists the account again on the Files step",
+        "merge_crossed": "choose “undo” beside that merge under “Your changes” on the Map step, "
+        "or merge into an account of its kind (change one of their types first)",
     },
 }
 

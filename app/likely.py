@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Iterable
 from decimal import Decimal
 
+from app import repeated
 from app.account_labels import parse_label
 from app.as_of import DailyByAccount, fits_words, other_year, role_account
 from app.model import Account, AsOf, Fix, Ledger, Problem, Role, money
@@ -88,6 +89,58 @@ def likely_fix(
     if not opening and not (year_bound and covers_year):
         return "opening_balances"
     return "export_date" if asof.guessed else "files"
+
+
+def merged_across(
+    ledger: Ledger, account: Account, retained: str | None, asof: AsOf | None, first: dt.date | None
+) -> str:
+    """Why ``account`` differs where the plan merged an account into it from the other side of
+    the balance-sheet line (``Account.crossed``; for Retained Earnings, any such merge), the
+    history covering an earlier fiscal year; else "" (hunt 15: the proof blamed a transaction
+    missing from the files)."""
+    if asof is None or first is None or first >= asof.year_start:
+        return ""
+    merged = [(a.full_name, c) for a in ledger.accounts for c in a.crossed]
+    if account.full_name != retained:
+        merged = [(into, c) for into, c in merged if into == account.full_name]
+    if not merged:
+        return ""
+    shown = "; ".join(f"{c!r} merged into {into!r}" for into, c in merged[:2])
+    return (
+        f"the plan merges across the balance-sheet line ({shown}): QuickBooks counts a "
+        "balance-sheet account from all time, an income or expense account from the fiscal "
+        f"year's start ({asof.year_start}), so the merged account and Retained Earnings differ "
+        "by what the earlier fiscal years moved"
+    )
+
+
+def never_posted(  # noqa: PLR0917
+    ledger: Ledger,
+    account: Account,
+    said: tuple[str, Decimal],
+    twice: tuple[str, Fix] | None,
+    retained: str | None,
+    first: dt.date,
+) -> Problem | None:
+    """The cutover's warning for a difference no opening balance may take (``said``: what
+    QuickBooks and the history say, the difference): where it would take history back
+    (``twice``: ``repeated.cause``), hide rows missing inside it (the General Ledger's own Total
+    rows say so), or plug what a merge across the balance-sheet line moved; else None."""
+    what, diff = said
+    if twice:
+        return repeated.not_posted(account, what, diff, twice)
+    if short := short_totals(ledger, account):
+        return short_warning(account, what, diff, short)
+    if across := merged_across(ledger, account, retained, ledger.as_of, first):
+        return merged_warning(account, what, diff, across)
+    return None
+
+
+def merged_warning(account: Account, what: str, diff: Decimal, across: str) -> Problem:
+    """The cutover's warning for an account a merge across the balance-sheet line makes differ
+    (``merged_across``): never posted as an opening balance, which would plug it."""
+    said = f"{account.full_name}: {what}; difference {money(diff)}, not posted: {across}"
+    return Problem(account.source, said, "warning", "merge_crossed", topic="difference")
 
 
 def fiscal_shift(fix: Fix, asof: AsOf) -> str:

@@ -88,6 +88,7 @@ class _Node:
     balance: Decimal | None = None
     role: Role = Role.NONE
     label: str = ""  # QuickBooks type code (a created parent takes its first child's)
+    crossed: list[str] = field(default_factory=list)  # merged in across the balance-sheet line
 
 
 class _Tree:
@@ -303,6 +304,22 @@ CROSSED = (  # (hunt 15: the proof then blamed a transaction missing from the fi
 )
 
 
+def _mixed(a: _Node, b: _Node) -> Problem:
+    """The warning for ``a`` merged into ``b`` of another family (both typed); across the
+    balance-sheet line ``b`` keeps what it took in (``Account.crossed``: the proof's cause)."""
+    assert a.type is not None and b.type is not None
+    crossed = a.type.balance_sheet != b.type.balance_sheet  # (counted from other days)
+    if crossed:
+        b.crossed.extend(a.origin or [a.key])
+    return Problem(
+        a.source,
+        f"merging {a.key!r} ({a.type.family}) into {b.key!r} ({b.type.family}) puts "
+        f"{a.type.family} amounts in {article(b.type.family)} account: GnuCash's "
+        "reports then count them there" + CROSSED * crossed,
+        "warning",
+    )
+
+
 def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str, str]:
     """Apply merges; return source full name → key of the node that now holds its splits."""
     final = _merge_targets(tree, {r.account: r.target for r in rules}, problems)
@@ -311,17 +328,9 @@ def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str,
             continue
         a, b = tree.nodes[src], tree.nodes[dst]
         if a.type and b.type and a.type.family != b.type.family:
-            crossed = a.type.balance_sheet != b.type.balance_sheet  # (counted from other days)
-            problems.append(
-                Problem(
-                    a.source,
-                    f"merging {src!r} ({a.type.family}) into {dst!r} ({b.type.family}) puts "
-                    f"{a.type.family} amounts in {article(b.type.family)} account: GnuCash's "
-                    "reports then count them there" + CROSSED * crossed,
-                    "warning",
-                )
-            )
+            problems.append(_mixed(a, b))
         b.origin.extend(o for o in a.origin if o not in b.origin)
+        b.crossed.extend(c for c in a.crossed if c not in b.crossed)
         if b.role is Role.NONE:
             b.role = a.role
         if a.balance is not None:
@@ -374,6 +383,7 @@ def _accounts(tree: _Tree) -> tuple[Account, ...]:
                         balance=node.balance,
                         role=node.role,
                         counted_as=_counted_as(node.account.counted, node.type),
+                        crossed=tuple(node.crossed),
                     )
                 )
             walk(key)

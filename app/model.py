@@ -121,6 +121,9 @@ class Account:
     folds_into: str = ""
     # QuickBooks' type, where a retype crossed the balance-sheet line (``counted``)
     counted_as: AccountType | None = None
+    # accounts merged in from the other side of the balance-sheet line (QuickBooks counts them
+    # from other days: the merged account differs after the first fiscal year)
+    crossed: tuple[str, ...] = ()
 
     @property
     def counted(self) -> AccountType | None:

@@ -38,7 +38,7 @@ from app.documents import selection
 from app.documents.open_proof import with_open_items
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
-from app.likely import date_suspect, likely_fix, opened_there, short_totals
+from app.likely import date_suspect, likely_fix, merged_across, opened_there, short_totals
 from app.made_here import MadeHere
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.openings import OPENING_KIND, opened
@@ -209,6 +209,8 @@ def _cause(
     first day."""
     if not row.in_book or row.history_difference or row.basis == "history" or meant:
         return replace(row, cause=book_differs(update))
+    if across := merged_across(ledger, account, re_name, asof, first):
+        return replace(row, cause=across, fix="merge_crossed")
     if short := short_totals(ledger, account):  # (the General Ledger's own Total rows)
         return replace(row, cause=f"the General Ledger is short there: {short}", fix="same_day")
     if more:  # (``app.repeated``: in the files twice, or counted otherwise by QuickBooks)
