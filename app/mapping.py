@@ -88,7 +88,7 @@ class _Node:
     balance: Decimal | None = None
     role: Role = Role.NONE
     label: str = ""  # QuickBooks type code (a created parent takes its first child's)
-    crossed: list[str] = field(default_factory=list)  # merged in across the balance-sheet line
+    merged_in: list[tuple[str, AccountType]] = field(default_factory=list)  # and their types
 
 
 class _Tree:
@@ -305,12 +305,9 @@ CROSSED = (  # (hunt 15: the proof then blamed a transaction missing from the fi
 
 
 def _mixed(a: _Node, b: _Node) -> Problem:
-    """The warning for ``a`` merged into ``b`` of another family (both typed); across the
-    balance-sheet line ``b`` keeps what it took in (``Account.crossed``: the proof's cause)."""
+    """The warning for ``a`` merged into ``b`` of another family (both typed)."""
     assert a.type is not None and b.type is not None
     crossed = a.type.balance_sheet != b.type.balance_sheet  # (counted from other days)
-    if crossed:
-        b.crossed.extend(a.origin or [a.key])
     return Problem(
         a.source,
         f"merging {a.key!r} ({a.type.family}) into {b.key!r} ({b.type.family}) puts "
@@ -320,21 +317,27 @@ def _mixed(a: _Node, b: _Node) -> Problem:
     )
 
 
+def _absorb(a: _Node, b: _Node, problems: list[Problem]) -> None:
+    """``a`` merged into ``b``: its names, role, balance, and what was merged into it."""
+    if a.type and b.type and a.type.family != b.type.family:
+        problems.append(_mixed(a, b))
+    b.origin.extend(o for o in a.origin if o not in b.origin)
+    if a.type is not None:  # (``Account.crossed``, ``mapping_owed.put_onto``: the causes)
+        b.merged_in.append((a.origin[0] if a.origin else a.key, a.type))
+    b.merged_in.extend(a.merged_in)
+    if b.role is Role.NONE:
+        b.role = a.role
+    if a.balance is not None:
+        b.balance = a.balance + (b.balance or Decimal(0))
+
+
 def _merge(tree: _Tree, rules: list[Rule], problems: list[Problem]) -> dict[str, str]:
     """Apply merges; return source full name → key of the node that now holds its splits."""
     final = _merge_targets(tree, {r.account: r.target for r in rules}, problems)
     for src, dst in final.items():
         if src == dst:
             continue
-        a, b = tree.nodes[src], tree.nodes[dst]
-        if a.type and b.type and a.type.family != b.type.family:
-            problems.append(_mixed(a, b))
-        b.origin.extend(o for o in a.origin if o not in b.origin)
-        b.crossed.extend(c for c in a.crossed if c not in b.crossed)
-        if b.role is Role.NONE:
-            b.role = a.role
-        if a.balance is not None:
-            b.balance = a.balance + (b.balance or Decimal(0))
+        _absorb(tree.nodes[src], tree.nodes[dst], problems)
     for src, dst in final.items():
         if src != dst:
             if tree.is_below(dst, src):  # merging a parent into its own sub-account
@@ -383,7 +386,7 @@ def _accounts(tree: _Tree) -> tuple[Account, ...]:
                         balance=node.balance,
                         role=node.role,
                         counted_as=_counted_as(node.account.counted, node.type),
-                        crossed=tuple(node.crossed),
+                        merged_in=tuple(node.merged_in),
                     )
                 )
             walk(key)

@@ -4,8 +4,26 @@ Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.model import Account, AccountType, Problem
 from app.words import GNUCASH_TYPES
+
+CONTROLS = {AccountType.RECEIVABLE: "A/R", AccountType.PAYABLE: "A/P"}
+
+
+def put_onto(accounts: Sequence[Account]) -> tuple[tuple[str, str], ...]:
+    """(the account, "A/R" or "A/P") for each account of another type the plan merged into an
+    account of A/Receivable or A/Payable: its lines name no owner, and a payment through it
+    (a customer's or a vendor's) has two A/R or A/P lines (the proof's cause of the owners'
+    differences, ``owner_causes``)."""
+    return tuple(
+        (n, CONTROLS[a.type])
+        for a in accounts
+        if a.type in CONTROLS
+        for n, t in a.merged_in
+        if t is not a.type
+    )
 
 
 def owed_gone(before: tuple[Account, ...], after: tuple[Account, ...]) -> list[Problem]:

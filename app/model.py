@@ -121,14 +121,25 @@ class Account:
     folds_into: str = ""
     # QuickBooks' type, where a retype crossed the balance-sheet line (``counted``)
     counted_as: AccountType | None = None
-    # accounts merged in from the other side of the balance-sheet line (QuickBooks counts them
-    # from other days: the merged account differs after the first fiscal year)
-    crossed: tuple[str, ...] = ()
+    # the accounts merged into it, each with its type then (app/mapping.py)
+    merged_in: tuple[tuple[str, AccountType], ...] = ()
 
     @property
     def counted(self) -> AccountType | None:
         """The type ``balance`` counts by: an asset made an expense keeps an all-time figure."""
         return self.counted_as or self.type
+
+    @property
+    def crossed(self) -> tuple[str, ...]:
+        """The accounts merged in from the other side of the balance-sheet line: QuickBooks
+        counts them from other days, so the merged account differs after the first fiscal year
+        (``likely.merged_across``)."""
+        mine = self.type
+        return tuple(
+            n
+            for n, t in self.merged_in
+            if mine is not None and t.balance_sheet != mine.balance_sheet
+        )
 
     @property
     def name(self) -> str:

@@ -391,7 +391,7 @@ def write_proven(
         if said := foreign.proof_note(prepared.parsed, plan.currency):
             report = replace(report, notes=(*report.notes, said))
         if docs is not None and snapshot.documents is not None:
-            report = verify.with_documents(report, docs, snapshot.documents)
+            report = verify.with_documents(report, docs, snapshot.documents, written.accounts)
         # (no document with tax and no Sales Tax Liability report: nothing to compare; a
         # balances-only book's tax account opens as one amount, owed to no agency it could name)
         if st is not None and snapshot.sales_tax is not None and (st.docs or written.tax_liability):

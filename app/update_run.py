@@ -357,7 +357,7 @@ def _prove(  # noqa: PLR0917
         apart = made_here.found(snapshot, written, work, marks)
         report = classes_proof.verified(written, mine, plan.cutover, update=True, apart=apart)
         if docs is not None and snapshot.documents is not None:
-            report = verify.with_documents(report, docs, snapshot.documents)
+            report = verify.with_documents(report, docs, snapshot.documents, written.accounts)
         report = proof.new_documents_tax(report, snapshot, written, work, st, done.refused)
         rates = proof.rates_changed(st, snapshot.sales_tax)
         report = replace(report, notes=(*report.notes, *rates)) if rates else report

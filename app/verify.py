@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 
@@ -40,6 +41,7 @@ from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
 from app.likely import date_suspect, likely_fix, merged_across, opened_there, short_totals
 from app.made_here import MadeHere
+from app.mapping_owed import put_onto
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.openings import OPENING_KIND, opened
 from app.plan import Cutover
@@ -322,9 +324,15 @@ def _checks(ledger: Ledger, snap: BookSnapshot) -> tuple[Check, ...]:
     return tuple(Check(c.name, c.input, c.book, c.input == c.book, c.detail) for c in out)
 
 
-def with_documents(report: Report, docs: selection.Selection, book: BookDocuments) -> Report:
-    """The documents part of the proof (``docs`` as selected, ``book`` as read back), and a note
-    on what the documents pass added."""
+def with_documents(
+    report: Report,
+    docs: selection.Selection,
+    book: BookDocuments,
+    accounts: Sequence[Account] = (),
+) -> Report:
+    """The documents part of the proof (``docs`` as selected, ``book`` as read back; the book's
+    ``accounts``: what the plan merged onto A/R or A/P), and a note on what the documents pass
+    added."""
     meant = docs.counts()
     held = dict(Counter(d.kind for d in book.documents))
     held["payment"] = book.payments
@@ -333,7 +341,7 @@ def with_documents(report: Report, docs: selection.Selection, book: BookDocument
     )
     balances = {r.account: r.quickbooks_balance for r in report.rows}
     as_of = report.as_of.date if report.as_of else None
-    proof = with_open_items(proof, as_of, balances, docs, book)
+    proof = with_open_items(proof, as_of, balances, docs, book, onto=put_onto(accounts))
     pieces = docs.pieces().values()
     cut, links = sum(max(0, len(p) - 1) for p in pieces), meant["link"]
     linked = (

@@ -382,13 +382,28 @@ def test_another_account_merged_onto_a_control_account_is_warned(tmp_path) -> No
     differently" with the exports blamed ("export it again"), nothing saying the merge made
     every payment through Checking carry two A/R or A/P lines (hunt 15). The Map step now says
     so; two receivable accounts merged are not warned."""
-    prepared, _outcome = _with_change(tmp_path, "merge", "Checking", "Accounts Receivable")
+    prepared, outcome = _with_change(tmp_path, "merge", "Checking", "Accounts Receivable")
     (warned,) = [p for p in prepared.warnings if "the plan puts Checking on" in p.message]
     assert warned.message.startswith(
         "the plan puts Checking on GnuCash's type A/Receivable (merged or retyped): its lines "
         "name no customer"
     ), warned.message
     assert warned.message.endswith("undo that change on the Map step")
+    # and the proof names the merge as the customers' cause (it named the report, or lines
+    # the files hold with no customer named, "nothing on these pages changes it")
+    proof = outcome.report.documents
+    assert proof is not None and proof.causes and not proof.ok
+    said = "the Map step merged 'Checking' into A/R: a payment through it then has two A/R or A/P "
+    assert {(c.owner_kind, c.cause, c.action, c.step) for c in proof.causes} == {
+        (  # (a bill paid from Checking: its A/P and Checking's, now A/R, lines; the customers
+            # pay into Undeposited Funds, and match)
+            "vendor",
+            f"{said}lines and stays a plain transaction, applied to none of this vendor's open "
+            "bills and bill credits",
+            "on the Map step, undo the merge into A/R",
+            "map",
+        ),
+    }
     (tmp_path / "plain").mkdir()
     prepared, _outcome = _with_change(tmp_path / "plain", "merge", "Savings", "Checking")
     assert not [p for p in prepared.warnings if "the plan puts" in p.message]

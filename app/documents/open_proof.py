@@ -34,9 +34,12 @@ def with_open_items(
     balances: Mapping[str, Decimal],
     docs: selection.Selection,
     book: BookDocuments,
+    *,
+    onto: tuple[tuple[str, str], ...] = (),
 ) -> DocumentsProof:
     """``proof`` with the aging, the reconciliation, the documents whose open amounts differ
-    and each owner's probable cause (``balances``: QuickBooks' figure of each account)."""
+    and each owner's probable cause (``balances``: QuickBooks' figure of each account;
+    ``onto``: the accounts the plan merged onto A/R or A/P, ``mapping_owed.put_onto``)."""
     items = docs.derived.open_items
     reported = docs.derived.reported
     rows = aging.aging_rows(items, book.open_lots, as_of, reported) if as_of else ()
@@ -65,6 +68,7 @@ def with_open_items(
                 no_lot=no_lot.get(kind, ZERO),
                 guessed=(kind, end_owner(kind, owner)) in guessed,
                 no_control=kind not in {c.owner_kind for c in book.controls if c.accounts},
+                onto=onto,
                 documents=[d for d in differ if (d.owner_kind, d.owner) == (kind, owner)],
             )
         )

@@ -64,6 +64,7 @@ def owner_cause(
     guessed: bool,
     no_control: bool = False,
     documents: list[DocumentOpen] | None = None,
+    onto: tuple[tuple[str, str], ...] = (),
 ) -> OwnerCause:
     """The probable cause of one owner's difference: a book with no account of the side's type
     (``no_control``: the Map step retyped or merged it away), report rows the transaction files
@@ -80,6 +81,17 @@ def owner_cause(
             f"another type, or merged into another account), and GnuCash keeps {docs} only on "
             f"one: none was made for this {who}",
             f"on the Map step, undo that change to {control}",
+            "map",
+        )
+    if onto:  # (hunt 15: the causes named the report, or lines with no name in the files)
+        into = " and ".join(dict.fromkeys(c for _, c in onto))
+        names = ", ".join(repr(n) for n, _ in onto[:3]) + (" and more" if len(onto) > 3 else "")
+        return OwnerCause(
+            row_kind,
+            owner,
+            f"the Map step merged {names} into {into}: a payment through it then has two A/R or "
+            f"A/P lines and stays a plain transaction, applied to none of this {who}'s {docs}",
+            f"on the Map step, undo the merge into {into}",
             "map",
         )
     rows = ", ".join(
