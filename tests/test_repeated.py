@@ -55,3 +55,43 @@ def test_twins_from_two_files_whose_periods_overlap_name_the_overlap() -> None:
     assert fix == "repeated"
     assert "journal.csv and p1.iif both cover 2021-02-01 to 2021-03-01" in words, words
     assert "give transaction files whose periods do not overlap" in words
+
+
+def test_a_transaction_deleted_between_two_overlapping_exports_is_named(tmp_path) -> None:
+    """Two Transaction Detail reports whose periods overlap, the first exported before a check
+    of the overlap was deleted in QuickBooks (the second and the lists lack it): each is
+    imported, so the history explains more than QuickBooks. It was caught with "no transaction
+    is in the files twice" and named none (hunt 13); a warning and the cause now name it."""
+    from app import pipeline
+    from app.plan import Plan
+    from tests.support.companygen import make_company
+
+    company = make_company(150, seed=3)
+    days = sorted(t.date for t in company.transactions)
+    middle = days[len(days) // 2]
+    gone = next(
+        t
+        for t in company.transactions
+        if t.type == "Check" and dt.timedelta(30) < middle - t.date < dt.timedelta(300)
+    )
+    now = replace(company, transactions=[t for t in company.transactions if t is not gone])
+    earlier = replace(company, transactions=[t for t in company.transactions if t.date <= middle])
+    later = replace(now, history_from=middle - dt.timedelta(365))
+    files = [
+        now.write_lists_iif(tmp_path / "lists.iif"),
+        earlier.write_transaction_detail_csv(tmp_path / "td_old.csv"),
+        later.write_transaction_detail_csv(tmp_path / "td_new.csv"),
+    ]
+    prepared = pipeline.prepare(pipeline.read(files, Plan()), Plan())
+    named = f"Check {gone.num} of {gone.date.isoformat()} (Trans # {gone.trans_no}) at td_old.csv:"
+    (said,) = [w.message for w in prepared.warnings if "in only one of them" in w.message]
+    assert said.startswith("td_old.csv and td_new.csv both cover "), said
+    assert "but 1 transaction of those days is in only one of them (" + named in said
+    assert said.endswith(
+        ", not in td_new.csv); each is imported: one QuickBooks deleted or changed between the "
+        "two exports would be in the book though QuickBooks no longer counts it"
+    )
+    words, fix = repeated.cause(prepared.ledger)
+    assert words.startswith("no transaction is in the files twice; td_old.csv and td_new.csv")
+    assert named in words and fix == "same_day"
+    assert words.endswith(": probably deleted or changed in QuickBooks between the two exports")

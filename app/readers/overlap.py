@@ -27,6 +27,7 @@ per transaction: an overlap of thousands must not hide the other warnings.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -34,6 +35,7 @@ from decimal import Decimal
 from typing import Literal
 
 from app.model import Ledger, Problem, Split, Transaction, money
+from app.readers import one_sided
 from app.source import line_list
 from app.words import plural
 
@@ -84,6 +86,7 @@ class _History:
         self.by_ref: dict[str, list[_Kept]] = defaultdict(list)
         self.by_doc: dict[tuple, list[_Kept]] = defaultdict(list)
         self.superseded: set[str] = set()  # files every transaction of which another file has
+        self.spans: dict[str, tuple[dt.date, dt.date]] = {}  # the days each file covers
 
     def doc(self, t: Transaction) -> tuple:
         return (t.date, t.num.strip())
@@ -116,6 +119,11 @@ class _History:
             if t.ref or not self._run(t, iif, used):
                 mine.append(_Kept(t, k, filename, iif, i))
         self._disagreeing(mine, pairs, used)
+        days = one_sided.span(part.files[0] if part.files else None, part.transactions)
+        if days is not None:  # (the days an earlier file sharing some with it covers too)
+            unused = [k for k in self.kept if id(k) not in used]
+            self.problems += one_sided.warnings(self.spans, (filename, days), pairs, unused, mine)
+            self.spans[filename] = days
         if part.transactions and not mine:
             self.superseded.add(filename)
         for kept in mine:
