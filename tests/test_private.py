@@ -28,6 +28,7 @@ from app.readers.private import (
 from app.readers.redact import redact
 from tests.support.cli import convert
 from tests.support.companygen import make_company
+from tests.support.kept import kept_reads_the_same
 
 SECRET = re.compile(r"900-?\d\d-?\d{4}|900 \d\d \d{4}|4401\d{8}|7788\d{6}|026009593")
 ACCNT = "!ACCNT\tNAME\tACCNTTYPE\tOBAMOUNT\tACCNUM\tBANKNUM\tEXTRA\tHIDDEN\tDELCOUNT\n"
@@ -49,14 +50,7 @@ def _run(tmp_path: Path, *files: Path, extra: tuple[str, ...] = ()):
 
 
 def _kept_reads_the_same(tmp_path: Path, original: Path) -> Path:
-    (tmp_path / "kept").mkdir(exist_ok=True)
-    kept = tmp_path / "kept" / original.name
-    kept.write_bytes(original.read_bytes())
-    done = redact(kept)
-    assert not SECRET.search(kept.read_text(encoding="utf-8"))
-    if not done.withheld:
-        assert to_text(read([kept], Plan())) == to_text(read([original], Plan()))
-    return kept
+    return kept_reads_the_same(tmp_path, original, SECRET)
 
 
 def test_the_shapes() -> None:

@@ -132,7 +132,7 @@ def _no_table(text: str, rows: list[list[str]]) -> Refusal | None:
         )
     if not any(_dated(c) for r in rows for c in r):
         head = next((r for r in rows if len([c for c in r if c.strip()]) >= 3), [])
-        names = ", ".join(masked(c.strip()[:30]) for c in head if c.strip())
+        names = ", ".join(masked(c.strip())[:30] for c in head if c.strip())
         return _not_export(
             f"a table without a single date ({names}), where a report of transactions has a "
             "date on each row; customers, vendors and accounts come from the lists export",
@@ -180,7 +180,7 @@ def _narrow(rows: list[list[str]]) -> str:
         if sum(" " in c for c in cells) * 2 >= len(cells):
             return "plain text (short lines of words, not columns)"
         return "a list of single values, one per line"
-    names = ", ".join(masked(c[:30]) for c in head)
+    names = ", ".join(masked(c)[:30] for c in head)
     return f"a table of two columns ({names})"
 
 

@@ -47,23 +47,30 @@ _BANK = re.compile(r"\d{8,17}")
 # check, after any word); its digits may already be masked (the kept copy the wizard reads)
 _N = r"[\d•]"
 _WORD = (
-    r"(?i:(?:\b(?:ssn|soc(?:ial)?\.? ?sec(?:urity)?|tin|acct|account|a/c|routing|rtn|aba|iban|dda"
-    r"|bank|direct ?deposit)\b|\bss ?#)\.?(?:\s*(?:no|num|number|to)\b\.?)?[\s:#=./-]{0,4})"
+    r"(?i:(?:\b(?:ssn|soc(?:ial)?\.? ?sec(?:urity)?|tin|sin|tfn|tax ?file|bsb|acct|account|a/c"
+    r"|routing|rtn|aba|iban|dda|bank|direct ?deposit)\b|\bss ?#)\.?"
+    r"(?:\s*(?:no|num|number|to)\b\.?)?[\s:#=./-]{0,4})"
 )
-_NUMBER = rf"{_N}{{3}}\s*[-. ]\s*{_N}{{2}}\s*[-. ]\s*{_N}{{4}}|{_N}{{2,}}(?:[ -]{_N}{{2,}}){{0,5}}"
+_NUMBER = rf"{_N}{{3}}\s*[-. ]\s*{_N}{{2}}\s*[-. ]\s*{_N}{{4}}|{_N}{{2,}}(?:[ -]{_N}+){{0,5}}"
 TYPED = re.compile(
     rf"(?<![\w•-]){_N}{{3}}-{_N}{{2}}-{_N}{{4}}(?![\w•-])"
-    rf"|{_WORD}(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*(?![\w•])"
-    rf"|(?<![\w•-])(?P<card>[3-6•](?:[ -]?{_N}){{14,15}})(?![\w•-])"
+    rf"|{_WORD}(?P<num>(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*)(?![\w•])"
+    rf"|(?<![\w•-])(?P<card>[3-6•](?:[\s-]?{_N}){{14,15}})(?![\w•-])"
 )
 _DAY = re.compile(r"(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
+# after a word, what is no bank number: a span of years, a phone number (3-3-4)
+_SPARED = re.compile(r"(19|20)\d\d ?- ?(19|20)\d\d|\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}")
+_SERIAL = re.compile(r"(?i)\b(imei|meid|esn|serial|s/n)\b[\s:#.no]*$")  # (no card: a device's)
 
 
 def _typed(m: re.Match[str]) -> bool:
-    """Whether a match of ``TYPED`` is such a number: 8 digits or more, not a date; a card
-    number passes the card numbers' own check (Luhn's) or is masked already."""
+    """Whether a match of ``TYPED`` is such a number: 8 digits or more, not a date, a span of
+    years or a phone number; a card number passes the card numbers' own check (Luhn's) or is
+    masked already, and follows no word naming a device's number (an IMEI passes Luhn's)."""
     if m["card"]:
-        return _card(m["card"])
+        return _card(m["card"]) and not _SERIAL.search(m.string[max(0, m.start() - 16) : m.start()])
+    if m["num"] and _SPARED.fullmatch(m["num"].strip()):
+        return False
     digits = re.sub(r"\D", "", m[0].replace(MASK, "0"))
     return len(digits) > 8 or (len(digits) == 8 and _DAY.fullmatch(digits) is None)
 
@@ -96,7 +103,7 @@ def typed_numbers(text: str) -> set[str]:
 # time: a keyword is a literal; a dashed SSN starts at its first dash)
 _MAYBE = re.compile(
     r"-[\d•]{2}-[\d•]{4}|(?:ssn|ss ?#|sec|tin|acct|account|a/c|routing|rtn|aba|iban|dda|bank"
-    r"|deposit)[^\n\d]{0,16}[\d•]{2}|[3-6•](?:[ -]?[\d•]){14}"
+    r"|deposit|sin|tfn|tax ?file|bsb)[^\n\d]{0,16}[\d•]{2}|[3-6•](?:[\s-]?[\d•]){14}"
 )
 
 
@@ -114,8 +121,49 @@ def typed_masked(text: str) -> str:
 
 
 def masked(text: str) -> str:
-    """``text`` with the digits of every SSN- or bank-number-shaped part masked (a message)."""
-    return PRIVATE.sub(lambda m: re.sub(r"\d", MASK, m[0]), text)
+    """``text`` with the digits of every SSN- or bank-number-shaped part masked (a message):
+    9 digits or more in one run, or in groups a space or a dash apart (a card, a bank number
+    as people write them: 4111 1111 1111 1111, 0012 3456 78)."""
+    return _GROUPED.sub(_digits_masked, PRIVATE.sub(lambda m: re.sub(r"\d", MASK, m[0]), text))
+
+
+_GROUPED = re.compile(r"(?<![\d.,])\d+(?:[ -]\d+)+(?![\d]|[.,]\d)")
+
+
+def grouped(text: str) -> bool:
+    """``text`` holds 9 digits or more in groups a space or a dash apart (a card, a bank number
+    as people write them; no amount, date or phone number is written so)."""
+    return _GROUPED.sub(_digits_masked, text) != text
+
+
+def _digits_masked(m: re.Match[str]) -> str:
+    """Nine digits or more masked, a phone number (3-3-4) apart."""
+    if sum(c.isdigit() for c in m[0]) < 9 or _SPARED.fullmatch(m[0]):
+        return m[0]
+    return re.sub(r"\d", MASK, m[0])
+
+
+def digits_masked(text: str) -> str:
+    """``text`` with every digit masked: a line broken off a note, which may hold anything (a
+    card, an account number after any word)."""
+    return re.sub(r"\d", MASK, text)
+
+
+def typed_cell(cell: str) -> str:
+    """An IIF cell as ``typed_masked`` masks it, its ``\\n`` read as the line break QuickBooks
+    writes so (a note's second line: "Direct deposit:\\nAcct 0012345678"); only digits
+    change."""
+    if "\\n" not in cell:
+        return typed_masked(cell)
+    plain = cell.replace("\\n", "\n")
+    at = [i for i in range(len(cell)) if not (i > 0 and cell[i - 1 : i + 1] == "\\n")]
+    if len(at) != len(plain):  # (never: each escape is two characters read as one)
+        return typed_masked(cell)
+    out = list(cell)
+    for k, (was, now) in enumerate(zip(plain, typed_masked(plain), strict=True)):
+        if was != now:
+            out[at[k]] = now
+    return "".join(out)
 
 
 def ssn_masked(text: str) -> str:
@@ -124,9 +172,11 @@ def ssn_masked(text: str) -> str:
     return _SSN_SHAPE.sub(lambda m: re.sub(r"\d", MASK, m[0]), text)
 
 
-def quoted(text: str) -> str:
-    """A cell as a message quotes it: ``repr`` of its text, stripped and masked."""
-    return repr(masked((text or "").strip()))
+def quoted(text: str, at_most: int = 0) -> str:
+    """A cell as a message quotes it: ``repr`` of its text, stripped and masked, then cut to
+    ``at_most`` characters ("..." after; masked first: a number cut short looks like none)."""
+    shown = masked((text or "").strip())
+    return repr(shown[:at_most] + "..." if 0 < at_most < len(shown) else shown)
 
 
 def ssn_shaped(text: str) -> bool:

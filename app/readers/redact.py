@@ -54,6 +54,7 @@ from app.readers.iif.rows import (
 )
 from app.readers.private import (
     SENSITIVE_HEADER,
+    digits_masked,
     masked,
     maybe_typed,
     ssn_masked,
@@ -96,7 +97,10 @@ def redact(path: Path, name: str = "") -> Redaction:
     data = path.read_bytes()
     text, encoding = decode(data)
     if claims and iif not in claims and names not in claims:  # a transaction report
-        blanked = _memos(text) if maybe_typed(text) else None  # (one scan when none is)
+        try:
+            blanked = _memos(text) if maybe_typed(text) else None  # (one scan when none is)
+        except csv.Error as exc:  # (which memos hold what cannot be told: hunt 17)
+            return Redaction(withheld=(Problem(Source(name, 1), CANNOT_SPLIT.format(exc)),))
         if blanked is not None:
             path.write_bytes(blanked.encode(encoding, errors="replace"))
         return Redaction(blanked=blanked is not None)
@@ -144,7 +148,7 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
             elif header is not None and (mine := [n for kw, n in labelled if kw == first]):
                 extra = tuple(header.index[c] for n in mine if (c := f"CUSTFLD{n}") in header.index)
                 header = replace(header, sensitive=(*header.sensitive, *extra))
-            lead = masked(cells[0]) if header is None else cells[0]  # (a broken note's line)
+            lead = digits_masked(cells[0]) if header is None else cells[0]  # (a note's line)
             blanked = _blank(first, header, rest, withheld, Source(name, start))
             if not blanked and lead == cells[0]:
                 continue
@@ -263,13 +267,11 @@ def _csv(
 def _memos(text: str) -> str | None:
     """A CSV transaction report with what was typed into its memos as an SSN or a bank number
     masked, as the reader masks it (``readers.typed``; None when no memo holds one). Only those
-    characters change: every other byte of the file stays as it was."""
+    characters change: every other byte of the file stays as it was. Raises csv.Error for a
+    file the csv module cannot split (the reader refuses it; no copy is kept)."""
     body = text.lstrip("\ufeff")
     delimiter = delimiter_of(body.splitlines()[: names.SCAN])
-    try:
-        rows, firsts = _csv_records(body, delimiter)
-    except csv.Error:
-        return None  # (the reader refuses it: nothing of it goes anywhere)
+    rows, firsts = _csv_records(body, delimiter)  # (csv.Error: no copy kept, ``redact``)
     at = next((i for i, r in enumerate(rows[:HEADER_SCAN]) if _memo_columns(r)), None)
     if at is None:
         return None
@@ -280,12 +282,22 @@ def _memos(text: str) -> str | None:
         typed = {n for i in columns if i < len(rows[k]) for n in typed_numbers(rows[k][i])}
         if not typed:
             continue
-        end = firsts[k + 1] - 1 if k + 1 < len(firsts) else len(lines)
-        for n in range(firsts[k] - 1, end):
-            for found in typed:
-                lines[n] = lines[n].replace(found, typed_masked(found))
+        start, end = firsts[k] - 1, firsts[k + 1] - 1 if k + 1 < len(firsts) else len(lines)
+        record = "".join(lines[start:end])  # (a quoted memo may run over its lines)
+        for found in typed:
+            record = _replaced(record, found)
+        lines[start:end] = [record, *[""] * (end - start - 1)]
         changed = True
     return text[: len(text) - len(body)] + "".join(lines) if changed else None
+
+
+def _replaced(record: str, found: str) -> str:
+    """``record`` (a CSV record's lines as written) with ``found`` (a memo's typed number, as
+    the cell reads) masked: its line breaks may be written CRLF where the cell reads LF."""
+    if found in record:
+        return record.replace(found, typed_masked(found))
+    loose = r"\r?\n".join(re.escape(part) for part in found.split("\n"))
+    return re.sub(loose, lambda m: digits_masked(m[0]), record)
 
 
 def _memo_columns(row: list[str]) -> list[int]:

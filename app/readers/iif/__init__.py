@@ -26,7 +26,7 @@ from app.read_progress import ReadProgress
 from app.readers.iif.lists import Lists
 from app.readers.iif.rows import Header, Reading, Row, read_header, read_row
 from app.readers.iif.transactions import Transactions, file_date_order
-from app.readers.private import masked, quoted
+from app.readers.private import digits_masked, quoted
 from app.readers.values import decode, is_binary, parse_date
 from app.source import Source
 
@@ -291,10 +291,10 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
             headers[keyword] = read_header(keyword, cells[1:])
             continue
         if not seen_header:
-            shown = first if len(first) <= 40 else first[:40] + "..."
             raise ParseError(
                 source,
-                f"expected a !KEYWORD header row before the first data row (got {quoted(shown)})",
+                "expected a !KEYWORD header row before the first data row (got "
+                f"{quoted(first, 40)})",
             )
         keyword = first.upper()
         header = headers.get(keyword)
@@ -302,7 +302,7 @@ def _rows(text: str, reading: Reading) -> Iterator[Row]:
             if keyword.startswith("END"):  # terminators (ENDGRP, ENDTAX, ENDTRNS...) need none
                 yield Row(keyword, (), {}, [], source)
             else:
-                said = masked(keyword)  # (a note's line broken off may hold anything)
+                said = digits_masked(keyword)  # (a note's line broken off may hold anything)
                 reading.warn(source, f"a {said} row with no !{said} header above it (not imported)")
             continue
         row = read_row(keyword, header, cells[1:], source, reading)

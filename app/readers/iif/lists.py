@@ -22,7 +22,7 @@ from app.readers.iif.budgets import budget_line
 from app.readers.iif.items import ItemsReader
 from app.readers.iif.names import Names, amount, currency_of, flag
 from app.readers.iif.rows import Reading, Row
-from app.readers.private import quoted
+from app.readers.private import quoted, typed_masked
 from app.source import Source
 from app.words import plural
 
@@ -319,7 +319,7 @@ class Lists:
             name = row.get(col) or row.get("NAME") or _first(row)
             self._skip(kw, name, row.source)
             return
-        name = row.get("NAME") or _first(row)
+        name = typed_masked(row.get("NAME") or _first(row))  # (a list of typed text, perhaps)
         self.not_imported.append(NotImported(kw, name, UNKNOWN_REASON, row.source))
 
 

@@ -33,13 +33,14 @@ from app.model import Problem, ReadOptions
 from app.readers.private import (
     MASK,
     SSN_COLUMN,
+    grouped,
     holds_typed,
     masked,
     number_shaped,
     quoted,
     ssn_cell,
     ssn_shaped,
-    typed_masked,
+    typed_cell,
 )
 from app.readers.values import clean, parse_amount, parse_bool
 from app.source import Source
@@ -136,6 +137,8 @@ def read_header(keyword: str, cells: list[str]) -> Header:
     )
     unnamed = tuple(i for i, col in enumerate(columns) if not col)
     shaped = tuple((index[c], kind) for kind, cols in _SHAPED for c in cols if c in index)
+    if (label := _TYPED_LABELS.get(keyword)) in index:  # (a customer message: typed)
+        shaped += ((index[label], "memo"),)
     return Header(columns, index, sensitive, unnamed, shaped)
 
 
@@ -270,16 +273,28 @@ def mask_ssns(cells: list[str], header: Header) -> list[int]:
         if i < len(cells) and len(cells[i]) > 7 and _PRIVATE[kind](cells[i])
     ]
     for i, kind in found:  # (a memo: only what was typed as such a number, ``readers.typed``)
-        cells[i] = typed_masked(cells[i]) if kind == "memo" else masked(cells[i])
+        cells[i] = typed_cell(cells[i]) if kind == "memo" else masked(cells[i])
     return [i for i, _ in found]
 
 
-# text a person typed (a memo, a list's notes and descriptions, custom fields): what was typed
-# into it as an SSN or a bank number is masked (``private.typed_masked``)
+# text a person typed (a memo, a list's notes, descriptions, contacts and addresses, custom
+# fields): what was typed into it as an SSN, a bank or a card number is masked
+# (``private.typed_cell``); a customer message (``INVMEMO``) is its NAME (``read_header``)
 TYPED_COLUMNS = (
-    "MEMO", "NOTEPAD", "NOTE", "DESC", "PURCHASEDESC", "JOBDESC",
+    "MEMO", "NOTEPAD", "NOTE", "DESC", "PURCHASEDESC", "JOBDESC", "CONT1", "CONT2", "PHONE1",
+    "PHONE2", "FAXNUM", "EMAIL", "CTYPE", "VTYPE", "JOBTYPE", "RESALENUM", "REP", "PRICELEVEL",
+    "SALUTATION", "INIT", "COMPANYNAME", "PRINTAS", "CITY",
+    *(f"{a}ADDR{n}" for a in ("", "B", "S") for n in range(1, 6)),
     *(f"CUSTFLD{n}" for n in range(1, 16)),
 )  # fmt: skip
+# lists not imported whose label is typed text no other record names (a customer message, a
+# payment method "Visa 4111...", a sales rep's name): masked as a memo is
+_TYPED_LABELS = {
+    "INVMEMO": "NAME",
+    "PAYMETH": "NAME",
+    "SHIPMETH": "NAME",
+    "SALESREP": "ASSOCIATEDNAME",
+}
 # columns that hold a flag, a count or a date, never a long number
 _FLAGS = ("CLEAR", "TOPRINT", "NAMEISTAXABLE", "PAID", "HIDDEN", "DELCOUNT", "TAXABLE", "1099")
 _SHAPED = (
@@ -290,9 +305,9 @@ _SHAPED = (
 )
 _PRIVATE = {
     "taxid": ssn_shaped,
-    "flag": lambda cell: number_shaped(cell) or ssn_cell(cell),
-    "amount": ssn_cell,
-    "memo": holds_typed,
+    "flag": lambda cell: number_shaped(cell) or ssn_cell(cell) or grouped(cell),
+    "amount": lambda cell: ssn_cell(cell) or grouped(cell),  # (hunt 17: a card under AMOUNT)
+    "memo": lambda cell: holds_typed(cell.replace("\\n", "\n")),  # (``typed_cell``)
 }
 
 

@@ -241,7 +241,7 @@ class Collector:
     def noise(self, line: int, row: list[str]) -> None:
         text = next((c.strip() for c in row if c.strip()), "")
         if text and not text.startswith("Total") and text != "TOTAL" and text not in _QUIET:
-            self.warn(line, f"not a transaction row, skipped (got {quoted(text[:60])})")
+            self.warn(line, f"not a transaction row, skipped (got {quoted(text, 60)})")
 
     def heading(self, line: int, lead: list[str]) -> None:
         """Text in the leading columns of a report with an Account column: a Total row, or an
@@ -255,7 +255,7 @@ class Collector:
             self.sectioned = True
             self.warn(
                 line,
-                f"this report is grouped by account ({quoted(text[:60])}) but has no Trans # "
+                f"this report is grouped by account ({quoted(text, 60)}) but has no Trans # "
                 "column, so its transactions cannot be rebuilt safely: add Trans # and export "
                 "again",
             )

@@ -1,0 +1,158 @@
+"""What a person typed as an SSN, a bank, routing or card number, wherever QuickBooks lets them
+type (hunt 17): on a note's second line (QuickBooks writes a cell's line break as the two
+characters ``\\n``), in a contact or an address, as a customer message or a payment method, in a
+CSV memo running over two lines, in a line broken off a note. Each is masked in the book, the
+messages and the kept copy, which reads the same; ordinary numbers a bookkeeper writes are kept."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from pathlib import Path
+
+import pytest
+
+from app.plan import Plan
+from app.readers import read
+from app.readers.private import masked, quoted, typed_masked
+from app.readers.redact import redact
+from tests.support.cli import convert
+from tests.support.companygen import make_company
+from tests.support.kept import kept_reads_the_same
+
+NUMBERS = re.compile(r"0012345678|021000021|4111111111111111|4012 8888 8888 1881|900-12-3456")
+
+
+def _book_text(book: Path) -> str:
+    return gzip.decompress(book.read_bytes()).decode("utf-8")
+
+
+def _kept(tmp_path: Path, original: Path) -> str:
+    return kept_reads_the_same(tmp_path, original, NUMBERS).read_bytes().decode("utf-8")
+
+
+def test_numbers_typed_on_a_note_s_later_lines_contacts_and_messages_are_masked(tmp_path):
+    """``Direct deposit:\\nRouting 021000021\\nAcct 0012345678``: the rule saw "nAcct" and
+    "n4111...", so the numbers reached the book and the kept copy; so did a contact's, an
+    address line's, a customer message's and a payment method's."""
+    text = (
+        "!ACCNT\tNAME\tACCNTTYPE\tDESC\n"
+        "ACCNT\tSavings\tBANK\tChase savings\\nacct 0012345678\n"
+        "!CUST\tNAME\tBADDR2\tCONT1\tNOTE\tNOTEPAD\n"
+        "CUST\tAcme\tacct 0012345678\tPat\tsee\\nacct 0012345678\t"
+        "Pays by card:\\n4111111111111111\n"
+        "!VEND\tNAME\tNOTEPAD\tCUSTFLD1\n"
+        "VEND\tChris\tDirect deposit:\\nRouting 021000021\\nAcct 0012345678\tSSN:\\n900-12-3456\n"
+        "!INVMEMO\tNAME\n"
+        "INVMEMO\tPlease pay by direct deposit to acct 0012345678, routing 021000021\n"
+        "!PAYMETH\tNAME\n"
+        "PAYMETH\tVisa 4012 8888 8888 1881\n"
+    )
+    path = tmp_path / "lists.iif"
+    path.write_text(text, encoding="utf-8")
+    book = tmp_path / "book.gnucash"
+    run = convert(path, "-o", book, "--export-date", "2024-01-31")
+    assert book.exists(), run.stdout + run.stderr
+    assert not NUMBERS.search(run.stdout + run.stderr + _book_text(book))
+    assert "Routing •••••••••\nAcct ••••••••••" in _book_text(book)
+    read_back = read([path], Plan())
+    assert [v.notes for v in read_back.vendors] == [
+        "Direct deposit:\nRouting •••••••••\nAcct ••••••••••\nCustom field 1: SSN:\n•••-••-••••"
+    ]
+    assert {n.name for n in read_back.not_imported} == {
+        "Please pay by direct deposit to acct ••••••••••, routing •••••••••",
+        "Visa •••• •••• •••• ••••",
+    }
+    kept = _kept(tmp_path, path)
+    assert not NUMBERS.search(kept)
+    assert "Direct deposit:\\nRouting •••••••••\\nAcct ••••••••••" in kept  # (only digits)
+
+
+def test_a_memo_s_second_line_in_an_iif_transaction_file_is_masked_in_the_kept_copy(tmp_path):
+    company = make_company(30, seed=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    path = company.write_transactions_iif(tmp_path / "tx.iif")
+    text = path.read_text(encoding="utf-8")
+    typed = "\tOwner investment\\nAcct 0012345678\\n900-12-3456\t"
+    path.write_text(text.replace("\tOwner investment\t", typed, 1), encoding="utf-8")
+    book = tmp_path / "book.gnucash"
+    run = convert(lists, path, "-o", book)
+    assert run.returncode == 0, run.stderr
+    assert not NUMBERS.search(_book_text(book))
+    kept = _kept(tmp_path, path)
+    assert not NUMBERS.search(kept)
+    assert "\tOwner investment\\nAcct ••••••••••\\n•••-••-••••\t" in kept
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_a_csv_memo_running_over_two_lines_is_masked_in_the_kept_copy(tmp_path, end) -> None:
+    """The kept copy masked a memo's number line by line, so one after a line break inside
+    the quoted memo ("acct\\n0012345678") stayed (the book had it masked)."""
+    company = make_company(30, seed=3)
+    path = company.write_transaction_detail_csv(tmp_path / "td.csv")
+    text = path.read_text(encoding="utf-8")
+    for memo in (f'"Paid to acct{end}0012345678"', f'"Payroll SSN{end}900-12-3456"'):
+        text = text.replace(",Owner investment,", f",{memo},", 1)
+    path.write_bytes(text.encode("utf-8"))
+    kept = _kept(tmp_path, path)
+    assert not NUMBERS.search(kept)
+    assert f'"Paid to acct{end}••••••••••"' in kept or f'"Payroll SSN{end}•••-••-••••"' in kept
+
+
+def test_a_csv_report_the_csv_module_cannot_split_keeps_no_copy(tmp_path) -> None:
+    """A quote never closed, with more than the csv module's field limit after it: the copy
+    was kept as uploaded, its memos' numbers in it (the reader refuses the file)."""
+    company = make_company(30, seed=3)
+    path = company.write_transaction_detail_csv(tmp_path / "td.csv")
+    text = path.read_text(encoding="utf-8").replace(",Owner investment,", ',"acct 0012345678,', 1)
+    path.write_text(text + ("x" * 140_000) + "\n", encoding="utf-8")
+    done = redact(path)
+    assert done.withheld and "not a readable CSV file" in done.withheld[0].message
+
+
+def test_a_line_broken_off_a_note_is_said_with_every_digit_masked(tmp_path) -> None:
+    """A note's real line break (a hand-edited file) makes its second line a row of its own,
+    quoted in a warning: "Visa 4111 1111 1111 1111 exp 12/25" was said and kept as is."""
+    text = '!CUST\tNAME\tNOTEPAD\nCUST\tAcme\t"Card on file:\nVisa 4111 1111 1111 1111 exp 12/25"\n'
+    path = tmp_path / "lists.iif"
+    path.write_text(text.replace('"', ""), encoding="utf-8")
+    said = [p.message for p in read([path], Plan()).problems]
+    assert any("a VISA •••• •••• •••• •••• EXP ••/•• row with no" in m for m in said), said
+    kept = _kept(tmp_path, path)
+    assert "4111" not in kept
+
+
+def test_messages_quote_grouped_card_and_bank_numbers_masked() -> None:
+    assert masked("got Visa 4111 1111 1111 1111, acct 0012 3456 78") == (
+        "got Visa •••• •••• •••• ••••, acct •••• •••• ••"
+    )
+    assert quoted("card 4012 8888 8888 1881 on file", 12) == "'card •••• ••...'"
+    kept = "call 415-555-0101 on 2024-01-31 for 1 234.56"
+    assert masked(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("routing 0210-0002-1", "routing ••••-••••-•"),
+        ("TFN 123 456 782", "TFN ••• ••• •••"),
+        ("Tax file no. 123456782", "Tax file no. •••••••••"),
+        ("SIN 046 454 286", "SIN ••• ••• •••"),
+        ("Paid by card 4012 8888\n8888 1881", "Paid by card •••• ••••\n•••• ••••"),
+    ],
+)
+def test_more_ways_of_writing_such_numbers_are_masked(typed, kept) -> None:
+    assert typed_masked(typed) == kept
+
+
+@pytest.mark.parametrize(
+    "memo",
+    [
+        "iPhone 12 repair, IMEI 356938035643809",  # (an IMEI passes Luhn's check)
+        "Samsung S21 IMEI 35-209900-176148-1 screen",
+        "Loan account 2019-2020 interest",
+        "Called bank 415 555 1234 re fee",
+    ],
+)
+def test_device_numbers_years_and_phones_after_such_a_word_are_kept(memo) -> None:
+    assert typed_masked(memo) == memo
