@@ -156,3 +156,22 @@ def test_more_ways_of_writing_such_numbers_are_masked(typed, kept) -> None:
 )
 def test_device_numbers_years_and_phones_after_such_a_word_are_kept(memo) -> None:
     assert typed_masked(memo) == memo
+
+
+def test_a_csv_row_whose_cells_moved_is_refused_and_masked_in_the_kept_copy(tmp_path) -> None:
+    """An unquoted comma in a memo ("Paid, acct 0012345678") moved the number under Account:
+    named in "account 'acct 0012345678' is not in the chart", offered on the Map step to place,
+    kept in the kept copy (hunt 17). A row with text past its header's last column is now
+    refused at its line, quoting nothing, and the kept copy masks any cell of it."""
+    company = make_company(30, seed=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    path = company.write_transaction_detail_csv(tmp_path / "td.csv")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = next(k for k, line in enumerate(lines) if ",Owner investment," in line)
+    lines[at] = lines[at].replace(",Owner investment,", ",Owner investment, acct 0012345678,")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    run = convert(lists, path, "-o", tmp_path / "book.gnucash")
+    assert run.returncode == 1 and not (tmp_path / "book.gnucash").exists()
+    assert f"td.csv:{at + 1}: this row has 17 cells where the header row names 16" in run.stderr
+    assert not NUMBERS.search(run.stdout + run.stderr)
+    assert not NUMBERS.search(_kept(tmp_path, path))

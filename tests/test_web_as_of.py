@@ -106,7 +106,8 @@ def one_link(page) -> str:
 
 
 def test_every_fix_the_wizard_words_names_a_control_of_its_step(client, tmp_path):
-    """Each Map-step fix's words quote a control label the Map step shows (issue 27, item 6)."""
+    """Each Map-step fix's words quote a control label the Map step shows (issue 27, item 6;
+    with a change made, whose list and undo two fixes name)."""
     import re
 
     from app.fixes import WORDS
@@ -114,6 +115,8 @@ def test_every_fix_the_wizard_words_names_a_control_of_its_step(client, tmp_path
     files = company_files(tmp_path, exported=NEW_YEAR, hdr=False)
     prefix, csrf = new_migration(client)
     add(client, prefix, csrf, files["lists"], files["find"])
+    change = {"account": "Checking", "kind": "rename", "target": "Main Checking"}
+    assert client.post(f"{prefix}/map/rules", data=change, headers=csrf).status_code < 400
     text = " ".join(soup(client.get(f"{prefix}/map")).select_one("#map").get_text().split())
     shown_with = {"account_map": "Report accounts to place"}  # shown when there is one
     for fix, words in WORDS["wizard"].items():

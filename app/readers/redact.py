@@ -278,8 +278,12 @@ def _memos(text: str) -> str | None:
     columns = _memo_columns(rows[at])
     lines = io.StringIO(body, newline="").readlines()  # (as the csv reader counts them)
     changed = False
+    width = len(rows[at])
     for k in range(at + 1, len(rows)):
-        typed = {n for i in columns if i < len(rows[k]) for n in typed_numbers(rows[k][i])}
+        row = rows[k]  # (a row of another width: its cells moved, any may hold the memo)
+        moved = len(row) != width and any(c.strip() for c in row)
+        cells = row if moved else [row[i] for i in columns if i < len(row)]
+        typed = {n for cell in cells for n in typed_numbers(cell)}
         if not typed:
             continue
         start, end = firsts[k] - 1, firsts[k + 1] - 1 if k + 1 < len(firsts) else len(lines)

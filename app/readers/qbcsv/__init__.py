@@ -82,6 +82,16 @@ KINDS = {
 _CLEARED_MARKS = frozenset({"*", "C", "c"})
 
 
+def moved(n: int, width: int) -> str:
+    """Why a row with text beyond its header's last column is not read."""
+    return (
+        f"this row has {n} cells where the header row names {width}, with text past the last "
+        "column: a cell holding a comma without quotes (or a cell added) moves every cell "
+        "after it under the wrong column, so the row is not read; export the report again "
+        "from QuickBooks, or put that cell in quotes"
+    )
+
+
 def identify(path: Path, options: ReadOptions) -> bool:
     """True when one of the first rows is a header row a CSV layout (or the hand mapping) claims.
     IIF files (first line ``!…``) are never claimed."""
@@ -268,9 +278,13 @@ class _Reader:
                 if not any(row):
                     continue
                 row += pad[n:need]
-            elif not lead and n > hw:
-                row = row[:hw]  # a ragged row: cells beyond the header are not read
-                row.append("")
+            elif n > hw:
+                if any(c.strip() for c in row[hw:]):  # (hunt 17: a memo's number as an account)
+                    out.error(line, moved(n, hw))
+                    continue
+                if not lead:
+                    row = row[:hw]  # a ragged row: empty cells beyond the header are not read
+                    row.append("")
             if lead and (row[0] or (lead > 1 and any(row[1:lead]))):
                 head = next(((i, c.strip()) for i, c in enumerate(row[:lead]) if c.strip()), None)
                 if head is not None:  # (a lone space there is not a heading)
