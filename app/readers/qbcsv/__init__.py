@@ -66,6 +66,7 @@ from app.readers.qbcsv.header import (
     delimiter_of,
     find_header,
     first_rows,
+    moved,
     safe_decode,
 )
 from app.readers.qbcsv.items import ItemCells
@@ -80,16 +81,6 @@ KINDS = {
     "hand": "CSV (columns mapped by hand)",
 }
 _CLEARED_MARKS = frozenset({"*", "C", "c"})
-
-
-def moved(n: int, width: int) -> str:
-    """Why a row with text beyond its header's last column is not read."""
-    return (
-        f"this row has {n} cells where the header row names {width}, with text past the last "
-        "column: a cell holding a comma without quotes (or a cell added) moves every cell "
-        "after it under the wrong column, so the row is not read; export the report again "
-        "from QuickBooks, or put that cell in quotes"
-    )
 
 
 def identify(path: Path, options: ReadOptions) -> bool:

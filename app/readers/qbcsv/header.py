@@ -226,3 +226,13 @@ def all_rows(path: Path, scan: int = HEADER_SCAN) -> tuple[list[tuple[int, list[
     except csv.Error as exc:
         where = Source(path.name, reader.line_num)
         raise ParseError(where, f"not a readable CSV file ({exc})") from None
+
+
+def moved(n: int, width: int) -> str:
+    """Why a row with text beyond its header's last column is not read."""
+    return (
+        f"this row has {n} cells where the header row names {width}, with text past the last "
+        "column: a cell holding a comma without quotes (or a cell added) moves every cell "
+        "after it under the wrong column, so the row is not read; export the report again "
+        "from QuickBooks, or put that cell in quotes"
+    )
