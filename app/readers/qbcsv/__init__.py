@@ -11,19 +11,18 @@ Layouts (docs/FORMATS.md, "The transaction layouts"), told apart by the header r
 - General Ledger / Transaction Detail by Account: no Account column but a Split column (the
   other side, never a split of its own); the account is the section's header row; splits are
   gathered by Trans # across all sections.
-The header row is found by scanning the first rows; title, blank, ``Total …``/``TOTAL`` and
-account header rows and leading unnamed columns are noise. ``ReadOptions.columns`` maps columns
-by hand for a report no layout claims. Split.account is the report's account cell as printed
-(for the General Ledger the nested section headers joined with ``:``); app/resolve.py matches it
-against the chart. Transaction.notes = ``QuickBooks <Type> #<Trans #>``. With Amount beside
-Debit/Credit, Debit/Credit is the value and Amount a cross-check (``Collector.checked``).
-Estimates and orders are counted under "not imported", never read; a transaction without a name
-on its first row is named by its lines (``app.readers.payers``). An account cell holding a number
-alone (Reckon's Spend Money / Transfer exports) reads as the label the file gives that number in
-its Split or Account column (``account_labels.numbers_named``). A report that stops before its
-end (a last transaction cut in the middle, no closing TOTAL row while its title's period runs on)
-is said so (``ending.py``), as one cut at the export cap is. A Class column, where the user added
-one, gives each row's ``Split.klass`` (docs/CLASSES.md, "What is read"); never required.
+The header row is found by scanning the first rows; title, blank, ``Total …``/``TOTAL`` and account
+header rows and leading unnamed columns are noise. ``ReadOptions.columns`` maps columns by hand for
+a report no layout claims. Split.account is the report's account cell as printed (for the General
+Ledger the nested section headers joined with ``:``); app/resolve.py matches it against the chart.
+Transaction.notes = ``QuickBooks <Type> #<Trans #>``. With Amount beside Debit/Credit, Debit/Credit
+is the value and Amount a cross-check (``Collector.checked``). Estimates and orders are counted
+under "not imported", never read; a transaction without a name on its first row is named by its
+lines (``app.readers.payers``). An account cell holding a number alone (Reckon's Spend Money /
+Transfer exports) reads as the label the file gives that number in its Split or Account column
+(``account_labels.numbers_named``). A report that stops before its end (a last transaction cut in
+the middle, no closing TOTAL row while its title's period runs on) is said so (``ending.py``), as
+one cut at the export cap is. A Class column gives ``Split.klass`` (docs/CLASSES.md).
 
 The row loop is the hot path (``make bench`` compares it with bare ``csv.reader``): UTF-8 is
 decoded while reading, column indexes are resolved once, amounts take a fast path (one regex
@@ -31,10 +30,9 @@ where they have commas, a strip of the characters allowed where not), labels, me
 are handled once per distinct text (and share one string), Split/Source/Transaction are built
 through their slots (``build.py``), the cyclic GC is paused while the objects are built (it
 doubled the time). By CPU time on the bench's 30 MB Transaction Detail file (235k rows), in
-the bench's children (the collector running, as the bench calls ``parse``): 3.33× csv.reader
-(3.47× before the comma-free fast path, 2026-12-07). A bare loop making only the model's
-objects (a Decimal, a Source and a Split per row, a Transaction per group) takes 2.4× on its
-own: 2× leaves no room without changing the model (docs/ENGINE.md, the floors).
+the bench's children: 3.33× csv.reader (3.47× before the comma-free fast path). A bare loop
+making only the model's objects (a Decimal, a Source and a Split per row, a Transaction per
+group) takes 2.4× on its own: 2× leaves no room without changing the model (docs/ENGINE.md).
 """
 
 from __future__ import annotations
@@ -269,13 +267,11 @@ class _Reader:
                 if not any(row):
                     continue
                 row += pad[n:need]
-            elif n > hw:
-                if any(c.strip() for c in row[hw:]):  # (hunt 17: a memo's number as an account)
+            elif n > hw:  # (text past the header: its cells moved, hunt 17; else empty, cut)
+                if any(c.strip() for c in row[hw:]):
                     out.error(line, moved(n, hw))
                     continue
-                if not lead:
-                    row = row[:hw]  # a ragged row: empty cells beyond the header are not read
-                    row.append("")
+                row = row if lead else [*row[:hw], ""]
             if lead and (row[0] or (lead > 1 and any(row[1:lead]))):
                 head = next(((i, c.strip()) for i, c in enumerate(row[:lead]) if c.strip()), None)
                 if head is not None:  # (a lone space there is not a heading)
