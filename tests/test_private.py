@@ -386,7 +386,10 @@ def test_numbers_typed_into_the_lists_notes_and_descriptions_are_masked_and_said
     assert book.exists(), said
     card = re.compile(r"4012 8888 8888 1881|8888.?1881")
     assert not card.search(said) and not card.search(_book_text(book))
-    assert "the notes or description of 3 list entries at lines 4, 6, 8 hold what looks" in said
+    assert (
+        "the notes, description or address of 3 list entries at lines 4, 6, 8 hold what looks"
+        in said
+    )
     from app import gnc
 
     read_back = gnc.read_book(book)
@@ -419,7 +422,7 @@ def test_numbers_typed_into_a_csv_list_are_masked_and_said(tmp_path) -> None:
     run, book = _run(tmp_path, path)
     said = run.stdout + run.stderr
     assert not re.search(r"822463", said + _book_text(book))
-    assert "the notes or description of 1 list entry at line 2 holds what looks" in said
+    assert "the notes, description or address of 1 list entry at line 2 holds what looks" in said
     from app import gnc
 
     assert {v.name: v.notes for v in gnc.read_book(book).vendors} == {

@@ -54,6 +54,9 @@ def test_numbers_typed_on_a_note_s_later_lines_contacts_and_messages_are_masked(
     run = convert(path, "-o", book, "--export-date", "2024-01-31")
     assert book.exists(), run.stdout + run.stderr
     assert not NUMBERS.search(run.stdout + run.stderr + _book_text(book))
+    assert "the notes, description or address of 3 list entries at lines 2, 4, 6 hold" in (
+        run.stdout
+    )  # (Acme's address line, Chris's notes, the account's description)
     assert "Routing •••••••••\nAcct ••••••••••" in _book_text(book)
     read_back = read([path], Plan())
     assert [v.notes for v in read_back.vendors] == [

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 
+from app.business import Customer, Employee, Vendor
 from app.model import Ledger, Problem
 from app.readers.private import MASK, holds_typed, maybe_typed, typed_masked
 from app.source import Source, line_list
 from app.words import plural
 
 _SAID = (
-    "what looks like a Social Security number or a bank account or routing number (typed after "
-    "a word such as SSN or acct, or written 123-45-6789): its digits are masked (•) in the book, "
-    "which never keeps such numbers"
+    "what looks like a Social Security number or a bank account, routing or card number (typed "
+    "after a word such as SSN or acct, or written 123-45-6789, or a card's 16 digits): its digits "
+    "are masked (•) in the book, which never keeps such numbers"
 )
 # a list's record → the texts of it a person typed
 _TEXTS = {
@@ -65,6 +66,12 @@ def _memos(ledger: Ledger) -> Ledger:
     )
 
 
+def _contact(owner: Customer | Vendor | Employee) -> list[str]:
+    """What an owner's addresses hold: names, lines, phone, fax, email."""
+    places = (owner.billing, owner.shipping) if isinstance(owner, Customer) else (owner.address,)
+    return [t for a in places for t in (a.name, *a.lines, a.phone, a.fax, a.email)]
+
+
 def _lists(ledger: Ledger) -> Ledger:
     """``ledger`` with a warning naming the list entries whose typed numbers the reader masked
     (cell by cell, as the kept copy is: a note's label, "Account no.: ", is not typed)."""
@@ -74,13 +81,17 @@ def _lists(ledger: Ledger) -> Ledger:
         for r in getattr(ledger, key)
     ]
     records += [(j.source, [j.description, j.notes]) for c in ledger.customers for j in c.jobs]
-    found = [at for at, texts in records if any(MASK in t and holds_typed(t) for t in texts)]
+    owners: list[Customer | Vendor | Employee] = [*ledger.customers, *ledger.vendors]
+    records += [(o.source, _contact(o)) for o in (*owners, *ledger.employees)]  # (contacts)
+    masked = (at for at, texts in records if any(MASK in t and holds_typed(t) for t in texts))
+    found = list(dict.fromkeys(masked))  # (each entry once: its notes and address are one's)
     if not found:
         return ledger
+    entries = plural(len(found), "list entry", "list entries")
     said = Problem(
         found[0],
-        f"the notes or description of {plural(len(found), 'list entry', 'list entries')} at "
-        f"{line_list(found)} {'holds' if len(found) == 1 else 'hold'} {_SAID}",
+        f"the notes, description or address of {entries} at {line_list(found)} "
+        f"{'holds' if len(found) == 1 else 'hold'} {_SAID}",
         "warning",
     )
     return dataclasses.replace(ledger, problems=(*ledger.problems, said))
