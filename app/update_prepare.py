@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app import pipeline, update_classes
+from app import mapping, pipeline, update_classes
 from app import update_decision as renaming
 from app.errors import ProblemsError
-from app.model import Ledger, Problem
+from app.model import Account, Ledger, Problem
 from app.plan import Plan, Rule
 from app.update import BookState, UpdateRefused, Work, aligned
 from app.update_decision import AccountRename
@@ -23,7 +23,8 @@ def followed(state: BookState, parsed: Ledger, plan: Plan) -> tuple[Ledger, Plan
     number, an export's account under the same parent that the book does not have), with a
     warning saying so; a change no such account explains is left as it is (said by ``prepare``),
     and so is a merge (the book has no account of the one merged away to find by number). Made
-    only where the changed plan puts that account beside the book's, its number the same."""
+    only where the account, named as it was, is what the changes made the book's of its number
+    (``_was``)."""
     names = {a.full_name for a in parsed.accounts}
     gone = {r.account for r in plan.rules if r.account not in names and r.kind != "merge"}
     if not gone:
@@ -37,16 +38,12 @@ def followed(state: BookState, parsed: Ledger, plan: Plan) -> tuple[Ledger, Plan
     for old in sorted(gone):
         parent = old.rpartition(":")[0]
         same = [a for a in new if a.full_name.rpartition(":")[0] == parent]
-        if len(same) == 1:
+        if len(same) == 1 and _was(state, parsed, plan, old, same[0]):
             to[old] = same[0].full_name
     if not to:
         return parsed, plan
     rules = tuple(replace(r, account=to.get(r.account, r.account)) for r in plan.rules)
-    ruled = replace(plan, rules=rules)
-    made = {a.code: a.full_name for a in pipeline.prepare(parsed, ruled).ledger.accounts}
     codes = {a.full_name: a.code for a in new}
-    if not all(_beside(made.get(codes[n], ""), in_book[codes[n]]) for n in to.values()):
-        return parsed, plan
     said = [
         Problem(
             next(a.source for a in parsed.accounts if a.full_name == new_name),
@@ -57,13 +54,18 @@ def followed(state: BookState, parsed: Ledger, plan: Plan) -> tuple[Ledger, Plan
         )
         for old, new_name in to.items()
     ]
-    return replace(parsed, problems=(*parsed.problems, *said)), ruled
+    return replace(parsed, problems=(*parsed.problems, *said)), replace(plan, rules=rules)
 
 
-def _beside(made: str, book: str) -> bool:
-    """The account the changes make is the book's, or a sibling of it (a move keeps QuickBooks'
-    new leaf: the rename found by number under the same parent, ``compared``, names it)."""
-    return bool(made) and made.rpartition(":")[0] == book.rpartition(":")[0]
+def _was(state: BookState, parsed: Ledger, plan: Plan, old: str, now: Account) -> bool:
+    """Whether ``now`` (an account of the exports) is ``old`` renamed: named ``old`` again, the
+    plan's changes make of it the book's account of its number (an unused account the plan
+    renamed and QuickBooks deleted is not another account QuickBooks renamed since: hunt 18)."""
+    back = Ledger(
+        accounts=tuple(replace(a, full_name=old) if a is now else a for a in parsed.accounts)
+    )
+    made = next((a.full_name for a in mapping.apply(back, plan).accounts if a.code == now.code), "")
+    return bool(made) and state.codes.get(made) == now.code
 
 
 def _kinds(rules: tuple[Rule, ...], account: str) -> str:

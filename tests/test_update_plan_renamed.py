@@ -96,3 +96,23 @@ def test_a_merge_of_an_account_quickbooks_renamed_is_still_said(
         f"the change merge {old!r} names account {old!r}, which none of the files lists"
     ]
     assert book.read_bytes() == before
+
+
+def test_a_change_of_an_account_quickbooks_deleted_does_not_follow_another_renamed(
+    tmp_path: Path,
+) -> None:
+    """The plan renamed an unused account QuickBooks then deleted, and QuickBooks renamed
+    another under the same parent: the rename went to that other account, its lines into the
+    unused one's book account, the book written (hunt 18). Refused now, the change named, the
+    book as it was."""
+    later = later_company(150, seed=8)  # (its own: the lists are changed)
+    later.first.accounts.append(("Old Dues", "EXP", "6990", ""))
+    book, june = _book(later, tmp_path, Plan().with_rule(Rule("rename", "Old Dues", "Dues")))
+    before = book.read_bytes()
+    with pytest.raises(ProblemsError) as refused:
+        update_run.bring_up_to_date(june, book)
+    said = [p.message for p in refused.value.problems]
+    assert said == [
+        "the change rename 'Old Dues' names account 'Old Dues', which none of the files lists"
+    ]
+    assert book.read_bytes() == before
