@@ -233,6 +233,7 @@ def _differences(
         text = no_opening(holes, first)
         problems.append(Problem(None, text, "warning", "history_gap", topic="opening"))
     differing = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
+    names = {a.full_name for a in differing}
     suspect = likely.date_suspect(ledger.as_of, differing, re_name, first)
     for a in figured:
         assert a.balance is not None
@@ -241,7 +242,7 @@ def _differences(
         if not diff:
             continue
         what = f"QuickBooks balance {money(a.balance)}, imported history explains {money(has)}"
-        if kept := likely.never_posted(ledger, a, (what, diff), twice, re_name, first):
+        if kept := likely.never_posted(ledger, a, (what, diff), twice, re_name, first, names):
             problems.append(kept)
             continue
         started = likely.opened_there(ledger, daily, first, a.full_name)  # (with the company)

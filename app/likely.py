@@ -5,7 +5,7 @@ explains, as the setting that fixes it (``app.fixes``): one rule for the cutover
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from decimal import Decimal
 
 from app import repeated
@@ -91,16 +91,21 @@ def likely_fix(
     return "export_date" if asof.guessed else "files"
 
 
-def merged_across(
-    ledger: Ledger, account: Account, retained: str | None, asof: AsOf | None, first: dt.date | None
+def merged_across(  # noqa: PLR0917
+    ledger: Ledger,
+    account: Account,
+    retained: str | None,
+    asof: AsOf | None,
+    first: dt.date | None,
+    differ: Collection[str],
 ) -> str:
     """Why ``account`` differs where the plan merged an account into it from the other side of
-    the balance-sheet line (``Account.crossed``; for Retained Earnings, any such merge), the
-    history covering an earlier fiscal year; else "" (hunt 15: the proof blamed a transaction
-    missing from the files)."""
+    the balance-sheet line (``Account.crossed``; for Retained Earnings, such a merge whose
+    account differs too: ``differ``), the history covering an earlier fiscal year; else ""
+    (hunt 15: the proof blamed a transaction missing from the files)."""
     if asof is None or first is None or first >= asof.year_start:
         return ""
-    merged = [(a.full_name, c) for a in ledger.accounts for c in a.crossed]
+    merged = [(a.full_name, c) for a in ledger.accounts for c in a.crossed if a.full_name in differ]
     if account.full_name != retained:
         merged = [(into, c) for into, c in merged if into == account.full_name]
     if not merged:
@@ -121,6 +126,7 @@ def never_posted(  # noqa: PLR0917
     twice: tuple[str, Fix] | None,
     retained: str | None,
     first: dt.date,
+    differ: Collection[str],
 ) -> Problem | None:
     """The cutover's warning for a difference no opening balance may take (``said``: what
     QuickBooks and the history say, the difference): where it would take history back
@@ -131,7 +137,7 @@ def never_posted(  # noqa: PLR0917
         return repeated.not_posted(account, what, diff, twice)
     if short := short_totals(ledger, account):
         return short_warning(account, what, diff, short)
-    if across := merged_across(ledger, account, retained, ledger.as_of, first):
+    if across := merged_across(ledger, account, retained, ledger.as_of, first, differ):
         return merged_warning(account, what, diff, across)
     return None
 

@@ -322,8 +322,9 @@ def _absorb(a: _Node, b: _Node, problems: list[Problem]) -> None:
     if a.type and b.type and a.type.family != b.type.family:
         problems.append(_mixed(a, b))
     b.origin.extend(o for o in a.origin if o not in b.origin)
-    if a.type is not None:  # (``Account.crossed``, ``mapping_owed.put_onto``: the causes)
-        b.merged_in.append((a.origin[0] if a.origin else a.key, a.type))
+    counted = (a.account.counted if a.account else None) or a.type  # (QuickBooks' type)
+    if counted is not None:  # (``Account.crossed``, ``mapping_owed.put_onto``: the causes)
+        b.merged_in.append((a.origin[0] if a.origin else a.key, counted))
     b.merged_in.extend(a.merged_in)
     if b.role is Role.NONE:
         b.role = a.role

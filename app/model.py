@@ -121,7 +121,7 @@ class Account:
     folds_into: str = ""
     # QuickBooks' type, where a retype crossed the balance-sheet line (``counted``)
     counted_as: AccountType | None = None
-    # the accounts merged into it, each with its type then (app/mapping.py)
+    # the accounts merged into it, each with the type QuickBooks counts it by (app/mapping.py)
     merged_in: tuple[tuple[str, AccountType], ...] = ()
 
     @property
@@ -134,7 +134,7 @@ class Account:
         """The accounts merged in from the other side of the balance-sheet line: QuickBooks
         counts them from other days, so the merged account differs after the first fiscal year
         (``likely.merged_across``)."""
-        mine = self.type
+        mine = self.counted  # (QuickBooks' types: a retype before or after the merge is none)
         return tuple(
             n
             for n, t in self.merged_in

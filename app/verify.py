@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
@@ -88,8 +88,9 @@ def verify(
     holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
     from_files, more = _from_files(ledger, daily, cutover, re_name, asof)
     notes = [*_notes(ytd if folded else ZERO, re_name, holes), trial_balance_note(asof)]
-    differing = (a for a in ledger.accounts if a.balance not in (None, from_book.get(a.full_name)))
+    differing = [a for a in ledger.accounts if a.balance not in (None, from_book.get(a.full_name))]
     suspect = date_suspect(asof, differing, re_name, first := _first(ledger))
+    differ = {a.full_name for a in differing}
     rows: list[Row] = []
     for a in ledger.accounts:
         lines = sum(daily.get(a.full_name, {}).values(), ZERO)
@@ -125,7 +126,7 @@ def verify(
             row = _cause(
                 row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
                 suspect=suspect, meant=not folded and from_files.get(a.full_name) == expected,
-                update=update, first=first,
+                update=update, first=first, differ=differ,
                 started=opened_there(ledger, daily, first, a.full_name),
             )  # fmt: skip
         rows.append(row)
@@ -203,6 +204,7 @@ def _cause(
     update: bool = False,
     first: dt.date | None = None,
     started: bool = False,
+    differ: Collection[str] = (),
 ) -> Row:
     """The probable cause of a row's difference, and the setting that fixes it: counted twice
     (``more``: the history explains more than QuickBooks wherever it differs), a history with
@@ -211,7 +213,7 @@ def _cause(
     first day."""
     if not row.in_book or row.history_difference or row.basis == "history" or meant:
         return replace(row, cause=book_differs(update))
-    if across := merged_across(ledger, account, re_name, asof, first):
+    if across := merged_across(ledger, account, re_name, asof, first, differ):
         return replace(row, cause=across, fix="merge_crossed")
     if short := short_totals(ledger, account):  # (the General Ledger's own Total rows)
         return replace(row, cause=f"the General Ledger is short there: {short}", fix="same_day")
