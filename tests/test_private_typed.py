@@ -178,3 +178,27 @@ def test_a_csv_row_whose_cells_moved_is_refused_and_masked_in_the_kept_copy(tmp_
     assert f"td.csv:{at + 1}: this row has 17 cells where the header row names 16" in run.stderr
     assert not NUMBERS.search(run.stdout + run.stderr)
     assert not NUMBERS.search(_kept(tmp_path, path))
+
+
+def test_a_trimmed_row_s_cells_are_read_alike_from_the_kept_copy(tmp_path) -> None:
+    """A Journal whose rows lost their trailing empty cells (a tool that trims them): the kept
+    copy masked every cell of such a row, the reader only its memo, so a Num 123-45-6789 (an
+    identifier, never masked) was masked in the wizard's book alone (hunt 18)."""
+    import csv
+    import io
+
+    src = Path(__file__).parent / "data" / "csv" / "gen_journal.csv"
+    rows = list(csv.reader(io.StringIO(src.read_text(encoding="utf-8"), newline="")))
+    at = next(i for i, r in enumerate(rows) if "Trans #" in r)
+    k = next(i for i in range(at + 1, len(rows)) if rows[i][4].strip() and rows[i][1].strip())
+    rows[k][4] = "123-45-6789"
+    for row in rows[at + 1 :]:
+        while row and row[-1] == "":
+            row.pop()
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    text = out.getvalue().replace("Opening balance", "Opening balance acct 0012345678", 1)
+    path = tmp_path / "journal.csv"
+    path.write_bytes(text.encode("utf-8"))
+    kept = _kept(tmp_path, path)  # (reads the same: the same book in the wizard)
+    assert "123-45-6789" in kept and "acct ••••••••••" in kept

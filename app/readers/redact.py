@@ -280,8 +280,8 @@ def _memos(text: str) -> str | None:
     changed = False
     width = len(rows[at])
     for k in range(at + 1, len(rows)):
-        row = rows[k]  # (a row of another width: its cells moved, any may hold the memo)
-        moved = len(row) != width and any(c.strip() for c in row)
+        row = rows[k]  # (text past the header: not read, ``qbcsv.header.moved``; any cell
+        moved = any(c.strip() for c in row[width:])  # may hold the memo)
         cells = row if moved else [row[i] for i in columns if i < len(row)]
         typed = {n for cell in cells for n in typed_numbers(cell)}
         if not typed:
