@@ -202,3 +202,25 @@ def test_a_trimmed_row_s_cells_are_read_alike_from_the_kept_copy(tmp_path) -> No
     path.write_bytes(text.encode("utf-8"))
     kept = _kept(tmp_path, path)  # (reads the same: the same book in the wizard)
     assert "123-45-6789" in kept and "acct ••••••••••" in kept
+
+
+def test_typed_text_in_columns_no_reader_reads_is_masked_in_the_kept_copy(tmp_path) -> None:
+    """A payment method "Visa 4012 8888 8888 1881" and a P.O. number on a transaction: never in
+    the book, but kept as typed in the kept copy (hunt 18), of an IIF file and a CSV report."""
+    company = make_company(30, seed=3)
+    iif = company.write_transactions_iif(tmp_path / "tx.iif")
+    text = iif.read_text(encoding="utf-8")
+    head = next(line for line in text.splitlines() if line.startswith("!TRNS"))
+    row = next(line for line in text.splitlines() if line.startswith("TRNS"))
+    text = text.replace(head, head + "\tPAYMETH", 1).replace(
+        row, row + "\tVisa 4111111111111111", 1
+    )
+    iif.write_text(text, encoding="utf-8")
+    assert "Visa ••••••••••••••••" in _kept(tmp_path, iif)
+    csv_path = company.write_transaction_detail_csv(tmp_path / "td.csv")
+    lines = csv_path.read_text(encoding="utf-8").split("\n")
+    at = next(k for k, line in enumerate(lines) if ",Memo," in line)
+    lines[at] += ",Pay Meth"
+    lines[at + 2] += ",Visa 4012 8888 8888 1881"
+    csv_path.write_text("\n".join(lines), encoding="utf-8")
+    assert "Visa •••• •••• •••• ••••" in _kept(tmp_path, csv_path)

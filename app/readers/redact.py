@@ -305,11 +305,13 @@ def _replaced(record: str, found: str) -> str:
 
 
 def _memo_columns(row: list[str]) -> list[int]:
-    """The memo columns of a transaction report's header row (none: not its header row)."""
+    """The memo columns of a transaction report's header row, and those it names that no
+    reader reads (a payment method, a P.O. number: typed text, never in the book; hunt 18);
+    none: not its header row."""
     roles = [ROLES.get(" ".join(c.lower().split())) for c in row]
     if "date" not in roles:
         return []
-    return [i for i, r in enumerate(roles) if r == "memo"]
+    return [i for i, r in enumerate(roles) if r == "memo" or (r is None and row[i].strip())]
 
 
 def _blank_columns(rows: list[list[str]], blank: list[int], taxid: list[int]) -> bool:

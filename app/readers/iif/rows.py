@@ -284,7 +284,8 @@ def mask_ssns(cells: list[str], header: Header) -> list[int]:
 TYPED_COLUMNS = (
     "MEMO", "NOTEPAD", "NOTE", "DESC", "PURCHASEDESC", "JOBDESC", "CONT1", "CONT2", "PHONE1",
     "PHONE2", "FAXNUM", "EMAIL", "CTYPE", "VTYPE", "JOBTYPE", "RESALENUM", "REP", "PRICELEVEL",
-    "SALUTATION", "INIT", "COMPANYNAME", "PRINTAS", "CITY",
+    "SALUTATION", "INIT", "COMPANYNAME", "PRINTAS", "CITY", "INVMEMO", "PAYMETH", "PONUM",
+    "OTHER1", "OTHER2", "SHIPVIA", "FOB",
     *(f"{a}ADDR{n}" for a in ("", "B", "S") for n in range(1, 6)),
     *(f"CUSTFLD{n}" for n in range(1, 16)),
 )  # fmt: skip
