@@ -57,8 +57,9 @@ def cause(ledger: Ledger) -> tuple[str, Fix]:
     if (found := next(sided, None)) is not None:  # (hunt 13: a check deleted in between, unnamed)
         shared = found.message.partition(ALL_IMPORTED)[0]
         return (
-            f"no transaction is in the files twice; {shared}: probably deleted or changed "
-            "in QuickBooks between the two exports",
+            f"no transaction is in the files twice; {shared}: one of those is probably one "
+            "QuickBooks deleted or changed between the two exports (one entered since and dated "
+            "back is in the later file alone, and right)",
             "same_day",
         )
     return (

@@ -94,4 +94,7 @@ def test_a_transaction_deleted_between_two_overlapping_exports_is_named(tmp_path
     words, fix = repeated.cause(prepared.ledger)
     assert words.startswith("no transaction is in the files twice; td_old.csv and td_new.csv")
     assert named in words and fix == "same_day"
-    assert words.endswith(": probably deleted or changed in QuickBooks between the two exports")
+    assert words.endswith(
+        ": one of those is probably one QuickBooks deleted or changed between the two exports "
+        "(one entered since and dated back is in the later file alone, and right)"
+    )
