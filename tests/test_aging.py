@@ -630,3 +630,24 @@ def test_a_job_s_own_terms_date_its_invoices_when_the_report_has_no_due_dates(ma
     csv.writer(out, lineterminator="\n").writerows([r[:due] + r[due + 1 :] for r in rows])
     report = _edited(folder, tmp_path, "open_invoices.csv", out.getvalue())
     assert verdict(report).state == "matches", report.documents.owner_lines()
+
+
+def test_report_rows_in_no_file_outrank_a_merge_onto_a_control_account() -> None:
+    """An owner whose report rows are in no transaction file: that is its cause, not a merge
+    onto A/R elsewhere (hunt 18: the merge was every flagged owner's cause)."""
+    from app.business import OpenItem
+    from app.documents.owner_causes import owner_cause
+    from app.source import Source
+
+    missing = [
+        OpenItem(
+            "vendor", "PG&E", "Bill", dt.date(2024, 3, 1), Decimal("412.10"),
+            Source("unpaid_bills.csv", 9), ref="812",
+        )
+    ]  # fmt: skip
+    said = owner_cause(
+        "vendor", "PG&E", total_differs=True, unmatched=missing, no_lot=Decimal(0),
+        guessed=False, onto=(("Customer Deposits", "A/R"),),
+    )  # fmt: skip
+    assert said.cause.startswith("QuickBooks' Unpaid Bills report lists open items of this vendor")
+    assert said.step == "files"

@@ -175,7 +175,7 @@ def test_a_csv_row_whose_cells_moved_is_refused_and_masked_in_the_kept_copy(tmp_
     path.write_text("\n".join(lines), encoding="utf-8")
     run = convert(lists, path, "-o", tmp_path / "book.gnucash")
     assert run.returncode == 1 and not (tmp_path / "book.gnucash").exists()
-    assert f"td.csv:{at + 1}: this row has 17 cells where the header row names 16" in run.stderr
+    assert f"td.csv:{at + 1}: this row has text past the last of the 16 columns" in run.stderr
     assert not NUMBERS.search(run.stdout + run.stderr)
     assert not NUMBERS.search(_kept(tmp_path, path))
 
@@ -224,3 +224,20 @@ def test_typed_text_in_columns_no_reader_reads_is_masked_in_the_kept_copy(tmp_pa
     lines[at + 2] += ",Visa 4012 8888 8888 1881"
     csv_path.write_text("\n".join(lines), encoding="utf-8")
     assert "Visa •••• •••• •••• ••••" in _kept(tmp_path, csv_path)
+
+
+def test_rows_with_text_past_the_header_are_said_once_for_the_file(tmp_path) -> None:
+    """A column added past the header (a spreadsheet's notes) on many rows: one error with the
+    count and the first lines, not one per row (hunt 18: 49 identical errors)."""
+    company = make_company(30, seed=3)
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    path = company.write_transaction_detail_csv(tmp_path / "td.csv")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = next(k for k, line in enumerate(lines) if ",Memo," in line)
+    for k in (at + 1, at + 2, at + 3):
+        lines[k] += ",checked"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    run = convert(lists, path, "-o", tmp_path / "book.gnucash")
+    said = [line for line in run.stderr.splitlines() if "past the last of the" in line]
+    assert len(said) == 1 and run.returncode == 1
+    assert said[0].startswith(f"td.csv:{at + 2}: 3 rows (lines {at + 2}, {at + 3}, {at + 4}) have")

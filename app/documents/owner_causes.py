@@ -83,7 +83,7 @@ def owner_cause(
             f"on the Map step, undo that change to {control}",
             "map",
         )
-    if onto:  # (hunt 15: the causes named the report, or lines with no name in the files)
+    if onto and not (unmatched and not no_lot):  # (hunt 15; report rows in no file: below)
         into = " and ".join(dict.fromkeys(c for _, c in onto))
         names = ", ".join(repr(n) for n, _ in onto[:3]) + (" and more" if len(onto) > 3 else "")
         return OwnerCause(

@@ -209,8 +209,7 @@ class _Reader:
         roles = header.roles
         hw = len(header.cells)
         lead = header.lead
-        # A missing role reads a cell that is always "": the leading unnamed column (rows with
-        # text there are noise, skipped before reading), else a padding cell at index hw.
+        # A missing role reads a cell that is always "": the leading unnamed column (noise), or hw
         blank = 0 if lead else hw
         # the Split cell is read only where it decides (a report without Trans #)
         indexes = [roles.get(r, blank) for r in (*ROW_ROLES, *VALUE_ROLES) if r != "split"]
@@ -252,10 +251,10 @@ class _Reader:
         marks: dict[str, tuple[Reconcile, str]] = {"": (Reconcile.NEW, "")}
         labels: dict[str, str] = {}  # account and account type cells → stripped
         memos: dict[str, tuple[str, bool]] = {}  # memo cell → stripped, starts with VOID
-        # Split cells (by_ref: the other modes keep them with their rows): names for accounts
-        # the Account column prints by number alone
+        # Split cells (by_ref; else kept with their rows): names of accounts printed by number
         note = out.others.setdefault if by_ref and "split" in roles else None
         last = reader.line_num
+        shifted: list[int] = []  # rows with text past the header's last column (not read)
         for cells in reader:
             line = last + 1  # a record's first line (a quoted cell can hold line breaks)
             last = reader.line_num
@@ -269,7 +268,7 @@ class _Reader:
                 row += pad[n:need]
             elif n > hw:  # (text past the header: its cells moved, hunt 17; else empty, cut)
                 if any(c.strip() for c in row[hw:]):
-                    out.error(line, moved(n, hw))
+                    shifted.append(line)  # (said once for the file, after the loop)
                     continue
                 row = row if lead else [*row[:hw], ""]
             if lead and (row[0] or (lead > 1 and any(row[1:lead]))):
@@ -305,8 +304,7 @@ class _Reader:
                 if label is None:
                     label = labels[account] = account.strip()
                 account = label
-            # With Debit/Credit beside Amount, Amount is read only where the cells agree as text
-            # (the common case); elsewhere Debit/Credit decide and Amount is a cross-check.
+            # Amount beside Debit/Credit is read where the cells agree as text, else a cross-check
             if am and (
                 not both
                 or (not cr and de == am)
@@ -389,6 +387,8 @@ class _Reader:
                     g.own(split, who)
             else:
                 add(line, ref, kind, date, num, who, split, bal, row[other_at])
+        if shifted:
+            out.error(shifted[0], moved(hw, shifted))
         if by_ref:  # every split of this loop went into a group
             out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})

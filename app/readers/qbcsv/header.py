@@ -228,11 +228,14 @@ def all_rows(path: Path, scan: int = HEADER_SCAN) -> tuple[list[tuple[int, list[
         raise ParseError(where, f"not a readable CSV file ({exc})") from None
 
 
-def moved(n: int, width: int) -> str:
-    """Why a row with text beyond its header's last column is not read."""
+def moved(width: int, lines: list[int]) -> str:
+    """Why the rows at ``lines``, with text beyond their header's last column, are not read."""
+    more = f" and {len(lines) - 5:,} more" if len(lines) > 5 else ""
+    shown = ", ".join(str(n) for n in lines[:5]) + more
+    rows = "this row has" if len(lines) == 1 else f"{len(lines):,} rows (lines {shown}) have"
     return (
-        f"this row has {n} cells where the header row names {width}, with text past the last "
-        "column: a cell holding a comma without quotes (or a cell added) moves every cell "
-        "after it under the wrong column, so the row is not read; export the report again "
-        "from QuickBooks, or put that cell in quotes"
+        f"{rows} text past the last of the {width} columns the header row names: a cell holding "
+        "a comma without quotes (or a column added) moves every cell after it under the wrong "
+        "column, so such a row is not read; put that cell in quotes, or remove the cells past "
+        "the header's last column"
     )
