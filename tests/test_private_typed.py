@@ -155,6 +155,10 @@ def test_more_ways_of_writing_such_numbers_are_masked(typed, kept) -> None:
         "Samsung S21 IMEI 35-209900-176148-1 screen",
         "Loan account 2019-2020 interest",
         "Called bank 415 555 1234 re fee",
+        "IMEI number: 356938035643809",  # (hunt 18: "number" hid the word)
+        "Serial number 356938035643809",
+        "Vendor TIN 12-3456789 on file",  # (an employer's number, kept as a tax ID is)
+        "email acct.12345678@example.com",
     ],
 )
 def test_device_numbers_years_and_phones_after_such_a_word_are_kept(memo) -> None:

@@ -54,13 +54,16 @@ _WORD = (
 _NUMBER = rf"{_N}{{3}}\s*[-. ]\s*{_N}{{2}}\s*[-. ]\s*{_N}{{4}}|{_N}{{2,}}(?:[ -]{_N}+){{0,5}}"
 TYPED = re.compile(
     rf"(?<![\w•-]){_N}{{3}}-{_N}{{2}}-{_N}{{4}}(?![\w•-])"
-    rf"|{_WORD}(?P<num>(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*)(?![\w•])"
+    rf"|{_WORD}(?P<num>(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*)(?![\w•@])"
     rf"|(?<![\w•-])(?P<card>[3-6•](?:[\s-]?{_N}){{14,15}})(?![\w•-])"
 )
 _DAY = re.compile(r"(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
-# after a word, what is no bank number: a span of years, a phone number (3-3-4)
-_SPARED = re.compile(r"(19|20)\d\d ?- ?(19|20)\d\d|\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}")
-_SERIAL = re.compile(r"(?i)\b(imei|meid|esn|serial|s/n)\b[\s:#.no]*$")  # (no card: a device's)
+# after a word, what is no bank number: a span of years, a phone number (3-3-4), an employer's
+# tax number (12-3456789: kept, as a vendor's tax ID is)
+_SPARED = re.compile(r"(19|20)\d\d ?- ?(19|20)\d\d|\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}|\d\d-\d{7}")
+_SERIAL = re.compile(  # (no card: a device's number)
+    r"(?i)\b(imei|meid|esn|serial|s/n)\b(?:\s*(?:no|num|number)\b\.?)?[\s:#.]*$"
+)
 
 
 def _typed(m: re.Match[str]) -> bool:
