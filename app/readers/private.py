@@ -120,14 +120,14 @@ def typed_masked(text: str) -> str:
     """A memo with each SSN or bank number typed into it masked (``TYPED``); the rest, a
     phone (3-3-4), a ZIP+4, a date, an invoice or a loan number following no such word, kept as
     typed (an invoice number written 3-2-4 is masked: it has an SSN's shape)."""
-    return TYPED.sub(lambda m: re.sub(r"\d", MASK, m[0]) if _typed(m) else m[0], text)
+    return TYPED.sub(lambda m: digits_masked(m[0]) if _typed(m) else m[0], text)
 
 
 def masked(text: str) -> str:
     """``text`` with the digits of every SSN- or bank-number-shaped part masked (a message):
     9 digits or more in one run, or in groups a space or a dash apart (a card, a bank number
     as people write them: 4111 1111 1111 1111, 0012 3456 78)."""
-    return _GROUPED.sub(_digits_masked, PRIVATE.sub(lambda m: re.sub(r"\d", MASK, m[0]), text))
+    return _GROUPED.sub(_digits_masked, PRIVATE.sub(lambda m: digits_masked(m[0]), text))
 
 
 _GROUPED = re.compile(r"(?<![\d.,])\d+(?:[ -]\d+)+(?![\d]|[.,]\d)")
@@ -136,14 +136,14 @@ _GROUPED = re.compile(r"(?<![\d.,])\d+(?:[ -]\d+)+(?![\d]|[.,]\d)")
 def grouped(text: str) -> bool:
     """``text`` holds 9 digits or more in groups a space or a dash apart (a card, a bank number
     as people write them; no amount, date or phone number is written so)."""
-    return _GROUPED.sub(_digits_masked, text) != text
+    return any(_digits_masked(m) != m[0] for m in _GROUPED.finditer(text))
 
 
 def _digits_masked(m: re.Match[str]) -> str:
     """Nine digits or more masked, a phone number (3-3-4) apart."""
     if sum(c.isdigit() for c in m[0]) < 9 or _SPARED.fullmatch(m[0]):
         return m[0]
-    return re.sub(r"\d", MASK, m[0])
+    return digits_masked(m[0])
 
 
 def digits_masked(text: str) -> str:
@@ -172,7 +172,7 @@ def typed_cell(cell: str) -> str:
 def ssn_masked(text: str) -> str:
     """``text`` with every SSN written out (123-45-6789, spaced or dotted) masked: a kept copy's
     cells, where a long number is a Trans #, an amount or a reference, read as it is."""
-    return _SSN_SHAPE.sub(lambda m: re.sub(r"\d", MASK, m[0]), text)
+    return _SSN_SHAPE.sub(lambda m: digits_masked(m[0]), text)
 
 
 def quoted(text: str, at_most: int = 0) -> str:
