@@ -50,6 +50,7 @@ from app.coverage import gaps, no_opening
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
+from app.readers import one_sided
 from app.source import Source
 from app.words import plural
 
@@ -282,7 +283,7 @@ def _differences(
             problems.append(likely.suspect_warning(a, what, diff, ledger.as_of))
             continue
         if not cutover.opening_balances:
-            why = shifted or likely.unexplained(first, started)
+            why = shifted or likely.unexplained(first, started, one_sided.shared(ledger.problems))
             said = f"{a.full_name}: {what}; difference {money(diff)}: {why}"
             problems.append(Problem(a.source, said, "warning", fix, topic="difference"))
             continue

@@ -12,6 +12,7 @@ from app import repeated
 from app.account_labels import parse_label
 from app.as_of import DailyByAccount, fits_words, other_year, role_account
 from app.model import Account, AsOf, Fix, Ledger, Problem, Role, money
+from app.readers import one_sided
 from app.readers.qbcsv.sections import short_total
 from app.words import plural
 
@@ -45,9 +46,12 @@ def opened_there(
     return first in daily.get(role.full_name, {}) and first in daily.get(account, {})
 
 
-def unexplained(first: dt.date, started: bool) -> str:
+def unexplained(first: dt.date, started: bool, overlap: str = "") -> str:
     """Why the history does not explain an account's figure, where no opening balance is posted
-    (``started``: the files begin with QuickBooks' own opening balances, ``opened_there``)."""
+    (``started``: the files begin with QuickBooks' own opening balances, ``opened_there``;
+    ``overlap``: what only one of two overlapping files holds, ``one_sided.shared``)."""
+    if overlap:
+        return f"{overlap}: {one_sided.CAUSE}"
     if started:
         return (
             "one of its transactions is missing from the files, or QuickBooks counts one "

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from app.model import Account, Fix, Ledger, Problem, Transaction, money
 from app.openings import OPENING_KIND
-from app.readers.one_sided import ALL_IMPORTED, ONE_SIDED
+from app.readers import one_sided
 
 ZERO = Decimal(0)
 HEAD = "the history explains more than QuickBooks' balance, as on every account that differs"
@@ -53,15 +53,8 @@ def cause(ledger: Ledger) -> tuple[str, Fix]:
                 said += f", alike: {one.filename} and {two.filename} both cover {start} to {end}"
                 return f"{said}; give transaction files whose periods do not overlap)", "repeated"
         return f"{said}, alike)", "repeated"
-    sided = (p for p in ledger.problems if p.topic == "overlap" and ONE_SIDED in p.message)
-    if (found := next(sided, None)) is not None:  # (hunt 13: a check deleted in between, unnamed)
-        shared = found.message.partition(ALL_IMPORTED)[0]
-        return (
-            f"no transaction is in the files twice; {shared}: one of those is probably one "
-            "QuickBooks deleted or changed between the two exports (one entered since and dated "
-            "back is in the later file alone, and right)",
-            "same_day",
-        )
+    if days := one_sided.shared(ledger.problems):  # (hunt 13: a check deleted in between)
+        return f"no transaction is in the files twice; {days}: {one_sided.CAUSE}", "same_day"
     return (
         "no transaction is in the files twice, so one of theirs is probably counted otherwise "
         "by QuickBooks (changed or deleted there after the transaction report was exported, or "

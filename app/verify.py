@@ -45,6 +45,7 @@ from app.mapping_owed import put_onto
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
 from app.openings import OPENING_KIND, opened
 from app.plan import Cutover
+from app.readers import one_sided
 from app.validate import shared_codes
 from app.verify_report import Check, Report, Row, trial_balance_note
 from app.words import plural
@@ -238,7 +239,8 @@ def _cause(
         "over a fiscal year the history covers whole",
         "opening_balances": _started_late(first),
         "files": "the history does not explain it: a transaction is missing from the files, or "
-        "QuickBooks counts one of theirs otherwise (changed after they were exported)",
+        "QuickBooks counts one of theirs otherwise (changed after they were exported)"
+        + (f"; {days}: {one_sided.CAUSE}" if (days := one_sided.shared(ledger.problems)) else ""),
         "balances_only": "no transaction file was given, so the book holds no history to reach "
         "QuickBooks' balances",
     }

@@ -15,9 +15,21 @@ from typing import Any
 from app.model import FileInfo, Problem, Transaction
 from app.words import plural
 
-ONE_SIDED = "in only one of them"  # (``repeated.cause`` finds the warning by it)
+ONE_SIDED = "in only one of them"  # (``shared`` finds the warning by it)
+CAUSE = (
+    "one of those is probably one QuickBooks deleted or changed between the two exports (one "
+    "entered since and dated back is in the later file alone, and right)"
+)
 ALL_IMPORTED = "; each is imported"
 _SHOWN = 3
+
+
+def shared(problems: Iterable[Problem]) -> str:
+    """The days two overlapping files both cover and what only one of them holds there, as the
+    warning says it ("A and B both cover …, but 1 transaction of those days is in only one of
+    them (…)"), for a cause to name; "" when no such warning is among ``problems``."""
+    said = next((p for p in problems if p.topic == "overlap" and ONE_SIDED in p.message), None)
+    return said.message.partition(ALL_IMPORTED)[0] if said is not None else ""
 
 
 def span(info: FileInfo | None, txns: Sequence[Transaction]) -> tuple[dt.date, dt.date] | None:
