@@ -7,23 +7,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.model import Account, AccountType, Problem
+from app.quickbooks import account_type
 from app.words import GNUCASH_TYPES
 
 CONTROLS = {AccountType.RECEIVABLE: "A/R", AccountType.PAYABLE: "A/P"}
 
 
-def put_onto(accounts: Sequence[Account]) -> tuple[tuple[str, str], ...]:
-    """(the account, "A/R" or "A/P") for each account of another type the plan merged into an
-    account of A/Receivable or A/Payable: its lines name no owner, and a payment through it
-    (a customer's or a vendor's) has two A/R or A/P lines (the proof's cause of the owners'
-    differences, ``owner_causes``)."""
-    return tuple(
-        (n, CONTROLS[a.type])
-        for a in accounts
-        if a.type in CONTROLS
-        for n, t in a.merged_in
-        if t is not a.type
-    )
+def put_onto(accounts: Sequence[Account]) -> tuple[str, ...]:
+    """Each account of another type the plan put on GnuCash's A/Receivable or A/Payable, as the
+    proof says it ("'Checking' merged into A/R", "'Undeposited Funds' retyped A/R"): its lines
+    name no owner, and a payment through it has two A/R or A/P lines (the proof's cause of the
+    owners' differences, ``owner_causes``)."""
+    out = []
+    for a in accounts:
+        if (control := CONTROLS.get(a.type)) is None:  # type: ignore[arg-type]
+            continue
+        if account_type(a.kind_label) not in (None, a.type):  # (QuickBooks' own type)
+            out.append(f"{a.origin[0] if a.origin else a.full_name!r} retyped {control}")
+        out += [f"{n!r} merged into {control}" for n, t in a.merged_in if t is not a.type]
+    return tuple(out)
 
 
 def owed_gone(before: tuple[Account, ...], after: tuple[Account, ...]) -> list[Problem]:

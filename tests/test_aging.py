@@ -393,20 +393,31 @@ def test_another_account_merged_onto_a_control_account_is_warned(tmp_path) -> No
     # the files hold with no customer named, "nothing on these pages changes it")
     proof = outcome.report.documents
     assert proof is not None and proof.causes and not proof.ok
-    said = "the Map step merged 'Checking' into A/R: a payment through it then has two A/R or A/P "
+    said = "on the Map step, 'Checking' merged into A/R: a payment through it then has two A/R or "
     assert {(c.owner_kind, c.cause, c.action, c.step) for c in proof.causes} == {
         (  # (a bill paid from Checking: its A/P and Checking's, now A/R, lines; the customers
             # pay into Undeposited Funds, and match)
             "vendor",
-            f"{said}lines and stays a plain transaction, applied to none of this vendor's open "
+            f"{said}A/P lines and stays a plain transaction, applied to none of this vendor's open "
             "bills and bill credits",
-            "on the Map step, undo the merge into A/R",
+            "on the Map step, undo that change",
             "map",
         ),
     }
     (tmp_path / "plain").mkdir()
     prepared, _outcome = _with_change(tmp_path / "plain", "merge", "Savings", "Checking")
     assert not [p for p in prepared.warnings if "the plan puts" in p.message]
+
+
+def test_another_account_retyped_onto_a_control_account_is_the_owners_cause(tmp_path) -> None:
+    """Undeposited Funds given GnuCash's type A/Receivable: every customer payment deposited
+    there has two A/R lines and stays plain; the customers' cause was generic (note 12)."""
+    _prepared, outcome = _with_change(tmp_path, "retype", "Undeposited Funds", "RECEIVABLE")
+    proof = outcome.report.documents
+    assert proof is not None and proof.causes and not proof.ok
+    assert {(c.owner_kind, c.cause.split(":")[0], c.step) for c in proof.causes} == {
+        ("customer", "on the Map step, 'Undeposited Funds' retyped A/R", "map")
+    }
 
 
 def test_a_control_account_merged_away_is_warned_with_the_merge_to_undo(tmp_path) -> None:

@@ -35,11 +35,11 @@ def with_open_items(
     docs: selection.Selection,
     book: BookDocuments,
     *,
-    onto: tuple[tuple[str, str], ...] = (),
+    onto: tuple[str, ...] = (),
 ) -> DocumentsProof:
     """``proof`` with the aging, the reconciliation, the documents whose open amounts differ
     and each owner's probable cause (``balances``: QuickBooks' figure of each account;
-    ``onto``: the accounts the plan merged onto A/R or A/P, ``mapping_owed.put_onto``)."""
+    ``onto``: the accounts the plan put on A/R or A/P, ``mapping_owed.put_onto``)."""
     items = docs.derived.open_items
     reported = docs.derived.reported
     rows = aging.aging_rows(items, book.open_lots, as_of, reported) if as_of else ()

@@ -64,7 +64,7 @@ def owner_cause(
     guessed: bool,
     no_control: bool = False,
     documents: list[DocumentOpen] | None = None,
-    onto: tuple[tuple[str, str], ...] = (),
+    onto: tuple[str, ...] = (),
 ) -> OwnerCause:
     """The probable cause of one owner's difference: a book with no account of the side's type
     (``no_control``: the Map step retyped or merged it away), report rows the transaction files
@@ -84,14 +84,13 @@ def owner_cause(
             "map",
         )
     if onto and not (unmatched and not no_lot):  # (hunt 15; report rows in no file: below)
-        into = " and ".join(dict.fromkeys(c for _, c in onto))
-        names = ", ".join(repr(n) for n, _ in onto[:3]) + (" and more" if len(onto) > 3 else "")
+        said = ", ".join(onto[:3]) + (f" and {len(onto) - 3:,} more" if len(onto) > 3 else "")
         return OwnerCause(
             row_kind,
             owner,
-            f"the Map step merged {names} into {into}: a payment through it then has two A/R or "
-            f"A/P lines and stays a plain transaction, applied to none of this {who}'s {docs}",
-            f"on the Map step, undo the merge into {into}",
+            f"on the Map step, {said}: a payment through it then has two A/R or A/P lines and "
+            f"stays a plain transaction, applied to none of this {who}'s {docs}",
+            "on the Map step, undo that change",
             "map",
         )
     rows = ", ".join(
