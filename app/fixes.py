@@ -26,6 +26,7 @@ Fix = Literal[
     "account_type",  # an account without a GnuCash type
     "unknown_account",  # a change (a flag, a plan's rule, a Map step change) naming no account
     "merge_crossed",  # a merge across the balance-sheet line (``Account.crossed``)
+    "book_rule_gone",  # an update: the book's own change names an account the exports lack
 ]
 Audience = Literal["cli", "wizard"]
 Step = Literal["files", "map"]  # the wizard step where a finding's setting is made
@@ -57,6 +58,8 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "in --type or the plan file, or give the file that lists it",
         "merge_crossed": "leave that merge out of the plan file, or merge into an account of "
         "its kind (retype one of them first)",
+        "book_rule_gone": "give the lists export that names that account; if QuickBooks deleted "
+        "it since the last run, convert the exports into a new book (this one keeps its change)",
     },
     "wizard": {
         "opening_balances": "tick “an opening-balance transaction” on the Map step",
@@ -86,6 +89,9 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "step, or add the file that lists the account again on the Files step",
         "merge_crossed": "choose “undo” beside that merge under “Your changes” on the Map step, "
         "or merge into an account of its kind (change one of their types first)",
+        "book_rule_gone": "add the lists export that names that account; if QuickBooks deleted "
+        "it since the last run, start a new migration with these exports (this book keeps its "
+        "change)",
     },
 }
 

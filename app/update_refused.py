@@ -4,8 +4,9 @@ another company's exports, older ones; exports most of whose shared transactions
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
-from app.model import Ledger
+from app.model import Ledger, Problem
 from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.update_record import Record
@@ -116,3 +117,12 @@ def mode_changed(stored: Plan, plan: Plan, book: str) -> str | None:
             "book keeps its names), or convert the exports into a new book (-o)"
         )
     return None
+
+
+def book_rules(errors: Sequence[Problem]) -> tuple[Problem, ...]:
+    """The exports' errors as an update says them: a change of the book's own plan that names
+    an account none of the exports lists is not one the user can edit there (a plan file
+    changing the accounts is refused), so its fix names what can be done instead."""
+    return tuple(
+        replace(p, fix="book_rule_gone") if p.fix == "unknown_account" else p for p in errors
+    )

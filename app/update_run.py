@@ -49,7 +49,7 @@ from app.update_budgets import Budgets
 from app.update_classes import ClassRename
 from app.update_decision import AccountRename, Decision
 from app.update_deltas import Delta
-from app.update_refused import mode_changed, refusal, unknown_keys
+from app.update_refused import book_rules, mode_changed, refusal, unknown_keys
 from app.update_words import summary
 from app.verify_report import Report
 from app.words import plural
@@ -191,7 +191,7 @@ def bring_up_to_date(
         parsed, plan = update_prepare.followed(state, pipeline.read(paths, plan), plan)
         prepared = pipeline.prepare(parsed, plan)
         if prepared.errors:
-            raise ProblemsError(prepared.errors)
+            raise ProblemsError(book_rules(prepared.errors))
         classes = update_classes.found(state, parsed, prepared, plan)
         parsed, prepared = classes.parsed, classes.prepared
         compared, renames = update_prepare.compared(state, parsed, plan, prepared)

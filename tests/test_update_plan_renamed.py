@@ -115,4 +115,6 @@ def test_a_change_of_an_account_quickbooks_deleted_does_not_follow_another_renam
     assert said == [
         "the change rename 'Old Dues' names account 'Old Dues', which none of the files lists"
     ]
+    # (not "write its name in --type or the plan file": a plan changing the accounts is refused)
+    assert [p.fix for p in refused.value.problems] == ["book_rule_gone"]
     assert book.read_bytes() == before
