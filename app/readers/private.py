@@ -54,13 +54,14 @@ _WORD = (
 _NUMBER = rf"{_N}{{3}}\s*[-. ]\s*{_N}{{2}}\s*[-. ]\s*{_N}{{4}}|{_N}{{2,}}(?:[ -]{_N}+){{0,5}}"
 TYPED = re.compile(
     rf"(?<![\w•-]){_N}{{3}}-{_N}{{2}}-{_N}{{4}}(?![\w•-])"
-    rf"|{_WORD}(?P<num>(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*)(?![\w•@])"
+    rf"|(?P<word>{_WORD})(?P<num>(?:{_NUMBER})(?:\s*/\s*(?:{_NUMBER}))*)(?![\w•@])"
     rf"|(?<![\w•-])(?P<card>[3-6•](?:[\s-]?{_N}){{14,15}})(?![\w•-])"
 )
 _DAY = re.compile(r"(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
-# after a word, what is no bank number: a span of years, a phone number (3-3-4), an employer's
-# tax number (12-3456789: kept, as a vendor's tax ID is)
-_SPARED = re.compile(r"(19|20)\d\d ?- ?(19|20)\d\d|\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}|\d\d-\d{7}")
+# after a word, what is no bank number: a span of years, a phone number (3-3-4); after TIN, an
+# employer's tax number (12-3456789: kept, as a vendor's tax ID is)
+_SPARED = re.compile(r"(19|20)\d\d ?- ?(19|20)\d\d|\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}")
+_EIN = re.compile(r"\d\d-\d{7}")
 _SERIAL = re.compile(  # (no card: a device's number)
     r"(?i)\b(imei|meid|esn|serial|s/n)\b(?:\s*(?:no|num|number)\b\.?)?[\s:#.]*$"
 )
@@ -72,7 +73,10 @@ def _typed(m: re.Match[str]) -> bool:
     masked already, and follows no word naming a device's number (an IMEI passes Luhn's)."""
     if m["card"]:
         return _card(m["card"]) and not _SERIAL.search(m.string[max(0, m.start() - 16) : m.start()])
-    if m["num"] and _SPARED.fullmatch(m["num"].strip()):
+    if m["num"] and (
+        _SPARED.fullmatch(number := m["num"].strip())
+        or (_EIN.fullmatch(number) and m["word"].lstrip().lower().startswith("tin"))
+    ):
         return False
     digits = re.sub(r"\D", "", m[0].replace(MASK, "0"))
     return len(digits) > 8 or (len(digits) == 8 and _DAY.fullmatch(digits) is None)
