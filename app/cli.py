@@ -255,7 +255,7 @@ def _convert(args: argparse.Namespace, plan: Plan) -> int:
     summary(prepared, sys.stdout, args.report)
     if prepared.errors:
         for problem in with_type_option(prepared):
-            print(worded(problem), file=sys.stderr)
+            print(worded(problem, str(args.plan or "")), file=sys.stderr)
         n = len(prepared.errors)
         print(f"No book written: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
         return 1

@@ -235,6 +235,7 @@ class Batch:
             "name": c.name,
             "files": [str(f.absolute()) for f in c.files],
             "plan": c.plan.to_json(),
+            "plan_file": str(c.plan_file) if c.plan_file else "",  # (named in its fixes)
             "folder": str(staging.absolute()),
             "output": c.output,
             "book": c.book,

@@ -92,9 +92,10 @@ def _warnings(prepared: pipeline.Prepared, out: TextIO, report: Path | None) -> 
             print(f"  ... and {more:,} more, less important ({where})", file=out)
 
 
-def worded(p: Problem) -> str:
-    """``file:line: message; to fix: ...`` in the command line's words."""
-    return with_fix(str(p), p.fix, "cli", p.source.filename if p.source else "")
+def worded(p: Problem, plan: str = "") -> str:
+    """``file:line: message; to fix: ...`` in the command line's words; ``plan``: the plan
+    file given, named where the fix is to edit it."""
+    return with_fix(str(p), p.fix, "cli", p.source.filename if p.source else "", plan)
 
 
 def describe(info: FileInfo) -> str:

@@ -131,7 +131,7 @@ def main(
         )
     except ProblemsError as exc:
         for found in exc.problems:
-            print(worded(found), file=sys.stderr)
+            print(worded(found, str(args.plan or "")), file=sys.stderr)
         n = len(exc.problems)
         print(f"Book not updated: {words.plural(n, 'problem')} to resolve.", file=sys.stderr)
         return 1

@@ -55,7 +55,7 @@ WORDS: dict[Audience, dict[Fix, str]] = {
         "remove": "leave this file out (if a QuickBooks export was meant, give that instead)",
         "cutover_date": "give --balances-only the day of QuickBooks' figures",
         "unknown_account": "write the account's full name as the files spell it (Parent:Child) "
-        "in --type or the plan file, or give the file that lists it",
+        "in --type or the plan file {plan}, or give the file that lists it",
         "merge_crossed": "leave that merge out of the plan file, or merge into an account of "
         "its kind (retype one of them first)",
         "book_rule_gone": "give the lists export that names that account; if QuickBooks deleted "
@@ -121,20 +121,25 @@ def step(fix: Fix) -> Step | None:
     return "files" if fix in FILES_STEP else "map"
 
 
-def parts(fix: Fix, audience: Audience, file: str = "") -> list[tuple[Fix, str]]:
+def parts(fix: Fix, audience: Audience, file: str = "", plan: str = "") -> list[tuple[Fix, str]]:
     """Each way out of ``fix`` and its words for ``audience`` (a page links each to its
-    ``step``). ``file``: the file the finding is about, for words that name it."""
+    ``step``). ``file``: the file the finding is about, for words that name it; ``plan``: the
+    plan file given (the command line's ``--plan``), for words that name it."""
     said = ((way, WORDS[audience].get(way, "")) for way in ways(fix))
-    return [(way, w.replace("{file}", file or "FILE")) for way, w in said if w]
+    return [
+        (way, w.replace("{file}", file or "FILE").replace("{plan}", plan or "(--plan)"))
+        for way, w in said
+        if w
+    ]
 
 
-def action(fix: Fix, audience: Audience, file: str = "") -> str:
+def action(fix: Fix, audience: Audience, file: str = "", plan: str = "") -> str:
     """ "add --opening-balances"; "" when there is nothing to set. A fix with two ways out says
     both ("…, or …")."""
-    return ", or ".join(w for _, w in parts(fix, audience, file))
+    return ", or ".join(w for _, w in parts(fix, audience, file, plan))
 
 
-def with_fix(message: str, fix: Fix, audience: Audience, file: str = "") -> str:
+def with_fix(message: str, fix: Fix, audience: Audience, file: str = "", plan: str = "") -> str:
     """The message followed by what to do about it, if anything."""
-    what = action(fix, audience, file)
+    what = action(fix, audience, file, plan)
     return f"{message}; to fix: {what}" if what else message

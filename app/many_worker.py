@@ -78,8 +78,8 @@ class Failed(Exception):
         self.problems = problems or [message]
 
 
-def _failed_problems(errors: tuple[Problem, ...]) -> Failed:
-    lines = [worded(p) for p in errors]
+def _failed_problems(errors: tuple[Problem, ...], plan_file: str) -> Failed:
+    lines = [worded(p, plan_file) for p in errors]
     n = len(lines)
     head = f"{words.plural(n, 'problem')} to resolve" + (", the first: " if n > 1 else ": ")
     return Failed(head + lines[0], lines)
@@ -97,7 +97,7 @@ def convert(task: dict, folder: Path, progress: Progress) -> dict:
         raise Failed(why)
     prepared = pipeline.prepare(parsed, plan)
     if prepared.errors:
-        raise _failed_problems(prepared.errors)
+        raise _failed_problems(prepared.errors, task["plan_file"] or "(plan.json in its folder)")
     database = postgres.parse_address(task["database"]) if task["database"] else None
     target = database or folder / task["book"]
     try:

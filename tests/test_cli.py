@@ -723,9 +723,24 @@ def test_type_option_for_an_account_not_in_the_files_is_reported(tmp_path):
     assert (
         "the change retype 'Chequing' names account 'Chequing', which none of the files lists "
         "(they list 'Checking'); to fix: write the account's full name as the files spell it "
-        "(Parent:Child) in --type or the plan file, or give the file that lists it"
+        "(Parent:Child) in --type or the plan file (--plan), or give the file that lists it"
     ) in run.stderr
     assert "saved" not in run.stderr and "undo" not in run.stderr
+    assert not (tmp_path / "b.gnucash").exists()
+
+
+def test_a_plan_rule_for_an_account_not_in_the_files_names_the_plan_file(tmp_path):
+    """The fix said "the plan file" without naming the one given (hunt 18)."""
+    plan = tmp_path / "company plan.json"
+    rule = {"kind": "retype", "account": "Chequing", "target": "BANK"}
+    plan.write_text(json.dumps({"rules": [rule]}))
+    run = convert(LISTS, TXNS, "-o", tmp_path / "b.gnucash", "--plan", plan)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert (
+        "the change retype 'Chequing' names account 'Chequing', which none of the files lists "
+        "(they list 'Checking'); to fix: write the account's full name as the files spell it "
+        f"(Parent:Child) in --type or the plan file {plan}, or give the file that lists it"
+    ) in run.stderr
     assert not (tmp_path / "b.gnucash").exists()
 
 

@@ -7,6 +7,7 @@ the exit statuses; the terminal's progress."""
 from __future__ import annotations
 
 import csv
+import json
 import os
 import pty
 import re
@@ -420,3 +421,22 @@ def test_a_manifest_company_whose_book_goes_to_postgresql(pg, tmp_path):
         "matches QuickBooks",
     )
     in_db(later)
+
+
+def test_a_company_s_plan_naming_no_account_is_named_in_its_problem(tmp_path):
+    """The fix says which plan file to edit: the company's own plan.json (it said "the plan
+    file (--plan)", an option convert-many does not have)."""
+    clients = tmp_path / "clients"
+    _write(clients / "Acme", seed=76)
+    rule = {"kind": "retype", "account": "Chequing", "target": "BANK"}
+    (clients / "Acme" / "plan.json").write_text(json.dumps({"rules": [rule]}))
+    out = tmp_path / "out"
+    run = many(clients, "-o", out)
+    assert run.returncode == 1, run.stdout + run.stderr
+    problems = (out / "Acme" / "problems.txt").read_text(encoding="utf-8")
+    plan = clients / "Acme" / "plan.json"
+    assert (
+        "to fix: write the account's full name as the files spell it (Parent:Child) in --type or "
+        f"the plan file {plan.absolute()}, or give the file that lists it"
+    ) in problems, problems
+    assert not list((out / "Acme").glob("*.gnucash"))
