@@ -8,9 +8,7 @@ from collections.abc import Sequence
 
 from app.model import Account, AccountType, Problem
 from app.quickbooks import account_type
-from app.words import GNUCASH_TYPES
-
-CONTROLS = {AccountType.RECEIVABLE: "A/R", AccountType.PAYABLE: "A/P"}
+from app.words import CONTROLS, GNUCASH_TYPES
 
 
 def put_onto(accounts: Sequence[Account]) -> tuple[str, ...]:
@@ -20,7 +18,7 @@ def put_onto(accounts: Sequence[Account]) -> tuple[str, ...]:
     owners' differences, ``owner_causes``)."""
     out = []
     for a in accounts:
-        if (control := CONTROLS.get(a.type)) is None:  # type: ignore[arg-type]
+        if a.type is None or (control := CONTROLS.get(a.type.value)) is None:
             continue
         if account_type(a.kind_label) not in (None, a.type):  # (QuickBooks' own type)
             out.append(f"{a.origin[0] if a.origin else a.full_name!r} retyped {control}")

@@ -31,6 +31,11 @@ GNUCASH_TYPES: dict[str, str] = {
     "EXPENSE": "Expense",
 }
 
+# The control accounts as a bookkeeper says them, by ``AccountType`` value, and the owners whose
+# open documents each holds (one word for the proof, the aging, the balances-only openings)
+CONTROLS: dict[str, str] = {"RECEIVABLE": "A/R", "PAYABLE": "A/P"}
+CONTROL_OF: dict[str, str] = {"customer": "RECEIVABLE", "vendor": "PAYABLE"}
+
 
 def plural(n: int, word: str, many: str = "") -> str:
     """``n`` things, with thousands separators and the noun in the right number: "1 transaction",

@@ -33,14 +33,20 @@ from app.business import OpenItem
 from app.documents import is_document_word
 from app.model import money
 from app.quickbooks import BILL_WORDS, INVOICE_WORDS
+from app.words import CONTROLS
 
 ZERO = Decimal(0)
 BUCKETS = ("Current", "1-30", "31-60", "61-90", "Over 90")
 Buckets = tuple[Decimal, Decimal, Decimal, Decimal, Decimal]
 EMPTY: Buckets = (ZERO, ZERO, ZERO, ZERO, ZERO)
 SIDE_WORDS = {  # owner kind → (control account, its documents, the report, the owner)
-    "customer": ("A/R", "open invoices and credit memos", "Open Invoices report", "customer"),
-    "vendor": ("A/P", "open bills and bill credits", "Unpaid Bills report", "vendor"),
+    "customer": (
+        CONTROLS["RECEIVABLE"],
+        "open invoices and credit memos",
+        "Open Invoices report",
+        "customer",
+    ),
+    "vendor": (CONTROLS["PAYABLE"], "open bills and bill credits", "Unpaid Bills report", "vendor"),
 }
 
 

@@ -21,9 +21,10 @@ from app.business import OpenItem
 from app.cutover import equity_account
 from app.model import AccountType, Ledger, Problem, Role, Split, Transaction, money
 from app.openings import OPENING_KIND
+from app.words import CONTROL_OF, CONTROLS
 
 ZERO = Decimal(0)
-_KINDS = (("customer", AccountType.RECEIVABLE, "A/R"), ("vendor", AccountType.PAYABLE, "A/P"))
+_KINDS = tuple((kind, AccountType(of), CONTROLS[of]) for kind, of in CONTROL_OF.items())
 
 
 def open_items_opening(ledger: Ledger, items: Sequence[OpenItem] | None = None) -> Ledger:
