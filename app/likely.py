@@ -133,16 +133,18 @@ def never_posted(  # noqa: PLR0917
     differ: Collection[str],
 ) -> Problem | None:
     """The cutover's warning for a difference no opening balance may take (``said``: what
-    QuickBooks and the history say, the difference): where it would take history back
-    (``twice``: ``repeated.cause``), hide rows missing inside it (the General Ledger's own Total
-    rows say so), or plug what a merge across the balance-sheet line moved; else None."""
+    QuickBooks and the history say, the difference): where it would plug what a merge across
+    the balance-sheet line moved, hide rows missing inside the history (the General Ledger's own
+    Total rows say so), or take history back (``twice``: ``repeated.cause``); else None."""
     what, diff = said
-    if twice:
-        return repeated.not_posted(account, what, diff, twice)
-    if short := short_totals(ledger, account):
-        return short_warning(account, what, diff, short)
+    # (in the proof's order, ``verify._cause``: the plan's merge, the report's own rows, the
+    # files given twice)
     if across := merged_across(ledger, account, retained, ledger.as_of, first, differ):
         return merged_warning(account, what, diff, across)
+    if short := short_totals(ledger, account):
+        return short_warning(account, what, diff, short)
+    if twice:
+        return repeated.not_posted(account, what, diff, twice)
     return None
 
 
