@@ -245,3 +245,21 @@ def test_rows_with_text_past_the_header_are_said_once_for_the_file(tmp_path) -> 
     said = [line for line in run.stderr.splitlines() if "past the last of the" in line]
     assert len(said) == 1 and run.returncode == 1
     assert said[0].startswith(f"td.csv:{at + 2}: 3 rows (lines {at + 2}, {at + 3}, {at + 4}) have")
+
+
+def test_a_list_qb2gnucash_does_not_know_is_masked_in_the_kept_copy(tmp_path) -> None:
+    """An IIF list no reader reads (only its names are listed as not imported): its rows were
+    kept as typed in the kept copy (hunt 17), a bank number under its own column and a card
+    typed into a note included. The names listed read the same from the copy."""
+    lists = make_company(30, seed=5).write_lists_iif(tmp_path / "lists.iif")
+    text = lists.read_text(encoding="utf-8")
+    text += (
+        "!DIRECTDEP\tNAME\tROUTINGNUM\tBANKACCT\tNOTE\n"
+        "DIRECTDEP\tPayroll deposit\t021000021\t0012345678\tcard 4111111111111111\n"
+    )
+    lists.write_text(text, encoding="utf-8")
+    kept = _kept(tmp_path, lists)
+    row = next(line for line in kept.splitlines() if line.startswith("DIRECTDEP\t"))
+    assert row == "DIRECTDEP\tPayroll deposit\t•••••••••\t••••••••••\tcard ••••••••••••••••"
+    ledger = read([lists], Plan())
+    assert [n.name for n in ledger.not_imported if n.what == "DIRECTDEP"] == ["Payroll deposit"]

@@ -10,7 +10,9 @@ cells of a row with no header (not read; its first cell masked) and, in the name
 chart, the cells under no column name (not read, only counted: a placeholder of the same kind
 stays; elsewhere they are quoted, so masked as the reader quotes them); a vendor's tax ID that is
 an SSN, and an SSN or a bank number under a flag, date or amount column, masked as the reader
-masks them (``iif.rows.mask_ssns``). A CSV list's tax ID likewise.
+masks them (``iif.rows.mask_ssns``); the rows of a list no reader knows (only its names are
+listed: ``iif.lists.unknown_list``), every cell masked as a memo is, and under a column named for
+such a number every digit. A CSV list's tax ID likewise.
 CSV customer and vendor lists: the columns ``qbcsv.names`` drops. A text file no reader
 understands (a CSV employee list, a report to map by hand): the columns named like an SSN or a
 bank number (``private.SENSITIVE_HEADER``), and SSNs written out anywhere else masked as the
@@ -40,8 +42,9 @@ from app.errors import ParseError
 from app.model import Problem, ReadOptions
 from app.readers import BINARY, READERS, iif, looks
 from app.readers.iif import _records, refuse_spaced
-from app.readers.iif.lists import field_labels
+from app.readers.iif.lists import field_labels, unknown_list
 from app.readers.iif.rows import (
+    BANK_COLUMN,
     QUIET,
     Header,
     Reading,
@@ -59,6 +62,7 @@ from app.readers.private import (
     maybe_typed,
     ssn_masked,
     tax_id,
+    typed_cell,
     typed_masked,
     typed_numbers,
 )
@@ -191,6 +195,13 @@ def _blank(
         withheld.append(Problem(at, why))
         return False
     filled += mask_ssns(cells, header)  # (as the reader masks them)
+    if unknown_list(keyword):  # (only its name is read, masked as a memo is: every cell so,
+        for i, cell in enumerate(cells):  # and those of a column named for such a number)
+            col = header.columns[i] if i < len(header.columns) else ""
+            named = SENSITIVE_HEADER.search(col) or BANK_COLUMN.search(col)
+            if (shown := digits_masked(cell) if named else typed_cell(cell)) != cell:
+                cells[i] = shown
+                filled.append(i)
     for i in stray_cells(header, cells):
         if keyword in QUIET:  # only counted by the reader, numbers apart: a placeholder
             shown = "0" if holds_number(cells[i]) else "x"

@@ -67,6 +67,17 @@ NOT_IMPORTED = MappingProxyType(
 UNKNOWN_REASON = "not a QuickBooks list qb2gnucash knows"
 # Rows belonging to the record above them, not listed on their own.
 SUB_RECORDS = ("CUSTOMPI", "HOURLYPI", "LOCALPI")
+# The records read, or listed as not imported by name; any other is a list qb2gnucash does not
+# know (``Lists._other``: its name alone is listed, masked as a memo is)
+KNOWN = frozenset(
+    {"HDR", "TRNS", "SPL", "ACCNT", "CUST", "VEND", "EMP", "TERMS", "CLASS", "INVITEM", "BUD"}
+    | {*SUB_RECORDS, *NOT_IMPORTED}
+)
+
+
+def unknown_list(keyword: str) -> bool:
+    """``keyword``'s rows are of a list qb2gnucash does not know (ENDGRP and the like apart)."""
+    return keyword not in KNOWN and not keyword.startswith("END")
 
 
 @dataclass(frozen=True, slots=True)

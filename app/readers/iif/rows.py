@@ -48,7 +48,7 @@ from app.source import Source
 from app.words import plural
 
 # A VEND/CUST/EMP/OTHERNAME column that may hold a bank account or routing number.
-_BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
+BANK_COLUMN = re.compile(r"BANK|ROUT|ACC(OU)?N?T ?(NUM|NO)|ACCOUNT ?NUMBER")
 _NAME_LISTS = ("CUST", "VEND", "EMP", "OTHERNAME")
 # Keywords whose unexpected extra cells are never quoted in a message (they may be sensitive).
 QUIET = ("EMP", "VEND", "CUST", "OTHERNAME", "ACCNT", "QB ONLINE", "QBP EMPLOYEE")
@@ -134,7 +134,7 @@ def read_header(keyword: str, cells: list[str]) -> Header:
         if (keyword == "EMP" and col.startswith("SSN"))
         or (keyword == "ACCNT" and col == "BANKNUM")
         or (keyword == "QB ONLINE" and col != "ACCNT")
-        or (keyword in _NAME_LISTS and _BANK_COLUMN.search(col) is not None)
+        or (keyword in _NAME_LISTS and BANK_COLUMN.search(col) is not None)
     )
     unnamed = tuple(i for i, col in enumerate(columns) if not col)
     shaped = tuple((index[c], kind) for kind, cols in _SHAPED for c in cols if c in index)
