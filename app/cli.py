@@ -1,18 +1,19 @@
 """``run.py convert FILE... -o BOOK.gnucash``: the wizard's pipeline without a browser. ``-o
 postgres://USER@HOST[:PORT]/DB`` writes the book into a PostgreSQL database instead (app.postgres).
 
-Exit status: 0 written (a difference the verification finds is listed in the last lines); 1
-problems in the input (each on stderr as ``file:line: message``; no book is written), a book
-GnuCash could not write, or a report (warnings file, documents report) that could not be written
-after the book was (a full disk: one line says which, and why; nothing of them is left); 2 usage
-errors (options, plan file, currency, an existing output without ``--force``, an output or report
-that cannot be written there: a read-only folder, a name too long; a database server that cannot
-be reached or refuses the user, a database holding a book); 3 with ``--strict`` when the
+Exit status: 0 written (a difference the verification finds is listed in the last lines); 1 problems
+in the input (each on stderr as ``file:line: message``; no book is written), a book GnuCash could
+not write, or a report (warnings file, documents report) that could not be written after the book
+was (a full disk: one line says which, and why; nothing of them is left); 2 usage errors (options,
+plan file, currency, an existing output without ``--force``, an output or report that cannot be
+written there: a read-only folder, a name too long; an output on an input, the plan or another
+output, or on no plain file; a report already there without ``--force``; a database server that
+cannot be reached or refuses the user, a database holding a book); 3 with ``--strict`` when the
 verification finds a difference (the book is still written). ``--report R.csv`` writes the
 verification report and every warning (R.warnings.txt, most important first) beside the book. A
-failed run leaves no new file behind (but for that late report failure); an existing book given
-with ``--force`` is only replaced on success; what a run killed while saving left beside the
-book (``.BOOK.partial-PID``…) is removed by the next run into that folder
+failed run leaves no new file behind (but for that late report failure); an existing book given with
+``--force`` is only replaced on success; what a run killed while saving left beside the book
+(``.BOOK.partial-PID``…) is removed by the next run into that folder
 (``fileio.remove_stale_partials``: a dead process's only).
 """
 

@@ -14,6 +14,8 @@ from app import currency, postgres
 from app.plan import Plan
 from app.postgres import Address
 
+# the reports a flag names (the files named after ``--report`` are replaced with it)
+_ASKED = ("report", "documents report", "tax report", "item catalogue")
 TEMP_ADDS = 30  # bytes a temporary name adds: ".NAME.partial-PID.LCK", ".NAME.XXXXXXXX.tmp"
 
 
@@ -23,9 +25,11 @@ def usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
     if isinstance(out, Address) or plan.format == "postgres":
         return _database_error(args, plan)
     outputs = ((out, "book"), *(((args.report, "report"),) if args.report else ()))
-    for path, what in outputs:  # first: a name too long cannot even be looked for
-        if problem := too_long(path, what):
-            return problem
+    # first: a name too long cannot even be looked for
+    if problem := next((p for path, what in outputs if (p := too_long(path, what))), None):
+        return problem
+    if problem := clash(args):
+        return problem
     if out.exists() and not args.force:
         return f"{out} already exists; add --force to replace it"
     if out.is_dir():
@@ -43,6 +47,60 @@ def usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
     if not currency.is_known(plan.currency):
         return currency.unknown(plan.currency)
     return None
+
+
+def clash(args: argparse.Namespace) -> str | None:
+    """Where the files this run writes would replace what it reads or one another, or a file
+    the user did not ask to replace (hunt 20: ``-o journal.csv --force`` wrote the book over
+    the export being read, ``--report`` over an export or the book, ``-o /dev/null --force``
+    replaced the device): an output on an input or on the plan, two outputs on one path, an
+    output that is not a plain file, a report named and already there without ``--force`` (an
+    update replaces its report, as each month's run does)."""
+    book = args.output if isinstance(args.output, Path) else None
+    updated = args.update if isinstance(getattr(args, "update", None), Path) else None
+    archive: Path | None = getattr(args, "archive", None)
+    named = [(book, "book"), (archive, "archive"), *_report_files(args)]
+    outputs = [(path, what) for path, what in named if path is not None]
+    read = [(f, "input file") for f in args.files]
+    read += [(f, what) for f, what in ((args.plan, "plan"), (updated, "book to update")) if f]
+    seen: dict[Path, str] = {}
+    for path, what in outputs:
+        at = path.resolve()
+        for f, kind in read:
+            if f.resolve() == at:
+                return f"the {what} {path} would replace the {kind} {f}: give it another name"
+        if at in seen:
+            return f"the {seen[at]} and the {what} are both {path}: give each its own name"
+        seen[at] = what
+        if path.exists() and not path.is_file():
+            thing = "a folder" if path.is_dir() else "not a plain file"
+            return f"the {what} {path} is {thing}: give a file name"
+        if what in _ASKED and path.exists() and not (args.force or updated):
+            return f"{path} already exists; add --force to replace it"
+    return None
+
+
+def _report_files(args: argparse.Namespace) -> list[tuple[Path, str]]:
+    """Every report file the run may write, with its name in messages: ``--report``'s and the
+    files named after it, the other reports."""
+    out: list[tuple[Path, str]] = []
+    if (report := args.report) and report.name not in ("", "..") and not report.is_dir():
+        stem = report.stem
+        out += [(report, "report"), (report.with_name(f"{stem}.warnings.txt"), "warnings file")]
+        out += [
+            (report.with_name(stem + suffix), what)
+            for suffix, what in (
+                (".years.csv", "year-end table"),
+                (".classes.csv", "P&L by class"),
+                (".classes.html", "printable P&L by class"),
+                (".delta.csv", "delta table"),
+                (".archive.csv", "archive's report"),
+                (".carried.csv", "carried-over table"),
+            )
+        ]
+    elif report:  # (a folder: said by ``clash``)
+        out.append((report, "report"))
+    return out + _reports(args)
 
 
 def _reports(args: argparse.Namespace) -> list[tuple[Path, str]]:
@@ -63,6 +121,8 @@ def _database_error(args: argparse.Namespace, plan: Plan) -> str | None:
         return f"the postgres format writes to a database: -o {postgres.FORMAT_HINT}"
     if plan.format != "postgres":
         return f"a database holds a postgres book, not {plan.format} (--format postgres)"
+    if problem := clash(args):
+        return problem
     for path, what in ((args.report, "report"), *_reports(args)):
         if path and not path.parent.is_dir():
             return f"folder {path.parent} for the {what} does not exist"

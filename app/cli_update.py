@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app import csvsafe, postgres, update_run, words
-from app.cli_checks import input_error, unwritable
+from app.cli_checks import clash, input_error, unwritable
 from app.cli_summary import worded
 from app.errors import BookWriteError, MappingError, MigrationError, ProblemsError
 from app.fileio import write_text
@@ -93,6 +93,8 @@ def usage_error(args: argparse.Namespace) -> str | None:
     for key, choice in args.held or ():
         if chosen.setdefault(key, choice) != choice:
             return f"{key} is given both --take-quickbooks and --keep-book: choose one"
+    if problem := clash(args):
+        return problem
     if isinstance(book, Address):
         return _database_error(book) or input_error(args)
     if book.is_dir():

@@ -394,6 +394,56 @@ def test_a_read_only_folder_is_a_usage_error_before_anything_is_written(tmp_path
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["locked"]
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["-o", "{t}", "--force"], "the book {t} would replace the input file {t}"),
+        (["-o", "{d}/../{t}", "--force"], "the book {d}/../{t} would replace the input file"),
+        (["-o", "b.gnucash", "--report", "{l}"], "the report {l} would replace the input file"),
+        (["-o", "b.gnucash", "--tax-report", "{l}"], "the tax report {l} would replace the"),
+        (["-o", "b.gnucash", "--report", "p.json", "--plan", "p.json"], "would replace the plan"),
+        (["-o", "b.gnucash", "--report", "b.gnucash"], "the book and the report are both"),
+        (
+            ["-o", "b.gnucash", "--documents-report", "x.csv", "--item-catalogue", "x.csv"],
+            "the documents report and the item catalogue are both x.csv",
+        ),
+        (
+            ["-o", "b.gnucash", "--report", "r.csv", "--documents-report", "r.warnings.txt"],
+            "the warnings file and the documents report are both r.warnings.txt",
+        ),
+        (["-o", "b.gnucash", "--report", "."], "the report . is a folder: give a file name"),
+        (["-o", "fifo", "--force"], "the book fifo is not a plain file: give a file name"),
+        (["-o", "b.gnucash", "--report", "old.csv"], "old.csv already exists; add --force"),
+        (
+            ["-o", "b.gnucash", "--split-at", "2024-01-01", "--archive", "{t}", "--force"],
+            "the archive {t} would replace the input file {t}",
+        ),
+    ],
+)
+def test_an_output_on_an_input_another_output_or_no_plain_file_is_refused(tmp_path, args, said):
+    """``-o journal.csv --force`` wrote the book over the export being read, ``--report`` an
+    export or the book without being asked, two reports one another, and ``-o /dev/null
+    --force`` replaced the device (hunt 20): refused before anything is read, exit 2, every
+    file as it was."""
+    import shutil
+
+    work = tmp_path / "work"
+    work.mkdir()
+    for f in (LISTS, TXNS):
+        shutil.copy(f, work / f.name)
+    os.mkfifo(work / "fifo")
+    (work / "old.csv").write_text("an earlier report")
+    (work / "p.json").write_text("{}")
+    before = {p.name: p.read_bytes() for p in work.iterdir() if p.is_file()}
+    names = {"t": TXNS.name, "l": LISTS.name, "d": work.name}
+    run = convert(LISTS.name, TXNS.name, *(a.format(**names) for a in args), cwd=work)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert said.format(**names) in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+    assert {p.name: p.read_bytes() for p in work.iterdir() if p.is_file()} == before
+    assert (work / "fifo").is_fifo()
+
+
 def test_existing_output_needs_force(tmp_path):
     out = tmp_path / "book.gnucash"
     out.write_text("an older book")

@@ -175,6 +175,20 @@ def test_a_book_not_written_by_qb2gnucash_is_refused(books, tmp_path):
     assert "was not written by qb2gnucash" in said and "-o" in said
 
 
+def test_an_update_s_report_on_an_export_or_the_book_is_refused(books):
+    """``--report`` naming an export being read, or the book itself, was written over it (hunt
+    20): refused before anything is read, exit 2."""
+    june = sorted(books["june"].iterdir())
+    before = june[0].read_bytes()
+    said = _refused(books["book"], *june, "--update", books["book"], "--report", june[0], code=2)
+    assert f"the report {june[0]} would replace the input file {june[0]}" in said
+    assert june[0].read_bytes() == before
+    said = _refused(
+        books["book"], *june, "--update", books["book"], "--report", books["book"], code=2
+    )
+    assert f"the report {books['book']} would replace the book to update" in said
+
+
 @pytest.mark.parametrize(
     ("asked", "said"),
     [
