@@ -405,3 +405,80 @@ def test_an_iif_file_whose_tabs_became_spaces_is_refused(tmp_path, spaces):
         "or e-mail program turned the tabs into spaces), so no row can be read; export it again "
         "from QuickBooks and give that file as it is"
     ) in run.stderr
+
+
+# ------------------------------------------------- hunt 20: a byte-order mark, a file cut short
+
+MIXED = (
+    "this line holds bytes that are not UTF-8 text, though the file starts with UTF-8's "
+    "byte-order mark: the file mixes two encodings (edited in another program?) or is damaged; "
+    "save it again as UTF-8 (Excel: CSV UTF-8) or export it again from QuickBooks"
+)
+
+
+def test_a_file_marked_utf8_mixing_in_windows_1252_is_refused_at_its_line(tmp_path):
+    """UTF-8 text behind its byte-order mark, one name edited into Windows-1252 ("Caf\\xe9"):
+    a traceback on the command line, a 500 on upload (hunt 20). Refused at the line. Text that
+    is Windows-1252 throughout behind the mark is read as such (a later test)."""
+    text = (DATA / "cli" / "txns.iif").read_text(encoding="utf-8").replace("Gas Co", "Gas Cö", 1)
+    lines = text.encode("utf-8").split(b"\n")
+    lines[6] = lines[6].replace(b"Ann Smith", b"Caf\xe9 Ann", 1)  # (line 7)
+    path = tmp_path / "in" / "mixed.iif"
+    path.parent.mkdir()
+    path.write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines))
+    (tmp_path / "out").mkdir()
+    assert refused(tmp_path / "out", DATA / "cli" / "lists.iif", path) == [f"mixed.iif:7: {MIXED}"]
+
+
+def test_a_file_cut_inside_a_character_is_read_as_cut(tmp_path):
+    """A UTF-8 report cut inside its last character was read as Windows-1252 whole (every
+    "1000 · Checking" became "1000 Â· Checking": 34 errors); a UTF-16 one cut at an odd byte
+    gave a traceback (hunt 20). Both are read in their encoding, and found cut."""
+    from app.readers.values import decode, encoding_fault
+
+    text = "1000 · Checking,Café"
+    assert decode(text.encode("utf-8")[:-1]) == ("1000 · Checking,Caf", "utf-8")
+    marked = b"\xef\xbb\xbf" + text.encode("utf-8")[:-1]
+    assert decode(marked) == ("1000 · Checking,Caf", "utf-8-sig")
+    utf16 = text.encode("utf-16")[:-1]
+    assert decode(utf16) == ("1000 · Checking,Caf", "utf-16")
+    assert encoding_fault(marked) is None and encoding_fault(utf16) is None
+    assert decode(b"\xef\xbb\xbfCaf\xe9\n") == ("Café\n", "cp1252")  # (Windows-1252 throughout)
+    damaged = b"\xff\xfe" + "ab\ncd\n".encode("utf-16-le") + b"\x00\xdc" + "ef".encode("utf-16-le")
+    assert encoding_fault(damaged) == (3, MIXED.replace("UTF-8", "UTF-16").replace(
+        "(Excel: CSV UTF-16)", "(Excel: CSV UTF-8)"))  # fmt: skip
+
+
+ENDLESS = (
+    "txns.iif stops early: its last transaction (DEPOSIT of 2024-02-02, line 7) is not closed "
+    "by ENDTRNS, which QuickBooks writes after every transaction{0}: its history stops on "
+    "2024-02-02, and what follows it in the file is missing; to fix: export it again by date "
+    "range (a year at a time) and give every file, or add --accept-truncated txns.iif if the "
+    "cut is expected"
+)
+
+
+@pytest.mark.parametrize("cut", ["ENDTRNS", "SPL"])
+def test_an_iif_transaction_file_cut_short_is_refused_unless_accepted(tmp_path, cut):
+    """An IIF file ending without its last ENDTRNS, or inside its last transaction, was a
+    warning and a book, exit 0 (hunt 20); a CSV report cut so is an error. Refused now, and with
+    --accept-truncated the transaction the cut fell inside is left out, named."""
+    text = (DATA / "cli" / "txns.iif").read_text(encoding="utf-8")
+    text = text[: text.rindex(cut)]
+    path = tmp_path / "in" / "txns.iif"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    unbalanced = ", and its lines do not balance" if cut == "SPL" else ""
+    said = refused(tmp_path / "out", DATA / "cli" / "lists.iif", path)
+    assert said == [f"txns.iif:{7 if cut == 'SPL' else 8}: {ENDLESS.format(unbalanced)}"]
+    out = tmp_path / "out" / "book.gnucash"
+    run = convert(DATA / "cli" / "lists.iif", path, "-o", out, "--accept-truncated", path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    kept = [t.description for t in read_book_transactions(out)]
+    assert kept == (["Gas Co"] if cut == "SPL" else ["Gas Co", "Ann Smith"]), kept
+    if cut == "SPL":
+        assert (
+            "the last transaction (DEPOSIT of 2024-02-02, Trans # 3, 1 of its lines) is cut off"
+            in run.stdout
+        )

@@ -427,3 +427,19 @@ def test_import_without_balances_does_not_advise_balances_only(client):
     said = soup(client.get(f"{prefix}/import")).select_one("#lists-only").text
     assert "No file gives QuickBooks' balances either: add the lists export" in said
     assert "Only the balances" not in said
+
+
+def test_a_file_marked_utf8_mixing_encodings_is_refused_on_its_card_not_a_500(client):
+    """UTF-8 behind its byte-order mark with one Windows-1252 name, as a hand-edit leaves it:
+    the upload answered 500 (hunt 20). Its card says the line and what to do; no copy kept."""
+    prefix, csrf = new_migration(client)
+    text = (WEB / "lists.iif").read_text(encoding="utf-8")
+    data = b"\xef\xbb\xbf" + text.encode("utf-8").replace(b"\n", " Café\n".encode(), 1)
+    lines = data.split(b"\n")
+    lines[2] += b" Caf\xe9"
+    r = upload(client, prefix, csrf, "lists.iif", data=b"\n".join(lines))
+    assert r.status_code == 200
+    card = soup(r).select_one("article[data-filename='lists.iif']")
+    assert "lists.iif:3" in card.text or "line 3" in card.text, card.text
+    assert "mixes two encodings" in card.text, card.text
+    assert client.get(f"{prefix}/preview").status_code == 200

@@ -42,7 +42,7 @@ from app.readers.qbcsv import (
 )
 from app.readers.qbcsv.find import AMBIGUOUS
 from app.readers.typed import typed
-from app.readers.values import is_binary
+from app.readers.values import BOMS, encoding_fault, is_binary
 from app.readers.visible import visible
 from app.source import Source
 
@@ -105,6 +105,8 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
                 Problem(Source(path.name, 1), refused.message if refused else BINARY),
                 refused.kind if refused else "not read",
             )
+        if head.startswith(BOMS) and (fault := encoding_fault(path.read_bytes())):
+            return _unread(path, Problem(Source(path.name, fault[0]), fault[1]))
         ledger = identify(path, options, candidates).parse(path, options)
         return _said_if_empty(typed(visible(path, checked(ledger, options))))
     except ParseError as exc:

@@ -31,15 +31,21 @@ def checked(ledger: Ledger, options: ReadOptions) -> Ledger:
             replace(
                 p,
                 severity="error",
-                message=f"{p.message}: its history stops on {last}, and what follows in the "
-                "report's period is missing",
+                message=f"{p.message}: its history stops on {last}, and what follows "
+                + ("it in the file" if info.layout.startswith("iif") else "in the report's period")
+                + " is missing",
                 fix="accept_cut",
             )
             if p in cut
             else p
             for p in ledger.problems
         )
-        return replace(ledger, problems=problems, files=(info, *ledger.files[1:]))
+        read = ledger.transactions  # (the last, cut inside, is the cut's: not said again)
+        last_one = max(read, key=lambda t: t.source.line)
+        kept = tuple(t for t in read if t is not last_one) if last_one.total else read
+        return replace(
+            ledger, transactions=kept, problems=problems, files=(info, *ledger.files[1:])
+        )
     txns, extra = list(ledger.transactions), []
     end = max(txns, key=lambda t: t.source.line)
     if end.total:

@@ -68,7 +68,7 @@ from app.readers.private import (
 )
 from app.readers.qbcsv import names
 from app.readers.qbcsv.header import HEADER_SCAN, ROLES, delimiter_of
-from app.readers.values import decode, is_binary
+from app.readers.values import decode, encoding_fault, is_binary
 from app.source import Source
 
 CANNOT_SPLIT = "not a readable CSV file ({})"
@@ -96,9 +96,11 @@ def redact(path: Path, name: str = "") -> Redaction:
         return Redaction(
             withheld=(Problem(Source(name, 1), said),), kind=refused.kind if refused else ""
         )
+    data = path.read_bytes()
+    if fault := encoding_fault(data):  # (refused as read: nothing of it can be told apart)
+        return Redaction(withheld=(Problem(Source(name, fault[0]), fault[1]),))
     options = ReadOptions()
     claims = [r for r in READERS if r.identify(path, options)]
-    data = path.read_bytes()
     text, encoding = decode(data)
     if claims and iif not in claims and names not in claims:  # a transaction report
         try:

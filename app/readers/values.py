@@ -33,24 +33,80 @@ _NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
 _GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?")  # commas only as thousands separators
 
 
+BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
 def decode(data: bytes) -> tuple[str, str]:
     """Bytes → (text, encoding name): BOM, then UTF-16 without one, then strict UTF-8, then
-    Windows-1252."""
-    for bom, name in (
-        (codecs.BOM_UTF8, "utf-8-sig"),
-        (codecs.BOM_UTF16_LE, "utf-16"),
-        (codecs.BOM_UTF16_BE, "utf-16"),
-    ):
-        if data.startswith(bom):
-            return data.decode(name), name
+    Windows-1252. Never raises: a file cut inside its last character (a copy cut short, or
+    the first bytes only) loses that character, which the readers then find cut; one whose
+    bytes do not follow the encoding its BOM says is read with U+FFFD where they do not, and
+    refused by ``encoding_fault``."""
+    if data.startswith(codecs.BOM_UTF8):
+        body = data[len(codecs.BOM_UTF8) :]
+        if (text := _utf8(body)) is not None:
+            return text, "utf-8-sig"
+        if not _UTF8_CHARACTER.search(body):  # Windows-1252 text behind a UTF-8 mark
+            return _cp1252(body), "cp1252"
+        return body.decode("utf-8", errors="replace"), "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        even = data[: len(data) - len(data) % 2]  # (cut inside its last character)
+        return even.decode("utf-16", errors="replace"), "utf-16"
     bare = utf16_without_bom(data[:4096])
     if bare:
         return data.decode(bare, errors="replace"), bare
+    if (text := _utf8(data)) is not None:
+        return text, "utf-8"
+    return _cp1252(data), "cp1252"
+
+
+def _cp1252(data: bytes) -> str:
+    # cp1252 leaves 5 bytes undefined: read as "?" rather than fail
+    return data.decode("cp1252", errors="replace").replace("\ufffd", "?")
+
+
+# a character UTF-8 writes in two to four bytes: Windows-1252 text holds none (but by chance)
+_UTF8_CHARACTER = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+
+
+def _utf8(data: bytes) -> str | None:
+    """``data`` as UTF-8, but for a character cut at its very end; None when it is not."""
     try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        # cp1252 leaves 5 bytes undefined; map them through latin-1 rather than fail.
-        return data.decode("cp1252", errors="replace").replace("\ufffd", "?"), "cp1252"
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.end == len(data) and exc.reason == "unexpected end of data":
+            return data[: exc.start].decode("utf-8")
+        return None
+
+
+def encoding_fault(data: bytes) -> tuple[int, str] | None:
+    """(line, why) when ``data`` starts with a byte-order mark its bytes do not follow: UTF-8
+    text with Windows-1252 bytes among it (saved as UTF-8 by a spreadsheet, then edited in a
+    program writing Windows-1252), a damaged UTF-16 file; None when they do (a character cut at
+    the very end is a cut; Windows-1252 text throughout is read so: ``decode``)."""
+    if data.startswith(codecs.BOM_UTF8):
+        body, name = data[len(codecs.BOM_UTF8) :], "utf-8"
+        said = "UTF-8"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        body, name = data[: len(data) - len(data) % 2], "utf-16"
+        said = "UTF-16"
+    else:
+        return None
+    try:
+        body.decode(name)
+    except UnicodeDecodeError as exc:
+        if name == "utf-8" and (_utf8(body) is not None or not _UTF8_CHARACTER.search(body)):
+            return None  # (cut in its last character; Windows-1252 text: ``decode``)
+        line = body[: exc.start].decode(name, errors="replace").count("\n") + 1
+        return line, (
+            f"this line holds bytes that are not {said} text, though the file starts with "
+            f"{said}'s byte-order mark: the file mixes two encodings (edited in another "
+            f"program?) or is damaged; save it again as {said} (Excel: CSV UTF-8) or export it "
+            "again from QuickBooks"
+        )
+    return None
 
 
 def utf16_without_bom(head: bytes) -> str:

@@ -69,7 +69,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             transactions.add(row)
         else:
             lists.add(row)
-    transactions.finish()
+    stops_early = transactions.finish()
     ledger_lists = lists.finish()
     txns = tuple(transactions.done)
     has_lists = any(r.keyword not in ("TRNS", "SPL", "ENDTRNS", "HDR") for r in rows)
@@ -104,6 +104,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         marks=tuple(sorted({s.mark for t in txns for s in t.splits if s.mark})),
         exported_on=exported_on,
         exported_at=exported_at,
+        stops_early="end" if stops_early else "",
     )
     return Ledger(
         accounts=ledger_lists.accounts,

@@ -16,12 +16,13 @@ from typing import Literal
 
 from app.classes import class_name
 from app.items import ItemLine
-from app.model import NotImported, Reconcile, Split, Transaction
+from app.model import NotImported, Problem, Reconcile, Split, Transaction
 from app.quickbooks import non_posting, non_posting_kind, not_posted
 from app.readers.iif.rows import Reading, Row
 from app.readers.payers import named
 from app.readers.private import quoted
 from app.readers.values import date_order, is_order, parse_amount, parse_bool, parse_date
+from app.source import Source
 
 # --- dates ------------------------------------------------------------------------------------
 
@@ -64,8 +65,11 @@ class Transactions:
         self.skipped: list[NotImported] = []
         self.names: list[tuple[Split, str]] = []  # SPL rows naming someone other than TRNS
         self.skipping = ""  # the open TRNS is a non-posting document ("not imported" list)
+        self.last: Source | None = None  # the last TRNS or SPL row's
 
     def add(self, row: Row) -> None:
+        if row.keyword != "ENDTRNS":
+            self.last = row.source
         if row.keyword == "TRNS":
             if self.head is not None:
                 self.reading.warn(
@@ -85,12 +89,23 @@ class Transactions:
         else:  # ENDTRNS: a repeated one closes nothing
             self._close()
 
-    def finish(self) -> None:
-        if self.head is not None:
-            self.reading.warn(
-                self.head.source, "transaction not closed by ENDTRNS before the end of the file"
-            )
-            self._close()
+    def finish(self) -> bool:
+        """Close the last transaction; True when the file stops inside it (no ENDTRNS after
+        it, which QuickBooks writes after every transaction: a file cut short, said as such,
+        ``readers.cut``, hunt 20)."""
+        head, last = self.head, self.last
+        if head is None:
+            return False
+        self._close()
+        t = self.done[-1] if self.done and self.done[-1].source == head.source else None
+        what = f"{t.kind_label or 'transaction'} of {t.date.isoformat()}, " if t else ""
+        said = (
+            f"{self.reading.filename} stops early: its last transaction ({what}line "
+            f"{head.source.line}) is not closed by ENDTRNS, which QuickBooks writes after every "
+            "transaction" + (", and its lines do not balance" if t and t.total else "")
+        )
+        self.reading.problems.append(Problem(last, said, "warning", topic="truncated"))
+        return True
 
     def _split(self, row: Row) -> None:
         if self.skipping:  # only its accounts matter: nothing of it is read

@@ -65,10 +65,9 @@ from app.readers.qbcsv.header import (
     find_header,
     first_rows,
     moved,
-    safe_decode,
 )
 from app.readers.qbcsv.items import ItemCells
-from app.readers.values import SHORT_AMOUNT, is_binary, is_utf16
+from app.readers.values import SHORT_AMOUNT, decode, is_binary, is_utf16
 from app.source import Source
 
 KINDS = {
@@ -100,7 +99,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     utf16 = is_utf16(head)
     if is_binary(head):
         raise ParseError(Source(name, 1), "this is a binary file, not a CSV report")
-    delimiter = delimiter_of(safe_decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
+    delimiter = delimiter_of(decode(head)[0].splitlines(keepends=True)[: HEADER_SCAN + 2])
     if not utf16:
         encoding = "utf-8-sig" if head.startswith(codecs.BOM_UTF8) else "utf-8"
         try:
@@ -108,7 +107,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
                 return _read(name, encoding, options, stream, delimiter, path)
         except UnicodeDecodeError:
             pass  # not UTF-8 after all: read again, decoded as a whole
-    text, encoding = safe_decode(path.read_bytes())
+    text, encoding = decode(path.read_bytes())
     return _read(name, encoding, options, io.StringIO(text, newline=""), delimiter, path)
 
 

@@ -6,7 +6,6 @@ A header row has Date plus Account, Trans # or Split; its column set decides the
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 from collections import Counter
@@ -151,15 +150,6 @@ def find_header(rows: list[tuple[int, list[str]]], options: ReadOptions) -> Head
     return None
 
 
-def safe_decode(data: bytes) -> tuple[str, str]:
-    """values.decode, with cp1252 also when a UTF-8 BOM sits on a file that is not UTF-8."""
-    try:
-        return decode(data)
-    except UnicodeDecodeError:
-        body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
-        return body.decode("cp1252", errors="replace"), "cp1252"
-
-
 def head_text(path: Path, size: int = 65536) -> str | None:
     try:
         with path.open("rb") as f:
@@ -168,7 +158,7 @@ def head_text(path: Path, size: int = 65536) -> str | None:
         return None
     if is_binary(data):
         return None
-    text, _ = safe_decode(data)
+    text, _ = decode(data)
     return text.lstrip("\ufeff")
 
 
@@ -215,9 +205,9 @@ def _width(lines: list[str], delimiter: str) -> int:
 
 def all_rows(path: Path, scan: int = HEADER_SCAN) -> tuple[list[tuple[int, list[str]]], str]:
     """Every row of a small CSV report with its line, and the encoding: decoded like every
-    report (``safe_decode``), the delimiter told from the first ``scan`` lines; ParseError
+    report (``values.decode``), the delimiter told from the first ``scan`` lines; ParseError
     for a file the csv module cannot split."""
-    text, encoding = safe_decode(path.read_bytes())
+    text, encoding = decode(path.read_bytes())
     text = text.lstrip("\ufeff")
     lines = text.splitlines(keepends=True)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(lines[:scan]))

@@ -21,7 +21,8 @@ from app.model import FileInfo, Layout, Ledger, ReadOptions
 from app.readers.iif.names import Names
 from app.readers.iif.rows import Header, Reading, Row, mask_ssns, misaligned, read_header
 from app.readers.private import SENSITIVE_HEADER
-from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
+from app.readers.qbcsv.header import delimiter_of, first_rows
+from app.readers.values import decode
 from app.source import Source
 
 SCAN = 15
@@ -131,7 +132,7 @@ def _columns(keyword: str, cells: list[str]) -> tuple[list[str], list[str]]:
 
 def parse(path: Path, options: ReadOptions) -> Ledger:
     name = path.name
-    text, encoding = safe_decode(path.read_bytes())
+    text, encoding = decode(path.read_bytes())
     text = text.lstrip("\ufeff")
     reader = csv.reader(
         io.StringIO(text, newline=""), delimiter=delimiter_of(text.splitlines()[:SCAN])

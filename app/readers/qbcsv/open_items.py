@@ -25,8 +25,8 @@ from app.errors import ParseError
 from app.model import FileInfo, Ledger, Problem, ReadOptions
 from app.quickbooks import is_document_word
 from app.readers.private import quoted
-from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
-from app.readers.values import clean, date_order, parse_amount, parse_date
+from app.readers.qbcsv.header import delimiter_of, first_rows
+from app.readers.values import clean, date_order, decode, parse_amount, parse_date
 from app.source import Source
 
 _NEEDED = ("Type", "Date", "Open Balance")
@@ -53,7 +53,7 @@ def identify(path: Path, options: ReadOptions) -> bool:
 
 def parse(path: Path, options: ReadOptions) -> Ledger:
     name = path.name
-    text, encoding = safe_decode(path.read_bytes())
+    text, encoding = decode(path.read_bytes())
     text = text.lstrip("\ufeff")
     lines = text.splitlines(keepends=True)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(lines[:30]))

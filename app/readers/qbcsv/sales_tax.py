@@ -21,9 +21,9 @@ from pathlib import Path
 from app.errors import ParseError
 from app.items import TaxLiability
 from app.model import FileInfo, Ledger, Problem, ReadOptions
-from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
+from app.readers.qbcsv.header import delimiter_of, first_rows
 from app.readers.qbcsv.trial_balance import _DATES, _read_date
-from app.readers.values import clean, parse_amount
+from app.readers.values import clean, decode, parse_amount
 from app.source import Source
 
 KIND = "CSV Sales Tax Liability"
@@ -46,7 +46,7 @@ def identify(path: Path, options: ReadOptions) -> bool:
 
 def parse(path: Path, options: ReadOptions) -> Ledger:
     name = path.name
-    text, encoding = safe_decode(path.read_bytes())
+    text, encoding = decode(path.read_bytes())
     text = text.lstrip("\ufeff")
     reader = csv.reader(
         io.StringIO(text, newline=""), delimiter=delimiter_of(text.splitlines()[:30])

@@ -29,8 +29,8 @@ from app.errors import ParseError
 from app.model import Account, FileInfo, Ledger, ReadOptions
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
 from app.readers.private import quoted
-from app.readers.qbcsv.header import delimiter_of, first_rows, safe_decode
-from app.readers.values import full_year, parse_amount, parse_date
+from app.readers.qbcsv.header import delimiter_of, first_rows
+from app.readers.values import decode, full_year, parse_amount, parse_date
 from app.source import Source
 
 KIND = "CSV Trial Balance"
@@ -79,7 +79,7 @@ def identify(path: Path, options: ReadOptions) -> bool:
 
 def parse(path: Path, options: ReadOptions) -> Ledger:
     name = path.name
-    text, encoding = safe_decode(path.read_bytes())
+    text, encoding = decode(path.read_bytes())
     text = text.lstrip("\ufeff")
     lines = text.splitlines(keepends=True)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(lines[:SCAN]))
