@@ -24,7 +24,7 @@ from typing import Literal, get_args
 from app.errors import MappingError
 from app.fileio import write_text
 from app.model import AccountType, DateOrderCode, ReadOptions
-from app.plan_reader import CUTOVER, FILE, RULE, TOP, Reader
+from app.plan_reader import CUTOVER, FILE, RULE, TOP, Reader, no_text
 from app.postgres import parse_address
 
 RuleKind = Literal["rename", "move", "merge", "retype"]
@@ -198,6 +198,14 @@ def plan_from_json(text: str, origin: str = "plan", *, strict: bool = False) -> 
         raise MappingError(f"{origin}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     except RecursionError:
         raise MappingError(f"{origin}: not a plan (its JSON is nested too deeply)") from None
+    except ValueError:  # (Python's own limit: an integer of more than 4,300 digits)
+        raise MappingError(f"{origin}: not a plan (it holds a number too long to read)") from None
+    if where := no_text(data):
+        raise MappingError(
+            f"{origin}: {where} holds a character that is no text (a lone UTF-16 surrogate, "
+            "written \\ud800 to \\udfff in JSON); correct the plan file, or save it again from "
+            "the Map step"
+        )
     read = Reader(origin, strict)
     data = read.object(data, "", TOP)
     if "currency" in data:  # (as --currency reads it: "eur" is EUR)

@@ -5,6 +5,7 @@ Pure."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,3 +76,23 @@ class Reader:
         """``value`` as an object of any keys whose values are all texts."""
         found = self.object(value, where, None)
         return {key: str(self.value(item, str, f"{where}.{key}")) for key, item in found.items()}
+
+
+def no_text(value: Any, where: str = "") -> str:
+    """Where a plan's JSON holds a text that is none: a lone surrogate (``"\\ud800"``), which
+    no page, file or book can hold (hunt 20: saved, then every Map page a 500); "" if nowhere.
+    Named as the reader names a setting ("rules[2].account"), never quoting such a text."""
+    if isinstance(value, str):
+        return (where or "the plan") if _SURROGATE.search(value) else ""
+    if isinstance(value, list):
+        named = [(f"{where}[{n}]", item) for n, item in enumerate(value, 1)]
+    elif isinstance(value, dict):
+        if any(_SURROGATE.search(key) for key in value):
+            return f"a name in {where or 'the plan'}"
+        named = [(f"{where}.{key}" if where else key, item) for key, item in value.items()]
+    else:
+        return ""
+    return next((found for at, item in named if (found := no_text(item, at))), "")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

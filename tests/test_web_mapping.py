@@ -196,6 +196,10 @@ def test_plan_download_and_upload(client):
         (b'{"files": {"x.csv": {"columns": {"Date": 5}}}}', "files.x.csv.columns.Date must"),
         (b'{"rulez": []}', "unknown setting &#39;rulez&#39;"),
         ('{"reparent": false, "currency": "Miète"}'.encode("latin-1"), "its text is not UTF-8"),
+        # (hunt 20: a lone surrogate was saved, then every Map page a 500; a long number a 500)
+        (b'{"currency": "\\ud800"}', "currency holds a character that is no text"),
+        (b'{"account_map": {"\\udc00": "Sales"}}', "a name in account_map holds a character"),
+        (b'{"reparent": ' + b"1" * 5000 + b"}", "not a plan (it holds a number too long to read)"),
     ):
         r = client.post(
             f"{prefix}/plan", data={"plan": (io.BytesIO(bad), "odd.json")}, headers=csrf | HX
@@ -204,6 +208,15 @@ def test_plan_download_and_upload(client):
     assert json.loads(client.get(f"{prefix}/plan.json").data)["reparent"] is True
     for step in ("map", "files", "preview", "import"):
         assert client.get(f"{prefix}/{step}").status_code == 200, step
+    # a plan over 2 MiB (a large chart's account_map) was cut and called "not valid JSON"
+    labels = {f"Report label {n:06d} with a long name": "Sales" for n in range(60_000)}
+    big = json.dumps(plan | {"account_map": labels}).encode()
+    assert len(big) > 2 * 1024 * 1024
+    r = client.post(
+        f"{prefix}/plan", data={"plan": (io.BytesIO(big), "big.json")}, headers=csrf | HX
+    )
+    assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    assert len(json.loads(client.get(f"{prefix}/plan.json").data)["account_map"]) == 60_000
 
 
 def test_inline_validation_of_type_families_and_merges(client):

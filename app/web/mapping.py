@@ -60,6 +60,7 @@ from app.web.context import fragment, installed, migration, passwords, render, r
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
 TYPES = tuple(t.value for t in AccountType)  # what "retype" takes
+PLAN_MB = 64  # what a plan file may hold (of a 100,000-account chart: a few MB)
 
 
 def _context(plan: Plan | None = None, status_message: str = "") -> dict:
@@ -392,5 +393,8 @@ def upload_plan() -> tuple[str, int]:
     f = request.files.get("plan")
     if f is None or not f.filename:
         raise MappingError("Choose a plan file (.json, saved from this page) to upload.")
-    plan = plan_from_bytes(f.stream.read(2 * 1024 * 1024), f.filename, strict=True)
+    data = f.stream.read(PLAN_MB * 1024 * 1024 + 1)  # (a plan over 2 MiB was cut: hunt 20)
+    if len(data) > PLAN_MB * 1024 * 1024:
+        raise MappingError(f"{f.filename} is over {PLAN_MB} MB: choose the plan saved here")
+    plan = plan_from_bytes(data, f.filename, strict=True)
     return _save(plan, f"Plan loaded from {f.filename}.")
