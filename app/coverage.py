@@ -17,7 +17,10 @@ Each history file covers its first to its last transaction's day. A stretch betw
   than those runs and than a month (books are often exported some weeks after the period they
   close): a history that stops long before the export (a report cut short between two
   transactions) is named, and no opening balance takes in what happened after it.
-The reader merge warns of each; the proof repeats them in its notes. With such a gap no
+The reader merge warns of each; the proof repeats them in its notes. The days between two files
+that are no such gap (``seams``: short, quiet, no title dating them) are said where an opening
+balance is posted across them (a warning, the proof's notes): a transaction of theirs missing
+from both files would be in it, and nothing can tell. With such a gap no
 opening-balance transaction is made, though asked for (``app.cutover``): ``no_opening`` says why,
 on the Import step, the Download step and the command line alike.
 """
@@ -140,6 +143,49 @@ def gaps(files: Sequence[FileInfo]) -> list[Gap]:
         if missing > max(quiet, EXPORT_GAP):
             out.append(Gap(end.last_date + DAY, until.exported_on, end, None, until))
     return out
+
+
+def seams(files: Sequence[FileInfo]) -> list[Gap]:
+    """The days between two history files that neither covers but are no gap (``gaps``: short
+    and quiet, between files whose periods no title gives): a transaction there missing from
+    both cannot be told from a quiet day, so an opening balance would take it in (hunt 19)."""
+    history = sorted(
+        (f for f in files if f.has_history and f.first_date and f.last_date),
+        key=lambda f: (f.first_date, f.last_date),
+    )
+    named = {g.start for g in gaps(files)}
+    out: list[Gap] = []
+    for k, after in enumerate(history[1:], 1):
+        before = max(history[:k], key=_reach)
+        if (start := _reach(before) + DAY) < _begins(after) and start not in named:
+            out.append(Gap(start, _begins(after) - DAY, before, after))
+    return out
+
+
+def _reach(f: FileInfo) -> dt.date:
+    """The last day ``f`` covers: its title's, else its last transaction's."""
+    assert f.last_date
+    return max(f.last_date, f.titled[1]) if f.titled else f.last_date
+
+
+def _begins(f: FileInfo) -> dt.date:
+    assert f.first_date
+    return min(f.first_date, f.titled[0]) if f.titled else f.first_date
+
+
+def seam_warning(found: Sequence[Gap]) -> str:
+    """What an opening balance posted across ``seams`` may hide, and what to check."""
+    first, more = found[0], len(found) - 1
+    assert first.after is not None
+    return (
+        f"the opening balance takes in what the history does not explain, and no file covers "
+        f"{first.period()} ({first.before.filename} ends {_reach(first.before)}, "
+        f"{first.after.filename} starts {_begins(first.after)})"
+        + (f", nor {more:,} other such stretch{'es' if more > 1 else ''}" if more else "")
+        + ": a transaction there missing from both files would be in the opening balance, not "
+        "on its day, and the proof cannot tell; check that the exports' date ranges meet (export "
+        "those days if not), or give reports whose titles give their periods"
+    )
 
 
 def _export(files: Sequence[FileInfo]) -> FileInfo | None:

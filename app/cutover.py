@@ -46,7 +46,7 @@ from app.as_of import (
     over_explained,
     role_account,
 )
-from app.coverage import gaps, no_opening
+from app.coverage import gaps, no_opening, seam_warning, seams
 from app.model import Account, AccountType, Ledger, Problem, Role, Split, money
 from app.openings import opening, trial_balance_opening, unbacked
 from app.plan import Cutover, parse_day
@@ -150,6 +150,8 @@ def _full(
         return _with(ledger, [*problems[:said], Problem(None, WAITS, "note")], transactions=())
     if not lines:
         return _with(ledger, problems, transactions=())
+    if between := seams(ledger.files):  # (days no file covers, too short to be a gap)
+        problems.append(Problem(None, seam_warning(between), "warning", "files", topic="opening"))
     return _balanced_opening(ledger, lines, first, problems)
 
 

@@ -34,7 +34,7 @@ from app import repeated
 from app.as_of import ZERO, as_counted, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot, engine_made
 from app.check_causes import book_only, explain
-from app.coverage import Gap, gaps, no_opening
+from app.coverage import Gap, gaps, no_opening, seam_warning, seams
 from app.documents import selection
 from app.documents.open_proof import with_open_items
 from app.documents.proof import prove as prove_documents
@@ -88,7 +88,8 @@ def verify(
     )
     holes = gaps(ledger.files) if cutover.mode != "balances_only" else []
     from_files, more = _from_files(ledger, daily, cutover, re_name, asof)
-    notes = [*_notes(ytd if folded else ZERO, re_name, holes), trial_balance_note(asof)]
+    seamed = seams(ledger.files) if opened_on and not holes and cutover.mode == "full" else []
+    notes = [*_notes(ytd if folded else ZERO, re_name, holes, seamed), trial_balance_note(asof)]
     differing = [a for a in ledger.accounts if a.balance not in (None, from_book.get(a.full_name))]
     suspect = date_suspect(asof, differing, re_name, first := _first(ledger))
     differ = {a.full_name for a in differing}
@@ -158,9 +159,10 @@ def verify(
     return Report(tuple(rows), checks, asof, tuple(notes), extras=extras, no_opening=unmade)
 
 
-def _notes(folded: Decimal, re_name: str | None, holes: list[Gap]) -> list[str]:
+def _notes(folded: Decimal, re_name: str | None, holes: list[Gap], seamed: list[Gap]) -> list[str]:
     """What the reader of the proof must know beside the rows: this year's result folded into
-    Retained Earnings, the stretches no file covers."""
+    Retained Earnings, the stretches no file covers, those an opening balance was posted across
+    (``coverage.seams``: what it may hide)."""
     notes: list[str] = []
     if folded:
         notes.append(
@@ -169,6 +171,9 @@ def _notes(folded: Decimal, re_name: str | None, holes: list[Gap]) -> list[str]:
             "0.00 and Retained Earnings at QuickBooks' figure plus that result."
         )
     notes.extend(f"{gap.describe()}." for gap in holes)
+    if seamed:
+        said = seam_warning(seamed)
+        notes.append(f"{said[0].upper()}{said[1:]}.")
     return notes
 
 

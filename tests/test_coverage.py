@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
-from app.coverage import gaps, quiet_days
+from app.coverage import gaps, quiet_days, seam_warning, seams
 from app.model import FileInfo
 
 D = dt.date
@@ -133,3 +133,31 @@ def test_reports_titled_with_day_first_numeric_dates_meet_without_a_gap(tmp_path
     b = written("b.csv", lambda d: d > end + dt.timedelta(days=2), end + dt.timedelta(days=3), stop)
     said = [p.message for p in read([a, b], Plan()).problems if "no file covers" in p.message]
     assert len(said) == 1 and said[0].startswith(f"no file covers {end + dt.timedelta(days=1)}")
+
+
+def test_days_between_untitled_files_that_are_no_gap_are_seams():
+    """Short and quiet, they are no gap (no opening balance refused); but an opening balance
+    posted across them would take in a transaction of theirs missing from both files, so each
+    is said where one is posted (hunt 19: a deposit of 2021-01-31 went into the opening
+    balance, "Matches QuickBooks to the cent", no warning)."""
+    a = history("h1.csv", D(2020, 1, 3), D(2021, 1, 30))
+    b = history("h2.csv", D(2021, 2, 1), D(2021, 12, 30))
+    c = history("h3.csv", D(2022, 1, 4), D(2022, 3, 1))
+    assert gaps([a, b, c]) == []
+    found = seams([c, a, b])
+    assert [(g.start, g.end) for g in found] == [
+        (D(2021, 1, 31), D(2021, 1, 31)), (D(2021, 12, 31), D(2022, 1, 3))
+    ]  # fmt: skip
+    assert seam_warning(found).startswith(
+        "the opening balance takes in what the history does not explain, and no file covers "
+        "2021-01-31 (h1.csv ends 2021-01-30, h2.csv starts 2021-02-01), nor 1 other such "
+        "stretch: a transaction there missing from both files would be in the opening balance"
+    )
+    # files that meet, overlap, or whose titles give periods that meet: none
+    titled = replace(a, titled=(D(2020, 1, 1), D(2021, 1, 31)))
+    assert seams([titled, b]) == []
+    assert seams([a, replace(b, first_date=D(2021, 1, 31))]) == []
+    assert seams([a, replace(b, first_date=D(2021, 1, 20))]) == []
+    # a gap already named is no seam
+    far = replace(b, first_date=D(2021, 6, 1))
+    assert len(gaps([a, far])) == 1 and seams([a, far]) == []

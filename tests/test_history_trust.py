@@ -331,3 +331,42 @@ def test_a_history_ending_long_before_the_export_date_is_named(mid, tmp_path):
     assert "add --opening-balances" not in run.stdout
     assert "the history is incomplete: no file covers 2021-01-24 to 2021-12-30" in run.stdout
     assert read_book(out).transactions == 1020  # no opening balance absorbed the rest
+
+
+def test_an_opening_balance_posted_across_days_between_two_find_exports_is_said(tmp_path):
+    """Two Find exports (no title gives their periods) and the one transaction of the day
+    between them in neither: with --opening-balances it went into the opening balance, the
+    book "Matches QuickBooks to the cent", and nothing said so (hunt 19). The balances do match
+    QuickBooks', and the book is written; the warning and the proof's note name the day."""
+    from dataclasses import replace
+
+    company = make_company(300, 13, history_from=dt.date(2020, 1, 1))
+    history = company.history
+    at = next(
+        i
+        for i in range(len(history) // 2, len(history) - 1)
+        if history[i - 1].date < history[i].date < history[i + 1].date
+        and (history[i + 1].date - history[i - 1].date).days == 2
+    )
+    day = history[at].date
+    first = replace(company, transactions=history[:at], history_from=None)
+    second = replace(company, transactions=history[at + 1 :], history_from=None)
+    files = [
+        company.write_lists_iif(tmp_path / "lists.iif"),
+        first.write_find_csv(tmp_path / "h1.csv", split=True),
+        second.write_find_csv(tmp_path / "h2.csv", split=True),
+    ]
+    run = convert(*files, "-o", tmp_path / "book.gnucash", "--opening-balances")
+    assert run.returncode == 0, run.stdout + run.stderr
+    said = (
+        f"the opening balance takes in what the history does not explain, and no file covers "
+        f"{day} (h1.csv ends {day - dt.timedelta(days=1)}, h2.csv starts "
+        f"{day + dt.timedelta(days=1)}): a transaction there missing from both files would be in "
+        "the opening balance, not on its day, and the proof cannot tell"
+    )
+    assert f"  {said}" in run.stdout, run.stdout
+    assert f"  {said[0].upper()}{said[1:]}" in run.stdout.split("Verification:")[1]
+    # the same files without --opening-balances: the difference is shown, nothing to say
+    run = convert(*files, "-o", tmp_path / "plain.gnucash")
+    assert "takes in what the history does not explain" not in run.stdout
+    assert "Needs your attention" in run.stdout
