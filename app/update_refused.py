@@ -18,7 +18,8 @@ def refusal(rec: Record | None, ledger: Ledger, book: str) -> str | None:
     if rec is None:
         return (
             f"{book} was not written by qb2gnucash (it holds no record of an earlier run): "
-            "convert the exports into a new book instead (-o)"
+            "convert the exports into a new book instead (-o on the command line; in the "
+            "wizard, a new migration)"
         )
     if rec.company and ledger.company and rec.company.strip() != ledger.company.strip():
         return (

@@ -175,6 +175,32 @@ def test_a_book_not_written_by_qb2gnucash_is_refused(books, tmp_path):
     assert "was not written by qb2gnucash" in said and "-o" in said
 
 
+def test_a_file_that_is_no_whole_book_is_refused_and_left_as_it_was(books, tmp_path):
+    """An SQLite database of the user's own was refused as "not written by qb2gnucash" after
+    GnuCash had added its 25 tables to it; a book cut short and an empty file were called "not
+    written by qb2gnucash" too (hunt 20). Each is said for what it is, and left untouched."""
+    june = sorted(books["june"].iterdir())
+    theirs = tmp_path / "clients.sqlite"
+    db = sqlite3.connect(theirs)
+    db.execute("CREATE TABLE clients(name)")
+    db.commit()
+    db.close()
+    cut = tmp_path / "cut.gnucash"
+    cut.write_bytes(books["june_book"].read_bytes()[:15000])
+    empty = tmp_path / "empty.gnucash"
+    empty.write_bytes(b"")
+    for book, said in (
+        (theirs, "is an SQLite database, but not a GnuCash book (it has none of GnuCash's tables)"),
+        (cut, "is cut short or damaged (its compressed data stops early or is broken)"),
+        (empty, "is empty, not a GnuCash book"),
+    ):
+        before = book.read_bytes()
+        err = _refused(book, *june, "--update", book)
+        assert f"Book not updated: {book.name} {said}: give the book qb2gnucash wrote" in err, err
+        assert book.read_bytes() == before
+        assert "ERROR" not in err and "WARN" not in err, err
+
+
 def test_an_update_s_report_on_an_export_or_the_book_is_refused(books):
     """``--report`` naming an export being read, or the book itself, was written over it (hunt
     20): refused before anything is read, exit 2."""

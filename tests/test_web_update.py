@@ -132,7 +132,8 @@ def test_refusals_are_pages_not_500s_and_keep_nothing(client, app, march_book, l
     junk = folder / "book.gnucash"
     junk.write_bytes(b"not a book at all")
     r = _post(client, junk, june)
-    assert r.status_code == 422 and "GnuCash cannot open book.gnucash" in r.get_data(as_text=True)
+    said = "book.gnucash is not a GnuCash book (neither GnuCash&#39;s XML nor SQLite)"
+    assert r.status_code == 422 and said in r.get_data(as_text=True)
     assert kept() == before
 
 

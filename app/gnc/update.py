@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app import keys, postgres, resolve
+from app import book_file, keys, postgres, resolve
 from app.documents.selection import Piece
 from app.errors import BookWriteError
 from app.gnc import (
@@ -94,6 +94,8 @@ def _update_book(
     staged_uri = (
         staged.url if isinstance(staged, Address) else f"{uri.split('://', 1)[0]}://{staged}"
     )
+    if isinstance(path, Path) and (why := book_file.fault(path)):  # (before GnuCash writes in it)
+        raise UpdateRefused(f"{name} is {why}: give the book qb2gnucash wrote")
     progress(on_progress, "loading", 0, 1)
     try:
         engine.log_disable()
