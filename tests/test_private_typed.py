@@ -263,3 +263,21 @@ def test_a_list_qb2gnucash_does_not_know_is_masked_in_the_kept_copy(tmp_path) ->
     assert row == "DIRECTDEP\tPayroll deposit\t•••••••••\t••••••••••\tcard ••••••••••••••••"
     ledger = read([lists], Plan())
     assert [n.name for n in ledger.not_imported if n.what == "DIRECTDEP"] == ["Payroll deposit"]
+
+
+def test_numbers_typed_into_a_report_s_title_row_are_masked(tmp_path) -> None:
+    """A report's first title row is the company's name, which names the book, the audit pack
+    and the pages: "Green Valley SSN 900-12-3456 acct 0012345678" reached them all, and the
+    kept copy (hunt 20)."""
+    company = make_company(30, seed=6)
+    journal = company.write_journal_csv(tmp_path / "journal.csv")
+    lines = journal.read_text(encoding="utf-8").split("\n")
+    lines[0] = '"Green Valley SSN 900-12-3456 acct 0012345678",,,,,,,,,,'
+    journal.write_text("\n".join(lines), encoding="utf-8")
+    lists = company.write_lists_iif(tmp_path / "lists.iif")
+    assert read([journal], Plan()).company == "Green Valley SSN •••-••-•••• acct ••••••••••"
+    kept = _kept(tmp_path, journal)
+    assert kept.split("\n")[0] == '"Green Valley SSN •••-••-•••• acct ••••••••••",,,,,,,,,,'
+    book = tmp_path / "book.gnucash"
+    run = convert(lists, journal, "-o", book)
+    assert not NUMBERS.search(run.stdout + run.stderr + _book_text(book))

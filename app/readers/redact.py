@@ -278,10 +278,10 @@ def _csv(
 
 
 def _memos(text: str) -> str | None:
-    """A CSV transaction report with what was typed into its memos as an SSN or a bank number
-    masked, as the reader masks it (``readers.typed``; None when no memo holds one). Only those
-    characters change: every other byte of the file stays as it was. Raises csv.Error for a
-    file the csv module cannot split (the reader refuses it; no copy is kept)."""
+    """A CSV transaction report with what was typed into its memos or title rows as an SSN or a
+    bank number masked, as the reader masks it (``readers.typed``; None when none holds one).
+    Only those characters change: every other byte of the file stays as it was. Raises
+    csv.Error for a file the csv module cannot split (the reader refuses it; no copy is kept)."""
     body = text.lstrip("\ufeff")
     delimiter = delimiter_of(body.splitlines()[: names.SCAN])
     rows, firsts = _csv_records(body, delimiter)  # (csv.Error: no copy kept, ``redact``)
@@ -292,9 +292,9 @@ def _memos(text: str) -> str | None:
     lines = io.StringIO(body, newline="").readlines()  # (as the csv reader counts them)
     changed = False
     width = len(rows[at])
-    for k in range(at + 1, len(rows)):
+    for k in (*range(at), *range(at + 1, len(rows))):  # (the title rows: the company's name)
         row = rows[k]  # (text past the header: not read, ``qbcsv.header.moved``; any cell
-        moved = any(c.strip() for c in row[width:])  # may hold the memo)
+        moved = k < at or any(c.strip() for c in row[width:])  # may hold the memo)
         cells = row if moved else [row[i] for i in columns if i < len(row)]
         typed = {n for cell in cells for n in typed_numbers(cell)}
         if not typed:

@@ -20,8 +20,8 @@ from app.words import plural
 
 _SAID = (
     "what looks like a Social Security number or a bank account, routing or card number (typed "
-    "after a word such as SSN or acct, or written 123-45-6789, or a card's 16 digits): its digits "
-    "are masked (•) in the book, which never keeps such numbers"
+    "after a word such as SSN or acct, or 9 digits in groups of 3, 2 and 4, or a card's 16 "
+    "digits): its digits are masked (•) in the book, which never keeps such numbers"
 )
 # a list's record → the texts of it a person typed
 _TEXTS = {

@@ -51,6 +51,7 @@ from app.errors import ParseError
 from app.gc_pause import paused
 from app.model import Layout, Ledger, ReadOptions, Reconcile, Split
 from app.read_progress import through
+from app.readers.private import typed_masked
 from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.ending import ends_with_total
@@ -150,8 +151,8 @@ class _Reader:
         if header is None:
             raise ParseError(Source(self.name, 1), self._no_header())
         header.index = len(rows) - 1
-        self.out.company = next(
-            (c.strip() for _, cells in rows[: header.index] for c in cells if c.strip()), ""
+        self.out.company = typed_masked(  # (hunt 20: "Green Valley SSN 123-45-6789")
+            next((c.strip() for _, cells in rows[: header.index] for c in cells if c.strip()), "")
         )
         self._check(header)
         layout = cast(Layout, header.layout or "hand")  # layout_of's names are Layouts

@@ -28,7 +28,7 @@ from app.account_labels import canonical, split_prefix
 from app.errors import ParseError
 from app.model import Account, FileInfo, Ledger, ReadOptions
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
-from app.readers.private import quoted
+from app.readers.private import quoted, typed_masked
 from app.readers.qbcsv.header import delimiter_of, first_rows
 from app.readers.values import decode, full_year, parse_amount, parse_date
 from app.source import Source
@@ -97,7 +97,9 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     header = _header(rows[at][1])
     assert header is not None
     accounts = _accounts(name, rows[at + 1 :], header)
-    company = next((t for t in titles[:3] if not _is_report_word(t) and not _DATES.search(t)), "")
+    company = typed_masked(  # (typed into the title: masked as a memo is)
+        next((t for t in titles[:3] if not _is_report_word(t) and not _DATES.search(t)), "")
+    )
     info = FileInfo(
         filename=name,
         kind=KIND,
