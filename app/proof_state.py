@@ -78,6 +78,8 @@ def verdict(report: Report) -> Verdict:
         named.append("the profit and loss by class differs")
     if docs is not None and (docs.count_differences or docs.unowned_lots):
         named.append("the invoices and bills differ")
+    if docs is not None and docs.unlisted:  # (QuickBooks' own two reports)
+        named.append(docs.unlisted_words())
     elif docs is not None and any(c.step == "map" for c in docs.causes):  # (owner_cause)
         named.append("no invoices or bills were made: A/R or A/P retyped or merged away (Map step)")
     checks = sum(1 for c in report.checks if not c.ok) + len(named)

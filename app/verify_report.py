@@ -289,6 +289,7 @@ class Report:
         )
         if documents and self.documents is not None and not self.documents.ok:
             out.extend(self.documents.owner_lines())
+            out.extend(self.documents.unlisted_lines())
         if documents and self.extras is not None and not self.extras.ok:
             out.extend(line for line in self.extras.lines() if "differ" in line.lower())
         if documents and self.classes is not None and not self.classes.ok:

@@ -486,7 +486,9 @@ def test_an_amount_moved_between_two_invoices_of_one_bucket_is_no_match(matching
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(rows)
     report = _edited(folder, tmp_path, "open_invoices.csv", out.getvalue())
-    assert not report.ok and verdict(report).state == "allocated", report.summary_lines()
+    assert not report.ok and verdict(report).state == "attention", report.summary_lines()
+    # (the report and the trial balance disagree: QuickBooks' own two figures, named, hunt 19)
+    assert "and its Unpaid Bills report 0.00 disagree" in verdict(report).words()
     proof = report.documents
     owner = a[6]
     assert proof.allocated == (("customer", owner),)
@@ -518,7 +520,9 @@ def test_an_unpaid_bills_report_that_lists_nothing_is_given_not_missing(matching
     cells = lines[header].count(",")
     empty = [*lines[: header + 1], "TOTAL" + "," * (cells - 1) + ",0.00"]
     report = _edited(folder, tmp_path, "unpaid_bills.csv", "\n".join(empty) + "\n")
-    assert not report.ok and verdict(report).state == "allocated", report.summary_lines()
+    assert not report.ok and verdict(report).state == "attention", report.summary_lines()
+    # (the report and the trial balance disagree: QuickBooks' own two figures, named, hunt 19)
+    assert "and its Unpaid Bills report 0.00 disagree" in verdict(report).words()
     proof = report.documents
     vendors = [r for r in proof.rows if r.kind == "vendor"]
     assert vendors and all(r.basis == "report" and r.quickbooks_open == 0 for r in vendors)

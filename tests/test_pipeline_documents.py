@@ -19,6 +19,7 @@ from app.history import History
 from app.model import AccountType
 from app.pages.documents import documents_view
 from app.plan import Cutover, Plan, Rule, plan_from_json
+from app.proof_state import verdict
 from tests.support.companygen import make_company
 
 D = Decimal
@@ -292,7 +293,18 @@ def test_balances_only_what_the_items_do_not_explain_stays_in_the_lump(
     short = tmp_path / "open_invoices.csv"
     short.write_text("\n".join(rows[:i] + rows[i + 1 :]) + "\n")  # one open invoice left out
     prepared, outcome = _balances_only([lists, short, ub], tmp_path / "bo.gnucash")
-    assert outcome.report.ok, outcome.report.summary_lines()
+    # every account matches, but QuickBooks' own report and trial balance disagree: never called
+    # matching (hunt 19: the customer opened at the report's figure, the rest on A/R naming no
+    # one, "Matches QuickBooks to the cent")
+    report = outcome.report
+    assert not report.ok and not report.differences, report.summary_lines()
+    said = verdict(report).words()
+    assert said.startswith("Needs your attention: QuickBooks' A/R ") and said.endswith(
+        "disagree"
+    ), said
+    assert any(
+        "not listed in the report " + f"{gone:,.2f}" in line for line in report.difference_lines()
+    )
     (said,) = [w.message for w in prepared.warnings if "open customer items" in w.message]
     assert f"; {gone:,.2f} stays in the opening transaction, not attributed to any customer" in said
     opening = next(t for t in prepared.ledger.transactions if t.kind_label == "Opening balances")
