@@ -785,3 +785,28 @@ def test_deposit_payers_on_spl_rows_name_the_transaction(tmp_path: Path) -> None
         ("Ann Smith", ["", ""]),
         ("Tax Office", ["", "Bank: Fee"]),
     ]
+
+
+@pytest.mark.parametrize(
+    ("date", "time", "day"),
+    [
+        ("5/11/2021", "1636070400", dt.date(2021, 11, 5)),  # (TIME: 2021-11-05 00:00 UTC)
+        ("5/11/2021", "1620691200", dt.date(2021, 5, 11)),  # (TIME: 2021-05-11)
+        ("5/11/2021", "", dt.date(2021, 5, 11)),  # (M/D/Y, nothing to tell otherwise)
+        ("25/11/2021", "", dt.date(2021, 11, 25)),
+    ],
+)
+def test_a_lists_export_date_is_read_in_the_order_its_time_stamp_says(tmp_path, date, time, day):
+    """A D/M/Y company's lists HDR "5/11/2021" (5 November) was read 11 May: 24 accounts
+    "differed" and the fix offered was refused (hunt 19). A file of lists alone proves no
+    order; its TIME (seconds since 1970) settles which one its DATE is written in."""
+    path = tmp_path / "lists.iif"
+    path.write_text(
+        "!HDR\tPROD\tVER\tDATE\tTIME\n"
+        f"HDR\tQuickBooks Pro\tVersion 28.0D\t{date}\t{time}\n"
+        "!ACCNT\tNAME\tACCNTTYPE\n"
+        "ACCNT\tChecking\tBANK\n",
+        encoding="utf-8",
+    )
+    ledger = iif.parse(path, ReadOptions())
+    assert ledger.files[0].exported_on == day

@@ -90,7 +90,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         counts = [(k, n) for k, n in counts if k != "Not imported"]
         counts.append(("Not imported", len(not_imported)))
     dates = [t.date for t in txns]
-    exported_on, exported_at = _export_date(rows, order, reading)
+    exported_on, exported_at = _export_date(rows, "" if ambiguous else order, reading)
     info = FileInfo(
         filename=name,
         kind=kind,
@@ -127,17 +127,28 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
 def _export_date(
     rows: list[Row], order: str, reading: Reading
 ) -> tuple[dt.date | None, Source | None]:
-    """The day of the export from the ``HDR`` row: its DATE (in the file's date order), else
-    its TIME (seconds since 1970, UTC). QuickBooks computes OBAMOUNT on that day."""
+    """The day of the export from the ``HDR`` row: its DATE (in the file's date order; in a
+    file of lists alone, which proves none, M/D/Y unless its TIME says D/M/Y), else its TIME
+    (seconds since 1970, UTC). QuickBooks computes OBAMOUNT on that day."""
     hdr = next((r for r in rows if r.keyword == "HDR"), None)
     if hdr is None:
         return None, None
-    try:
-        day = parse_date(hdr.get("DATE"), order or "mdy")
-    except ValueError:
-        day = None
-    if day is None and hdr.get("TIME").isdigit():
-        day = dt.datetime.fromtimestamp(int(hdr.get("TIME")), dt.UTC).date()
+    stamped = (
+        dt.datetime.fromtimestamp(int(hdr.get("TIME")), dt.UTC).date()
+        if hdr.get("TIME").isdigit()
+        else None
+    )
+    readings = []
+    for each in [order] if order else ["mdy", "dmy"]:  # (a file of lists alone proves none)
+        try:
+            readings.append(parse_date(hdr.get("DATE"), each))
+        except ValueError:
+            readings.append(None)
+    day = next((d for d in readings if d), None)  # (M/D/Y first: 25/11/2021 is D/M/Y)
+    if stamped and not order and day and abs((day - stamped).days) > 1:  # (hunt 19: 5/11/2021
+        day = next((d for d in readings if d and abs((d - stamped).days) <= 1), day)  # is 5 Nov)
+    if day is None and stamped:
+        day = stamped
     if day is None:
         if hdr.get("DATE"):
             reading.warn(
