@@ -27,6 +27,7 @@ from dataclasses import replace
 from decimal import Decimal
 from functools import partial
 
+from app.as_of_said import not_the_cutover, not_the_files_day, swapped
 from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
 from app.source import Source
@@ -90,7 +91,7 @@ def as_of(
             return None, problems
         said = _export_day(ledger, replace(cutover, export_date=""), [])
         if said is not None and said[1] != "last transaction" and said[0] != day:
-            problems.append(_not_the_cutover(day, said[0], said[2]))
+            problems.append(not_the_cutover(day, said[0], said[2]))
         if daily if daily is not None else ledger.transactions:  # the fiscal year from figures
             used, fiscal, fits = _fiscal_year(ledger, day, daily, given_fy, problems)
         else:
@@ -212,7 +213,8 @@ def _export_day(
         else:
             said = _export_day(ledger, replace(cutover, export_date=""), [])
             if said is not None and said[1] != "last transaction" and said[0] != given:
-                problems.append(_not_the_files_day(given, said[0], said[2]))
+                if not (said[1] == "export header" and swapped(said[0], given)):  # (5/11/2021)
+                    problems.append(not_the_files_day(given, said[0], said[2]))
             return given, "given", None
     figured = {a.source.filename for a in ledger.accounts if a.balance is not None}
     dated = [f for f in ledger.files if f.exported_on and f.filename in figured]
@@ -249,34 +251,6 @@ def _export_day(
             )
         )
     return last, "last transaction", None
-
-
-def _not_the_files_day(given: dt.date, day: dt.date, at: Source | None) -> Problem:
-    """A typed export date that is not the day the files themselves give their figures: they
-    are that day's, whatever is typed (a typo, or another export's day)."""
-    where = at.filename if at else "the files"
-    return Problem(
-        at,
-        f"the export date given, {given}, is not the day {where} gives QuickBooks' figures as "
-        f"of, {day}: they are that day's balances, so the book could not match them; clear the "
-        f"export date (the files' own day is then used) or give {day}",
-        fix="export_date",
-    )
-
-
-def _not_the_cutover(day: dt.date, figures: dt.date, at: Source | None) -> Problem:
-    """Only the balances posts QuickBooks' figures on the cutover date: on another day than
-    theirs, the book would start with one day's balances dated another."""
-    where = at.filename if at else "the files"
-    return Problem(
-        at,
-        f"the cutover date {day} is not the day of QuickBooks' figures in {where}, {figures}: "
-        f"the book would start on {day} with the balances of {figures}; set the cutover date "
-        f"to {figures} (to start on another day: with the whole history uploaded, keep it in an "
-        "archive book and start a working book on that day; else export QuickBooks' lists or "
-        "its Trial Balance report on that day and use those files)",
-        fix="cutover_date",
-    )
 
 
 def other_year(asof: AsOf | None) -> bool:

@@ -144,3 +144,32 @@ def test_a_cutover_date_that_is_not_the_day_of_the_figures_is_refused(tmp_path) 
     assert "keep it in an archive book and start a working book on that day" in said.message
     good = Plan(cutover=Cutover(mode="balances_only", date=company.export_date.isoformat()))
     assert not [p for p in pipeline.prepare(parsed, good).problems if p.fix == "cutover_date"]
+
+
+def test_an_export_date_given_that_reads_the_header_s_date_the_other_way_is_taken(tmp_path):
+    """The lists' HDR "5/11/2021" with no TIME to tell its order, read as 11 May: the export
+    date given, 2021-11-05, was refused as "not the day lists.iif gives, give 2021-05-11" (hunt
+    19). It is that day read D/M/Y: taken. Another day still is not."""
+    from dataclasses import replace
+
+    from app import pipeline
+    from app.plan import Plan
+
+    lists = tmp_path / "lists.iif"
+    lists.write_text(
+        "!HDR\tPROD\tVER\tDATE\n"
+        "HDR\tQuickBooks Pro\tVersion 28.0D\t5/11/2021\n"
+        "!ACCNT\tNAME\tACCNTTYPE\tOBAMOUNT\n"
+        "ACCNT\tChecking\tBANK\t10.00\n"
+        "ACCNT\tOpening Balance Equity\tEQUITY\t-10.00\n",
+        encoding="utf-8",
+    )
+    for given, refused in (("2021-11-05", False), ("2021-11-06", True)):
+        plan = Plan()
+        plan = replace(plan, cutover=replace(plan.cutover, export_date=given))
+        prepared = pipeline.prepare(pipeline.read([lists], plan), plan)
+        said = [e.message for e in prepared.errors if "is not the day" in e.message]
+        assert bool(said) == refused, said
+        if not refused:
+            assert prepared.ledger.as_of is not None
+            assert str(prepared.ledger.as_of.date) == given
