@@ -42,9 +42,19 @@ def test_empty_amount_is_none(text: str) -> None:
     assert parse_amount(text) is None
 
 
-@pytest.mark.parametrize("text", ["abc", "12,34", "1.234,56", "1,2345.00", "1..2", "#REF!"])
+@pytest.mark.parametrize(
+    "text", ["abc", "12,34", "1.234,56", "1,2345.00", "1..2", "#REF!", "1 2 3", "12 345.00"]
+)
 def test_bad_amounts_say_what_was_expected(text: str) -> None:
     with pytest.raises(ValueError, match=r"expected an amount like 1,234.56 \(got "):
+        parse_amount(text)
+
+
+@pytest.mark.parametrize("text", ["-1234.56-", "(-5.00)", "(5.00-)", "-$-5.00", "--5.00-", "+-5"])
+def test_an_amount_with_two_signs_is_refused_not_given_one(text: str) -> None:
+    """Two signs cancelled each other (``-1234.56-`` read +1234.56, ``(-5.00)`` +5.00) or
+    not (``-$-5.00`` read -5.00): each a guess (hunt 20)."""
+    with pytest.raises(ValueError, match=r"expected an amount with one sign \(got "):
         parse_amount(text)
 
 

@@ -28,7 +28,7 @@ MIN_YEAR = 1900
 MAX_AMOUNT = Decimal(10) ** 15
 SHORT_AMOUNT = 15  # a plain amount of at most this many characters is under MAX_AMOUNT
 
-_CURRENCY = re.compile(r"[$€£¥\s]|\bUSD\b|\bA\$")
+_CURRENCY = re.compile(r"[$€£¥]|\bUSD\b|\bA\$")
 _NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
 _GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?")  # commas only as thousands separators
 
@@ -166,30 +166,28 @@ def parse_amount(text: str) -> Decimal | None:
     s = clean(text).strip('"').strip()
     if not s:
         return None
-    negative = False
+    minus, plus = 0, False  # (each way of writing a sign: hunt 20, "-1234.56-" read +1234.56)
     if s.startswith("(") and s.endswith(")"):
-        negative, s = True, s[1:-1].strip()
+        minus, s = minus + 1, s[1:-1].strip()
     if s.endswith("-") and len(s) > 1:
-        negative, s = not negative, s[:-1].strip()
+        minus, s = minus + 1, s[:-1].strip()
     if s.endswith("%"):
         s = s[:-1].strip()
-    if s.startswith("--"):  # Excel's "--3.00" means -3.00
-        negative, s = True, s[2:]
-    elif s.startswith("-"):
-        negative, s = not negative, s[1:]
-    elif s.startswith("+"):
-        s = s[1:]
-    s = _CURRENCY.sub("", s)
+    for _ in range(2):  # before the currency symbol and after it ("-$1,000", "$-1,000")
+        if s.startswith(("-", "+")):
+            minus, plus = minus + (s[0] == "-"), plus or s[0] == "+"
+            s = s[2:] if s.startswith("--") else s[1:]  # (Excel's "--3.00" means -3.00)
+        s = _CURRENCY.sub("", s).strip()
+    if minus > 1 or (minus and plus):
+        raise ValueError(f"expected an amount with one sign (got {quoted(text)}): write it once")
     if "," in s:
-        if not _GROUPED.fullmatch(s.lstrip("-")):  # "12,34" is a decimal comma: never misread
+        if not _GROUPED.fullmatch(s):  # "12,34" is a decimal comma: never misread
             raise ValueError(f"expected an amount like 1,234.56 (got {quoted(text)})")
         s = s.replace(",", "")
-    if s.startswith("-"):
-        negative, s = True, s[1:]
-    if not _NUMBER.fullmatch(s):
+    if not _NUMBER.fullmatch(s):  # ("1 2 3": digits apart are no amount)
         raise ValueError(f"expected an amount like 1,234.56 (got {quoted(text)})")
     value = _held(s, text)
-    return -value if negative else value
+    return -value if minus else value
 
 
 def _held(digits: str, text: str) -> Decimal:
