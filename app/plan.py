@@ -26,6 +26,7 @@ from app.fileio import write_text
 from app.model import AccountType, DateOrderCode, ReadOptions
 from app.plan_reader import CUTOVER, FILE, RULE, TOP, Reader, no_text
 from app.postgres import parse_address
+from app.words import one_of
 
 RuleKind = Literal["rename", "move", "merge", "retype"]
 BookFormat = Literal["xml", "sqlite", "postgres"]
@@ -281,24 +282,25 @@ def _check(plan: Plan, origin: str, strict: bool) -> None:
     for r in plan.rules:
         if r.kind not in RULE_KINDS:
             raise MappingError(
-                f"{origin}: unknown rule kind {r.kind!r} (expected one of {RULE_KINDS})"
+                f"{origin}: unknown rule kind {r.kind!r} (expected {one_of(RULE_KINDS)})"
             )
         if r.kind == "retype" and r.target not in types:
             raise MappingError(f"{origin}: unknown account type {r.target!r} for {r.account!r}")
         if strict and (why := name_fault(r)):
             raise MappingError(f"{origin}: {target_word(r)} {r.target!r} for {r.account!r} {why}")
     if plan.format not in FORMATS:
-        raise MappingError(f"{origin}: format must be one of {FORMATS} (got {plan.format!r})")
+        raise MappingError(f"{origin}: format must be {one_of(FORMATS)} (got {plan.format!r})")
     _check_database(plan.database, origin)
     if plan.cutover.mode not in CUTOVER_MODES:
-        raise MappingError(f"{origin}: cutover mode must be one of {CUTOVER_MODES}")
+        said = f"{origin}: cutover mode must be {one_of(CUTOVER_MODES)}"
+        raise MappingError(f"{said} (got {plan.cutover.mode!r})")
     for name, value, allowed in (
         ("documents", plan.documents, DOCUMENTS_MODES),
         ("sales_tax", plan.sales_tax, SALES_TAX_MODES),
         ("classes", plan.classes, CLASSES_MODES),
     ):
         if value not in allowed:
-            raise MappingError(f"{origin}: {name} must be one of {allowed} (got {value!r})")
+            raise MappingError(f"{origin}: {name} must be {one_of(allowed)} (got {value!r})")
     _check_days(plan.cutover, origin)
     _check_held(plan, origin)
     for name, fo in plan.files.items():
@@ -323,7 +325,7 @@ def _check_days(cut: Cutover, origin: str) -> None:
 def _check_held(plan: Plan, origin: str) -> None:
     for key, choice in plan.held.items():
         if choice not in HELD_CHOICES:
-            raise MappingError(f"{origin}: held change {key}: expected one of {HELD_CHOICES}")
+            raise MappingError(f"{origin}: held change {key}: expected {one_of(HELD_CHOICES)}")
 
 
 def _check_database(address: str, origin: str) -> None:

@@ -73,6 +73,12 @@ def plural_of(word: str) -> str:
     return many + sep + rest
 
 
+def one_of(values: Iterable[str]) -> str:
+    """ "xml, sqlite or postgres": the values a setting takes, as a message says them."""
+    *most, last = [str(v) for v in values]
+    return f"{', '.join(most)} or {last}" if most else last
+
+
 def article(word: str) -> str:
     """The word with "a" or "an" before it: "an asset account", "a bank account", "an A/R
     account" (said "ay-are"), "a U.S. bank" (a capital letter read out by name takes "an" only for

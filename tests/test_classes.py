@@ -249,7 +249,7 @@ def test_a_line_in_another_class_is_never_called_matching(accounts_book) -> None
 def test_the_plan_and_names() -> None:
     assert Plan().classes == "memo"
     assert plan_from_json('{"classes": "accounts"}').classes == "accounts"
-    with pytest.raises(Exception, match="classes must be one of"):
+    with pytest.raises(Exception, match="classes must be accounts, memo or none \\(got "):
         plan_from_json('{"classes": "columns"}')
     assert class_name(" Landscaping : Residential ") == "Landscaping:Residential"
     assert memo_with("East", "Rent") == "[East] Rent" and memo_with("East", "") == "[East]"

@@ -30,7 +30,7 @@ def test_plan_documents_default_round_trip_and_old_files() -> None:
     plan = replace(Plan(), documents="open")
     assert plan_from_json(plan.to_json()) == plan
     assert plan_from_json('{"currency": "EUR"}').documents == "all"  # a plan saved before
-    with pytest.raises(MappingError, match="documents must be one of"):
+    with pytest.raises(MappingError, match="documents must be all, open or none \\(got "):
         plan_from_json('{"documents": "some"}')
 
 
