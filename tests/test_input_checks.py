@@ -482,3 +482,22 @@ def test_an_iif_transaction_file_cut_short_is_refused_unless_accepted(tmp_path, 
             "the last transaction (DEPOSIT of 2024-02-02, Trans # 3, 1 of its lines) is cut off"
             in run.stdout
         )
+
+
+def test_a_cell_too_long_to_split_is_said_in_plain_words(tmp_path):
+    """Python's own words reached the user: "(field larger than field limit (131072))" (hunt
+    20)."""
+    path = tmp_path / "in" / "journal.csv"
+    path.parent.mkdir()
+    path.write_text(
+        "Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit\n"
+        '1,Check,01/02/2024,,,"' + "x" * 140_000 + "\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "out").mkdir()
+    (said,) = refused(tmp_path / "out", DATA / "cli" / "lists.iif", path)
+    assert said.startswith("journal.csv:"), said
+    assert said.endswith(
+        "not a readable CSV file (a cell longer than 131,072 characters (a quote opened and "
+        "never closed runs on to the end?))"
+    ), said

@@ -68,10 +68,8 @@ from app.readers.private import (
 )
 from app.readers.qbcsv import names
 from app.readers.qbcsv.header import HEADER_SCAN, ROLES, delimiter_of
-from app.readers.values import decode, encoding_fault, is_binary
+from app.readers.values import decode, encoding_fault, is_binary, unreadable
 from app.source import Source
-
-CANNOT_SPLIT = "not a readable CSV file ({})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +104,7 @@ def redact(path: Path, name: str = "") -> Redaction:
         try:
             blanked = _memos(text) if maybe_typed(text) else None  # (one scan when none is)
         except csv.Error as exc:  # (which memos hold what cannot be told: hunt 17)
-            return Redaction(withheld=(Problem(Source(name, 1), CANNOT_SPLIT.format(exc)),))
+            return Redaction(withheld=(Problem(Source(name, 1), unreadable(exc)),))
         if blanked is not None:
             path.write_bytes(blanked.encode(encoding, errors="replace"))
         return Redaction(blanked=blanked is not None)
@@ -243,7 +241,7 @@ def _csv(
     try:
         rows.extend(reader)
     except csv.Error as exc:
-        return None, (Problem(Source(name, reader.line_num), CANNOT_SPLIT.format(exc)),)
+        return None, (Problem(Source(name, reader.line_num), unreadable(exc)),)
     at = next((i for i, r in enumerate(rows[: names.SCAN]) if header(r) is not None), None)
     changed = False
     if at is not None:

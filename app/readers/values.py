@@ -322,3 +322,25 @@ def parse_bool(text: str) -> bool | None:
     if s in ("N", "NO", "F", "FALSE", "0"):
         return False
     raise ValueError(f"expected Y or N (got {quoted(text)})")
+
+
+def csv_fault(exc: Exception) -> str:
+    """Python's ``csv.Error`` in a bookkeeper's words (its own name the limit and the flag)."""
+    said = str(exc)
+    if "field larger than field limit" in said:
+        return (
+            "a cell longer than 131,072 characters (a quote opened and never closed runs on to "
+            "the end?)"
+        )
+    if "new-line character seen in unquoted field" in said:
+        return "a line break inside a cell that is not in quotes"
+    if "line contains NUL" in said:
+        return "a NUL byte inside a line"
+    if "expected after" in said:
+        return "a quote inside a cell that is not doubled"
+    return "its quotes do not pair up"
+
+
+def unreadable(exc: Exception) -> str:
+    """A CSV file the csv module cannot split, said as the readers say it."""
+    return f"not a readable CSV file ({csv_fault(exc)})"

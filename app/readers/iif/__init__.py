@@ -27,7 +27,7 @@ from app.readers.iif.lists import Lists
 from app.readers.iif.rows import Header, Reading, Row, read_header, read_row
 from app.readers.iif.transactions import Transactions, file_date_order
 from app.readers.private import digits_masked, quoted
-from app.readers.values import decode, is_binary, parse_date
+from app.readers.values import csv_fault, decode, is_binary, parse_date
 from app.source import Source
 
 _IDENTIFY = re.compile(r'^"?![A-Za-z][A-Za-z ]*"?(\t|,|\s*$)')
@@ -255,7 +255,9 @@ def _records(
                     lines, start, len(lines), delimiter=delimiter, keywords=keywords, name=name
                 )
                 raise ParseError(Source(name, start), "a quoted field is never closed") from None
-            raise ParseError(Source(name, start), f"cannot split this line ({exc})") from None
+            raise ParseError(
+                Source(name, start), f"cannot split this line ({csv_fault(exc)})"
+            ) from None
         end = reader.line_num
         if end > start:
             _runs_over_a_row(lines, start, end, delimiter=delimiter, keywords=keywords, name=name)

@@ -68,7 +68,7 @@ from app.readers.qbcsv.header import (
     moved,
 )
 from app.readers.qbcsv.items import ItemCells
-from app.readers.values import SHORT_AMOUNT, decode, is_binary, is_utf16
+from app.readers.values import SHORT_AMOUNT, decode, is_binary, is_utf16, unreadable
 from app.source import Source
 
 KINDS = {
@@ -120,7 +120,7 @@ def _read(  # noqa: PLR0917 - one internal call site
         with paused():  # hundreds of thousands of new objects, no cycles
             return reader.run(stream, delimiter, path)
     except csv.Error as exc:
-        raise ParseError(Source(name, reader.line), f"not a readable CSV file ({exc})") from None
+        raise ParseError(Source(name, reader.line), unreadable(exc)) from None
 
 
 class _Reader:
@@ -151,9 +151,8 @@ class _Reader:
         if header is None:
             raise ParseError(Source(self.name, 1), self._no_header())
         header.index = len(rows) - 1
-        self.out.company = typed_masked(  # (hunt 20: "Green Valley SSN 123-45-6789")
-            next((c.strip() for _, cells in rows[: header.index] for c in cells if c.strip()), "")
-        )
+        titles = (c.strip() for _, cells in rows[: header.index] for c in cells if c.strip())
+        self.out.company = typed_masked(next(titles, ""))  # (hunt 20: "... SSN 123-45-6789")
         self._check(header)
         layout = cast(Layout, header.layout or "hand")  # layout_of's names are Layouts
         self.out.start(layout, header.line, "ref" in header.roles)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from app.errors import ParseError
 from app.model import ReadOptions
-from app.readers.values import decode, is_binary
+from app.readers.values import decode, is_binary, unreadable
 from app.source import Source
 
 HEADER_SCAN = 15  # rows searched for the header row
@@ -215,7 +215,7 @@ def all_rows(path: Path, scan: int = HEADER_SCAN) -> tuple[list[tuple[int, list[
         return [(reader.line_num, row) for row in reader], encoding
     except csv.Error as exc:
         where = Source(path.name, reader.line_num)
-        raise ParseError(where, f"not a readable CSV file ({exc})") from None
+        raise ParseError(where, unreadable(exc)) from None
 
 
 def moved(width: int, lines: list[int]) -> str:

@@ -22,7 +22,7 @@ from app.readers.iif.names import Names
 from app.readers.iif.rows import Header, Reading, Row, mask_ssns, misaligned, read_header
 from app.readers.private import SENSITIVE_HEADER
 from app.readers.qbcsv.header import delimiter_of, first_rows
-from app.readers.values import decode
+from app.readers.values import decode, unreadable
 from app.source import Source
 
 SCAN = 15
@@ -142,9 +142,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         for row in reader:  # a record's first line (a quoted address spans several)
             read.append((read[-1][2] + 1 if read else 1, row, reader.line_num))
     except csv.Error as exc:
-        raise ParseError(
-            Source(name, reader.line_num), f"not a readable CSV file ({exc})"
-        ) from None
+        raise ParseError(Source(name, reader.line_num), unreadable(exc)) from None
     rows = [(first, row) for first, row, _ in read]
     at = next((i for i, (_, cells) in enumerate(rows[:SCAN]) if _list_of(cells)), None)
     if at is None:

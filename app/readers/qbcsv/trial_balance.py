@@ -30,7 +30,7 @@ from app.model import Account, FileInfo, Ledger, ReadOptions
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS
 from app.readers.private import quoted, typed_masked
 from app.readers.qbcsv.header import delimiter_of, first_rows
-from app.readers.values import decode, full_year, parse_amount, parse_date
+from app.readers.values import decode, full_year, parse_amount, parse_date, unreadable
 from app.source import Source
 
 KIND = "CSV Trial Balance"
@@ -86,9 +86,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     try:
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:
-        raise ParseError(
-            Source(name, reader.line_num), f"not a readable CSV file ({exc})"
-        ) from None
+        raise ParseError(Source(name, reader.line_num), unreadable(exc)) from None
     at = next((i for i, (_, cells) in enumerate(rows[:SCAN]) if _header(cells)), None)
     if at is None:
         raise ParseError(Source(name, 1), "expected a Debit, Credit header row (got none)")
