@@ -501,3 +501,14 @@ def test_a_cell_too_long_to_split_is_said_in_plain_words(tmp_path):
         "not a readable CSV file (a cell longer than 131,072 characters (a quote opened and "
         "never closed runs on to the end?))"
     ), said
+
+
+def test_a_file_of_spaces_and_line_breaks_is_empty(tmp_path):
+    """It was "a table without a single date ()", empty brackets and all (hunt 20)."""
+    path = tmp_path / "in" / "blank.csv"
+    path.parent.mkdir()
+    path.write_text("  \n\n \t\n", encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    assert refused(tmp_path / "out", DATA / "cli" / "lists.iif", path) == [
+        "blank.csv:1: the file is empty"
+    ]

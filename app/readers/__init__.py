@@ -96,7 +96,7 @@ def read_one(path: Path, options: ReadOptions, candidates: Sequence[Any] | None 
     try:
         with path.open("rb") as f:  # readers' identify says "no" to a file it cannot open
             head = f.read(4096)
-        if not head:
+        if not head or (len(head) < 4096 and not head.strip()):  # (spaces and line breaks)
             return _unread(path, Problem(Source(path.name, 1), "the file is empty"))
         if is_binary(head):
             refused = looks.refusal_of(head)

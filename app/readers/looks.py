@@ -93,7 +93,7 @@ def refusal_of(data: bytes) -> Refusal | None:
     if is_binary(data):
         default = "a binary file (compressed, or a program's own format)"
         what = next((w for magic, w in MAGIC if data.startswith(magic)), default)
-        return _not_export(what, f"save a report {AS_CSV} instead, or {EXPORTS}")
+        return _not_export(what, f"export a report {AS_CSV} instead, or {EXPORTS}")
     try:
         text, _ = decode(data)
     except UnicodeDecodeError:
@@ -106,7 +106,7 @@ def refusal_of(data: bytes) -> Refusal | None:
     if text[:1] == "<":
         html = re.match(r"<(!doctype html|html|head|body)", text, re.I)
         what = "a web page (HTML)" if html else "an XML file"
-        return _not_export(what, f"save a report {AS_CSV} instead, or {EXPORTS}")
+        return _not_export(what, f"export a report {AS_CSV} instead, or {EXPORTS}")
     rows = _rows(text)
     titles = " ".join(" ".join(r) for r in rows[:6])
     has_date = any(c.strip().lower() == "date" for r in rows[:30] for c in r)
@@ -134,7 +134,8 @@ def _no_table(text: str, rows: list[list[str]]) -> Refusal | None:
         head = next((r for r in rows if len([c for c in r if c.strip()]) >= 3), [])
         names = ", ".join(masked(c.strip())[:30] for c in head if c.strip())
         return _not_export(
-            f"a table without a single date ({names}), where a report of transactions has a "
+            f"a table without a single date{f' ({names})' if names else ''}, where a report of "
+            "transactions has a "
             "date on each row; customers, vendors and accounts come from the lists export",
             EXPORTS,
         )
