@@ -440,7 +440,8 @@ def test_a_lone_date_of_the_other_order_is_a_typo_said_once(tmp_path: Path) -> N
     rows += ["TRNS||CHECK|13/9/2020|A||1|||", "SPL||CHECK|13/9/2020|B||-1|||", "ENDTRNS"]
     ledger = read(tmp_path, journal(*rows))
     assert [str(p) for p in ledger.errors] == [
-        "test.iif:34: expected a date like M/D/YYYY (got '13/9/2020'); transaction not read"
+        "test.iif:34: expected a date like M/D/YYYY (got '13/9/2020'): there is no month 13, "
+        "read M/D/YYYY; transaction not read"
     ]
     assert len(ledger.transactions) == 10
     assert ledger.files[0].date_order == "mdy"

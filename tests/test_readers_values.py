@@ -227,3 +227,19 @@ def test_a_few_dates_of_the_other_order_are_typos_more_are_a_mix(others, given, 
     samples += [(f"{day}/9/2020", 100 + day) for day in range(13, 13 + others)]
     found = date_order(samples, given)
     assert (found.mixed, found.order) == (mixed, order)
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "said"),
+    [
+        ("02/30/2024", "mdy", "February has no day 30, read M/D/YYYY"),
+        ("31/4/2024", "dmy", "April has no day 31, read D/M/YYYY"),
+        ("13/13/2024", "mdy", "there is no month 13, read M/D/YYYY"),
+        ("2024-02-30", "mdy", "February has no day 30"),
+    ],
+)
+def test_a_date_of_its_shape_but_no_such_day_says_why(text: str, order: str, said: str) -> None:
+    """ "02/30/2024" was "expected a date like M/D/YYYY", though it has that shape (hunt 20)."""
+    with pytest.raises(ValueError, match="expected a date like") as caught:
+        parse_date(text, order)
+    assert str(caught.value).endswith(f"(got {text!r}): {said}")

@@ -221,9 +221,11 @@ def parse_date(text: str, order: str = "mdy", pivot: int = DEFAULT_PIVOT) -> dt.
     if not s or s in ("0/0/0", "0/0/00", "00/00/0000"):
         return None
     m = _DATE_ISO.fullmatch(s)
+    month = day = 0
     try:
         if m:
-            return dt.date(full_year(m[1], pivot), int(m[2]), int(m[3]))
+            month, day = int(m[2]), int(m[3])
+            return dt.date(full_year(m[1], pivot), month, day)
         m = _DATE_SLASH.fullmatch(s)
         if m is None:
             raise ValueError
@@ -233,7 +235,15 @@ def parse_date(text: str, order: str = "mdy", pivot: int = DEFAULT_PIVOT) -> dt.
     except ValueError as exc:
         want = "M/D/YYYY" if order == "mdy" else "D/M/YYYY"
         why = f": {exc}" if isinstance(exc, YearError) else ""
+        if not why and month:  # (its shape, but no such day: hunt 20, "02/30/2024")
+            why = f": {_no_such_day(month, day)}" + ("" if s[4:5] == "-" else f", read {want}")
         raise ValueError(f"expected a date like {want} (got {quoted(text)}){why}") from None
+
+
+def _no_such_day(month: int, day: int) -> str:
+    if not 1 <= month <= 12:
+        return f"there is no month {month}"
+    return f"{dt.date(2000, month, 1):%B} has no day {day}"
 
 
 class YearError(ValueError):
