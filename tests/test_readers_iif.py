@@ -811,3 +811,19 @@ def test_a_lists_export_date_is_read_in_the_order_its_time_stamp_says(tmp_path, 
     )
     ledger = iif.parse(path, ReadOptions())
     assert ledger.files[0].exported_on == day
+
+
+def test_two_accounts_differing_only_in_capitals_are_said(tmp_path):
+    """ "Advertising" and "advertising" became two accounts with nothing said (hunt 20)."""
+    path = tmp_path / "lists.iif"
+    path.write_text(
+        "!ACCNT\tNAME\tACCNTTYPE\nACCNT\tAdvertising\tEXP\nACCNT\tadvertising\tEXP\n",
+        encoding="utf-8",
+    )
+    ledger = iif.parse(path, ReadOptions())
+    assert [a.full_name for a in ledger.accounts] == ["Advertising", "advertising"]
+    assert [str(p) for p in ledger.problems] == [
+        "lists.iif:3: account 'advertising' differs from 'Advertising' (line 2) only in "
+        "capitals: both are kept, apart, as written; if they are one account, merge one into "
+        "the other"
+    ]

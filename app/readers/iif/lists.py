@@ -117,6 +117,7 @@ class Lists:
         self.reading = reading
         self.accounts: list[Account] = []
         self.account_lines: dict[str, int] = {}
+        self.account_folds: dict[str, str] = {}  # full name casefolded → the first so written
         self.customer_rows: list[Row] = []
         self.vendors: list[Vendor] = []
         self.employees: list[Employee] = []
@@ -227,6 +228,14 @@ class Lists:
                 "first is kept",
             )
             return
+        folded = full_name.casefold()
+        if (other := self.account_folds.setdefault(folded, full_name)) != full_name:
+            self.reading.warn(  # (hunt 20: two accounts in the book, nothing said)
+                row.source,
+                f"account {quoted(full_name)} differs from {quoted(other)} (line "
+                f"{self.account_lines[other]}) only in capitals: both are kept, apart, as "
+                "written; if they are one account, merge one into the other",
+            )
         self.account_lines[full_name] = row.source.line
         self.accounts.append(
             Account(
