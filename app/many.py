@@ -135,9 +135,12 @@ def _from_manifest(path: Path) -> list[Company]:
     rows = list(csv.reader(io.StringIO(text)))
     header = [c.strip().lower() for c in rows[0]] if rows else []
     if "company" not in header or "files" not in header:
-        raise MappingError(f"{path}:1: a manifest's first row names its columns: {COLUMNS}")
+        raise MappingError(
+            f"{path}:1: a manifest's first row names its columns: {', '.join(COLUMNS)}"
+        )
     if unknown_columns := [c for c in header if c and c not in COLUMNS]:
-        raise MappingError(f"{path}:1: unknown column {unknown_columns[0]!r}; expected {COLUMNS}")
+        said = f"unknown column {unknown_columns[0]!r}; expected {', '.join(COLUMNS)}"
+        raise MappingError(f"{path}:1: {said}")
     out = []
     for line, row in enumerate(rows[1:], start=2):
         cells = {h: (row[i].strip() if i < len(row) else "") for i, h in enumerate(header)}
@@ -149,7 +152,7 @@ def _from_manifest(path: Path) -> list[Company]:
 
 def _row(manifest: Path, line: int, cells: dict[str, str]) -> Company:
     base, where = manifest.parent, f"{manifest.name}:{line}"
-    name = cells["company"]
+    name = " ".join(cells["company"].split())  # (a line break in a quoted cell: hunt 20)
     company = Company(name or f"line {line}", where, output=slug(name) or f"line-{line}")
     files: list[Path] = []
     for given in filter(None, (f.strip() for f in cells["files"].split(";"))):

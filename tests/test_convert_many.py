@@ -440,3 +440,20 @@ def test_a_company_s_plan_naming_no_account_is_named_in_its_problem(tmp_path):
         f"the plan file {plan.absolute()}, or give the file that lists it"
     ) in problems, problems
     assert not list((out / "Acme").glob("*.gnucash"))
+
+
+def test_a_manifest_s_names_and_columns_are_said_in_words(tmp_path):
+    """A company name holding a line break (a quoted cell) was printed and summarised as it
+    was; a header without its columns was answered with a Python tuple (hunt 20)."""
+    manifest = tmp_path / "batch.csv"
+    with manifest.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([["company", "files"], ["Zeta\nx", "missing-folder"]])
+    run = many(manifest, "-o", tmp_path / "out")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Zeta x" in run.stdout and "Zeta\nx" not in run.stdout
+    assert [r["company"] for r in _summary(tmp_path / "out")] == ["Zeta x"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,files\nAcme,acme\n", encoding="utf-8")
+    run = many(bad, "-o", tmp_path / "out2")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "names its columns: company, files, plan, options, output" in run.stderr
