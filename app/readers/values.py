@@ -159,7 +159,8 @@ def parse_amount(text: str) -> Decimal | None:
     """An amount as QuickBooks or a spreadsheet wrote it; None for an empty cell.
 
     Accepts quotes, thousands commas, currency symbols, a leading ``-`` or ``--``, parentheses,
-    a trailing ``-``, integers, and percentages (``6.5%`` → Decimal("6.5")). Refuses an amount of
+    a trailing ``-`` (one of them: two signs are refused), integers, and percentages (``6.5%``
+    → Decimal("6.5")). Refuses an amount of
     ``MAX_AMOUNT`` or more (GnuCash cannot hold it); a reader's own fast path may skip this
     function only for a plain amount of at most ``SHORT_AMOUNT`` characters.
     """
