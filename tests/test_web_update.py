@@ -134,6 +134,13 @@ def test_refusals_are_pages_not_500s_and_keep_nothing(client, app, march_book, l
     r = _post(client, junk, june)
     said = "book.gnucash is not a GnuCash book (neither GnuCash&#39;s XML nor SQLite)"
     assert r.status_code == 422 and said in r.get_data(as_text=True)
+    # an export no copy of which is kept (a binary file) is named, not "these exports hold no
+    # transactions" (hunt 20)
+    binary = folder / "journal.csv"
+    binary.write_bytes(b"\x00\x01garbage")
+    r = _post(client, book, [june[0], binary])
+    said = "journal.csv:1: this is not a QuickBooks export"
+    assert r.status_code == 422 and said in r.get_data(as_text=True), r.get_data(as_text=True)
     assert kept() == before
 
 

@@ -16,7 +16,7 @@ from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
 from app import postgres, update_place
-from app.errors import BookWriteError, MigrationError
+from app.errors import BookWriteError, MigrationError, ProblemsError
 from app.fileio import read_json, write_json
 from app.pages import update as view
 from app.plan import HELD_CHOICES
@@ -95,6 +95,8 @@ def run() -> Response:
             _reached(book, password)
         for f in exports:
             m.save_upload(f.filename or "", f.stream)
+        if refused := [p for w in m.withheld() for p in w.problems]:  # (not read: hunt 20)
+            raise ProblemsError(refused)
         outcome = bring_up_to_date(m.files(), book, password=password)
         if password:
             passwords().keep(m.id, password)  # (each decision on the result page runs again)
