@@ -512,3 +512,24 @@ def test_a_file_of_spaces_and_line_breaks_is_empty(tmp_path):
     assert refused(tmp_path / "out", DATA / "cli" / "lists.iif", path) == [
         "blank.csv:1: the file is empty"
     ]
+
+
+def test_a_header_row_repeated_mid_file_is_said_once_as_such(tmp_path):
+    """Two reports pasted into one file: the second header row was "expected an amount like
+    1,234.56 (got 'Debit')" and the same for 'Credit' (hunt 20)."""
+    from tests.support.companygen import make_company
+
+    company = make_company(30, seed=9)
+    (tmp_path / "in").mkdir()
+    journal = company.write_journal_csv(tmp_path / "in" / "journal.csv")
+    lines = journal.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if "Debit" in line and "Credit" in line)
+    lines.insert(at + 7, lines[at])
+    journal.write_text("\n".join(lines), encoding="utf-8")
+    lists = company.write_lists_iif(tmp_path / "in" / "lists.iif")
+    (tmp_path / "out").mkdir()
+    said = refused(tmp_path / "out", lists, journal)
+    assert said == [
+        f"journal.csv:{at + 8}: this row repeats the header row: two reports pasted into one "
+        "file? give each report as QuickBooks exported it (the row is not read)"
+    ], said

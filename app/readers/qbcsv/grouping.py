@@ -59,6 +59,13 @@ _NOT_DIGITS = re.compile(r"[^\d,.]").sub
 _QUIET = frozenset({"Beginning Balance", "Opening Balance", "Balance Forward"})
 
 
+AGAIN = (
+    "this row repeats the header row: two reports pasted into one file? give each report as "
+    "QuickBooks exported it (the row is not read)"
+)
+_HEADER_WORDS = {"amount", "debit", "credit", "paid amount", "balance"}
+
+
 class Collector:
     """Receives the split rows of one file and turns them into a Ledger."""
 
@@ -124,6 +131,10 @@ class Collector:
         try:
             value = parse_amount(text)
         except ValueError as exc:
+            if text.strip().casefold() in _HEADER_WORDS:  # (hunt 20: "got 'Debit'", "'Credit'")
+                if self.problems[-1:] != [Problem(Source(self.filename, line), AGAIN, "error")]:
+                    self.error(line, AGAIN)
+                return None
             self.error(
                 line, f"{exc}; the row's split is left out, so its transaction is incomplete"
             )
