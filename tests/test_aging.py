@@ -532,6 +532,10 @@ def test_an_unpaid_bills_report_that_lists_nothing_is_given_not_missing(matching
     rec = next(r for r in proof.reconciliation if r.owner_kind == "vendor")
     assert rec.report_documents == 0 and rec.quickbooks_not_listed == rec.quickbooks_balance > 0
     assert "not given" not in rec.quickbooks_line(), rec.quickbooks_line()
+    page = open_items(proof, report.as_of.date)  # (the Download step's side by side)
+    side = next(s for s in page["sides"] if s["kind"] == "vendor")
+    assert side["unlisted"] and not page["ok"]
+    assert page["unlisted"].startswith("QuickBooks' A/P ") and "export it again" in page["unlisted"]
 
 
 def test_a_current_invoice_of_a_report_without_due_dates_is_current() -> None:

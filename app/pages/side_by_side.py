@@ -16,7 +16,7 @@ import datetime as dt
 from decimal import Decimal
 
 from app.documents.aging import BUCKETS, totals
-from app.documents.proof import DocumentsProof
+from app.documents.proof import UNLISTED, DocumentsProof
 from app.fixes import action, parts, step
 from app.model import Fix, Ledger, plain
 from app.pages.chart import AccountRow, account_rows
@@ -258,12 +258,15 @@ def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str,
                 "quickbooks_total": plain(sum(qb_total, ZERO)) if qb_total else None,
                 "gnucash_total": plain(sum(gnc_total, ZERO)),
                 "reconciliation": [rec.quickbooks_line(), rec.gnucash_line()] if rec else [],
+                # QuickBooks' report and trial balance disagree (``DocumentsProof.unlisted``)
+                "unlisted": rec is not None and rec in proof.unlisted,
                 "no_lot": plain(rec.gnucash_no_lot) if rec else "0.00",
             }
         )
     return {
         "buckets": list(BUCKETS),
         "sides": sides,
-        "ok": not proof.allocated,
+        "ok": not proof.allocated and not proof.unlisted,
+        "unlisted": f"{proof.unlisted_words()}: {UNLISTED}" if proof.unlisted else "",
         "as_of": as_of.isoformat() if as_of else "",
     }
