@@ -27,7 +27,7 @@ from dataclasses import replace
 from decimal import Decimal
 from functools import partial
 
-from app.as_of_said import not_the_cutover, not_the_files_day, swapped
+from app.as_of_said import not_the_cutover, not_the_files_day, other_days, swapped
 from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
 from app.source import Source
@@ -97,7 +97,9 @@ def as_of(
         else:
             used, fiscal, fits = given_fy or JANUARY, "given" if given_fy else "default", []
         start = fiscal_year_start(day, used)
-        return AsOf(day, "cutover date", start, fiscal, fits=tuple(fits)), problems
+        return AsOf(day, "cutover date", start, fiscal, fits=tuple(fits)), problems + other_days(
+            ledger, day
+        )
     found = _export_day(ledger, cutover, problems)
     if found is None:
         return None, problems
@@ -128,7 +130,7 @@ def as_of(
         )
     used, fiscal, fits = _fiscal_year(ledger, day, daily, given_fy, problems)
     asof = AsOf(day, basis, fiscal_year_start(day, used), fiscal, where, after, tuple(fits))
-    return asof, problems
+    return asof, problems + other_days(ledger, day)
 
 
 FISCAL_WORDS = {

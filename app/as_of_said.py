@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from app.model import Problem
+from app.model import Ledger, Problem
 from app.source import Source
 
 
@@ -40,3 +40,24 @@ def not_the_cutover(day: dt.date, figures: dt.date, at: Source | None) -> Proble
         "its Trial Balance report on that day and use those files)",
         fix="cutover_date",
     )
+
+
+def other_days(ledger: Ledger, day: dt.date) -> list[Problem]:
+    """An open-items report whose title says it is as of another day than QuickBooks' figures
+    (its "As of": ``FileInfo.titled``): its open items are that day's, and the book's are
+    compared as of the figures' day (hunt 19: one retitled "As of December 15" was taken
+    unsaid)."""
+    out = []
+    for f in ledger.files:
+        if f.layout in ("open invoices", "unpaid bills") and f.titled and f.titled[1] != day:
+            out.append(
+                Problem(
+                    Source(f.filename, 1),
+                    f"this report lists the items open on {f.titled[1]}, and QuickBooks' "
+                    f"figures are of {day}: its open items are another day's; export it again "
+                    f"from QuickBooks as of {day}",
+                    "warning",
+                    "same_day",
+                )
+            )
+    return out

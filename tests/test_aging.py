@@ -668,3 +668,26 @@ def test_report_rows_in_no_file_outrank_a_merge_onto_a_control_account() -> None
     )  # fmt: skip
     assert said.cause.startswith("QuickBooks' Unpaid Bills report lists open items of this vendor")
     assert said.step == "files"
+
+
+def test_an_open_items_report_of_another_day_is_said(matching, tmp_path) -> None:
+    """An Open Invoices report retitled "As of" another day than QuickBooks' figures was taken
+    unsaid (hunt 19): its items are another day's. The report of the figures' day says
+    nothing."""
+    _company, prepared, _outcome, folder = matching
+    assert not [w for w in prepared.warnings if "lists the items open on" in w.message]
+    day = prepared.ledger.as_of.date
+    text = (folder / "open_invoices.csv").read_text(encoding="utf-8")
+    said = f"As of {day:%B} {day.day}, {day.year}"
+    assert said in text
+    other = day - dt.timedelta(days=14)
+    edited = tmp_path / "open_invoices.csv"
+    edited.write_text(text.replace(said, f"As of {other:%B} {other.day}, {other.year}"))
+    files = [folder / "lists.iif", folder / "history.csv", edited, folder / "unpaid_bills.csv"]
+    again = pipeline.prepare(pipeline.read(files, Plan()), Plan())
+    (warned,) = [w for w in again.warnings if "lists the items open on" in w.message]
+    assert str(warned) == (
+        f"open_invoices.csv:1: this report lists the items open on {other}, and QuickBooks' "
+        f"figures are of {day}: its open items are another day's; export it again from "
+        f"QuickBooks as of {day}"
+    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Literal
@@ -26,6 +27,7 @@ from app.model import FileInfo, Ledger, Problem, ReadOptions
 from app.quickbooks import is_document_word
 from app.readers.private import quoted
 from app.readers.qbcsv.header import delimiter_of, first_rows
+from app.readers.qbcsv.trial_balance import title_date
 from app.readers.values import clean, date_order, decode, parse_amount, parse_date
 from app.source import Source
 
@@ -125,8 +127,22 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             )
         )
     problems += _total_problem(name, file_kind, total, items, bool(problems))
-    info = _info(name, file_kind, encoding, dates_found, items)
+    info = _dated(
+        _info(name, file_kind, encoding, dates_found, items),
+        rows[: at - 1],
+        replace(options, date_order=dates_found.order),
+    )
     return Ledger(open_items=tuple(items), problems=tuple(problems), files=(info,))
+
+
+def _dated(info: FileInfo, titles: list[tuple[int, list[str]]], options: ReadOptions) -> FileInfo:
+    """``info`` with the day its title says the items are open on (``FileInfo.titled``;
+    ``as_of_said.other_days``: another day's than the figures', said)."""
+    try:
+        day, _ = title_date(info.filename, titles, options)
+    except ParseError:
+        return info  # (no real date: nothing to compare)
+    return replace(info, titled=(day, day)) if day is not None else info
 
 
 def _kind(file_kind: str) -> str:

@@ -91,7 +91,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     if at is None:
         raise ParseError(Source(name, 1), "expected a Debit, Credit header row (got none)")
     titles = [c.strip() for _, cells in rows[:at] for c in cells if c.strip()]
-    exported_on, exported_at = _title_date(name, rows[: at + 1], options)
+    exported_on, exported_at = title_date(name, rows[: at + 1], options)
     header = _header(rows[at][1])
     assert header is not None
     accounts = _accounts(name, rows[at + 1 :], header)
@@ -115,7 +115,7 @@ def _is_report_word(text: str) -> bool:
     return any(w in low for w in _REPORT_NAMES) or low in {"debit", "credit", "dr", "cr"}
 
 
-def _title_date(
+def title_date(
     name: str, rows: list[tuple[int, list[str]]], options: ReadOptions
 ) -> tuple[dt.date | None, Source | None]:
     """The as-of date of the title rows: an ``As of …`` cell first, else the first cell that is
