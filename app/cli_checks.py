@@ -57,7 +57,8 @@ def clash(args: argparse.Namespace) -> str | None:
     output that is not a plain file, a report named and already there without ``--force`` (an
     update replaces its report, as each month's run does)."""
     book = args.output if isinstance(args.output, Path) else None
-    updated = args.update if isinstance(getattr(args, "update", None), Path) else None
+    update = getattr(args, "update", None)  # (a file, or a book in PostgreSQL)
+    updated = update if isinstance(update, Path) else None
     archive: Path | None = getattr(args, "archive", None)
     named = [(book, "book"), (archive, "archive"), *_report_files(args)]
     outputs = [(path, what) for path, what in named if path is not None]
@@ -65,6 +66,8 @@ def clash(args: argparse.Namespace) -> str | None:
     read += [(f, what) for f, what in ((args.plan, "plan"), (updated, "book to update")) if f]
     seen: dict[Path, str] = {}
     for path, what in outputs:
+        if problem := too_long(path, what):  # (first: such a name cannot even be looked for)
+            return problem
         at = path.resolve()
         for f, kind in read:
             if f.resolve() == at:
@@ -75,7 +78,7 @@ def clash(args: argparse.Namespace) -> str | None:
         if path.exists() and not path.is_file():
             thing = "a folder" if path.is_dir() else "not a plain file"
             return f"the {what} {path} is {thing}: give a file name"
-        if what in _ASKED and path.exists() and not (args.force or updated):
+        if what in _ASKED and path.exists() and not (args.force or update):
             return f"{path} already exists; add --force to replace it"
     return None
 

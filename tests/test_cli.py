@@ -416,6 +416,12 @@ def test_a_read_only_folder_is_a_usage_error_before_anything_is_written(tmp_path
         (["-o", "b.gnucash", "--report", "."], "the report . is a folder: give a file name"),
         (["-o", "fifo", "--force"], "the book fifo is not a plain file: give a file name"),
         (["-o", "b.gnucash", "--report", "old.csv"], "old.csv already exists; add --force"),
+        # (hunt 21: a traceback; an update of a database book refused over its report)
+        (["-o", "b.gnucash", "--tax-report", "t" * 300 + ".csv"], "tax report's file name is too"),
+        (
+            ["--update", "postgres://u@127.0.0.1:9/db", "--report", "old.csv"],
+            "cannot reach the PostgreSQL server at 127.0.0.1:9",
+        ),
         (
             ["-o", "b.gnucash", "--split-at", "2024-01-01", "--archive", "{t}", "--force"],
             "the archive {t} would replace the input file {t}",
