@@ -444,6 +444,11 @@ def test_a_file_cut_inside_a_character_is_read_as_cut(tmp_path):
     assert decode(utf16) == ("1000 · Checking,Caf", "utf-16")
     assert encoding_fault(marked) is None and encoding_fault(utf16) is None
     assert decode(b"\xef\xbb\xbfCaf\xe9\n") == ("Café\n", "cp1252")  # (Windows-1252 throughout)
+    # (hunt 21: a pair of Windows-1252 letters reading as one UTF-8 character, "É’", is no
+    # mixing; a last é of Windows-1252 is no cut character)
+    assert decode(b"\xef\xbb\xbfCaf\xe9 ANDR\xc9\x92S\n") == ("Café ANDRÉ’S\n", "cp1252")
+    assert encoding_fault(b"\xef\xbb\xbfCaf\xe9 ANDR\xc9\x92S\n") is None
+    assert decode(b"Caf\xe9") == ("Café", "cp1252")
     damaged = b"\xff\xfe" + "ab\ncd\n".encode("utf-16-le") + b"\x00\xdc" + "ef".encode("utf-16-le")
     assert encoding_fault(damaged) == (3, MIXED.replace("UTF-8", "UTF-16").replace(
         "(Excel: CSV UTF-16)", "(Excel: CSV UTF-8)"))  # fmt: skip

@@ -46,7 +46,7 @@ def decode(data: bytes) -> tuple[str, str]:
         body = data[len(codecs.BOM_UTF8) :]
         if (text := _utf8(body)) is not None:
             return text, "utf-8-sig"
-        if not _UTF8_CHARACTER.search(body):  # Windows-1252 text behind a UTF-8 mark
+        if not _mostly_utf8(body):  # Windows-1252 text behind a UTF-8 mark
             return _cp1252(body), "cp1252"
         return body.decode("utf-8", errors="replace"), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -69,14 +69,28 @@ def _cp1252(data: bytes) -> str:
 _UTF8_CHARACTER = re.compile(
     rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
 )
+_HIGH = bytes(range(0x80, 0x100))
+
+
+def _mostly_utf8(body: bytes) -> bool:
+    """``body`` holds more UTF-8 characters than bytes over 0x7F that are none: UTF-8 text
+    with a few Windows-1252 bytes among it (a hand edit), not Windows-1252 text where a pair of
+    its letters happens to read as one UTF-8 character ("É’", bytes C9 92: hunt 21)."""
+    high = len(body) - len(body.translate(None, _HIGH))
+    characters = used = 0
+    for m in _UTF8_CHARACTER.finditer(body):
+        characters, used = characters + 1, used + len(m[0])
+    return characters > high - used
 
 
 def _utf8(data: bytes) -> str | None:
-    """``data`` as UTF-8, but for a character cut at its very end; None when it is not."""
+    """``data`` as UTF-8, but for a character cut at its very end (in text holding UTF-8
+    characters before it); None when it is not."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if exc.end == len(data) and exc.reason == "unexpected end of data":
+        cut = exc.end == len(data) and exc.reason == "unexpected end of data"
+        if cut and _mostly_utf8(data[: exc.start]):  # (a last é of Windows-1252 is no cut)
             return data[: exc.start].decode("utf-8")
         return None
 
@@ -97,7 +111,7 @@ def encoding_fault(data: bytes) -> tuple[int, str] | None:
     try:
         body.decode(name)
     except UnicodeDecodeError as exc:
-        if name == "utf-8" and (_utf8(body) is not None or not _UTF8_CHARACTER.search(body)):
+        if name == "utf-8" and (_utf8(body) is not None or not _mostly_utf8(body)):
             return None  # (cut in its last character; Windows-1252 text: ``decode``)
         line = body[: exc.start].decode(name, errors="replace").count("\n") + 1
         return line, (
