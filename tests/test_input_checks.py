@@ -538,3 +538,17 @@ def test_a_header_row_repeated_mid_file_is_said_once_as_such(tmp_path):
         f"journal.csv:{at + 8}: this row repeats the header row: two reports pasted into one "
         "file? give each report as QuickBooks exported it (the row is not read)"
     ], said
+
+
+def test_an_iif_transaction_without_endtrns_before_list_rows_is_no_cut(tmp_path):
+    """Rows of lists after a transaction left open: the file goes on, so it is the old warning,
+    not "stops early ... what follows it in the file is missing" (hunt 21)."""
+    text = (DATA / "cli" / "txns.iif").read_text(encoding="utf-8")
+    text = text[: text.rindex("ENDTRNS")] + "!CLASS\tNAME\nCLASS\tEast\n"
+    path = tmp_path / "txns.iif"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "book.gnucash"
+    run = convert(DATA / "cli" / "lists.iif", path, "-o", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "txns.iif:7: transaction not closed by ENDTRNS before the end of the file" in run.stdout
+    assert "stops early" not in run.stdout + run.stderr

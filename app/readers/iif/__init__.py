@@ -69,7 +69,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
             transactions.add(row)
         else:
             lists.add(row)
-    stops_early = transactions.finish()
+    stops_early = transactions.finish(rows[-1].source if rows else None)
     ledger_lists = lists.finish()
     txns = tuple(transactions.done)
     has_lists = any(r.keyword not in ("TRNS", "SPL", "ENDTRNS", "HDR") for r in rows)

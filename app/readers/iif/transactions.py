@@ -89,18 +89,24 @@ class Transactions:
         else:  # ENDTRNS: a repeated one closes nothing
             self._close()
 
-    def finish(self) -> bool:
+    def finish(self, last_row: Source | None) -> bool:
         """Close the last transaction; True when the file stops inside it (no ENDTRNS after
-        it, which QuickBooks writes after every transaction: a file cut short, said as such,
-        ``readers.cut``, hunt 20)."""
+        it, which QuickBooks writes after every transaction, and its rows the file's last: a
+        file cut short, said as such, ``readers.cut``, hunt 20). ``last_row``: the file's."""
         head, last = self.head, self.last
         if head is None:
             return False
         self._close()
+        if last != last_row:  # (list rows follow it: the file goes on, hunt 21)
+            self.reading.warn(
+                head.source, "transaction not closed by ENDTRNS before the end of the file"
+            )
+            return False
         t = self.done[-1] if self.done and self.done[-1].source == head.source else None
-        what = f"{t.kind_label or 'transaction'} of {t.date.isoformat()}, " if t else ""
+        kind, day = head.get("TRNSTYPE").title() or "transaction", head.get("DATE")
+        what = f"{t.kind_label or kind} of {t.date.isoformat()}" if t else f"{kind} of {day}"
         said = (
-            f"{self.reading.filename} stops early: its last transaction ({what}line "
+            f"{self.reading.filename} stops early: its last transaction ({what}, line "
             f"{head.source.line}) is not closed by ENDTRNS, which QuickBooks writes after every "
             "transaction" + (", and its lines do not balance" if t and t.total else "")
         )
