@@ -215,7 +215,9 @@ def _export_day(
         else:
             said = _export_day(ledger, replace(cutover, export_date=""), [])
             if said is not None and said[1] != "last transaction" and said[0] != given:
-                if not (said[1] == "export header" and swapped(said[0], given)):  # (5/11/2021)
+                held = ledger.files
+                guessed = any(f.date_order_ambiguous and f.exported_at == said[2] for f in held)
+                if not (guessed and swapped(said[0], given)):  # (5/11/2021, no TIME to tell)
                     problems.append(not_the_files_day(given, said[0], said[2]))
             return given, "given", None
     figured = {a.source.filename for a in ledger.accounts if a.balance is not None}

@@ -165,7 +165,7 @@ def test_an_export_date_given_that_reads_the_header_s_date_the_other_way_is_take
         encoding="utf-8",
     )
     for given, refused in (("2021-11-05", False), ("2021-11-06", True)):
-        plan = Plan()
+        plan = Plan()  # (no TIME: 5/11/2021 read either way; the day given settles it)
         plan = replace(plan, cutover=replace(plan.cutover, export_date=given))
         prepared = pipeline.prepare(pipeline.read([lists], plan), plan)
         said = [e.message for e in prepared.errors if "is not the day" in e.message]
@@ -173,3 +173,14 @@ def test_an_export_date_given_that_reads_the_header_s_date_the_other_way_is_take
         if not refused:
             assert prepared.ledger.as_of is not None
             assert str(prepared.ledger.as_of.date) == given
+    # a TIME stamp (2021-11-05) settles it: the day read the other way is refused (hunt 21)
+    lists.write_text(
+        lists.read_text(encoding="utf-8")
+        .replace("!HDR\tPROD\tVER\tDATE\n", "!HDR\tPROD\tVER\tDATE\tTIME\n")
+        .replace("\t5/11/2021\n", "\t5/11/2021\t1636070400\n"),
+        encoding="utf-8",
+    )
+    plan = Plan()
+    plan = replace(plan, cutover=replace(plan.cutover, export_date="2021-05-11"))
+    prepared = pipeline.prepare(pipeline.read([lists], plan), plan)
+    assert any("is not the day lists.iif gives" in e.message for e in prepared.errors)

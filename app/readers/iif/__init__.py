@@ -90,14 +90,14 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         counts = [(k, n) for k, n in counts if k != "Not imported"]
         counts.append(("Not imported", len(not_imported)))
     dates = [t.date for t in txns]
-    exported_on, exported_at = _export_date(rows, "" if ambiguous else order, reading)
+    exported_on, exported_at, guessed = _export_date(rows, "" if ambiguous else order, reading)
     info = FileInfo(
         filename=name,
         kind=kind,
         layout=layout,
         encoding=encoding,
         date_order=order if txns else "",
-        date_order_ambiguous=ambiguous if txns else False,
+        date_order_ambiguous=ambiguous if txns else guessed,  # (its export date's order)
         counts=tuple(counts),
         first_date=min(dates) if dates else None,
         last_date=max(dates) if dates else None,
@@ -126,13 +126,13 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
 
 def _export_date(
     rows: list[Row], order: str, reading: Reading
-) -> tuple[dt.date | None, Source | None]:
+) -> tuple[dt.date | None, Source | None, bool]:
     """The day of the export from the ``HDR`` row: its DATE (in the file's date order; in a
     file of lists alone, which proves none, M/D/Y unless its TIME says D/M/Y), else its TIME
     (seconds since 1970, UTC). QuickBooks computes OBAMOUNT on that day."""
     hdr = next((r for r in rows if r.keyword == "HDR"), None)
     if hdr is None:
-        return None, None
+        return None, None, False
     stamped = (
         dt.datetime.fromtimestamp(int(hdr.get("TIME")), dt.UTC).date()
         if hdr.get("TIME").isdigit()
@@ -154,8 +154,11 @@ def _export_date(
             reading.warn(
                 hdr.source, f"the HDR row's export DATE {quoted(hdr.get('DATE'))} is unreadable"
             )
-        return None, None
-    return day, hdr.source
+        return None, None, False
+    # read M/D/Y by a guess: D/M/Y reads it too, and no TIME tells (an export date given that
+    # reads it so is taken: ``as_of``)
+    guessed = not stamped and None not in readings and len(set(readings)) == 2
+    return day, hdr.source, guessed
 
 
 def refuse_spaced(text: str, name: str) -> None:
