@@ -184,7 +184,7 @@ def seam_warning(found: Sequence[Gap]) -> str:
         + (f", nor {more:,} other such stretch{'es' if more > 1 else ''}" if more else "")
         + ": a transaction there missing from both files would be in the opening balance, not "
         "on its day, and the proof cannot tell; check that the exports' date ranges meet (export "
-        "those days if not), or give reports whose titles give their periods"
+        "those days if not)"
     )
 
 
