@@ -31,6 +31,7 @@ SHORT_AMOUNT = 15  # a plain amount of at most this many characters is under MAX
 _CURRENCY = re.compile(r"[$€£¥]|\bUSD\b|\bA\$")
 _NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
 _GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?")  # commas only as thousands separators
+_SPACED = re.compile(r"\d{1,3}(\s\d{3})+(\.\d*)?")  # (a space, no-break or narrow: \s)
 
 
 BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -195,6 +196,8 @@ def parse_amount(text: str) -> Decimal | None:
         s = _CURRENCY.sub("", s).strip()
     if minus > 1 or (minus and plus):
         raise ValueError(f"expected an amount with one sign (got {quoted(text)}): write it once")
+    if _SPACED.fullmatch(s):  # (thousands a space apart: "1 234.56", hunt 21; "1 2 3" no)
+        s = re.sub(r"\s", "", s)
     if "," in s:
         if not _GROUPED.fullmatch(s):  # "12,34" is a decimal comma: never misread
             raise ValueError(f"expected an amount like 1,234.56 (got {quoted(text)})")
