@@ -118,3 +118,21 @@ def test_a_change_of_an_account_quickbooks_deleted_does_not_follow_another_renam
     # (not "write its name in --type or the plan file": a plan changing the accounts is refused)
     assert [p.fix for p in refused.value.problems] == ["book_rule_gone"]
     assert book.read_bytes() == before
+
+
+def test_a_company_name_masked_since_is_the_same_company() -> None:
+    """A report title's typed numbers are masked as read (hunt 20), not in a record written
+    before: the same company was refused as another (hunt 21)."""
+    import datetime as dt
+
+    from app.model import Ledger
+    from app.update_record import Record
+    from app.update_refused import refusal
+
+    rec = Record("Green Valley SSN 900-12-3456", dt.date(2021, 3, 31), None, "{}")
+    now = Ledger(company="Green Valley SSN •••-••-••••")
+    assert refusal(rec, now, "book.gnucash") is None
+    other = Ledger(company="Other Co")
+    said = refusal(rec, other, "book.gnucash") or ""
+    assert "these exports are of 'Other Co', and book.gnucash holds 'Green Valley SSN" in said
+    assert "900-12-3456" not in said  # (an older record's name, masked when said)
