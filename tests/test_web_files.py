@@ -434,7 +434,7 @@ def test_a_file_marked_utf8_mixing_encodings_is_refused_on_its_card_not_a_500(cl
     the upload answered 500 (hunt 20). Its card says the line and what to do; no copy kept."""
     prefix, csrf = new_migration(client)
     text = (WEB / "lists.iif").read_text(encoding="utf-8")
-    data = b"\xef\xbb\xbf" + text.encode("utf-8").replace(b"\n", " Café\n".encode(), 1)
+    data = b"\xef\xbb\xbf" + text.encode("utf-8").replace(b"\n", " Café · Müller\n".encode(), 1)
     lines = data.split(b"\n")
     lines[2] += b" Caf\xe9"
     r = upload(client, prefix, csrf, "lists.iif", data=b"\n".join(lines))
