@@ -25,10 +25,7 @@ def usage_error(args: argparse.Namespace, plan: Plan) -> str | None:
     if isinstance(out, Address) or plan.format == "postgres":
         return _database_error(args, plan)
     outputs = ((out, "book"), *(((args.report, "report"),) if args.report else ()))
-    # first: a name too long cannot even be looked for
-    if problem := next((p for path, what in outputs if (p := too_long(path, what))), None):
-        return problem
-    if problem := clash(args):
+    if problem := clash(args):  # (first: every output's name, then where each is)
         return problem
     if out.exists() and not args.force:
         return f"{out} already exists; add --force to replace it"
@@ -87,7 +84,8 @@ def _report_files(args: argparse.Namespace) -> list[tuple[Path, str]]:
     """Every report file the run may write, with its name in messages: ``--report``'s and the
     files named after it, the other reports."""
     out: list[tuple[Path, str]] = []
-    if (report := args.report) and report.name not in ("", "..") and not report.is_dir():
+    if (report := args.report) and report.name not in ("", ".."):  # (no stat: a name too
+        # long is said first, by ``clash``; a folder too, its derived names then harmless)
         stem = report.stem
         out += [(report, "report"), (report.with_name(f"{stem}.warnings.txt"), "warnings file")]
         out += [
@@ -129,7 +127,7 @@ def _database_error(args: argparse.Namespace, plan: Plan) -> str | None:
     for path, what in ((args.report, "report"), *_reports(args)):
         if path and not path.parent.is_dir():
             return f"folder {path.parent} for the {what} does not exist"
-        if path and (problem := too_long(path, what) or unwritable(path, what)):
+        if path and (problem := unwritable(path, what)):  # (its name: ``clash``)
             return problem
     if not postgres.driver_present():
         return "GnuCash's PostgreSQL driver is not installed (Debian: apt-get install libdbd-pgsql)"

@@ -24,6 +24,7 @@ def checked(ledger: Ledger, options: ReadOptions) -> Ledger:
     if not cut:
         return replace(ledger, files=(info, *ledger.files[1:]))
     last = info.last_date.isoformat() if info.last_date else ""
+    end = max(ledger.transactions, key=lambda t: t.source.line)  # (the cut may fall inside it)
     if info.stops_early == "sections":  # a report grouped by account cut short
         return ledger_cut(ledger, info, cut, accepted=options.truncated_ok)
     if not options.truncated_ok:
@@ -41,13 +42,11 @@ def checked(ledger: Ledger, options: ReadOptions) -> Ledger:
             for p in ledger.problems
         )
         read = ledger.transactions  # (the last, cut inside, is the cut's: not said again)
-        last_one = max(read, key=lambda t: t.source.line)
-        kept = tuple(t for t in read if t is not last_one) if last_one.total else read
+        kept = tuple(t for t in read if t is not end) if end.total else read
         return replace(
             ledger, transactions=kept, problems=problems, files=(info, *ledger.files[1:])
         )
     txns, extra = list(ledger.transactions), []
-    end = max(txns, key=lambda t: t.source.line)
     if end.total:
         txns.remove(end)
         extra.append(
