@@ -67,7 +67,7 @@ def clash(args: argparse.Namespace) -> str | None:
             return problem
         at = path.resolve()
         for f, kind in read:
-            if f.resolve() == at:
+            if f.resolve() == at or _linked(f, path):
                 return f"the {what} {path} would replace the {kind} {f}: give it another name"
         if at in seen:
             return f"the {seen[at]} and the {what} are both {path}: give each its own name"
@@ -78,6 +78,15 @@ def clash(args: argparse.Namespace) -> str | None:
         if what in _ASKED and path.exists() and not (args.force or update):
             return f"{path} already exists; add --force to replace it"
     return None
+
+
+def _linked(read: Path, written: Path) -> bool:
+    """Whether two names are one file (a hard link: replacing the output in place, as a report
+    is written, would write over the input)."""
+    try:
+        return written.exists() and os.path.samefile(read, written)
+    except OSError:  # (the input missing or unreadable: said by ``input_error``)
+        return False
 
 
 def _report_files(args: argparse.Namespace) -> list[tuple[Path, str]]:

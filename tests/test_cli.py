@@ -414,6 +414,8 @@ def test_a_read_only_folder_is_a_usage_error_before_anything_is_written(tmp_path
             "the warnings file and the documents report are both r.warnings.txt",
         ),
         (["-o", "b.gnucash", "--report", "."], "the report . is a folder: give a file name"),
+        # (hunt 20: another name of the export, a hard link, was written over)
+        (["-o", "b.gnucash", "--report", "same.iif", "--force"], "report same.iif would replace"),
         (["-o", "fifo", "--force"], "the book fifo is not a plain file: give a file name"),
         (["-o", "b.gnucash", "--report", "old.csv"], "old.csv already exists; add --force"),
         # (hunt 21: a traceback; an update of a database book refused over its report)
@@ -440,6 +442,7 @@ def test_an_output_on_an_input_another_output_or_no_plain_file_is_refused(tmp_pa
     for f in (LISTS, TXNS):
         shutil.copy(f, work / f.name)
     os.mkfifo(work / "fifo")
+    os.link(work / TXNS.name, work / "same.iif")
     (work / "old.csv").write_text("an earlier report")
     (work / "p.json").write_text("{}")
     before = {p.name: p.read_bytes() for p in work.iterdir() if p.is_file()}
