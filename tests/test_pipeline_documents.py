@@ -312,6 +312,31 @@ def test_balances_only_what_the_items_do_not_explain_stays_in_the_lump(
     assert ar.value == gone
 
 
+def test_balances_only_an_open_items_report_listing_nothing_is_compared(
+    company_files, tmp_path
+) -> None:
+    """An Open Invoices report of headers and a 0.00 TOTAL (another day's, or filtered) beside a
+    trial balance whose A/R is not zero: QuickBooks' own two figures disagree, and the book was
+    "Matches QuickBooks to the cent" (no document, so no documents proof was made at all)."""
+    _company, files = company_files
+    lists, _detail, oi, _ub = files
+    rows = oi.read_text().splitlines()
+    head = next(i for i, ln in enumerate(rows) if ",Trans #," in ln or ",Type," in ln)
+    empty = tmp_path / "open_invoices.csv"
+    empty.write_text("\n".join([*rows[: head + 1], "TOTAL" + "," * 10 + "0.00"]) + "\n")
+    prepared, outcome = _balances_only([lists, empty], tmp_path / "bo.gnucash")
+    assert not prepared.ledger.open_items  # (no Unpaid Bills: no document at all)
+    report = outcome.report
+    assert not report.ok and not report.differences, report.summary_lines()
+    said = verdict(report).words()
+    assert said.startswith("Needs your attention: QuickBooks' A/R ") and said.endswith(
+        "and its Open Invoices report 0.00 disagree"
+    ), said
+    # without the report the same book matches: nothing of QuickBooks' said otherwise
+    _p, alone = _balances_only([lists], tmp_path / "alone.gnucash")
+    assert alone.report.ok, alone.report.summary_lines()
+
+
 @pytest.mark.parametrize("mode", ["all", "open"])
 def test_preview_documents_kept_across_plans_are_the_books(company_files, mode) -> None:
     """The Preview's invoices and bills (``Prepared.overview``) are worked out once on the
