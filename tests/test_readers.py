@@ -3,7 +3,9 @@ merge of several files (chart, lists, transactions in date order, overlaps impor
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 from dataclasses import replace
 from decimal import Decimal as D
 from pathlib import Path
@@ -596,9 +598,40 @@ def test_an_open_items_report_s_total_row_is_checked(tmp_path, report):
     path = getattr(company, f"write_{report}_csv")(tmp_path / f"{report}.csv")
     lines = path.read_text(encoding="utf-8").splitlines()
     assert not readers.read_one(path, ReadOptions()).problems
-    at = next(i for i, line in enumerate(lines) if ",Invoice," in line or ",Bill," in line)
+    rows = [i for i, line in enumerate(lines) if ",Invoice," in line or ",Bill," in line]
+    at = rows[0]
     total = next(i for i, line in enumerate(lines) if line.startswith("TOTAL"))
+    sub = _owner_total(lines, at) - 1  # (the line, one up: the row left out)
     path.write_text("\n".join(lines[:at] + lines[at + 1 :]) + "\n", encoding="utf-8")
     found = readers.read_one(path, ReadOptions()).problems
-    assert [(p.severity, str(p.source)) for p in found] == [("warning", f"{path.name}:{total}")]
-    assert "TOTAL row says" in found[0].message and "a row is missing" in found[0].message
+    # the owner's own "Total <name>" row and the TOTAL row
+    assert [(p.severity, str(p.source)) for p in found] == [
+        ("warning", f"{path.name}:{sub}"),
+        ("warning", f"{path.name}:{total}"),
+    ]
+    assert "Total " in found[0].message and "rows of " in found[0].message
+    assert "TOTAL row says" in found[1].message and "a row is missing" in found[1].message
+    # two owners' rows edited so that the TOTAL still holds: each owner's Total row says so
+    # (hunt 19: nothing was checked but the TOTAL)
+    other = next(i for i in rows if _owner_total(lines, i) != _owner_total(lines, at))
+    edited = list(lines)
+    edited[at], edited[other] = _plus(lines[at], "10.00"), _plus(lines[other], "-10.00")
+    path.write_text("\n".join(edited) + "\n", encoding="utf-8")
+    found = readers.read_one(path, ReadOptions()).problems
+    said = sorted(int(str(p.source).rsplit(":", 1)[1]) for p in found)
+    assert said == sorted([_owner_total(lines, at), _owner_total(lines, other)]), found
+    assert all("difference 10.00" in p.message or "difference -10.00" in p.message for p in found)
+
+
+def _owner_total(lines: list[str], at: int) -> int:
+    """The line (1-based) of the first "Total ..." row after ``at`` (0-based): its owner's."""
+    return next(i + 1 for i in range(at, len(lines)) if lines[i].lstrip(',"').startswith("Total "))
+
+
+def _plus(line: str, amount: str) -> str:
+    """A report row with ``amount`` added to its last cell, the Open Balance."""
+    cells = next(csv.reader([line]))
+    cells[-1] = f"{D(cells[-1].replace(',', '')) + D(amount):,.2f}"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(cells)
+    return out.getvalue()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Literal
@@ -64,28 +64,28 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     if found is None:
         raise ParseError(Source(name, 1), "no header row with Type, Date and Open Balance")
     at, col = found
-    titles = " ".join(clean(c) for _, cells in rows[: at - 1] for c in cells)
-    file_kind: Literal["customer", "vendor"] = "vendor" if _PAYABLE(titles) else "customer"
+    file_kind = _side(rows[: at - 1])
     i = col["Date"]
     samples = ((cells[i], line) for line, cells in rows[at:] if i < len(cells))
     dates_found = date_order(samples, options.date_order)
     items: list[OpenItem] = []
     problems: list[Problem] = []
     lead = min(col.values())  # the cells before the first named column hold the groups
-    groups: list[tuple[int, str]] = []  # the groups open: (leading column, name), outermost first
 
     def cell(cells: list[str], key: str) -> str:
         i = col.get(key)
         return clean(cells[i]) if i is not None and i < len(cells) else ""
 
     total: tuple[int, str] | None = None  # the TOTAL row: (line, its Open Balance)
+    groups = _Groups(_kind(file_kind))  # and each one's "Total <name>" row checked
     for line, cells in rows[at:]:
         kind, date_text = cell(cells, "Type"), cell(cells, "Date")
         if not kind and not date_text:
             if cells and clean(cells[0]) == "TOTAL" and cell(cells, "Open Balance"):
                 total = (line, cell(cells, "Open Balance"))  # (not a customer named Total)
             elif len(cells) > 1:
-                groups = _grouped(groups, cells[: max(lead, 1)])
+                said = (Source(name, line), cell(cells, "Open Balance"))  # (its Total's)
+                groups.row(cells[: max(lead, 1)], said, items, len(problems))
             continue
         src = Source(name, line)
         try:
@@ -97,7 +97,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         except ValueError as exc:
             problems.append(Problem(src, f"{exc}; this open item is not read"))
             continue
-        owner = _owner(cell(cells, "Name"), groups)
+        owner = _owner(cell(cells, "Name"), groups.open)
         if date is None or amount is None or not owner:
             what = "date" if date is None else "Open Balance" if amount is None else "owner name"
             problems.append(Problem(src, f"open item without a {what}: not read"))
@@ -126,7 +126,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
                 aging,
             )
         )
-    problems += _total_problem(name, file_kind, total, items, bool(problems))
+    problems += [*groups.found, *_total_problem(name, file_kind, total, items, bool(problems))]
     info = _dated(
         _info(name, file_kind, encoding, dates_found, items),
         rows[: at - 1],
@@ -143,6 +143,12 @@ def _dated(info: FileInfo, titles: list[tuple[int, list[str]]], options: ReadOpt
     except ParseError:
         return info  # (no real date: nothing to compare)
     return replace(info, titled=(day, day)) if day is not None else info
+
+
+def _side(titles: list[tuple[int, list[str]]]) -> Literal["customer", "vendor"]:
+    """Whose report it is, by its title rows."""
+    said = " ".join(clean(c) for _, cells in titles for c in cells)
+    return "vendor" if _PAYABLE(said) else "customer"
 
 
 def _kind(file_kind: str) -> str:
@@ -202,6 +208,48 @@ def _owner(name: str, groups: list[tuple[int, str]]) -> str:
     if ":" not in name and len(groups) > 1 and groups[-1][1] == name:
         return path
     return name
+
+
+@dataclass(slots=True)
+class _Groups:
+    """The groups open at a row (``open``: (leading column, name), outermost first), and each
+    customer's (job's, vendor's) "Total <name>" row against the sum of its rows (``found``):
+    two rows edited so that the report's TOTAL still holds (hunt 19) are found at their groups.
+    ``opened``: each group open → (items, problems) read before it."""
+
+    report: str
+    open: list[tuple[int, str]] = field(default_factory=list)
+    opened: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    found: list[Problem] = field(default_factory=list)
+
+    def row(
+        self, lead: list[str], said: tuple[Source, str], items: list[OpenItem], problems: int
+    ) -> None:
+        """A row of no item: its leading cells ``lead``, ``said`` its line and Open Balance."""
+        before, self.open = self.open, _grouped(self.open, lead)
+        self.opened.update({g: (len(items), problems) for g in self.open if g not in before})
+        src, text = said
+        if len(self.open) >= len(before) or not text:
+            return
+        group = before[len(self.open)]  # the group its "Total <name>" row closes
+        first, errors = self.opened.pop(group, (0, 0))
+        try:
+            total = parse_amount(text)
+        except ValueError:
+            return
+        got = sum((i.open for i in items[first:]), Decimal(0))
+        if total is None or total == got or errors != problems:  # (or rows not read)
+            return
+        self.found.append(
+            Problem(
+                src,
+                f"the {self.report} report's row {quoted(f'Total {group[1]}')} says "
+                f"{total:,.2f}, but the {len(items) - first:,} rows of {quoted(group[1])} above "
+                f"it sum to {got:,.2f} (difference {got - total:,.2f}): a row is missing, added "
+                "or edited; export the report again from QuickBooks and give it unedited",
+                "warning",
+            )
+        )
 
 
 def _total_problem(
