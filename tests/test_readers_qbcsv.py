@@ -804,3 +804,27 @@ def test_a_memo_starting_with_void_on_a_live_transaction_is_a_memo(tmp_path, lay
     assert not got.voided
     assert sorted(s.value for s in got.splits) == sorted(v for _a, v, *_ in live.splits)
     assert any(t.voided for t in ledger.transactions)  # QuickBooks' own voided ones still are
+
+
+def test_a_row_of_fewer_cells_than_its_header_is_named(tmp_path: Path) -> None:
+    """A Memo cell removed by hand from a Find export's row moved its Balance under Amount:
+    only "does not balance", at the transaction's lines, was said (hunt 20). Now the row is
+    named by itself; the report as QuickBooks writes it (every row its header's width) raises
+    nothing of it, and a TOTAL or heading row short of cells is not a row of figures."""
+    import csv
+    import io
+
+    company = make_company(60, 5)
+    path = company.write_find_csv(tmp_path / "find.csv")
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    assert not [p for p in qbcsv.parse(path, DEFAULT).problems if "fewer cells" in p.message]
+    at = next(i for i, r in enumerate(rows) if i > 5 and r[6] and r[8] not in ("", "0.00"))
+    del rows[at][6]  # its Memo
+    rows.append(["TOTAL"])
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    ledger = qbcsv.parse(path, DEFAULT)
+    said = [p for p in ledger.problems if "fewer cells" in p.message]
+    assert [(p.severity, p.source.line) for p in said] == [("warning", at + 1)]
+    assert said[0].message.startswith("this row has fewer cells than the 10 columns the header")

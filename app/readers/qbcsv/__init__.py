@@ -63,6 +63,7 @@ from app.readers.qbcsv.header import (
     VALUE_ROLES,
     Header,
     delimiter_of,
+    fewer,
     find_header,
     first_rows,
     moved,
@@ -254,6 +255,7 @@ class _Reader:
         note = out.others.setdefault if by_ref and "split" in roles else None
         last = reader.line_num
         shifted: list[int] = []  # rows with text past the header's last column (not read)
+        fewer_cells: list[int] = []  # rows of fewer cells than the header's columns
         for cells in reader:
             line = last + 1  # a record's first line (a quoted cell can hold line breaks)
             last = reader.line_num
@@ -295,6 +297,8 @@ class _Reader:
                     section = stack[-1] if stack else ""
                     continue
                 row[:lead] = [""] * lead  # missing roles read cell 0: keep it empty
+            if n < hw and any(row):  # (a heading or TOTAL row short of cells is harmless)
+                fewer_cells.append(line)  # (said once for the file, after the loop)
             ref, kind, date, num, who, memo, account, mark, am, de, cr, bal, atype = pick(row)
             if ledger:
                 account = section
@@ -388,6 +392,8 @@ class _Reader:
                 add(line, ref, kind, date, num, who, split, bal, row[other_at])
         if shifted:
             out.error(shifted[0], moved(hw, shifted))
+        if fewer_cells:  # (a cell removed by hand?)
+            out.warn(fewer_cells[0], fewer(hw, fewer_cells))
         if by_ref:  # every split of this loop went into a group
             out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})

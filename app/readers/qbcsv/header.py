@@ -218,6 +218,19 @@ def all_rows(path: Path, scan: int = HEADER_SCAN) -> tuple[list[tuple[int, list[
         raise ParseError(where, unreadable(exc)) from None
 
 
+def fewer(width: int, lines: list[int]) -> str:
+    """What the rows at ``lines``, of fewer cells than their header's columns, may be: a cell
+    removed by hand (hunt 20: only "does not balance" was said, at the transaction's lines)."""
+    more = f" and {len(lines) - 5:,} more" if len(lines) > 5 else ""
+    shown = ", ".join(str(n) for n in lines[:5]) + more
+    rows = "this row has" if len(lines) == 1 else f"{len(lines):,} rows (lines {shown}) have"
+    return (
+        f"{rows} fewer cells than the {width} columns the header row names: if a cell was "
+        "removed (a hand edit), every cell after it was read under the wrong column, its "
+        "amount too; check the row, or export the file again from QuickBooks"
+    )
+
+
 def moved(width: int, lines: list[int]) -> str:
     """Why the rows at ``lines``, with text beyond their header's last column, are not read."""
     more = f" and {len(lines) - 5:,} more" if len(lines) > 5 else ""
