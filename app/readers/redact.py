@@ -291,7 +291,7 @@ def _memos(text: str) -> str | None:
     changed = False
     width = len(rows[at])
     for k in (*range(at), *range(at + 1, len(rows))):  # (the title rows: the company's name)
-        row = rows[k]  # (text past the header: not read, ``qbcsv.header.moved``; any cell
+        row = rows[k]  # (text past the header: not read, ``qbcsv.header.widths``; any cell
         moved = k < at or any(c.strip() for c in row[width:])  # may hold the memo)
         cells = row if moved else [row[i] for i in columns if i < len(row)]
         typed = {n for cell in cells for n in typed_numbers(cell)}

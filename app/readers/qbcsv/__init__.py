@@ -29,10 +29,8 @@ decoded while reading, column indexes are resolved once, amounts take a fast pat
 where they have commas, a strip of the characters allowed where not), labels, memos and dates
 are handled once per distinct text (and share one string), Split/Source/Transaction are built
 through their slots (``build.py``), the cyclic GC is paused while the objects are built (it
-doubled the time). By CPU time on the bench's 30 MB Transaction Detail file (235k rows), in
-the bench's children: 3.33× csv.reader (3.47× before the comma-free fast path). A bare loop
-making only the model's objects (a Decimal, a Source and a Split per row, a Transaction per
-group) takes 2.4× on its own: 2× leaves no room without changing the model (docs/ENGINE.md).
+doubled the time). By CPU time, 3.33× csv.reader; a bare loop making only the model's objects
+takes 2.4×: 2× leaves no room without changing the model (docs/ENGINE.md has the figures).
 """
 
 from __future__ import annotations
@@ -63,10 +61,9 @@ from app.readers.qbcsv.header import (
     VALUE_ROLES,
     Header,
     delimiter_of,
-    fewer,
     find_header,
     first_rows,
-    moved,
+    widths,
 )
 from app.readers.qbcsv.items import ItemCells
 from app.readers.values import SHORT_AMOUNT, decode, is_binary, is_utf16, unreadable
@@ -390,10 +387,8 @@ class _Reader:
                     g.own(split, who)
             else:
                 add(line, ref, kind, date, num, who, split, bal, row[other_at])
-        if shifted:
-            out.error(shifted[0], moved(hw, shifted))
-        if fewer_cells:  # (a cell removed by hand?)
-            out.warn(fewer_cells[0], fewer(hw, fewer_cells))
+        for at, said, severity in widths(hw, shifted, fewer_cells):
+            (out.error if severity == "error" else out.warn)(at, said)
         if by_ref:  # every split of this loop went into a group
             out.rows += sum(len(g.splits) for g in groups)
         out.marks = sorted({m for _, m in marks.values() if m})

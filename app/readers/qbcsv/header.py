@@ -218,27 +218,29 @@ def all_rows(path: Path, scan: int = HEADER_SCAN) -> tuple[list[tuple[int, list[
         raise ParseError(where, unreadable(exc)) from None
 
 
-def fewer(width: int, lines: list[int]) -> str:
-    """What the rows at ``lines``, of fewer cells than their header's columns, may be: a cell
-    removed by hand (hunt 20: only "does not balance" was said, at the transaction's lines)."""
-    more = f" and {len(lines) - 5:,} more" if len(lines) > 5 else ""
-    shown = ", ".join(str(n) for n in lines[:5]) + more
-    rows = "this row has" if len(lines) == 1 else f"{len(lines):,} rows (lines {shown}) have"
-    return (
-        f"{rows} fewer cells than the {width} columns the header row names: if a cell was "
-        "removed (a hand edit), every cell after it was read under the wrong column, its "
-        "amount too; check the row, or export the file again from QuickBooks"
-    )
+def widths(width: int, shifted: list[int], fewer: list[int]) -> list[tuple[int, str, str]]:
+    """(line, message, severity) for the rows of another width than their header's
+    (``width``): ``shifted``, with text past its last column, are not read (an error: a cell
+    holding a comma without quotes, or a column added); ``fewer``, of fewer cells, are read,
+    said once (a cell removed by hand moves the cells after it; hunt 20: only "does not
+    balance" was said, at the transaction's lines)."""
+    out = []
+    if shifted:
+        out.append((shifted[0], f"{_rows(shifted)} text past the last of the {width} columns "
+                    "the header row names: a cell holding a comma without quotes (or a column "
+                    "added) moves every cell after it under the wrong column, so such a row is "
+                    "not read; put that cell in quotes, or remove the cells past the header's "
+                    "last column", "error"))  # fmt: skip
+    if fewer:
+        out.append((fewer[0], f"{_rows(fewer)} fewer cells than the {width} columns the header "
+                    "row names: if a cell was removed (a hand edit), every cell after it was "
+                    "read under the wrong column, its amount too; check the row, or export the "
+                    "file again from QuickBooks", "warning"))  # fmt: skip
+    return out
 
 
-def moved(width: int, lines: list[int]) -> str:
-    """Why the rows at ``lines``, with text beyond their header's last column, are not read."""
+def _rows(lines: list[int]) -> str:
+    """ "this row has", "7 rows (lines 4, 9, 12, 20, 31 and 2 more) have"."""
     more = f" and {len(lines) - 5:,} more" if len(lines) > 5 else ""
     shown = ", ".join(str(n) for n in lines[:5]) + more
-    rows = "this row has" if len(lines) == 1 else f"{len(lines):,} rows (lines {shown}) have"
-    return (
-        f"{rows} text past the last of the {width} columns the header row names: a cell holding "
-        "a comma without quotes (or a column added) moves every cell after it under the wrong "
-        "column, so such a row is not read; put that cell in quotes, or remove the cells past "
-        "the header's last column"
-    )
+    return "this row has" if len(lines) == 1 else f"{len(lines):,} rows (lines {shown}) have"
