@@ -220,6 +220,9 @@ class Reconciliation:
     gnucash_documents: Decimal  # open documents' lots
     gnucash_owners: Decimal  # the owners' own lots: payments, credits, journal charges
     gnucash_no_lot: Decimal  # lines in no lot: naming no one
+    # what the Map step put on the control ("'Undeposited Funds' merged into A/R"): its figure
+    # is in ``quickbooks_balance`` and in no report (the book's doing, not QuickBooks')
+    onto: tuple[str, ...] = ()
 
     @property
     def quickbooks_not_listed(self) -> Decimal:
@@ -232,6 +235,8 @@ class Reconciliation:
         payments and journal entries 412.59)"."""
         control, _docs, report, _owner = SIDE_WORDS[self.owner_kind]
         head = f"QuickBooks: {control} {money(self.quickbooks_balance)}"
+        if self.onto:
+            head += f" (as the Map step made it: {', '.join(self.onto)})"
         if self.report_documents is None:
             return f"{head} (no {report} given: its open items cannot be compared)"
         listed = self.report_documents + self.report_other
@@ -269,10 +274,12 @@ def reconcile(
     quickbooks_balances: Mapping[str, Decimal],
     items: Iterable[OpenItem],
     reported: Iterable[str] = (),
+    onto: tuple[str, ...] = (),
 ) -> tuple[Reconciliation, ...]:
     """Each side the book has control accounts for; ``quickbooks_balances``: account → its
     trial-balance figure (debit positive); ``reported``: the sides whose report was given
-    (one that lists nothing too)."""
+    (one that lists nothing too); ``onto``: what the Map step put on A/R or A/P
+    (``mapping_owed.put_onto``)."""
     listed: dict[str, list[Decimal]] = {side: [ZERO, ZERO] for side in reported}
     for item in items:
         pair = listed.setdefault(item.owner_kind, [ZERO, ZERO])
@@ -293,6 +300,7 @@ def reconcile(
                 c.documents,
                 c.owners,
                 c.no_lot,
+                tuple(o for o in onto if o.endswith(f" {SIDE_WORDS[c.owner_kind][0]}")),
             )
         )
     return tuple(out)

@@ -43,7 +43,7 @@ def with_open_items(
     items = docs.derived.open_items
     reported = docs.derived.reported
     rows = aging.aging_rows(items, book.open_lots, as_of, reported) if as_of else ()
-    recs = aging.reconcile(book.controls, balances, items, reported)
+    recs = aging.reconcile(book.controls, balances, items, reported, onto)
     differ = documents_differ(docs, book, reported)
     proof = replace(proof, aging=rows, reconciliation=recs, documents_differ=differ)
     no_lot = {r.owner_kind: r.gnucash_no_lot for r in recs}

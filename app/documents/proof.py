@@ -92,6 +92,28 @@ def _n(count: int, kind: str) -> str:
     return plural(count, *KIND_WORDS.get(kind, (kind, "")))
 
 
+def _unlisted(r: Reconciliation) -> str:
+    """One side whose report does not list its control account's figure."""
+    control, _docs, report, _owner = SIDE_WORDS[r.owner_kind]
+    listed = r.quickbooks_balance - r.quickbooks_not_listed
+    if r.onto:
+        return (
+            f"{control} {r.quickbooks_balance:,.2f} as the Map step made it ({', '.join(r.onto)}) "
+            f"and QuickBooks' {report} {listed:,.2f} differ"
+        )
+    return (
+        f"QuickBooks' {control} {r.quickbooks_balance:,.2f} and its {report} {listed:,.2f} disagree"
+    )
+
+
+def _unlisted_todo(r: Reconciliation) -> str:
+    control, _docs, _report, owner = SIDE_WORDS[r.owner_kind]
+    return (
+        f"the rest is no {owner}'s open item: it stays on {control} in GnuCash naming no "
+        f"{owner}; on the Map step, undo that change to keep {control} to QuickBooks' own"
+    )
+
+
 def _owners(count: int, kind: str) -> str:
     return plural(count, kind)
 
@@ -160,19 +182,19 @@ class DocumentsProof:
         if not self.unlisted:
             return []
         recs = [line for r in self.unlisted for line in (r.quickbooks_line(), r.gnucash_line())]
-        return [f"{self.unlisted_words()}: {UNLISTED}", *recs]
+        return [self.unlisted_said(), *recs]
 
     def unlisted_words(self) -> str:
         """ "QuickBooks' A/R 56,491.88 and its Open Invoices report 56,292.35 disagree" (the
-        verdict names it)."""
-        said = []
-        for r in self.unlisted:
-            control, _docs, report, _owner = SIDE_WORDS[r.owner_kind]
-            listed = r.quickbooks_balance - r.quickbooks_not_listed
-            said.append(
-                f"QuickBooks' {control} {r.quickbooks_balance:,.2f} and its {report} "
-                f"{listed:,.2f} disagree"
-            )
+        verdict names it); where the Map step put another account on A/R, that is said
+        instead: the report is not to blame for the account's figure."""
+        return "; ".join(_unlisted(r) for r in self.unlisted)
+
+    def unlisted_said(self) -> str:
+        """``unlisted_words`` with what to do about each side."""
+        said = [f"{_unlisted(r)}: {_unlisted_todo(r)}" for r in self.unlisted if r.onto]
+        if theirs := [r for r in self.unlisted if not r.onto]:
+            said.append(f"{'; '.join(_unlisted(r) for r in theirs)}: {UNLISTED}")
         return "; ".join(said)
 
     @property
@@ -204,7 +226,7 @@ class DocumentsProof:
         if self.allocated:
             return f"{owners_words(self.allocated)} open items age differently from QuickBooks'"
         if self.unlisted:
-            return f"{self.unlisted_words()}: {UNLISTED}"
+            return self.unlisted_said()
         if not self.ok:
             return "the invoices and bills in the book differ from the files'"
         docs = self.documents

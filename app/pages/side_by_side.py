@@ -16,7 +16,7 @@ import datetime as dt
 from decimal import Decimal
 
 from app.documents.aging import BUCKETS, totals
-from app.documents.proof import UNLISTED, DocumentsProof
+from app.documents.proof import DocumentsProof
 from app.fixes import action, parts, step
 from app.model import Fix, Ledger, plain
 from app.pages.chart import AccountRow, account_rows
@@ -260,6 +260,7 @@ def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str,
                 "reconciliation": [rec.quickbooks_line(), rec.gnucash_line()] if rec else [],
                 # QuickBooks' report and trial balance disagree (``DocumentsProof.unlisted``)
                 "unlisted": rec is not None and rec in proof.unlisted,
+                "mapped": rec is not None and bool(rec.onto),  # (the Map step's doing)
                 "no_lot": plain(rec.gnucash_no_lot) if rec else "0.00",
             }
         )
@@ -267,6 +268,6 @@ def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str,
         "buckets": list(BUCKETS),
         "sides": sides,
         "ok": not proof.allocated and not proof.unlisted,
-        "unlisted": f"{proof.unlisted_words()}: {UNLISTED}" if proof.unlisted else "",
+        "unlisted": proof.unlisted_said(),
         "as_of": as_of.isoformat() if as_of else "",
     }
