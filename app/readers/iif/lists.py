@@ -1,9 +1,9 @@
 """IIF list rows → model records: accounts, terms, and the lists GnuCash has no place for.
 
-Every list other than ACCNT, CUST, VEND, EMP, TERMS, CLASS (the class list: ``app.classes``) and
-BUD (budget rows: ``iif.budgets``) (other names, items, ...) becomes a ``NotImported`` entry; a
-keyword nobody knows is listed under its own name. Name lists are
-composed in ``app.readers.iif.names`` (see its docstring for how addresses and notes are built).
+The lists read are ``_READ``'s (ACCNT, CUST, VEND, EMP, TERMS, CLASS: ``app.classes``, INVITEM
+and SALESTAXCODE: ``iif.items``, BUD: ``iif.budgets``); every other list (other names, ...)
+becomes a ``NotImported`` entry, and a keyword nobody knows is listed under its own name. Name
+lists are composed in ``app.readers.iif.names`` (its docstring: how addresses and notes are built).
 """
 
 from __future__ import annotations
@@ -67,17 +67,13 @@ NOT_IMPORTED = MappingProxyType(
 UNKNOWN_REASON = "not a QuickBooks list qb2gnucash knows"
 # Rows belonging to the record above them, not listed on their own.
 SUB_RECORDS = ("CUSTOMPI", "HOURLYPI", "LOCALPI")
-# The records read, or listed as not imported by name; any other is a list qb2gnucash does not
-# know (``Lists._other``: its name alone is listed, masked as a memo is)
-KNOWN = frozenset(
-    {"HDR", "TRNS", "SPL", "ACCNT", "CUST", "VEND", "EMP", "TERMS", "CLASS", "INVITEM", "BUD"}
-    | {*SUB_RECORDS, *NOT_IMPORTED}
-)
 
 
 def unknown_list(keyword: str) -> bool:
-    """``keyword``'s rows are of a list qb2gnucash does not know (ENDGRP and the like apart)."""
-    return keyword not in KNOWN and not keyword.startswith("END")
+    """``keyword``'s rows are of a list qb2gnucash does not know (ENDGRP and the like apart):
+    neither read (``Lists.add``'s table), nor listed as not imported by name, nor a row of the
+    record above it; ``Lists._other`` lists its name alone, masked as a memo is."""
+    return keyword not in _KNOWN and not keyword.startswith("END")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,33 +129,40 @@ class Lists:
 
     def add(self, row: Row) -> None:
         kw = row.keyword
-        if kw == "HDR" or kw in SUB_RECORDS:
-            return
         if kw in ("ENDGRP", "ENDTAX"):
             self._close_group()
-        elif kw.startswith("END"):
-            return  # ENDCUSTNAMEDICT, ENDQBPEMP...: nothing to close
-        elif kw == "ACCNT":
-            self.chart = True
-            self._account(row)
-        elif kw == "CUST":
-            self.customer_rows.append(row)
-        elif kw in ("VEND", "EMP", "TERMS") and not row.get("NAME"):
-            self.reading.error(row.source, f"expected a NAME on this {kw} row (got '')")
-        elif kw == "VEND":
-            self.vendors.append(self.names.vendor(row))
-        elif kw == "EMP":
-            self.employees.append(self.names.employee(row))
-        elif kw in ("TERMS", "CLASS"):
-            (self._term if kw == "TERMS" else self._class)(row)
-        elif kw == "INVITEM":
-            self.catalogue.item(row)
-            self._item(row)
-        elif kw == "SALESTAXCODE":
-            self.catalogue.code(row)
-            self._other(row)
-        else:
-            self._other(row)
+        elif (read := _READ.get(kw)) is not None:
+            if kw in ("VEND", "EMP", "TERMS") and not row.get("NAME"):
+                self.reading.error(row.source, f"expected a NAME on this {kw} row (got '')")
+            else:
+                read(self, row)
+        elif not (kw == "HDR" or kw in SUB_RECORDS or kw.startswith("END")):
+            self._other(row)  # (ENDCUSTNAMEDICT, ENDQBPEMP...: nothing to close)
+
+    def _chart_row(self, row: Row) -> None:
+        self.chart = True
+        self._account(row)
+
+    def _customer_row(self, row: Row) -> None:
+        self.customer_rows.append(row)  # (joined with their jobs at the end)
+
+    def _vendor_row(self, row: Row) -> None:
+        self.vendors.append(self.names.vendor(row))
+
+    def _employee_row(self, row: Row) -> None:
+        self.employees.append(self.names.employee(row))
+
+    def _item_row(self, row: Row) -> None:
+        self.catalogue.item(row)
+        self._item(row)
+
+    def _tax_code_row(self, row: Row) -> None:
+        self.catalogue.code(row)
+        self._other(row)
+
+    def _budget_row(self, row: Row) -> None:
+        if line := budget_line(self.reading, row):
+            self.budget_lines.append(line)
 
     def finish(self) -> ListsResult:
         if self.group is not None:
@@ -325,10 +328,6 @@ class Lists:
 
     def _other(self, row: Row) -> None:
         kw = row.keyword
-        if kw == "BUD":
-            if line := budget_line(self.reading, row):
-                self.budget_lines.append(line)
-            return
         if kw in ("CUSTNAMEDICT", "CUSTITEMDICT"):
             if not row.get("LABEL"):
                 return  # an unused custom-field slot
@@ -341,6 +340,25 @@ class Lists:
             return
         name = typed_masked(row.get("NAME") or _first(row))  # (a list of typed text, perhaps)
         self.not_imported.append(NotImported(kw, name, UNKNOWN_REASON, row.source))
+
+
+# the lists read, each by its method of ``Lists``
+_READ = MappingProxyType(
+    {
+        "ACCNT": Lists._chart_row,
+        "CUST": Lists._customer_row,
+        "VEND": Lists._vendor_row,
+        "EMP": Lists._employee_row,
+        "TERMS": Lists._term,
+        "CLASS": Lists._class,
+        "INVITEM": Lists._item_row,
+        "SALESTAXCODE": Lists._tax_code_row,
+        "BUD": Lists._budget_row,
+    }
+)
+# the records read (the transactions' by ``iif.transactions``), or listed as not imported by
+# name, or rows of the record above them; any other is a list qb2gnucash does not know
+_KNOWN = frozenset({"HDR", "TRNS", "SPL", *_READ, *SUB_RECORDS, *NOT_IMPORTED})
 
 
 def field_labels(reading: Reading, row: Row) -> dict[tuple[str, int], str]:
