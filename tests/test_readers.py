@@ -550,6 +550,29 @@ def test_a_stretch_no_transaction_file_covers_is_warned(tmp_path):
     assert not [p for p in whole.problems if p.topic == "coverage"]
 
 
+def test_a_history_whose_dates_fit_either_order_is_said_when_no_file_tells(tmp_path) -> None:
+    """A D/M/Y journal whose days are all 1-12, alone: read M/D/Y with nothing said (only
+    "(could be either)" on its line of the files read), every day and month swapped, and the
+    book "Matches QuickBooks to the cent" (hunt 22). Said now, with the fix; an order given is
+    no guess; a day past the 12th decides it."""
+    journal = tmp_path / "journal.csv"
+    journal.write_text(
+        "Trans #,Type,Date,Account,Debit,Credit\n"
+        "1,Deposit,02/03/2024,Checking,10.00,\n1,Deposit,02/03/2024,Sales,,10.00\n",
+        encoding="utf-8",
+    )
+    said = [p for p in pipeline.read([journal], Plan()).problems if p.fix == "date_order"]
+    assert [(str(p.source), p.severity) for p in said] == [("journal.csv:1", "warning")]
+    assert said[0].message.startswith(
+        "its dates fit either order (no day past the 12th) and were read M/D/Y, and no other "
+        "file tells: if the company writes them D/M/Y"
+    )
+    given = replace(Plan(), files={"journal.csv": FileOptions(date_order="mdy")})
+    assert not [p for p in pipeline.read([journal], given).problems if p.fix]
+    journal.write_text(journal.read_text().replace("02/03/2024", "02/13/2024"), encoding="utf-8")
+    assert not [p for p in pipeline.read([journal], Plan()).problems if p.fix]
+
+
 def test_a_report_whose_dates_fit_either_order_is_warned_when_another_file_proves_one(
     tmp_path,
 ) -> None:

@@ -113,7 +113,7 @@ def test_a_transactions_file_shows_its_problems_and_asks_for_the_lists(client):
     )
     assert "Lists to IIF Files" in card.select_one("#needs-chart").text
     problems = card.select_one("details.problems")
-    assert "4 problems in this file (4 to fix)" in problems.select_one("summary").text
+    assert "5 problems in this file (4 to fix)" in problems.select_one("summary").text
     assert "txns.iif:4: choose a GnuCash type for account 'Checking'" in problems.text
     # the Map step lists them with the control that sets a type (it said neither)
     tree = soup(client.get(f"{prefix}/map")).select_one("#tree-problems").text

@@ -31,6 +31,7 @@ from app.read_progress import ReadProgress
 from app.readers import iif, looks, overlap, qbcsv, year_ends
 from app.readers.charts import disagreements, tax_rates
 from app.readers.cut import checked
+from app.readers.date_orders import date_orders
 from app.readers.private import quoted
 from app.readers.qbcsv import (
     memorized,
@@ -213,7 +214,7 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
     }
     files = year_ends.proof_files((f for part in parts for f in part.files), proofs, main)
     problems.extend(_coverage(files, parts))
-    problems.extend(_orders(files))
+    problems.extend(date_orders(files))
     extras = _extras(parts, accounts, proofs, problems, main)
     superseded: set[str] = set()
     transactions = overlap.history(parts, _compared(accounts, bool(charts)), problems, superseded)
@@ -241,28 +242,6 @@ def merge(parts: Sequence[Ledger]) -> Ledger:
         classes=classes,
         **extras,  # type: ignore[arg-type]
     )
-
-
-def _orders(files: Sequence[FileInfo]) -> list[Problem]:
-    """A file whose dates fit either order, read in the one other files' dates disprove (each
-    file's order is decided from its own dates: a short report may have none that tell)."""
-    proven = {f.date_order: f for f in files if f.date_order and not f.date_order_ambiguous}
-    if len(proven) != 1:
-        return []
-    ((order, by),) = proven.items()
-    words = {"mdy": "M/D/Y", "dmy": "D/M/Y"}
-    return [
-        Problem(
-            Source(f.filename, 1),
-            f"its dates fit either order and were read {words[f.date_order]}, but "
-            f"{by.filename}'s are {words[order]}: if this file's are {words[order]} too, its "
-            "dates are wrong by months",
-            "warning",
-            "date_order",
-        )
-        for f in files
-        if f.date_order and f.date_order_ambiguous and f.date_order != order
-    ]
 
 
 def _classes(parts: Sequence[Ledger], problems: list[Problem]) -> tuple[SplitClass, ...]:
