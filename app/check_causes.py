@@ -37,7 +37,7 @@ from app.lists import list_names
 from app.made_here import MadeHere, book_names
 from app.model import Ledger
 from app.verify_report import Check
-from app.words import plural, plural_of, some
+from app.words import GNUCASH_TYPES, plural, plural_of, some
 
 SAVED = (
     "qb2gnucash checks the book before GnuCash saves it and reads it straight back, so GnuCash "
@@ -380,3 +380,17 @@ def _dates(c: Check, ledger: Ledger, snap: BookSnapshot, update: bool, *, moved:
 def _days(files: dt.date | None, book: dt.date | None) -> int:
     """Days from the files' date to the book's (0 when either is missing)."""
     return (book - files).days if files and book else 0
+
+
+def retyped(types: tuple[str, str], update: bool) -> str:
+    """Why an account's type in the book (``types``: QuickBooks', the book's) is not QuickBooks'."""
+    quickbooks, book = (GNUCASH_TYPES[t] for t in types)
+    said = f"the type is {quickbooks} in QuickBooks, {book} in GnuCash"
+    if update:
+        return (
+            f"{said}: QuickBooks changed it after the book was written (GnuCash's reports file "
+            "the account under another heading); GnuCash changes a type only within its group "
+            "(Edit Account): across it, convert into a new book, or move its transactions to a "
+            "new account of QuickBooks' type"
+        )
+    return f"{said}: the book gave it another type than the plan's; write the book again"

@@ -33,7 +33,7 @@ from app import as_of as cut
 from app import repeated
 from app.as_of import ZERO, as_counted, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot, engine_made
-from app.check_causes import book_only, explain
+from app.check_causes import book_only, explain, retyped
 from app.coverage import Gap, gaps, no_opening, seam_warning, seams
 from app.documents import selection
 from app.documents.open_proof import with_open_items
@@ -123,6 +123,7 @@ def verify(
             a.type.family if a.type else "",
             created="parent" if a.placeholder and not a.origin else "",
             counted=a.counted_as.family if a.counted_as else "",
+            types=(a.type.value, b.type) if b and a.type and b.type != a.type.value else None,
         )
         if not row.ok:  # (``meant``: the files make QuickBooks' figure, the book does not)
             row = _cause(
@@ -217,6 +218,8 @@ def _cause(
     gaps, else the likeliest setting (``suspect``: the export date typed, ``likely``);
     ``meant``: the files make QuickBooks' figure, the book does not; ``first``: the history's
     first day."""
+    if row.types is not None:  # (before all: the figures may even match)
+        return replace(row, cause=retyped(row.types, update))
     if not row.in_book or row.history_difference or row.basis == "history" or meant:
         return replace(row, cause=book_differs(update))
     if across := merged_across(ledger, account, re_name, asof, first, differ):

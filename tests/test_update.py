@@ -510,6 +510,38 @@ def test_an_account_renamed_in_quickbooks_is_held_then_taken(later: Later, tmp_p
     assert again.work.edited_here == ()
 
 
+@pytest.mark.parametrize(("qb_type", "family"), [("EXP", "Expense"), ("OCASSET", "Asset")])
+def test_an_account_retyped_in_quickbooks_is_a_difference(later: Later, tmp_path, qb_type, family):
+    """QuickBooks changed Prepaid Insurance (an asset, unused) to an Expense account after the
+    first conversion, and a 300.00 check posts to it: the update said "52 of 52 accounts
+    match" and the book up to date (a 300.00 asset all time equals a 300.00 expense this year)
+    while GnuCash's Income Statement and Balance Sheet were 300.00 off QuickBooks' (hunt 22).
+    The proof compares each account's type: the account differs, the cause names both types.
+    Unchanged, the same check raises nothing."""
+    from tests.support.companygen_later import retyped
+
+    tmp_path /= qb_type
+    book, _june, _had = _first_book(later, tmp_path, "journal", "xml")
+    second = retyped(later.second, "Prepaid Insurance", qb_type, D("300.00"))
+    june = _exports(second, tmp_path / "june2", "journal")
+    held = update_run.bring_up_to_date(june, book)
+    assert held.as_taken is not None and held.written
+    row = next(r for r in held.as_taken.rows if r.account == "Prepaid Insurance")
+    if qb_type == "OCASSET":  # (its own type: nothing to say)
+        assert row.ok and row.types is None, row
+        return
+    assert not row.ok and row.types == ("EXPENSE", "ASSET"), row
+    assert row.cause.startswith(
+        f"the type is {family} in QuickBooks, Asset in GnuCash: QuickBooks changed it after"
+    )
+    said = [line for line in held.as_taken.difference_lines() if "Prepaid Insurance" in line]
+    assert said and said[0].startswith(
+        "Prepaid Insurance: 300.00 in both (year to date) — the type is Expense in QuickBooks"
+    ), said
+    snap = gnc.read_book(book)
+    assert snap.account("Prepaid Insurance").type == "ASSET"  # (the book's, as it was)
+
+
 def rearrange_in_gnucash(path: Path, fmt: str, moves: dict[str, tuple[str, str]]) -> None:
     """Accounts renamed or moved in GnuCash itself: full name → (new parent, "" the top, or
     a new top-level account made for it; new name), saved."""

@@ -131,6 +131,7 @@ def _account_line(r: Row, name: str, code: str, depth: int, shared: bool) -> dic
         }
         | _figures(r.quickbooks_balance, r.gnucash_balance, usual_sign(r.family))
         | ({} if r.ok else _fix(r, shared))
+        | ({"ok": False} if r.types else {})  # (another type: the figures alone may agree)
     )
 
 

@@ -171,3 +171,17 @@ def _owed(company: Company, trans_no: int) -> bool:
     """An invoice or a bill (not a credit, a payment's rest or a journal entry)."""
     t = next(t for t in company.transactions if t.trans_no == trans_no)
     return t.type in ("Invoice", "Bill")
+
+
+def retyped(company: Company, account: str, qb_type: str, amount: Decimal) -> Company:
+    """``company`` (a later export) where QuickBooks changed ``account``'s type to
+    ``qb_type`` (a QuickBooks type word: "EXP") after the first export, and a new check of
+    ``amount`` on its last day posts to it from Checking: the truth is the new type (a fresh
+    conversion's), the book written before keeps the old one."""
+    out = copy.deepcopy(company)
+    out.accounts = [(a[0], qb_type, *a[2:]) if a[0] == account else a for a in out.accounts]
+    last = out.transactions[-1]
+    no = max(t.trans_no for t in out.transactions) + 1
+    splits = [("Checking", -amount, "", ""), (account, amount, "", "")]
+    out.transactions.append(Txn(no, "Check", last.date, "9100", "State Fund", "", splits))
+    return out
