@@ -186,6 +186,9 @@ class Batch:
             folder = self.outdir / c.output
             if c.problem:
                 rows.append(self._not_started(c))
+            elif not self.force and (changed := many.changed_since(c, folder)):
+                failed = {"state": "failed", "company": c.name, "message": changed}
+                rows.append(Row.of(failed, c.name, c.output, "not started"))  # (folder kept)
             elif not self.force and (earlier := many.unchanged(c, folder)) is not None:
                 rows.append(Row.of(earlier, c.name, c.output, "unchanged"))
             else:
@@ -270,6 +273,10 @@ class Batch:
                 "conversion.log in its folder says what GnuCash reported",
                 "seconds": round(time.monotonic() - r.started, 2),
             }
+            write_json(r.staging / many.RESULT, result)
+        book = r.staging / r.company.book if r.company.book else None
+        if book is not None and result.get("state") in ("done", "differs") and book.is_file():
+            result["book_sha256"] = many.book_hash(book)  # (a re-run: changed since? unchanged?)
             write_json(r.staging / many.RESULT, result)
         self._place(r.staging, r.company.output)
         return Row.of(result, r.company.name, r.company.output, "converted")

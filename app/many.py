@@ -254,6 +254,39 @@ def with_plan(company: Company, options: Sequence[str], outdir: Path) -> Company
     return replace(company, plan=plan)
 
 
+def book_hash(book: Path) -> str:
+    """The SHA-256 of a book file as this batch wrote it ("" when there is none)."""
+    try:
+        digest = hashlib.sha256()
+        with book.open("rb") as f:
+            while chunk := f.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def changed_since(company: Company, folder: Path) -> str:
+    """Why the book in ``folder`` is not to be written again: this batch wrote it there, and it
+    has changed since (brought up to date, worked in GnuCash, another put in its place): the
+    re-run neither replaces it nor calls it proven (hunt 22: "matches QuickBooks", exit 0,
+    from the earlier result). "" when it is not so."""
+    result = read_json(folder / RESULT)
+    if not company.book or result.get("target") != company.target:
+        return ""
+    if result.get("state") not in ("done", "differs") or "book_sha256" not in result:
+        return ""
+    if not (folder / company.book).is_file():
+        return ""
+    if result["book_sha256"] == book_hash(folder / company.book):
+        return ""
+    return (
+        f"{company.book} has changed since this batch wrote it (brought up to date, or worked "
+        "in GnuCash): it is neither replaced nor proven again; give --force to convert the "
+        "company again over it"
+    )
+
+
 def file_hashes(files: Sequence[Path]) -> list[tuple[str, str]]:
     """(name, SHA-256) of each file, as files.csv records them."""
     return sorted((f.name, hashlib.sha256(f.read_bytes()).hexdigest()) for f in files)
@@ -296,6 +329,8 @@ def unchanged(company: Company, folder: Path) -> dict | None:
         return None
     if company.book and not (folder / company.book).is_file():
         return None
+    if company.book and result.get("book_sha256") != book_hash(folder / company.book):
+        return None  # (changed since: an update, GnuCash, another book put there)
     recorded = sorted((r["name"], r["sha256"]) for r in audit.read_files(folder))
     try:
         same_plan = (folder / audit.PLAN_JSON).read_text(encoding="utf-8") == company.plan.to_json()

@@ -250,6 +250,32 @@ def test_a_book_that_differs_exits_3_with_strict(tmp_path):
     assert [r["run"] for r in _summary(out)] == ["converted", "converted"]
 
 
+def test_a_book_changed_since_the_batch_wrote_it_is_neither_replaced_nor_called_proven(tmp_path):
+    """A re-run read "matches QuickBooks; unchanged since its book was written", exit 0 with
+    --strict, for a book changed since (brought up to date with a later export, or another
+    book put in its place): only the exports and the plan were compared (hunt 22). Now the
+    book's own SHA-256 is: such a company is said, its book kept as it is, the batch fails;
+    --force converts it again."""
+    clients = tmp_path / "clients"
+    fine = _write(clients / "Fine Co", seed=73)
+    _write(clients / "Other Co", seed=74)
+    out = tmp_path / "out"
+    assert many(clients, "-o", out).returncode == 0
+    books = {p.parent.name.split("-")[0].split(" ")[0]: p for p in out.glob("*/*.gnucash")}
+    book, other = books["Fine"], books["Other"]
+    book.write_bytes(other.read_bytes())  # (another book in its place)
+    placed = book.read_bytes()
+    again = many(clients, "-o", out, "--strict")
+    assert again.returncode == 1, again.stdout + again.stderr
+    rows = {r["company"]: r for r in _summary(out)}
+    assert rows["Fine Co"]["message"].startswith(f"{book.name} has changed since this batch")
+    assert rows["Other Co"]["run"] == "unchanged"
+    assert book.read_bytes() == placed  # (kept: not replaced, not proven)
+    forced = many(clients, "-o", out, "--force")
+    assert forced.returncode == 0, forced.stdout + forced.stderr
+    _proven(fine, book)
+
+
 def test_a_company_s_exports_in_its_sub_folders_are_read(tmp_path):
     """A company folder's sub-folders hold exports too (a year's exports in a folder of their
     own, or all of them one folder down): read, the book proven against the generator's truth;
