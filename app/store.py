@@ -6,8 +6,8 @@ only; each a copy of the export with its SSNs and bank numbers blanked, ``reader
 holds its name, size, SHA-256 and why, ``Migration.withheld``), ``plan.json``, ``job.json``
 (see app/jobs/) and ``out/`` (the book, its result and report; ``out/previous/`` the last book
 while a new one is made). The folders are the owner's alone (0700), the uploads too (0600).
-Every page is a function of the uploads and the plan, so a restart loses nothing; what they
-parse to is cached by the web layer (``app.web.cache``, keyed on ``Migration.signature``)."""
+Every page is a function of the uploads and the plan (a restart loses nothing); what they parse
+to is cached by the web layer (``app.web.cache``, keyed on ``Migration.signature``)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from werkzeug.utils import secure_filename
 
+from app import parts
 from app.errors import MigrationError, UnknownFormatError, why_not_written
 from app.fileio import read_json, write_json
 from app.model import Problem
@@ -51,8 +52,7 @@ class UnknownUpload(LookupError):
 
 
 class MigrationGone(MigrationError):
-    """This migration was deleted (in another window or browser, perhaps): nothing more is done
-    in it. Start a new one from the home page."""
+    """This migration was deleted (in another window, perhaps): start a new one from home."""
 
 
 class UploadError(MigrationError):
@@ -166,14 +166,14 @@ class Migration:
                 f"{name}: only QuickBooks exports can be added (.IIF, .CSV or .TXT files); "
                 f"export the lists with {MENU_LISTS} and the transactions as a CSV report"
             )
-        if len(name) > MAX_NAME:  # the file system's limit is 255 bytes, with room for ".part"
+        if len(name) > MAX_NAME:  # the file system's limit is 255 bytes, with room for a part
             stem, suffix = name.rsplit(".", 1)
             name = f"{stem[: MAX_NAME - len(suffix) - 1]}.{suffix}"
         if name in {p.name for p in self.files()} | {w.name for w in self.withheld()}:
             raise DuplicateUpload(
                 f"{name} is already uploaded; remove it first to replace it, or rename the new one"
             )
-        part, final = self.uploads_dir / f".{name}.part", self.uploads_dir / name
+        part, final = parts.part(self.uploads_dir, name), self.uploads_dir / name
         try:
             with os.fdopen(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
                 shutil.copyfileobj(stream, f, 1024 * 1024)
@@ -327,12 +327,11 @@ class Migration:
 
 
 class Store:
-    """All migrations under ``root``; held in ``app.extensions["store"]``.
-
-    Deleting a migration and starting its import exclude each other (``exclusive``): whichever
-    comes second sees what the first did (a deleted migration raises ``MigrationGone``; a
-    started import is stopped by the deletion). A deletion first renames the folder out of the
-    listing (``.deleted-<id>``), so no half-deleted migration is ever listed or opened."""
+    """All migrations under ``root``; held in ``app.extensions["store"]``. Deleting a migration
+    and starting its import exclude each other (``exclusive``): whichever comes second sees what
+    the first did (a deleted migration raises ``MigrationGone``; a started import is stopped by
+    the deletion). A deletion first renames the folder out of the listing (``.deleted-<id>``),
+    so no half-deleted migration is ever listed or opened."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -340,6 +339,7 @@ class Store:
         root.chmod(0o700)  # earlier versions made it 0755: no other user may look inside
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        parts.sweep(root)  # (what a stopped server was storing)
 
     def create(self) -> Migration:
         mid = secrets.token_urlsafe(24)

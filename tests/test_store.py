@@ -143,3 +143,42 @@ def test_a_migration_deleted_while_it_is_listed_answers_as_empty(tmp_path):
     assert gone.created == dt.datetime.min and store.all() == []
     with pytest.raises(MigrationGone), store.exclusive(gone):
         pass
+
+
+def test_an_upload_stopped_midway_leaves_no_copy_as_it_came(tmp_path):
+    """A server stopped (a crash, Ctrl+C: no ``finally`` runs) while it stored an upload left
+    the file as it came, SSNs and all, in a hidden part kept for good (hunt 24). The part is
+    named for the process storing it: a server started on the folder again removes it; one
+    another running server is storing stays."""
+    import contextlib
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from tests.paths import ROOT
+
+    root = tmp_path / "migrations"
+    m = Store(root).create()
+    script = (
+        "import sys; from pathlib import Path; from app.store import Store; "
+        f"Store(Path({str(root)!r})).open({m.id!r}).save_upload('lists.iif', sys.stdin.buffer)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdin is not None
+    proc.stdin.write((WEB / "lists.iif").read_bytes() + b"EMP\tPat\tSSN 900-12-3456\n" * 100_000)
+    proc.stdin.flush()  # (the stream stays open: the upload is still being stored)
+    deadline = time.monotonic() + 30
+    while not (parts := list(m.uploads_dir.glob(".*"))) or not parts[0].stat().st_size:
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait()
+    with contextlib.suppress(BrokenPipeError):
+        proc.stdin.close()
+    (part,) = parts
+    assert b"900-12-3456" in part.read_bytes()  # (as it came: the redaction runs at the end)
+    other = m.uploads_dir / f".b.iif.part-{os.getppid()}"  # (a running process's: stays)
+    other.write_bytes(b"storing")
+    Store(root)  # a server started again on the folder
+    assert sorted(p.name for p in m.uploads_dir.iterdir()) == [other.name]

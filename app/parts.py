@@ -1,0 +1,37 @@
+"""The hidden copy of an upload being stored, as it came (``Migration.save_upload`` redacts it,
+then keeps it under its name or drops it): ``.NAME.part-PID``, named for the process storing
+it. A server stopped while storing one (a crash, Ctrl+C: no ``finally`` runs) left the file as
+it came, Social Security and bank numbers and all, kept for good and its migration listed (hunt
+24); a server starting on the folder removes those of processes gone (``sweep``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PART = ".part-"
+
+
+def part(folder: Path, name: str) -> Path:
+    """Where this process stores upload ``name`` until it is redacted."""
+    return folder / f".{name}{PART}{os.getpid()}"
+
+
+def sweep(root: Path) -> None:
+    """Removes the parts under ``root``'s migrations that no running process is storing (one
+    another server on the folder is storing stays)."""
+    for found in root.glob(f"*/uploads/.*{PART}*"):
+        pid = found.name.rpartition(PART)[2]
+        if not pid.isdigit() or int(pid) == os.getpid() or not _alive(int(pid)):
+            found.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (one of another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
