@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from app import cli, many, words
+from app import cli, many, parts, words
 from app.cli_checks import unwritable
 from app.errors import MappingError
 from app.fileio import read_json, write_json, write_text
@@ -134,22 +134,12 @@ def _clean_leftovers(outdir: Path) -> None:
     for left in outdir.glob(".*.*-*"):
         name, _, pid = left.name[1:].rpartition("-")
         output, _, kind = name.rpartition(".")
-        if kind not in ("partial", "old") or not pid.isdigit() or _alive(int(pid)):
+        if kind not in ("partial", "old") or not pid.isdigit() or parts.alive(int(pid)):
             continue
         if kind == "old" and not (outdir / output).exists():
             left.rename(outdir / output)
         else:
             shutil.rmtree(left, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @dataclass

@@ -22,11 +22,11 @@ def sweep(root: Path) -> None:
     another server on the folder is storing stays)."""
     for found in root.glob(f"*/uploads/.*{PART}*"):
         pid = found.name.rpartition(PART)[2]
-        if not pid.isdigit() or int(pid) == os.getpid() or not _alive(int(pid)):
+        if not pid.isdigit() or int(pid) == os.getpid() or not alive(int(pid)):
             found.unlink(missing_ok=True)
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     """Whether process ``pid`` still runs (one of another user's counts as running)."""
     try:
         os.kill(pid, 0)

@@ -52,7 +52,8 @@ class UnknownUpload(LookupError):
 
 
 class MigrationGone(MigrationError):
-    """This migration was deleted (in another window, perhaps): start a new one from home."""
+    """This migration was deleted (in another window or browser, perhaps): nothing more is done
+    in it. Start a new one from the home page."""
 
 
 class UploadError(MigrationError):
@@ -249,8 +250,7 @@ class Migration:
         return str(self.meta.get("company", ""))
 
     def note_company(self, name: str) -> None:
-        """Remember the company the files name (for the home list), when it changed ("" once
-        no file names it any more)."""
+        """Remember the company the files name (for the home list; "" once none names it)."""
         if name != self.company:
             write_json(self.meta_path, {**self.meta, "company": name})
 
