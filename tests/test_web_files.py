@@ -443,3 +443,20 @@ def test_a_file_marked_utf8_mixing_encodings_is_refused_on_its_card_not_a_500(cl
     assert "lists.iif:3" in card.text or "line 3" in card.text, card.text
     assert "mixes two encodings" in card.text, card.text
     assert client.get(f"{prefix}/preview").status_code == 200
+
+
+@pytest.mark.samples
+def test_every_real_sample_uploads_at_once_and_each_gets_its_card(client, samples_dir):
+    """The five real exports uploaded together: the one with bare-CR line ends (a CR-only
+    line: an empty record) was a 500 in the kept copy's redaction, and the files stored before
+    it were lost from the page (hunt 23). Each gets its card; Preview answers."""
+    samples = sorted(p for p in samples_dir.iterdir() if p.suffix.lower() == ".iif")
+    assert len(samples) >= 5
+    prefix, csrf = new_migration(client)
+    files = [(io.BytesIO(p.read_bytes()), p.name) for p in samples]
+    r = client.post(f"{prefix}/files", data={"files": files}, headers=csrf | HX)
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    page = soup(client.get(f"{prefix}/files"))
+    cards = {c["data-filename"] for c in page.select("article[data-filename]")}
+    assert cards == {p.name for p in samples}
+    assert client.get(f"{prefix}/preview").status_code == 200

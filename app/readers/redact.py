@@ -141,7 +141,9 @@ def _iif(text: str, name: str) -> tuple[str | None, tuple[Problem, ...]]:
     try:
         refuse_spaced(text, name)  # its columns cannot be told apart: nothing can be blanked
         for start, end, cells, delimiter in _records(text, name):
-            first = cells[0].strip().upper() if cells else ""
+            if not cells:  # (an empty record: a bare CR's line, hunt 23)
+                continue
+            first = cells[0].strip().upper()
             if first.startswith("!"):
                 headers[first[1:].strip()] = read_header(first[1:].strip(), cells[1:])
                 continue
