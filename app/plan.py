@@ -45,6 +45,7 @@ DOCUMENTS_MODES: tuple[DocumentsMode, ...] = get_args(DocumentsMode)
 SALES_TAX_MODES: tuple[SalesTaxMode, ...] = get_args(SalesTaxMode)
 CLASSES_MODES: tuple[ClassesMode, ...] = get_args(ClassesMode)
 _DAY = re.compile(r"\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*")
+FIRST_YEAR, LAST_YEAR = 1901, 2099  # the dates QuickBooks Desktop takes
 _MONTH_DAY = re.compile(r"\s*(\d{1,2})[-/](\d{1,2})\s*")
 
 
@@ -55,9 +56,15 @@ def parse_day(text: str) -> dt.date:
     try:
         if not m:
             raise ValueError
-        return dt.date(int(m[1]), int(m[2]), int(m[3]))
+        day = dt.date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
         raise ValueError(f"expected a date YYYY-MM-DD (got {text!r}{day_hint(text)})") from None
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:  # (hunt 24: year 1 saved, then every page a 500)
+        raise ValueError(
+            f"expected a date in the years {FIRST_YEAR}-{LAST_YEAR}, as QuickBooks has them "
+            f"(got {text!r})"
+        )
+    return day
 
 
 _SLASHED = re.compile(r"\s*(\d{1,2})[/.](\d{1,2})[/.](\d{4})\s*")

@@ -5,6 +5,7 @@ difference's cause and the Map step option that fixes it, never a command-line f
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 from pathlib import Path
 
@@ -160,3 +161,35 @@ def test_the_map_step_lists_a_wrong_export_date_and_vouches_for_no_day(client, t
     check = page.select_one("#tree-balance").text
     assert "QuickBooks' trial balance of the files," in check and "2021-06-30" not in check
     assert "1 problem to fix before importing" in page.select_one("#tree-errors").text
+
+
+def test_a_date_in_year_one_is_refused_and_nothing_saved(client, tmp_path):
+    """A cutover or export date of 0001-01-01 was saved, then every step of the migration was a
+    500 (the fiscal year before year 1), the Map step where it would be undone too (hunt 24).
+    Refused with its words now, the plan as it was; a plan file holding one likewise."""
+    files = company_files(tmp_path)
+    prefix, csrf = new_migration(client)
+    add(client, prefix, csrf, files["lists"], files["transactions_iif"])
+    before = client.get(f"{prefix}/plan.json").data
+    for form in (
+        {"mode": "balances_only", "date": "0001-01-01"},
+        {"export_date": "0001-01-01"},
+        {"export_date": "0001/1/1", "fiscal_year_start": "04-01"},
+    ):
+        data = {"currency": "USD", "mode": "full", "format": "xml", **form}
+        r = client.post(f"{prefix}/map/settings", data=data, headers=csrf | HX)
+        assert r.status_code == 422, (form, r.status_code)
+        assert "(got &#39;0001" in r.get_data(as_text=True), r.get_data(as_text=True)
+        assert client.get(f"{prefix}/plan.json").data == before
+    plan = json.loads(before)
+    plan["cutover"]["export_date"] = "0001-01-01"
+    r = client.post(
+        f"{prefix}/plan",
+        data={"plan": (io.BytesIO(json.dumps(plan).encode()), "plan.json")},
+        headers=csrf | HX,
+    )
+    assert r.status_code in (200, 422), r.status_code
+    for page in ("files", "preview", "map", "import"):
+        got = client.get(f"{prefix}/{page}")
+        assert got.status_code == 200, page
+    assert "export date must be YYYY-MM-DD (got &#39;0001-01-01&#39;)" in got.get_data(as_text=True)
