@@ -177,3 +177,13 @@ def test_the_poll_shows_the_upload_being_read_on_one_rising_bar(app, client, tmp
     after = soup(other.get(poll + "9"))
     assert after.select_one("[role=progressbar]")["aria-valuenow"] == "100"
     assert "Showing the files" in after.select_one("#upload-phase").text
+
+
+def test_the_poll_takes_no_time_that_is_not_a_number(client):
+    """``elapsed`` as nan, inf or a figure past a float's range, sent by hand, was a 500 and a
+    traceback (hunt 24): taken as no time at all."""
+    prefix, _csrf = new_migration(client)
+    for elapsed in ("nan", "inf", "-inf", "Infinity", "1e400", "-nan", "-5"):
+        r = client.get(f"{prefix}/files/reading?upload=abc&sent=5&size=10&elapsed={elapsed}")
+        assert r.status_code == 200, elapsed
+        assert soup(r).select_one("#upload-phase").text.strip().startswith("Step 1 of 4")

@@ -3,6 +3,7 @@ hand mapping of a CSV's columns when no known layout claims it."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 from http import HTTPStatus
@@ -138,10 +139,18 @@ def reading() -> tuple[str, int]:
         upload.seen if upload else None,
         args.get("sent", 0, type=int),
         args.get("size", 0, type=int),
-        args.get("elapsed", 0.0, type=float),
+        args.get("elapsed", 0.0, type=_seconds),
     )
     bar = upload_bar(progress, upload.names if upload else {})
     return fragment("files/_upload_progress.html", upload_bar=bar)
+
+
+def _seconds(text: str) -> float:
+    """The page's seconds since its upload began (nan or inf, sent by hand, was a 500: hunt 24)."""
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(text)  # (the default, 0, is taken instead)
+    return value
 
 
 def upload_bar(progress: UploadProgress, names: Mapping[str, str], *, hidden: bool = False) -> dict:
