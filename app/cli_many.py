@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from app import cli, many, parts, words
+from app import cli, many, words
 from app.cli_checks import unwritable
 from app.errors import MappingError
-from app.fileio import read_json, write_json, write_text
+from app.fileio import alive, read_json, write_json, write_text
 from app.many import Company
 from app.many_summary import Row, exit_status, headline, twins_line, with_twins
 from app.many_summary import write as write_summary
@@ -134,7 +134,7 @@ def _clean_leftovers(outdir: Path) -> None:
     for left in outdir.glob(".*.*-*"):
         name, _, pid = left.name[1:].rpartition("-")
         output, _, kind = name.rpartition(".")
-        if kind not in ("partial", "old") or not pid.isdigit() or parts.alive(int(pid)):
+        if kind not in ("partial", "old") or not pid.isdigit() or alive(int(pid)):
             continue
         if kind == "old" and not (outdir / output).exists():
             left.rename(outdir / output)

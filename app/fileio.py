@@ -4,6 +4,7 @@ fails (disk full, killed) leaves no partial file behind, not even its temporary.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -65,14 +66,14 @@ def remove_stale_partials(folder: Path) -> list[Path]:
     with contextlib.suppress(OSError):
         for path in folder.iterdir():
             m = _PARTIAL.match(path.name)
-            if m and not _alive(int(m[2])) and path.is_file():
+            if m and not alive(int(m[2])) and path.is_file():
                 with contextlib.suppress(OSError):
                     path.unlink()
                     removed.append(path)
     return removed
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     """Whether process ``pid`` runs (another user's included); a reused pid counts as alive."""
     if pid <= 0:
         return True  # not a process id: leave the file alone
@@ -83,3 +84,12 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # another user's process
         return True
     return True
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file's bytes (read a megabyte at a time)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1024 * 1024), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -27,7 +27,7 @@ from app import audit, cli, postgres
 from app.cli_checks import input_error
 from app.currency import is_known, unknown
 from app.errors import MappingError
-from app.fileio import read_json
+from app.fileio import read_json, sha256_of
 from app.naming import slug
 from app.plan import Plan
 from app.postgres import Address
@@ -257,13 +257,9 @@ def with_plan(company: Company, options: Sequence[str], outdir: Path) -> Company
 def book_hash(book: Path) -> str:
     """The SHA-256 of a book file as this batch wrote it ("" when there is none)."""
     try:
-        digest = hashlib.sha256()
-        with book.open("rb") as f:
-            while chunk := f.read(1 << 20):
-                digest.update(chunk)
+        return sha256_of(book)
     except OSError:
         return ""
-    return digest.hexdigest()
 
 
 def changed_since(company: Company, folder: Path) -> str:

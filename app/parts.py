@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from app.fileio import alive
+
 PART = ".part-"
 
 
@@ -24,14 +26,3 @@ def sweep(root: Path) -> None:
         pid = found.name.rpartition(PART)[2]
         if not pid.isdigit() or int(pid) == os.getpid() or not alive(int(pid)):
             found.unlink(missing_ok=True)
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs (one of another user's counts as running)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -29,7 +29,7 @@ from werkzeug.utils import secure_filename
 
 from app import parts
 from app.errors import MigrationError, UnknownFormatError, why_not_written
-from app.fileio import read_json, write_json
+from app.fileio import read_json, sha256_of, write_json
 from app.model import Problem
 from app.plan import Plan, load_plan, save_plan
 from app.quickbooks import MENU_LISTS
@@ -91,17 +91,9 @@ class Withheld:
     kind: str = ""  # plainly no export (a PDF, a workbook): its card's label instead
 
 
-def _digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1024 * 1024), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _withheld(part: Path, done: Redaction) -> dict[str, Any]:
     why = [[p.source.line if p.source else 1, p.message] for p in done.withheld]
-    return {"bytes": part.stat().st_size, "sha256": _digest(part), "why": why} | (
+    return {"bytes": part.stat().st_size, "sha256": sha256_of(part), "why": why} | (
         {"kind": done.kind} if done.kind else {}
     )
 
@@ -187,7 +179,7 @@ class Migration:
             if done.withheld:
                 meta["withheld"] = {**meta.get("withheld", {}), name: _withheld(part, done)}
             else:
-                meta["digests"] = {**meta.get("digests", {}), name: _digest(part)}
+                meta["digests"] = {**meta.get("digests", {}), name: sha256_of(part)}
                 if done.blanked:
                     meta["blanked"] = [*meta.get("blanked", []), name]
                 part.replace(final)
@@ -225,7 +217,7 @@ class Migration:
     def digests(self) -> dict[str, str]:
         """Each upload's SHA-256 as kept (computed now for one uploaded before they were)."""
         known = self.meta.get("digests", {})
-        return {p.name: known.get(p.name) or _digest(p) for p in self.files()}
+        return {p.name: known.get(p.name) or sha256_of(p) for p in self.files()}
 
     def unread(self) -> list[tuple[str, tuple[Problem, ...]]]:
         """The uploads of which no copy is kept, as ``pipeline.read`` takes them."""
@@ -344,9 +336,13 @@ class Store:
     def create(self) -> Migration:
         mid = secrets.token_urlsafe(24)
         m = Migration(self.root / mid)
-        for folder in (m.path, m.uploads_dir, m.out_dir):
-            folder.mkdir(mode=0o700)
-        write_json(m.meta_path, {"created": _now()})
+        try:
+            for folder in (m.path, m.uploads_dir, m.out_dir):
+                folder.mkdir(mode=0o700)
+            write_json(m.meta_path, {"created": _now()})
+        except OSError:  # (a full disk: no folder left without its meta.json, hunt 24)
+            shutil.rmtree(m.path, ignore_errors=True)
+            raise
         return m
 
     def start(self) -> Migration:

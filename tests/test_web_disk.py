@@ -79,3 +79,55 @@ def test_a_read_only_instance_folder_is_said_at_start_up(tmp_path):
             r"write \(or set QB2GNUCASH_INSTANCE\)\.",
             line,
         ), line
+
+
+BANK = {"target": "Bank"}
+
+
+def test_starting_saving_choices_and_an_update_on_a_full_disk(tmp_path):
+    """Start, Use a sample company, the Map step's settings and changes, a plan loaded, a
+    rename, and an update's book on a full disk were each a 500 saying "your uploaded files
+    and choices are kept", and a failed Start left a folder with no meta.json for good, an
+    update a partial copy of the book (hunt 24). Each is said now (409), nothing left."""
+    from tests.support.web import WEB, token
+
+    with small_disk(tmp_path / "instance", kb=8192) as folder:
+        app = create_app({"TESTING": True, "INSTANCE_PATH": str(folder)})
+        try:
+            client = signed_in(app)
+            prefix, csrf = new_migration(client)
+            upload(client, prefix, csrf, "lists.iif", "txns.iif")
+            filler = fill(folder)
+            before = files_in(folder)
+            plan = client.get(f"{prefix}/plan.json").data
+            sqlite = BytesIO(plan.replace(b'"xml"', b'"sqlite"'))
+            posts = [
+                ("/m", {"csrf_token": token(client)}, {}),
+                ("/sample", {"csrf_token": token(client)}, {}),
+                (f"{prefix}/map/settings", {"currency": "USD", "format": "sqlite"}, csrf),
+                (f"{prefix}/map/rules", {"kind": "rename", "account": "Checking"} | BANK, csrf),
+                (f"{prefix}/plan", {"plan": (sqlite, "p.json")}, csrf),
+                (f"{prefix}/name", {"name": "Acme Ltd"}, csrf),
+            ]
+            for url, data, headers in posts:
+                r = client.post(url, data=data, headers=headers | HX)
+                assert r.status_code == 409, (url, r.status_code, r.text[:300])
+                text = " ".join(soup(r).text.split())
+                assert "the disk is full" in text and "Something went wrong" not in text, url
+                assert files_in(folder) == before, url
+            book = tmp_path / "book.gnucash"
+            book.write_bytes(b"<?xml version='1.0'?><gnc-v2>" + b" " * 200_000 + b"</gnc-v2>")
+            r = client.post(
+                "/update",
+                data={
+                    "csrf_token": token(client),
+                    "book": (BytesIO(book.read_bytes()), book.name),
+                    "files": [(BytesIO((WEB / "txns.iif").read_bytes()), "txns.iif")],
+                },
+                content_type="multipart/form-data",
+            )
+            assert r.status_code == 409, r.text[:300]
+            assert files_in(folder) == before
+            filler.unlink()
+        finally:
+            app.extensions["jobs"].shutdown()

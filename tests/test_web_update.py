@@ -291,3 +291,26 @@ def test_what_was_made_in_gnucash_is_never_called_up_to_date_and_matching(
     state = _home_state(client, r.location)
     assert state.text == "Already up to date: differs from QuickBooks by what was done in GnuCash"
     assert "proof-warn" in state["class"]
+
+
+@pytest.mark.parametrize("name", ["result.json", "Книга.gnucash"])
+def test_a_book_given_under_an_odd_name_is_the_one_brought_up_to_date(
+    client, march_book, later: Later, tmp_path, name
+) -> None:
+    """A book uploaded as ``result.json`` was replaced by the update's own result file, and
+    that JSON served as "the updated book"; one named in Cyrillic was stored as ``gnucash``,
+    downloaded with no extension (hunt 24). Stored as ``book.gnucash`` now: the book served
+    is the updated book, reopened through the engine."""
+    book, june = march_book
+    odd = tmp_path / name
+    odd.write_bytes(book.read_bytes())
+    r = _post(client, odd, june)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    page = soup(client.get(r.location))
+    out = tmp_path / "downloaded.gnucash"
+    with client.get(page.select_one("#download-updated")["href"]) as got:
+        assert got.status_code == 200
+        assert "book-updated.gnucash" in got.headers["Content-Disposition"]
+        out.write_bytes(got.data)
+    snap = gnc.read_book(out)
+    assert snap.transactions >= len(later.second.transactions)

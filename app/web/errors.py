@@ -3,8 +3,10 @@ MigrationError (its message is the user's), the web layer picks the status and t
 
 from __future__ import annotations
 
+import errno
 import logging
 from http import HTTPStatus
+from pathlib import Path
 
 from flask import Flask, current_app, g, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
@@ -18,12 +20,15 @@ from app.errors import (
     ParseError,
     ProblemsError,
     UnknownFormatError,
+    why_not_written,
 )
 from app.store import DiskFull, DuplicateUpload, MigrationGone, UnknownUpload, UploadError
 from app.update import UpdateRefused
 from app.web.context import is_htmx
 
 log = logging.getLogger(__name__)
+# what the disk refused (full, read-only): this computer's state, said as such, not a 500
+NOT_WRITTEN = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
 
 
 class CSRFError(MigrationError):
@@ -125,6 +130,13 @@ def setup_errors(app: Flask) -> None:
     def unexpected(exc: Exception):
         if "migration" in g and not g.migration.meta_path.is_file():  # deleted meanwhile
             return migration_error(MigrationGone())
+        if isinstance(exc, OSError) and exc.errno in NOT_WRITTEN:  # (hunt 24: a 500 each)
+            where = Path(current_app.config["MIGRATIONS_DIR"])
+            return error_page(
+                f"Nothing was saved: {why_not_written(exc, where)}. Free some space (deleting an "
+                "earlier migration on the home page frees its files) and try again.",
+                HTTPStatus.CONFLICT,
+            )
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_page(
             "Something went wrong on our side (the details are in the server's log). Go back "

@@ -107,7 +107,7 @@ def run() -> Response:
             else view.result(outcome, book.name)
         )
         write_json(folder / view.RESULT, data)
-    except MigrationError:
+    except (MigrationError, OSError):  # (an OSError: the disk full, said by ``errors``)
         store().delete(m)  # nothing of a refused update is kept
         raise
     return redirect(url_for("update.result", mid=m.id), 303)
@@ -118,7 +118,9 @@ def _book(folder: Path, upload, chosen: str) -> Path | Address:
     a book in PostgreSQL is brought up to date where it is, the book as it was kept beside it
     on its server)."""
     if upload is not None and upload.filename:
-        name = secure_filename(upload.filename) or "book.gnucash"
+        name = secure_filename(upload.filename)
+        if "." not in name or name == view.RESULT:  # (a book named result.json was replaced
+            name = "book.gnucash"  # by the update's result, and served: hunt 24)
         path = folder / name
         upload.save(path)
         path.chmod(0o600)
