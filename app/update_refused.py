@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from operator import attrgetter
 
 from app.model import Ledger, Problem
 from app.openings import OPENING_KIND
@@ -92,6 +93,9 @@ _MODES = (
     ("classes", "--classes"),
     ("currency", "--currency"),
     ("reparent", "--reparent"),
+    # (hunt 22: --opening-balances on a book of the whole history wrote a second opening)
+    ("cutover.opening_balances", "--opening-balances"),
+    ("cutover.ytd_to_retained", "--ytd-to-retained"),
 )
 
 
@@ -101,7 +105,7 @@ def mode_changed(stored: Plan, plan: Plan, book: str) -> str | None:
     proof comparing none), plain tax lines beside its tax tables, a class as a memo beside
     its sub-accounts: a book of two kinds, said as one (hunt 10)."""
     for name, flag in _MODES:
-        was, now = getattr(stored, name), getattr(plan, name)
+        was, now = attrgetter(name)(stored), attrgetter(name)(plan)
         if was == now:
             continue
         if isinstance(was, bool):

@@ -224,6 +224,9 @@ def test_an_update_s_report_on_an_export_or_the_book_is_refused(books):
         (("--classes", "accounts"), "with --classes memo, and an update"),
         (("--currency", "EUR"), "with --currency USD, and an update"),
         (("--reparent",), "without --reparent, and an update"),
+        # (hunt 22: a second opening over the history the book holds, the book replaced)
+        (("--opening-balances",), "without --opening-balances, and an update"),
+        (("--ytd-to-retained",), "without --ytd-to-retained, and an update"),
     ],
 )
 def test_an_update_in_another_mode_than_the_book_s_is_refused(books, tmp_path, asked, said):
