@@ -123,7 +123,11 @@ def test_a_transactions_file_shows_its_problems_and_asks_for_the_lists(client):
     )
     page = soup(upload(client, prefix, csrf, "lists.iif"))
     assert page.select_one("#needs-chart") is None
-    assert page.select_one("article[data-filename='txns.iif'] details.problems") is None
+    left = page.select_one("article[data-filename='txns.iif'] details.problems")
+    assert [li.text.split(": ")[1] for li in left.select("li")] == [  # (its dates only: 1-12)
+        "its dates fit either order (no day past the 12th) and were read M/D/Y, and no other file "
+        "tells"
+    ]
 
 
 def test_no_file_chosen(client):
