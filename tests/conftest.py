@@ -3,6 +3,7 @@ the browser tests' server and Chromium page."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -93,13 +94,21 @@ def client(app):
 def server(tmp_path: Path) -> Iterator[str]:
     """``run.py --no-open`` on a free port with its own instance folder: the address it prints,
     with its access token (what ``make run`` opens). Without the token the wizard says 403."""
+    with wizard_server(tmp_path) as address:
+        yield address
+
+
+@contextlib.contextmanager
+def wizard_server(tmp_path: Path, name: str = "server") -> Iterator[str]:
+    """``server``'s wizard (``name``: its log's and instance folder's, for a second one)."""
     port = free_port()
-    log_path = tmp_path / "server.log"
+    instance = "instance" if name == "server" else f"{name}-instance"
+    log_path = tmp_path / f"{name}.log"
     log = log_path.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "run.py", "--no-open", "--port", str(port)],
         cwd=ROOT,
-        env={**os.environ, "QB2GNUCASH_INSTANCE": str(tmp_path / "instance")},
+        env={**os.environ, "QB2GNUCASH_INSTANCE": str(tmp_path / instance)},
         stdout=log,
         stderr=subprocess.STDOUT,
     )

@@ -5,6 +5,7 @@ no sideways scroll at 800 px. A screenshot of each test's last state lands in it
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -360,3 +361,30 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         expect(said).to_contain_text("Removed lists.IIF")
         expect(said).to_be_focused()
         assert len(asked) == 2
+
+
+def test_two_wizards_on_one_machine_keep_each_other_s_forms_working(server, browser_page, tmp_path):
+    """Two wizards (two ports) in one browser: Flask's session cookie, which holds the CSRF
+    token, was one for both, each server discarded the other's (another secret key), and every
+    switch between them made the next form say "This page is out of date" (hunt 24)."""
+    from playwright.sync_api import expect
+
+    from tests.conftest import wizard_server
+
+    page = browser_page
+    with wizard_server(tmp_path, "second") as other:
+        page.goto(server)
+        second = page.context.new_page()
+        second.goto(other)
+        for _ in range(2):  # each in turn, the other's page loaded in between
+            page.reload()
+            second.reload()
+            page.click("#new-migration")
+            expect(page).to_have_url(re.compile(r"/m/[\w-]+/files$"))
+            page.go_back()
+            second.reload()
+            page.reload()
+            second.click("#new-migration")
+            expect(second).to_have_url(re.compile(r"/m/[\w-]+/files$"))
+            second.go_back()
+        second.close()

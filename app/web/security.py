@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Collection
 
 from flask import Flask, Response, current_app, redirect, request, session
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import SecurityError
 from werkzeug.urls import urlencode
 from werkzeug.wrappers import Response as BaseResponse
@@ -121,7 +122,17 @@ def _headers(response: Response) -> Response:
     return response
 
 
+class _PortSession(SecureCookieSessionInterface):
+    """Flask's session (it holds the CSRF token) in a cookie per port, as the access cookie:
+    one shared by two wizards on one machine was discarded by each (another secret key), and
+    every switch between them broke the next form in the other (hunt 24)."""
+
+    def get_cookie_name(self, app: Flask) -> str:
+        return _cookie_name() + "_session"
+
+
 def setup_security(app: Flask) -> None:
+    app.session_interface = _PortSession()
     # URL value preprocessors run before the blueprints' (which open the URL's migration), in
     # the order registered: web.register sets up security first.
     app.url_value_preprocessor(_check_host)
