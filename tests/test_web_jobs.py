@@ -346,3 +346,30 @@ def test_import_refused_for_a_file_that_is_no_export_points_at_its_remove_button
     assert fix.endswith("/files#remove-letter_txt")
     files = soup(client.get(f"{prefix}/files"))
     assert files.select_one("#remove-letter_txt") is not None  # the link lands on it
+
+
+def test_a_stale_cancel_and_a_removal_leave_the_running_import_alone(client, monkeypatch):
+    """The first tab's Cancel, shown for an import that has finished, cancelled the import
+    another tab had started since; a file removed while the import read it was removed, and
+    the import failed, told to free some space (hunt 24). The cancel names the import it was
+    shown for; a removal waits for the import."""
+    from app.jobs import load
+
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    client.post(f"{prefix}/import", headers=csrf | HX)
+    assert wait_done(client, prefix).select_one("#job")["data-state"] == "done"
+    store = client.application.extensions["store"]
+    first = load(store.open(prefix.rsplit("/", 1)[1]).job_path).id  # (the finished import)
+    monkeypatch.setenv("QB2GNUCASH_WORKER_DELAY", "60")  # the worker waits after reading
+    running = soup(client.post(f"{prefix}/import", headers=csrf | HX))
+    shown = running.select_one("#job form input[name=job]")["value"]
+    assert shown != first
+    panel = soup(client.post(f"{prefix}/job/cancel", data={"job": first}, headers=csrf | HX))
+    assert panel.select_one("#job")["data-state"] not in ("cancelled",)  # (still running)
+    r = client.post(f"{prefix}/files/txns.iif/delete", headers=csrf | HX)
+    assert r.status_code == 409 and "is being read by the import that is running" in r.text
+    assert "txns.iif" in soup(client.get(f"{prefix}/files")).text
+    panel = soup(client.post(f"{prefix}/job/cancel", data={"job": shown}, headers=csrf | HX))
+    assert panel.select_one("#job")["data-state"] == "cancelled"
+    assert client.post(f"{prefix}/files/txns.iif/delete", headers=csrf | HX).status_code == 200

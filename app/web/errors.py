@@ -47,6 +47,11 @@ class NoColumns(MigrationError):
     """Only a CSV report's columns can be mapped by hand."""
 
 
+class ImportRunning(MigrationError):
+    """The import that is running reads the files: wait for it to finish on the Import step,
+    or cancel it there, then change them."""
+
+
 # Input understood but refused (a file with problems, a step that cannot run yet): the views'
 # status for a page that says what to fix, and the errors' below.
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
@@ -61,6 +66,7 @@ STATUS: dict[type[MigrationError], HTTPStatus] = {
     MappingError: UNPROCESSABLE,
     ProblemsError: UNPROCESSABLE,
     DuplicateUpload: HTTPStatus.CONFLICT,
+    ImportRunning: HTTPStatus.CONFLICT,
     DiskFull: HTTPStatus.CONFLICT,  # this computer's state, not the server's failure: never a 5xx
     NotWritten: HTTPStatus.CONFLICT,
     UploadError: HTTPStatus.BAD_REQUEST,

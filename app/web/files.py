@@ -29,11 +29,12 @@ from app.web.context import (
     is_htmx,
     migration,
     render,
+    runner,
     store,
     uploads,
     views,
 )
-from app.web.errors import UNPROCESSABLE, NoColumns, status_of
+from app.web.errors import UNPROCESSABLE, ImportRunning, NoColumns, status_of
 from app.web.uploading import Upload
 
 bp = Blueprint("files", __name__, url_prefix="/m/<mid>")
@@ -176,7 +177,13 @@ def rename() -> tuple[str, int] | Response:
 
 @bp.post("/files/<name>/delete")
 def remove(name: str) -> tuple[str, int] | Response:
-    migration().remove_upload(name)
+    m = migration()
+    if (job := runner().get(m)) is not None and job.active:  # (hunt 24: the import then
+        raise ImportRunning(  # failed, told to free some space)
+            f"{m.file(name).name} is being read by the import that is running: wait for it "
+            "to finish on the Import step, or cancel it there, then remove the file."
+        )
+    m.remove_upload(name)
     if not is_htmx():
         return redirect(url_for("files.page"), 303)
     return render("files/page.html", "files/_files.html", **_files_context(removed=name))

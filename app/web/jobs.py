@@ -131,8 +131,12 @@ def panel() -> tuple[str, int] | WerkzeugResponse:
 
 @bp.post("/job/cancel")
 def cancel() -> tuple[str, int] | WerkzeugResponse:
+    """Cancels the import the page shows (its id sent): a stale page's Cancel, left from an
+    earlier import, stopped the one another tab had started since (hunt 24)."""
     m = migration()
-    job = runner().cancel(m)
+    shown = request.form.get("job", "")
+    now = runner().get(m)
+    job = runner().cancel(m) if now is None or not shown or shown == now.id else now
     if not is_htmx():  # the form's plain POST (no JavaScript): back to the Import step
         return redirect(url_for("jobs.page"), 303)
     return fragment("jobs/_job.html", **region(job, kept=_kept(m)))
