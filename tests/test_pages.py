@@ -412,3 +412,35 @@ def test_retyping_accounts_receivable_says_its_invoices_stop_being_documents() -
         "A/Receivable accounts only)" in said
     )
     assert where_it_moves(chart, Plan(), Rule("retype", "Accounts Receivable", "RECEIVABLE")) == ""
+
+
+def test_the_standard_tree_s_side_by_side_says_each_section_total_once(tmp_path) -> None:
+    """GnuCash's standard tree (the Map step's "Put the accounts under GnuCash's standard
+    tree"): the made "Equity" parent's total (without this year's net income) read as a second
+    "Total Equity" above Net Income and the group's own, every other section total twice, and
+    each made parent showed "no QuickBooks balance; transaction lines 0.00 ✓" (hunt 23). A
+    parent that holds its whole section leaves its total to the section; a made parent holding
+    nothing of its own is a heading."""
+    from dataclasses import replace
+
+    from app import pipeline
+    from app.pages.side_by_side import trial_balance
+    from app.plan import Plan
+    from tests.support.companygen import make_company
+
+    company = make_company(120, seed=3)
+    files = [company.write_lists_iif(tmp_path / "lists.iif"),
+             company.write_journal_csv(tmp_path / "journal.csv")]  # fmt: skip
+    plan = replace(Plan(), reparent=True)
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    outcome = pipeline.write(prepared, tmp_path / "book.gnucash", plan)
+    assert outcome.report.ok
+    sections = trial_balance(outcome.written, outcome.report)
+    for section in sections:
+        for group in section["groups"]:
+            names = [line["name"] for line in group["lines"]]
+            assert f"Total {group['label']}" not in names, (group["label"], names)
+            made = [line for line in group["lines"] if line.get("created") == "parent"]
+            assert made and all(line["heading"] for line in made if line["depth"] == 0)
+    equity = next(g for s in sections for g in s["groups"] if g["label"] == "Equity")
+    assert [line["name"] for line in equity["lines"]][-1] == "Net Income (this fiscal year)"

@@ -128,6 +128,8 @@ def _account_line(r: Row, name: str, code: str, depth: int, shared: bool) -> dic
             "counted": r.counted,  # retyped across the balance-sheet line: QuickBooks' family
             "family": r.family,
             "book_total": plain(usual_sign(r.family) * r.book_total),
+            # a parent made for the tree, holding nothing of its own: a heading, no figures
+            "heading": r.created == "parent" and r.ok and not r.lines and not r.gnucash_balance,
         }
         | _figures(r.quickbooks_balance, r.gnucash_balance, usual_sign(r.family))
         | ({} if r.ok else _fix(r, shared))
@@ -152,11 +154,14 @@ def _group(
     s = usual_sign(family)
     lines: list[dict[str, object]] = []
     parents: list[tuple[str, str, int, list[Row]]] = []  # still open: name, its rows
+    # (a top account holding the whole family, GnuCash's standard tree's "Equity": its total is
+    # the group's, said once; before its net income, it read as a second "Total Equity")
+    whole = sum(1 for a in tree if rows[a.full_name].family == family)
 
     def close(depth: int) -> None:
         while parents and parents[-1][2] >= depth:
             full, name, d, under = parents.pop()
-            if lines[-1].get("full") != full:  # it had subaccounts
+            if lines[-1].get("full") != full and len(under) < whole:  # it had subaccounts
                 total = {"kind": "total", "name": f"Total {name}", "depth": d}
                 lines.append(total | _total(under, s))
 
