@@ -204,7 +204,7 @@ def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
     elif rule.kind == "merge" and rule.target not in known:
         name = rule.target
     elif why := name_fault(rule):
-        said = f"plan: {target_word(rule)} {rule.target!r} for {rule.account!r} {why}"
+        said = f"the {target_word(rule)} {rule.target!r} for {rule.account!r} {why}"
         problems.append(Problem(None, said))
         return False
     else:
@@ -288,7 +288,7 @@ def _merge_targets(tree: _Tree, into: dict[str, str], problems: list[Problem]) -
             key = into[key]
             if key in seen:
                 problems.append(
-                    Problem(None, f"plan: merges go round in a circle ({' → '.join(seen)})")
+                    Problem(None, f"the merges go round in a circle ({' → '.join(seen)})")
                 )
                 break
             seen.append(key)

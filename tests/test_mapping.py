@@ -272,7 +272,7 @@ def test_enterprise_sample_reparented_tree(samples_dir, golden):
 )
 def test_rename_to_a_name_no_account_can_have_is_a_problem(new, why):
     problems = tree_problems(chart(("Gas", "EXP")), Plan(rules=(Rule("rename", "Gas", new),)))
-    assert [p.message for p in problems] == [f"plan: new name {new!r} for 'Gas' {why}"]
+    assert [p.message for p in problems] == [f"the new name {new!r} for 'Gas' {why}"]
 
 
 def test_a_made_parent_s_new_path_rewrites_the_moves_into_it_and_under_it_only():

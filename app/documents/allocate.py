@@ -234,7 +234,7 @@ def _infeasible(need: dict[int, Decimal], have: dict[int, Decimal]) -> str:
         return "an unapplied amount above its payment"
     paid, applied = sum(need.values(), ZERO), sum(have.values(), ZERO)
     if paid != applied:
-        return f"documents paid {paid} but payments and credits applied {applied}"
+        return f"documents paid {paid:,.2f} but payments and credits applied {applied:,.2f}"
     return ""
 
 
