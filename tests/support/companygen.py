@@ -7,7 +7,8 @@ project reads (Lists IIF, the four CSV report layouts, an IIF TRNS/SPL file), se
 ``tests/support/companygen_write.py``. Amounts are Decimal cents; the random source is only
 ``random.Random(seed)`` so a seed always gives the same files.
 
-CLI: ``python -m tests.support.companygen --transactions N --seed S --out DIR``.
+CLI: ``python -m tests.support.companygen --transactions N --seed S --out DIR`` (``--documents``:
+invoices and bills, with the Open Invoices and Unpaid Bills reports).
 """
 
 from __future__ import annotations
@@ -544,12 +545,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--history-from", type=dt.date.fromisoformat, default=None)
     parser.add_argument("--date-order", choices=("mdy", "dmy"), default="mdy")
     parser.add_argument("--encoding", choices=("utf-8", "cp1252"), default="utf-8")
+    parser.add_argument(
+        "--documents",
+        action="store_true",
+        help="invoices, bills and payments, with the Open Invoices and Unpaid Bills reports "
+        "(what the wizard's aging compares)",
+    )
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     company = make_company(
-        args.transactions, args.seed, years=args.years, history_from=args.history_from
+        args.transactions,
+        args.seed,
+        years=args.years,
+        history_from=args.history_from,
+        documents=args.documents,
     )
     paths = company.write_all(args.out, date_order=args.date_order, encoding=args.encoding)
+    if args.documents:  # (hunt 23: without them no aging could be compared)
+        paths["open_invoices"] = company.write_open_invoices_csv(args.out / "open_invoices.csv")
+        paths["unpaid_bills"] = company.write_unpaid_bills_csv(args.out / "unpaid_bills.csv")
     for name, path in paths.items():
         print(f"{name}: {path}")
 
