@@ -143,19 +143,20 @@ def test_accounts_with_no_quickbooks_balance_are_counted_apart(client, samples_d
     )
     stripe = page.select_one('table.tb tr[data-account="Stripe Account"]')
     cells = [td.text.strip() for td in stripe.select("td.num")]
-    assert cells == ["no QuickBooks balance; transaction lines 31.74", "31.74", "✓"]
+    assert cells == ["31.74", "31.74", "✓"]  # (a number cell holds a number: 800 px, hunt 23)
+    assert stripe.select_one("td.name .hint").text == (
+        "(no QuickBooks balance: its transaction lines in QuickBooks' column)"
+    )
     # every total that holds such accounts says that their lines stand in QuickBooks' column
     said = {}
     for group in page.select("table.tb tbody.tb-group"):
-        total = group.select_one("tr.group-total")
-        name = total.select("td")[1].text
-        hint = total.select_one("td.num .hint")
-        said[name] = hint.text if hint else ""
-        for line in group.select("tr.total, tr.net"):
-            hint = line.select_one("td.num .hint")
-            said[line.select("td")[1].text] = hint.text if hint else ""
-    lines = "with the transaction lines of {} accounts that have no QuickBooks balance".format
-    one = "with the transaction lines of 1 account that has no QuickBooks balance"
+        for line in [group.select_one("tr.group-total"), *group.select("tr.total, tr.net")]:
+            name = line.select("td")[1]
+            hint = name.select_one(".hint")
+            said[name.contents[0].strip()] = hint.text if hint else ""
+    head = "(QuickBooks' column with the transaction lines of "
+    lines = (head + "{} accounts that have no QuickBooks balance)").format
+    one = head + "1 account that has no QuickBooks balance)"
     assert {k: v for k, v in said.items() if v} == {  # (accounts with no lines at all: not said)
         "Total Assets": lines(2),  # Stripe Account and one more
         "Net Income (this fiscal year)": lines(2),
