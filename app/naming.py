@@ -4,11 +4,14 @@ place, so the book, the audit pack, the verification report and the home list ag
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
+
+from werkzeug.utils import secure_filename
 
 from app.model import FileInfo
 
@@ -46,3 +49,26 @@ def stem(company: str, first_file: str = "") -> str:
 def file_name(stem_: str, what: Download) -> str:
     """ "Green-Valley-Landscaping-Inc" → "Green-Valley-Landscaping-Inc-audit.zip" for "audit"."""
     return stem_ + SUFFIX[what]
+
+
+def upload_name(filename: str) -> str:
+    """The name an upload is stored under: werkzeug's safe name of the one given, its accented
+    letters without their accents ("Müller.csv" → "Muller.csv"); where letters of another
+    script would be dropped (werkzeug keeps ASCII alone: "Журнал.csv" became "csv", refused as
+    no export, and "会计 2024.csv" "2024.csv", taken for another file: hunt 24), "upload-" and
+    a digest of the name given, with its suffix. "" for a name with nothing to keep."""
+    last = re.split(r"[/\\]", filename or "")[-1]
+    plain = unicodedata.normalize("NFKD", last).encode("ascii", "ignore").decode("ascii")
+    name = secure_filename(plain)
+    stem, dot, suffix = last.rpartition(".")
+    foreign = any(c.isalpha() and not c.isascii() for c in plain_letters(stem))
+    if foreign or (dot and not name.lower().endswith("." + suffix.lower())):
+        digest = hashlib.sha256(last.encode()).hexdigest()[:10]
+        safe = secure_filename(f"x.{suffix}")[1:] if dot else ""
+        return f"upload-{digest}{safe}"
+    return name
+
+
+def plain_letters(text: str) -> str:
+    """``text`` with the accents of its letters taken off (the letters of other scripts stay)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))

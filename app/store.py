@@ -25,9 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
-from werkzeug.utils import secure_filename
-
-from app import parts
+from app import naming, parts
 from app.errors import MigrationError, UnknownFormatError, why_not_written
 from app.fileio import read_json, sha256_of, write_json
 from app.model import Problem
@@ -148,7 +146,7 @@ class Migration:
 
     def save_upload(self, filename: str, stream: IO[bytes]) -> str:
         """Store one upload under its sanitised name; refuses odd names, types, twins, empties."""
-        name = secure_filename(filename or "")
+        name = naming.upload_name(filename or "")
         if not name:
             raise UploadError(
                 f"{filename!r} has no usable file name; rename it (letters, digits, dots) and "
@@ -164,7 +162,8 @@ class Migration:
             name = f"{stem[: MAX_NAME - len(suffix) - 1]}.{suffix}"
         if name in {p.name for p in self.files()} | {w.name for w in self.withheld()}:
             raise DuplicateUpload(
-                f"{name} is already uploaded; remove it first to replace it, or rename the new one"
+                f"{display_name(filename) or name} is already uploaded; remove it first to "
+                "replace it, or rename the new one"
             )
         part, final = parts.part(self.uploads_dir, name), self.uploads_dir / name
         try:

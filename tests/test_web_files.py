@@ -464,3 +464,23 @@ def test_every_real_sample_uploads_at_once_and_each_gets_its_card(client, sample
     cards = {c["data-filename"] for c in page.select("article[data-filename]")}
     assert cards == {p.name for p in samples}
     assert client.get(f"{prefix}/preview").status_code == 200
+
+
+def test_files_named_in_another_script_are_kept_apart_and_said_by_their_names(client):
+    """werkzeug keeps ASCII alone: "Журнал.csv" was refused as "csv: only QuickBooks exports
+    can be added", "会计 2024.csv" stored as "2024.csv", and "日记 2024.csv", another file,
+    refused as "2024.csv is already uploaded", a name the user never gave (hunt 24). Each is
+    stored under a name of its own now and shown, and said, by the name given."""
+    from app.naming import upload_name
+
+    prefix, csrf = new_migration(client)
+    journal = (WEB / "txns.iif").read_bytes()
+    for name in ("Журнал.iif", "会计 2024.iif", "日记 2024.iif", "Müller.iif"):
+        r = upload(client, prefix, csrf, name, data=journal)
+        assert r.status_code == 200, (name, r.text[:300])
+        card = soup(r).select_one(f"article[data-filename='{upload_name(name)}']")
+        assert card is not None and name in card.text, name
+    again = upload(client, prefix, csrf, "会计 2024.iif", data=journal)
+    assert again.status_code == 409
+    assert "会计 2024.iif is already uploaded" in again.text
+    assert upload_name("Müller.iif") == "Muller.iif"
