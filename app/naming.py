@@ -57,16 +57,12 @@ def upload_name(filename: str) -> str:
     script would be dropped (werkzeug keeps ASCII alone: "Журнал.csv" became "csv", refused as
     no export, and "会计 2024.csv" "2024.csv", taken for another file: hunt 24), "upload-" and
     a digest of the name given, with its suffix. "" for a name with nothing to keep."""
-    last = re.split(r"[/\\]", filename or "")[-1]
-    plain = unicodedata.normalize("NFKD", last).encode("ascii", "ignore").decode("ascii")
-    name = secure_filename(plain)
-    stem, dot, suffix = last.rpartition(".")
-    foreign = any(c.isalpha() and not c.isascii() for c in plain_letters(stem))
-    if foreign or (dot and not name.lower().endswith("." + suffix.lower())):
-        digest = hashlib.sha256(last.encode()).hexdigest()[:10]
-        safe = secure_filename(f"x.{suffix}")[1:] if dot else ""
-        return f"upload-{digest}{safe}"
-    return name
+    plain = unicodedata.normalize("NFKD", filename or "").encode("ascii", "ignore").decode()
+    if not any(c.isalpha() and not c.isascii() for c in plain_letters(filename or "")):
+        return secure_filename(plain)
+    _stem, dot, suffix = filename.rpartition(".")
+    digest = hashlib.sha256(filename.encode()).hexdigest()[:10]
+    return f"upload-{digest}" + (secure_filename(f"x.{suffix}")[1:] if dot else "")
 
 
 def plain_letters(text: str) -> str:
