@@ -108,6 +108,11 @@ class Rule:
     account: str
     target: str
 
+    @property
+    def key(self) -> str:
+        """The change as a page names it in a form (its undo: the one shown, not its place)."""
+        return f"{self.kind}|{self.account}|{self.target}"
+
 
 @dataclass(frozen=True, slots=True)
 class Cutover:
@@ -172,6 +177,16 @@ class Plan:
         """A new plan where ``rule`` replaces any earlier rule of the same kind on that account."""
         kept = tuple(r for r in self.rules if (r.kind, r.account) != (rule.kind, rule.account))
         return replace(self, rules=(*kept, rule))
+
+    def without_rule(self, index: int, shown: str | None = None) -> tuple[Plan, Rule]:
+        """The plan without its change at ``index`` (``shown``: the ``Rule.key`` the page
+        showed there: a stale tab's undo took away another change, hunt 24), and that change;
+        MappingError when it is not there."""
+        rules = list(self.rules)
+        if not 0 <= index < len(rules) or shown not in (None, rules[index].key):
+            raise MappingError("That change is no longer in the plan; the page was out of date.")
+        gone = rules.pop(index)
+        return replace(self, rules=tuple(rules)), gone
 
     def with_parent_path(self, old: str, new: str) -> Plan:
         """A new plan where every move into ``old``, or into an account under it, goes to

@@ -402,3 +402,23 @@ def test_the_row_form_refuses_what_the_list_of_changes_refuses(client):
         assert r.status_code == 422 and said in r.get_data(as_text=True), form
         assert json.loads(client.get(f"{prefix}/plan.json").data)["rules"] == []
     assert client.get(f"{prefix}/map").status_code == 200
+
+
+def test_an_undo_from_a_stale_tab_takes_away_only_the_change_it_shows(client):
+    """Two changes; tab A undoes the first; tab B, still showing both, undoes "the first" as
+    it shows it: it took away the second, the one now in first place, which neither tab asked
+    for (hunt 24). The form names its change: the stale one is refused, the plan kept."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    for account, target in (("Checking", "Main Checking"), ("Sales", "Revenue")):
+        data = {"kind": "rename", "account": account, "target": target}
+        assert client.post(f"{prefix}/map/rules", data=data, headers=csrf | HX).status_code == 200
+    page = soup(client.get(f"{prefix}/map"))
+    shown = [i["value"] for i in page.select("#rule-list input[name=rule]")]
+    assert shown == ["rename|Checking|Main Checking", "rename|Sales|Revenue"]
+    tab_a = client.post(f"{prefix}/map/rules/0/delete", data={"rule": shown[0]}, headers=csrf | HX)
+    assert "Undone: " in tab_a.text and "Main Checking" in tab_a.text
+    tab_b = client.post(f"{prefix}/map/rules/0/delete", data={"rule": shown[0]}, headers=csrf | HX)
+    assert tab_b.status_code == 422 and "no longer in the plan" in tab_b.text
+    plan = json.loads(client.get(f"{prefix}/plan.json").data)
+    assert plan["rules"] == [{"account": "Sales", "kind": "rename", "target": "Revenue"}]

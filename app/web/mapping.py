@@ -159,12 +159,8 @@ def _moves(resolved: Ledger, plan: Plan, rule: Rule) -> str:
 
 @bp.post("/map/rules/<int:index>/delete")
 def delete_rule(index: int) -> tuple[str, int]:
-    plan = migration().plan()
-    rules = list(plan.rules)
-    if not 0 <= index < len(rules):
-        raise MappingError("That change is no longer in the plan; the page was out of date.")
-    gone = rules.pop(index)
-    return _save(replace(plan, rules=tuple(rules)), f"Undone: {describe(gone)}.")
+    plan, gone = migration().plan().without_rule(index, request.form.get("rule"))
+    return _save(plan, f"Undone: {describe(gone)}.")
 
 
 @bp.get("/map/edit")
