@@ -139,3 +139,23 @@ def book_rules(errors: Sequence[Problem]) -> tuple[Problem, ...]:
     return tuple(
         replace(p, fix="book_rule_gone") if p.fix == "unknown_account" else p for p in errors
     )
+
+
+def not_done(plan: Plan, book: str) -> str | None:
+    """Why ``book`` (written with ``plan``) cannot be brought up to date yet, or None: an archive
+    or a working book of a split history; a book of QuickBooks' balances alone (hunt 22: its
+    cutover day was applied to the later exports, each refused with advice an update cannot
+    follow)."""
+    if plan.cutover.split_at:
+        return (
+            f"{book} is an archive or a working book (split at {plan.cutover.split_at}): "
+            "bringing those up to date is not done yet; convert the later exports again with "
+            "--split-at instead"
+        )
+    if plan.cutover.mode == "balances_only":
+        return (
+            f"{book} was written from QuickBooks' balances alone (balances only, on "
+            f"{plan.cutover.date}): bringing such a book up to date is not done yet; convert "
+            "the later exports into a new book, with the balances on their own day"
+        )
+    return None

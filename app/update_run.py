@@ -49,7 +49,7 @@ from app.update_budgets import Budgets
 from app.update_classes import ClassRename
 from app.update_decision import AccountRename, Decision
 from app.update_deltas import Delta
-from app.update_refused import book_rules, mode_changed, refusal, unknown_keys
+from app.update_refused import book_rules, mode_changed, not_done, refusal, unknown_keys
 from app.update_words import summary
 from app.verify_report import Report
 from app.words import plural
@@ -182,12 +182,8 @@ def bring_up_to_date(
         if state.record is None:
             raise UpdateRefused(refusal(state.record, Ledger(), name) or "")
         plan = _planned(state.record.plan, given, name)
-        if plan.cutover.split_at:  # docs/UPDATE.md, "Not done yet"
-            raise UpdateRefused(
-                f"{name} is an archive or a working book (split at "
-                f"{plan.cutover.split_at}): bringing those up to date is not done yet; convert "
-                "the later exports again with --split-at instead"
-            )
+        if why := not_done(plan, name):  # docs/UPDATE.md, "Not done yet"
+            raise UpdateRefused(why)
         parsed, plan = update_prepare.followed(state, pipeline.read(paths, plan), plan)
         prepared = pipeline.prepare(parsed, plan)
         if prepared.errors:
