@@ -152,6 +152,12 @@ def not_done(plan: Plan, book: str) -> str | None:
             "bringing those up to date is not done yet; convert the later exports again with "
             "--split-at instead"
         )
+    if plan.documents == "open":  # (hunt 22: a document open then and paid since stayed
+        return (  # open, its payment plain, the report blamed: untested, so not done)
+            f"{book} was written with only the invoices and bills open on its day as documents: "
+            "bringing such a book up to date is not done yet (one paid since would stay open "
+            "in it); convert the later exports into a new book"
+        )
     if plan.cutover.mode == "balances_only":
         return (
             f"{book} was written from QuickBooks' balances alone (balances only, on "
