@@ -658,3 +658,29 @@ def _plus(line: str, amount: str) -> str:
     out = io.StringIO()
     csv.writer(out, lineterminator="").writerow(cells)
     return out.getvalue()
+
+
+def test_a_date_order_chosen_that_no_date_reads_is_said_once_with_its_control(tmp_path) -> None:
+    """The Files step's "Dates are written: day/month/year" on a month/day/year journal: 83
+    "expected a date like D/M/YYYY (got '01/26/2019')" errors, each told to fix the file
+    (hunt 23). One error now says the order chosen is the one no date reads in, with the
+    date-order fix (the control on the file's card); an order its dates read in raises none."""
+    from app import fixes
+
+    journal = tmp_path / "journal.csv"
+    journal.write_text(
+        "Trans #,Type,Date,Account,Debit,Credit\n"
+        "1,Deposit,01/26/2024,Checking,10.00,\n1,Deposit,01/26/2024,Sales,,10.00\n"
+        "2,Deposit,02/03/2024,Checking,5.00,\n2,Deposit,02/03/2024,Sales,,5.00\n",
+        encoding="utf-8",
+    )
+    chosen = replace(Plan(), files={"journal.csv": FileOptions(date_order="dmy")})
+    said = [p for p in pipeline.read([journal], chosen).problems if p.fix == "date_order"]
+    assert [(str(p.source), p.severity) for p in said] == [("journal.csv:2", "error")]
+    assert said[0].message == (
+        "its dates are written month/day/year ('01/26/2024'), not day/month/year as chosen for "
+        "this file: none of them reads so; choose the order its dates are written in"
+    )
+    assert fixes.action("date_order", "wizard") == "set that file's date order on the Files step"
+    right = replace(Plan(), files={"journal.csv": FileOptions(date_order="mdy")})
+    assert not [p for p in pipeline.read([journal], right).problems if p.severity == "error"]

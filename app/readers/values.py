@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Generic, Literal, TypeGuard, TypeVar
 
+from app.model import Problem
 from app.readers.private import quoted
+from app.source import Source
 
 T = TypeVar("T")
 DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape's choice)
@@ -300,6 +302,27 @@ class DateOrder(Generic[T]):
     def mixed(self) -> bool:
         """Both orders proved, neither by far the more: the file mixes them."""
         return self.dmy is not None and self.mdy is not None and not self.lone
+
+    def refuting(self, given: str | None) -> Problem | None:
+        """The error when the order ``given`` for the file (the Files step's, ``--date-order``)
+        is proved by none of its dates and the other order is (hunt 23: "01/26/2019" read
+        day/month/year, 83 dates "expected like D/M/YYYY", told to fix the file), at the first
+        date that proves the other; ``T`` is then the date's Source."""
+        if not is_order(given):
+            return None
+        theirs, mine = (self.mdy, self.dmy) if given == "dmy" else (self.dmy, self.mdy)
+        if theirs is None or mine is not None or not isinstance(theirs[1], Source):
+            return None
+        words = {"mdy": "month/day/year", "dmy": "day/month/year"}
+        other = "mdy" if given == "dmy" else "dmy"
+        return Problem(
+            theirs[1],
+            f"its dates are written {words[other]} ({quoted(theirs[0])}), not {words[given]} "
+            "as chosen for this file: none of them reads so; choose the order its dates are "
+            "written in",
+            "error",
+            "date_order",
+        )
 
 
 def is_order(text: str | None) -> TypeGuard[Literal["mdy", "dmy"]]:

@@ -384,14 +384,19 @@ class Collector:
         first_seen: dict[str, int] = {}
         for g in self.groups:
             first_seen.setdefault(g.date, g.line)
-        found = date_order(first_seen.items(), self.options.date_order)
+        found = date_order(
+            ((text, Source(self.filename, line)) for text, line in first_seen.items()),
+            self.options.date_order,
+        )
+        if (refuted := found.refuting(self.options.date_order)) is not None:
+            self.problems.append(refuted)
         dmy, mdy = found.dmy, found.mdy
         if found.mixed and dmy and mdy:
             self.error(
-                dmy[1],
-                f"this file mixes date orders: {quoted(dmy[0])} (line {dmy[1]}) is "
-                f"day/month/year but {quoted(mdy[0])} (line {mdy[1]}) is month/day/year; export "
-                "it again with one date format",
+                dmy[1].line,
+                f"this file mixes date orders: {quoted(dmy[0])} (line {dmy[1].line}) is "
+                f"day/month/year but {quoted(mdy[0])} (line {mdy[1].line}) is month/day/year; "
+                "export it again with one date format",
             )
         order, ambiguous = found.order, found.ambiguous
         dates: dict[str, dt.date | None] = {}

@@ -66,10 +66,10 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     at, col = found
     file_kind = _side(rows[: at - 1])
     i = col["Date"]
-    samples = ((cells[i], line) for line, cells in rows[at:] if i < len(cells))
+    samples = ((cells[i], Source(name, line)) for line, cells in rows[at:] if i < len(cells))
     dates_found = date_order(samples, options.date_order)
     items: list[OpenItem] = []
-    problems: list[Problem] = []
+    problems = [p for p in (dates_found.refuting(options.date_order),) if p is not None]
     lead = min(col.values())  # the cells before the first named column hold the groups
 
     def cell(cells: list[str], key: str) -> str:
