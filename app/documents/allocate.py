@@ -60,6 +60,7 @@ class OwnerRule:
     owner: str  # end owner
     rule: Rule
     note: str = ""  # counts per step, or why the report could not be used
+    why: str = ""  # why the report could not be used ("documents paid 1,554.57 but ...")
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +225,7 @@ def _pool(
         else "nothing to apply"
     )
     note = _steps(got) + (f"; report not used: {why}" if why else "")
-    return got, OwnerRule(kind, owner, rule, note), problem  # type: ignore[arg-type]
+    return got, OwnerRule(kind, owner, rule, note, why), problem  # type: ignore[arg-type]
 
 
 def _infeasible(need: dict[int, Decimal], have: dict[int, Decimal]) -> str:

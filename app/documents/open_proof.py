@@ -48,8 +48,8 @@ def with_open_items(
     proof = replace(proof, aging=rows, reconciliation=recs, documents_differ=differ)
     no_lot = {r.owner_kind: r.gnucash_no_lot for r in recs}
     # the report could not be reproduced from the history: payments went oldest first
-    guessed = {
-        (r.owner_kind, r.owner)
+    guessed: dict[tuple[str, str], str] = {  # → why the report could not be used ("": none)
+        (r.owner_kind, r.owner): r.why
         for r in docs.allocation.rules
         if r.rule == "oldest first" or (r.owner_kind in reported and r.rule != "open items report")
     }
@@ -67,6 +67,7 @@ def with_open_items(
                 unmatched=unmatched,
                 no_lot=no_lot.get(kind, ZERO),
                 guessed=(kind, end_owner(kind, owner)) in guessed,
+                why=guessed.get((kind, end_owner(kind, owner)), ""),
                 no_control=kind not in {c.owner_kind for c in book.controls if c.accounts},
                 onto=onto,
                 documents=[d for d in differ if (d.owner_kind, d.owner) == (kind, owner)],

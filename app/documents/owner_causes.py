@@ -65,6 +65,7 @@ def owner_cause(
     no_control: bool = False,
     documents: list[DocumentOpen] | None = None,
     onto: tuple[str, ...] = (),
+    why: str = "",
 ) -> OwnerCause:
     """The probable cause of one owner's difference: a book with no account of the side's type
     (``no_control``: the Map step retyped or merged it away), report rows the transaction files
@@ -126,8 +127,9 @@ def owner_cause(
         return OwnerCause(
             row_kind,
             owner,
-            f"QuickBooks' {report} cannot be reproduced from the transaction files (its warning "
-            f"says why), so payments and credits were applied oldest first{which}",
+            f"QuickBooks' {report} cannot be reproduced from the transaction files "
+            f"({why or 'its warning says why'}), so payments and credits were applied oldest "
+            f"first{which}",
             "check that the report is from the same day as the transaction files and export "
             f"it again; else, in GnuCash, the {control} register's Actions › View Lots moves a "
             "payment to another document",
