@@ -118,11 +118,15 @@
     target.focus({ preventScroll: true });
   });
 
-  // A message from an earlier failed action goes away once an action succeeds.
+  // A message from an earlier failed action goes away once an action succeeds; an earlier
+  // action's "Saved: ..." goes away once one fails (both stood together: hunt 23).
   document.addEventListener("htmx:beforeSwap", function (e) {
     var box = document.getElementById("messages");
     var verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
     if (box && e.detail.xhr.status < 400 && verb !== "get") { box.innerHTML = ""; }
+    if (e.detail.xhr.status >= 400 && verb !== "get") {
+      document.querySelectorAll(".message.ok[data-status]").forEach(function (m) { m.remove(); });
+    }
   });
 
   // The Map step's tree: a QuickBooks account's row (tr[data-origin]), or a parent made on the

@@ -108,9 +108,12 @@ def test_map_step_says_it_is_saving_and_keeps_its_scroll(server, browser_page, t
         kept = page.evaluate("window.treeTop")
         assert kept > 300 and tree.evaluate("t => t.scrollTop") == kept
         currency = page.locator("#settings-form input[name=currency]")
+        expect(page.locator("#map-status")).to_be_attached()  # (the rename's "saved")
         currency.fill("US")  # sent, and refused with the server's words: never "saved"
         currency.press("Tab")
         expect(page.locator("#messages")).to_contain_text("three-letter ISO code")
+        # the earlier change's green words go: never "saved" beside "Not saved" (hunt 23)
+        expect(page.locator("#map-status")).to_have_count(0)
         expect(state).to_have_text("Not saved: see the message above", use_inner_text=True)
         expect(state).to_have_css("position", "fixed")  # in sight wherever the page is scrolled
         line = page.locator(".save-line").bounding_box()
