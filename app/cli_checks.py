@@ -149,13 +149,16 @@ def _database_error(args: argparse.Namespace, plan: Plan) -> str | None:
 
 def input_error(args: argparse.Namespace) -> str | None:
     """What is wrong with the input files named (missing, a folder, two of one name)."""
-    names: set[str] = set()
+    names: dict[str, Path] = {}
     for f in args.files:
         if not f.is_file():
             return f"{f}: " + ("a folder, not a file" if f.is_dir() else "no such file")
         if f.name in names:  # messages and plan options name files by their name alone
-            return f"two input files are named {f.name}; rename one"
-        names.add(f.name)
+            return (  # (both named: a folder per year holds the same names, hunt 22)
+                f"two input files are named {f.name} ({names[f.name]} and {f}): messages and "
+                "settings name a file by its name alone; rename one (journal-2019.csv)"
+            )
+        names[f.name] = f
     for name in args.accept_truncated:
         if Path(name).name not in names:
             return f"--accept-truncated {name}: not one of the input files"

@@ -299,6 +299,18 @@ def test_a_company_s_exports_in_its_sub_folders_are_read(tmp_path):
     }
     _proven(nested, out / "Nested-Co" / "Nested-Co.gnucash")
     _proven(deep, out / "Deep-Co" / "Deep-Co.gnucash")
+    # a folder per year with QuickBooks' same file name in each: said with both paths and what
+    # to do (hunt 22: "two input files are named journal.csv", the README suggesting the layout)
+    (clients / "Nested Co" / "2022").mkdir()
+    (clients / "Nested Co" / "2022" / "transaction_detail.csv").write_bytes(
+        (clients / "Nested Co" / "2019-2021" / "transaction_detail.csv").read_bytes()
+    )
+    again = many(clients, "-o", out)
+    rows = {r["company"]: r for r in _summary(out)}
+    said = rows["Nested Co"]["message"]
+    assert "two input files are named transaction_detail.csv (" in said, said
+    assert "2019-2021/transaction_detail.csv" in said and "2022/transaction_detail.csv" in said
+    assert "rename one (journal-2019.csv)" in said and again.returncode == 1
 
 
 def test_the_same_company_twice_is_said(tmp_path):
