@@ -165,3 +165,26 @@ def not_done(plan: Plan, book: str) -> str | None:
             "the later exports into a new book, with the balances on their own day"
         )
     return None
+
+
+def keyed_otherwise(book_keys: Sequence[str], keys: Sequence[str], book: str) -> str | None:
+    """Why exports whose transactions are keyed otherwise than the book's cannot bring it up to
+    date, or None: the book's by QuickBooks' Trans # (a Journal, a Transaction Detail) and the
+    exports' without one (a Find export, a report printed without its Trans # column), or the
+    other way round: none would be found, every one added a second time and the book's said
+    "deleted in QuickBooks" (hunt 22: the history twice, 226 deletions QuickBooks never made)."""
+
+    def by_ref(found: Sequence[str]) -> int:
+        return sum(1 for k in found if k.startswith("ref:"))
+
+    ours, theirs = by_ref(book_keys), by_ref(keys)
+    if len(book_keys) < 10 or len(keys) < 10 or (ours > 0) == (theirs > 0):
+        return None
+    how = "with QuickBooks' Trans #" if ours else "without QuickBooks' Trans # (a Find export)"
+    now = "have none" if ours else "have it"
+    return (
+        f"{book}'s transactions were written from exports {how}, and these exports {now}: no "
+        "transaction of the book could be found in them, each would be added a second time; "
+        "export the same report as the first run (with its Trans # column, or a Find export "
+        "again)"
+    )

@@ -29,6 +29,7 @@ from app import (
     update_place,
     update_prepare,
     update_record,
+    update_refused,
     update_statements,
     update_twice,
     verify,
@@ -306,6 +307,10 @@ def _work(
     (``decided``: the keys of what else is held: renames, budgets)."""
     assert state.record is not None
     work = plan_update.decide(state, ledger, OPENING_KIND, book, plan.held)
+    if why := update_refused.keyed_otherwise(
+        [e.stamp.key for e in state.entries if e.stamp], work.keys, book
+    ):
+        raise UpdateRefused(why)
     work = update_deleted.kept_deleted(work, ledger, state, plan.held)  # (deleted in GnuCash)
     work = update_statements.carry(work, ledger, state)
     work = update_twice.held_twice(work, ledger, plan.held)  # (entered in both: held)

@@ -586,3 +586,23 @@ def test_a_book_of_balances_alone_or_of_a_split_history_is_refused_up_front(
         "documents-open": "was written with only the invoices and bills open on its day",
     }[how]
     assert f"book.gnucash {want}" in said and "not done yet" in said, said
+
+
+@pytest.mark.parametrize("first", ["journal", "find"])
+def test_exports_keyed_otherwise_than_the_book_are_refused(later: Later, tmp_path, first):
+    """A book written from a Journal (each transaction known by QuickBooks' Trans #) updated
+    with a Find export (none): no transaction found, the whole history added a second time and
+    226 "deleted in QuickBooks" held, QuickBooks having deleted none (hunt 22). And the other
+    way round. Refused, the book as it was, the report to export named."""
+    from tests.support.companygen_later import exports
+
+    second = "find" if first == "journal" else "journal"
+    march = exports(later.first, tmp_path / "march", first)
+    book = tmp_path / "book.gnucash"
+    done = convert(*march, "-o", book, "--format", "sqlite")
+    assert done.returncode == 0, done.stdout + done.stderr
+    june = exports(later.second, tmp_path / "june", second)
+    said = _refused(book, *june, "--update", book)
+    how = "with QuickBooks' Trans #" if first == "journal" else "without QuickBooks' Trans #"
+    assert f"book.gnucash's transactions were written from exports {how}" in said, said
+    assert "export the same report as the first run" in said
