@@ -274,6 +274,18 @@ def test_a_book_changed_since_the_batch_wrote_it_is_neither_replaced_nor_called_
     forced = many(clients, "-o", out, "--force")
     assert forced.returncode == 0, forced.stdout + forced.stderr
     _proven(fine, book)
+    # a result of a version that kept no SHA-256: as then, "unchanged", the book never replaced
+    # (hunt 25: converted again over the user's book)
+    result = book.parent / "result.json"
+    result.write_text(json.dumps({k: v for k, v in json.loads(result.read_text()).items()
+                                  if k != "book_sha256"}))  # fmt: skip
+    book.write_bytes(other.read_bytes())
+    old = many(clients, "-o", out)
+    assert old.returncode == 0 and {r["company"]: r["run"] for r in _summary(out)} == {
+        "Fine Co": "unchanged",
+        "Other Co": "unchanged",
+    }
+    assert book.read_bytes() == other.read_bytes()
 
 
 def test_a_company_s_exports_in_its_sub_folders_are_read(tmp_path):
