@@ -177,8 +177,8 @@ class Batch:
             if c.problem:
                 rows.append(self._not_started(c))
             elif not self.force and (changed := many.changed_since(c, folder)):
-                failed = {"state": "failed", "company": c.name, "message": changed}
-                rows.append(Row.of(failed, c.name, c.output, "not started"))  # (folder kept)
+                kept = {"state": "kept", "company": c.name, "message": changed}
+                rows.append(Row.of(kept, c.name, c.output, "kept"))  # (its folder as it is)
             elif not self.force and (earlier := many.unchanged(c, folder)) is not None:
                 rows.append(Row.of(earlier, c.name, c.output, "unchanged"))
             else:
@@ -344,7 +344,7 @@ class Display:
 def _said(row: Row) -> str:
     if row.run == "unchanged":
         return f"{row.status}; unchanged since its book was written: not converted again"
-    if row.state == "failed":
+    if row.state in ("failed", "kept"):
         return f"{row.status}: {row.message}"
     detail = (
         f"{words.plural(row.transactions, 'transaction')}, "

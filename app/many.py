@@ -277,9 +277,9 @@ def changed_since(company: Company, folder: Path) -> str:
     if result["book_sha256"] == book_hash(folder / company.book):
         return ""
     return (
-        f"{company.book} has changed since this batch wrote it (brought up to date, or worked "
-        "in GnuCash): it is neither replaced nor proven again; give --force to convert the "
-        "company again over it"
+        f"{company.book} has changed since this batch wrote it (brought up to date, worked in "
+        "GnuCash, or only opened there): it is neither replaced nor proven again; give --force "
+        "to convert the company again over it"
     )
 
 

@@ -16,19 +16,22 @@ from app import csvsafe, words
 from app.fileio import write_text
 from app.printable import render
 
-State = Literal["done", "differs", "failed"]
+State = Literal["done", "differs", "failed", "kept"]
 STATE_WORDS = {
     "failed": "could not be converted",
     "differs": "differs from QuickBooks",
+    # its book changed since the batch wrote it (``many.changed_since``): left as it is
+    "kept": "kept as changed since, not proven again",
     "done": "matches QuickBooks",
 }
-RANK = {"failed": 0, "differs": 1, "done": 2}
+RANK = {"failed": 0, "differs": 1, "kept": 2, "done": 3}
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
     """One company in the summary. ``run``: "converted", "unchanged" (its book was written
-    earlier from the same files and plan: not converted again) or "not started"."""
+    earlier from the same files and plan: not converted again), "kept" (its book changed since)
+    or "not started"."""
 
     status: str
     company: str
@@ -87,6 +90,8 @@ def headline(rows: Sequence[Row]) -> str:
         parts.append(words.differ(n["differs"], "company", "companies") + " from QuickBooks")
     if n["failed"]:
         parts.append(f"{n['failed']:,} could not be converted")
+    if n["kept"]:
+        parts.append(f"{n['kept']:,} kept as changed since written, not proven again")
     unchanged = sum(1 for r in rows if r.run == "unchanged")
     said = f"{words.plural(len(rows), 'company')}: " + ", ".join(parts)
     # (its own sentence: said after the last part, it read as part of that one)
@@ -115,7 +120,7 @@ def exit_status(rows: Sequence[Row], strict: bool) -> int:
     states = {r.state for r in rows}
     if "failed" in states:
         return 1
-    return 3 if strict and "differs" in states else 0
+    return 3 if strict and states & {"differs", "kept"} else 0  # (kept: not proven)
 
 
 def write(outdir: Path, rows: Sequence[Row], source: str) -> None:
