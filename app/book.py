@@ -10,6 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+from app.model import AccountType
+
 ENGINE_MADE = ("Imbalance-", "Orphan-")  # the accounts GnuCash makes itself
 
 
@@ -290,3 +292,17 @@ class WriteStats:
     reconciled: int = 0
     seconds: tuple[tuple[str, float], ...] = ()  # (("accounts", 0.01), ("transactions", ...))
     apart: bool = False  # written in a child process (app.gnc.apart)
+
+
+# the heading GnuCash's reports file the types qb2gnucash never writes under (one a user may
+# choose in GnuCash's Edit Account within an account's group: Bank → Stock)
+_OTHER_FAMILY = {"STOCK": "asset", "MUTUAL": "asset", "CURRENCY": "asset"}
+
+
+def family_of(gnucash_type: str) -> str | None:
+    """The family of a GnuCash type name as the engine gives it ("BANK", "STOCK"...); None for
+    one reported apart (TRADING) or unknown."""
+    try:
+        return AccountType(gnucash_type).family
+    except ValueError:
+        return _OTHER_FAMILY.get(gnucash_type)

@@ -384,7 +384,7 @@ def _days(files: dt.date | None, book: dt.date | None) -> int:
 
 def retyped(types: tuple[str, str], update: bool) -> str:
     """Why an account's type in the book (``types``: QuickBooks', the book's) is not QuickBooks'."""
-    quickbooks, book = (GNUCASH_TYPES[t] for t in types)
+    quickbooks, book = (GNUCASH_TYPES.get(t, t.title()) for t in types)
     said = f"the type is {quickbooks} in QuickBooks, {book} in GnuCash"
     if update:
         return (

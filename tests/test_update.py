@@ -542,6 +542,26 @@ def test_an_account_retyped_in_quickbooks_is_a_difference(later: Later, tmp_path
     assert snap.account("Prepaid Insurance").type == "ASSET"  # (the book's, as it was)
 
 
+@pytest.mark.parametrize("kind", ["CASH", "STOCK"])
+def test_a_type_the_user_chose_in_gnucash_within_its_group_is_the_user_s(
+    later: Later, tmp_path, kind
+) -> None:
+    """Checking made a Cash (or Stock) account in GnuCash's Edit Account, within its group:
+    the update said "the type is Bank in QuickBooks, Cash in GnuCash: QuickBooks changed it",
+    and a Stock one crashed it with a KeyError (hunt 25). GnuCash's reports file it under the
+    same heading: nothing to say; the book keeps the user's type."""
+    from tests.support.gnucash_edits import editing, retype
+
+    book, june, _had = _first_book(later, tmp_path, "journal", "xml")
+    with editing(book) as gnc_book:
+        retype(gnc_book, "Checking", kind)
+    held = update_run.bring_up_to_date(june, book)
+    assert held.as_taken is not None and held.written
+    row = next(r for r in held.as_taken.rows if r.account == "Checking")
+    assert row.types is None and row.ok, row
+    assert gnc.read_book(book).account("Checking").type == kind
+
+
 def rearrange_in_gnucash(path: Path, fmt: str, moves: dict[str, tuple[str, str]]) -> None:
     """Accounts renamed or moved in GnuCash itself: full name → (new parent, "" the top, or
     a new top-level account made for it; new name), saved."""

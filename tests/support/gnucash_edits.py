@@ -254,3 +254,11 @@ def rename_budget(book, name: str, new: str) -> None:
             c.lib.gnc_budget_begin_edit(g)
             c.lib.gnc_budget_set_name(g, new.encode())
             c.lib.gnc_budget_commit_edit(g)
+
+
+def retype(book, account: str, kind: str) -> None:
+    """An account's type changed in GnuCash (Edit Account › Type: within its group)."""
+    a = book.get_root_account().lookup_by_full_name(account)
+    a.BeginEdit()
+    a.SetType(getattr(C, "ACCT_TYPE_" + kind))
+    a.CommitEdit()
