@@ -368,9 +368,36 @@ def test_balances_only_an_account_merged_into_a_r_is_the_map_steps_doing(
     ), said
     assert "QuickBooks' A/R" not in " ".join(report.difference_lines())
     assert any(
-        "on the Map step, undo that change to keep A/R to QuickBooks' own" in line
+        "on the Map step, undo that change to see QuickBooks' own A/R against its report" in line
         for line in report.difference_lines()
     )
+
+
+def test_balances_only_a_merge_adding_nothing_leaves_the_report_to_blame(
+    company_files, tmp_path
+) -> None:
+    """Barter Account (0.00) merged into A/R and an invoice left out of the Open Invoices
+    report: the proof blamed the merge alone ("undo that change to keep A/R to QuickBooks'
+    own"), though undoing it changes nothing and the report is what disagrees (hunt 25). Both
+    are said now, and how to tell them apart."""
+    from app.plan import Rule
+
+    _company, files = company_files
+    lists, _detail, oi, ub = files
+    rows = oi.read_text().splitlines()
+    i = next(i for i, ln in enumerate(rows) if ",Invoice," in ln)
+    short = tmp_path / "open_invoices.csv"
+    short.write_text("\n".join(rows[:i] + rows[i + 1 :]) + "\n")
+    plan = replace(
+        Plan(rules=(Rule("merge", "Barter Account", "Accounts Receivable"),)),
+        cutover=Cutover(mode="balances_only", date="2021-12-30"),
+    )
+    prepared = pipeline.prepare(pipeline.read([lists, short, ub], plan), plan)
+    report = pipeline.write(prepared, tmp_path / "bo.gnucash", plan).report
+    said = " ".join(report.difference_lines())
+    assert verdict(report).state != "matches"
+    assert "or the report is of another day, filtered or edited" in said, said
+    assert "undo that change to see QuickBooks' own A/R against its report" in said
 
 
 @pytest.mark.parametrize("mode", ["all", "open"])

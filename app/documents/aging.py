@@ -225,6 +225,13 @@ class Reconciliation:
     onto: tuple[str, ...] = ()
 
     @property
+    def mapped(self) -> bool:
+        """The Map step put other accounts on the control: what the report does not list may
+        be theirs, or the report's own doing (hunt 25: a merge adding 0.00 took the whole
+        blame for a report edited): both are said."""
+        return bool(self.onto)
+
+    @property
     def quickbooks_not_listed(self) -> Decimal:
         """What the trial balance holds that the report does not list."""
         listed = (self.report_documents or ZERO) + self.report_other

@@ -96,7 +96,7 @@ def _unlisted(r: Reconciliation) -> str:
     """One side whose report does not list its control account's figure."""
     control, _docs, report, _owner = SIDE_WORDS[r.owner_kind]
     listed = r.quickbooks_balance - r.quickbooks_not_listed
-    if r.onto:
+    if r.mapped:
         return (
             f"{control} {r.quickbooks_balance:,.2f} as the Map step made it ({', '.join(r.onto)}) "
             f"and QuickBooks' {report} {listed:,.2f} differ"
@@ -109,8 +109,10 @@ def _unlisted(r: Reconciliation) -> str:
 def _unlisted_todo(r: Reconciliation) -> str:
     control, _docs, _report, owner = SIDE_WORDS[r.owner_kind]
     return (
-        f"the rest is no {owner}'s open item: it stays on {control} in GnuCash naming no "
-        f"{owner}; on the Map step, undo that change to keep {control} to QuickBooks' own"
+        f"the rest is no {owner}'s open item in the report: what the Map step put on {control} "
+        f"(it stays there in GnuCash naming no {owner}), or the report is of another day, "
+        f"filtered or edited; on the Map step, undo that change to see QuickBooks' own "
+        f"{control} against its report"
     )
 
 
@@ -192,8 +194,8 @@ class DocumentsProof:
 
     def unlisted_said(self) -> str:
         """``unlisted_words`` with what to do about each side."""
-        said = [f"{_unlisted(r)}: {_unlisted_todo(r)}" for r in self.unlisted if r.onto]
-        if theirs := [r for r in self.unlisted if not r.onto]:
+        said = [f"{_unlisted(r)}: {_unlisted_todo(r)}" for r in self.unlisted if r.mapped]
+        if theirs := [r for r in self.unlisted if not r.mapped]:
             said.append(f"{'; '.join(_unlisted(r) for r in theirs)}: {UNLISTED}")
         return "; ".join(said)
 

@@ -266,7 +266,7 @@ def open_items(proof: DocumentsProof | None, as_of: dt.date | None) -> dict[str,
                 "reconciliation": [rec.quickbooks_line(), rec.gnucash_line()] if rec else [],
                 # QuickBooks' report and trial balance disagree (``DocumentsProof.unlisted``)
                 "unlisted": rec is not None and rec in proof.unlisted,
-                "mapped": rec is not None and bool(rec.onto),  # (the Map step's doing)
+                "mapped": rec is not None and rec.mapped,  # (the Map step's doing)
                 "no_lot": plain(rec.gnucash_no_lot) if rec else "0.00",
             }
         )
