@@ -571,6 +571,11 @@ def test_a_history_whose_dates_fit_either_order_is_said_when_no_file_tells(tmp_p
     assert not [p for p in pipeline.read([journal], given).problems if p.fix]
     journal.write_text(journal.read_text().replace("02/03/2024", "02/13/2024"), encoding="utf-8")
     assert not [p for p in pipeline.read([journal], Plan()).problems if p.fix]
+    # ISO dates have one order: nothing to say (hunt 25: warned "every day and month swapped")
+    journal.write_text(journal.read_text().replace("02/13/2024", "2024-02-03"), encoding="utf-8")
+    read = pipeline.read([journal], Plan())
+    assert read.transactions[0].date == dt.date(2024, 2, 3)
+    assert not [p for p in read.problems if p.fix] and not read.files[0].date_order_ambiguous
 
 
 def test_a_report_whose_dates_fit_either_order_is_warned_when_another_file_proves_one(

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.model import FileInfo, Problem
+from app.readers.private import quoted
+from app.readers.values import DateOrder, is_order
 from app.source import Source
 
 
@@ -45,3 +47,24 @@ def date_orders(files: Sequence[FileInfo]) -> list[Problem]:
         for f in files
         if f.date_order and f.date_order_ambiguous and f.date_order != order
     ]
+
+
+def refuted(found: DateOrder[Source], given: str | None) -> Problem | None:
+    """The error when the order ``given`` for a file (the Files step's, ``--date-order``) is
+    proved by none of its dates and the other order is (hunt 23: "01/26/2019" read
+    day/month/year, 83 dates "expected like D/M/YYYY", each told to fix the file), at the first
+    date that proves the other."""
+    if not is_order(given):
+        return None
+    theirs, mine = (found.mdy, found.dmy) if given == "dmy" else (found.dmy, found.mdy)
+    if theirs is None or mine is not None:
+        return None
+    words = {"mdy": "month/day/year", "dmy": "day/month/year"}
+    other = "mdy" if given == "dmy" else "dmy"
+    return Problem(
+        theirs[1],
+        f"its dates are written {words[other]} ({quoted(theirs[0])}), not {words[given]} as "
+        "chosen for this file: none of them reads so; choose the order its dates are written in",
+        "error",
+        "date_order",
+    )

@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Generic, Literal, TypeGuard, TypeVar
 
-from app.model import Problem
 from app.readers.private import quoted
-from app.source import Source
 
 T = TypeVar("T")
 DEFAULT_PIVOT = 80  # two-digit years: < 80 → 20xx, >= 80 → 19xx (qb-escape's choice)
@@ -297,32 +295,18 @@ class DateOrder(Generic[T]):
     dmy: tuple[str, T] | None
     mdy: tuple[str, T] | None
     lone: bool = False  # both proved, one by so few dates that they are typos
+    slashed: bool = True  # a date of the shape either order reads was seen (ISO has one order)
+
+    @property
+    def unsure(self) -> bool:
+        """Dates read in an order nothing proved: what a file's reader says of it (its dates
+        all ISO: nothing to be unsure of, hunt 25)."""
+        return self.ambiguous and self.slashed
 
     @property
     def mixed(self) -> bool:
         """Both orders proved, neither by far the more: the file mixes them."""
         return self.dmy is not None and self.mdy is not None and not self.lone
-
-    def refuting(self, given: str | None) -> Problem | None:
-        """The error when the order ``given`` for the file (the Files step's, ``--date-order``)
-        is proved by none of its dates and the other order is (hunt 23: "01/26/2019" read
-        day/month/year, 83 dates "expected like D/M/YYYY", told to fix the file), at the first
-        date that proves the other; ``T`` is then the date's Source."""
-        if not is_order(given):
-            return None
-        theirs, mine = (self.mdy, self.dmy) if given == "dmy" else (self.dmy, self.mdy)
-        if theirs is None or mine is not None or not isinstance(theirs[1], Source):
-            return None
-        words = {"mdy": "month/day/year", "dmy": "day/month/year"}
-        other = "mdy" if given == "dmy" else "dmy"
-        return Problem(
-            theirs[1],
-            f"its dates are written {words[other]} ({quoted(theirs[0])}), not {words[given]} "
-            "as chosen for this file: none of them reads so; choose the order its dates are "
-            "written in",
-            "error",
-            "date_order",
-        )
 
 
 def is_order(text: str | None) -> TypeGuard[Literal["mdy", "dmy"]]:
@@ -340,6 +324,7 @@ def date_order(samples: Iterable[tuple[str, T]], given: str | None = "") -> Date
     dmy: tuple[str, T] | None = None
     mdy: tuple[str, T] | None = None
     proved: dict[str, bool | None] = {}  # distinct date text → proves D/M/Y, M/D/Y, neither
+    either = False  # a date of the shape either order reads (an ISO date has one order)
     for text, where in samples:
         if text in proved:
             continue
@@ -347,6 +332,7 @@ def date_order(samples: Iterable[tuple[str, T]], given: str | None = "") -> Date
         proved[text] = None
         if parts is None:
             continue
+        either = True
         if parts[0] > 12:
             dmy = dmy or (text, where)
             proved[text] = True
@@ -360,7 +346,7 @@ def date_order(samples: Iterable[tuple[str, T]], given: str | None = "") -> Date
     if is_order(given):
         return DateOrder(given, False, dmy, mdy, lone)
     order: Literal["mdy", "dmy"] = "dmy" if dmy and (not mdy or (lone and days > months)) else "mdy"
-    return DateOrder(order, not dmy and not mdy, dmy, mdy, lone)
+    return DateOrder(order, not dmy and not mdy, dmy, mdy, lone, either)
 
 
 def parse_bool(text: str) -> bool | None:

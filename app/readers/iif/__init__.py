@@ -61,7 +61,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     refuse_spaced(text, name)
     reading = Reading(name, options)
     rows = list(_rows(text, reading))
-    order, ambiguous = file_date_order(rows, reading)
+    order, ambiguous, slashed = file_date_order(rows, reading)
     lists = Lists(reading)
     transactions = Transactions(reading, order)
     for row in rows:
@@ -97,7 +97,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         layout=layout,
         encoding=encoding,
         date_order=order if txns else "",
-        date_order_ambiguous=ambiguous if txns else guessed,  # (its export date's order)
+        date_order_ambiguous=(ambiguous and slashed) if txns else guessed,  # (HDR's order)
         counts=tuple(counts),
         first_date=min(dates) if dates else None,
         last_date=max(dates) if dates else None,

@@ -27,12 +27,13 @@ from app.source import Source
 # --- dates ------------------------------------------------------------------------------------
 
 
-def file_date_order(rows: list[Row], reading: Reading) -> tuple[Literal["mdy", "dmy"], bool]:
+def file_date_order(rows: list[Row], reading: Reading) -> tuple[Literal["mdy", "dmy"], bool, bool]:
     """M/D/Y unless options say otherwise or a transaction date proves D/M/Y (first field over
-    12). Returns (order, ambiguous: no date proved it)."""
+    12). Returns (order, ambiguous: no date proved it, slashed: a date either order reads was
+    there: ISO dates alone leave nothing to be unsure of)."""
     given = reading.options.date_order
     if is_order(given):
-        return given, False
+        return given, False, True
     found = date_order(
         (row.get("DATE"), row.source) for row in rows if row.keyword in ("TRNS", "SPL")
     )
@@ -43,7 +44,7 @@ def file_date_order(rows: list[Row], reading: Reading) -> tuple[Literal["mdy", "
             f"dates in two orders: {quoted(dmy)} is D/M/Y but line {other.line} has "
             f"{quoted(mdy)} (M/D/Y); set the date order",
         )
-    return found.order, found.ambiguous
+    return found.order, found.ambiguous, found.slashed
 
 
 # --- transactions -----------------------------------------------------------------------------

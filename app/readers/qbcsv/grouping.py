@@ -38,6 +38,7 @@ from app.model import (
     Transaction,
 )
 from app.quickbooks import non_posting_kind, non_posting_label, not_posted
+from app.readers.date_orders import refuted
 from app.readers.payers import named
 from app.readers.private import quoted
 from app.readers.qbcsv.build import Group, renamed, transaction_maker
@@ -388,8 +389,8 @@ class Collector:
             ((text, Source(self.filename, line)) for text, line in first_seen.items()),
             self.options.date_order,
         )
-        if (refuted := found.refuting(self.options.date_order)) is not None:
-            self.problems.append(refuted)
+        if (wrong := refuted(found, self.options.date_order)) is not None:
+            self.problems.append(wrong)
         dmy, mdy = found.dmy, found.mdy
         if found.mixed and dmy and mdy:
             self.error(
@@ -398,7 +399,7 @@ class Collector:
                 f"day/month/year but {quoted(mdy[0])} (line {mdy[1].line}) is month/day/year; "
                 "export it again with one date format",
             )
-        order, ambiguous = found.order, found.ambiguous
+        order, ambiguous = found.order, found.unsure
         dates: dict[str, dt.date | None] = {}
         for text in first_seen:
             try:

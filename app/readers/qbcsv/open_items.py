@@ -25,6 +25,7 @@ from app.business import OpenItem
 from app.errors import ParseError
 from app.model import FileInfo, Ledger, Problem, ReadOptions
 from app.quickbooks import is_document_word
+from app.readers.date_orders import refuted
 from app.readers.private import quoted
 from app.readers.qbcsv.header import delimiter_of, first_rows
 from app.readers.qbcsv.trial_balance import title_date
@@ -69,7 +70,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
     samples = ((cells[i], Source(name, line)) for line, cells in rows[at:] if i < len(cells))
     dates_found = date_order(samples, options.date_order)
     items: list[OpenItem] = []
-    problems = [p for p in (dates_found.refuting(options.date_order),) if p is not None]
+    problems = [p for p in (refuted(dates_found, options.date_order),) if p is not None]
     lead = min(col.values())  # the cells before the first named column hold the groups
 
     def cell(cells: list[str], key: str) -> str:
@@ -166,7 +167,7 @@ def _info(name: str, file_kind: str, encoding: str, dates_found, items: list[Ope
         "unpaid bills" if file_kind == "vendor" else "open invoices",
         encoding=encoding,
         date_order=dates_found.order if items else "",  # (no dates: proves nothing)
-        date_order_ambiguous=dates_found.ambiguous,
+        date_order_ambiguous=dates_found.unsure,
         counts=((documents, len(items) - paid), ("Payments not yet applied", paid)),
         first_date=min(dates, default=None),
         last_date=max(dates, default=None),
