@@ -208,10 +208,8 @@ def _export_day(
     if cutover.export_date.strip():
         try:
             given = parse_day(cutover.export_date)
-        except ValueError:
-            problems.append(
-                Problem(None, f"export date must be YYYY-MM-DD (got {cutover.export_date!r})")
-            )
+        except ValueError as exc:  # (its own words: a date out of QuickBooks' years, hunt 25)
+            problems.append(Problem(None, f"export date: {exc}"))
         else:
             said = _export_day(ledger, replace(cutover, export_date=""), [])
             if said is not None and said[1] != "last transaction" and said[0] != given:

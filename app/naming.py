@@ -58,7 +58,7 @@ def upload_name(filename: str) -> str:
     no export, and "会计 2024.csv" "2024.csv", taken for another file: hunt 24), "upload-" and
     a digest of the name given, with its suffix. "" for a name with nothing to keep."""
     plain = unicodedata.normalize("NFKD", filename or "").encode("ascii", "ignore").decode()
-    if not any(c.isalpha() and not c.isascii() for c in plain_letters(filename or "")):
+    if not any(c.isalnum() and not c.isascii() for c in plain_letters(filename or "")):
         return secure_filename(plain)
     _stem, dot, suffix = filename.rpartition(".")
     digest = hashlib.sha256(filename.encode()).hexdigest()[:10]

@@ -22,7 +22,7 @@ def part(folder: Path, name: str) -> Path:
 def sweep(root: Path) -> None:
     """Removes the parts under ``root``'s migrations that no running process is storing (one
     another server on the folder is storing stays)."""
-    for found in root.glob(f"*/uploads/.*{PART}*"):
-        pid = found.name.rpartition(PART)[2]
+    for found in root.glob("*/uploads/.*.part*"):  # (".NAME.part": an earlier version's)
+        pid = found.name.rpartition(PART)[2] if PART in found.name else ""
         if not pid.isdigit() or int(pid) == os.getpid() or not alive(int(pid)):
             found.unlink(missing_ok=True)

@@ -183,7 +183,9 @@ class Plan:
         showed there: a stale tab's undo took away another change, hunt 24), and that change;
         MappingError when it is not there."""
         rules = list(self.rules)
-        if not 0 <= index < len(rules) or shown not in (None, rules[index].key):
+        if shown is not None:  # (found by what it is: another tab's undo moved it, hunt 25)
+            index = next((i for i, r in enumerate(rules) if r.key == shown), -1)
+        if not 0 <= index < len(rules):
             raise MappingError("That change is no longer in the plan; the page was out of date.")
         gone = rules.pop(index)
         return replace(self, rules=tuple(rules)), gone

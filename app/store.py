@@ -154,7 +154,8 @@ class Migration:
             )
         if Path(name).suffix.lower() not in SUFFIXES:
             raise UnknownFormatError(
-                f"{name}: only QuickBooks exports can be added (.IIF, .CSV or .TXT files); "
+                f"{display_name(filename) or name}: only QuickBooks exports can be added (.IIF, "
+                ".CSV or .TXT files); "
                 f"export the lists with {MENU_LISTS} and the transactions as a CSV report"
             )
         if len(name) > MAX_NAME:  # the file system's limit is 255 bytes, with room for a part

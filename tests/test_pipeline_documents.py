@@ -449,3 +449,19 @@ def test_without_an_open_items_report_the_headline_says_what_it_compared(
         "match QuickBooks' transactions (no open-items report to compare with)"
     )
     assert gnc.read_book(tmp_path / "history.gnucash").transactions > 0  # the book reopened
+
+
+def test_an_open_items_report_listing_nothing_beside_nothing_owed_is_said_so() -> None:
+    """An Open Invoices report of headers and 0.00, A/R 0.00, no document: the proof said "0
+    invoices and bills, open balances of 0 customers ... match QuickBooks' transactions (no
+    open-items report to compare with)", a report having been given (hunt 25)."""
+    from app.documents.aging import Reconciliation
+    from app.documents.proof import DocumentsProof
+
+    zero = Decimal(0)
+    rec = Reconciliation(
+        "customer", ("Accounts Receivable",), zero, zero, zero, zero, zero, zero, zero
+    )
+    proof = DocumentsProof(rows=(), expected={}, book={}, reconciliation=(rec,))
+    assert proof.ok
+    assert proof.headline() == "no invoice or bill open, as QuickBooks' open-items report says"

@@ -180,5 +180,7 @@ def test_an_upload_stopped_midway_leaves_no_copy_as_it_came(tmp_path):
     assert b"900-12-3456" in part.read_bytes()  # (as it came: the redaction runs at the end)
     other = m.uploads_dir / f".b.iif.part-{os.getppid()}"  # (a running process's: stays)
     other.write_bytes(b"storing")
+    legacy = m.uploads_dir / ".c.iif.part"  # (an earlier version's, no process named: hunt 25)
+    legacy.write_bytes(b"SSN 900-12-3456")
     Store(root)  # a server started again on the folder
     assert sorted(p.name for p in m.uploads_dir.iterdir()) == [other.name]

@@ -129,5 +129,13 @@ def test_starting_saving_choices_and_an_update_on_a_full_disk(tmp_path):
             assert r.status_code == 409, r.text[:300]
             assert files_in(folder) == before
             filler.unlink()
+            # the disk made read-only under the running wizard: said so, not "free some space"
+            subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+            r = client.post(f"{prefix}/name", data={"name": "Acme Ltd"}, headers=csrf | HX)
+            text = " ".join(soup(r).text.split())
+            assert r.status_code == 409 and "the disk or folder is read-only" in text, text
+            assert "make that folder writable, or start it with --instance" in text
+            assert "Free some space" not in text
+            subprocess.run(["mount", "-o", "remount,rw", str(folder)], check=True)
         finally:
             app.extensions["jobs"].shutdown()

@@ -484,3 +484,7 @@ def test_files_named_in_another_script_are_kept_apart_and_said_by_their_names(cl
     assert again.status_code == 409
     assert "会计 2024.iif is already uploaded" in again.text
     assert upload_name("Müller.iif") == "Muller.iif"
+    # digits of another script too; a refusal names the file given (hunt 25)
+    assert upload(client, prefix, csrf, "٢٠٢٤.iif", data=journal).status_code == 200
+    refused = upload(client, prefix, csrf, "Журнал.pdf", data=journal)
+    assert refused.status_code == 415 and "Журнал.pdf: only QuickBooks exports" in refused.text

@@ -233,9 +233,12 @@ class DocumentsProof:
             return "the invoices and bills in the book differ from the files'"
         docs = self.documents
         what = "invoice or bill" if docs == 1 else "invoices and bills"
+        reported = any(r.report_documents is not None for r in self.reconciliation)
+        if not docs and not self.rows and reported:  # (a report that lists nothing: hunt 25)
+            return "no invoice or bill open, as QuickBooks' open-items report says"
         whose = (
             "QuickBooks"
-            if any(r.basis == "report" for r in self.rows)
+            if reported or any(r.basis == "report" for r in self.rows)
             else ("QuickBooks' transactions (no open-items report to compare with)")
         )
         return f"{docs:,} {what}, open balances of {self._owners_compared()} match {whose}"

@@ -138,10 +138,15 @@ def setup_errors(app: Flask) -> None:
             return migration_error(MigrationGone())
         if isinstance(exc, OSError) and exc.errno in NOT_WRITTEN:  # (hunt 24: a 500 each)
             where = Path(current_app.config["MIGRATIONS_DIR"])
+            todo = (
+                "Free some space (deleting an earlier migration on the home page frees its "
+                "files) and try again."
+                if exc.errno != errno.EROFS
+                else f"qb2gnucash keeps its files in {where.parent}: make that folder writable, "
+                "or start it with --instance and a folder it can write."
+            )
             return error_page(
-                f"Nothing was saved: {why_not_written(exc, where)}. Free some space (deleting an "
-                "earlier migration on the home page frees its files) and try again.",
-                HTTPStatus.CONFLICT,
+                f"Nothing was saved: {why_not_written(exc, where)}. {todo}", HTTPStatus.CONFLICT
             )
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_page(
