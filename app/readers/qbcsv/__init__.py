@@ -295,7 +295,7 @@ class _Reader:
                     continue
                 row[:lead] = [""] * lead  # missing roles read cell 0: keep it empty
             if n < hw and any(row):  # (a heading or TOTAL row short of cells is harmless)
-                fewer_cells.append(line)  # (said once for the file, after the loop)
+                fewer_cells.append(-line if row[n - 1].strip() else line)  # (-: its last filled)
             ref, kind, date, num, who, memo, account, mark, am, de, cr, bal, atype = pick(row)
             if ledger:
                 account = section
