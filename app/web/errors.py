@@ -122,6 +122,12 @@ def setup_errors(app: Flask) -> None:
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge):
         limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+        if (request.content_length or 0) <= current_app.config["MAX_CONTENT_LENGTH"]:
+            return error_page(  # (werkzeug's limit of form parts: hunt 24 said "500 MB")
+                "That upload holds too many files (or form fields) at once. Upload the files a "
+                "few hundred at a time.",
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+            )
         return error_page(
             f"That upload is larger than the limit of {limit:,} MB. Upload the files one at a "
             "time, or export a shorter date range from QuickBooks.",
