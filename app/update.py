@@ -191,7 +191,7 @@ def decide(
 ) -> Work:
     """What an update adds, finds and holds (see the module docstring); ``UpdateRefused``.
     ``choices``: the plan's decision on a held change by its key (``Plan.held``)."""
-    if why := refusal(state.record, ledger, book):
+    if why := refusal(state.record, ledger, book, choices):
         raise UpdateRefused(why)
     txns = ledger.transactions
     all_keys = k.keys(txns, opening_kind)

@@ -3,7 +3,7 @@ another company's exports, older ones; exports most of whose shared transactions
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from operator import attrgetter
 
@@ -13,10 +13,15 @@ from app.plan import Plan
 from app.readers.private import typed_masked
 from app.update_record import Record
 
+RENAMED = "company"  # the key that takes QuickBooks' new company name (--take-quickbooks)
 
-def refusal(rec: Record | None, ledger: Ledger, book: str) -> str | None:
+
+def refusal(
+    rec: Record | None, ledger: Ledger, book: str, choices: Mapping[str, str] | None = None
+) -> str | None:
     """Why the book whose run record is ``rec`` cannot be brought up to date with ``ledger``,
-    or None."""
+    or None (``choices``: the plan's decisions by key; ``RENAMED`` taken: the company renamed
+    in QuickBooks, the other rules still hold: hunt 22, such a book could never be updated)."""
     if rec is None:
         return (
             f"{book} was not written by qb2gnucash (it holds no record of an earlier run): "
@@ -25,12 +30,15 @@ def refusal(rec: Record | None, ledger: Ledger, book: str) -> str | None:
         )
     # (masked alike: a title's typed numbers are masked as read since hunt 20, not in older
     # records)
+    renamed = (choices or {}).get(RENAMED) == "quickbooks"
     if rec.company and ledger.company and _name(rec.company) != _name(ledger.company):
-        return (
-            f"these exports are of {_name(ledger.company)!r}, and {book} holds "
-            f"{_name(rec.company)!r}: "
-            "choose the exports of the book's own company"
-        )
+        if not renamed:
+            return (
+                f"these exports are of {_name(ledger.company)!r}, and {book} holds "
+                f"{_name(rec.company)!r}: choose the exports of the book's own company (or, "
+                f"when QuickBooks' company was renamed, take its new name: --take-quickbooks "
+                f"{RENAMED})"
+            )
     known = set(rec.figures)
     if known and len(known & {a.full_name for a in ledger.accounts}) * 2 < len(known):
         return (

@@ -316,7 +316,7 @@ def _work(
     work = update_twice.held_twice(work, ledger, plan.held)  # (entered in both: held)
     stored = plan_from_json(state.record.plan).held
     asked = [k for k, v in plan.held.items() if stored.get(k) != v]
-    known = {h.key for h in (*work.held, *work.taken)} | set(decided)
+    known = {h.key for h in (*work.held, *work.taken)} | set(decided) | {update_refused.RENAMED}
     known |= {*work.both, *work.put_back, *(work.keys[i] for i in work.deleted_here)}
     if why := unknown_keys(asked, known):
         raise UpdateRefused(why)

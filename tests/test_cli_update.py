@@ -606,3 +606,25 @@ def test_exports_keyed_otherwise_than_the_book_are_refused(later: Later, tmp_pat
     how = "with QuickBooks' Trans #" if first == "journal" else "without QuickBooks' Trans #"
     assert f"book.gnucash's transactions were written from exports {how}" in said, said
     assert "export the same report as the first run" in said
+
+
+def test_a_company_renamed_in_quickbooks_is_taken_when_asked(books, later: Later, tmp_path):
+    """QuickBooks' company renamed (Company Information) between two exports: the update was
+    refused as another company's, with no way to take the new name (hunt 22). The refusal says
+    how; taken, the book is brought up to date and keeps the new name for the next run."""
+    book = tmp_path / "book.gnucash"
+    book.write_bytes(books["book"].read_bytes())
+    june = tmp_path / "june"
+    june.mkdir()
+    old, new = later.second.name, "Green Valley Landscaping LLC"
+    for f in sorted(books["june"].iterdir()):
+        (june / f.name).write_text(f.read_text(encoding="utf-8").replace(old, new), "utf-8")
+    files = sorted(june.iterdir())
+    said = _refused(book, *files, "--update", book)
+    assert f"these exports are of '{new}'" in said and "--take-quickbooks company" in said, said
+    taken = convert(*files, "--update", book, "--take-quickbooks", "company")
+    assert taken.returncode in (0, 3), taken.stdout + taken.stderr
+    assert "Book brought up to date" in taken.stdout
+    again = convert(*files, "--update", book)  # (the new name is the book's now)
+    assert again.returncode in (0, 3), again.stdout + again.stderr
+    assert "another company" not in again.stderr and "these exports are of" not in again.stderr
