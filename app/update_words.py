@@ -170,7 +170,7 @@ def held_line(h: Held, ledger: Ledger, audience: Audience = "cli") -> str:
         e = h.entry
         only = (
             " (its date, number, name, accounts and amounts are the book's: what changed is a "
-            "memo or a class)"
+            "memo, a class, or the customer or vendor a line names)"
             if (t.num, t.description) == (e.num, e.description)
             else " (its date, accounts and amounts are the book's)"
         )

@@ -628,3 +628,43 @@ def test_a_company_renamed_in_quickbooks_is_taken_when_asked(books, later: Later
     again = convert(*files, "--update", book)  # (the new name is the book's now)
     assert again.returncode in (0, 3), again.stdout + again.stderr
     assert "another company" not in again.stderr and "these exports are of" not in again.stderr
+
+
+def test_a_journal_entry_s_customer_changed_in_quickbooks_is_said_as_such(tmp_path):
+    """A journal entry's A/R line moved to another customer in QuickBooks (the same date,
+    number, accounts and amounts): held, and said as "what changed is a memo or a class",
+    which it was not (hunt 22). The words name a line's customer or vendor too."""
+    import copy
+
+    from tests.support.companygen import make_company
+    from tests.support.companygen_docs import control, owner_of
+
+    company = make_company(300, seed=5, years=2, documents=True, journals=True)
+    entry = next(
+        t
+        for t in company.transactions
+        if t.type == "General Journal"
+        and t.names
+        and any(s[0] == "Accounts Receivable" for s in t.splits)
+        and abs(company.open_amounts.get(t.trans_no) or 0) == abs(control(t))
+    )
+    old = owner_of(entry)
+    new = next(c for c in company.customers if ":" not in c and not c.startswith(old[:4]))
+    second = copy.deepcopy(company)
+    moved = next(t for t in second.transactions if t.trans_no == entry.trans_no)
+    moved.names = tuple(
+        new if (n == old and s[0] == "Accounts Receivable") else n
+        for n, s in zip(moved.names, moved.splits, strict=True)
+    )
+    files = {}
+    for name, co in (("first", company), ("second", second)):
+        (tmp_path / name).mkdir()
+        files[name] = [co.write_lists_iif(tmp_path / name / "lists.iif"),
+                       co.write_journal_csv(tmp_path / name / "journal.csv")]  # fmt: skip
+    book = tmp_path / "book.gnucash"
+    assert convert(*files["first"], "-o", book).returncode == 0
+    run = convert(*files["second"], "--update", book)
+    held = [
+        line for line in run.stdout.splitlines() if line.startswith(f"Held [ref:{entry.trans_no}]")
+    ]
+    assert held and "or the customer or vendor a line names" in held[0], run.stdout

@@ -97,7 +97,7 @@ def test_a_class_gone_and_another_listed_is_no_rename(tmp_path: Path, later: Lat
     assert "now calls class" not in out
     said = (
         "edited in QuickBooks (its date, number, name, accounts and amounts are the book's: what "
-        "changed is a memo or a class)"
+        "changed is a memo, a class, or the customer or vendor a line names)"
     )
     assert sum(said in line for line in out.splitlines() if line.startswith("Held [")) > 10, out
 
@@ -231,7 +231,7 @@ def test_two_classes_merged_into_one_are_held_not_another_company(
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
     assert "another company" not in out and "now calls class" not in out
-    said = "what changed is a memo or a class)"
+    said = "what changed is a memo, a class, or the customer or vendor a line names)"
     assert sum(said in line for line in out.splitlines() if line.startswith("Held [")) > 112, out
 
 
