@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from app.fileio import alive
+from app.fileio import alive, remove_stale_partials
 
 PART = ".part-"
 
@@ -21,7 +21,10 @@ def part(folder: Path, name: str) -> Path:
 
 def sweep(root: Path) -> None:
     """Removes the parts under ``root``'s migrations that no running process is storing (one
-    another server on the folder is storing stays)."""
+    another server on the folder is storing stays), and the temporary books a stopped import
+    left in their ``out`` folders (hunt 24: 13 MB kept, counted on the home page's Space)."""
+    for out in root.glob("*/out"):
+        remove_stale_partials(out)
     for found in root.glob("*/uploads/.*.part*"):  # (".NAME.part": an earlier version's)
         pid = found.name.rpartition(PART)[2] if PART in found.name else ""
         if not pid.isdigit() or int(pid) == os.getpid() or not alive(int(pid)):

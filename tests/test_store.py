@@ -182,5 +182,11 @@ def test_an_upload_stopped_midway_leaves_no_copy_as_it_came(tmp_path):
     other.write_bytes(b"storing")
     legacy = m.uploads_dir / ".c.iif.part"  # (an earlier version's, no process named: hunt 25)
     legacy.write_bytes(b"SSN 900-12-3456")
+    # a stopped import's book being read back, and a running one's (hunt 24: 13 MB kept)
+    dead = proc.pid  # (waited for: gone)
+    (m.out_dir / f".Acme.gnucash.partial-checked-{dead}").write_bytes(b"a book")
+    running = m.out_dir / f".Acme.gnucash.partial-{os.getppid()}"
+    running.write_bytes(b"a book being written")
     Store(root)  # a server started again on the folder
     assert sorted(p.name for p in m.uploads_dir.iterdir()) == [other.name]
+    assert sorted(p.name for p in m.out_dir.iterdir()) == [running.name]

@@ -84,8 +84,9 @@ class Reporter:
                 error="The server stopped during the import. Start it again.",
                 finished=jobs.now(),
             )
-            for partial in self.m.out_dir.glob(f".*.partial-{os.getpid()}*"):  # lock included
-                partial.unlink(missing_ok=True)
+            for partial in self.m.out_dir.glob(".*.partial-*"):  # lock and read-back's too
+                if partial.name.endswith(f"-{os.getpid()}") or f"-{os.getpid()}." in partial.name:
+                    partial.unlink(missing_ok=True)
             os._exit(1)
 
     def pause(self, seconds: float) -> None:
