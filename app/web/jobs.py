@@ -98,7 +98,7 @@ def page() -> tuple[str, int]:
 
 
 @bp.post("/import")
-def start() -> tuple[str, int]:
+def start() -> tuple[str, int] | WerkzeugResponse:
     m = migration()
     with store().exclusive(m):  # not while it is being deleted (then: MigrationGone)
         context = _context()
@@ -115,6 +115,8 @@ def start() -> tuple[str, int]:
             if (password := passwords().get(m.id)) is not None:
                 env["PGPASSWORD"] = password  # the worker's environment: never a file or a page
         job = runner().submit(m, env)
+    if not is_htmx():  # (post, then redirect: a reload started another import, hunt 24)
+        return redirect(url_for("jobs.page"), 303)
     context |= region(job, kept=_kept(m))
     return render("jobs/import.html", "jobs/_job.html", **context)
 
