@@ -32,10 +32,12 @@ _QUERY_PART = re.compile(r"(?<=[?&;])([^=&;\s]*)=([^&;\s\"']*)")
 
 def hide_token(text: str, token: str) -> str:
     """A request line (or any text) without the access token: the value of every ``token=``
-    query parameter (however its name is percent-encoded), and the token itself anywhere."""
+    query parameter (however its name is percent-encoded), and the token itself anywhere; and
+    without what was typed into a search (``q=``: a bank number searched for reached the log,
+    hunt 24)."""
 
     def part(m: re.Match[str]) -> str:
-        return f"{m[1]}=[hidden]" if unquote(m[1]).lower() == "token" else m[0]
+        return f"{m[1]}=[hidden]" if unquote(m[1]).lower() in ("token", "q") else m[0]
 
     text = _QUERY_PART.sub(part, text)
     return text.replace(token, "[hidden]") if token else text

@@ -336,13 +336,15 @@ def test_server_opens_the_token_address(no_serving, tmp_path, monkeypatch):
 
 def test_the_access_token_stays_out_of_the_servers_log(server: str, tmp_path):
     """Issue 22, item 3: werkzeug's access log line of the token address (``GET /?token=…``)
-    and of a request line it cannot parse never show the token."""
+    and of a request line it cannot parse never show the token; nor what was typed into a
+    search (a bank number searched for reached the log: hunt 24)."""
     import urllib.request
 
     token = server.partition("?token=")[2]
     assert token
     base = server.partition("?")[0]
-    for url in (server, f"{base}files?x=1&token={token}", f"{base}?%74oken={token}"):
+    searched = f"{base}m/x/transactions?q=5955444433338901&page=2"  # (typed: hunt 24)
+    for url in (server, f"{base}files?x=1&token={token}", f"{base}?%74oken={token}", searched):
         with pytest.raises(urllib.error.HTTPError):  # 303 to a page that needs the cookie
             urllib.request.urlopen(url, timeout=10).close()
     port = int(base.rsplit(":", 1)[1].strip("/"))
@@ -354,3 +356,4 @@ def test_the_access_token_stays_out_of_the_servers_log(server: str, tmp_path):
     log = "\n".join(logged)
     assert "GET /?token=[hidden] HTTP/1.1" in log and "GET /files?x=1&token=[hidden] " in log, log
     assert token not in log, log
+    assert "5955444433338901" not in log and "?q=[hidden]&page=2" in log, log
