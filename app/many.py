@@ -270,10 +270,14 @@ def changed_since(company: Company, folder: Path) -> str:
     result = read_json(folder / RESULT)
     if not company.book or result.get("target") != company.target:
         return ""
-    if result.get("state") not in ("done", "differs") or "book_sha256" not in result:
+    if result.get("state") not in ("done", "differs") or not (folder / company.book).is_file():
         return ""
-    if not (folder / company.book).is_file():
-        return ""
+    if "book_sha256" not in result:  # (an earlier version's: nothing tells; hunt 26)
+        return (
+            f"{company.book} was written by an earlier version of qb2gnucash, which kept no "
+            "fingerprint of it: it is neither replaced nor proven again; give --force to "
+            "convert the company again over it"
+        )
     if result["book_sha256"] == book_hash(folder / company.book):
         return ""
     return (

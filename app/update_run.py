@@ -280,9 +280,10 @@ def _record(  # noqa: PLR0917
     """The run record the update leaves (the keys' names of accounts whose QuickBooks name is
     taken: QuickBooks')."""
     assert state.record is not None
-    record = update_record.record_of(
+    once = {k: v for k, v in plan.held.items() if k != update_refused.RENAMED}  # (this run's:
+    record = update_record.record_of(  # kept, it let any other company in, hunt 26)
         ledger,
-        plan.to_json(),
+        replace(plan, held=once).to_json(),
         state.record.runs + 1,
         state.record,
         update_statements.dates(work),

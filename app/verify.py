@@ -66,8 +66,8 @@ def _types(a: Account, b: BookAccount | None) -> tuple[str, str] | None:
     (asset, liability, equity, income, expense): QuickBooks changed it after the book was
     written (hunt 22). Within one (Bank and Cash, Bank and Stock) it is the user's to choose in
     GnuCash (hunt 25: an update said "differs", and crashed on Stock)."""
-    if b is None or a.type is None or family_of(b.type) in (None, a.type.family):
-        return None
+    if b is None or a.type is None or family_of(b.type) == a.type.family:
+        return None  # (a type of no family, Trading, is a difference too: hunt 26)
     return a.type.value, b.type
 
 

@@ -628,6 +628,14 @@ def test_a_company_renamed_in_quickbooks_is_taken_when_asked(books, later: Later
     again = convert(*files, "--update", book)  # (the new name is the book's now)
     assert again.returncode in (0, 3), again.stdout + again.stderr
     assert "another company" not in again.stderr and "these exports are of" not in again.stderr
+    # taken for that run alone: exports of a third name are refused again (hunt 26: the
+    # decision was kept in the book, and any other company's exports went in, exit 0)
+    third = tmp_path / "third"
+    third.mkdir()
+    for f in files:
+        (third / f.name).write_text(f.read_text("utf-8").replace(new, "Other Co Ltd"), "utf-8")
+    said = _refused(book, *sorted(third.iterdir()), "--update", book)
+    assert "these exports are of 'Other Co Ltd'" in said, said
 
 
 def test_a_journal_entry_s_customer_changed_in_quickbooks_is_said_as_such(tmp_path):

@@ -279,17 +279,18 @@ def test_a_book_changed_since_the_batch_wrote_it_is_neither_replaced_nor_called_
     forced = many(clients, "-o", out, "--force")
     assert forced.returncode == 0, forced.stdout + forced.stderr
     _proven(fine, book)
-    # a result of a version that kept no SHA-256: as then, "unchanged", the book never replaced
-    # (hunt 25: converted again over the user's book)
+    # a result of a version that kept no SHA-256: nothing tells whether the book changed since:
+    # kept, never replaced, never called proven (hunt 25: converted again over the user's book;
+    # hunt 26: "matches QuickBooks, unchanged" for any book put there)
     result = book.parent / "result.json"
-    result.write_text(json.dumps({k: v for k, v in json.loads(result.read_text()).items()
-                                  if k != "book_sha256"}))  # fmt: skip
+    kept = {k: v for k, v in json.loads(result.read_text()).items() if k != "book_sha256"}
+    result.write_text(json.dumps(kept))
     book.write_bytes(other.read_bytes())
     old = many(clients, "-o", out)
-    assert old.returncode == 0 and {r["company"]: r["run"] for r in _summary(out)} == {
-        "Fine Co": "unchanged",
-        "Other Co": "unchanged",
-    }
+    rows = {r["company"]: r for r in _summary(out)}
+    assert old.returncode == 0 and rows["Other Co"]["run"] == "unchanged"
+    assert rows["Fine Co"]["status"] == "kept as changed since, not proven again"
+    assert "written by an earlier version of qb2gnucash" in rows["Fine Co"]["message"]
     assert book.read_bytes() == other.read_bytes()
 
 

@@ -122,7 +122,8 @@ def setup_errors(app: Flask) -> None:
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge):
         limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
-        if (request.content_length or 0) <= current_app.config["MAX_CONTENT_LENGTH"]:
+        length = request.content_length  # (None: sent in chunks, its size unknown)
+        if length is not None and length <= current_app.config["MAX_CONTENT_LENGTH"]:
             return error_page(  # (werkzeug's limit of form parts: hunt 24 said "500 MB")
                 "That upload holds too many files (or form fields) at once. Upload the files a "
                 "few hundred at a time.",
