@@ -3,11 +3,12 @@ another company's exports, older ones; exports most of whose shared transactions
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from operator import attrgetter
 
-from app.model import Ledger, Problem
+from app.model import FileInfo, Ledger, Problem
 from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.readers.private import typed_masked
@@ -175,18 +176,31 @@ def not_done(plan: Plan, book: str) -> str | None:
     return None
 
 
-def keyed_otherwise(book_keys: Sequence[str], keys: Sequence[str], book: str) -> str | None:
+def keyed_otherwise(
+    stamped: Sequence[tuple[dt.date, str]],
+    files: Sequence[FileInfo],
+    keys: Sequence[str],
+    book: str,
+) -> str | None:
     """Why exports whose transactions are keyed otherwise than the book's cannot bring it up to
-    date, or None: the book's by QuickBooks' Trans # (a Journal, a Transaction Detail) and the
-    exports' without one (a Find export, a report printed without its Trans # column), or the
-    other way round: none would be found, every one added a second time and the book's said
-    "deleted in QuickBooks" (hunt 22: the history twice, 226 deletions QuickBooks never made)."""
-
-    def by_ref(found: Sequence[str]) -> int:
-        return sum(1 for k in found if k.startswith("ref:"))
-
-    ours, theirs = by_ref(book_keys), by_ref(keys)
-    if len(book_keys) < 10 or len(keys) < 10 or (ours > 0) == (theirs > 0):
+    date, or None: the book's transactions within the days the exports' history covers
+    (``stamped``: each one's date and key) known by QuickBooks' Trans # (a Journal, a
+    Transaction Detail) and the exports' without one (a Find export, a report printed without
+    its Trans # column), or the other way round, and none of them found: each would be added a
+    second time and the book's said "deleted in QuickBooks" (hunt 22: the history twice, 226
+    deletions QuickBooks never made). A book of both kinds, or exports of the days since
+    alone, are judged by the days they share (hunt 26)."""
+    spans = [(f.first_date, f.last_date) for f in files if f.has_history and f.first_date]
+    first = min((a for a, _ in spans if a), default=None)
+    last = max((b for _, b in spans if b), default=None)
+    if first is None or last is None:
+        return None
+    shared = [key for day, key in stamped if first <= day <= last and key != "opening"]
+    if len(shared) < 10 or len(keys) < 10 or set(shared) & set(keys):
+        return None
+    ours = sum(1 for k in shared if k.startswith("ref:")) * 2 > len(shared)
+    theirs = sum(1 for k in keys if k.startswith("ref:")) * 2 > len(keys)
+    if ours == theirs:
         return None
     how = "with QuickBooks' Trans #" if ours else "without QuickBooks' Trans # (a Find export)"
     now = "have none" if ours else "have it"

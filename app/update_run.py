@@ -308,9 +308,8 @@ def _work(
     (``decided``: the keys of what else is held: renames, budgets)."""
     assert state.record is not None
     work = plan_update.decide(state, ledger, OPENING_KIND, book, plan.held)
-    if why := update_refused.keyed_otherwise(
-        [e.stamp.key for e in state.entries if e.stamp], work.keys, book
-    ):
+    stamped = [(e.date, e.stamp.key) for e in state.entries if e.stamp]
+    if why := update_refused.keyed_otherwise(stamped, ledger.files, work.keys, book):
         raise UpdateRefused(why)
     work = update_deleted.kept_deleted(work, ledger, state, plan.held)  # (deleted in GnuCash)
     work = update_statements.carry(work, ledger, state)

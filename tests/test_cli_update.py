@@ -676,3 +676,37 @@ def test_a_journal_entry_s_customer_changed_in_quickbooks_is_said_as_such(tmp_pa
         line for line in run.stdout.splitlines() if line.startswith(f"Held [ref:{entry.trans_no}]")
     ]
     assert held and "or the customer or vendor a line names" in held[0], run.stdout
+
+
+def test_a_book_of_both_kinds_of_keys_updated_with_the_later_days_report(tmp_path):
+    """A book whose history came from a Journal (Trans #) up to mid-2019 and a Find export (no
+    Trans #) after, brought up to date with a Find export of the later days: refused as
+    "exports keyed otherwise" though the days they share are keyed alike (hunt 26). Judged by
+    the days the exports cover: updated, the generator's edit and deletion held."""
+    import copy
+    import datetime as dt
+
+    from tests.support.companygen_later import later_company
+
+    later = later_company(300, seed=8)
+    split = dt.date(2019, 7, 1)
+
+    def written(company, folder: Path, early: bool) -> list[Path]:
+        folder.mkdir()
+        files = [company.write_lists_iif(folder / "lists.iif")]
+        for name, keep, write in (
+            ("journal_early.csv", lambda t: t.date < split, "write_journal_csv"),
+            ("find_late.csv", lambda t: t.date >= split, "write_find_csv"),
+        ):
+            if early or name.startswith("find"):
+                part = copy.deepcopy(company)
+                part.transactions = [t for t in part.transactions if keep(t)]
+                files.append(getattr(part, write)(folder / name))
+        return files
+
+    book = tmp_path / "book.gnucash"
+    first = convert(*written(later.first, tmp_path / "march", True), "-o", book)
+    assert first.returncode == 0, first.stdout + first.stderr
+    run = convert(*written(later.second, tmp_path / "june", False), "--update", book)
+    assert run.returncode in (0, 3), run.stdout + run.stderr
+    assert "keyed otherwise" not in run.stderr and "Book brought up to date" in run.stdout
