@@ -576,6 +576,16 @@ def test_a_history_whose_dates_fit_either_order_is_said_when_no_file_tells(tmp_p
     read = pipeline.read([journal], Plan())
     assert read.transactions[0].date == dt.date(2024, 2, 3)
     assert not [p for p in read.problems if p.fix] and not read.files[0].date_order_ambiguous
+    # nor does an ISO file prove M/D/Y for a report beside it whose days are all 1-12 (hunt
+    # 26: the report's days and months were swapped, nothing said)
+    report = tmp_path / "open.csv"
+    report.write_text(
+        "Open Invoices\n,Type,Date,Num,Due Date,Aging,Open Balance\nAcme,,,,,,\n"
+        ",Invoice,03/04/2024,7,03/05/2024,,10.00\nTotal Acme,,,,,,10.00\nTOTAL,,,,,,10.00\n",
+        encoding="utf-8",
+    )
+    said = [p for p in pipeline.read([journal, report], Plan()).problems if p.fix == "date_order"]
+    assert [str(p.source) for p in said] == ["open.csv:1"], said
 
 
 def test_a_report_whose_dates_fit_either_order_is_warned_when_another_file_proves_one(

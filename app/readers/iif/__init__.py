@@ -96,7 +96,7 @@ def parse(path: Path, options: ReadOptions) -> Ledger:
         kind=kind,
         layout=layout,
         encoding=encoding,
-        date_order=order if txns else "",
+        date_order=order if txns and slashed else "",  # (ISO dates alone prove no order)
         date_order_ambiguous=(ambiguous and slashed) if txns else guessed,  # (HDR's order)
         counts=tuple(counts),
         first_date=min(dates) if dates else None,

@@ -73,6 +73,7 @@ class Collector:
     def __init__(self, filename: str, options: ReadOptions) -> None:
         self.filename = filename
         self.options = options
+        self.slashed = True  # a date either order reads was seen (``_dates``; ISO: one order)
         self.problems: list[Problem] = []
         self.groups: list[Group] = []
         self.by_ref: dict[str, Group] = {}
@@ -327,7 +328,7 @@ class Collector:
             kind=kind,
             layout=layout,
             encoding=encoding,
-            date_order=order if txns else "",
+            date_order=order if txns and self.slashed else "",  # (ISO alone proves none)
             date_order_ambiguous=ambiguous,
             counts=(
                 ("Transactions", len(txns)),
@@ -399,7 +400,7 @@ class Collector:
                 f"day/month/year but {quoted(mdy[0])} (line {mdy[1].line}) is month/day/year; "
                 "export it again with one date format",
             )
-        order, ambiguous = found.order, found.unsure
+        order, ambiguous, self.slashed = found.order, found.unsure, found.slashed
         dates: dict[str, dt.date | None] = {}
         for text in first_seen:
             try:

@@ -166,7 +166,7 @@ def _info(name: str, file_kind: str, encoding: str, dates_found, items: list[Ope
         f"CSV {_kind(file_kind)}",
         "unpaid bills" if file_kind == "vendor" else "open invoices",
         encoding=encoding,
-        date_order=dates_found.order if items else "",  # (no dates: proves nothing)
+        date_order=dates_found.order if items and dates_found.slashed else "",  # (or ISO alone)
         date_order_ambiguous=dates_found.unsure,
         counts=((documents, len(items) - paid), ("Payments not yet applied", paid)),
         first_date=min(dates, default=None),
