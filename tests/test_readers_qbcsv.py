@@ -836,3 +836,15 @@ def test_a_row_of_fewer_cells_than_its_header_is_named(tmp_path: Path) -> None:
     ledger = qbcsv.parse(journal, DEFAULT)
     assert not [p for p in ledger.problems if "fewer cells" in p.message]
     assert ledger.transactions and not ledger.errors
+    # six rows of an untrimmed export each with a cell removed by hand (their last cells
+    # filled, as a trimming program's): still named (hunt 26: the rule above hid them)
+    path = company.write_find_csv(tmp_path / "find-edited.csv")
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    edited = [i for i, r in enumerate(rows) if i > 5 and len(r) == 10 and r[6]][:6]
+    for i in edited:
+        del rows[i][6]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    said = [p for p in qbcsv.parse(path, DEFAULT).problems if "fewer cells" in p.message]
+    assert said and said[0].message.startswith("6 rows (lines "), said

@@ -387,7 +387,7 @@ class _Reader:
                     g.own(split, who)
             else:
                 add(line, ref, kind, date, num, who, split, bal, row[other_at])
-        for at, said, severity in widths(hw, shifted, fewer_cells):
+        for at, said, severity in widths(hw, shifted, fewer_cells, last - header.line):
             (out.error if severity == "error" else out.warn)(at, said)
         if by_ref:  # every split of this loop went into a group
             out.rows += sum(len(g.splits) for g in groups)
