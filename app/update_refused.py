@@ -37,8 +37,8 @@ def refusal(
             return (
                 f"these exports are of {_name(ledger.company)!r}, and {book} holds "
                 f"{_name(rec.company)!r}: choose the exports of the book's own company (or, "
-                f"when QuickBooks' company was renamed, take its new name: --take-quickbooks "
-                f"{RENAMED})"
+                "when QuickBooks' company was renamed, take its new name: on the command line, "
+                f"--take-quickbooks {RENAMED}; the wizard cannot take it yet)"
             )
     known = set(rec.figures)
     if known and len(known & {a.full_name for a in ledger.accounts}) * 2 < len(known):
