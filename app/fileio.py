@@ -9,6 +9,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +63,17 @@ _PARTIAL = re.compile(r"\.(.+?)\.partial-(?:checked-)?(\d+)(?=$|\.)")
 def remove_stale_partials(folder: Path) -> list[Path]:
     """Remove the partial books (and their locks) that a run killed while writing left in
     ``folder``: only those whose process is gone, never a live run's; the paths removed."""
+    return remove_partials(folder, lambda pid: not alive(pid))
+
+
+def remove_partials(folder: Path, made_by: Callable[[int], bool]) -> list[Path]:
+    """Remove the partial books (and their locks) in ``folder`` whose making process's id
+    ``made_by`` takes; the paths removed."""
     removed = []
     with contextlib.suppress(OSError):
         for path in folder.iterdir():
             m = _PARTIAL.match(path.name)
-            if m and not alive(int(m[2])) and path.is_file():
+            if m and made_by(int(m[2])) and path.is_file():
                 with contextlib.suppress(OSError):
                     path.unlink()
                     removed.append(path)

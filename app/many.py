@@ -329,9 +329,8 @@ def unchanged(company: Company, folder: Path) -> dict | None:
         return None
     if company.book and not (folder / company.book).is_file():
         return None
-    if company.book and "book_sha256" in result:  # (a result of before it was kept: as then)
-        if result["book_sha256"] != book_hash(folder / company.book):
-            return None  # (changed since: an update, GnuCash, another book put there)
+    if company.book and result.get("book_sha256") != book_hash(folder / company.book):
+        return None  # (changed since, or an earlier version's: ``changed_since`` says which)
     recorded = sorted((r["name"], r["sha256"]) for r in audit.read_files(folder))
     try:
         same_plan = (folder / audit.PLAN_JSON).read_text(encoding="utf-8") == company.plan.to_json()

@@ -60,7 +60,7 @@ def upload_name(filename: str) -> str:
     plain = unicodedata.normalize("NFKD", filename or "").encode("ascii", "ignore").decode()
     if not any(c.isalnum() and not c.isascii() for c in plain_letters(filename or "")):
         return secure_filename(plain)
-    _stem, dot, suffix = filename.rpartition(".")
+    _, dot, suffix = filename.rpartition(".")
     digest = hashlib.sha256(filename.encode()).hexdigest()[:10]
     return f"upload-{digest}" + (secure_filename(f"x.{suffix}")[1:] if dot else "")
 

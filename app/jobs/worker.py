@@ -29,7 +29,7 @@ from app import audit, jobs, naming, pipeline, postgres, split_write
 from app.documents.proof import documents_report
 from app.documents.tax_proof import tax_report
 from app.errors import MappingError, MigrationError, ProblemsError, why_not_written
-from app.fileio import write_json, write_text
+from app.fileio import remove_partials, write_json, write_text
 from app.model import Ledger
 from app.pages import download, next_steps
 from app.plan import Plan
@@ -84,9 +84,7 @@ class Reporter:
                 error="The server stopped during the import. Start it again.",
                 finished=jobs.now(),
             )
-            for partial in self.m.out_dir.glob(".*.partial-*"):  # lock and read-back's too
-                if partial.name.endswith(f"-{os.getpid()}") or f"-{os.getpid()}." in partial.name:
-                    partial.unlink(missing_ok=True)
+            remove_partials(self.m.out_dir, lambda pid: pid == os.getpid())  # (read-back's too)
             os._exit(1)
 
     def pause(self, seconds: float) -> None:
