@@ -28,10 +28,9 @@ from app.as_of import (
     role_account,
 )
 from app.book import BookAccount, BookSnapshot
-from app.csvsafe import line as csv_line
 from app.model import AccountType, AsOf, Ledger, Role, money
 from app.words import plural
-from app.year_proof import Plug, YearProof, YearRow, across, book_day
+from app.year_proof import Plug, YearProof, YearRow, across, book_day, years_csv
 
 ZERO = Decimal(0)
 
@@ -62,6 +61,7 @@ class ExtrasProof:
     # a working book's accounts off by the archive's difference, and by how much
     carried: Mapping[str, Decimal] = field(default_factory=dict)
     plug: Plug | None = None  # the opening balances posted of what the history does not explain
+    retained: str | None = None  # the Retained Earnings account: earlier years' result
 
     @property
     def compared_years(self) -> tuple[YearProof, ...]:
@@ -71,11 +71,13 @@ class ExtrasProof:
     def ok(self) -> bool:
         return not self.mismatches and all(y.ok for y in self.compared_years)
 
-    def headline(self) -> str:
-        """What differs, in one line ("" when nothing does)."""
+    def headline(self, said: dt.date | None = None) -> str:
+        """What differs, in one line ("" when nothing does); ``said``: the day whose differences
+        the accounts' proof says (the export's, when its accounts differ): a report of that day
+        is the same difference, not said twice (hunt 23 M9)."""
         parts = []
         first = next((y for y in self.compared_years if not y.ok), None)
-        if first is not None:
+        if first is not None and first.date != said:
             what = "year end" if first.year_end else "report date"  # (the export's, say)
             parts.append(f"the {what} {first.date} differs from QuickBooks' trial balance")
         kinds = sorted({m.what for m in self.mismatches})
@@ -125,9 +127,24 @@ class ExtrasProof:
         names += f" and {more} more" if more > 0 else ""
         n = len(first.differences)
         what = "year end" if first.year_end else "report date"  # (the export's, say)
+        earlier = (  # (Retained Earnings holds every earlier year's result)
+            f"; Retained Earnings differs too: part of the difference lies before "
+            f"{first.year_start}, in a year no report here proves"
+            if not before and self.retained in {r.account for r in first.differences}
+            else ""
+        )
+        if not before and first.date == self.export_date:  # (hunt 23 M9: said twice)
+            out.insert(
+                0,
+                f"Proved on one date only, {first.date}, the day of QuickBooks' figures: the "
+                f"accounts above differ there ({plural(n, 'account')}: {names}){earlier}. Add "
+                "QuickBooks' Trial Balance report as of each fiscal year end to pin the year "
+                "where a difference starts.",
+            )
+            return out
         line = (
             f"The {what} {first.date} is the first that differs from QuickBooks' trial "
-            f"balance ({plural(n, 'account')}: {names})"
+            f"balance ({plural(n, 'account')}: {names}){earlier}"
         )
         if before:
             line += (
@@ -185,24 +202,7 @@ class ExtrasProof:
 
     def years_csv(self) -> str:
         """The table account × year end: QuickBooks, GnuCash and difference per date."""
-        head = ["account"]
-        for y in self.years:
-            head += [f"{y.date} quickbooks", f"{y.date} gnucash", f"{y.date} difference"]
-        rows = [csv_line(head)]
-        accounts = list(dict.fromkeys(r.account for y in self.years for r in y.rows))
-        by_year = [{r.account: r for r in y.rows} for y in self.years]
-        for account in accounts:
-            cells = [account]
-            for per in by_year:
-                r = per.get(account)
-                trio = (r.quickbooks, r.gnucash, r.difference) if r else None
-                cells += [_plain(v) for v in trio] if trio else ["", "", ""]
-            rows.append(csv_line(cells))
-        return "\n".join(rows) + "\n"
-
-
-def _plain(value: Decimal) -> str:
-    return f"{abs(value) if not value else value:.2f}"
+        return years_csv(self.years)
 
 
 def _type(b: BookAccount) -> AccountType | None:
@@ -250,6 +250,7 @@ def prove(
         statements,
         fiscal=fiscal,
         plug=plugs,
+        retained=re_name,
     )
 
 

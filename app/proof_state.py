@@ -70,8 +70,8 @@ def verdict(report: Report) -> Verdict:
     accounts = len(report.differences)
     docs = report.documents
     named = []
-    if report.extras is not None and not report.extras.ok:
-        named.append(report.extras.headline())
+    if extras := report.extras_headline():
+        named.append(extras)
     if report.sales_tax is not None and not report.sales_tax.ok:
         named.append(report.sales_tax.named)
     if report.classes is not None and not report.classes.ok:

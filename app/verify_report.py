@@ -187,9 +187,18 @@ class Report:
             head = f"{head}; {docs.headline()}"
         if self.sales_tax is not None and not self.sales_tax.ok:
             head = f"{head}; {self.sales_tax.headline()}"
-        if self.extras is not None and not self.extras.ok:
-            head = f"{head}; {self.extras.headline()}"
+        if extras := self.extras_headline():
+            head = f"{head}; {extras}"
         return head
+
+    def extras_headline(self) -> str:
+        """What the proof of every year, budget, reconciliation and schedule adds to the
+        accounts' ("" if nothing): a report of the day the accounts are proved, where they
+        differ, is their difference, said once (hunt 23 M9)."""
+        if self.extras is None or self.extras.ok:
+            return ""
+        said = self.as_of.date if self.as_of is not None and self.differences else None
+        return self.extras.headline(said)
 
     def _accounts_headline(self) -> str:
         """QuickBooks' balances matched, and apart the accounts that have none (only in the

@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from app.csvsafe import line as csv_line
 from app.model import Ledger, Transaction
 from app.openings import OPENING_KIND
 
@@ -244,3 +245,25 @@ def book_day(ledger: Ledger, day: dt.date, first: dt.date | None) -> dt.date | N
         return None  # (no opening before the history: the book begins with it)
     opened = any(t.kind_label == OPENING_KIND and t.date == first for t in ledger.transactions)
     return first if opened else None
+
+
+def years_csv(years: Sequence[YearProof]) -> str:
+    """The table account × year end: QuickBooks, GnuCash and difference per date."""
+    head = ["account"]
+    for y in years:
+        head += [f"{y.date} quickbooks", f"{y.date} gnucash", f"{y.date} difference"]
+    rows = [csv_line(head)]
+    accounts = list(dict.fromkeys(r.account for y in years for r in y.rows))
+    by_year = [{r.account: r for r in y.rows} for y in years]
+    for account in accounts:
+        cells = [account]
+        for per in by_year:
+            r = per.get(account)
+            trio = (r.quickbooks, r.gnucash, r.difference) if r else None
+            cells += [_plain(v) for v in trio] if trio else ["", "", ""]
+        rows.append(csv_line(cells))
+    return "\n".join(rows) + "\n"
+
+
+def _plain(value: Decimal) -> str:
+    return f"{abs(value) if not value else value:.2f}"

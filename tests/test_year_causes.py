@@ -289,3 +289,36 @@ def test_the_day_before_a_history_titled_from_the_next_proves_the_opening(tmp_pa
     assert run.returncode == 3, out
     said = next(line for line in out.splitlines() if "is the first that differs" in line)
     assert f"{day} is the first that differs" in said and "Checking" in said, said
+
+
+def test_a_difference_proved_on_the_export_date_alone_is_said_once(tmp_path) -> None:
+    """Hunt 23 M9: with only the export's Trial Balance, a 2019 check missing from the journal
+    read "6 accounts differ; the report date 2021-12-30 differs from QuickBooks' trial balance"
+    (one difference said twice), "The report date ... is the first that differs" (the only date
+    compared) and a second fix beside the accounts' own. Retained Earnings differing says the
+    difference lies in an earlier year, which no report here proves."""
+    company = make_company(300, seed=41, years=3)
+    files = _figures(company, tmp_path)
+    files = [f for f in files if not f.name.startswith("tb-")]  # the export's report alone
+    kinds = {a[0]: a[1] for a in company.accounts}
+    gone = next(
+        t
+        for t in company.transactions
+        if t.date.year == 2019 and any(kinds[s[0]] == "EXP" for s in t.splits)
+    )  # a 2019 expense: earlier than the fiscal year the report counts income and expense in
+    company.transactions.remove(gone)
+    files.append(company.write_journal_csv(tmp_path / "journal.csv"))
+    run = convert(*files, "-o", tmp_path / "book.gnucash")
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    export = max(t.date for t in company.transactions)
+    assert "differs from QuickBooks' trial balance" not in out, out
+    assert "is the first that differs" not in out and "Export this Trial Balance again" not in out
+    said = re.search(r"Proved on one date only, (\S+), the day of QuickBooks' figures: the "
+                     r"accounts above differ there \((\d+) accounts: ([^)]*)\); Retained Earnings "
+                     r"differs too: part of the difference lies before (\S+), in a year no "
+                     r"report here proves\. Add QuickBooks' Trial Balance report", out)  # fmt: skip
+    assert said, out
+    assert said[1] <= str(export) and said[4] == f"{said[1][:4]}-01-01", said.groups()
+    assert "Retained Earnings" in said[3]
+    assert re.search(rf"\b{said[2]} accounts differ", out), out  # the accounts' own headline
