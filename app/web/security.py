@@ -107,8 +107,8 @@ def _sign_in() -> BaseResponse | None:
 
 
 def _check_csrf() -> None:
-    if request.method not in UNSAFE:
-        return
+    if request.method not in UNSAFE or request.routing_exception is not None:
+        return  # (a method or an address no route takes: its 405 or 404, not "reload": hunt 24)
     expected = session.get("csrf", "")
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
     if not expected or not hmac.compare_digest(expected, sent):
