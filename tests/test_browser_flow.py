@@ -211,7 +211,7 @@ def test_the_import_has_one_bar_through_its_phases(
     assert steps == sorted(steps) and steps, seen
     assert all(eta.startswith(f"{p} %") for p, _, eta, _ in seen), seen
     lines = files[1].read_bytes().count(b"\n")  # the reading said as the upload's bar says it
-    read = re.compile(r"Step 1 of 9: Reading journal\.csv — ([\d,]+) rows read \(file 2 of 2\)")
+    read = re.compile(r"Step 5 of 13: Reading journal\.csv — ([\d,]+) rows read \(file 2 of 2\)")
     rows = [int(m[1].replace(",", "")) for *_, said in seen if (m := read.fullmatch(said.strip()))]
     assert rows and rows[-1] <= lines, seen
     page.click("#to-download")

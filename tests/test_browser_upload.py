@@ -30,7 +30,7 @@ RECORD = """() => {
   new MutationObserver(note).observe(document.getElementById('upload-form'),
     { childList: true, subtree: true, attributes: true });
 }"""
-READING = re.compile(r"Step 2 of 4: Reading journal\.csv — ([\d,]+) rows read \(file [12] of 2\)")
+READING = re.compile(r"Step 2 of 13: Reading journal\.csv — ([\d,]+) rows read \(file [12] of 2\)")
 
 
 def test_the_upload_has_one_bar_through_sending_and_reading(
@@ -69,6 +69,6 @@ def test_the_upload_has_one_bar_through_sending_and_reading(
     rows = [int(m[1].replace(",", "")) for _, said, _ in bars if (m := READING.search(said))]
     assert rows, bars
     assert rows == sorted(rows) and rows[-1] <= lines, bars
-    steps = [int(s) for _, said, _ in bars for s in re.findall(r"^Step (\d) of 4", said)]
+    steps = [int(s) for _, said, _ in bars for s in re.findall(r"^Step (\d) of 13", said)]
     assert steps == sorted(steps) and 2 in steps, bars
     print(f"bars {bars}; screenshot in {shot}")

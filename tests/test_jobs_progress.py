@@ -1,6 +1,8 @@
-"""One progress bar for the whole import (issue 27, item 4): the phases the real pipeline goes
-through, each mapped onto its share of one bar that never goes back (at 100,000 transactions
-the bar used to restart from 0 at each phase), with the step's number and the time left."""
+"""One progress bar from upload to proof (issue 27, item 4): the import's phases, those the real
+pipeline goes through, each mapped onto its share of one bar that never goes back (at 100,000
+transactions the bar used to restart from 0 at each phase) and that goes on from where the
+upload's leg ended (hunt 23 M8: the Files step's bar and the Import step's were two), with the
+step's number counted across both and the time left."""
 
 from __future__ import annotations
 
@@ -12,14 +14,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from app import pipeline
-from app.jobs import PHASE_SHARES, READ_PARTS, SHOWN_PHASES, ImportJob, load, overall
+from app.jobs import READ_PARTS, SHOWN_PHASES, ImportJob, load, overall
 from app.plan import Plan
+from app.progress import IMPORT, UPLOAD, UPLOAD_SHARE
 from app.words import time_left
 from tests.support.companygen import make_company
 from tests.support.web import HX, new_migration, soup, upload
 
 READING = re.compile(
-    r"^Step 1 of 9: Reading Journal 2024\.csv — ([\d,]+) rows read \(file 2 of 2\)$"
+    r"^Step 5 of 13: Reading Journal 2024\.csv — ([\d,]+) rows read \(file 2 of 2\)$"
 )
 
 
@@ -43,8 +46,8 @@ def test_the_real_pipelines_phases_fill_one_bar_that_never_goes_back(tmp_path: P
     seen.append(("done", 0, 0))
     bar = [overall(*s) for s in seen]
     assert bar == sorted(bar), list(zip(seen, bar, strict=True))
-    assert bar[0] < 20 and bar[-1] == 100
-    order = [p for p, _ in PHASE_SHARES]
+    assert bar[0] == UPLOAD_SHARE and bar[1] < 40 and bar[-1] == 100  # on from the upload's
+    order = [p for p, _ in IMPORT.shares]
     phases = list(dict.fromkeys(p for p, _, _ in seen))
     assert [p for p in phases if p != "done"] == sorted(
         (p for p in phases if p != "done"), key=order.index
@@ -55,10 +58,14 @@ def test_the_real_pipelines_phases_fill_one_bar_that_never_goes_back(tmp_path: P
 def test_the_step_and_the_time_left_are_told():
     job = ImportJob("j", state="running", phase="transactions", done=500, total=1000, created=100)
     assert job.percent == int(overall("transactions", 500, 1000))
-    assert job.step == (SHOWN_PHASES.index("transactions") + 1, len(SHOWN_PHASES))
+    before = len(UPLOAD.shown)  # the upload's steps, counted first: "Step 8 of 13"
+    n = before + SHOWN_PHASES.index("transactions") + 1
+    assert job.step == (n, before + len(SHOWN_PHASES)) == (8, 13)
     assert job.seconds_left(now=101) is None  # too early to tell
     left = job.seconds_left(now=130)
-    assert left is not None and abs(left - 30 * (100 - job.percent) / job.percent) < 1
+    own = IMPORT.overall("transactions", 500, 1000)  # at the import's own pace
+    assert left is not None and abs(left - 30 * (100 - own) / own) < 1
+    assert job.percent == int(UPLOAD_SHARE + (100 - UPLOAD_SHARE) * own / 100) > own
     assert time_left(42) == "about 40 s left" and time_left(200) == "about 3 min left"
     assert replace(job, phase="done").percent == 100
 
@@ -100,7 +107,7 @@ def test_the_imports_reading_rises_with_the_bytes_and_says_the_rows(
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     deadline = time.monotonic() + 120
-    while not said or not (said[-1][0] == 15 and "left" in said[-1][2]):
+    while not said or not (said[-1][0] == int(overall("checking", 0, 1)) and "left" in said[-1][2]):
         assert time.monotonic() < deadline, said[-5:]
         panel = soup(client.get(f"{prefix}/job", headers=HX))
         bar = panel.select_one("#job [role=progressbar]")

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 from app import pipeline
-from app.pages.upload import UPLOAD, UploadProgress, upload_progress
+from app.pages.upload import UploadProgress, upload_progress
 from app.plan import Plan
-from app.progress import seconds_left
+from app.progress import IMPORT, UPLOAD, UPLOAD_SHARE, seconds_left
 from app.read_progress import ReadProgress, ReadState
 from tests.support.companygen import make_company
 from tests.support.web import HX, new_migration, signed_in, soup, upload
@@ -45,11 +45,12 @@ def test_the_bar_only_rises_from_sending_to_the_end(tmp_path: Path):
     states += [upload_progress(s, seen, 0, 0, 4) for s in ("reading", "preview", "done")]
     bar = [s.percent for s in states]
     assert bar == sorted(bar), list(zip([s.phase for s in states], bar, strict=True))
-    assert bar[0] == 0 and bar[-1] == 100
+    assert bar[0] == 0 and bar[-1] == UPLOAD_SHARE  # the first leg of one bar: the import's on
     phases = [s.phase for s in states]
     assert list(dict.fromkeys(phases)) == [*UPLOAD.shown, "done"]
     assert bar[phases.index("reading")] == bar[phases.index("reading") - 1]  # no jump
-    assert states[-2].step == (4, 4)  # "Step 4 of 4: Preparing the preview"
+    steps = len(UPLOAD.shown) + len(IMPORT.shown)
+    assert states[-2].step == (4, steps) == (4, 13)  # "Step 4 of 13: Preparing the preview"
 
 
 def test_reading_is_measured_by_the_bytes_of_all_files(tmp_path: Path):
@@ -77,9 +78,9 @@ def test_the_time_left_is_told_only_after_a_few_seconds_and_percent():
     assert UploadProgress("sending", 500, 1000, elapsed=1).seconds_left() is None  # too soon
     assert UploadProgress("sending", 1, 1000, elapsed=10).seconds_left() is None  # too little
     assert UploadProgress("done", elapsed=10).seconds_left() is None
-    p = UploadProgress("reading", 0.5, 1, elapsed=8)  # 20 + 40 / 2 = 40 %
-    assert p.percent == 40
-    assert p.seconds_left() == seconds_left(8, 40) == 8 * 60 / 40
+    p = UploadProgress("reading", 0.5, 1, elapsed=8)  # 20 + 40 / 2 = 40 % of the upload
+    assert p.percent == 40 * UPLOAD_SHARE // 100  # of the one bar
+    assert p.seconds_left() == seconds_left(8, 40) == 8 * 60 / 40  # at the upload's own pace
 
 
 def _asked_while_read(paths: list[Path]) -> list[tuple[int, int, float]]:
@@ -145,8 +146,9 @@ def test_the_poll_shows_the_upload_being_read_on_one_rising_bar(app, client, tmp
     other = signed_in(app)  # the page's poll, a request of its own
     poll = f"{prefix}/files/reading?upload=up-1&sent={len(data)}&size={len(data)}&elapsed="
     before = soup(other.get(poll + "0.2"))
-    assert before.select_one("#upload-phase").text.strip() == "Step 1 of 4: Sending the files"
-    assert before.select_one("[role=progressbar]")["aria-valuenow"] == "20"  # all sent
+    assert before.select_one("#upload-phase").text.strip() == "Step 1 of 13: Sending the files"
+    sent = UPLOAD.shares[0][1] * UPLOAD_SHARE // 100  # all sent: the upload leg's first part
+    assert before.select_one("[role=progressbar]")["aria-valuenow"] == str(sent) == "4"
     answered = []
     sending = threading.Thread(
         target=lambda: answered.append(
@@ -175,7 +177,7 @@ def test_the_poll_shows_the_upload_being_read_on_one_rising_bar(app, client, tmp
     assert rows[-1] <= data.count(b"\n")
     assert all(valuetext.startswith(f"{p} %") for p, _, valuetext in said)
     after = soup(other.get(poll + "9"))
-    assert after.select_one("[role=progressbar]")["aria-valuenow"] == "100"
+    assert after.select_one("[role=progressbar]")["aria-valuenow"] == str(UPLOAD_SHARE)
     assert "Showing the files" in after.select_one("#upload-phase").text
 
 
@@ -186,4 +188,4 @@ def test_the_poll_takes_no_time_that_is_not_a_number(client):
     for elapsed in ("nan", "inf", "-inf", "Infinity", "1e400", "-nan", "-5"):
         r = client.get(f"{prefix}/files/reading?upload=abc&sent=5&size=10&elapsed={elapsed}")
         assert r.status_code == 200, elapsed
-        assert soup(r).select_one("#upload-phase").text.strip().startswith("Step 1 of 4")
+        assert soup(r).select_one("#upload-phase").text.strip().startswith("Step 1 of 13")

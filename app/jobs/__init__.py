@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from app.fileio import read_json, write_json
-from app.progress import Phases, seconds_left
+from app.progress import IMPORT, IMPORT_LEG
 from app.proof_state import State, Verdict
 from app.read_progress import ReadState
 
@@ -32,30 +32,14 @@ WRITTEN: tuple[JobState, ...] = ("done", "differs")
 STATES: tuple[JobState, ...] = get_args(JobState)
 
 
-# The import's phases in the order the worker goes through them, each with its share of the whole
-# (estimates, not yet measured with make bench: the history's write and the book's reload are
-# known to take the most): one bar for the whole import, never back to 0 at a new phase.
-PHASE_SHARES: tuple[tuple[str, int], ...] = (
-    ("starting", 0),
-    ("reading files", 15),
-    ("checking", 10),
-    ("accounts", 2),
-    ("transactions", 35),
-    ("documents", 10),
-    ("saving", 8),
-    ("loading", 12),
-    ("reading", 5),
-    ("verifying", 3),
-)
-IMPORT = Phases(PHASE_SHARES)
-SHOWN_PHASES = IMPORT.shown  # "step 4 of 9"
+SHOWN_PHASES = IMPORT.shown  # (its leg of the one bar: app.progress)
 READING = "reading files"
 READ_PARTS = 1000  # the reading's done/total: thousandths of the files' bytes read
 
 
 def overall(phase: str, done: int, total: int) -> float:
-    """How far the whole import is, 0-100 (``Phases.overall``)."""
-    return IMPORT.overall(phase, done, total)
+    """How far the one bar from upload to proof is at this phase of the import, 0-100."""
+    return IMPORT_LEG.overall(phase, done, total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +90,14 @@ class ImportJob:
 
     @property
     def percent(self) -> int:
-        """The whole import's progress (``overall``), not the phase's own."""
+        """The one bar's progress (``overall``), not the phase's own: the upload's leg done."""
         return int(overall(self.phase, self.done, self.total))
 
     @property
     def step(self) -> tuple[int, int]:
-        """(this phase's number, how many there are): "step 4 of 9"; (0, n) before any."""
-        return IMPORT.step(self.phase)
+        """(this phase's number, how many there are, the upload's steps counted first): "step
+        8 of 13"; (0, n) before any."""
+        return IMPORT_LEG.step(self.phase)
 
     @property
     def reading(self) -> ReadState | None:
@@ -129,7 +114,7 @@ class ImportJob:
         if not self.created:
             return None
         elapsed = (now if now is not None else time.time()) - self.created
-        return seconds_left(elapsed, overall(self.phase, self.done, self.total))
+        return IMPORT_LEG.seconds_left(elapsed, self.phase, self.done, self.total)
 
     @property
     def finished_at(self) -> str:

@@ -1,7 +1,8 @@
 """The upload's one bar (the Files step), like the import's (``app.jobs``): sending the files
 (the browser's count of bytes sent), reading them (the part of their bytes the readers have
 got through, with the rows read), checking what they hold, and preparing the preview; one
-percentage over all four that never goes back, and the time left once it can be told. No
+percentage over all four that never goes back, and the time left once it can be told: the
+first leg of the one bar from upload to proof, which the import goes on with. No
 Flask: the browser's numbers and the server's stage come in as plain values."""
 
 from __future__ import annotations
@@ -10,13 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app import words
-from app.progress import Phases, seconds_left
+from app.progress import IMPORT, UPLOAD, UPLOAD_LEG
 from app.read_progress import ReadProgress, ReadState
 
-# Each phase's share of the bar, measured at 100,000 transactions (a 25 MB Journal, the
-# server's part: reading 1.9 s, checking 1.8 s, the preview's models 1.7 s) with a share for
-# sending, which takes no time on this machine and the most over a slow network.
-UPLOAD = Phases((("sending", 20), ("reading", 40), ("checking", 20), ("preview", 20)))
 STAGES = ("reading", "preview", "done")  # what the server says (checking: the reading is over)
 
 
@@ -33,14 +30,14 @@ class UploadProgress:
 
     @property
     def percent(self) -> int:
-        return int(UPLOAD.overall(self.phase, self.done, self.total))
+        return int(UPLOAD_LEG.overall(self.phase, self.done, self.total))
 
     @property
     def step(self) -> tuple[int, int]:
-        return UPLOAD.step(self.phase)
+        return UPLOAD_LEG.step(self.phase)
 
     def seconds_left(self) -> float | None:
-        return seconds_left(self.elapsed, UPLOAD.overall(self.phase, self.done, self.total))
+        return UPLOAD_LEG.seconds_left(self.elapsed, self.phase, self.done, self.total)
 
     def said(self, names: Mapping[str, str]) -> str:
         """What it does, in words: "Reading journal.csv — 100,214 rows read (file 2 of 2)"
@@ -64,3 +61,11 @@ def upload_progress(
         now = seen.now() if seen is not None else None
         return UploadProgress("reading", now.part if now else 0, 1, elapsed, now)
     return UploadProgress(stage, 0, 1, elapsed)
+
+
+def bar_names() -> list[str]:
+    """Every step of the one bar from upload to proof, in a word or two, as the list under it
+    says them: the upload's, then the import's (``app.progress``)."""
+    return [words.UPLOAD_PHASE_NAMES[p] for p in UPLOAD.shown] + [
+        words.PHASE_NAMES[p] for p in IMPORT.shown
+    ]

@@ -12,12 +12,12 @@ from typing import cast
 from flask import Blueprint, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from app import naming, words
+from app import naming
 from app.errors import MigrationError
 from app.model import DateOrderCode
 from app.pages.archive import may_want_version, wants_version
 from app.pages.files import checklist, file_cards, said_added, said_refused, twins
-from app.pages.upload import UPLOAD, UploadProgress, upload_progress
+from app.pages.upload import UploadProgress, bar_names, upload_progress
 from app.plan import FileOptions, Plan, plan_from_json
 from app.read_progress import ReadProgress
 from app.readers.qbcsv.columns import COLUMN_ROLES, column_sample, mappable
@@ -159,8 +159,7 @@ def upload_bar(progress: UploadProgress, names: Mapping[str, str], *, hidden: bo
     return {
         "progress": progress,
         "said": progress.said(names),
-        "phases": UPLOAD.shown,
-        "names": words.UPLOAD_PHASE_NAMES,
+        "names": bar_names(),
         "hidden": hidden,
     }
 

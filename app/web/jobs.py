@@ -16,13 +16,15 @@ from flask import Blueprint, Response, redirect, render_template, request, send_
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from app import audit, naming, words
+from app import audit, naming
 from app.audit import DOCUMENTS_CSV, TAX_CSV
 from app.errors import MappingError, NotWritten, why_not_written
 from app.fileio import read_json
-from app.jobs import ACTIVE, SHOWN_PHASES, Book, ImportJob
+from app.jobs import ACTIVE, Book, ImportJob
 from app.pages.download import SIGN_NOTE, legacy_state
 from app.pages.problems import must_fix, problem_rows
+from app.pages.upload import bar_names
+from app.progress import IMPORT_LEG
 from app.store import Migration
 from app.web.context import (
     fragment,
@@ -51,8 +53,8 @@ def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> 
         "active": state in ACTIVE,
         "kept": kept,
         "outdated": _outdated(job),
-        "phases": SHOWN_PHASES,
-        "phase_names": words.PHASE_NAMES,
+        "phase_names": bar_names(),
+        "upload_steps": IMPORT_LEG.before,
     }
 
 
