@@ -24,8 +24,8 @@ def test_preview_tables_and_search(client):
     assert list(rows) == ["Checking", "Opening Bal Equity", "Sales", "Utilities", "Utilities:Gas"]
     # QuickBooks' own type names (not its IIF codes); balances as GnuCash's tree shows them:
     # Sales' credit of 100.00 (the file's -100.00) without a minus sign
-    assert rows["Utilities:Gas"] == ["Gas", "7751", "Expense", "Expense", "25.00", "1"]
-    assert rows["Checking"][2:6] == ["Bank", "Bank", "75.00", "2"]
+    assert rows["Utilities:Gas"] == ["Gas", "7751", "Expense", "Expense", "25.00", "", "1"]
+    assert rows["Checking"][2:7] == ["Bank", "Bank", "75.00", "", "2"]
     assert rows["Sales"][2:5] == ["Income", "Income", "100.00"]
     assert "neg" not in page.select_one('tr[data-account="Sales"] td.num')["class"]
     assert "without a minus sign" in page.select_one("#chart-sign").text

@@ -33,6 +33,9 @@ class AccountRow:
     placeholder: bool
     where: str
     anchor: str
+    # a parent's figure with its subaccounts', as GnuCash's tree shows it (its "Total"
+    # column), in the tree only; None for an account without subaccounts or balances
+    total: Decimal | None = None
 
 
 # QuickBooks' Chart of Accounts lists accounts by type in this order (then by name).
@@ -73,6 +76,7 @@ ACCOUNT_COLUMNS = (  # (label, sort key, right-aligned)
     ("GnuCash type", "type", False),
     ("QuickBooks type", "qbtype", False),
     ("QuickBooks balance", "balance", True),
+    ("With subaccounts", "", True),
     ("Lines", "lines", True),
 )  # a hidden account says so beside its name
 TREE_SORTS = ("", "qbtype", "account")  # sorted so, the chart is still shown as a tree
@@ -144,6 +148,7 @@ def account_rows(ledger: Ledger, sort: str = "") -> list[AccountRow]:
     if sort.startswith("-"):
         accounts.reverse()
     tree = sort in TREE_SORTS
+    totals = _subtotals(ledger.accounts) if tree else {}
     return [
         AccountRow(
             full_name=a.full_name,
@@ -159,9 +164,28 @@ def account_rows(ledger: Ledger, sort: str = "") -> list[AccountRow]:
             placeholder=a.placeholder,
             where=str(a.source),
             anchor=anchor(a.source),
+            total=shown(totals.get(a.full_name), a.type),
         )
         for a in accounts
     ]
+
+
+def _subtotals(accounts: Sequence[Account]) -> dict[str, Decimal]:
+    """Each parent's QuickBooks balance with all its subaccounts', debit positive (hunt 23 M3:
+    the Preview showed Truck 0.00 beside 13,750.00 and -940.97 under it); only parents whose
+    subtree holds a balance."""
+    names = {a.full_name for a in accounts}
+    out: dict[str, Decimal] = {}
+    for a in accounts:
+        if a.balance is None:
+            continue
+        parent = a.full_name.rpartition(":")[0]
+        while parent:
+            if parent in names:
+                out[parent] = out.get(parent, Decimal(0)) + a.balance
+            parent = parent.rpartition(":")[0]
+    own = {a.full_name: a.balance for a in accounts}
+    return {name: value + (own[name] or 0) for name, value in out.items()}
 
 
 def account_columns(sort: str) -> list[Column]:

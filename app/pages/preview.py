@@ -73,6 +73,8 @@ TXN_COLUMNS = (  # (label, sort key, right-aligned)
     ("Description / account", "description", False),
     ("Memo", "", False),
     ("Amount", "amount", True),
+    ("Debit", "", True),
+    ("Credit", "", True),
     ("Cleared", "", False),
     ("Where", "", False),
 )
