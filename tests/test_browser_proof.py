@@ -132,6 +132,10 @@ def test_a_book_that_matches_says_so_side_by_side(server, browser_page, tmp_path
         assert lines.count() >= 40
         assert page.locator("table.tb tr.account td.mark .tick").count() == lines.count()
         expect(page.locator("table.tb tr.total").first).to_contain_text("Total ")
+        # the Profit and Loss ends on its Net Income, the Balance Sheet's net income line
+        net = page.locator("table.tb tbody.tb-net tr.net").all_inner_texts()
+        in_equity = page.locator("table.tb tr.net:not(.group-total) td.num").all_inner_texts()
+        assert len(net) == 1 and net[0].split("\t")[1:] == ["Net Income", *in_equity[:2], "✓"]
         expect(page.locator("#sign-note")).to_contain_text("A/P, loans, equity and income")
         # the aging: every owner, QuickBooks' figures and GnuCash's, as the generator says
         _check_aging(page, company, "customer")

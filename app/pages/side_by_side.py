@@ -188,7 +188,8 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
     """The sections (Balance Sheet, then Profit and Loss), each a list of groups (Assets...)
     with their lines in the chart's tree order: an account's line ("account"), after a
     parent's subaccounts its "Total ..." line (itself and everything under it), the group's
-    total; the Balance Sheet's equity has this year's net income, as QuickBooks shows it.
+    total; the Balance Sheet's equity has this year's net income, as QuickBooks shows it, and
+    the Profit and Loss ends on it (``net``: income less expenses, a profit positive).
     The book's accounts beside QuickBooks' chart (GnuCash's Imbalance, Orphan) come last."""
     rows = {r.account: r for r in report.rows}
     shared = {(c, f) for c, f, n in causes(report.differences) if n > 1}
@@ -211,7 +212,13 @@ def trial_balance(ledger: Ledger, report: Report) -> list[dict[str, object]]:
                 lines.append(net_line | _total(pnl, usual_sign(family)))
                 mine += pnl
             section.append({"label": label, "lines": lines} | _total(mine, usual_sign(family)))
-        out.append({"title": title, "groups": section})
+        # (the Profit and Loss ends on its bottom line, as QuickBooks' does: hunt 23 L4)
+        net = (
+            {"label": "Net Income"} | _total(pnl, usual_sign("income"))
+            if families[0][0] == "income"
+            else None
+        )
+        out.append({"title": title, "groups": section, "net": net})
     others = [r for r in report.rows if r.account not in known]
     if others:
         label = "Accounts the book holds beside QuickBooks' (expected at 0.00)"
