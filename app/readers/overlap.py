@@ -21,8 +21,11 @@ Inside one file a Trans # (an IIF TRNSID) given twice is caught the same way: a 
 the same date and lines is imported once (the same TRNS blocks appended twice to a file), one
 with other lines is an error naming both places (QuickBooks numbers each transaction once);
 two halves that do not balance alone are left to the validation, which names them.
-Every duplicate is said once per pair of files (a warning naming its lines), never one warning
-per transaction: an overlap of thousands must not hide the other warnings.
+Every duplicate is said once per pair of files (a note naming its lines: each is in the book
+once, nothing to do; hunt 23 M13: seven exports of one history were 14 warnings to "read
+first"), never one per transaction: an overlap of thousands must not hide the warnings. A copy
+inside one file (``_twice_warning``) stays a warning: a file put together by hand may hold an
+export twice.
 """
 
 from __future__ import annotations
@@ -266,7 +269,7 @@ def _imported_once(pair: _Pair, other: str) -> Problem:
             f"{len(dropped):,} transactions of this file ({_span(dropped)}) are also in {other}; "
             f"each is imported once, from {other} ({line_list(t.source for t in dropped)})"
         )
-    return Problem(first.source, text, "warning", topic="overlap")
+    return Problem(first.source, text, "note", topic="overlap")
 
 
 def _run_warning(t: Transaction, run: Sequence[_Kept], other: str) -> Problem:
@@ -278,7 +281,7 @@ def _run_warning(t: Transaction, run: Sequence[_Kept], other: str) -> Problem:
         f"({line_list(s.source for s in t.splits)}) is the {len(run)} transactions of {other} at "
         f"{line_list(o.t.source for o in run)}{named} read as one; imported once, as those "
         f"{len(run)}",
-        "warning",
+        "note",
         topic="overlap",
     )
 
@@ -322,7 +325,7 @@ def quieted(problems: Sequence[Problem], superseded: set[str], moot: str) -> lis
                 f"transactions ({moot}, first at {first.source}) do not matter: every "
                 "transaction of this file is also in another transaction file, and taken from "
                 "there",
-                "warning",
+                "note",
                 topic="overlap",
             )
         )
