@@ -309,7 +309,9 @@ def _work(
     assert state.record is not None
     work = plan_update.decide(state, ledger, OPENING_KIND, book, plan.held)
     stamped = [(e.date, e.stamp.key) for e in state.entries if e.stamp]
-    if why := update_refused.keyed_otherwise(stamped, ledger.files, work.keys, book):
+    if why := update_refused.starts_later(
+        stamped, ledger.files, book
+    ) or update_refused.keyed_otherwise(stamped, ledger.files, work.keys, book):
         raise UpdateRefused(why)
     work = update_deleted.kept_deleted(work, ledger, state, plan.held)  # (deleted in GnuCash)
     work = update_statements.carry(work, ledger, state)
