@@ -31,7 +31,7 @@ from app.as_of_said import not_the_cutover, not_the_files_day, other_days, swapp
 from app.model import Account, AccountType, AsOf, AsOfBasis, FiscalBasis, Ledger, Problem, Role
 from app.plan import Cutover, month_day, parse_day
 from app.source import Source
-from app.words import plural
+from app.words import plural, quoted
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
@@ -50,7 +50,7 @@ def fiscal_year_start(as_of: dt.date, mmdd: str) -> dt.date:
     try:
         month, day = (int(p) for p in month_day(mmdd).split("-"))
     except ValueError:
-        raise ValueError(f"fiscal year start must be MM-DD (got {mmdd!r})") from None
+        raise ValueError(f"fiscal year start must be MM-DD (got {quoted(mmdd)})") from None
 
     def start(year: int) -> dt.date:
         short = month == 2 and day == 29 and not _leap(year)

@@ -51,6 +51,7 @@ from app.proof_state import verdict
 from app.quickbooks import account_type
 from app.validate import untyped
 from app.verify_report import Report
+from app.words import quoted
 
 
 def _date(text: str) -> str:
@@ -67,7 +68,7 @@ def _month_day(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-TYPE_HINT = "a GnuCash type such as BANK, ASSET, EXPENSE or a QuickBooks one such as 'Bank'"
+TYPE_HINT = "a GnuCash type such as BANK, ASSET, EXPENSE or a QuickBooks one such as “Bank”"
 
 
 def _output(text: str) -> Path | Address:
@@ -85,9 +86,11 @@ def _retype(text: str) -> tuple[str, str]:
     account, eq, word = text.rpartition("=")
     kind = account_type(word)
     if not eq or not account.strip():
-        raise argparse.ArgumentTypeError(f"expected ACCOUNT=TYPE (got {text!r})")
+        raise argparse.ArgumentTypeError(f"expected ACCOUNT=TYPE (got {quoted(text)})")
     if kind is None:
-        raise argparse.ArgumentTypeError(f"{word.strip()!r} is not an account type; {TYPE_HINT}")
+        raise argparse.ArgumentTypeError(
+            f"{quoted(word.strip())} is not an account type; {TYPE_HINT}"
+        )
     return account.strip(), kind.value
 
 

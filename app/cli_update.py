@@ -22,6 +22,7 @@ from app.postgres import Address
 from app.proof_state import verdict
 from app.update_deltas import delta_csv_rows
 from app.update_words import own_words
+from app.words import quoted
 
 # what --update leaves to the book itself: its own file and format
 OWN_FILE = "the book keeps its own file and format"
@@ -75,7 +76,9 @@ def _book(text: str) -> Path | Address:
 def _held(choice: str, key: str) -> tuple[str, str]:
     """``--take-quickbooks ref:1234`` → ("ref:1234", "quickbooks")."""
     if not key.strip():  # (a class's or a budget's key may hold spaces: "class:East Store")
-        raise argparse.ArgumentTypeError(f"expected a key as the update printed it (got {key!r})")
+        raise argparse.ArgumentTypeError(
+            f"expected a key as the update printed it (got {quoted(key)})"
+        )
     return key.strip(), choice
 
 

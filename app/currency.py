@@ -5,6 +5,8 @@ check a code typed on the Map step."""
 
 from __future__ import annotations
 
+from app.words import quoted
+
 KNOWN = frozenset(
     """
     ADF ADP AED AFA AFN ALL AMD ANG AOA AON AOR ARA ARS ATS AUD AWG AZM AZN BAD BAM BBD BDT
@@ -29,4 +31,4 @@ def is_known(code: str) -> bool:
 
 def unknown(code: str) -> str:
     """The message for a currency GnuCash does not know."""
-    return f"unknown currency {code!r}: GnuCash keeps books in ISO codes like USD, EUR or CAD"
+    return f"unknown currency {quoted(code)}: GnuCash keeps books in ISO codes like USD, EUR or CAD"

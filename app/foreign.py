@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from app.model import Account, Ledger, Problem
 from app.source import Source
-from app.words import plural
+from app.words import plural, quoted
 
 # QuickBooks' names of the currencies most often met (its currency list), case-insensitive;
 # an ISO code is taken as it is
@@ -98,7 +98,7 @@ def refusal(items: list[Foreign], home: str, *, home_seen: bool = False) -> str:
     """The message that refuses a company with ``items`` in another currency than ``home``
     (``home_seen``: the lists give others ``home`` itself, so it is the company's own)."""
     shown = "; ".join(
-        f"{f.kind} {f.name!r} ({f.currency}, line {f.source.line})" for f in items[:_SHOWN]
+        f"{f.kind} {quoted(f.name)} ({f.currency}, line {f.source.line})" for f in items[:_SHOWN]
     )
     more = f"; and {len(items) - _SHOWN:,} more" if len(items) > _SHOWN else ""
     counts = Counter(f.currency for f in items)

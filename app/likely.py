@@ -14,7 +14,7 @@ from app.as_of import DailyByAccount, fits_words, other_year, role_account
 from app.model import Account, AsOf, Fix, Ledger, Problem, Role, money
 from app.readers import one_sided
 from app.readers.qbcsv.sections import short_total
-from app.words import plural
+from app.words import plural, quoted
 
 
 def date_suspect(
@@ -114,7 +114,7 @@ def merged_across(  # noqa: PLR0917
         merged = [(into, c) for into, c in merged if into == account.full_name]
     if not merged:
         return ""
-    shown = "; ".join(f"{c!r} merged into {into!r}" for into, c in merged[:2])
+    shown = "; ".join(f"{quoted(c)} merged into {quoted(into)}" for into, c in merged[:2])
     return (
         f"the plan merges across the balance-sheet line ({shown}): QuickBooks counts a "
         "balance-sheet account from all time, an income or expense account from the fiscal "

@@ -31,6 +31,7 @@ from app.fileio import read_json, sha256_of
 from app.naming import slug
 from app.plan import Plan
 from app.postgres import Address
+from app.words import quoted
 
 PLAN = "plan.json"
 RESULT = "result.json"  # the company's outcome, beside its book
@@ -139,7 +140,7 @@ def _from_manifest(path: Path) -> list[Company]:
             f"{path}:1: a manifest's first row names its columns: {', '.join(COLUMNS)}"
         )
     if unknown_columns := [c for c in header if c and c not in COLUMNS]:
-        said = f"unknown column {unknown_columns[0]!r}; expected {', '.join(COLUMNS)}"
+        said = f"unknown column {quoted(unknown_columns[0])}; expected {', '.join(COLUMNS)}"
         raise MappingError(f"{path}:1: {said}")
     out = []
     for line, row in enumerate(rows[1:], start=2):
@@ -190,7 +191,7 @@ def _output(company: Company, given: str) -> Company:
             return replace(company, problem=f"{company.where}: output: {exc.message}")
     if given in (".", "..") or "/" in given or "\\" in given or given.startswith("."):
         return replace(
-            company, problem=f"{company.where}: output {given!r}: a folder name under OUTDIR"
+            company, problem=f"{company.where}: output {quoted(given)}: a folder name under OUTDIR"
         )
     return replace(company, output=given)
 

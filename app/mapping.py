@@ -31,7 +31,7 @@ from app.plan import Plan, Rule, name_fault, target_word
 from app.quickbooks import ACCOUNT_TYPES, STANDARD_PARENTS
 from app.resolve import renamed
 from app.source import Source
-from app.words import article
+from app.words import article, quoted
 
 A = AccountType
 # Standard parents (GnuCash's usual top level) and their types.
@@ -204,7 +204,7 @@ def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
     elif rule.kind == "merge" and rule.target not in known:
         name = rule.target
     elif why := name_fault(rule):
-        said = f"the {target_word(rule)} {rule.target!r} for {rule.account!r} {why}"
+        said = f"the {target_word(rule)} {quoted(rule.target)} for {quoted(rule.account)} {why}"
         problems.append(Problem(None, said))
         return False
     else:
@@ -213,8 +213,9 @@ def _exists(rule: Rule, known: set[str], problems: list[Problem]) -> bool:
     problems.append(
         Problem(
             None,
-            f"the change {rule.kind} {rule.account!r} names account {name!r}, which none of the "
-            "files lists" + (f" (they list {close[0]!r})" if close else ""),
+            f"the change {rule.kind} {quoted(rule.account)} names account {quoted(name)}, which "
+            "none of the "
+            "files lists" + (f" (they list {quoted(close[0])})" if close else ""),
             fix="unknown_account",
         )
     )
@@ -272,7 +273,7 @@ def _move(tree: _Tree, key: str, target: str, problems: list[Problem]) -> None:
         problems.append(
             Problem(
                 None,
-                f"cannot move {key!r} under {target!r}, which is inside it",
+                f"cannot move {quoted(key)} under {quoted(target)}, which is inside it",
             )
         )
         return
@@ -310,7 +311,7 @@ def _mixed(a: _Node, b: _Node) -> Problem:
     crossed = a.type.balance_sheet != b.type.balance_sheet  # (counted from other days)
     return Problem(
         a.source,
-        f"merging {a.key!r} ({a.type.family}) into {b.key!r} ({b.type.family}) puts "
+        f"merging {quoted(a.key)} ({a.type.family}) into {quoted(b.key)} ({b.type.family}) puts "
         f"{a.type.family} amounts in {article(b.type.family)} account: GnuCash's "
         "reports then count them there" + CROSSED * crossed,
         "warning",

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from app.model import Account, AccountType, Problem
 from app.quickbooks import account_type
-from app.words import CONTROLS, GNUCASH_TYPES
+from app.words import CONTROLS, GNUCASH_TYPES, quoted
 
 
 def put_onto(accounts: Sequence[Account]) -> tuple[str, ...]:
@@ -21,8 +21,8 @@ def put_onto(accounts: Sequence[Account]) -> tuple[str, ...]:
         if a.type is None or (control := CONTROLS.get(a.type.value)) is None:
             continue
         if account_type(a.kind_label) not in (None, a.type):  # (QuickBooks' own type)
-            out.append(f"{a.origin[0] if a.origin else a.full_name!r} retyped {control}")
-        out += [f"{n!r} merged into {control}" for n, t in a.merged_in if t is not a.type]
+            out.append(f"{quoted(a.origin[0] if a.origin else a.full_name)} retyped {control}")
+        out += [f"{quoted(n)} merged into {control}" for n, t in a.merged_in if t is not a.type]
     return tuple(out)
 
 

@@ -26,7 +26,7 @@ from app.fileio import write_text
 from app.model import AccountType, DateOrderCode, ReadOptions
 from app.plan_reader import CUTOVER, FILE, RULE, TOP, Reader, no_text
 from app.postgres import parse_address
-from app.words import one_of
+from app.words import one_of, quoted
 
 RuleKind = Literal["rename", "move", "merge", "retype"]
 BookFormat = Literal["xml", "sqlite", "postgres"]
@@ -58,11 +58,13 @@ def parse_day(text: str) -> dt.date:
             raise ValueError
         day = dt.date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
-        raise ValueError(f"expected a date YYYY-MM-DD (got {text!r}{day_hint(text)})") from None
+        raise ValueError(
+            f"expected a date YYYY-MM-DD (got {quoted(text)}{day_hint(text)})"
+        ) from None
     if not FIRST_YEAR <= day.year <= LAST_YEAR:  # (hunt 24: year 1 saved, then every page a 500)
         raise ValueError(
             f"expected a date in the years {FIRST_YEAR}-{LAST_YEAR}, as QuickBooks has them "
-            f"(got {text!r})"
+            f"(got {quoted(text)})"
         )
     return day
 
@@ -98,7 +100,9 @@ def month_day(text: str) -> str:
             raise ValueError
         dt.date(2000, int(m[1]), int(m[2]))  # a leap year accepts every real MM-DD
     except ValueError:
-        raise ValueError(f"expected a month and day MM-DD, e.g. 07-01 (got {text!r})") from None
+        raise ValueError(
+            f"expected a month and day MM-DD, e.g. 07-01 (got {quoted(text)})"
+        ) from None
     return f"{int(m[1]):02d}-{int(m[2]):02d}"
 
 
@@ -283,9 +287,9 @@ def name_fault(rule: Rule) -> str:
     if len(name) > 500:
         return "must be at most 500 characters long"
     if rule.kind == "rename" and ":" in name:
-        return "must not contain ':' (GnuCash puts it between the levels of a name)"
+        return "must not contain “:” (GnuCash puts it between the levels of a name)"
     if rule.kind == "move" and name.strip() and not all(p.strip() for p in name.split(":")):
-        return "must name every level (Parent:Child, nothing empty between two ':')"
+        return "must name every level (Parent:Child, nothing empty between two “:”)"
     if any(ord(c) < 32 or ord(c) == 127 for c in name):
         return "must not contain a control character (a tab, a line break, a NUL)"
     if any(unicodedata.category(c) in ("Cs", "Zl", "Zp") or c in _HIDING for c in name):
@@ -306,25 +310,31 @@ def _check(plan: Plan, origin: str, strict: bool) -> None:
     for r in plan.rules:
         if r.kind not in RULE_KINDS:
             raise MappingError(
-                f"{origin}: unknown rule kind {r.kind!r} (expected {one_of(RULE_KINDS)})"
+                f"{origin}: unknown rule kind {quoted(r.kind)} (expected {one_of(RULE_KINDS)})"
             )
         if r.kind == "retype" and r.target not in types:
-            raise MappingError(f"{origin}: unknown account type {r.target!r} for {r.account!r}")
+            raise MappingError(
+                f"{origin}: unknown account type {quoted(r.target)} for {quoted(r.account)}"
+            )
         if strict and (why := name_fault(r)):
-            raise MappingError(f"{origin}: {target_word(r)} {r.target!r} for {r.account!r} {why}")
+            raise MappingError(
+                f"{origin}: {target_word(r)} {quoted(r.target)} for {quoted(r.account)} {why}"
+            )
     if plan.format not in FORMATS:
-        raise MappingError(f"{origin}: format must be {one_of(FORMATS)} (got {plan.format!r})")
+        raise MappingError(
+            f"{origin}: format must be {one_of(FORMATS)} (got {quoted(plan.format)})"
+        )
     _check_database(plan.database, origin)
     if plan.cutover.mode not in CUTOVER_MODES:
         said = f"{origin}: cutover mode must be {one_of(CUTOVER_MODES)}"
-        raise MappingError(f"{said} (got {plan.cutover.mode!r})")
+        raise MappingError(f"{said} (got {quoted(plan.cutover.mode)})")
     for name, value, allowed in (
         ("documents", plan.documents, DOCUMENTS_MODES),
         ("sales_tax", plan.sales_tax, SALES_TAX_MODES),
         ("classes", plan.classes, CLASSES_MODES),
     ):
         if value not in allowed:
-            raise MappingError(f"{origin}: {name} must be {one_of(allowed)} (got {value!r})")
+            raise MappingError(f"{origin}: {name} must be {one_of(allowed)} (got {quoted(value)})")
     _check_days(plan.cutover, origin)
     _check_held(plan, origin)
     for name, fo in plan.files.items():

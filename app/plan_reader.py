@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.errors import MappingError
+from app.words import quoted
 
 _WORDS = {
     str: "a text in quotes",
@@ -62,7 +63,7 @@ class Reader:
                 if self.strict:
                     known = ", ".join(sorted(fields))
                     raise MappingError(
-                        f"{self.origin}: unknown setting {key!r}"
+                        f"{self.origin}: unknown setting {quoted(key)}"
                         + (f" in {where}" if where else "")
                         + f" (expected one of: {known}); correct the plan file"
                     )

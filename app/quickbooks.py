@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from app.model import Account, AccountType, NotImported, Problem, Role
 from app.source import Source
+from app.words import quoted
 
 # QuickBooks type code → GnuCash type
 ACCOUNT_TYPES = MappingProxyType(
@@ -235,10 +236,10 @@ def builtin_account(full_name: str, code: str, source: Source) -> Account | None
 def created_warning(account: Account, label: str, where: str) -> Problem:
     """The warning that says a built-in account was added to the chart."""
     kind = account.type.value if account.type else ""
-    as_ = "" if label.strip() == account.full_name else f" as {account.full_name!r}"
+    as_ = "" if label.strip() == account.full_name else f" as {quoted(account.full_name)}"
     return Problem(
         account.source,
-        f"account {label!r} ({where}) is not in the chart of accounts: QuickBooks creates it "
+        f"account {quoted(label)} ({where}) is not in the chart of accounts: QuickBooks creates it "
         f"by itself, so it is created{as_} with type {kind}",
         "warning",
     )

@@ -23,6 +23,7 @@ from app.account_labels import NUMBER, ChartIndex, parents, parse_label, prefix_
 from app.model import Account, Ledger, Problem, Role, Split, Transaction
 from app.quickbooks import ACCOUNT_TYPES, TYPE_WORDS, builtin_account, created_warning
 from app.source import Source, line_list
+from app.words import quoted
 
 _SPLIT_FIELDS = tuple(f.name for f in fields(Split))
 _SPLIT_REST = attrgetter(*_SPLIT_FIELDS[1:])  # every field after ``account``, in order
@@ -52,16 +53,17 @@ class Unresolved:
         where = line_list(self.sources)
         if self.mapped_to:
             text = (
-                f"account {self.label!r} is placed in {self.mapped_to!r}, which is not in the "
+                f"account {quoted(self.label)} is placed in {quoted(self.mapped_to)}, which is "
+                "not in the "
                 f"chart of accounts ({where})"
             )
         elif self.candidates:
             shown = ", ".join(self.candidates[:5]) + (", ..." if len(self.candidates) > 5 else "")
-            text = f"account {self.label!r} ({where}) is ambiguous ({shown})"
+            text = f"account {quoted(self.label)} ({where}) is ambiguous ({shown})"
         elif not self.label.strip():
             text = empty_account(self.sources)
         else:
-            text = f"account {self.label!r} ({where}) is not in the chart of accounts"
+            text = f"account {quoted(self.label)} ({where}) is not in the chart of accounts"
         return Problem(self.sources[0], text, fix="account_map")
 
 
@@ -186,8 +188,8 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
             problems.append(  # two numbered accounts with one leaf name: never merged silently
                 Problem(
                     splits[0].source,
-                    f"account {label!r} ({line_list(s.source for s in splits)}) and account "
-                    f"number {old.code} would both be {full!r} without a chart of accounts",
+                    f"account {quoted(label)} ({line_list(s.source for s in splits)}) and account "
+                    f"number {old.code} would both be {quoted(full)} without a chart of accounts",
                     fix="chart",
                 )
             )
@@ -201,7 +203,7 @@ def _infer(ledger: Ledger, labels: dict[str, list[Split]], account_map: dict[str
             problems.append(
                 Problem(
                     splits[0].source,
-                    f"account {label!r} has several account types in the report "
+                    f"account {quoted(label)} has several account types in the report "
                     f"({', '.join(kinds)}); the first is used",
                     "warning",
                 )
@@ -286,7 +288,7 @@ def _by_code(
                 Problem(
                     labels[label][0].source,
                     f"account number {code} ({line_list(s.source for s in labels[label])}) is "
-                    f"taken as {chosen[code]!r}, the account that number names at "
+                    f"taken as {quoted(chosen[code])}, the account that number names at "
                     f"{named[code][chosen[code]]}",
                     "warning",
                 )
@@ -305,7 +307,7 @@ def _one_per_number(
         if all(deepest == f or deepest.endswith(":" + f) for f in fulls):
             chosen[code] = deepest
             continue
-        places = ", ".join(f"{full!r} ({where})" for full, where in fulls.items())
+        places = ", ".join(f"{quoted(full)} ({where})" for full, where in fulls.items())
         problems.append(
             Problem(
                 next(iter(fulls.values())),

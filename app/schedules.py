@@ -22,6 +22,7 @@ from decimal import Decimal
 from app.extras import Memorized
 from app.model import NotImported, Transaction
 from app.source import Source
+from app.words import quoted
 
 WHAT = "Memorized transactions"
 # QuickBooks' "How Often" words → GnuCash recurrences ((period, multiplier), ...)
@@ -73,7 +74,7 @@ def _why_not(m: Memorized) -> str:
     if freq in ("twice a month", "semi-monthly", "semimonthly"):
         return "twice a month, on days the export does not say: schedule it in GnuCash"
     if freq not in FREQUENCIES:
-        return f"how often {m.frequency!r} is not a QuickBooks frequency qb2gnucash knows"
+        return f"how often {quoted(m.frequency)} is not a QuickBooks frequency qb2gnucash knows"
     if m.next_date is None:
         return "no next date in the export"
     if m.remaining == 0:
@@ -103,7 +104,7 @@ def templated(memorized: tuple[Memorized, ...], history: Iterable[Transaction], 
     for i, m in enumerate(memorized):
         why = _why_not(m)
         if not why and m.account not in chart:
-            why = f"its account {m.account!r} is not in the chart of accounts"
+            why = f"its account {quoted(m.account)} is not in the chart of accounts"
         if not why and i not in best:
             why = (
                 f"no {m.kind or 'transaction'} of {m.amount:,.2f} on {m.account} in the history "

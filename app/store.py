@@ -33,6 +33,7 @@ from app.plan import Plan, load_plan, save_plan
 from app.quickbooks import MENU_LISTS
 from app.readers.redact import Redaction, redact
 from app.source import Source
+from app.words import quoted
 
 ID = re.compile(r"[A-Za-z0-9_-]{20,64}")
 SUFFIXES = (".iif", ".csv", ".txt")
@@ -149,8 +150,8 @@ class Migration:
         name = naming.upload_name(filename or "")
         if not name:
             raise UploadError(
-                f"{filename!r} has no usable file name; rename it (letters, digits, dots) and "
-                "add it again"
+                f"{quoted(filename)} has no usable file name; rename it (letters, digits, dots) "
+                "and add it again"
             )
         if Path(name).suffix.lower() not in SUFFIXES:
             raise UnknownFormatError(

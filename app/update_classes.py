@@ -31,7 +31,7 @@ from app.source import Source
 from app.update import BookEntry, BookState, UpdateRefused, Work, aligned
 from app.update_decision import in_book as renaming_in_book
 from app.update_words import DECIDED, Chosen, held_head
-from app.words import plural
+from app.words import plural, quoted
 
 PAIRS = 6  # the most (old, new) pairs tried: each prepares the exports once more
 
@@ -56,12 +56,13 @@ class ClassRename(Chosen):
     def said(self, audience: Audience = "cli") -> str:
         if self.taken:
             return (
-                f"Taken from QuickBooks {DECIDED[audience]}: the book's class {self.book!r} "
-                f"renamed {self.quickbooks!r} (its lines' memos and classes, its sub-accounts)"
+                f"Taken from QuickBooks {DECIDED[audience]}: the book's class {quoted(self.book)} "
+                f"renamed {quoted(self.quickbooks)} (its lines' memos and classes, its "
+                "sub-accounts)"
             )
         return (
             f"{held_head(self.key, self.kept, audience)}{self.source}: QuickBooks now calls "
-            f"class {self.book!r} {self.quickbooks!r}: renamed in QuickBooks "
+            f"class {quoted(self.book)} {quoted(self.quickbooks)}: renamed in QuickBooks "
             f"({plural(len(self.keys), 'transaction')} of the book on it are QuickBooks' but "
             "for the name); the book keeps its name, and the exports' lines of that class are "
             "in it"
@@ -113,7 +114,8 @@ def found(state: BookState, parsed: Ledger, prepared: pipeline.Prepared, plan: P
         moved = r.book.rpartition(":")[0] != r.quickbooks.rpartition(":")[0]
         if r.taken and moved and plan.classes == "accounts":
             raise UpdateRefused(
-                f"class {r.book!r} is {r.quickbooks!r} in QuickBooks now, under another parent "
+                f"class {quoted(r.book)} is {quoted(r.quickbooks)} in QuickBooks now, under "
+                "another parent "
                 "class: in a book with a sub-account per class, taking that is not done yet; "
                 "keep the book's name for it, or convert into a new book"
             )
@@ -210,7 +212,7 @@ def taking(state: BookState, found: Found, compared: Ledger, final: Ledger, work
     ):
         raise UpdateRefused(
             "taking QuickBooks' name of class "
-            + ", ".join(repr(o) for o in found.taken)
+            + ", ".join(quoted(o) for o in found.taken)
             + " changes more than its name in the exports: keep the book's name (--keep-book)"
         )
     olds = tuple(found.taken)

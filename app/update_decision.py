@@ -24,6 +24,7 @@ from app.source import Source
 from app.update import BookEntry, BookState, Work
 from app.update_budgets import Budgets
 from app.update_words import DECIDED, Chosen, held_head
+from app.words import quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +59,14 @@ class AccountRename(Chosen):
         if self.taken:
             return (
                 f"Taken from QuickBooks {DECIDED[audience]}: the book's account "
-                f"{self.in_book!r} renamed {self.taken_name!r}"
+                f"{quoted(self.in_book)} renamed {quoted(self.taken_name)}"
             )
         head = held_head(self.key, self.kept, audience)
         return (
-            f"{head}{self.source}: QuickBooks now calls account {self.code} {self.quickbooks!r} "
-            f"where the book has {self.in_book!r}: renamed in QuickBooks; the book keeps its name, "
+            f"{head}{self.source}: QuickBooks now calls account {self.code} "
+            f"{quoted(self.quickbooks)} "
+            f"where the book has {quoted(self.in_book)}: renamed in QuickBooks; the book keeps "
+            "its name, "
             "and the exports' transactions of that account are in it"
         )
 

@@ -15,6 +15,7 @@ from app.model import Account, Ledger, Problem
 from app.plan import Plan, Rule
 from app.update import BookState, UpdateRefused, Work, aligned
 from app.update_decision import AccountRename
+from app.words import quoted
 
 
 def followed(state: BookState, parsed: Ledger, plan: Plan) -> tuple[Ledger, Plan]:
@@ -47,7 +48,8 @@ def followed(state: BookState, parsed: Ledger, plan: Plan) -> tuple[Ledger, Plan
     said = [
         Problem(
             next(a.source for a in parsed.accounts if a.full_name == new_name),
-            f"QuickBooks renamed account {old!r} to {new_name!r} since the last run (found by "
+            f"QuickBooks renamed account {quoted(old)} to {quoted(new_name)} since the last run "
+            "(found by "
             f"its number, {codes[new_name]}): the book's changes of it ({_kinds(plan.rules, old)})"
             " now name it so",
             "warning",
@@ -118,7 +120,8 @@ def in_book(  # noqa: PLR0917
         off = [(a, b) for a, b in sorted(wanted.items()) if b not in have] or sorted(wanted.items())
         raise UpdateRefused(
             f"{book} names accounts otherwise than the exports in a way this update cannot "
-            f"follow (such as {off[0][0]!r}, now {off[0][1]!r} in the book): rename or move it "
+            f"follow (such as {quoted(off[0][0])}, now {quoted(off[0][1])} in the book): rename "
+            "or move it "
             "back in GnuCash, or convert into a new book"
         )
     return out

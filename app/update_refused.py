@@ -13,6 +13,7 @@ from app.openings import OPENING_KIND
 from app.plan import Plan
 from app.readers.private import typed_masked
 from app.update_record import Record
+from app.words import quoted
 
 RENAMED = "company"  # the key that takes QuickBooks' new company name (--take-quickbooks)
 
@@ -35,8 +36,8 @@ def refusal(
     if rec.company and ledger.company and _name(rec.company) != _name(ledger.company):
         if not renamed:
             return (
-                f"these exports are of {_name(ledger.company)!r}, and {book} holds "
-                f"{_name(rec.company)!r}: choose the exports of the book's own company (or, "
+                f"these exports are of {quoted(_name(ledger.company))}, and {book} holds "
+                f"{quoted(_name(rec.company))}: choose the exports of the book's own company (or, "
                 "when QuickBooks' company was renamed, take its new name: on the command line, "
                 f"--take-quickbooks {RENAMED}; the wizard cannot take it yet)"
             )
@@ -87,7 +88,7 @@ def unknown_keys(asked: Sequence[str], known: Collection[str]) -> str | None:
     unknown = [key for key in asked if key not in known]
     if not unknown:
         return None
-    listed = ", ".join(repr(key) for key in unknown[:5])
+    listed = ", ".join(quoted(key) for key in unknown[:5])
     return (
         f"no change held in this update has the key {listed}: use a key as the update printed "
         "it, in brackets after 'Held' (a change decided in an earlier run, or edited in "
@@ -190,9 +191,7 @@ def keyed_otherwise(
     second time and the book's said "deleted in QuickBooks" (hunt 22: the history twice, 226
     deletions QuickBooks never made). A book of both kinds, or exports of the days since
     alone, are judged by the days they share (hunt 26)."""
-    spans = [(f.first_date, f.last_date) for f in files if f.has_history and f.first_date]
-    first = min((a for a, _ in spans if a), default=None)
-    last = max((b for _, b in spans if b), default=None)
+    first, last = _days(files)
     if first is None or last is None:
         return None
     shared = [key for day, key in stamped if first <= day <= last and key != "opening"]
@@ -209,4 +208,38 @@ def keyed_otherwise(
         "transaction of the book could be found in them, each would be added a second time; "
         "export the same report as the first run (with its Trans # column, or a Find export "
         "again)"
+    )
+
+
+def _days(files: Sequence[FileInfo]) -> tuple[dt.date | None, dt.date | None]:
+    """The first and last day of the exports' history (None, None without one)."""
+    spans = [(f.first_date, f.last_date) for f in files if f.has_history and f.first_date]
+    first = min((a for a, _ in spans if a), default=None)
+    last = max((b for _, b in spans if b), default=None)
+    return first, last
+
+
+STARTS_LATER = 10  # the book's transactions before the exports' first day: not a few deleted
+
+
+def starts_later(
+    stamped: Sequence[tuple[dt.date, str]], files: Sequence[FileInfo], book: str
+) -> str | None:
+    """Why exports whose history begins after the book's cannot bring it up to date, or None
+    (hunt 22 F2: a Journal of the days since the last run alone. The update added its 77
+    transactions right, but the proof compared 36 accounts with the exports' lines and blamed
+    edits in GnuCash, and with ``--opening-balances`` it offered to take a new opening that
+    counted a year twice). A few of the book's transactions before the exports' first day are
+    QuickBooks' deletions, said as such; ``STARTS_LATER`` of them are days not exported."""
+    first, _last = _days(files)
+    if first is None:
+        return None
+    before = sorted(day for day, key in stamped if key != "opening" and day < first)
+    if len(before) < STARTS_LATER:
+        return None
+    return (
+        f"these exports' transactions begin on {first}, and {book} holds {len(before):,} of "
+        f"QuickBooks' transactions before that day (from {before[0]}): an update proves the "
+        "whole book against QuickBooks' balances, so it needs every day of the history; export "
+        f"the transaction report again for all dates (or from {before[0]}), with the lists"
     )

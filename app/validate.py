@@ -27,7 +27,7 @@ from app.history import History
 from app.model import Account, AccountType, Ledger, Problem, Transaction, money
 from app.quickbooks import MENU_LISTS
 from app.source import Source, line_list
-from app.words import GNUCASH_TYPES, article, plural
+from app.words import GNUCASH_TYPES, article, plural, quoted
 
 # GnuCash's own rule (xaccAccountTypesCompatible, checked against the engine in the tests):
 # asset- and liability-like types mix freely, income and expense mix, equity stays with equity.
@@ -126,13 +126,13 @@ def check_accounts(ledger: Ledger) -> list[Problem]:
     for a in ledger.accounts:
         levels = a.full_name.split(":")
         if any(not level.strip() for level in levels):
-            out.append(Problem(a.source, f"account {a.full_name!r} has an empty name level"))
+            out.append(Problem(a.source, f"account {quoted(a.full_name)} has an empty name level"))
             continue
         if a.full_name in seen:
             out.append(
                 Problem(
                     a.source,
-                    f"two accounts would be named {a.full_name!r} (the other from "
+                    f"two accounts would be named {quoted(a.full_name)} (the other from "
                     f"{seen[a.full_name]}); rename or merge one of them",
                 )
             )
@@ -142,14 +142,17 @@ def check_accounts(ledger: Ledger) -> list[Problem]:
         parent = by_name.get(a.parent_name) if a.parent_name else None
         if a.parent_name and parent is None:
             out.append(
-                Problem(a.source, f"account {a.full_name!r} has no parent {a.parent_name!r}")
+                Problem(
+                    a.source, f"account {quoted(a.full_name)} has no parent {quoted(a.parent_name)}"
+                )
             )
         elif parent and parent.type and a.type and not compatible(parent.type, a.type):
             out.append(
                 Problem(
                     a.source,
-                    f"account {a.full_name!r} ({article(GNUCASH_TYPES[a.type.value])} account) "
-                    f"cannot sit under {parent.full_name!r} "
+                    f"account {quoted(a.full_name)} ({article(GNUCASH_TYPES[a.type.value])} "
+                    "account) "
+                    f"cannot sit under {quoted(parent.full_name)} "
                     f"({article(GNUCASH_TYPES[parent.type.value])} account) in GnuCash: a "
                     "subaccount is of its parent's kind; move it, or change a type",
                 )
@@ -172,8 +175,8 @@ def _shared_numbers(ledger: Ledger) -> list[Problem]:
     return [
         Problem(
             at[names[0]],
-            f"account number {code} is on {len(names)} accounts: {names[0]!r} and "
-            f"{', '.join(f'{n!r} ({at[n]})' for n in names[1:])}; GnuCash keeps it on each. "
+            f"account number {code} is on {len(names)} accounts: {quoted(names[0])} and "
+            f"{', '.join(f'{quoted(n)} ({at[n]})' for n in names[1:])}; GnuCash keeps it on each. "
             "Give one its own number in QuickBooks (Lists › Chart of Accounts, Edit Account) and "
             "export again, or in GnuCash after the import (Edit › Edit Account, Account Code)",
             "warning",
@@ -184,8 +187,8 @@ def _shared_numbers(ledger: Ledger) -> list[Problem]:
 
 def untyped(account: Account) -> str:
     """The message for an account without a GnuCash type (the command line adds its option)."""
-    label = f" (QuickBooks type {account.kind_label!r})" if account.kind_label else ""
-    return f"choose a GnuCash type for account {account.full_name!r}{label}"
+    label = f" (QuickBooks type {quoted(account.kind_label)})" if account.kind_label else ""
+    return f"choose a GnuCash type for account {quoted(account.full_name)}{label}"
 
 
 def _check_transactions(
@@ -247,14 +250,14 @@ def _misposted(
                 if name in bad:
                     (placeholder if name in accounts else missing)[name].append(s.source)
     out = [
-        Problem(sources[0], f"account {name!r} does not exist ({line_list(sources)})")
+        Problem(sources[0], f"account {quoted(name)} does not exist ({line_list(sources)})")
         for name, sources in missing.items()
     ]
     for name, sources in placeholder.items():
         out.append(
             Problem(
                 sources[0],
-                f"account {name!r} is a placeholder and cannot take postings "
+                f"account {quoted(name)} is a placeholder and cannot take postings "
                 f"({line_list(sources)}); move them to another account",
             )
         )
@@ -299,7 +302,7 @@ def _check_amounts(ledger: Ledger, currency: str, history: History | None) -> li
             out.append(
                 Problem(
                     c.source,
-                    f"customer {c.name!r}: credit limit {c.credit_limit} is {words[why]}; "
+                    f"customer {quoted(c.name)}: credit limit {c.credit_limit} is {words[why]}; "
                     "correct it in the file",
                 )
             )
@@ -351,28 +354,21 @@ def _check_terms(ledger: Ledger) -> list[Problem]:
     out: list[Problem] = []
     listed = {t.name for t in ledger.terms}
     for t in ledger.terms:
+        name = quoted(t.name)
         if t.kind not in ("days", "proximo"):
-            out.append(Problem(t.source, f"terms {t.name!r} are of unknown kind {t.kind!r}"))
+            out.append(Problem(t.source, f"terms {name} are of unknown kind {quoted(t.kind)}"))
         days = (("due days", t.due_days), ("discount days", t.discount_days))
         for what, n in (*days, ("cutoff day", t.cutoff)):
             if not -_GINT <= n <= _GINT:
-                out.append(
-                    Problem(
-                        t.source,
-                        f"terms {t.name!r}: {what} {n} is more than GnuCash holds; correct it "
-                        "in the file",
-                    )
+                said = (
+                    f"terms {name}: {what} {n} is more than GnuCash holds; correct it in the file"
                 )
+                out.append(Problem(t.source, said))
         exponent = t.discount.normalize().as_tuple().exponent
         digits = -exponent if isinstance(exponent, int) and exponent < 0 else 0
         if digits > 18 or abs(t.discount.scaleb(digits)) > _INT64:
-            out.append(
-                Problem(
-                    t.source,
-                    f"terms {t.name!r}: discount {t.discount:f}% has more digits than GnuCash "
-                    "holds; correct it in the file",
-                )
-            )
+            said = f"terms {name}: discount {t.discount:f}% has more digits than GnuCash holds"
+            out.append(Problem(t.source, said + "; correct it in the file"))
     named = [("customer", c.name, c.terms, c.source) for c in ledger.customers]
     named += [  # (a job's own terms too)
         ("job", f"{c.name}:{j.name}", j.terms, j.source) for c in ledger.customers for j in c.jobs
@@ -380,9 +376,9 @@ def _check_terms(ledger: Ledger) -> list[Problem]:
     named += [("vendor", v.name, v.terms, v.source) for v in ledger.vendors]
     for kind, name, terms, source in named:
         if terms and terms not in listed:
-            said = f"{kind} {name!r} has terms {terms!r}, which are not in the terms list (no "
-            said += "TERMS row names them; is the lists file cut short?): export the lists again "
-            out.append(Problem(source, said + "with the terms list"))
+            said = f"{kind} {quoted(name)} has terms {quoted(terms)}, which are not in the terms "
+            said += "list (no TERMS row names them; is the lists file cut short?): export the "
+            out.append(Problem(source, said + "lists again with the terms list"))
     return out
 
 

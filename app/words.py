@@ -114,9 +114,9 @@ PHASES: dict[str, tuple[str, str]] = {
 }
 
 
-PHASE_NAMES = {  # a phase in two words, for the list under the import's bar
-    "reading files": "read the files",
-    "checking": "check",
+PHASE_NAMES = {  # a phase in two words, for the list under the import's bar (after the upload's)
+    "reading files": "read again",
+    "checking": "check again",
     "accounts": "accounts",
     "transactions": "transactions",
     "documents": "invoices and bills",
@@ -240,3 +240,13 @@ def usual_sign(family: str) -> int:
     """How GnuCash's account tree shows a debit-positive figure of an account of ``family``
     ("asset", "liability"...; "" when untyped): its usual balance positive (``money``'s sign)."""
     return -1 if family in CREDIT_NORMAL else 1
+
+
+def quoted(value: object) -> str:
+    """A name or a value as the user typed it or QuickBooks wrote it, between the quotation marks
+    every message uses (“Checking”), not Python's ``'...'``; a character that prints nothing (a
+    tab, a NUL) shown as its escape (“Ga\\ts”), as Python's would."""
+    text = str(value)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return f"“{text}”"

@@ -291,6 +291,14 @@ def test_the_trial_balance_reads_as_a_bookkeeper_reads_it(matching) -> None:
     assert totals  # at least one parent with its subtotal
     assets, liabilities, equity = (D(g["gnucash"]) for g in sheet["groups"])
     assert assets == liabilities + equity  # with the net income line
+    # the Profit and Loss ends on its Net Income: income less expenses, a profit positive, as
+    # on the Balance Sheet's net income line (hunt 23 L4: it stopped at Total Expenses)
+    income, expenses = (D(g["gnucash"]) for g in pnl["groups"])
+    net = pnl["net"]
+    assert net["label"] == "Net Income" and net["ok"] and income != 0
+    assert D(net["gnucash"]) == D(net["quickbooks"]) == income - expenses
+    (in_equity,) = [line for line in sheet["groups"][2]["lines"] if line["kind"] == "net"]
+    assert D(in_equity["gnucash"]) == D(net["gnucash"]) and sheet.get("net") is None
 
 
 def test_the_reports_aging_column_is_read(matching) -> None:
@@ -393,7 +401,7 @@ def test_another_account_merged_onto_a_control_account_is_warned(tmp_path) -> No
     # the files hold with no customer named, "nothing on these pages changes it")
     proof = outcome.report.documents
     assert proof is not None and proof.causes and not proof.ok
-    said = "on the Map step, 'Checking' merged into A/R: a payment through it then has two A/R or "
+    said = "on the Map step, “Checking” merged into A/R: a payment through it then has two A/R or "
     assert {(c.owner_kind, c.cause, c.action, c.step) for c in proof.causes} == {
         (  # (a bill paid from Checking: its A/P and Checking's, now A/R, lines; the customers
             # pay into Undeposited Funds, and match)
@@ -416,7 +424,7 @@ def test_another_account_retyped_onto_a_control_account_is_the_owners_cause(tmp_
     proof = outcome.report.documents
     assert proof is not None and proof.causes and not proof.ok
     assert {(c.owner_kind, c.cause.split(":")[0], c.step) for c in proof.causes} == {
-        ("customer", "on the Map step, 'Undeposited Funds' retyped A/R", "map")
+        ("customer", "on the Map step, “Undeposited Funds” retyped A/R", "map")
     }
 
 

@@ -72,7 +72,7 @@ def test_bring_a_book_up_to_date(server: str, browser_page, tmp_path: Path) -> N
     )
     expect(page.locator("#held-changes li.held")).to_have_count(2)  # the edit, the account
     renamed = page.locator("#held-changes li.held", has_text="renamed in QuickBooks")
-    expect(renamed).to_contain_text("'Telephone and Internet' where the book has 'Telephone'")
+    expect(renamed).to_contain_text("“Telephone and Internet” where the book has “Telephone”")
     # the edit: QuickBooks' version taken; both decisions stay listed, in the order made
     edited = page.locator("#held-changes li.held", has_text="edited in QuickBooks")
     edited.locator("button.take").click()

@@ -329,7 +329,7 @@ def test_the_class_list_is_read_with_its_lines_not_listed_as_not_imported(tmp_pa
     ]
     assert ledger.not_imported == ()
     assert [str(p) for p in ledger.problems] == [
-        "lists.iif:4: class 'East' is listed twice (first at line 2); the first is kept"
+        "lists.iif:4: class “East” is listed twice (first at line 2); the first is kept"
     ]
 
 
@@ -367,7 +367,7 @@ def test_a_class_the_lines_use_that_the_list_lacks_is_warned_at_its_first_line(
     ledger = pipeline.read([lists, detail], Plan())
     said = [str(p) for p in ledger.problems if "class list" in p.message]
     assert said == [
-        f"detail.csv:{first}: class 'Design Studio' is on this line but not in the class list "
+        f"detail.csv:{first}: class “Design Studio” is on this line but not in the class list "
         "of lists.iif (3: Design, Landscaping, Landscaping:Residential): renamed or added in "
         "QuickBooks between the two exports? The book carries it as the lines name it; export "
         "the lists and the transactions again on the same day to have them agree"
@@ -391,10 +391,10 @@ def test_a_class_the_list_implies_is_not_warned_one_in_other_letters_is(tmp_path
     )
     ledger = pipeline.read([lists, detail], Plan())
     assert [str(p) for p in ledger.problems if "class list" in p.message] == [
-        "detail.csv:3: class 'EAST:north' is 'East:North' in the class list of lists.iif, in "
+        "detail.csv:3: class “EAST:north” is “East:North” in the class list of lists.iif, in "
         "other letters: the book would carry the two spellings as two classes; export the lists "
         "and the transactions again on the same day, or spell them alike",
-        "detail.csv:4: class 'West' is on this line but not in the class list of lists.iif (1: "
+        "detail.csv:4: class “West” is on this line but not in the class list of lists.iif (1: "
         "East:North): renamed or added in QuickBooks between the two exports? The book carries "
         "it as the lines name it; export the lists and the transactions again on the same day "
         "to have them agree",

@@ -28,9 +28,9 @@ def test_tables_summary_tax_report_and_catalogue(tmp_path) -> None:
         "2 taxed lines, 2 invoices keep QuickBooks' tax as plain lines"
     ) in out
     assert "5002 (GnuCash's Harbor Group table gives 0.09, QuickBooks' tax is 0.10)" in out
-    assert "5005 (sales tax item 'Special District': it has no rate in the lists)" in out
+    assert "5005 (sales tax item “Special District”: it has no rate in the lists)" in out
     assert "No tax table for Special District: it has no rate in the lists" in out
-    assert "item 'Training' is not in the item list" in out
+    assert "item “Training” is not in the item list" in out
     # after: the proof
     assert "Subtotal, tax and total of 6 invoices and bills and the tax owed to 2 agencies" in out
     assert out.rstrip().endswith(

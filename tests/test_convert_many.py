@@ -110,7 +110,7 @@ def test_twenty_companies_one_command_seventeen_proven_books(firm):
     assert first["Broken Books LLC"]["message"].startswith("1 problem to resolve: ")
     assert "transaction_detail.csv:6" in first["Broken Books LLC"]["message"]
     assert "balance" in first["Broken Books LLC"]["message"]
-    assert "unknown currency 'XYZ'" in first["Odd Currency Inc"]["message"]
+    assert "unknown currency “XYZ”" in first["Odd Currency Inc"]["message"]
     for r in rows[:3]:  # none of the three has a book, each says why in its folder
         folder = out / r["folder"]
         assert not list(folder.glob("*.gnucash"))

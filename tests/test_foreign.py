@@ -69,7 +69,7 @@ def test_a_company_in_other_currencies_is_refused(files, tmp_path) -> None:
     assert "1 account, 1 customer and 1 vendor in another currency than the book's USD" in said
     for kind, name, cur in (("account", "Savings", "EUR"), ("customer", "Café Olé", "EUR"),
                             ("vendor", "Bayshore CalOil Service", "CAD")):  # fmt: skip
-        assert f"{kind} '{name}' ({cur}, line {_line(lists, name)})" in said
+        assert f"{kind} “{name}” ({cur}, line {_line(lists, name)})" in said
     assert "--foreign-as-home" in said and "Map step" in said
     assert "--currency" not in said  # the lists say US Dollar for the others: USD is the home
 

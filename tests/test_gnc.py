@@ -260,11 +260,11 @@ def test_xml_text_holds_what_was_written_and_nothing_else(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"currency": "XYZ"}, "unknown currency 'XYZ'"),
-        ({"fmt": "sqlite", "currency": "XYZ"}, "unknown currency 'XYZ'"),
+        ({"currency": "XYZ"}, "unknown currency “XYZ”"),
+        ({"fmt": "sqlite", "currency": "XYZ"}, "unknown currency “XYZ”"),
         ({"ledger": "fine"}, "finer than the currency's smallest unit"),
         ({"ledger": "untyped"}, "has no type"),
-        ({"ledger": "orphan"}, "parent 'Expenses:Utilities' of"),
+        ({"ledger": "orphan"}, "parent “Expenses:Utilities” of"),
         ({"ledger": "unbalanced"}, "does not balance"),
         ({"ledger": "unknown account"}, "is not in the chart"),
         ({"fmt": "qbw"}, "unknown book format"),

@@ -43,9 +43,9 @@ YEAR_WORDS = (
 
 def test_years_0019_and_0001_are_refused_not_read_as_2019(tmp_path):
     assert refused(tmp_path, CHECKS / "year_0019.iif") == [
-        f"year_0019.iif:7: expected a date like M/D/YYYY (got '1/2/0019'): "
+        f"year_0019.iif:7: expected a date like M/D/YYYY (got “1/2/0019”): "
         f"{YEAR_WORDS.format('0019')}",
-        f"year_0019.iif:10: expected a date like M/D/YYYY (got '1/2/0001'): "
+        f"year_0019.iif:10: expected a date like M/D/YYYY (got “1/2/0001”): "
         f"{YEAR_WORDS.format('0001')}",
     ]  # and 1/2/19 on line 13 is 2019: no problem
 
@@ -53,7 +53,7 @@ def test_years_0019_and_0001_are_refused_not_read_as_2019(tmp_path):
 # ---------------------------------------------------------------- 13: amounts GnuCash cannot hold
 
 TOO_LARGE = (
-    "expected an amount under 1,000,000,000,000,000 (got {0!r}): a GnuCash book cannot hold it"
+    "expected an amount under 1,000,000,000,000,000 (got “{0}”): a GnuCash book cannot hold it"
 )
 LEFT_OUT = "; the row's split is left out, so its transaction is incomplete"
 
@@ -97,17 +97,17 @@ FINER = "finer than the book currency's smallest unit"
 WRITER_REFUSALS = {
     "a customer's terms not listed": (
         ("truncated_lists.iif",),
-        f"truncated_lists.iif:7: customer 'Big Co' has terms 'Net 15', {TERMS_HINT}",
-        r"^truncated_lists\.iif:7: terms 'Net 15' are not in the terms list$",
+        f"truncated_lists.iif:7: customer “Big Co” has terms “Net 15”, {TERMS_HINT}",
+        r"^truncated_lists\.iif:7: terms “Net 15” are not in the terms list$",
     ),
     "a vendor's terms not listed": (
         ("truncated_lists_vendor.iif",),
-        f"truncated_lists_vendor.iif:9: vendor 'Gas Co' has terms 'Net 30', {TERMS_HINT}",
-        r"^truncated_lists_vendor\.iif:9: terms 'Net 30' are not in the terms list$",
+        f"truncated_lists_vendor.iif:9: vendor “Gas Co” has terms “Net 30”, {TERMS_HINT}",
+        r"^truncated_lists_vendor\.iif:9: terms “Net 30” are not in the terms list$",
     ),
     "a credit limit finer than a cent": (
         ("fine_limit.iif",),
-        f"fine_limit.iif:5: customer 'Ann Smith': credit limit 100.005 is {FINER} "
+        f"fine_limit.iif:5: customer “Ann Smith”: credit limit 100.005 is {FINER} "
         "(USD: 2 decimal places); correct it in the file",
         r"^fine_limit\.iif:5: amount 100\.005 is finer than .* \(1/100\)$",
     ),
@@ -119,7 +119,7 @@ WRITER_REFUSALS = {
     ),
     "a credit limit in cents in a yen book": (
         ("fine_limit.iif", "--currency", "JPY"),
-        f"fine_limit.iif:5: customer 'Ann Smith': credit limit 100.005 is {FINER} "
+        f"fine_limit.iif:5: customer “Ann Smith”: credit limit 100.005 is {FINER} "
         "(JPY: no decimal places); correct it in the file",
         r"^fine_limit\.iif:5: amount 100\.005 is finer than .* \(1/1\)$",
     ),
@@ -137,13 +137,13 @@ WRITER_REFUSALS = {
     ),
     "terms due days": (
         ("terms_numbers.iif",),
-        "terms_numbers.iif:4: terms 'Net Forever': due days 99999999999 is more than "
+        "terms_numbers.iif:4: terms “Net Forever”: due days 99999999999 is more than "
         "GnuCash holds; correct it in the file",
         "'gncBillTermSetDueDays', argument 2 of type 'gint'",  # no file:line: the bindings'
     ),
     "terms discount digits": (
         ("terms_discount.iif",),
-        "terms_discount.iif:5: terms 'Tiny Discount': discount 0.0000000000000000000001% has "
+        "terms_discount.iif:5: terms “Tiny Discount”: discount 0.0000000000000000000001% has "
         "more digits than GnuCash holds; correct it in the file",
         "'gnc_numeric_create', argument 2 of type 'gint64'",  # the discount's denominator
     ),
@@ -521,7 +521,7 @@ def test_a_file_of_spaces_and_line_breaks_is_empty(tmp_path):
 
 def test_a_header_row_repeated_mid_file_is_said_once_as_such(tmp_path):
     """Two reports pasted into one file: the second header row was "expected an amount like
-    1,234.56 (got 'Debit')" and the same for 'Credit' (hunt 20)."""
+    1,234.56 (got 'Debit')" and the same for “Credit” (hunt 20)."""
     from tests.support.companygen import make_company
 
     company = make_company(30, seed=9)

@@ -16,6 +16,7 @@ from app.pages.mapping import preview_tree, tree_problems
 from app.plan import Plan, Rule, plan_from_json
 from app.quickbooks import ACCOUNT_TYPES
 from app.source import Source
+from app.words import quoted
 
 DATA = Path(__file__).parent / "data" / "mapping"
 T = AccountType
@@ -157,7 +158,7 @@ def test_merge_across_families_warns():
     assert [(p.severity, p.message) for p in out.problems] == [
         (
             "warning",
-            "merging 'A' (expense) into 'B' (asset) puts expense amounts in an asset account: "
+            "merging “A” (expense) into “B” (asset) puts expense amounts in an asset account: "
             "GnuCash's reports then count them there; and QuickBooks counts a balance-sheet "
             "account from all time, an income or expense account from the fiscal year's start, "
             "so after the first fiscal year the merged account differs from QuickBooks' figures: "
@@ -212,10 +213,10 @@ def test_tree_problems_for_inline_validation():
     )
     messages = [p.message for p in tree_problems(ledger, plan)]
     assert sorted(messages) == [
-        "account 'B:Cash' (a Bank account) cannot sit under 'B' (an Expense account) in "
+        "account “B:Cash” (a Bank account) cannot sit under “B” (an Expense account) in "
         "GnuCash: a subaccount is of its parent's kind; move it, or change a type",
-        "the change retype 'Ghost' names account 'Ghost', which none of the files lists",
-        "two accounts would be named 'B' (the other from c.iif:1); rename or merge one of them",
+        "the change retype “Ghost” names account “Ghost”, which none of the files lists",
+        "two accounts would be named “B” (the other from c.iif:1); rename or merge one of them",
     ]
 
 
@@ -263,7 +264,7 @@ def test_enterprise_sample_reparented_tree(samples_dir, golden):
 @pytest.mark.parametrize(
     ("new", "why"),
     [
-        ("Gas:Electric", "must not contain ':' (GnuCash puts it between the levels of a name)"),
+        ("Gas:Electric", "must not contain “:” (GnuCash puts it between the levels of a name)"),
         ("  ", "must not be empty"),
         # a NUL cut the name where GnuCash stores it ("Sav"): the book then differed
         ("Ga\x00s", "must not contain a control character (a tab, a line break, a NUL)"),
@@ -272,7 +273,7 @@ def test_enterprise_sample_reparented_tree(samples_dir, golden):
 )
 def test_rename_to_a_name_no_account_can_have_is_a_problem(new, why):
     problems = tree_problems(chart(("Gas", "EXP")), Plan(rules=(Rule("rename", "Gas", new),)))
-    assert [p.message for p in problems] == [f"the new name {new!r} for 'Gas' {why}"]
+    assert [p.message for p in problems] == [f"the new name {quoted(new)} for “Gas” {why}"]
 
 
 def test_a_made_parent_s_new_path_rewrites_the_moves_into_it_and_under_it_only():
@@ -295,7 +296,7 @@ def test_a_made_parent_s_new_path_rewrites_the_moves_into_it_and_under_it_only()
 
 
 def test_a_plan_s_currency_is_read_as_the_option_reads_it() -> None:
-    """ "eur" in a plan file was "unknown currency 'eur'" where --currency eur is EUR (hunt 15)."""
+    """ "eur" in a plan file was "unknown currency “eur”" where --currency eur is EUR (hunt 15)."""
     from app.plan import plan_from_json
 
     assert plan_from_json('{"currency": " eur "}').currency == "EUR"

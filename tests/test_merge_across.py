@@ -18,7 +18,7 @@ from app.plan import Plan, Rule
 from tests.support.companygen import make_company
 
 CAUSE = (
-    "the plan merges across the balance-sheet line ('Office Supplies' merged into 'Savings'): "
+    "the plan merges across the balance-sheet line (“Office Supplies” merged into “Savings”): "
     "QuickBooks counts a balance-sheet account from all time, an income or expense account "
     "from the fiscal year's start (2021-01-01), so the merged account and Retained Earnings "
     "differ by what the earlier fiscal years moved"

@@ -61,7 +61,7 @@ def test_unknown_account_is_reported_once_and_blocks_writing(tmp_path):
     prepared = pipeline.prepare(parsed(txn(10, ("Travel", "5"), ("Checking", "-5"))), Plan())
     assert [p.fix for p in prepared.errors] == ["account_map"]  # said by each front end
     assert [str(p) for p in prepared.errors] == [
-        "r.csv:10: account 'Travel' (line 10) is not in the chart of accounts"
+        "r.csv:10: account “Travel” (line 10) is not in the chart of accounts"
     ]
     out = tmp_path / "book.gnucash"
     with pytest.raises(ProblemsError) as exc:
@@ -217,7 +217,7 @@ def test_balances_only_turns_errors_in_transaction_files_into_warnings():
     ledger = Ledger(
         accounts=chart,
         problems=(
-            Problem(Source("r.csv", 7), "expected a date like M/D/YYYY (got '31/02/2024')"),
+            Problem(Source("r.csv", 7), "expected a date like M/D/YYYY (got “31/02/2024”)"),
             Problem(Source("l.iif", 9), "a list error stays an error"),
         ),
         files=(
@@ -231,7 +231,7 @@ def test_balances_only_turns_errors_in_transaction_files_into_warnings():
     assert [(str(p), p.severity) for p in prepared.problems if p.source] == [
         ("l.iif:9: a list error stays an error", "error"),
         (
-            "r.csv:7: expected a date like M/D/YYYY (got '31/02/2024') "
+            "r.csv:7: expected a date like M/D/YYYY (got “31/02/2024”) "
             "(file not used: balances only)",
             "warning",
         ),
@@ -285,7 +285,7 @@ def test_history_renamed_last_gives_what_each_stage_in_turn_gives(rules, opening
     assert kept.problems == fresh.problems == problems
     assert again.ledger.transactions == in_turn.transactions  # the kept checks reused
     assert any("does not balance" in p.message for p in problems)
-    assert any("'Mystery'" in p.message for p in problems)
+    assert any("“Mystery”" in p.message for p in problems)
     assert any("finer than" in p.message for p in problems)
     # a transaction that does not balance: what the history explains waits for it (a note)
     assert [p.severity for p in fresh.problems if p.message == cutover.WAITS] == ["note"]

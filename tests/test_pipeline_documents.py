@@ -363,7 +363,7 @@ def test_balances_only_an_account_merged_into_a_r_is_the_map_steps_doing(
     assert not report.ok and not report.differences, report.summary_lines()
     said = verdict(report).words()
     assert said.startswith(
-        f"Needs your attention: A/R {ar:,.2f} as the Map step made it ('Undeposited Funds' "
+        f"Needs your attention: A/R {ar:,.2f} as the Map step made it (“Undeposited Funds” "
         f"merged into A/R) and QuickBooks' Open Invoices report {listed:,.2f} differ"
     ), said
     assert "QuickBooks' A/R" not in " ".join(report.difference_lines())

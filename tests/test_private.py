@@ -59,7 +59,7 @@ def test_the_shapes() -> None:
     )
     kept = "123456789.00 and 1,234,567.89 on 20240131, call 415-555-0101, Trans # 10000001"
     assert masked(kept) == kept  # (hunt 12: a date, an amount, a phone, a Trans # quoted)
-    assert quoted(" 900 12 3456 ") == "'••• •• ••••'"
+    assert quoted(" 900 12 3456 ") == "“••• •• ••••”"
     assert ssn_shaped("900123456") and ssn_shaped("900.12.3456") and not ssn_shaped("94326-1234")
     assert number_shaped("440177882298") and not number_shaped("415-555-0101")
     assert not number_shaped("1000") and not number_shaped("08 9555 1000")
@@ -114,7 +114,7 @@ def test_cells_read_as_amounts_dates_or_flags_are_quoted_masked(tmp_path) -> Non
     path.write_text(head + rows, encoding="utf-8")
     run, _ = _run(tmp_path, path)
     said = run.stdout + run.stderr
-    assert "(got '•••-••-••••')" in said and "(got '••••••••••••')" in said, said
+    assert "(got “•••-••-••••”)" in said and "(got “••••••••••••”)" in said, said
     kept = _kept_reads_the_same(tmp_path, path)
     assert "•••-••-••••\t••••••••••••" in kept.read_text(encoding="utf-8")
 
@@ -283,7 +283,7 @@ def test_a_job_s_terms_not_in_the_terms_list_are_refused_as_a_customer_s(tmp_pat
 
     prepared = pipeline.prepare(read([path], Plan()), Plan())
     found = [p.message for p in prepared.errors]
-    job = "job 'Acme:Roof' has terms 'Net 45', which are not in the terms list"
+    job = "job “Acme:Roof” has terms “Net 45”, which are not in the terms list"
     assert any(job in m for m in found), found
 
 

@@ -129,7 +129,7 @@ def test_messages_quote_grouped_card_and_bank_numbers_masked() -> None:
     assert masked("got Visa 4111 1111 1111 1111, acct 0012 3456 78") == (
         "got Visa •••• •••• •••• ••••, acct •••• •••• ••"
     )
-    assert quoted("card 4012 8888 8888 1881 on file", 12) == "'card •••• ••...'"
+    assert quoted("card 4012 8888 8888 1881 on file", 12) == "“card •••• ••...”"
     kept = "call 415-555-0101 on 2024-01-31 for 1 234.56"
     assert masked(kept) == kept
 
@@ -167,7 +167,7 @@ def test_device_numbers_years_and_phones_after_such_a_word_are_kept(memo) -> Non
 
 def test_a_csv_row_whose_cells_moved_is_refused_and_masked_in_the_kept_copy(tmp_path) -> None:
     """An unquoted comma in a memo ("Paid, acct 0012345678") moved the number under Account:
-    named in "account 'acct 0012345678' is not in the chart", offered on the Map step to place,
+    named in "account “acct 0012345678” is not in the chart", offered on the Map step to place,
     kept in the kept copy (hunt 17). A row with text past its header's last column is now
     refused at its line, quoting nothing, and the kept copy masks any cell of it."""
     company = make_company(30, seed=3)

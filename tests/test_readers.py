@@ -123,10 +123,10 @@ def test_merge_chart_lists_and_company():
     assert [f.filename for f in merged.files] == ["l.iif", "m.iif", "r.csv"]
     assert [(str(p), p.severity) for p in merged.problems] == [
         (
-            "m.iif:2: account 'Checking' appears again (first at l.iif:3); the first is kept",
+            "m.iif:2: account “Checking” appears again (first at l.iif:3); the first is kept",
             "warning",
         ),
-        ("m.iif:5: customer 'Ann' appears again (first at l.iif:9); the first is kept", "warning"),
+        ("m.iif:5: customer “Ann” appears again (first at l.iif:9); the first is kept", "warning"),
     ]
 
 
@@ -158,7 +158,7 @@ def test_overlapping_files_import_a_transaction_once():
         (
             "b.csv:4: 2 transactions of this file (2024-01-05 to 2024-01-06) are also in a.csv; "
             "each is imported once, from a.csv (lines 4, 6)",
-            "warning",
+            "note",  # each in the book once: nothing to do (hunt 23 M13: "read these first")
             "overlap",
         )
     ]
@@ -677,7 +677,7 @@ def _plus(line: str, amount: str) -> str:
 
 def test_a_date_order_chosen_that_no_date_reads_is_said_once_with_its_control(tmp_path) -> None:
     """The Files step's "Dates are written: day/month/year" on a month/day/year journal: 83
-    "expected a date like D/M/YYYY (got '01/26/2019')" errors, each told to fix the file
+    "expected a date like D/M/YYYY (got “01/26/2019”)" errors, each told to fix the file
     (hunt 23). One error now says the order chosen is the one no date reads in, with the
     date-order fix (the control on the file's card); an order its dates read in raises none."""
     from app import fixes
@@ -693,7 +693,7 @@ def test_a_date_order_chosen_that_no_date_reads_is_said_once_with_its_control(tm
     said = [p for p in pipeline.read([journal], chosen).problems if p.fix == "date_order"]
     assert [(str(p.source), p.severity) for p in said] == [("journal.csv:2", "error")]
     assert said[0].message == (
-        "its dates are written month/day/year ('01/26/2024'), not day/month/year as chosen for "
+        "its dates are written month/day/year (“01/26/2024”), not day/month/year as chosen for "
         "this file: none of them reads so; choose the order its dates are written in"
     )
     assert fixes.action("date_order", "wizard") == "set that file's date order on the Files step"

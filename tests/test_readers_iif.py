@@ -128,11 +128,11 @@ def test_identify_rejects_csv_and_binary(tmp_path: Path) -> None:
         (b"!ACCNT\x00\tNAME", "test.iif:1: this is a binary file"),
         (
             "Date,Num\n1/1/24,5\n",
-            "test.iif:1: expected a !KEYWORD header row before the first data row (got 'Date,Num')",
+            "test.iif:1: expected a !KEYWORD header row before the first data row (got “Date,Num”)",
         ),
         (
             "\nACCNT\tChecking\n",
-            "test.iif:2: expected a !KEYWORD header row before the first data row (got 'ACCNT')",
+            "test.iif:2: expected a !KEYWORD header row before the first data row (got “ACCNT”)",
         ),
         (
             '!ACCNT\tNAME\tDESC\nACCNT\tA\tok\nACCNT\tB\t"open\nACCNT\tC\tx\n',
@@ -311,7 +311,7 @@ def test_a_row_short_only_of_unnamed_columns_is_not_said(tmp_path: Path) -> None
 def test_extra_non_empty_cells_warn_with_line(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!CLASS\tNAME\nCLASS\tA\t\t \nCLASS\tB\t\tsurprise\n")
     assert [str(p) for p in ledger.problems] == [
-        "test.iif:3: 1 cell under no column name of the !CLASS header ignored ('surprise'); "
+        "test.iif:3: 1 cell under no column name of the !CLASS header ignored (“surprise”); "
         "none holds a number, so no amount is lost"
     ]
     assert ledger.problems[0].severity == "warning"
@@ -326,8 +326,8 @@ def test_extra_cells_that_could_be_an_amount_say_so(tmp_path: Path) -> None:
     )
     ledger = read(tmp_path, text)
     assert [str(p) for p in ledger.problems] == [
-        "test.iif:5: 2 cells under no column name of the !SPL header ignored ('note', "
-        "'1,250.00'); 1 of them holds a number that is not read: if it is an amount, the row "
+        "test.iif:5: 2 cells under no column name of the !SPL header ignored (“note”, "
+        "“1,250.00”); 1 of them holds a number that is not read: if it is an amount, the row "
         "has more cells than the !SPL header names; line them up and import again"
     ]
     assert [s.value for s in ledger.transactions[0].splits] == [-5, 5]
@@ -440,7 +440,7 @@ def test_a_lone_date_of_the_other_order_is_a_typo_said_once(tmp_path: Path) -> N
     rows += ["TRNS||CHECK|13/9/2020|A||1|||", "SPL||CHECK|13/9/2020|B||-1|||", "ENDTRNS"]
     ledger = read(tmp_path, journal(*rows))
     assert [str(p) for p in ledger.errors] == [
-        "test.iif:34: expected a date like M/D/YYYY (got '13/9/2020'): there is no month 13, "
+        "test.iif:34: expected a date like M/D/YYYY (got “13/9/2020”): there is no month 13, "
         "read M/D/YYYY; transaction not read"
     ]
     assert len(ledger.transactions) == 10
@@ -460,7 +460,7 @@ def test_yn_booleans(tmp_path: Path) -> None:
 
 def test_invalid_flag_warns_once(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!VEND\tNAME\t1099\nVEND\tV\tMaybe\n")
-    assert [str(p) for p in ledger.problems] == ["test.iif:2: 1099: expected Y or N (got 'Maybe')"]
+    assert [str(p) for p in ledger.problems] == ["test.iif:2: 1099: expected Y or N (got “Maybe”)"]
 
 
 def test_unknown_keyword_is_listed_not_fatal(tmp_path: Path) -> None:
@@ -539,7 +539,7 @@ def test_nonposting_accounts_are_listed(tmp_path: Path) -> None:
 def test_empty_account_level_is_an_error(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!ACCNT\tNAME\tACCNTTYPE\nACCNT\tUtilities::Water\tEXP\n")
     assert [str(p) for p in ledger.errors] == [
-        "test.iif:2: expected an account name like Parent:Child (got 'Utilities::Water')"
+        "test.iif:2: expected an account name like Parent:Child (got “Utilities::Water”)"
     ]
 
 
@@ -638,7 +638,7 @@ def test_vendor_without_name_is_an_error(tmp_path: Path) -> None:
     ledger = read(tmp_path, "!VEND\tNAME\tADDR1\nVEND\t\tPO Box 1\n")
     assert not ledger.vendors
     assert [str(p) for p in ledger.errors] == [
-        "test.iif:2: expected a NAME on this VEND row (got '')"
+        "test.iif:2: expected a NAME on this VEND row (got “”)"
     ]
 
 
@@ -823,7 +823,7 @@ def test_two_accounts_differing_only_in_capitals_are_said(tmp_path):
     ledger = iif.parse(path, ReadOptions())
     assert [a.full_name for a in ledger.accounts] == ["Advertising", "advertising"]
     assert [str(p) for p in ledger.problems] == [
-        "lists.iif:3: account 'advertising' differs from 'Advertising' (line 2) only in "
+        "lists.iif:3: account “advertising” differs from “Advertising” (line 2) only in "
         "capitals: both are kept, apart, as written; if they are one account, merge one into "
         "the other"
     ]

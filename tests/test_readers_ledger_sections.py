@@ -69,7 +69,7 @@ def test_a_missing_heading_row_is_an_error_naming_the_account_its_rows_went_to(
         (
             "error",
             f"gl.csv:{total}",
-            "a 'Total 6400 · Insurance' row with no heading row for '6400 · Insurance' above "
+            "a “Total 6400 · Insurance” row with no heading row for “6400 · Insurance” above "
             "it: the heading row is missing, so the rows above were read as rows of 6300 · "
             "Depreciation Expense; export the General Ledger again from QuickBooks and give it "
             "unedited",
@@ -81,7 +81,7 @@ def test_a_missing_heading_row_is_an_error_naming_the_account_its_rows_went_to(
     book = out / "book.gnucash"
     run = convert(lists, tmp_path / "gl.csv", "-o", book)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert f"gl.csv:{total}: a 'Total 6400 · Insurance' row" in run.stdout + run.stderr
+    assert f"gl.csv:{total}: a “Total 6400 · Insurance” row" in run.stdout + run.stderr
     assert not book.exists()
 
 
@@ -251,7 +251,7 @@ def test_a_missing_heading_is_found_though_another_parent_has_a_subaccount_so_na
     )
     ledger = qbcsv.parse(_write(tmp_path, text.rstrip("\n").split("\n")), DEFAULT)
     assert [(str(p.source), p.message.split(":")[0]) for p in ledger.errors] == [
-        ("gl.csv:12", "a 'Total Other' row with no heading row for 'Other' above it")
+        ("gl.csv:12", "a “Total Other” row with no heading row for “Other” above it")
     ]
 
 
@@ -337,7 +337,7 @@ def test_the_cutover_and_the_proof_give_one_cause_where_two_apply(report, tmp_pa
     run = convert(lists, _write(folder, kept), "-o", book, "--plan", plan, "--opening-balances")
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
-    merge = f"the plan merges across the balance-sheet line ({expense!r} merged into {bank!r})"
+    merge = f"the plan merges across the balance-sheet line (“{expense}” merged into “{bank}”)"
     warned = [line for line in out.splitlines() if f": {bank}: QuickBooks balance" in line]
     proof = [line.strip() for line in out.splitlines() if line.strip().startswith(f"{bank}: ")]
     assert len(warned) == len(proof) == 1, out

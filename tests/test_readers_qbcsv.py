@@ -365,7 +365,7 @@ def test_spreadsheet_hashes_in_amount_read_debit_credit() -> None:
     (warning,) = ledger.problems
     assert str(warning) == (
         "reckon_spend_money.csv:5: the Amount column is not a number on 3 rows (lines 5, 6, 11; "
-        "got '########'); Debit/Credit holds the value there and is used, so nothing is lost"
+        "got “########”); Debit/Credit holds the value there and is used, so nothing is lost"
     )
 
 
@@ -405,8 +405,8 @@ AMOUNT_AND_DC = ",Trans #,Type,Date,Num,Name,Memo,Account,Debit,Credit,Amount,Ba
         ("10", "", "10.00", "10", None),  # same number, other text: no complaint
         ("", "", "", "0", None),
         ("10.00", "", "########", "10.00", "warning: the Amount column is not a number"),
-        ("10.00", "", "12.00", "10.00", "warning: Amount '12.00' disagrees with Debit 10.00"),
-        ("", "", "5.00", "0", "warning: Amount '5.00' disagrees with Debit (empty)"),
+        ("10.00", "", "12.00", "10.00", "warning: Amount “12.00” disagrees with Debit 10.00"),
+        ("", "", "5.00", "0", "warning: Amount “5.00” disagrees with Debit (empty)"),
         ("########", "", "10.00", "10.00", "warning: the Debit/Credit column is not a number"),
         ("", "", "-", "0", "warning: the Amount column is not a number"),
         ("########", "", "########", None, "error: expected an amount like 1,234.56"),
@@ -449,7 +449,7 @@ def test_without_trans_number_ref_in_balance_and_hashes_in_amount_still_group(
         ("warning", 2),
         ("warning", 2),
     ]
-    assert "Balance column is unreadable (got '#REF!')" in ledger.problems[0].message
+    assert "Balance column is unreadable (got “#REF!”)" in ledger.problems[0].message
     assert "Amount column is not a number on 2 rows (lines 2-3" in ledger.problems[1].message
 
 
@@ -457,7 +457,7 @@ def test_bad_amount_is_an_error_with_file_line_and_value(tmp_path: Path) -> None
     rows = [",1,Check,1/5/2021,,,,Rent,,12.x4,", ",1,Check,1/5/2021,,,,Checking,,-12.34,"]
     ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
     assert str(ledger.errors[0]).startswith("report.csv:4: expected an amount")
-    assert "'12.x4'" in ledger.errors[0].message
+    assert "“12.x4”" in ledger.errors[0].message
     assert len(ledger.transactions) == 1  # kept, and it will not balance: nothing silent
 
 
@@ -494,7 +494,7 @@ def test_ambiguous_date_order_is_flagged_and_mixed_orders_are_an_error(tmp_path:
     rows += [",3,Check,05/13/2021,,,,Rent,,1.00,", ",3,Check,05/13/2021,,,,Checking,,-1.00,"]
     ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
     assert any("mixes date orders" in p.message for p in ledger.errors)
-    assert any("'13/05/2021'" in str(p) and p.source.line == 6 for p in ledger.errors)
+    assert any("“13/05/2021”" in str(p) and p.source.line == 6 for p in ledger.errors)
 
 
 def test_a_lone_date_of_the_other_order_is_a_typo_said_once(tmp_path: Path) -> None:
@@ -509,7 +509,7 @@ def test_a_lone_date_of_the_other_order_is_a_typo_said_once(tmp_path: Path) -> N
     rows += [",99,Check,05/13/2021,,,,Rent,,1.00,", ",99,Check,05/13/2021,,,,Checking,,-1.00,"]
     ledger = qbcsv.parse(detail(tmp_path, rows), DEFAULT)
     assert [p.message for p in ledger.errors] == [
-        "expected a date like D/M/YYYY (got '05/13/2021'); this transaction (2 split rows) is "
+        "expected a date like D/M/YYYY (got “05/13/2021”); this transaction (2 split rows) is "
         "not read"
     ]
     assert ledger.files[0].date_order == "dmy" and len(ledger.transactions) == 10

@@ -108,7 +108,7 @@ def test_a_trial_balance_row_missing_from_the_chart_is_an_error(tmp_path: Path) 
     tb.write_text(text, encoding="utf-8")
     merged = readers.read([lists, tb], Plan())
     (error,) = merged.errors
-    assert "trial balance account '1019 · Rainy Day' is not" in str(error)
+    assert "trial balance account “1019 · Rainy Day” is not" in str(error)
     assert str(error).startswith("tb.csv:")
 
 
@@ -154,7 +154,7 @@ def test_balances_only_from_a_trial_balance_alone_through_gnucash(tmp_path: Path
     parsed = pipeline.read([path], Plan())
     first = pipeline.prepare(parsed, Plan(cutover=Cutover(mode="balances_only", date="2021-12-31")))
     assert {str(p) for p in first.errors} >= {
-        "tb_plain.csv:2: choose a GnuCash type for account 'Checking'"
+        "tb_plain.csv:2: choose a GnuCash type for account “Checking”"
     }
     plan = Plan(
         rules=tuple(Rule("retype", n, t) for n, t in types.items()),

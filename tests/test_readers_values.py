@@ -245,4 +245,4 @@ def test_a_date_of_its_shape_but_no_such_day_says_why(text: str, order: str, sai
     """ "02/30/2024" was "expected a date like M/D/YYYY", though it has that shape (hunt 20)."""
     with pytest.raises(ValueError, match="expected a date like") as caught:
         parse_date(text, order)
-    assert str(caught.value).endswith(f"(got {text!r}): {said}")
+    assert str(caught.value).endswith(f"(got “{text}”): {said}")

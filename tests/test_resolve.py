@@ -89,7 +89,7 @@ def test_label_forms(label, full):
 def test_ambiguous_leaf_is_an_error_listing_candidates():
     out = resolve(ledger("Fuel", "Fuel"), {})
     assert said(out.problems) == [
-        "r.csv:10: account 'Fuel' (lines 10, 12) is ambiguous (Automobile:Fuel, "
+        "r.csv:10: account “Fuel” (lines 10, 12) is ambiguous (Automobile:Fuel, "
         f"Job Expenses:Fuel){MAP_CLI}"
     ]
     assert out.transactions[0].splits[0].account == "Fuel"  # left for the user, never guessed
@@ -98,7 +98,7 @@ def test_ambiguous_leaf_is_an_error_listing_candidates():
 def test_unknown_label_is_one_error_per_label_never_a_catch_all():
     out = resolve(ledger("Travel", "Travel", "Travel"), {})
     assert said(out.problems) == [
-        f"r.csv:10: account 'Travel' (lines 10, 12, 14) is not in the chart of accounts{MAP_CLI}"
+        f"r.csv:10: account “Travel” (lines 10, 12, 14) is not in the chart of accounts{MAP_CLI}"
     ]
     assert {a.full_name for a in out.accounts} == {a.full_name for a in CHART}
 
@@ -111,7 +111,7 @@ def test_account_map_resolves_unknown_and_ambiguous_labels():
 def test_account_map_to_an_account_outside_the_chart_is_an_error():
     out = resolve(ledger("Travel"), {"Travel": "Trips"})
     assert [p.message for p in out.problems] == [
-        "account 'Travel' is placed in 'Trips', which is not in the chart of accounts (line 10)"
+        "account “Travel” is placed in “Trips”, which is not in the chart of accounts (line 10)"
     ]
 
 
@@ -205,7 +205,7 @@ def test_unresolved_lists_labels_for_the_map_step():
 def test_without_chart_two_numbered_accounts_with_one_leaf_name_are_not_merged():
     out = resolve(ledger("6210 · Fuel", "7120 · Fuel", "6210 · Fuel", chart=False), {})
     assert said(out.problems) == [
-        "r.csv:12: account '7120 · Fuel' (line 12) and account number 6210 would both be 'Fuel' "
+        "r.csv:12: account “7120 · Fuel” (line 12) and account number 6210 would both be “Fuel” "
         f"without a chart of accounts{CHART_CLI}"
     ]
     assert [t.splits[0].account for t in out.transactions] == ["Fuel", "7120 · Fuel", "Fuel"]
@@ -248,19 +248,19 @@ def test_builtin_account_missing_from_the_chart_is_created_with_its_quickbooks_t
     ]
     assert [(str(p), p.severity) for p in out.problems] == [
         (
-            "r.csv:10: account '1200 · Undeposited Funds' (line 10) is not in the chart of "
-            "accounts: QuickBooks creates it by itself, so it is created as 'Undeposited Funds' "
+            "r.csv:10: account “1200 · Undeposited Funds” (line 10) is not in the chart of "
+            "accounts: QuickBooks creates it by itself, so it is created as “Undeposited Funds” "
             "with type ASSET",
             "warning",
         ),
         (
-            "r.csv:12: account 'accounts receivable' (line 12) is not in the chart of accounts: "
-            "QuickBooks creates it by itself, so it is created as 'Accounts Receivable' with "
+            "r.csv:12: account “accounts receivable” (line 12) is not in the chart of accounts: "
+            "QuickBooks creates it by itself, so it is created as “Accounts Receivable” with "
             "type RECEIVABLE",
             "warning",
         ),
         (  # not built in: still refused, never guessed
-            "r.csv:14: account 'Petty Cash' (line 14) is not in the chart of accounts",
+            "r.csv:14: account “Petty Cash” (line 14) is not in the chart of accounts",
             "error",
         ),
     ]
@@ -313,7 +313,7 @@ def test_without_chart_a_bare_number_is_the_account_its_number_names_elsewhere()
     """Reckon's Pay Cheque export prints 1222 where its Transfer export prints the name."""
     out = resolve(ledger("1222", "1222 · Cheque Account", chart=False, types=("", "Bank")), {})
     assert [str(p) for p in out.problems] == [
-        "r.csv:10: account number 1222 (line 10) is taken as 'Cheque Account', the account "
+        "r.csv:10: account number 1222 (line 10) is taken as “Cheque Account”, the account "
         "that number names at r.csv:12"
     ]
     assert out.problems[0].severity == "warning"
@@ -340,8 +340,8 @@ def test_without_chart_one_number_with_two_names_is_an_error_naming_both():
     out = resolve(ledger("1222 · Cheque Account", "1222 · Bank Account", "1222", chart=False), {})
     assert [(with_fix(str(p), p.fix, "cli"), p.severity) for p in out.problems] == [
         (
-            "r.csv:10: account number 1222 names several accounts: 'Cheque Account' (r.csv:10), "
-            "'Bank Account' (r.csv:12); one number is one account" + CHART_CLI,
+            "r.csv:10: account number 1222 names several accounts: “Cheque Account” (r.csv:10), "
+            "“Bank Account” (r.csv:12); one number is one account" + CHART_CLI,
             "error",
         )
     ]

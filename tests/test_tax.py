@@ -166,7 +166,7 @@ def test_a_liability_report_rate_other_than_the_item_lists_is_said(tmp_path) -> 
     other = replace(parts[1], tax_liability=(changed,))
     said = [str(p) for p in merge([parts[0], other]).problems if "a rate of" in p.message]
     assert len(said) == 1 and said[0].startswith(
-        f"{row.source}: the report gives sales tax item {row.item!r} a rate of {changed.rate}%, "
+        f"{row.source}: the report gives sales tax item “{row.item}” a rate of {changed.rate}%, "
         "the item list (lists.iif:"
     ), said
 
@@ -235,9 +235,9 @@ def test_kit_plan_tables_entries_and_what_is_kept(kit) -> None:
     assert "Special District" in norate.kept and "no rate" in norate.kept
     assert ("Special District", "it has no rate in the lists") in st.not_made
     warnings = [w.message for w in kit.warnings]
-    assert sum("'Special District'" in w and "no rate" in w for w in warnings) >= 1
+    assert sum("“Special District”" in w and "no rate" in w for w in warnings) >= 1
     # an item the lists do not have: the name as description, warned once for two invoices
-    unknown = [w for w in warnings if "'Training' is not in the item list" in w]
+    unknown = [w for w in warnings if "“Training” is not in the item list" in w]
     assert len(unknown) == 1
     assert [e.description for e in docs["5004"].entries] == ["Training"]
     assert docs["5003"].entries[1].description == "Training: Staff training"

@@ -124,7 +124,7 @@ def test_decide_refuses_a_foreign_book_another_company_and_older_exports() -> No
     ledger = Ledger(transactions=(_txn("1"),), company="Acme", accounts=CHART)
     with pytest.raises(update.UpdateRefused, match="not written by qb2gnucash"):
         update.decide(_state((), None), ledger, OPENING_KIND, "b.gnucash")
-    with pytest.raises(update.UpdateRefused, match="of 'Other Co'"):
+    with pytest.raises(update.UpdateRefused, match="of “Other Co”"):
         update.decide(_state((), RECORD), replace(ledger, company="Other Co"), OPENING_KIND)
     from app.model import AsOf
 
@@ -497,7 +497,7 @@ def test_an_account_renamed_in_quickbooks_is_held_then_taken(later: Later, tmp_p
     taken = update_run.bring_up_to_date(june, book, take)
     assert taken.written and taken.explained
     assert [r.said() for r in taken.renames] == [
-        f"Taken from QuickBooks (the plan): the book's account {old!r} renamed {new!r}"
+        f"Taken from QuickBooks (the plan): the book's account “{old}” renamed “{new}”"
     ]
     snap = gnc.read_book(book)
     assert snap.account(old) is None and snap.account(new) is not None
@@ -649,7 +649,7 @@ def test_accounts_renamed_and_moved_in_gnucash_are_followed(later: Later, tmp_pa
     # a GnuCash account made with a renamed one's old name: refused, the book as it was
     rearrange_in_gnucash(book, fmt, {"Office Rent": ("Rent", "Office Rent")})
     before = book.read_bytes()
-    with pytest.raises(update.UpdateRefused, match="two accounts of the book go by 'Rent'"):
+    with pytest.raises(update.UpdateRefused, match="two accounts of the book go by “Rent”"):
         update_run.bring_up_to_date(june, book)
     assert same_book(book.read_bytes(), before)
 

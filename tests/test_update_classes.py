@@ -70,7 +70,7 @@ def test_a_class_renamed_in_quickbooks_keeps_the_book_s_name(
     said = [line for line in run.stdout.splitlines() if "now calls class" in line]
     assert len(said) == 1, run.stdout
     assert said[0].startswith("Held [class:Design]: lists.iif:")
-    assert "class 'Design' 'Creative': renamed in QuickBooks (" in said[0]
+    assert "class “Design” “Creative”: renamed in QuickBooks (" in said[0]
     assert said[0].endswith(
         "the book keeps its name, and the exports' lines of that class are in it"
     )
@@ -119,7 +119,7 @@ def test_a_class_renamed_in_quickbooks_taken_renames_it_in_the_book(
     run = convert(*june, "--update", renamed, "--take-quickbooks", "class:Design")
     assert run.returncode == plain.returncode, run.stdout + run.stderr
     assert _held(run.stdout) == _held(plain.stdout)
-    taken = "Taken from QuickBooks (the plan): the book's class 'Design' renamed 'Creative'"
+    taken = "Taken from QuickBooks (the plan): the book's class “Design” renamed “Creative”"
     assert taken in run.stdout
     want = Counter(
         {tuple(map(_as_creative, (k, a, v, m))): n for (k, a, v, m), n in _lines(book).items()}
@@ -167,12 +167,12 @@ def test_the_wizard_holds_the_class_rename_and_takes_it(
     r = post_update(client, book, june)
     assert r.status_code == 303, r.get_data(as_text=True)
     held = soup(client.get(r.location)).select_one('li.held[data-key="class:Design"]')
-    assert "QuickBooks now calls class 'Design' 'Creative'" in held.get_text(" ")
+    assert "QuickBooks now calls class “Design” “Creative”" in held.get_text(" ")
     buttons = [b.get_text(" ").strip() for b in held.select("button")]
     assert buttons == ["Rename it as QuickBooks has it", "Keep the book's name"], buttons
     after = decide_held(client, r.location, "class:Design", "quickbooks")
     said = after.select_one("#update-summary").get_text(" ")
-    assert "Taken from QuickBooks (your decision): the book's class 'Design' renamed" in said
+    assert "Taken from QuickBooks (your decision): the book's class “Design” renamed" in said
     assert not after.select('li.held[data-key="class:Design"]')
     out = tmp_path / "downloaded.gnucash"
     with client.get(after.select_one("#download-updated")["href"]) as got:
@@ -205,7 +205,7 @@ def test_a_class_moved_under_another_is_not_taken_into_sub_accounts(
     run = convert(*june, "--update", book, "--take-quickbooks", "class:Design")
     assert run.returncode == 1, run.stdout + run.stderr
     assert run.stderr.strip() == (
-        "Book not updated: class 'Design' is 'Landscaping:Design' in QuickBooks now, under "
+        "Book not updated: class “Design” is “Landscaping:Design” in QuickBooks now, under "
         "another parent class: in a book with a sub-account per class, taking that is not done "
         "yet; keep the book's name for it, or convert into a new book"
     )

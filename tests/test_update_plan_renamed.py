@@ -48,7 +48,7 @@ def test_the_plan_s_change_of_an_account_quickbooks_renamed_follows_it(
     assert outcome.plan.rules == tuple(replace(r, account=new) for r in rules)
     said = [line for line in outcome.lines() if line.startswith("Warning: ")]
     assert said == [
-        f"Warning: lists.iif:48: QuickBooks renamed account {old!r} to {new!r} since the last "
+        f"Warning: lists.iif:48: QuickBooks renamed account “{old}” to “{new}” since the last "
         f"run (found by its number, 6800): the book's changes of it "
         f"({', '.join(dict.fromkeys(r.kind for r in rules))}) now name it so"
     ]
@@ -93,7 +93,7 @@ def test_a_merge_of_an_account_quickbooks_renamed_is_still_said(
         update_run.bring_up_to_date(june, book)
     said = [p.message for p in refused.value.problems]
     assert said == [
-        f"the change merge {old!r} names account {old!r}, which none of the files lists"
+        f"the change merge “{old}” names account “{old}”, which none of the files lists"
     ]
     assert book.read_bytes() == before
 
@@ -113,7 +113,7 @@ def test_a_change_of_an_account_quickbooks_deleted_does_not_follow_another_renam
         update_run.bring_up_to_date(june, book)
     said = [p.message for p in refused.value.problems]
     assert said == [
-        "the change rename 'Old Dues' names account 'Old Dues', which none of the files lists"
+        "the change rename “Old Dues” names account “Old Dues”, which none of the files lists"
     ]
     # (not "write its name in --type or the plan file": a plan changing the accounts is refused)
     assert [p.fix for p in refused.value.problems] == ["book_rule_gone"]
@@ -134,5 +134,5 @@ def test_a_company_name_masked_since_is_the_same_company() -> None:
     assert refusal(rec, now, "book.gnucash") is None
     other = Ledger(company="Other Co")
     said = refusal(rec, other, "book.gnucash") or ""
-    assert "these exports are of 'Other Co', and book.gnucash holds 'Green Valley SSN" in said
+    assert "these exports are of “Other Co”, and book.gnucash holds “Green Valley SSN" in said
     assert "900-12-3456" not in said  # (an older record's name, masked when said)

@@ -65,7 +65,7 @@ def test_split_on_unknown_account_grouped_per_account():
             txn(("Rent", "1"), ("Nowhere", "-1"), line=20),
         ),
     )
-    assert messages(ledger) == ["j.csv:11: account 'Nowhere' does not exist (lines 11, 21)"]
+    assert messages(ledger) == ["j.csv:11: account “Nowhere” does not exist (lines 11, 21)"]
     assert check(ledger, reported={"Nowhere"}) == []
 
 
@@ -73,7 +73,7 @@ def test_split_on_placeholder():
     accounts = (acc("Assets", T.ASSET, placeholder=True), acc("Assets:Bank", T.BANK), acc("Rent"))
     ledger = Ledger(accounts=accounts, transactions=(txn(("Rent", "1"), ("Assets", "-1")),))
     assert messages(ledger) == [
-        "j.csv:11: account 'Assets' is a placeholder and cannot take postings (line 11); "
+        "j.csv:11: account “Assets” is a placeholder and cannot take postings (line 11); "
         "move them to another account"
     ]
 
@@ -81,14 +81,14 @@ def test_split_on_placeholder():
 def test_account_without_type_asks_for_one():
     ledger = Ledger(accounts=(acc("Odd", None, kind_label="OLIAB"),))
     assert messages(ledger) == [
-        "chart.iif:1: choose a GnuCash type for account 'Odd' (QuickBooks type 'OLIAB')"
+        "chart.iif:1: choose a GnuCash type for account “Odd” (QuickBooks type “OLIAB”)"
     ]
 
 
 def test_family_mismatch_between_parent_and_child():
     ledger = Ledger(accounts=(acc("Car", T.EXPENSE), acc("Car:Loan", T.LIABILITY, line=2)))
     assert messages(ledger) == [
-        "chart.iif:2: account 'Car:Loan' (a Liability account) cannot sit under 'Car' (an "
+        "chart.iif:2: account “Car:Loan” (a Liability account) cannot sit under “Car” (an "
         "Expense account) in GnuCash: a subaccount is of its parent's kind; move it, or change "
         "a type"
     ]
@@ -114,7 +114,7 @@ def test_compatibility_table_matches_the_gnucash_engine():
 def test_duplicate_full_names():
     ledger = Ledger(accounts=(acc("Rent"), acc("Rent", line=7)))
     assert messages(ledger) == [
-        "chart.iif:7: two accounts would be named 'Rent' (the other from chart.iif:1); "
+        "chart.iif:7: two accounts would be named “Rent” (the other from chart.iif:1); "
         "rename or merge one of them"
     ]
 
@@ -122,12 +122,12 @@ def test_duplicate_full_names():
 @pytest.mark.parametrize("name", ["A::B", ":B", "A: "])
 def test_empty_name_level(name):
     ledger = Ledger(accounts=(acc("A"), acc(name, line=3)))
-    assert f"chart.iif:3: account {name!r} has an empty name level" in messages(ledger)
+    assert f"chart.iif:3: account “{name}” has an empty name level" in messages(ledger)
 
 
 def test_missing_parent():
     assert messages(Ledger(accounts=(acc("A:B"),))) == [
-        "chart.iif:1: account 'A:B' has no parent 'A'"
+        "chart.iif:1: account “A:B” has no parent “A”"
     ]
 
 
@@ -178,7 +178,7 @@ def test_a_placeholder_is_said_even_when_its_name_is_an_unresolved_label():
         ),
     )
     (p,) = check(ledger, reported={"Expenses"})
-    assert "'Expenses' is a placeholder and cannot take postings" in p.message
+    assert "“Expenses” is a placeholder and cannot take postings" in p.message
 
 
 def test_an_amount_too_fine_to_take_a_remainder_of_is_still_finer_than_a_cent():
@@ -204,7 +204,7 @@ def test_an_unknown_currency_is_an_error_with_its_fix():
     (p,) = check(Ledger(), currency="XYZ")[-1:]
     assert p.severity == "error" and p.fix == "currency" and p.source is None
     assert (
-        p.message == "unknown currency 'XYZ': GnuCash keeps books in ISO codes like USD, EUR or CAD"
+        p.message == "unknown currency “XYZ”: GnuCash keeps books in ISO codes like USD, EUR or CAD"
     )
 
 
@@ -236,7 +236,7 @@ def test_terms_of_an_unknown_kind():
     from app.business import BillTerm
 
     ledger = Ledger(terms=(BillTerm("Odd", Source("l.iif", 3), kind="weekly"),))
-    assert messages(ledger) == ["l.iif:3: terms 'Odd' are of unknown kind 'weekly'"]
+    assert messages(ledger) == ["l.iif:3: terms “Odd” are of unknown kind “weekly”"]
 
 
 def messages_in(ledger: Ledger, currency: str) -> list[str]:

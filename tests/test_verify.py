@@ -708,7 +708,7 @@ def test_two_book_accounts_with_one_number_never_pass() -> None:
         ),
     )
     (warned,) = [p for p in check(both) if "account number 1222" in p.message]
-    assert warned.severity == "warning" and "'Checking' and 'Rent' (" in warned.message
+    assert warned.severity == "warning" and "“Checking” and “Rent” (" in warned.message
     same = verify(both, dataclasses.replace(book, accounts=coded), Cutover())
     (found,) = [c for c in same.checks if c.name == "account numbers used twice"]
     assert found.ok and (found.input, found.book) == (1, 1) and same.ok

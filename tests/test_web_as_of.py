@@ -179,7 +179,7 @@ def test_a_date_in_year_one_is_refused_and_nothing_saved(client, tmp_path):
         data = {"currency": "USD", "mode": "full", "format": "xml", **form}
         r = client.post(f"{prefix}/map/settings", data=data, headers=csrf | HX)
         assert r.status_code == 422, (form, r.status_code)
-        assert "(got &#39;0001" in r.get_data(as_text=True), r.get_data(as_text=True)
+        assert "(got “0001" in r.get_data(as_text=True), r.get_data(as_text=True)
         assert client.get(f"{prefix}/plan.json").data == before
     plan = json.loads(before)
     plan["cutover"]["export_date"] = "0001-01-01"

@@ -114,11 +114,11 @@ def test_a_transactions_file_shows_its_problems_and_asks_for_the_lists(client):
     assert "Lists to IIF Files" in card.select_one("#needs-chart").text
     problems = card.select_one("details.problems")
     assert "5 problems in this file (4 to fix)" in problems.select_one("summary").text
-    assert "txns.iif:4: choose a GnuCash type for account 'Checking'" in problems.text
+    assert "txns.iif:4: choose a GnuCash type for account “Checking”" in problems.text
     # the Map step lists them with the control that sets a type (it said neither)
     tree = soup(client.get(f"{prefix}/map")).select_one("#tree-problems").text
     assert (
-        "choose a GnuCash type for account 'Checking'; to fix: on the Map step, choose “Change…” "
+        "choose a GnuCash type for account “Checking”; to fix: on the Map step, choose “Change…” "
         "beside it in “The GnuCash accounts” and pick its GnuCash type" in tree
     )
     page = soup(upload(client, prefix, csrf, "lists.iif"))
@@ -179,6 +179,31 @@ def test_remove_a_file(client):
     assert said.text.startswith("Removed txns.iif:") and said.has_attr("data-status")
     page = soup(client.get(f"{prefix}/files"))  # said once, where it happened
     assert page.select_one("#files-status") is None
+
+
+def test_the_preview_shows_parents_subtotals_and_lines_as_debits_and_credits(client):
+    """Hunt 23 M3: Utilities showed 0.00 (its own QuickBooks balance) with 25.00 under it and
+    no subtotal; transaction lines were signed debit + (Sales -100.00) on a page that says
+    balances have no minus sign when usual."""
+    prefix, csrf = new_migration(client)
+    upload(client, prefix, csrf, "lists.iif", "txns.iif")
+    page = soup(client.get(f"{prefix}/preview"))
+    heads = [th.text for th in page.select("#account-table th")]
+    assert heads[4:6] == ["QuickBooks balance", "With subaccounts"]
+
+    def cells(account: str) -> list[str]:
+        row = page.select_one(f'#account-table tr[data-account="{account}"]')
+        return [td.text.strip() for td in row.select("td.num")]
+
+    assert cells("Utilities")[:2] == ["0.00", "25.00"]  # its own, then with Gas
+    assert cells("Utilities:Gas")[:2] == ["25.00", ""]  # no subaccounts: no subtotal
+    assert cells("Checking")[:2] == ["75.00", ""]
+    assert [th.text for th in page.select("#txn-table th")][4:7] == ["Amount", "Debit", "Credit"]
+    deposit = page.select("#txn-table tbody.txn")[1]
+    lines = [[td.text.strip() for td in tr.select("td")][2:7] for tr in deposit.select("tr.split")]
+    assert lines == [["Checking", "", "", "100.00", ""], ["Sales", "", "", "", "100.00"]]
+    assert deposit.select_one("tr.head td.num").text == "100.00"
+    assert "as in QuickBooks' Journal" in page.select_one("#txn-sign").text
 
 
 def test_a_file_removed_and_added_again_is_read_once(client, app):

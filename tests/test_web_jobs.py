@@ -50,6 +50,12 @@ def test_import_is_refused_while_problems_remain_then_resolved(client):
         said.text
     )
     assert said.select_one("a[href='#unresolved']") is not None
+    # a label no file has is refused, not kept in the plan (hunt 24 L2: "goes to", and stored)
+    for label in ("No such label", ""):
+        nowhere = {"label": label, "target": "Nowhere:At:All"}
+        refused = client.post(f"{prefix}/map/resolve", data=nowhere, headers=csrf | HX)
+        assert refused.status_code == 422 and "No file has a report account" in refused.text
+    assert "Nowhere" not in client.get(f"{prefix}/plan.json").text
     client.post(
         f"{prefix}/map/resolve",
         data={"label": "Heating Oil", "target": "Utilities:Gas"},
@@ -124,9 +130,9 @@ def test_progress_says_what_the_import_does(client, monkeypatch):
     # the phase, its place among the import's steps, one bar for them all, the last file read
     # with its rows, as the upload's bar says them (issue 27, item 4)
     assert said is not None
-    assert said.text == "Step 1 of 9: Reading txns.iif — 9 rows read (file 2 of 2)"
+    assert said.text == "Step 5 of 13: Reading txns.iif — 9 rows read (file 2 of 2)"
     bar = soup(client.get(f"{prefix}/job", headers=HX)).select_one("[role=progressbar]")
-    assert bar["aria-valuenow"] == "15"  # the reading's whole share of the one bar
+    assert bar["aria-valuenow"] == "32"  # the reading's whole share, after the upload's
     assert soup(client.post(f"{prefix}/job/cancel", headers=csrf | HX)).select_one("#job")
 
 

@@ -35,13 +35,13 @@ def test_map_rules_tree_and_inline_validation(client):
         data={"account": "Sales", "kind": "rename", "target": "A:B"},
         headers=csrf | HX,
     )
-    assert "must not contain ':'" in soup(colon).text
+    assert "must not contain “:”" in soup(colon).text
     bad = client.post(
         f"{prefix}/map/rules",
         data={"account": "Sales", "kind": "rename", "target": "A:B"},
         headers=csrf | HX,
     )
-    assert bad.status_code == 422 and "must not contain ':'" in soup(bad).text
+    assert bad.status_code == 422 and "must not contain “:”" in soup(bad).text
     nul = client.post(
         f"{prefix}/map/rules",
         data={"account": "Sales", "kind": "rename", "target": "Sa\x00les"},
@@ -79,16 +79,16 @@ def test_map_settings_refuse_bad_values(client):
     upload(client, prefix, csrf, "lists.iif")
     cases = [
         ({"currency": "dollars"}, "three-letter"),
-        ({"currency": "XYZ"}, "Unknown currency &#39;XYZ&#39;: GnuCash keeps books in ISO codes"),
+        ({"currency": "XYZ"}, "Unknown currency “XYZ”: GnuCash keeps books in ISO codes"),
         ({"currency": "USD", "fiscal_year_start": "13-40"}, "fiscal year start"),
         ({"currency": "USD", "mode": "balances_only"}, "cutover date"),
         (  # one reading or the other: never guessed, so no day is suggested
             {"currency": "USD", "mode": "balances_only", "date": "01/02/2024"},
-            "(got &#39;01/02/2024&#39;).",
+            "(got “01/02/2024”).",
         ),
         (
             {"currency": "USD", "mode": "balances_only", "date": "12/31/2023"},
-            "The cutover date is a date like 2024-01-02 (got &#39;12/31/2023&#39;: for that day "
+            "The cutover date is a date like 2024-01-02 (got “12/31/2023”: for that day "
             "write 2023-12-31).",
         ),
     ]
@@ -139,7 +139,7 @@ def test_a_plan_file_with_an_unknown_currency_is_an_error_on_preview_and_map(cli
     file = (io.BytesIO(json.dumps(plan).encode()), "plan.json")
     r = client.post(f"{prefix}/plan", data={"plan": file}, headers=csrf | HX)
     assert r.status_code == 200
-    words = "unknown currency &#39;XYZ&#39;"
+    words = "unknown currency “XYZ”"
     fix = "set “Currency” on the Map step to an ISO code such as USD"
     preview = client.get(f"{prefix}/preview").get_data(as_text=True)
     assert words in preview and fix in preview
@@ -161,8 +161,8 @@ def test_a_change_naming_no_account_says_where_to_undo_it_in_the_wizard_s_words(
     assert client.post(f"{prefix}/plan", data={"plan": file}, headers=csrf | HX).status_code == 200
     said = soup(client.get(f"{prefix}/map")).select_one("#tree-problems").text
     assert (
-        "the change retype 'Chequing' names account 'Chequing', which none of the files lists "
-        "(they list 'Checking'); to fix: choose “undo” beside the change under “Your changes” "
+        "the change retype “Chequing” names account “Chequing”, which none of the files lists "
+        "(they list “Checking”); to fix: choose “undo” beside the change under “Your changes” "
         "on the Map step, or add the file that lists the account again on the Files step"
     ) in said
     assert "--" not in said
@@ -194,7 +194,7 @@ def test_plan_download_and_upload(client):
     for bad, said in (
         (b'{"cutover": {"mode": "balances_only", "date": 20191225}}', "cutover.date must be"),
         (b'{"files": {"x.csv": {"columns": {"Date": 5}}}}', "files.x.csv.columns.Date must"),
-        (b'{"rulez": []}', "unknown setting &#39;rulez&#39;"),
+        (b'{"rulez": []}', "unknown setting “rulez”"),
         ('{"reparent": false, "currency": "Miète"}'.encode("latin-1"), "its text is not UTF-8"),
         # (hunt 20: a lone surrogate was saved, then every Map page a 500; a long number a 500)
         (b'{"currency": "\\ud800"}', "currency holds a character that is no text"),
@@ -225,11 +225,11 @@ def test_inline_validation_of_type_families_and_merges(client):
     form = {"account": "Utilities:Gas", "kind": "retype", "target": "BANK"}
     r = client.post(f"{prefix}/map/check", data=form, headers=csrf | HX)
     assert r.status_code == 200 and "field-error" in soup(r).select_one("#rule-check")["class"]
-    assert "cannot sit under 'Utilities'" in soup(r).text
+    assert "cannot sit under “Utilities”" in soup(r).text
     ok = client.post(f"{prefix}/map/check", data=form | {"target": "EXPENSE"}, headers=csrf | HX)
     assert soup(ok).select_one("#rule-check")["class"] == ["field-ok"]
     plain = client.post(f"{prefix}/map/check", data=form, headers=csrf)  # no htmx: no 500
-    assert plain.status_code == 200 and "cannot sit under 'Utilities'" in soup(plain).text
+    assert plain.status_code == 200 and "cannot sit under “Utilities”" in soup(plain).text
     # what the live check says breaks the tree is refused on Apply too, nothing saved (a walk
     # had "cannot move" said, then "Saved: Move “Utilities” under “Utilities:Gas”")
     before = client.get(f"{prefix}/plan.json").data
@@ -237,7 +237,7 @@ def test_inline_validation_of_type_families_and_merges(client):
     r = client.post(f"{prefix}/map/rules", data=cycle, headers=csrf | HX)
     assert r.status_code == 422, r.get_data(as_text=True)
     said = r.get_data(as_text=True)
-    assert "Not saved: Cannot move &#39;Utilities&#39; under &#39;Utilities:Gas&#39;" in said
+    assert "Not saved: Cannot move “Utilities” under “Utilities:Gas”" in said
     assert client.get(f"{prefix}/plan.json").data == before
     merge = {"account": "Utilities:Gas", "kind": "merge", "target": "Utilities"}
     r = client.post(f"{prefix}/map/rules", data=merge, headers=csrf | HX)

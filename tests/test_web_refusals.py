@@ -130,7 +130,7 @@ def test_the_same_content_under_another_name_is_said_on_its_card(client):
     again = [li for li in page.select("#problem-list > li") if "appears again" in li.text]
     counts = [int(li.select_one(".count").text.split()[0]) if "many" in li["class"] else 1
               for li in again]  # fmt: skip
-    accounts = next(li for li in again if "account 'Checking' appears again" in li.text)
+    accounts = next(li for li in again if "account “Checking” appears again" in li.text)
     assert "many" in accounts["class"]
     assert len(again) < sum(counts), [li.text for li in again]
 

@@ -92,13 +92,13 @@ def test_a_wrong_type_typed_on_the_map_step_is_said_beside_it(client):
     typed = {"account": "Checking", "kind": "retype", "target": "Savings account"}
     r = client.post(f"{prefix}/map/check", data=typed, headers=csrf | HX)
     assert r.status_code == 200
-    assert "'Savings account' is not an account type" in soup(r).text and "BANK" in r.text
+    assert "“Savings account” is not an account type" in soup(r).text and "BANK" in r.text
     r = client.post(f"{prefix}/map/rules", data=typed, headers=csrf | HX)
-    assert r.status_code == 422 and "'Savings account' is not an account type" in soup(r).text
+    assert r.status_code == 422 and "“Savings account” is not an account type" in soup(r).text
     r = client.post(
         f"{prefix}/map/rules", data=typed | {"target": "other current asset"}, headers=csrf | HX
     )
     assert r.status_code == 200 and "Make “Checking” an asset account" in soup(r).text
     edit = {"account": "Checking", "name": "Checking", "type": "Savings account"}
     r = client.post(f"{prefix}/map/edit", data=edit, headers=csrf | HX)
-    assert r.status_code == 422 and "'Savings account' is not an account type" in soup(r).text
+    assert r.status_code == 422 and "“Savings account” is not an account type" in soup(r).text

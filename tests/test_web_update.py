@@ -206,7 +206,7 @@ def test_held_changes_decided_on_the_result_page(client, march_book, later: Late
     form = {**form, "key": "account:6800"}  # QuickBooks' name taken: the book's account renamed
     renamed = soup(client.get(client.post(f"{r.location}/decide", data=form).location))
     said = renamed.select_one("#update-summary").get_text(" ")
-    assert f"renamed '{RENAMED[1]}'" in said, said
+    assert f"renamed “{RENAMED[1]}”" in said, said
     # both decisions stay listed, in the order made (the page listed only the last one's run)
     decisions = [li.get_text(" ") for li in renamed.select("#update-decisions li")]
     assert len(decisions) == 2, decisions

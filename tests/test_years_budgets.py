@@ -315,9 +315,9 @@ def test_a_budget_the_engine_cannot_write_is_listed_and_the_book_written(
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ("\tMONTH\t", "PERIOD 'QUARTER', where QuickBooks budgets are monthly"),
+        ("\tMONTH\t", "PERIOD “QUARTER”, where QuickBooks budgets are monthly"),
         ("2021-01-01", "no start date (STARTDATE)"),
-        ("Rent\t", "budget of account 'Rent Hall', which is not in the chart of accounts"),
+        ("Rent\t", "budget of account “Rent Hall”, which is not in the chart of accounts"),
     ],
 )
 def test_a_bad_budget_row_stops_the_run_at_its_line(tmp_path, change, message) -> None:
@@ -356,8 +356,8 @@ def test_bad_reports_are_refused_at_their_line(tmp_path) -> None:
     out = tmp_path / "b.gnucash"
     run = convert(files["lists"], files["journal"], recs, mem, "-o", out)
     assert run.returncode == 1
-    assert f"rec.csv:{at}: 'Checking': Beginning Balance" in run.stderr.replace("1000 · ", "")
-    assert "mem.csv:3: 'Monthly rent': the next date '13/45/2023' is not a date" in run.stderr
+    assert f"rec.csv:{at}: “Checking”: Beginning Balance" in run.stderr.replace("1000 · ", "")
+    assert "mem.csv:3: “Monthly rent”: the next date “13/45/2023” is not a date" in run.stderr
     assert "Traceback" not in run.stderr + run.stdout and not out.exists()
 
 

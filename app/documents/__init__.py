@@ -33,6 +33,7 @@ from app.quickbooks import (
     is_document_word,
 )
 from app.source import Source
+from app.words import quoted
 
 __all__ = [
     "Document",
@@ -295,6 +296,6 @@ def _unique_ids(docs: list[Document]) -> list[Document]:
             n += 1
             new = f"{base}-{n}"
         taken.add((d.owner_kind, new))
-        why = f"QuickBooks Num {d.id!r} is used twice" if d.id else "no QuickBooks Num"
+        why = f"QuickBooks Num {quoted(d.id)} is used twice" if d.id else "no QuickBooks Num"
         out.append(replace(d, id=new, notes=f"{d.notes}\n{why}: ID {new} made up".strip()))
     return out

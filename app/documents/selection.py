@@ -30,7 +30,7 @@ from app.documents import Document, Documents, Payment, derive
 from app.documents.allocate import Allocation, allocate, unapplied
 from app.model import Ledger, Problem, Reconcile, Split, Transaction
 from app.openings import OPENING_KIND
-from app.words import plural
+from app.words import plural, quoted
 
 T = TypeVar("T")
 ZERO = Decimal(0)
@@ -140,7 +140,9 @@ def _listed(docs: Documents, ledger: Ledger) -> Documents:
     if not missing:
         return docs
     gone = set(missing)
-    names = ", ".join(f"{k} {o!r}" for k, o in missing[:3]) + (", ..." if len(missing) > 3 else "")
+    names = ", ".join(f"{k} {quoted(o)}" for k, o in missing[:3]) + (
+        ", ..." if len(missing) > 3 else ""
+    )
     n = sum(1 for r in records if (r.owner_kind, r.owner) not in known)
     problem = Problem(
         None,

@@ -43,7 +43,7 @@ from app.documents.taxes import (
 from app.items import Item, ItemLine, TaxCode
 from app.model import Ledger, Problem, Split, money
 from app.source import Source
-from app.words import sales_documents
+from app.words import quoted, sales_documents
 
 _MAX_PRICE_PLACES = 6
 
@@ -202,9 +202,9 @@ class _Planner:
             self._warn_once(
                 f"item {line.item}",
                 s.source,
-                f"item {line.item!r} is not in the item list: its lines keep the name as their "
-                "description (GnuCash has no item list; export the lists with the items to have "
-                "it as the entry's action)",
+                f"item {quoted(line.item)} is not in the item list: its lines keep the name as "
+                "their description (GnuCash has no item list; export the lists with the items to "
+                "have it as the entry's action)",
             )
             description = f"{line.item}: {s.memo}" if s.memo else line.item
         quantity, price = self._quantity_price(line, amount)
@@ -266,10 +266,10 @@ class _Planner:
                 self._warn_once(
                     f"item {n}",
                     taxes[0][0].source,
-                    f"sales tax item {n!r} is not in the item list: the tax of the invoices "
+                    f"sales tax item {quoted(n)} is not in the item list: the tax of the invoices "
                     "that charge it stays plain lines",
                 )
-                return None, f"sales tax item {n!r} is not in the lists"
+                return None, f"sales tax item {quoted(n)} is not in the lists"
         known = {it.name for it in found if it is not None}
         table_name = ""
         if len(known) == 1:
@@ -293,10 +293,10 @@ class _Planner:
             self._warn_once(
                 f"table {table_name}",
                 taxes[0][0].source,
-                f"sales tax item {table_name!r} is no GnuCash tax table ({why}): the tax of the "
-                "invoices that charge it stays plain lines",
+                f"sales tax item {quoted(table_name)} is no GnuCash tax table ({why}): the tax of "
+                "the invoices that charge it stays plain lines",
             )
-            return None, f"sales tax item {table_name!r}: {why}"
+            return None, f"sales tax item {quoted(table_name)}: {why}"
         return table, ""
 
     def _customer(self, d: Document):

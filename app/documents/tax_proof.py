@@ -20,7 +20,7 @@ from app.book import BookInvoiceTax, BookSalesTax
 from app.documents.taxes import DocTax, SalesTax, liability_by_agency
 from app.items import TaxLiability
 from app.model import Ledger, money
-from app.words import plural
+from app.words import plural, quoted
 
 ZERO = Decimal(0)
 NO_AGENCY = "(no agency named)"
@@ -181,7 +181,7 @@ def _lines_differ(doc: BookInvoiceTax, planned: tuple) -> str:
         want = (p.action, p.quantity, p.price, _entry_value(p))
         if got != want:
             return (
-                f"entry {e.action or e.description!r}: {e.quantity} × {e.price} = {e.value}, "
+                f"entry {quoted(e.action or e.description)}: {e.quantity} × {e.price} = {e.value}, "
                 f"QuickBooks {p.quantity} × {p.price} = {_entry_value(p)}"
             )
     return ""

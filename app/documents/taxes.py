@@ -19,6 +19,7 @@ from app.items import Item
 from app.model import Ledger, Problem, Role, Split
 from app.plan import SALES_TAX_MODES, SalesTaxMode
 from app.source import Source
+from app.words import quoted
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
@@ -198,7 +199,7 @@ def tables_of(
         if item.rate is None:
             not_made[item.name] = "it has no rate in the lists"
         elif account not in accounts:
-            not_made[item.name] = f"its account {item.sales_account!r} is not in the chart"
+            not_made[item.name] = f"its account {quoted(item.sales_account)} is not in the chart"
         else:
             entry = TableEntry(item.name, item.rate, account, item.tax_agency)
             out[item.name] = TaxTable(item.name, (entry,), item.source, item.description)
@@ -215,8 +216,8 @@ def tables_of(
 def _member_why(items: dict[str, Item], not_made: dict[str, str], name: str) -> str:
     member = items.get(name)
     if member is None or member.kind != "COMPTAX":
-        return f"its member {name!r} is not a sales tax item of the lists"
-    return f"its member {name!r}: {not_made[name]}" if name in not_made else ""
+        return f"its member {quoted(name)} is not a sales tax item of the lists"
+    return f"its member {quoted(name)}: {not_made[name]}" if name in not_made else ""
 
 
 def says_items(ledger: Ledger, documents: Documents | None) -> bool:

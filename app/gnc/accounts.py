@@ -17,6 +17,7 @@ from app.gnc.numeric import from_parts
 from app.gnc.slots import slots
 from app.gnc.transactions import book_transaction
 from app.model import Ledger, Role
+from app.words import quoted
 
 
 def write(w: Writer, ledger: Ledger) -> None:
@@ -27,13 +28,14 @@ def write(w: Writer, ledger: Ledger) -> None:
     ordered = sorted(ledger.accounts, key=lambda a: a.full_name.count(":"))
     for done, acc in enumerate(ordered, 1):
         if acc.type is None:
-            raise BookWriteError(f"{acc.source}: account {acc.full_name!r} has no type")
+            raise BookWriteError(f"{acc.source}: account {quoted(acc.full_name)} has no type")
         if acc.full_name in w.accounts:
-            raise BookWriteError(f"{acc.source}: account {acc.full_name!r} appears twice")
+            raise BookWriteError(f"{acc.source}: account {quoted(acc.full_name)} appears twice")
         parent = w.accounts.get(acc.parent_name) if acc.parent_name else root
         if parent is None:
             raise BookWriteError(
-                f"{acc.source}: parent {acc.parent_name!r} of {acc.full_name!r} is missing"
+                f"{acc.source}: parent {quoted(acc.parent_name)} of {quoted(acc.full_name)} is "
+                "missing"
             )
         a = GncAccount(w.book)
         a.BeginEdit()

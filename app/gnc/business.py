@@ -27,6 +27,7 @@ from app.gnc.engine import Engine, LayoutError, bill_terms
 from app.gnc.numeric import at_unit, exact, to_decimal
 from app.gnc.owner_names import Names
 from app.model import Ledger
+from app.words import quoted
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,9 @@ def write(w: Writer, ledger: Ledger) -> dict[str, int]:
 def _write_terms(w: Writer, ledger: Ledger) -> None:
     for term in ledger.terms:
         if term.kind not in ("days", "proximo"):
-            raise BookWriteError(f"{term.source}: term {term.name!r} kind {term.kind!r}")
+            raise BookWriteError(
+                f"{term.source}: term {quoted(term.name)} kind {quoted(term.kind)}"
+            )
         bt = GncBillTerm(w.book)
         bt.BeginEdit()
         bt.SetName(term.name)
@@ -70,7 +73,7 @@ def _write_terms(w: Writer, ledger: Ledger) -> None:
 
 def _term(w: Writer, name: str, where: object) -> GncBillTerm | None:
     if name and name not in w.terms:
-        raise BookWriteError(f"{where}: terms {name!r} are not in the terms list")
+        raise BookWriteError(f"{where}: terms {quoted(name)} are not in the terms list")
     return w.terms.get(name)
 
 

@@ -17,6 +17,7 @@ from app.gnc.bindings import C
 from app.gnc.engine import Engine
 from app.gnc.slots import slots
 from app.update import UpdateRefused
+from app.words import quoted
 
 
 def rename(
@@ -33,7 +34,7 @@ def rename(
     for name, leaf, keyed in accounts:
         account = root.lookup_by_full_name(name)
         if account is None:
-            raise UpdateRefused(f"the book has no account {name!r} to rename any more")
+            raise UpdateRefused(f"the book has no account {quoted(name)} to rename any more")
         existing.rename_account(engine, account, leaf, keyed)
         for a in (account, *account.get_descendants()):
             said = a.GetDescription() or ""

@@ -18,6 +18,7 @@ from app.errors import BookWriteError
 from app.gnc.bindings import GncAccount, GncBillTerm
 from app.gnc.engine import Engine
 from app.gnc.numeric import places_of
+from app.words import quoted
 
 Progress = Callable[[str, int, int], None]
 PROGRESS_EVERY = 500
@@ -74,7 +75,7 @@ class Writer:
         or whose unit is not a power of ten."""
         commodity = book.get_table().lookup("CURRENCY", currency)
         if commodity is None:
-            raise BookWriteError(f"unknown currency {currency!r} (not in GnuCash's table)")
+            raise BookWriteError(f"unknown currency {quoted(currency)} (not in GnuCash's table)")
         return cls(book, engine, commodity, places_of(commodity, currency), on_progress)
 
     def progress(self, phase: str, done: int, total: int) -> None:

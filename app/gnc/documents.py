@@ -40,6 +40,7 @@ from app.gnc.engine import LayoutError
 from app.gnc.numeric import exact, to_decimal
 from app.gnc.slots import slots
 from app.gnc.transactions import DETACH_EVERY, bulk_edit
+from app.words import quoted
 
 READ_ONLY = "Generated from an invoice. Try unposting the invoice."
 TYPE_WORDS = {"invoice": "Invoice", "bill": "Bill"}  # a lot's title; else "Credit Note"
@@ -79,7 +80,7 @@ class _Pass:
     def owner(self, kind: str, name: str, where: object):
         got = self.w.owners.get((kind, name))
         if got is None:
-            raise BookWriteError(f"{where}: {kind} {name!r} is not in the {kind} list")
+            raise BookWriteError(f"{where}: {kind} {quoted(name)} is not in the {kind} list")
         return got.get_instance()  # the GncOwner typemap takes it
 
     def splits_in(self, txn_ptr, account: str) -> list:

@@ -24,6 +24,7 @@ from app.gnc.numeric import from_parts
 from app.gnc.slots import Slots, slots
 from app.update import BookEntry, BookState, UpdateRefused
 from app.update_record import RECORD_SLOT, Record
+from app.words import quoted
 
 log = logging.getLogger(__name__)
 _P = ctypes.c_void_p
@@ -133,7 +134,7 @@ def read_state(engine: Engine, book) -> BookState:
         named = slot or full
         if named in codes:  # renamed in GnuCash, and another account made with its old name
             raise UpdateRefused(
-                f"two accounts of the book go by {named!r} (one renamed in GnuCash, another "
+                f"two accounts of the book go by {quoted(named)} (one renamed in GnuCash, another "
                 "made with its old name since?): rename the one QuickBooks does not know, then "
                 "update again"
             )

@@ -20,6 +20,7 @@ from app.gnc.bindings import C, GncCustomer, GncJob, GncVendor, Query
 from app.gnc.engine import Engine
 from app.gnc.slots import slots
 from app.update import UpdateRefused
+from app.words import quoted
 
 Key = tuple[str, str]  # ("customer", "Name"), ("customer", "Name:Job"), ("vendor", "Name")
 
@@ -95,8 +96,8 @@ def owners(book) -> dict[Key, object]:
     for key, o, now in each(book, Names(bindings.engine(), book)):
         if key in out:  # renamed in GnuCash, and another made with its old name since
             raise UpdateRefused(
-                f"two {key[0]}s of the book go by {key[1]!r} (one renamed in GnuCash, maybe "
-                f"to {now!r}, and one made with QuickBooks' name since?): rename the one "
+                f"two {key[0]}s of the book go by {quoted(key[1])} (one renamed in GnuCash, maybe "
+                f"to {quoted(now)}, and one made with QuickBooks' name since?): rename the one "
                 "QuickBooks does not know, then update again"
             )
         out[key] = o

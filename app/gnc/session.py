@@ -114,7 +114,7 @@ def write_book(
         )
     path = Path(path).absolute()  # GnuCash reads a relative URI as under its own data folder
     if fmt not in ("xml", "sqlite"):
-        raise BookWriteError(f"unknown book format {fmt!r} (expected xml or sqlite)")
+        raise BookWriteError(f"unknown book format “{fmt}” (expected xml or sqlite)")
     if path.exists() and not overwrite:
         raise BookWriteError(f"{path} already exists; not overwritten")
     if not path.parent.is_dir():

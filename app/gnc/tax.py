@@ -33,6 +33,7 @@ from app.gnc.documents import _Pass  # the documents pass
 from app.gnc.engine import Numeric
 from app.gnc.lots import _Names  # owner names through ctypes
 from app.gnc.numeric import exact, from_parts, to_decimal
+from app.words import quoted
 
 AGENCY_NOTE = "Sales tax agency for: "  # one line per sales tax item in the vendor's notes
 
@@ -76,7 +77,7 @@ def _table(w: Written, t: TaxTable) -> object:
     for e in t.entries:
         account = w.accounts.get(e.account)
         if account is None:
-            raise BookWriteError(f"{t.source}: tax table {t.name}: no account {e.account!r}")
+            raise BookWriteError(f"{t.source}: tax table {t.name}: no account {quoted(e.account)}")
         entry = C.gncTaxTableEntryCreate()
         C.gncTaxTableEntrySetAccount(entry, account.get_instance())
         C.gncTaxTableEntrySetType(entry, C.GNC_AMT_TYPE_PERCENT)

@@ -26,7 +26,7 @@ from app.gnc.engine import Engine, LayoutError
 from app.gnc.numeric import at_unit, to_decimal
 from app.gnc.slots import Slots, slots
 from app.model import Ledger, Transaction
-from app.words import plural
+from app.words import plural, quoted
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def write(
     for t in txns:
         for s in t.splits:
             if s.account not in w.accounts:
-                raise BookWriteError(f"{s.source}: account {s.account!r} is not in the chart")
+                raise BookWriteError(f"{s.source}: account {quoted(s.account)} is not in the chart")
     receiving = [w.accounts[name] for name in sorted(used)]
     book_i, cur_i = w.book.get_instance(), w.currency.get_instance()
     inst = {name: a.get_instance() for name, a in w.accounts.items()}

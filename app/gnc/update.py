@@ -41,6 +41,7 @@ from app.openings import OPENING_KIND
 from app.postgres import Address
 from app.update import BookEntry, BookState, UpdateRefused, Work
 from app.update_decision import AccountRename, Decision
+from app.words import quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +218,7 @@ def _rename(engine, book, renames: tuple[AccountRename, ...]) -> None:
     for r in renames:
         found = book.get_root_account().lookup_by_full_name(r.in_book)
         if found is None:
-            raise UpdateRefused(f"the book has no account {r.in_book!r} to rename any more")
+            raise UpdateRefused(f"the book has no account {quoted(r.in_book)} to rename any more")
         existing.rename_account(engine, found, r.quickbooks.rpartition(":")[2], r.quickbooks)
 
 

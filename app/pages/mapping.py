@@ -13,7 +13,7 @@ from app.pages.chart import GNUCASH_WORDS as TYPE_WORDS
 from app.pages.chart import shown
 from app.plan import Plan, Rule
 from app.validate import check_accounts, compatible
-from app.words import article, usual_sign
+from app.words import article, quoted, usual_sign
 
 ZERO = Decimal(0)
 
@@ -107,7 +107,7 @@ def row_of(rows: list[TreeRow], account: str) -> TreeRow:
     row = next((r for r in rows if account in r.origin), None)
     if row is None:
         raise MappingError(
-            f"There is no account {account!r} in the tree any more; reload the page."
+            f"There is no account {quoted(account)} in the tree any more; reload the page."
         )
     return row
 

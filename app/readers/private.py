@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from app import words
+
 MASK = "•"
 # a column of an SSN (in a name list; its neighbours may hold a phone or a ZIP)
 SSN_COLUMN = re.compile(r"\bssn|(?<![a-z])ss ?(no\b|#|num)|\bsoc(ial)?\.? ?sec", re.IGNORECASE)
@@ -180,10 +182,11 @@ def ssn_masked(text: str) -> str:
 
 
 def quoted(text: str, at_most: int = 0) -> str:
-    """A cell as a message quotes it: ``repr`` of its text, stripped and masked, then cut to
-    ``at_most`` characters ("..." after; masked first: a number cut short looks like none)."""
+    """A cell as a message quotes it (``app.words.quoted``): its text, stripped and masked, then
+    cut to ``at_most`` characters ("..." after; masked first: a number cut short looks like
+    none)."""
     shown = masked((text or "").strip())
-    return repr(shown[:at_most] + "..." if 0 < at_most < len(shown) else shown)
+    return words.quoted(shown[:at_most] + "..." if 0 < at_most < len(shown) else shown)
 
 
 def ssn_shaped(text: str) -> bool:

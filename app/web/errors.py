@@ -25,6 +25,7 @@ from app.errors import (
 from app.store import DiskFull, DuplicateUpload, MigrationGone, UnknownUpload, UploadError
 from app.update import UpdateRefused
 from app.web.context import is_htmx
+from app.words import quoted
 
 log = logging.getLogger(__name__)
 # what the disk refused (full, read-only): this computer's state, said as such, not a 500
@@ -105,7 +106,8 @@ def setup_errors(app: Flask) -> None:
     @app.errorhandler(UnknownUpload)
     def unknown_upload(exc: UnknownUpload):
         return error_page(
-            f"There is no uploaded file named {exc.args[0]!r} in this migration; the page may be "
+            f"There is no uploaded file named {quoted(exc.args[0])} in this migration; the page "
+            "may be "
             "out of date. Go back to the Files step.",
             HTTPStatus.NOT_FOUND,
         )

@@ -56,6 +56,7 @@ from app.plan import (
 )
 from app.quickbooks import account_type
 from app.web.context import fragment, installed, migration, passwords, render, runner, views
+from app.words import quoted
 
 bp = Blueprint("mapping", __name__, url_prefix="/m/<mid>")
 CURRENCY = re.compile(r"[A-Z]{3}")
@@ -135,7 +136,7 @@ def _type_of(word: str) -> str:
     kind = account_type(word)
     if kind is None:
         raise MappingError(
-            f"{word!r} is not an account type; choose one of the list ({', '.join(TYPES)})."
+            f"{quoted(word)} is not an account type; choose one of the list ({', '.join(TYPES)})."
         )
     return kind.value
 
@@ -269,7 +270,7 @@ def settings() -> tuple[str, int]:
     currency = f.get("currency", "USD").strip().upper()
     if not CURRENCY.fullmatch(currency):
         raise MappingError(
-            f"The currency must be a three-letter ISO code like USD (got {currency!r})."
+            f"The currency must be a three-letter ISO code like USD (got {quoted(currency)})."
         )
     if not is_known(currency):
         words = unknown(currency)
@@ -348,7 +349,7 @@ def _day(text: str, what: str) -> str:
     try:
         return parse_day(text).isoformat() if text.strip() else ""
     except ValueError:
-        said = f"{text.strip()!r}{day_hint(text)}"
+        said = f"{quoted(text.strip())}{day_hint(text)}"
         raise MappingError(f"The {what} is a date like 2024-01-02 (got {said}).") from None
 
 
@@ -357,21 +358,22 @@ def _month_day(text: str) -> str:
         return month_day(text)  # "" = read from QuickBooks' figures
     except ValueError:
         raise MappingError(
-            f"The fiscal year start is a month and day like 01-01 or 07-01 (got {text!r})."
+            f"The fiscal year start is a month and day like 01-01 or 07-01 (got {quoted(text)})."
         ) from None
 
 
 @bp.post("/map/resolve")
 def resolve_label() -> tuple[str, int]:
     m = migration()
-    label, target = request.form.get("label", ""), request.form.get("target", "")
-    plan = m.plan()
+    label, target, plan = request.form.get("label", ""), request.form.get("target", ""), m.plan()
+    if label not in {*plan.account_map, *(u.label for u in views().view(m).unresolved)}:
+        raise MappingError(f"No file has a report account {quoted(label)}; reload the page.")
     if target:
         account_map = {**plan.account_map, label: target}
-        message = f"{label!r} goes to {target!r}."
+        message = f"{quoted(label)} goes to {quoted(target)}."
     else:
         account_map = {k: v for k, v in plan.account_map.items() if k != label}
-        message = f"{label!r} is open again."
+        message = f"{quoted(label)} is open again."
     return _save(replace(plan, account_map=account_map), message)
 
 

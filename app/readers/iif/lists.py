@@ -133,7 +133,7 @@ class Lists:
             self._close_group()
         elif (read := _READ.get(kw)) is not None:
             if kw in ("VEND", "EMP", "TERMS") and not row.get("NAME"):
-                self.reading.error(row.source, f"expected a NAME on this {kw} row (got '')")
+                self.reading.error(row.source, f"expected a NAME on this {kw} row (got “”)")
             else:
                 read(self, row)
         elif not (kw == "HDR" or kw in SUB_RECORDS or kw.startswith("END")):

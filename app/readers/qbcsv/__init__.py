@@ -49,7 +49,7 @@ from app.errors import ParseError
 from app.gc_pause import paused
 from app.model import Layout, Ledger, ReadOptions, Reconcile, Split
 from app.read_progress import through
-from app.readers.private import typed_masked
+from app.readers.private import quoted, typed_masked
 from app.readers.qbcsv import grouping
 from app.readers.qbcsv.build import Group, split_maker
 from app.readers.qbcsv.ending import ends_with_total
@@ -172,7 +172,7 @@ class _Reader:
 
     def _no_header(self) -> str:
         if self.options.columns:
-            wanted = ", ".join(repr(h) for _, h in self.options.columns)
+            wanted = ", ".join(quoted(h) for _, h in self.options.columns)
             return f"expected a header row with the mapped columns {wanted} in the first rows"
         return (
             f"expected a header row with Date and Account (or Trans # / Split) columns in the "

@@ -194,7 +194,7 @@ class Collector:
             return
         if mode == "ledger":
             if not ref:
-                self.error(line, "expected a Trans # on this General Ledger row (got '')")
+                self.error(line, "expected a Trans # on this General Ledger row (got “”)")
                 return
             g = self.by_ref.get(ref)
             if g is None:
@@ -236,7 +236,9 @@ class Collector:
         if not text or text.startswith("Total") or text == "TOTAL" or text in _QUIET:
             return
         if value:
-            self.error(line, f"expected an account on a row with an amount (got '{value}')")
+            self.error(
+                line, f"expected an account on a row with an amount (got {quoted(str(value))})"
+            )
         else:
             self.warn(
                 line, f"a row with neither account nor amount was skipped (got {quoted(text)})"
