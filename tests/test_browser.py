@@ -74,7 +74,7 @@ def test_whole_wizard(server: str, browser_page, tmp_path: Path) -> None:
         settled_after(page, lambda: page.click(edit))  # click to edit
         name = page.locator("tr.editing input[name=name]")
         name.fill("Main:Checking")
-        expect(page.locator("tr.editing .row-check")).to_contain_text("must not contain ':'")
+        expect(page.locator("tr.editing .row-check")).to_contain_text("must not contain “:”")
         name.fill("Main Checking")
         expect(page.locator("tr.editing .row-check")).to_be_empty()
         page.click("tr.editing button:has-text('Save')")

@@ -323,8 +323,8 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         expect(pager).to_contain_text("Page 2 of 8")
         page.reload()
         expect(pager).to_contain_text("Page 2 of 8")
-        page.click("#txn-table th a:has-text('Amount')")  # sorted in the region, on the server
-        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
+        page.click("#txn-table th a:has-text('Debit')")  # sorted in the region, on the server
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Debit")
         expect(pager).to_contain_text("Page 1 of 8")
         assert page.url.endswith("/preview?sort=amount#transactions")
         amounts = page.locator("#txn-table tr.head td.num").all_inner_texts()
@@ -336,17 +336,17 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         expect(pager).to_contain_text("Page 1 of 8")
         expect(page.locator(".steps")).to_be_visible()
         expect(page.locator("#txn-search")).to_be_visible()
-        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Debit")
         page.click("#account-table th a:has-text('Number')")  # a plain link: the whole page
         expect(page.locator("#account-table th[aria-sort=ascending]")).to_have_text("Number")
-        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")  # kept
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Debit")  # kept
         page.go_back()
-        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Debit")
         pager.get_by_text("Next ›").click()  # a page turned in the region, then the chart
         expect(pager).to_contain_text("Page 2 of 8")  # sorted: the region's state is kept
         page.click("#account-table th a:has-text('Account')")
         expect(page.locator("#account-table th[aria-sort=ascending]")).to_have_text("Account")
-        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Amount")
+        expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Debit")
         expect(pager).to_contain_text("Page 2 of 8")
         assert "page=2" in page.url and "sort=amount" in page.url
 

@@ -198,10 +198,10 @@ def test_the_preview_shows_parents_subtotals_and_lines_as_debits_and_credits(cli
     assert cells("Utilities")[:2] == ["0.00", "25.00"]  # its own, then with Gas
     assert cells("Utilities:Gas")[:2] == ["25.00", ""]  # no subaccounts: no subtotal
     assert cells("Checking")[:2] == ["75.00", ""]
-    assert [th.text for th in page.select("#txn-table th")][4:7] == ["Amount", "Debit", "Credit"]
+    assert [th.text for th in page.select("#txn-table th")][4:6] == ["Debit", "Credit"]
     deposit = page.select("#txn-table tbody.txn")[1]
-    lines = [[td.text.strip() for td in tr.select("td")][2:7] for tr in deposit.select("tr.split")]
-    assert lines == [["Checking", "", "", "100.00", ""], ["Sales", "", "", "", "100.00"]]
+    lines = [[td.text.strip() for td in tr.select("td")][2:6] for tr in deposit.select("tr.split")]
+    assert lines == [["Checking", "", "100.00", ""], ["Sales", "", "", "100.00"]]
     assert deposit.select_one("tr.head td.num").text == "100.00"
     assert "as in QuickBooks' Journal" in page.select_one("#txn-sign").text
 

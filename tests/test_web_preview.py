@@ -248,8 +248,8 @@ def test_transactions_sort_by_their_columns_in_the_region(client):
     upload(client, prefix, csrf, "lists.iif", "txns.iif")
     page = soup(client.get(f"{prefix}/preview"))
     heads = {a.text: a for a in page.select("#txn-table th.sortable a")}
-    assert list(heads) == ["Date", "Num", "Description / account", "Amount"]
-    amount = heads["Amount"]
+    assert list(heads) == ["Date", "Num", "Description / account", "Debit"]  # (by the amount)
+    amount = heads["Debit"]
     assert amount["href"] == f"{prefix}/preview?sort=amount#transactions"
     assert amount["hx-get"] == f"{prefix}/transactions?q=&sort=amount&page=1"
     r = client.get(amount["hx-get"], headers=HX)
@@ -257,7 +257,7 @@ def test_transactions_sort_by_their_columns_in_the_region(client):
     assert r.headers["HX-Push-Url"] == f"{prefix}/preview?sort=amount#transactions"
     assert [td.text for td in region.select("tbody.txn tr.head td.num")] == ["25.00"]
     assert region.select_one("#txn-sort")["value"] == "amount"
-    assert region.select_one("th[aria-sort=ascending] a").text == "Amount"
+    assert region.select_one("th[aria-sort=ascending] a").text == "Debit"
     nxt = next(a for a in region.select(".pager a") if "Next" in a.text)
     assert "sort=amount" in nxt["hx-get"] and "sort=amount" in nxt["href"]
     assert region.select_one("#page-jump input[name=sort]")["value"] == "amount"
@@ -272,7 +272,7 @@ def test_transactions_sort_by_their_columns_in_the_region(client):
     # each table keeps its own order: sorting one keeps the other's, in every address
     both = soup(client.get(f"{prefix}/preview?sort=-amount&chart_sort=number"))
     assert both.select_one("#account-table th[aria-sort=ascending]").text == "Number"
-    assert both.select_one("#txn-table th[aria-sort=descending]").text == "Amount"
+    assert both.select_one("#txn-table th[aria-sort=descending]").text == "Debit"
     head = next(a for a in both.select("#account-table th a") if a.text == "Account")
     assert head["href"] == f"{prefix}/preview?sort=-amount&chart_sort=account#accounts"
     head = next(a for a in both.select("#txn-table th a") if a.text == "Date")

@@ -72,8 +72,7 @@ TXN_COLUMNS = (  # (label, sort key, right-aligned)
     ("Num", "num", False),
     ("Description / account", "description", False),
     ("Memo", "", False),
-    ("Amount", "amount", True),
-    ("Debit", "", True),
+    ("Debit", "amount", True),  # (sorted by the transaction's amount: its debits)
     ("Credit", "", True),
     ("Cleared", "", False),
     ("Where", "", False),
