@@ -676,6 +676,11 @@ def test_a_journal_entry_s_customer_changed_in_quickbooks_is_said_as_such(tmp_pa
         line for line in run.stdout.splitlines() if line.startswith(f"Held [ref:{entry.trans_no}]")
     ]
     assert held and "or the customer or vendor a line names" in held[0], run.stdout
+    # taken, it is refused in words for a journal entry (it was told to unpost it: hunt 22 F6)
+    said = _refused(book, *files["second"], "--update", book, "--take-quickbooks",
+                    f"ref:{entry.trans_no}")  # fmt: skip
+    assert "is a payment or a journal entry whose A/R or A/P line GnuCash keeps in" in said, said
+    assert "Actions › View Lots" in said and "unpost" not in said
 
 
 def test_a_book_of_both_kinds_of_keys_updated_with_the_later_days_report(tmp_path):

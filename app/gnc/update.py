@@ -259,23 +259,45 @@ def _remove(txn, said: str, *, copy: bool = False) -> None:
     """A transaction of ours taken out of the book (``copy``: GnuCash's copy of QuickBooks'):
     never one a document or a payment holds (its lots would lose a split), which the user
     changes in GnuCash itself."""
-    if C.xaccTransGetReadOnly(txn) or any(
+    document = bool(C.xaccTransGetReadOnly(txn))
+    if document or any(
         C.xaccSplitGetLot(split) is not None for split in C.xaccTransGetSplitList(txn)
     ):
-        raise UpdateRefused(
-            f"the book's {said} is an invoice, a bill or a payment in GnuCash, which this "
-            + (
-                "update cannot delete: delete GnuCash's copy there (an invoice or a bill: "
-                "unpost it first), or keep both"
-                if copy
-                else "update cannot replace: make QuickBooks' change there (an invoice or a "
-                "bill: unpost it, change it, post it again; the next update sees it made), or "
-                "keep the book's version"
-            )
-        )
+        raise UpdateRefused(f"the book's {said} {_held_by_lot(document, copy)}")
     C.xaccTransBeginEdit(txn)
     C.xaccTransDestroy(txn)
     C.xaccTransCommitEdit(txn)
+
+
+def _held_by_lot(document: bool, copy: bool) -> str:
+    """Why an update cannot take a transaction out, and what the user does in GnuCash instead:
+    an invoice or a bill (posted: read-only) is unposted; a payment or a journal entry whose
+    A/R or A/P line GnuCash keeps in a customer's or vendor's lot is changed in the Lot
+    Viewer or entered again (hunt 22 F6: a journal entry was told to be unposted, which only
+    a document can be; the writer makes both of GnuCash's payment type, so they are said
+    together)."""
+    if document:
+        what = "an invoice or a bill in GnuCash"
+        change, delete = "unpost it, change it, post it again", "unpost it first"
+    else:
+        what = (
+            "a payment or a journal entry whose A/R or A/P line GnuCash keeps in a customer's "
+            "or vendor's lot"
+        )
+        change = (
+            "Actions › View Lots on that account moves a line to another lot; a payment can be "
+            "deleted and entered again with Process Payment"
+        )
+        delete = "take its line out of the lot first, in Actions › View Lots"
+    if copy:
+        return (
+            f"is {what}, which this update cannot delete: delete GnuCash's copy there "
+            f"({delete}), or keep both"
+        )
+    return (
+        f"is {what}, which this update cannot replace: make QuickBooks' change there ({change}; "
+        "the next update sees it made), or keep the book's version"
+    )
 
 
 def _lists(w: Writer, ledger: Ledger, work: Work) -> None:
