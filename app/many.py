@@ -42,7 +42,7 @@ COLUMNS = ("company", "files", "plan", "options", "output")
 PLAN_OPTIONS = frozenset(
     "--format --reparent --currency --date-order --opening-balances --balances-only "
     "--fiscal-year-start --export-date --ytd-to-retained --type --accept-truncated "
-    "--documents".split()
+    "--documents --sales-tax --classes --foreign-as-home".split()  # (hunt 22: those 3 refused)
 )
 
 

@@ -167,7 +167,13 @@ def test_a_manifest_its_options_and_two_companies_writing_one_output(tmp_path):
         data / "batch.csv",
         [
             ["North Ltd", "north", "", "--currency CAD --reparent", ""],
-            ["South Ltd", "south/lists.iif;south/transaction_detail.csv", "", "", "southern"],
+            [
+                "South Ltd",
+                "south/lists.iif;south/transaction_detail.csv",
+                "",
+                "--classes memo --sales-tax lines --foreign-as-home",  # (hunt 22: "not a plan
+                "southern",  # option here", though plan options of convert)
+            ],
             ["East Ltd", "east", "", "", "books"],
             ["West Ltd", "west", "", "", "Books"],
             ["Nowhere Ltd", "missing-folder", "", "", ""],
@@ -187,6 +193,12 @@ def test_a_manifest_its_options_and_two_companies_writing_one_output(tmp_path):
     north_book = _balances(out / "North-Ltd" / "North-Ltd.gnucash")  # --reparent: GnuCash's tree
     assert north_book["Assets:Current Assets:Checking"] == _truth(north)["Checking"]
     _proven(south, out / "southern" / "southern.gnucash")
+    south_plan = json.loads((out / "southern" / "plan.json").read_text())
+    assert (south_plan["classes"], south_plan["sales_tax"], south_plan["foreign_as_home"]) == (
+        "memo",
+        "lines",
+        True,
+    )
     for name, other in (("East Ltd", "West Ltd"), ("West Ltd", "East Ltd")):
         assert rows[name]["status"] == "could not be converted"
         assert rows[name]["run"] == "not started"
