@@ -173,6 +173,16 @@ def _begins(f: FileInfo) -> dt.date:
     return min(f.first_date, f.titled[0]) if f.titled else f.first_date
 
 
+def history_span(files: Sequence[FileInfo]) -> tuple[dt.date | None, dt.date | None]:
+    """The first and last day the files' history covers, each file from its title's first day
+    to its last where a report's title names its period (a transaction deleted in QuickBooks
+    at either end is then still inside it), else its transactions'; (None, None) without one."""
+    dated = [f for f in files if f.has_history and f.first_date and f.last_date]
+    if not dated:
+        return None, None
+    return min(map(_begins, dated)), max(map(_reach, dated))
+
+
 def seam_warning(found: Sequence[Gap]) -> str:
     """What an opening balance posted across ``seams`` may hide, and what to check."""
     first, more = found[0], len(found) - 1

@@ -29,7 +29,7 @@ from app.as_of import (
 )
 from app.book import BookAccount, BookSnapshot
 from app.model import AccountType, AsOf, Ledger, Role, money
-from app.words import plural
+from app.words import plural, some
 from app.year_proof import Plug, YearProof, YearRow, across, book_day, years_csv
 
 ZERO = Decimal(0)
@@ -76,19 +76,20 @@ class ExtrasProof:
         the accounts' proof says (the export's, when its accounts differ): a report of that day
         is the same difference, not said twice (hunt 23 M9)."""
         parts = []
-        first = next((y for y in self.compared_years if not y.ok), None)
-        if first is not None and first.date != said:
+        first = next((y for y in self.compared_years if not (y.ok or y.date == said)), None)
+        if first is not None:
             what = "year end" if first.year_end else "report date"  # (the export's, say)
             parts.append(f"the {what} {first.date} differs from QuickBooks' trial balance")
         kinds = sorted({m.what for m in self.mismatches})
         parts += [f"a {k} differs" for k in kinds]
         return "; ".join(parts)
 
-    def lines(self) -> list[str]:
-        """The proof of every year, then budgets, reconciliations, scheduled transactions."""
-        return [*self.year_lines(), *self.other_lines()]
+    def lines(self, said: dt.date | None = None) -> list[str]:
+        """The proof of every year, then budgets, reconciliations, scheduled transactions
+        (``said``: ``headline``)."""
+        return [*self.year_lines(said), *self.other_lines()]
 
-    def year_lines(self) -> list[str]:
+    def year_lines(self, said: dt.date | None = None) -> list[str]:
         compared = self.compared_years
         out = [
             f"The trial balance as of {y.date} ({y.filename}) is dated before the book's first "
@@ -122,9 +123,7 @@ class ExtrasProof:
             )
             return out
         before = [y for y in compared if y.date < first.date]
-        names = ", ".join(r.account for r in first.differences[:5])
-        more = len(first.differences) - 5
-        names += f" and {more} more" if more > 0 else ""
+        names = some((r.account for r in first.differences), 5)
         n = len(first.differences)
         what = "year end" if first.year_end else "report date"  # (the export's, say)
         earlier = (  # (Retained Earnings holds every earlier year's result)
@@ -133,30 +132,31 @@ class ExtrasProof:
             if not before and self.retained in {r.account for r in first.differences}
             else ""
         )
-        if not before and first.date == self.export_date:  # (hunt 23 M9: said twice)
-            out.insert(
-                0,
+        if compared == (first,) and first.date == said:  # (hunt 23 M9: said twice, 2 fixes)
+            line = (
                 f"Proved on one date only, {first.date}, the day of QuickBooks' figures: the "
                 f"accounts above differ there ({plural(n, 'account')}: {names}){earlier}. Add "
                 "QuickBooks' Trial Balance report as of each fiscal year end to pin the year "
-                "where a difference starts.",
+                "where a difference starts."
             )
-            return out
-        line = (
-            f"The {what} {first.date} is the first that differs from QuickBooks' trial "
-            f"balance ({plural(n, 'account')}: {names}){earlier}"
-        )
-        if before:
-            line += (
-                f"; {', '.join(str(y.date) for y in before)} match: the difference starts in the "
-                f"fiscal year from {first.year_start} to {first.date}"
+        else:
+            line = (
+                f"The {what} {first.date} is the first that differs from QuickBooks' trial "
+                f"balance ({plural(n, 'account')}: {names}){earlier}"
             )
-        cause = (  # (every year is cut at the wrong start then: the proof's own cause)
-            f"the fiscal year start: QuickBooks' figures fit a fiscal year starting {self.fiscal}"
-            if self.fiscal
-            else first.cause(self.update, self.carried, self.plug)
-        )
-        out.insert(0, line + (f". Probable cause: {cause}." if cause else "."))
+            if before:
+                line += (
+                    f"; {', '.join(str(y.date) for y in before)} match: the difference starts "
+                    f"in the fiscal year from {first.year_start} to {first.date}"
+                )
+            cause = (  # (every year is cut at the wrong start then: the proof's own cause)
+                f"the fiscal year start: QuickBooks' figures fit a fiscal year starting "
+                f"{self.fiscal}"
+                if self.fiscal
+                else first.cause(self.update, self.carried, self.plug)
+            )
+            line += f". Probable cause: {cause}." if cause else "."
+        out.insert(0, line)
         for y in compared:
             if y.date > first.date:
                 state = (

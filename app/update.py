@@ -18,6 +18,7 @@ from decimal import Decimal
 
 from app import keys as k
 from app.book import BookBudget
+from app.coverage import history_span
 from app.errors import BookWriteError
 from app.lists import owner_keys
 from app.model import Ledger, Transaction
@@ -296,9 +297,7 @@ def _by_hand(e: BookEntry, t: Transaction) -> bool:
 def _gone(state: BookState, keys: set[str], ledger: Ledger) -> list[BookEntry]:
     """The book's transactions from QuickBooks that the new exports no longer have, within
     the days the exports' history covers (older ones are simply not in them)."""
-    spans = [(f.first_date, f.last_date) for f in ledger.files if f.has_history and f.first_date]
-    first = min((a for a, _ in spans if a), default=None)
-    last = max((b for _, b in spans if b), default=None)
+    first, last = history_span(ledger.files)  # (a report's title: its whole period)
     return [
         e
         for e in state.entries

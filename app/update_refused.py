@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from operator import attrgetter
 
+from app.coverage import history_span
 from app.model import FileInfo, Ledger, Problem
 from app.openings import OPENING_KIND
 from app.plan import Plan
@@ -91,7 +92,7 @@ def unknown_keys(asked: Sequence[str], known: Collection[str]) -> str | None:
     listed = ", ".join(quoted(key) for key in unknown[:5])
     return (
         f"no change held in this update has the key {listed}: use a key as the update printed "
-        "it, in brackets after 'Held' (a change decided in an earlier run, or edited in "
+        "it, in brackets after “Held” (a change decided in an earlier run, or edited in "
         "GnuCash alone, is not held)"
     )
 
@@ -191,7 +192,7 @@ def keyed_otherwise(
     second time and the book's said "deleted in QuickBooks" (hunt 22: the history twice, 226
     deletions QuickBooks never made). A book of both kinds, or exports of the days since
     alone, are judged by the days they share (hunt 26)."""
-    first, last = _days(files)
+    first, last = history_span(files)
     if first is None or last is None:
         return None
     shared = [key for day, key in stamped if first <= day <= last and key != "opening"]
@@ -211,14 +212,6 @@ def keyed_otherwise(
     )
 
 
-def _days(files: Sequence[FileInfo]) -> tuple[dt.date | None, dt.date | None]:
-    """The first and last day of the exports' history (None, None without one)."""
-    spans = [(f.first_date, f.last_date) for f in files if f.has_history and f.first_date]
-    first = min((a for a, _ in spans if a), default=None)
-    last = max((b for _, b in spans if b), default=None)
-    return first, last
-
-
 STARTS_LATER = 10  # the book's transactions before the exports' first day: not a few deleted
 
 
@@ -229,9 +222,11 @@ def starts_later(
     (hunt 22 F2: a Journal of the days since the last run alone. The update added its 77
     transactions right, but the proof compared 36 accounts with the exports' lines and blamed
     edits in GnuCash, and with ``--opening-balances`` it offered to take a new opening that
-    counted a year twice). A few of the book's transactions before the exports' first day are
-    QuickBooks' deletions, said as such; ``STARTS_LATER`` of them are days not exported."""
-    first, _last = _days(files)
+    counted a year twice). The exports' days run from a report title's first day where it has
+    one (``coverage.history_span``): the book's transactions before it were deleted in
+    QuickBooks, held as such. Without a title a few are taken so too; ``STARTS_LATER`` of them
+    are days not exported, or QuickBooks condensed them away (said, hunt 27)."""
+    first, _last = history_span(files)
     if first is None:
         return None
     before = sorted(day for day, key in stamped if key != "opening" and day < first)
@@ -241,5 +236,7 @@ def starts_later(
         f"these exports' transactions begin on {first}, and {book} holds {len(before):,} of "
         f"QuickBooks' transactions before that day (from {before[0]}): an update proves the "
         "whole book against QuickBooks' balances, so it needs every day of the history; export "
-        f"the transaction report again for all dates (or from {before[0]}), with the lists"
+        f"the transaction report again for all dates (or from {before[0]}), with the lists. If "
+        "QuickBooks no longer has them (File › Utilities › Condense Data), convert the exports "
+        "into a new book instead"
     )

@@ -197,8 +197,15 @@ class Report:
         differ, is their difference, said once (hunt 23 M9)."""
         if self.extras is None or self.extras.ok:
             return ""
-        said = self.as_of.date if self.as_of is not None and self.differences else None
-        return self.extras.headline(said)
+        return self.extras.headline(self._said_day())
+
+    def extras_lines(self) -> list[str]:
+        """The extras' lines, a report of the day the accounts differ on said once."""
+        return self.extras.lines(self._said_day()) if self.extras is not None else []
+
+    def _said_day(self) -> dt.date | None:
+        """The day whose differences the accounts' proof says, if they differ (hunt 27)."""
+        return self.as_of.date if self.as_of is not None and self.differences else None
 
     def _accounts_headline(self) -> str:
         """QuickBooks' balances matched, and apart the accounts that have none (only in the
@@ -274,7 +281,7 @@ class Report:
             out.extend(self.difference_lines(audience, checks=False, documents=False))
         out.extend(self.documents.lines() if self.documents else ())
         out.extend(self.sales_tax.lines() if self.sales_tax else ())
-        out.extend(self.extras.lines() if self.extras else ())
+        out.extend(self.extras_lines())
         out.extend([self.classes.headline() + "."] if self.classes else ())
         out.extend(self.as_of_lines())
         out.extend(_check_line(c, audience) for c in sorted(self.checks, key=lambda c: c.ok))
@@ -308,7 +315,7 @@ class Report:
             out.extend(self.documents.owner_lines())
             out.extend(self.documents.unlisted_lines())
         if documents and self.extras is not None and not self.extras.ok:
-            out.extend(line for line in self.extras.lines() if "differ" in line.lower())
+            out.extend(line for line in self.extras_lines() if "differ" in line.lower())
         if documents and self.classes is not None and not self.classes.ok:
             out.append(self.classes.headline())
         if checks:

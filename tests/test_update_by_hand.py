@@ -89,7 +89,7 @@ def test_an_invoice_redated_in_quickbooks_is_decided_by_making_it_in_gnucash(
     after = decide_held(client, r.location, key, "quickbooks")
     said = after.select_one("#decision-refused").get_text(" ")
     assert "That decision was not applied (the book is as it was)" in said
-    assert "which this update cannot replace: make QuickBooks' change there (an invoice" in said
+    assert "which this update cannot replace: make QuickBooks' change there (unpost it" in said
     assert after.select_one(f'li.held[data-key="{key}"]') is not None  # still to decide
     # made in GnuCash as GnuCash lets it be made: the invoice unposted, posted again on the
     # new day (a new transaction, without the key the book's had)

@@ -322,3 +322,31 @@ def test_a_difference_proved_on_the_export_date_alone_is_said_once(tmp_path) -> 
     assert said[1] <= str(export) and said[4] == f"{said[1][:4]}-01-01", said.groups()
     assert "Retained Earnings" in said[3]
     assert re.search(rf"\b{said[2]} accounts differ", out), out  # the accounts' own headline
+
+
+def test_the_export_day_s_report_is_said_so_only_where_the_accounts_differ() -> None:
+    """Hunt 27: the words for a report of the export's day alone ("Proved on one date only ...
+    the accounts above differ there") came whenever that report differed, though the accounts'
+    proof may match, and they dropped the later reports and the probable cause."""
+    from app.extras_proof import ExtrasProof
+    from app.year_proof import YearProof, YearRow
+
+    day, start = dt.date(2021, 12, 30), dt.date(2021, 1, 1)
+    differs = YearProof(day, start, (YearRow("Checking", Decimal(10), Decimal(12), Decimal(12)),))
+    alone = ExtrasProof(years=(differs,), export_date=day, fiscal="1 July")
+    for said in (None, dt.date(2021, 12, 29)):  # the accounts match, or differ on another day
+        line = alone.year_lines(said)[0]
+        assert line.startswith("The report date 2021-12-30 is the first that differs"), line
+        assert "Probable cause: the fiscal year start" in line
+        assert (
+            alone.headline(said)
+            == "the report date 2021-12-30 differs from QuickBooks' trial balance"
+        )
+    assert alone.year_lines(day)[0].startswith("Proved on one date only, 2021-12-30")
+    assert alone.headline(day) == ""  # (the accounts' proof says it)
+    later = YearProof(dt.date(2021, 12, 31), start, (YearRow("Savings", Decimal(5), Decimal(9)),))
+    both = ExtrasProof(years=(differs, later), export_date=day)
+    lines = both.year_lines(day)
+    assert lines[0].startswith("The report date 2021-12-30 is the first that differs"), lines
+    assert "The year end 2021-12-31 differs too (1 account)." in lines
+    assert both.headline(day) == "the year end 2021-12-31 differs from QuickBooks' trial balance"

@@ -142,9 +142,13 @@ class Calls:
         if gone:
             return f"GnuCash {self.engine.name} does not export {', '.join(gone)}"
         named = {n: self.lib.recurrencePeriodTypeToString(v) for n, v in PERIODS.items()}
-        wrong = [f"{v}={named[n]!r}" for n, v in PERIODS.items() if named[n] != n.encode()]
+        wrong = [f"{v}={(named[n] or b'').decode(errors='replace')}" for n, v in PERIODS.items()
+                 if named[n] != n.encode()]  # fmt: skip
         if wrong:
-            return f"GnuCash {self.engine.name}: unexpected recurrence period types ({wrong})"
+            return (
+                f"GnuCash {self.engine.name}: unexpected recurrence period types "
+                f"({', '.join(wrong)})"
+            )
         if part == "schedule":
             split = self.lib.gnc_split_get_type()
             absent = [p.decode() for p in SX_PROPERTIES if not self.has_property(split, p)]

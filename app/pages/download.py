@@ -95,11 +95,15 @@ def result_data(prepared: pipeline.Prepared, outcome: pipeline.Outcome) -> dict[
         "warnings": [with_fix(str(p), p.fix, "wizard") for p in prepared.warnings],
         "documents": documents_data(report.documents),
         "sales_tax": sales_tax_data(report.sales_tax),
-        "extras": extras_data(report.extras, {r.account: r.family for r in report.rows}),
+        "extras": extras_data(
+            report.extras, {r.account: r.family for r in report.rows}, report.extras_lines()
+        ),
     }
 
 
-def extras_data(proof: ExtrasProof | None, families: Mapping[str, str]) -> dict[str, object] | None:
+def extras_data(
+    proof: ExtrasProof | None, families: Mapping[str, str], lines: list[str]
+) -> dict[str, object] | None:
     """Every year end (the table account × year end: only the accounts with a figure or a
     difference on some date, each signed as GnuCash's tree shows its family: ``families``),
     budgets, reconciliations, scheduled transactions."""
@@ -114,7 +118,7 @@ def extras_data(proof: ExtrasProof | None, families: Mapping[str, str]) -> dict[
     ]
     return {
         "ok": bool(proof.ok),
-        "lines": proof.lines(),
+        "lines": lines,
         "years": [
             {"date": y.date.isoformat(), "ok": bool(y.ok), "compared": y.compared} for y in years
         ],

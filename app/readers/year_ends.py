@@ -60,7 +60,7 @@ def split(
     chart = tuple(a for c in charts for a in c.accounts)
     undated = [tb for tb in tbs if _date(tb) is None]
     for other in undated[1:]:
-        problems.append(_second(other, undated[0], "without an 'As of' date", chart))
+        problems.append(_second(other, undated[0], "without an “As of” date", chart))
     proofs: list[Ledger] = []
     seen: dict[object, Ledger] = {}
     for tb in tbs:
