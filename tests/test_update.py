@@ -843,3 +843,35 @@ def test_a_fiscal_year_closed_between_runs_explains_retained_earnings(tmp_path) 
         f"their income and expense, {year:,.2f}"
     ), row.why
     assert "not explained" not in row.why
+
+
+def test_the_exports_days_run_from_their_titles_first_day() -> None:
+    """Hunt 27: QuickBooks deleted the company's 12 earliest transactions and the Journal was
+    exported again for all dates: its first transaction is later than the book's, but its
+    title names the whole period; the update was refused as exports "that begin later", with
+    no way forward. The days run from the title's first day (the 12 are deletions, held);
+    without a title, the refusal names Condense Data and a new book."""
+    import datetime as dt
+
+    from app.coverage import history_span
+    from app.model import FileInfo
+    from app.update_refused import starts_later
+
+    day = dt.date
+    journal = FileInfo(
+        "journal.csv",
+        "CSV Journal",
+        "journal",
+        first_date=day(2019, 2, 1),
+        last_date=day(2020, 12, 26),
+    )
+    titled = replace(journal, titled=(day(2019, 1, 1), day(2020, 12, 31)))
+    assert history_span([titled]) == (day(2019, 1, 1), day(2020, 12, 31))
+    assert history_span([journal]) == (day(2019, 2, 1), day(2020, 12, 26))
+    book = [(day(2019, 1, 1) + dt.timedelta(days=i), f"ref:{i}") for i in range(40)]
+    assert starts_later(book, [titled], "book.gnucash") is None
+    said = starts_later(book, [journal], "book.gnucash")
+    assert said is not None and "begin on 2019-02-01" in said and "31 of QuickBooks'" in said
+    assert "Condense Data" in said and "convert the exports into a new book" in said
+    assert starts_later(book[25:], [journal], "book.gnucash") is None  # a few: deletions
+    assert starts_later([(day(2018, 12, 31), "opening"), *book[31:]], [journal], "b") is None
