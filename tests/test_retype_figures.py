@@ -62,6 +62,12 @@ def test_a_retype_across_the_line_is_compared_as_quickbooks_counts_it(tmp_path) 
         "expense",
         "asset",
     )
+    # the side by side's Net Income counts them as QuickBooks does, and says so beside it:
+    # its groups, by GnuCash's types, need not add up to it (hunt 27)
+    from app.pages.side_by_side import trial_balance
+
+    pnl = trial_balance(prepared.ledger, report)[1]
+    assert pnl["net"]["crossed"] == 2 and pnl["net"]["ok"]
 
 
 def test_every_year_end_is_compared_as_quickbooks_counts_it(tmp_path) -> None:
