@@ -115,8 +115,8 @@ PHASES: dict[str, tuple[str, str]] = {
 
 
 PHASE_NAMES = {  # a phase in two words, for the list under the import's bar (after the upload's)
-    "reading files": "read again",
-    "checking": "check again",
+    "reading files": "read the files for the book",
+    "checking": "check before writing",
     "accounts": "accounts",
     "transactions": "transactions",
     "documents": "invoices and bills",
@@ -131,8 +131,10 @@ def time_left(seconds: float | None) -> str:
     """ "about 40 s left", "about 3 min left"; "" when not known yet."""
     if seconds is None:
         return ""
+    if seconds < 10:  # (a phase slower than its share sat on "about 5 s" for 15 s: hunt 28)
+        return "a few seconds left"
     if seconds < 60:
-        return f"about {max(5, round(seconds / 5) * 5)} s left"
+        return f"about {round(seconds / 5) * 5} s left"
     return f"about {round(seconds / 60):,} min left"
 
 

@@ -67,6 +67,7 @@ def test_the_step_and_the_time_left_are_told():
     assert left is not None and abs(left - 30 * (100 - own) / own) < 1
     assert job.percent == int(UPLOAD_SHARE + (100 - UPLOAD_SHARE) * own / 100) > own
     assert time_left(42) == "about 40 s left" and time_left(200) == "about 3 min left"
+    assert time_left(4) == "a few seconds left"  # (not "about 5 s" for 15 s: hunt 28)
     assert replace(job, phase="done").percent == 100
 
 

@@ -147,6 +147,9 @@ def test_the_poll_shows_the_upload_being_read_on_one_rising_bar(app, client, tmp
     poll = f"{prefix}/files/reading?upload=up-1&sent={len(data)}&size={len(data)}&elapsed="
     before = soup(other.get(poll + "0.2"))
     assert before.select_one("#upload-phase").text.strip() == "Step 1 of 13: Sending the files"
+    steps = [li.text for li in before.select("#upload-phases li")]  # the import's in one line
+    assert steps == ["1 send", "2 read", "3 check", "4 preview",
+                     "5–13 then, on the Import step: write the book and prove it"]  # fmt: skip
     sent = UPLOAD.shares[0][1] * UPLOAD_SHARE // 100  # all sent: the upload leg's first part
     assert before.select_one("[role=progressbar]")["aria-valuenow"] == str(sent) == "4"
     answered = []

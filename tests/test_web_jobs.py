@@ -131,8 +131,12 @@ def test_progress_says_what_the_import_does(client, monkeypatch):
     # with its rows, as the upload's bar says them (issue 27, item 4)
     assert said is not None
     assert said.text == "Step 5 of 13: Reading txns.iif — 9 rows read (file 2 of 2)"
-    bar = soup(client.get(f"{prefix}/job", headers=HX)).select_one("[role=progressbar]")
+    panel = soup(client.get(f"{prefix}/job", headers=HX))
+    bar = panel.select_one("[role=progressbar]")
     assert bar["aria-valuenow"] == "32"  # the reading's whole share, after the upload's
+    steps = [li.text for li in panel.select("#job-phases li")]  # the upload's ticked, then these
+    assert len(steps) == 13 and steps[:4] == ["✓ send", "✓ read", "✓ check", "✓ preview"]
+    assert steps[4] == "5 read the files for the book" and steps[-1] == "13 compare with QuickBooks"
     assert soup(client.post(f"{prefix}/job/cancel", headers=csrf | HX)).select_one("#job")
 
 

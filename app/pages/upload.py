@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from app import words
 from app.progress import IMPORT, UPLOAD, UPLOAD_LEG
@@ -63,9 +64,14 @@ def upload_progress(
     return UploadProgress(stage, 0, 1, elapsed)
 
 
-def bar_names() -> list[str]:
-    """Every step of the one bar from upload to proof, in a word or two, as the list under it
-    says them: the upload's, then the import's (``app.progress``)."""
-    return [words.UPLOAD_PHASE_NAMES[p] for p in UPLOAD.shown] + [
-        words.PHASE_NAMES[p] for p in IMPORT.shown
-    ]
+def bar_names(leg: Literal["upload", "import"]) -> list[tuple[str, str]]:
+    """The steps of the one bar from upload to proof as the list under it says them, each
+    (its number, its name in a word or two; ``app.progress``): on the Files step the upload's,
+    then the import's in one line (they run only after Preview and Map: hunt 28), on the
+    Import step every one."""
+    upload = [(str(i), words.UPLOAD_PHASE_NAMES[p]) for i, p in enumerate(UPLOAD.shown, 1)]
+    n = len(upload)
+    if leg == "upload":
+        later = f"{n + 1}–{n + len(IMPORT.shown)}"
+        return [*upload, (later, "then, on the Import step: write the book and prove it")]
+    return upload + [(str(i), words.PHASE_NAMES[p]) for i, p in enumerate(IMPORT.shown, n + 1)]

@@ -159,7 +159,7 @@ def upload_bar(progress: UploadProgress, names: Mapping[str, str], *, hidden: bo
     return {
         "progress": progress,
         "said": progress.said(names),
-        "names": bar_names(),
+        "names": bar_names("upload"),
         "hidden": hidden,
     }
 

@@ -53,7 +53,7 @@ def region(job: ImportJob | None, state: str = "", kept: Book | None = None) -> 
         "active": state in ACTIVE,
         "kept": kept,
         "outdated": _outdated(job),
-        "phase_names": bar_names(),
+        "phase_names": bar_names("import"),
         "upload_steps": IMPORT_LEG.before,
     }
 
