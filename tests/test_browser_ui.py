@@ -327,8 +327,8 @@ def test_back_returns_to_the_page_before_and_remove_asks(server, browser_page, t
         expect(page.locator("#txn-table th[aria-sort=ascending]")).to_have_text("Debit")
         expect(pager).to_contain_text("Page 1 of 8")
         assert page.url.endswith("/preview?sort=amount#transactions")
-        amounts = page.locator("#txn-table tr.head td.num").all_inner_texts()
-        values = [Decimal(a.replace(",", "")) for a in amounts]
+        amounts = page.locator("#txn-table tr.head td.amount").all_inner_texts()
+        values = [Decimal(a.removeprefix("amount").strip().replace(",", "")) for a in amounts]
         assert values == sorted(values) and len(values) == 50
         pager.get_by_text("Next ›").click()  # a page turned after a sort, then Back:
         expect(pager).to_contain_text("Page 2 of 8")

@@ -202,7 +202,7 @@ def test_the_preview_shows_parents_subtotals_and_lines_as_debits_and_credits(cli
     deposit = page.select("#txn-table tbody.txn")[1]
     lines = [[td.text.strip() for td in tr.select("td")][2:6] for tr in deposit.select("tr.split")]
     assert lines == [["Checking", "", "100.00", ""], ["Sales", "", "", "100.00"]]
-    assert deposit.select_one("tr.head td.num").text == "100.00"
+    assert deposit.select_one("tr.head td.amount").text == "amount 100.00"  # labelled, centred
     assert "as in QuickBooks' Journal" in page.select_one("#txn-sign").text
 
 

@@ -255,16 +255,18 @@ def test_transactions_sort_by_their_columns_in_the_region(client):
     r = client.get(amount["hx-get"], headers=HX)
     region = soup(r)
     assert r.headers["HX-Push-Url"] == f"{prefix}/preview?sort=amount#transactions"
-    assert [td.text for td in region.select("tbody.txn tr.head td.num")] == ["25.00"]
+    assert [td.text for td in region.select("tbody.txn tr.head td.amount")] == ["amount 25.00"]
     assert region.select_one("#txn-sort")["value"] == "amount"
     assert region.select_one("th[aria-sort=ascending] a").text == "Debit"
     nxt = next(a for a in region.select(".pager a") if "Next" in a.text)
     assert "sort=amount" in nxt["hx-get"] and "sort=amount" in nxt["href"]
     assert region.select_one("#page-jump input[name=sort]")["value"] == "amount"
     down = soup(client.get(f"{prefix}/transactions?sort=-amount&page=1", headers=HX))
-    assert [td.text for td in down.select("tbody.txn tr.head td.num")] == ["100.00"]
+    assert [td.text for td in down.select("tbody.txn tr.head td.amount")] == ["amount 100.00"]
     whole = soup(client.get(f"{prefix}/preview?sort=-amount"))
-    assert [td.text for td in whole.select("#txn-table tbody.txn tr.head td.num")] == ["100.00"]
+    assert [td.text for td in whole.select("#txn-table tbody.txn tr.head td.amount")] == [
+        "amount 100.00"
+    ]
     search = soup(client.get(f"{prefix}/preview")).select_one("#txn-search")
     assert search["hx-include"] == "#txn-sort, #txn-chart-sort"
     r = client.get(f"{prefix}/transactions?sort=amount&page=2")  # no htmx: the whole page
