@@ -129,6 +129,13 @@ def test_refusals_are_pages_not_500s_and_keep_nothing(client, app, march_book, l
     ]
     r = _post(client, book, files)
     assert r.status_code == 422 and "Other Landscaping Co" in r.get_data(as_text=True)
+    # said with the book as the user named it, and that it is as it was (hunt 28: the stored
+    # name, "Green_Valley.gnucash", and a sentence starting in lower case on its own)
+    spaced = folder / "Green Valley.gnucash"
+    spaced.write_bytes(book.read_bytes())
+    said = soup(_post(client, spaced, files)).select_one("#error-message").text
+    assert "Your book was not changed: these exports are of “Other Landscaping Co”" in said
+    assert "Green Valley.gnucash holds" in said and "Green_Valley" not in said, said
     junk = folder / "book.gnucash"
     junk.write_bytes(b"not a book at all")
     r = _post(client, junk, june)

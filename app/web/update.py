@@ -85,6 +85,7 @@ def run() -> Response:
     if not exports:
         raise NoExports()
     m = store().start()
+    book: Path | Address | None = None
     try:
         folder = m.path / view.FOLDER
         folder.mkdir(mode=0o700)
@@ -107,6 +108,12 @@ def run() -> Response:
             else view.result(outcome, book.name)
         )
         write_json(folder / view.RESULT, data)
+    except UpdateRefused as exc:  # (said with the book as the user named it: hunt 28)
+        store().delete(m)
+        said = exc.message
+        if isinstance(book, Path) and upload and upload.filename:
+            said = said.replace(book.name, upload.filename)
+        raise UpdateRefused(f"Your book was not changed: {said}") from None
     except (MigrationError, OSError):  # (an OSError: the disk full, said by ``errors``)
         store().delete(m)  # nothing of a refused update is kept
         raise
