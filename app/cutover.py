@@ -212,7 +212,6 @@ def _differences(
     date (an opening line when ``opening_balances``), else a warning naming the likely fix."""
     assert ledger.as_of is not None
     as_of_day, year_start = ledger.as_of.date, ledger.as_of.year_start
-    opening_day = first - DAY
     retained = role_account(ledger, Role.RETAINED_EARNINGS)
     re_name = retained.full_name if retained else None
     explained = figures(
@@ -238,6 +237,8 @@ def _differences(
     differing = [a for a in figured if a.balance != explained.get(a.full_name, ZERO)]
     names = {a.full_name for a in differing}
     suspect = likely.date_suspect(ledger.as_of, differing, re_name, first)
+    paired = likely.one_missing({a.full_name: a.balance - explained.get(a.full_name, ZERO)
+                                 for a in differing if a.balance is not None}, ledger)  # fmt: skip
     for a in figured:
         assert a.balance is not None
         has = explained.get(a.full_name, ZERO)
@@ -251,7 +252,7 @@ def _differences(
         started = likely.opened_there(ledger, daily, first, a.full_name)  # (with the company)
         fix = likely.likely_fix(
             a, re_name, ledger.as_of, first, opening=cutover.opening_balances or started,
-            suspect=suspect,
+            suspect=suspect, paired=a.full_name in paired,
         )  # fmt: skip
         shifted = likely.fiscal_shift(fix, ledger.as_of)
         if holes:  # what is missing inside the history cannot be told from what came before it
@@ -268,7 +269,7 @@ def _differences(
             )
             continue
         pnl = a.counted is not None and not a.counted.balance_sheet
-        if pnl and opening_day < year_start:
+        if pnl and first <= year_start:  # (the opening's day is before the year)
             why = shifted or "the history covers the whole year, so it is not posted"
             problems.append(
                 Problem(
@@ -285,7 +286,11 @@ def _differences(
             problems.append(likely.suspect_warning(a, what, diff, ledger.as_of))
             continue
         if not cutover.opening_balances:
-            why = shifted or likely.unexplained(first, started, one_sided.shared(ledger.problems))
+            why = (
+                shifted
+                or paired.get(a.full_name)
+                or likely.unexplained(first, started, one_sided.shared(ledger.problems))
+            )
             said = f"{a.full_name}: {what}; difference {money(diff)}: {why}"
             problems.append(Problem(a.source, said, "warning", fix, topic="difference"))
             continue

@@ -30,7 +30,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from app import as_of as cut
-from app import repeated
+from app import likely, repeated
 from app.as_of import ZERO, as_counted, figures, ledger_daily, over_explained, role_account
 from app.book import BookAccount, BookDocuments, BookSnapshot, engine_made, family_of
 from app.check_causes import book_only, explain, retyped
@@ -39,7 +39,6 @@ from app.documents import selection
 from app.documents.open_proof import with_open_items
 from app.documents.proof import prove as prove_documents
 from app.extras_proof import prove
-from app.likely import date_suspect, likely_fix, merged_across, opened_there, short_totals
 from app.made_here import MadeHere
 from app.mapping_owed import put_onto
 from app.model import Account, AccountType, AsOf, Fix, Ledger, Role, money
@@ -101,7 +100,7 @@ def verify(
     seamed = seams(ledger.files) if opened_on and not holes and cutover.mode == "full" else []
     notes = [*_notes(ytd if folded else ZERO, re_name, holes, seamed), trial_balance_note(asof)]
     differing = [a for a in ledger.accounts if a.balance not in (None, from_book.get(a.full_name))]
-    suspect = date_suspect(asof, differing, re_name, first := _first(ledger))
+    suspect = likely.date_suspect(asof, differing, re_name, first := _first(ledger))
     differ = {a.full_name for a in differing}
     rows: list[Row] = []
     for a in ledger.accounts:
@@ -140,7 +139,7 @@ def verify(
                 row, a, ledger, cutover, asof=asof, re_name=re_name, holes=holes, more=more,
                 suspect=suspect, meant=not folded and from_files.get(a.full_name) == expected,
                 update=update, first=first, differ=differ,
-                started=opened_there(ledger, daily, first, a.full_name),
+                started=likely.opened_there(ledger, daily, first, a.full_name),
             )  # fmt: skip
         rows.append(row)
     known = {a.full_name for a in ledger.accounts}
@@ -167,7 +166,9 @@ def verify(
     unmade = ""  # the opening balance asked for, not made: why (said once, app.coverage)
     if cutover.opening_balances and holes and first and any(r.fix == "history_gap" for r in rows):
         unmade = no_opening(holes, first)
-    return Report(tuple(rows), checks, asof, tuple(notes), extras=extras, no_opening=unmade)
+    return Report(
+        likely.paired(rows, ledger), checks, asof, tuple(notes), extras=extras, no_opening=unmade
+    )
 
 
 def _notes(folded: Decimal, re_name: str | None, holes: list[Gap], seamed: list[Gap]) -> list[str]:
@@ -232,9 +233,9 @@ def _cause(
         return replace(row, cause=retyped(row.types, update))
     if not row.in_book or row.history_difference or row.basis == "history" or meant:
         return replace(row, cause=book_differs(update))
-    if across := merged_across(ledger, account, re_name, asof, first, differ):
+    if across := likely.merged_across(ledger, account, re_name, asof, first, differ):
         return replace(row, cause=across, fix="merge_crossed")
-    if short := short_totals(ledger, account):  # (the General Ledger's own Total rows)
+    if short := likely.short_totals(ledger, account):  # (the General Ledger's own Total rows)
         return replace(row, cause=f"the General Ledger is short there: {short}", fix="same_day")
     if more:  # (``app.repeated``: in the files twice, or counted otherwise by QuickBooks)
         return replace(row, cause=f"{repeated.HEAD}: {more[0]}", fix=more[1])
@@ -245,7 +246,7 @@ def _cause(
         return replace(row, cause="QuickBooks' trial balance and the book disagree", fix="files")
     # (the history starts with the company; a working book opens with the archive's closing)
     opening = cutover.opening_balances or started or bool(cutover.split_at)
-    fix = likely_fix(account, re_name, asof, first, opening=opening, suspect=suspect)
+    fix = likely.likely_fix(account, re_name, asof, first, opening=opening, suspect=suspect)
     causes = {
         "fiscal_year_start": "the fiscal year start: QuickBooks' figures fit a fiscal year "
         f"starting {cut.fits_words(asof.fits)}",
@@ -255,7 +256,7 @@ def _cause(
         else f"the export date given, {asof.date}, is probably not the day of the export: "
         f"{plural(asof.after, 'transaction')} are dated after it, and income or expense differs "
         "over a fiscal year the history covers whole",
-        "opening_balances": _started_late(first),
+        "opening_balances": f"the history starts on {first}, {STARTED_LATE}",
         "files": "the history does not explain it: a transaction is missing from the files, or "
         "QuickBooks counts one of theirs otherwise (changed after they were exported)"
         + (f"; {days}: {one_sided.CAUSE}" if (days := one_sided.shared(ledger.problems)) else ""),
@@ -268,10 +269,6 @@ def _cause(
 def _first(ledger: Ledger) -> dt.date | None:
     """The history's first day (the opening transaction made here left out)."""
     return min((t.date for t in ledger.transactions if t.kind_label != OPENING_KIND), default=None)
-
-
-def _started_late(first: dt.date | None) -> str:
-    return f"the history starts on {first}, {STARTED_LATE}"
 
 
 def _pnl(type_: AccountType | None) -> bool:

@@ -350,3 +350,41 @@ def test_the_export_day_s_report_is_said_so_only_where_the_accounts_differ() -> 
     assert lines[0].startswith("The report date 2021-12-30 is the first that differs"), lines
     assert "The year end 2021-12-31 differs too (1 account)." in lines
     assert both.headline(day) == "the year end 2021-12-31 differs from QuickBooks' trial balance"
+
+
+def test_two_opposite_differences_are_one_missing_transaction(tmp_path) -> None:
+    """Hunt 28: a 2019 bill payment missing from the journal read "one of its transactions is
+    missing" on Checking and "tick an opening-balance transaction" on Accounts Payable, which
+    would hide it. Two accounts alone differing by opposite amounts are one transaction
+    between them: both say so, with the files to check, on the Import step and in the proof."""
+    from app import pipeline
+    from app.plan import Plan
+
+    company = make_company(300, seed=41, years=3)
+    files = _figures(company, tmp_path, export=True)
+    files = [f for f in files if not f.name.startswith("tb-")]
+    gone = next(
+        t
+        for t in company.transactions
+        if t.date.year == 2019
+        and {s[0] for s in t.splits} == {"Checking", "Accounts Payable"}
+        and len(t.splits) == 2
+    )
+    company.transactions.remove(gone)
+    files.append(company.write_journal_csv(tmp_path / "journal.csv"))
+    plan = Plan()
+    prepared = pipeline.prepare(pipeline.read(files, plan), plan)
+    amount = f"{abs(gone.splits[0][1]):,.2f}"
+    said = {p.message.split(":", 1)[0]: p for p in prepared.warnings if p.topic == "difference"}
+    assert set(said) == {"Checking", "Accounts Payable"}, [p.message for p in prepared.warnings]
+    for name, other in (("Checking", "Accounts Payable"), ("Accounts Payable", "Checking")):
+        assert f"its difference is the opposite of {other}'s, {amount}: one transaction" in (
+            said[name].message
+        ), said[name].message
+        assert said[name].fix == "files"
+    report = pipeline.write(prepared, tmp_path / "book.gnucash", plan).report
+    rows = {r.account: r for r in report.rows if not r.ok}
+    assert set(rows) == {"Checking", "Accounts Payable"}
+    assert all(
+        r.fix == "files" and "one transaction between the two" in r.cause for r in rows.values()
+    )
