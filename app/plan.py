@@ -224,7 +224,10 @@ def plan_from_json(text: str, origin: str = "plan", *, strict: bool = False) -> 
     try:
         data = json.loads(text or "{}")
     except json.JSONDecodeError as exc:
-        raise MappingError(f"{origin}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        raise MappingError(  # (not Python's words, "Expecting value": hunt 28)
+            f"{origin}:{exc.lineno}: not valid JSON (at column {exc.colno}): not a plan file "
+            "saved by qb2gnucash, or edited since"
+        ) from None
     except RecursionError:
         raise MappingError(f"{origin}: not a plan (its JSON is nested too deeply)") from None
     except ValueError:  # (Python's own limit: an integer of more than 4,300 digits)

@@ -699,3 +699,15 @@ def test_a_date_order_chosen_that_no_date_reads_is_said_once_with_its_control(tm
     assert fixes.action("date_order", "wizard") == "set that file's date order on the Files step"
     right = replace(Plan(), files={"journal.csv": FileOptions(date_order="mdy")})
     assert not [p for p in pipeline.read([journal], right).problems if p.severity == "error"]
+
+
+def test_a_csv_of_date_and_account_columns_in_no_known_layout_is_told_what_is_expected(tmp_path):
+    """Hunt 28: a CSV headed Type, Date, Num, Name, Account, Amount was refused as "expected ...
+    a CSV report with Date and Account columns", which it has. The refusal names the reports
+    qb2gnucash reads instead."""
+    path = tmp_path / "rows.csv"
+    path.write_text("Type,Date,Num,Name,Account,Amount\nCheck,1/2/2020,1,Bob,Rent,10.00\n")
+    (said,) = readers.read_one(path, ReadOptions()).problems
+    assert "with Date and Account columns" not in said.message
+    assert "a Journal, a Transaction Detail, a General Ledger or a Find export" in said.message
+    assert "mapped by hand in the wizard" in said.message

@@ -188,6 +188,7 @@ def test_plan_download_and_upload(client):
         f"{prefix}/plan", data={"plan": (io.BytesIO(b"{nope"), "bad.json")}, headers=csrf | HX
     )
     assert r.status_code == 422 and "bad.json:1: not valid JSON" in r.get_data(as_text=True)
+    assert "Expecting" not in r.get_data(as_text=True)  # (Python's words: hunt 28)
     # wrong types, unknown settings, another encoding: refused, nothing saved, every step up
     # (they were 500s, and a numeric cutover date saved first left Map, Files, Preview and
     # Import failing: hunt 15)

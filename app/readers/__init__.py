@@ -69,10 +69,11 @@ KINDS = {  # each reader's kind of export, as the messages name it
     "reconciliation": "a Reconciliation report",
     "memorized": "a Memorized Transaction List",
 }
-UNKNOWN = (
+UNKNOWN = (  # (not "a CSV with Date and Account columns" to a file that has them: hunt 28)
     "not a QuickBooks export qb2gnucash knows: expected QuickBooks' lists export (an IIF file) "
-    "or a CSV report with Date and Account columns; a CSV report with other columns can be "
-    "mapped by hand in the wizard"
+    "or one of its reports as QuickBooks exports it (a Journal, a Transaction Detail, a General "
+    "Ledger or a Find export, with their columns); a CSV of other columns can be mapped by hand "
+    "in the wizard"
 )
 
 
