@@ -626,7 +626,7 @@ def test_generated_company_overlapping_files_import_once(company, tmp_path):
     assert (  # one note for the file pair, not one per transaction
         f"  transaction_detail.csv:6: {n} transactions of this file "
         f"({comp.transactions[0].date} to {comp.transactions[-1].date}) are also in "
-        "transactions.iif; each is imported once, from transactions.iif (lines 6, 11, "
+        "transactions.iif; each is imported once, from transactions.iif (this file's lines 6, 11, "
     ) in run.stdout.split("\nNotes:\n", 1)[1]
 
 

@@ -157,7 +157,7 @@ def test_overlapping_files_import_a_transaction_once():
     assert [(str(p), p.severity, p.topic) for p in merged.problems] == [
         (
             "b.csv:4: 2 transactions of this file (2024-01-05 to 2024-01-06) are also in a.csv; "
-            "each is imported once, from a.csv (lines 4, 6)",
+            "each is imported once, from a.csv (this file's lines 4, 6)",
             "note",  # each in the book once: nothing to do (hunt 23 M13: "read these first")
             "overlap",
         )

@@ -267,7 +267,8 @@ def _imported_once(pair: _Pair, other: str) -> Problem:
     else:
         text = (
             f"{len(dropped):,} transactions of this file ({_span(dropped)}) are also in {other}; "
-            f"each is imported once, from {other} ({line_list(t.source for t in dropped)})"
+            f"each is imported once, from {other} (this file's "
+            f"{line_list(t.source for t in dropped)})"
         )
     return Problem(first.source, text, "note", topic="overlap")
 
