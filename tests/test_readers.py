@@ -347,7 +347,7 @@ def test_the_file_with_trans_numbers_is_kept_and_the_other_matched_by_its_fields
     assert [str(t.source) for t in merged.transactions] == ["d.csv:9", "d.csv:11"]
     assert [str(p) for p in merged.problems] == [
         "f.csv:2: 2 transactions of this file (2024-01-05) are also in d.csv; each is imported "
-        "once, from d.csv (lines 2, 4)"
+        "once, from d.csv (this file's lines 2, 4)"
     ]
 
 
