@@ -288,7 +288,7 @@ def _differences(
         if not cutover.opening_balances:
             why = (
                 shifted
-                or paired.get(a.full_name)
+                or (paired.get(a.full_name) if fix == "files" else None)  # (as ``likely.paired``)
                 or likely.unexplained(first, started, one_sided.shared(ledger.problems))
             )
             said = f"{a.full_name}: {what}; difference {money(diff)}: {why}"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app.csvsafe import line as csv_line
-from app.model import Ledger, Transaction
+from app.model import Ledger, Transaction, plain
 from app.openings import OPENING_KIND
 
 
@@ -260,10 +260,6 @@ def years_csv(years: Sequence[YearProof]) -> str:
         for per in by_year:
             r = per.get(account)
             trio = (r.quickbooks, r.gnucash, r.difference) if r else None
-            cells += [_plain(v) for v in trio] if trio else ["", "", ""]
+            cells += [plain(v) for v in trio] if trio else ["", "", ""]
         rows.append(csv_line(cells))
     return "\n".join(rows) + "\n"
-
-
-def _plain(value: Decimal) -> str:
-    return f"{abs(value) if not value else value:.2f}"
